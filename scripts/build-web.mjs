@@ -1,0 +1,18 @@
+// Bundles the browser client (web/src) into web/public, which Workers Assets serves.
+
+import { cp, mkdir } from "node:fs/promises";
+import { build } from "esbuild";
+
+const outdir = new URL("../web/public/", import.meta.url).pathname;
+await mkdir(outdir, { recursive: true });
+await cp(new URL("../web/static/", import.meta.url).pathname, outdir, { recursive: true });
+await build({
+  entryPoints: [new URL("../web/src/main.ts", import.meta.url).pathname],
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  minify: true,
+  sourcemap: true,
+  outfile: `${outdir}app.js`,
+  logLevel: "warning",
+});

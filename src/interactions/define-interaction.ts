@@ -1,0 +1,40 @@
+// The shape of an interaction kind (a way to pause for a person): one file per kind under kinds/.
+import type { z } from "zod";
+import type { InteractionOutcome } from "../protocol/session";
+
+/** A tool result as the model will see it. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+/** Outcome of validating a client's response against the pending request. */
+export type ParsedResponse<Response> = { ok: true; response: Response } | { ok: false; message: string };
+
+export interface InteractionKind<Request = unknown, Response = unknown> {
+  kind: string;
+  /** Set when the model opens this interaction by calling a tool of this name (e.g. AskUserQuestion). */
+  toolName?: string;
+  /** Tool description for the model; required with `toolName`. */
+  description?: string;
+  /** Validates the request (the tool input for tool-opened kinds). */
+  request: z.ZodType<Request>;
+  /** Validates a client's response and checks it fits `request` (e.g. answers fit the questions). */
+  parseResponse(request: Request, raw: unknown): ParsedResponse<Response>;
+  /** How a valid response ends the interaction (answered, approved, denied). */
+  outcome(request: Request, response: Response): Exclude<InteractionOutcome, "timed_out" | "cancelled">;
+  /**
+   * The tool result for a response, or `null` when the tool itself must now run
+   * (an approved approval).
+   */
+  toResult(request: Request, response: Response): ToolResult | null;
+  /** The tool result when the deadline passes with no answer. */
+  onTimeout(request: Request): ToolResult;
+}
+
+/** Identity function that ties the request and response types of a kind together. */
+export function defineInteraction<Request, Response>(
+  definition: InteractionKind<Request, Response>,
+): InteractionKind<Request, Response> {
+  return definition;
+}

@@ -1,0 +1,76 @@
+// Client → server commands. The WebSocket sends them as JSON frames; the HTTP routes build the same
+// objects from their bodies, so both edges share one validator and one handler.
+import { z } from "zod";
+import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
+import { PermissionMode, ToolCallId } from "./session";
+
+const RequestId = z.string().min(1).max(64).optional();
+
+/** A question's answer: one label/text, or several labels for multi-select. */
+export const AnswerValue = z.union([
+  z.string().max(MAX_TEXT_FIELD_CHARS),
+  z.array(z.string().max(MAX_TEXT_FIELD_CHARS)).max(16),
+]);
+export const Answers = z.record(z.string().max(2_000), AnswerValue);
+
+export const ResumeCommand = z.strictObject({
+  type: z.literal("resume"),
+  requestId: RequestId,
+  after: z.number().int().nonnegative(),
+});
+export const SendMessageCommand = z.strictObject({
+  type: z.literal("send_message"),
+  requestId: RequestId,
+  text: z.string().trim().min(1, "message is empty").max(MAX_MESSAGE_CHARS),
+});
+export const SubmitAnswersCommand = z.strictObject({
+  type: z.literal("submit_answers"),
+  requestId: RequestId,
+  toolCallId: ToolCallId,
+  answers: Answers,
+});
+export const ApproveCommand = z.strictObject({
+  type: z.literal("approve"),
+  requestId: RequestId,
+  toolCallId: ToolCallId,
+  remember: z.boolean().optional(),
+});
+export const DenyCommand = z.strictObject({
+  type: z.literal("deny"),
+  requestId: RequestId,
+  toolCallId: ToolCallId,
+  reason: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+});
+/** Generic answer for interaction kinds beyond question and approval. */
+export const RespondCommand = z.strictObject({
+  type: z.literal("respond"),
+  requestId: RequestId,
+  toolCallId: ToolCallId,
+  response: z.unknown(),
+});
+export const CancelCommand = z.strictObject({ type: z.literal("cancel"), requestId: RequestId });
+export const SetPermissionModeCommand = z.strictObject({
+  type: z.literal("set_permission_mode"),
+  requestId: RequestId,
+  mode: PermissionMode,
+});
+
+export const ClientCommand = z.discriminatedUnion("type", [
+  ResumeCommand,
+  SendMessageCommand,
+  SubmitAnswersCommand,
+  ApproveCommand,
+  DenyCommand,
+  RespondCommand,
+  CancelCommand,
+  SetPermissionModeCommand,
+]);
+export type ClientCommand = z.infer<typeof ClientCommand>;
+export type CommandType = ClientCommand["type"];
+export const COMMAND_TYPES = ClientCommand.options.map((option) => option.shape.type.value);
+
+/** Commands that resolve an interaction, and the response object each one stands for. */
+export type InteractionCommand = Extract<
+  ClientCommand,
+  { type: "submit_answers" | "approve" | "deny" | "respond" }
+>;

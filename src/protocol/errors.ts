@@ -1,0 +1,53 @@
+// Error codes every edge speaks: HTTP `{ error: { code, message } }` bodies and socket `ack` errors.
+import { z } from "zod";
+
+export const ErrorCode = z.enum([
+  "bad_json",
+  "invalid_input",
+  "payload_too_large",
+  "unknown_command",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "unknown_session",
+  "unknown_interaction",
+  "wrong_interaction_kind",
+  "already_resolved",
+  "invalid_answer",
+  "nothing_to_cancel",
+  "internal",
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorBody = z.object({
+  code: ErrorCode,
+  message: z.string(),
+  /** For `already_resolved`: the winning resolution, so late devices can show it. */
+  resolution: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** HTTP status for each error code (the socket sends the same body in an `ack`). */
+export const ERROR_STATUS: Record<ErrorCode, number> = {
+  bad_json: 400,
+  invalid_input: 400,
+  payload_too_large: 413,
+  unknown_command: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  unknown_session: 404,
+  unknown_interaction: 404,
+  wrong_interaction_kind: 400,
+  already_resolved: 409,
+  invalid_answer: 400,
+  nothing_to_cancel: 409,
+  internal: 500,
+};
+
+/** Turns a zod error into one readable line naming the offending paths. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`)
+    .join("; ");
+}

@@ -1,0 +1,101 @@
+// Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
+// `EVENT_DATA` is the one table of event types and their payloads; `parseEvent` validates any of them.
+import { z } from "zod";
+import { InteractionOutcome, PermissionMode, SessionStatus, ToolCallId } from "./session";
+
+const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() }).nullable();
+
+/** Payload of `question_prompt`, `approval_required` and `interaction_prompt` (any other kind). */
+export const InteractionPromptData = z.object({
+  toolCallId: ToolCallId,
+  kind: z.string(),
+  toolName: z.string(),
+  request: z.unknown(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+export type InteractionPromptData = z.infer<typeof InteractionPromptData>;
+
+export const EVENT_DATA = {
+  /** A user message was accepted; `queued` when it waits in the inbox behind a running turn. */
+  user_message: z.object({
+    messageId: z.string(),
+    text: z.string(),
+    queued: z.boolean(),
+    deviceId: z.string().nullable(),
+  }),
+  /** A turn began working on the user message `messageId`. */
+  turn_started: z.object({ turnId: z.string(), messageId: z.string() }),
+  /** Streamed assistant text; deltas are coalesced, so clients must not rely on how text is split. */
+  text_delta: z.object({ turnId: z.string(), index: z.number().int(), text: z.string() }),
+  tool_call_start: z.object({
+    turnId: z.string(),
+    toolCallId: ToolCallId,
+    name: z.string(),
+    index: z.number().int(),
+  }),
+  tool_call_delta: z.object({ toolCallId: ToolCallId, partialJson: z.string() }),
+  tool_call_end: z.object({ toolCallId: ToolCallId, name: z.string(), input: z.unknown() }),
+  /** The result the model will see for one tool call. */
+  tool_result: z.object({
+    toolCallId: ToolCallId,
+    name: z.string(),
+    content: z.string(),
+    isError: z.boolean(),
+    truncated: z.boolean(),
+  }),
+  question_prompt: InteractionPromptData,
+  approval_required: InteractionPromptData,
+  interaction_prompt: InteractionPromptData,
+  interaction_resolved: z.object({
+    toolCallId: ToolCallId,
+    kind: z.string(),
+    outcome: InteractionOutcome,
+    response: z.unknown(),
+    resolvedBy: z.string().nullable(),
+    resolvedAt: z.number(),
+  }),
+  session_status: z.object({
+    status: SessionStatus,
+    mode: PermissionMode,
+    error: z.string().nullable(),
+  }),
+  /** The server lost a model call in flight (eviction, restart) and re-issued it from the transcript. */
+  turn_restarted: z.object({ turnId: z.string(), reason: z.string() }),
+  error: z.object({ code: z.string(), message: z.string() }),
+  /** A turn ended: `stopReason` is the model's, or `cancelled`, `error`, `iteration_limit`. */
+  done: z.object({ turnId: z.string(), stopReason: z.string(), usage: Usage }),
+} as const;
+
+export type EventType = keyof typeof EVENT_DATA;
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
+
+/** A stored, numbered event as it travels on the wire. */
+export type SessionEvent = {
+  [T in EventType]: { seq: number; at: number; type: T; data: EventData<T> };
+}[EventType];
+
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
+
+const EventEnvelope = z.object({
+  seq: z.number().int().positive(),
+  at: z.number(),
+  type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]),
+  data: z.unknown(),
+});
+
+/** Validates an event read back from storage or received by a client. */
+export function parseEvent(value: unknown): SessionEvent {
+  const envelope = EventEnvelope.parse(value);
+  const data = EVENT_DATA[envelope.type].parse(envelope.data);
+  return { ...envelope, data } as SessionEvent;
+}
+
+/** The prompt event type a kind emits: the seed names for the two built-in kinds, generic otherwise. */
+export function promptEventType(
+  kind: string,
+): "question_prompt" | "approval_required" | "interaction_prompt" {
+  if (kind === "question") return "question_prompt";
+  if (kind === "approval") return "approval_required";
+  return "interaction_prompt";
+}

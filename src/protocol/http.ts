@@ -1,0 +1,40 @@
+// HTTP request and response bodies. Interaction and message routes reuse the command schemas.
+import { z } from "zod";
+import { MAX_EVENTS_PAGE, MAX_TEXT_FIELD_CHARS } from "./limits";
+import { PermissionMode } from "./session";
+
+/** One scripted model reply; accepted only when the deployment allows scripted sessions. */
+export const ScriptedReplyInput = z.unknown();
+
+export const CreateSessionBody = z.strictObject({
+  permissionMode: PermissionMode.optional(),
+  systemPrompt: z
+    .string()
+    .max(MAX_TEXT_FIELD_CHARS * 4)
+    .optional(),
+  /** Scripted model replies for tests, demos and benchmarks (needs ALLOW_SCRIPTED_SESSIONS). */
+  script: z.array(ScriptedReplyInput).max(1_000).optional(),
+});
+export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
+
+export const CreateSessionResponse = z.object({
+  sessionId: z.string(),
+  token: z.string(),
+  shareUrl: z.string(),
+  websocketUrl: z.string(),
+});
+export type CreateSessionResponse = z.infer<typeof CreateSessionResponse>;
+
+export const PatchSessionBody = z.strictObject({ permissionMode: PermissionMode });
+
+export const EventsQuery = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(MAX_EVENTS_PAGE),
+});
+
+export const EventsPage = z.object({
+  events: z.array(z.unknown()),
+  lastSeq: z.number().int().nonnegative(),
+  hasMore: z.boolean(),
+});
+export type EventsPage = z.infer<typeof EventsPage>;

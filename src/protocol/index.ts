@@ -1,0 +1,8 @@
+// The wire protocol shared by the Worker, the Durable Object and the browser client.
+export * from "./commands";
+export * from "./errors";
+export * from "./events";
+export * from "./frames";
+export * from "./http";
+export * from "./limits";
+export * from "./session";

@@ -1,0 +1,68 @@
+// Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
+import { z } from "zod";
+
+export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+/** Per-session permission mode (DESIGN §5); changeable mid-session, effective on the next tool call. */
+export const PermissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+export const InteractionStatus = z.enum([
+  "pending",
+  "answered",
+  "approved",
+  "denied",
+  "timed_out",
+  "cancelled",
+]);
+export type InteractionStatus = z.infer<typeof InteractionStatus>;
+
+/** How an interaction ended; every status but `pending`. */
+export const InteractionOutcome = InteractionStatus.exclude(["pending"]);
+export type InteractionOutcome = z.infer<typeof InteractionOutcome>;
+
+/** Session ids are 32 lowercase hex characters (128 random bits). */
+export const SessionId = z.string().regex(/^[0-9a-f]{32}$/, "session id must be 32 hex characters");
+
+/** Tool call ids come from the model (`toolu_…`) or the scripted model; bounded and printable. */
+export const ToolCallId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[\w-]+$/, "invalid tool call id");
+
+/** Device ids are chosen by clients for receipts only; never trusted for authorization. */
+export const DeviceId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[\w.-]+$/, "invalid device id");
+
+/** A pending or resolved interaction as clients see it (hello snapshot and prompt events). */
+export const InteractionView = z.object({
+  toolCallId: ToolCallId,
+  kind: z.string(),
+  toolName: z.string(),
+  request: z.unknown(),
+  status: InteractionStatus,
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+export type InteractionView = z.infer<typeof InteractionView>;
+
+/** The state a client needs on (re)connect before replaying events. */
+export const SessionSnapshot = z.object({
+  sessionId: SessionId,
+  status: SessionStatus,
+  mode: PermissionMode,
+  lastSeq: z.number().int().nonnegative(),
+  pending: z.array(InteractionView),
+  queued: z.number().int().nonnegative(),
+  model: z.string(),
+  demo: z.boolean(),
+  interactionTimeoutMs: z.number().int().positive(),
+  serverTime: z.number(),
+  createdAt: z.number(),
+});
+export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
