@@ -14,6 +14,8 @@ export const CreateSessionBody = z.strictObject({
     .optional(),
   /** Scripted model replies for tests, demos and benchmarks (needs ALLOW_SCRIPTED_SESSIONS). */
   script: z.array(ScriptedReplyInput).max(1_000).optional(),
+  /** Per-session interaction deadline override for tests and demos (needs ALLOW_SCRIPTED_SESSIONS). */
+  interactionTimeoutMs: z.number().int().min(100).max(86_400_000).optional(),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 
