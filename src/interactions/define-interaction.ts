@@ -8,6 +8,12 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/** What a kind may need to word its timeout result. */
+export interface TimeoutContext {
+  /** How long the interaction was left open (`INTERACTION_TIMEOUT_MS`), in milliseconds. */
+  timeoutMs: number;
+}
+
 /** Outcome of validating a client's response against the pending request. */
 export type ParsedResponse<Response> = { ok: true; response: Response } | { ok: false; message: string };
 
@@ -28,8 +34,12 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
    * (an approved approval).
    */
   toResult(request: Request, response: Response): ToolResult | null;
+  /** True when the response asks to always allow this tool for the rest of the session. */
+  remember?(request: Request, response: Response): boolean;
   /** The tool result when the deadline passes with no answer. */
-  onTimeout(request: Request): ToolResult;
+  onTimeout(request: Request, context: TimeoutContext): ToolResult;
+  /** The tool result when the turn is cancelled first; the registry words a generic one when absent. */
+  onCancel?(request: Request): ToolResult;
 }
 
 /** Identity function that ties the request and response types of a kind together. */

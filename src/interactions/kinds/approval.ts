@@ -1,0 +1,81 @@
+// The `approval` kind: a person approves or denies one tool call that the permission policy
+// decided to ask about. It has no tool of its own; the policy opens it for any tool.
+import { z } from "zod";
+import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
+import type { ToolRisk } from "../../tools/define-tool";
+import { defineInteraction } from "../define-interaction";
+import { describeDuration } from "../describe-duration";
+import { describeIssues } from "../describe-issues";
+
+const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
+
+/** The tool call awaiting a decision, as devices render it. */
+export const ApprovalRequest = z.object({
+  toolName: z.string().min(1).max(128),
+  /** The tool input exactly as the model gave it. */
+  input: z.unknown(),
+  risk: z.enum(RISKS),
+  /** A one-line summary of what the call would do, when the policy can say. */
+  description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+/** What a device sends. A blank deny reason counts as no reason. */
+export const RawApprovalDecision = z.discriminatedUnion(
+  "decision",
+  [
+    z.strictObject({ decision: z.literal("approve"), remember: z.boolean().optional() }),
+    z.strictObject({
+      decision: z.literal("deny"),
+      reason: z
+        .string()
+        .trim()
+        .max(MAX_TEXT_FIELD_CHARS, `reason must be at most ${MAX_TEXT_FIELD_CHARS} characters`)
+        .optional(),
+    }),
+  ],
+  { error: 'must be "approve" or "deny"' },
+);
+
+/** The stored decision; `remember` asks to always allow this tool for the rest of the session. */
+export const ApprovalResponse = z.discriminatedUnion("decision", [
+  z.object({ decision: z.literal("approve"), remember: z.boolean() }),
+  z.object({ decision: z.literal("deny"), reason: z.string().nullable() }),
+]);
+export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
+
+/** A person's approve or deny for a tool call. */
+export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
+  kind: "approval",
+  request: ApprovalRequest,
+  parseResponse(_request, raw) {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      return {
+        ok: false,
+        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason? }',
+      };
+    }
+    const parsed = RawApprovalDecision.safeParse(raw);
+    if (!parsed.success) return { ok: false, message: describeIssues(parsed.error) };
+    const decision = parsed.data;
+    if (decision.decision === "approve") {
+      return { ok: true, response: { decision: "approve", remember: decision.remember ?? false } };
+    }
+    return { ok: true, response: { decision: "deny", reason: decision.reason || null } };
+  },
+  outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
+  toResult(_request, response) {
+    if (response.decision === "approve") return null;
+    const reason = response.reason === null ? "" : `. Reason: ${response.reason}`;
+    return { content: `User denied tool execution${reason}`, isError: true };
+  },
+  remember: (_request, response) => response.decision === "approve" && response.remember,
+  onTimeout: (_request, { timeoutMs }) => ({
+    content: `Tool approval timed out after ${describeDuration(timeoutMs)}`,
+    isError: true,
+  }),
+  onCancel: (request) => ({
+    content: `User cancelled the turn before approving ${request.toolName}; the tool was not run`,
+    isError: true,
+  }),
+});

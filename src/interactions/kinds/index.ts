@@ -1,0 +1,18 @@
+// The interaction kinds every session has; a new kind is one file here plus one line below.
+import type { AnyInteractionKind } from "../registry";
+import { approvalInteraction } from "./approval";
+import { questionInteraction } from "./question";
+
+export { ApprovalRequest, ApprovalResponse, approvalInteraction } from "./approval";
+export { Question, QuestionOption, QuestionRequest, questionInteraction } from "./question";
+export {
+  ANSWER_JOINER,
+  parseQuestionAnswers,
+  QuestionResponse,
+  QuestionSelection,
+  RawQuestionAnswers,
+  splitJoinedLabels,
+} from "./question-answers";
+
+/** The built-in kinds, in the order their tools are offered to the model. */
+export const BUILTIN_INTERACTIONS: readonly AnyInteractionKind[] = [questionInteraction, approvalInteraction];

@@ -1,0 +1,147 @@
+// The interaction kinds a session knows, looked up by kind or by the tool that opens them, and the
+// only place the loop and the Durable Object validate requests, read responses and word results.
+import { z } from "zod";
+import type { ToolSpec } from "../model/model-client";
+import type { InteractionOutcome } from "../protocol/session";
+import type { InteractionKind, TimeoutContext, ToolResult } from "./define-interaction";
+import { describeDuration } from "./describe-duration";
+import { describeIssues } from "./describe-issues";
+
+/**
+ * A kind with its request and response types erased. Every kind is assignable to it because the
+ * port declares its callbacks as methods (checked bivariantly); the registry only ever hands a kind
+ * values that kind's own `request` schema produced, which keeps the erasure sound.
+ */
+export type AnyInteractionKind = InteractionKind<unknown, unknown>;
+
+export type OpenResult = { ok: true; request: unknown } | { ok: false; message: string };
+
+export type RespondResult =
+  | {
+      ok: true;
+      response: unknown;
+      outcome: Exclude<InteractionOutcome, "timed_out" | "cancelled">;
+      /** `null` when the tool itself must now run (an approved approval). */
+      result: ToolResult | null;
+      /** The response asks to always allow this tool for the rest of the session. */
+      remember: boolean;
+    }
+  | { ok: false; message: string };
+
+export interface InteractionRegistry {
+  readonly kinds: readonly AnyInteractionKind[];
+  get(kind: string): AnyInteractionKind | undefined;
+  /** The kind a model tool call opens (`AskUserQuestion` → question), if any. */
+  byToolName(toolName: string): AnyInteractionKind | undefined;
+  /** Messages API tool definitions for the kinds the model opens by calling a tool. */
+  toolSpecs(): ToolSpec[];
+  /**
+   * Validates a request (for tool-opened kinds, the model's tool input). The failure message lists
+   * each problem as `path: problem`, for the model to read in an is_error tool result and retry;
+   * it does not name the tool, so the caller can prefix it (`Invalid AskUserQuestion input: …`).
+   */
+  open(kind: string, rawRequest: unknown): OpenResult;
+  /** Reads a device's response to a pending interaction whose stored request is `request`. */
+  respond(kind: string, request: unknown, raw: unknown): RespondResult;
+  /**
+   * The result when the deadline passed; `timeoutMs` is how long the interaction was open (its
+   * deadline minus its creation time), which the wording states. Never throws, so a deadline always drains.
+   */
+  timeout(kind: string, request: unknown, context: TimeoutContext): ToolResult;
+  /** The result when the turn was cancelled before a response. Never throws. */
+  cancelled(kind: string, request: unknown): ToolResult;
+}
+
+const GENERIC_CANCELLED: ToolResult = { content: "User cancelled the turn before answering", isError: true };
+const UNTIMED_TIMEOUT: ToolResult = { content: "User did not respond in time", isError: true };
+
+function genericTimeout({ timeoutMs }: TimeoutContext): ToolResult {
+  return { content: `User did not respond within ${describeDuration(timeoutMs)}`, isError: true };
+}
+
+function toolSpecOf(kind: AnyInteractionKind, toolName: string): ToolSpec {
+  if (!kind.description)
+    throw new Error(`interaction kind "${kind.kind}" opens a tool but has no description`);
+  // The model writes the tool input, so the schema describes what is accepted (defaults optional).
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(kind.request, { io: "input" });
+  if (schema.type !== "object") throw new Error(`interaction kind "${kind.kind}" needs an object request`);
+  return { name: toolName, description: kind.description, input_schema: { ...schema, type: "object" } };
+}
+
+/**
+ * Builds a registry; throws at startup on a repeated kind or tool name, a tool-opened kind without a
+ * description, or a request schema that is not an object.
+ */
+export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]): InteractionRegistry {
+  const byKind = new Map<string, AnyInteractionKind>();
+  const byTool = new Map<string, AnyInteractionKind>();
+  const specs: ToolSpec[] = [];
+  for (const kind of kinds) {
+    if (byKind.has(kind.kind)) throw new Error(`interaction kind "${kind.kind}" is registered twice`);
+    byKind.set(kind.kind, kind);
+    if (kind.toolName === undefined) continue;
+    if (byTool.has(kind.toolName)) throw new Error(`tool "${kind.toolName}" opens two interaction kinds`);
+    byTool.set(kind.toolName, kind);
+    specs.push(toolSpecOf(kind, kind.toolName));
+  }
+
+  // Stored requests were validated by `open`; parsing again turns a corrupt row into a clear failure.
+  const storedRequest = (kind: AnyInteractionKind, request: unknown) => kind.request.safeParse(request);
+
+  return {
+    kinds: [...kinds],
+    get: (kind) => byKind.get(kind),
+    byToolName: (toolName) => byTool.get(toolName),
+    // A fresh copy each time: callers may add cache_control to the last tool.
+    toolSpecs: () => structuredClone(specs),
+
+    open(kindName, rawRequest) {
+      const kind = byKind.get(kindName);
+      if (kind === undefined) return { ok: false, message: `Unknown interaction kind "${kindName}"` };
+      const parsed = kind.request.safeParse(rawRequest);
+      if (parsed.success) return { ok: true, request: parsed.data };
+      return { ok: false, message: describeIssues(parsed.error) };
+    },
+
+    respond(kindName, request, raw) {
+      const kind = byKind.get(kindName);
+      if (kind === undefined) return { ok: false, message: `Unknown interaction kind "${kindName}"` };
+      const stored = storedRequest(kind, request);
+      if (!stored.success) {
+        return { ok: false, message: `The stored ${kind.kind} request is unreadable; it cannot be answered` };
+      }
+      const parsed = kind.parseResponse(stored.data, raw);
+      if (!parsed.ok) return parsed;
+      return {
+        ok: true,
+        response: parsed.response,
+        outcome: kind.outcome(stored.data, parsed.response),
+        result: kind.toResult(stored.data, parsed.response),
+        remember: kind.remember?.(stored.data, parsed.response) ?? false,
+      };
+    },
+
+    timeout(kindName, request, context) {
+      const kind = byKind.get(kindName);
+      const stored = kind && storedRequest(kind, request);
+      try {
+        if (kind === undefined || !stored?.success) return genericTimeout(context);
+        return kind.onTimeout(stored.data, context);
+      } catch {
+        // A bad duration or a faulty kind must not wedge the alarm that drains deadlines.
+        return UNTIMED_TIMEOUT;
+      }
+    },
+
+    cancelled(kindName, request) {
+      const kind = byKind.get(kindName);
+      const stored = kind && storedRequest(kind, request);
+      try {
+        if (kind?.onCancel === undefined || !stored?.success) return GENERIC_CANCELLED;
+        return kind.onCancel(stored.data);
+      } catch {
+        return GENERIC_CANCELLED;
+      }
+    },
+  };
+}
