@@ -1,6 +1,7 @@
 // The model port: a request in the Messages API's own shape in, the API's raw stream events out.
-// Anthropic's types are the internal format; every implementation passes test/unit/model/contract.
+// Anthropic's types are the internal format; every implementation passes test/unit/model/model-client.contract.ts.
 import type Anthropic from "@anthropic-ai/sdk";
+import { z } from "zod";
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -10,6 +11,7 @@ export type TextBlockParam = Anthropic.TextBlockParam;
 export type ToolSpec = Anthropic.Tool;
 export type ModelStreamEvent = Anthropic.RawMessageStreamEvent;
 export type StopReason = Anthropic.StopReason;
+export type CacheControlEphemeral = Anthropic.CacheControlEphemeral;
 
 /** What the agent loop asks of a model: exactly the Messages API body, minus `stream`. */
 export interface ModelRequest {
@@ -32,15 +34,18 @@ export interface ModelClient {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
 }
 
-export type ModelErrorCode =
-  | "aborted"
-  | "overloaded"
-  | "rate_limited"
-  | "api_error"
-  | "invalid_request"
-  | "authentication"
-  | "connection"
-  | "script_exhausted";
+/** Why a model call failed; a zod enum because scripted replies carry one over HTTP. */
+export const ModelErrorCode = z.enum([
+  "aborted",
+  "overloaded",
+  "rate_limited",
+  "api_error",
+  "invalid_request",
+  "authentication",
+  "connection",
+  "script_exhausted",
+]);
+export type ModelErrorCode = z.infer<typeof ModelErrorCode>;
 
 /** A model call that failed for good (after the client's own retries). */
 export class ModelError extends Error {

@@ -1,0 +1,98 @@
+// The real model: Anthropic's Messages API through the official SDK, streamed as its raw events.
+// The SDK retries 408/409/429/5xx/529 itself; what is left is mapped to one `ModelError`.
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import {
+  type ModelClient,
+  ModelError,
+  type ModelErrorCode,
+  type ModelRequest,
+  type ModelStreamEvent,
+} from "./model-client";
+
+export interface AnthropicModelClientOptions {
+  apiKey: string;
+  /** The model every request is expected to name (e.g. `claude-sonnet-4-5`); shown to clients. */
+  model: string;
+  baseURL?: string;
+  /** Replaces the global `fetch` (tests serve the API from a fake). */
+  fetch?: typeof fetch;
+  /** SDK retries for overloaded, rate-limited and server errors; 4 by default. */
+  maxRetries?: number;
+}
+
+export class AnthropicModelClient implements ModelClient {
+  readonly name: string;
+  readonly demo = false;
+  readonly #client: Anthropic;
+
+  constructor(options: AnthropicModelClientOptions) {
+    this.name = options.model;
+    this.#client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      fetch: options.fetch,
+      maxRetries: options.maxRetries ?? 4,
+    });
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
+    // The request goes out as the loop built it, cache_control markers included; an empty tool
+    // list says nothing, so it is left out rather than risk a validation error.
+    const { tools, ...rest } = request;
+    let stopped = false;
+    try {
+      const events = await this.#client.messages.create(
+        { ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true },
+        { signal },
+      );
+      for await (const event of events) {
+        if (event.type === "message_stop") stopped = true;
+        yield event;
+      }
+    } catch (error) {
+      throw toModelError(error, signal);
+    }
+    // The SDK ends a stream quietly when it is aborted, and a dropped connection can look the same.
+    if (signal.aborted) throw abortedError();
+    if (!stopped) throw new ModelError("connection", "The model stream ended before message_stop.");
+  }
+}
+
+/** Maps whatever the SDK (or fetch) threw to a `ModelError`, by the API's error type first. */
+export function toModelError(error: unknown, signal?: AbortSignal): ModelError {
+  if (error instanceof ModelError) return error;
+  if (signal?.aborted || error instanceof APIUserAbortError) return abortedError();
+  if (error instanceof APIConnectionError) {
+    return new ModelError("connection", `Could not reach the model API: ${error.message}`);
+  }
+  if (error instanceof APIError) {
+    return new ModelError(codeOf(error.type, error.status), error.apiMessage ?? error.message);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError("api_error", `The model call failed: ${message}`);
+}
+
+function codeOf(type: string | null, status: number | undefined): ModelErrorCode {
+  switch (type) {
+    case "overloaded_error":
+      return "overloaded";
+    case "rate_limit_error":
+      return "rate_limited";
+    case "authentication_error":
+    case "permission_error":
+    case "billing_error":
+      return "authentication";
+    case "invalid_request_error":
+    case "not_found_error":
+      return "invalid_request";
+  }
+  if (status === 529) return "overloaded";
+  if (status === 429) return "rate_limited";
+  if (status === 401 || status === 403) return "authentication";
+  if (status !== undefined && status >= 400 && status < 500) return "invalid_request";
+  return "api_error";
+}
+
+function abortedError(): ModelError {
+  return new ModelError("aborted", "The model call was aborted.");
+}

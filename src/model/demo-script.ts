@@ -1,0 +1,205 @@
+// The offline demo model: a short conversation that shows Parley off without an API key —
+// a read-only tool, an AskUserQuestion, an approval for an edit, and a reply that uses the answers.
+// It decides from the transcript alone, so it works for any number of turns and after restarts.
+import type { ContentBlockParam, MessageParam, ModelRequest, ToolResultBlockParam } from "./model-client";
+import { ScriptedModelClient } from "./scripted-client";
+import type { ScriptedReply } from "./scripted-reply";
+
+/** The question the demo asks; exported so tests and docs can refer to it. */
+export const DEMO_QUESTIONS = [
+  {
+    question: "Which part of Parley should I show you next?",
+    header: "Next step",
+    multiSelect: false,
+    options: [
+      { label: "Approvals", description: "Ask you to approve a tool before it runs." },
+      { label: "Notes", description: "Keep a note in this session's own storage." },
+    ],
+  },
+  {
+    question: "Which devices are you using?",
+    header: "Devices",
+    multiSelect: true,
+    options: [
+      { label: "Laptop", description: "A browser on a laptop or desktop." },
+      { label: "Phone", description: "Open the share link on your phone." },
+      { label: "Tablet", description: "Any tablet browser works too." },
+    ],
+  },
+];
+
+/** The next reply of the demo model for this transcript. */
+export function demoReply(request: ModelRequest, _callIndex: number): ScriptedReply {
+  const last = request.messages.at(-1);
+  if (last?.role !== "user") return politeEnd();
+  const blocks = asBlocks(last.content);
+  const results = blocks.filter((block): block is ToolResultBlockParam => block.type === "tool_result");
+  if (results.length === 0) return greet(userText(blocks));
+
+  const calls = toolNames(request.messages.at(-2));
+  const result = results[0];
+  if (!result) return politeEnd();
+  switch (calls.get(result.tool_use_id)) {
+    case "current_time":
+      return askQuestions(result);
+    case "AskUserQuestion":
+      return writeNote(result);
+    case "notes_write":
+      return finish(result);
+    default:
+      return politeEnd();
+  }
+}
+
+/**
+ * The demo model as a client. `nextCallIndex` should be the session's persisted call counter;
+ * `paceMs` slows streaming down so people can watch the text arrive.
+ */
+export function createDemoModel(
+  nextCallIndex?: () => number,
+  options: { paceMs?: number } = {},
+): ScriptedModelClient {
+  const paceMs = options.paceMs ?? 0;
+  return new ScriptedModelClient(
+    (request, callIndex) => ({ ...demoReply(request, callIndex), ...(paceMs > 0 ? { paceMs } : {}) }),
+    { name: "demo", demo: true, ...(nextCallIndex ? { nextCallIndex } : {}) },
+  );
+}
+
+// (a) A new message from the person: introduce the demo and use a read-only tool.
+function greet(said: string): ScriptedReply {
+  const echo = said ? ` You said: “${truncate(said, 80)}”.` : "";
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `Hi! This is Parley's offline demo model — no API key needed, and nothing leaves this server.${echo} ` +
+          "Let me show you how a session works. First, a read-only tool, which runs without asking you:",
+      },
+      { type: "tool_use", name: "current_time", input: {} },
+    ],
+  };
+}
+
+// (b) After current_time: report the time, then pause the loop to ask the person.
+function askQuestions(result: ToolResultBlockParam): ScriptedReply {
+  const time = resultText(result);
+  const said = result.is_error
+    ? `The current_time tool failed (“${truncate(time, 200)}”), but that's fine for a demo.`
+    : `The current_time tool says: ${truncate(time, 200)}.`;
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `${said} Now I'll pause and ask you two questions. You can answer from any device that ` +
+          "has this session open — try the share link on your phone — and the first answer wins.",
+      },
+      { type: "tool_use", name: "AskUserQuestion", input: { questions: DEMO_QUESTIONS } },
+    ],
+  };
+}
+
+// (c) After the answers: quote them, then ask to write a note (an edit that needs approval).
+function writeNote(result: ToolResultBlockParam): ScriptedReply {
+  const answers = resultText(result);
+  if (result.is_error) {
+    return reply(
+      `I didn't get an answer (“${truncate(answers, 300)}”). That's fine — prompts expire so a ` +
+        "session never waits forever. Send me any message to start the demo again.",
+    );
+  }
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `Thanks! Here is what the question tool returned: “${truncate(answers, 600)}” ` +
+          "Next I'd like to save a note about your answers. Writing is an edit, so in the default " +
+          "permission mode Parley asks you to approve it first.",
+      },
+      { type: "tool_use", name: "notes_write", input: { key: "demo", text: summarise(answers) } },
+    ],
+  };
+}
+
+// (d) After the approval outcome: say what happened, and end the turn.
+function finish(result: ToolResultBlockParam): ScriptedReply {
+  const text = resultText(result);
+  if (!result.is_error) {
+    return reply(
+      `Done — the note “demo” is saved in this session (${truncate(text, 200)}). That was the whole ` +
+        "tour: a tool that ran on its own, a question answered from any device, and an edit you " +
+        "approved. Send another message to go round again.",
+    );
+  }
+  if (/timed out/i.test(text)) {
+    return reply(
+      "Nobody approved the note in time, so the request timed out and nothing was written. " +
+        "Unanswered prompts are denied after a while so the session can move on.",
+    );
+  }
+  if (/denied/i.test(text)) {
+    const reason = /Reason: (.+)$/s.exec(text)?.[1]?.trim();
+    const because = reason ? ` Your reason: “${truncate(reason, 300)}”.` : "";
+    return reply(`You denied writing the note, so nothing was written.${because} No hard feelings!`);
+  }
+  return reply(`The note was not written: “${truncate(text, 300)}”.`);
+}
+
+function politeEnd(): ScriptedReply {
+  return reply(
+    "I'm Parley's offline demo model and I've lost my place in the script — sorry! " +
+      "Send me a new message and I'll start the tour again.",
+  );
+}
+
+function reply(text: string): ScriptedReply {
+  return { content: [{ type: "text", text }], stopReason: "end_turn" };
+}
+
+/** Turns `"question"="answer"` pairs into a one-line note; falls back to the whole result text. */
+function summarise(answers: string): string {
+  const headers = new Map(DEMO_QUESTIONS.map((q) => [q.question, q.header]));
+  const pairs = [...answers.matchAll(/"([^"]*)"="([^"]*)"/g)].map(
+    ([, question = "", answer = ""]) => `${headers.get(question) ?? question}: ${answer}`,
+  );
+  const summary = pairs.length > 0 ? pairs.join("; ") : truncate(answers, 500);
+  return `Demo answers — ${summary}`;
+}
+
+function asBlocks(content: MessageParam["content"]): ContentBlockParam[] {
+  return typeof content === "string" ? [{ type: "text", text: content }] : content;
+}
+
+function userText(blocks: ContentBlockParam[]): string {
+  return blocks
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join(" ")
+    .trim();
+}
+
+/** Tool names by tool_use id in the assistant message that asked for the results. */
+function toolNames(message: MessageParam | undefined): Map<string, string> {
+  const names = new Map<string, string>();
+  if (message?.role !== "assistant") return names;
+  for (const block of asBlocks(message.content)) {
+    if (block.type === "tool_use") names.set(block.id, block.name);
+  }
+  return names;
+}
+
+function resultText(result: ToolResultBlockParam): string {
+  const { content } = result;
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("\n")
+    .trim();
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
