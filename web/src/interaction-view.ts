@@ -1,0 +1,129 @@
+// Pure wording and arithmetic for interaction cards: receipts, countdowns, answer summaries and
+// the AskUserQuestion request shape, kept apart from the DOM so they are unit-tested.
+import type { InteractionState, Resolution, SessionView, ToolItem } from "./session-state";
+
+export interface QuestionOption {
+  label: string;
+  description: string;
+}
+export interface Question {
+  question: string;
+  header: string;
+  options: QuestionOption[];
+  multiSelect: boolean;
+}
+export type AnswerValue = string | string[];
+
+/** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
+export function questionsOf(request: unknown): Question[] {
+  const list = (request as { questions?: unknown } | null)?.questions;
+  if (!Array.isArray(list)) return [];
+  return list.map((raw: Record<string, unknown>) => ({
+    question: String(raw?.question ?? ""),
+    header: String(raw?.header ?? ""),
+    multiSelect: raw?.multiSelect === true,
+    options: Array.isArray(raw?.options)
+      ? raw.options.map((o: Record<string, unknown>) => ({
+          label: String(o?.label ?? ""),
+          description: String(o?.description ?? ""),
+        }))
+      : [],
+  }));
+}
+
+/** Milliseconds left on the server's clock, given the skew measured at hello. */
+export function remainingMs(interaction: InteractionState, clockSkewMs: number, localNow: number): number {
+  return Math.max(0, interaction.expiresAt - (localNow + clockSkewMs));
+}
+
+export type Urgency = "calm" | "soon" | "urgent" | "expired";
+
+/** Amber under a minute, red under fifteen seconds. */
+export function urgencyOf(ms: number): Urgency {
+  if (ms <= 0) return "expired";
+  if (ms < 15_000) return "urgent";
+  if (ms < 60_000) return "soon";
+  return "calm";
+}
+
+/** `9:05` style; rounds up so the display reaches 0:00 exactly at the deadline. */
+export function formatRemaining(ms: number): string {
+  const total = Math.ceil(ms / 1000);
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
+
+const OUTCOME_WORDS: Record<Resolution["outcome"], string> = {
+  answered: "Answered",
+  approved: "Approved",
+  denied: "Denied",
+  timed_out: "Timed out",
+  cancelled: "Cancelled",
+};
+
+/** The one-line receipt every device shows once an interaction is resolved. */
+export function receiptText(resolution: Resolution, deviceId: string | null): string {
+  let text = OUTCOME_WORDS[resolution.outcome];
+  const response = (resolution.response ?? {}) as { remember?: unknown; reason?: unknown };
+  if (resolution.outcome === "approved" && response.remember === true)
+    text += " · always allowed this session";
+  if (resolution.outcome === "denied" && typeof response.reason === "string" && response.reason) {
+    text += `: “${response.reason}”`;
+  }
+  if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
+  if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
+  return text;
+}
+
+/** Finds the answers map in a resolution response (`{answers}` or the map itself). */
+function answersOf(response: unknown): Record<string, AnswerValue> {
+  if (!response || typeof response !== "object") return {};
+  const inner = (response as { answers?: unknown }).answers;
+  return (inner && typeof inner === "object" ? inner : response) as Record<string, AnswerValue>;
+}
+
+/** `header: answer` lines for the compact summary, matching keys by question text or index. */
+export function answerSummary(
+  questions: Question[],
+  response: unknown,
+): { header: string; answer: string }[] {
+  const answers = answersOf(response);
+  return questions.map((q, i) => {
+    const value = answers[q.question] ?? answers[String(i)];
+    const answer = Array.isArray(value) ? value.join(", ") : typeof value === "string" ? value : "—";
+    return { header: q.header || q.question, answer };
+  });
+}
+
+/** True when every question has a usable answer (Other needs text; multi-select needs one pick). */
+export function allAnswered(
+  questions: Question[],
+  answers: Record<string, AnswerValue | undefined>,
+): boolean {
+  return questions.every((q) => {
+    const value = answers[q.question];
+    if (Array.isArray(value)) return value.length > 0 && value.every((v) => v.trim() !== "");
+    return typeof value === "string" && value.trim() !== "";
+  });
+}
+
+/** Pending interactions in transcript order; the first is the one keyboard shortcuts act on. */
+export function pendingInteractions(view: SessionView): ToolItem[] {
+  const result: ToolItem[] = [];
+  for (const id of view.order) {
+    const item = view.items.get(id);
+    if (item?.kind === "tool" && item.interaction && !item.interaction.resolution) result.push(item);
+  }
+  return result;
+}
+
+/** Tool arguments as readable, indented JSON; a partial stream is shown as it arrived. */
+export function prettyArguments(item: Pick<ToolItem, "input" | "argsJson">): string {
+  if (item.input !== undefined) return JSON.stringify(item.input, null, 2) ?? "";
+  try {
+    return JSON.stringify(JSON.parse(item.argsJson), null, 2);
+  } catch {
+    return item.argsJson;
+  }
+}

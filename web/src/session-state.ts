@@ -1,0 +1,284 @@
+// The browser's view of one session as a pure reducer: hello snapshots and numbered events in, a
+// transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
+import type {
+  HelloFrame,
+  InteractionOutcome,
+  PermissionMode,
+  SessionEvent,
+  SessionStatus,
+} from "../../src/protocol/index";
+import { ViewDraft } from "./view-draft";
+
+/** How an interaction ended, as every device shows it. */
+export interface Resolution {
+  outcome: InteractionOutcome;
+  response: unknown;
+  resolvedBy: string | null;
+  resolvedAt: number;
+}
+
+/** A question, approval or other prompt the agent is (or was) waiting on. */
+export interface InteractionState {
+  toolCallId: string;
+  kind: string;
+  toolName: string;
+  request: unknown;
+  createdAt: number;
+  expiresAt: number;
+  resolution: Resolution | null;
+}
+
+export interface UserItem {
+  kind: "user";
+  id: string;
+  messageId: string;
+  text: string;
+  deviceId: string | null;
+}
+export interface AssistantItem {
+  kind: "assistant";
+  id: string;
+  turnId: string;
+  text: string;
+  streaming: boolean;
+}
+export type ToolPhase = "streaming" | "pending" | "done" | "error";
+export interface ToolItem {
+  kind: "tool";
+  id: string;
+  toolCallId: string;
+  name: string;
+  /** Raw argument JSON as it streams; `input` replaces it once the call is complete. */
+  argsJson: string;
+  input: unknown;
+  phase: ToolPhase;
+  result: { content: string; isError: boolean; truncated: boolean } | null;
+  interaction: InteractionState | null;
+}
+export interface NoticeItem {
+  kind: "notice";
+  id: string;
+  level: "info" | "error";
+  text: string;
+}
+export type TranscriptItem = UserItem | AssistantItem | ToolItem | NoticeItem;
+
+export interface SessionView {
+  sessionId: string | null;
+  /** This device as the server named it in `hello`; receipts compare `resolvedBy` with it. */
+  deviceId: string | null;
+  connectedOnce: boolean;
+  status: SessionStatus;
+  mode: PermissionMode;
+  error: string | null;
+  demo: boolean;
+  model: string;
+  /** Server clock minus local clock at the last hello; countdowns add it to `Date.now()`. */
+  clockSkewMs: number;
+  lastSeq: number;
+  order: readonly string[];
+  items: ReadonlyMap<string, TranscriptItem>;
+  /** Messages waiting behind a running turn, oldest first. */
+  queued: readonly UserItem[];
+  lastUserText: string | null;
+  /** Items of the model call in flight, keyed by content block index; dropped on `turn_restarted`. */
+  liveBlocks: Readonly<Record<number, string>>;
+}
+
+export type ViewAction =
+  | { type: "hello"; frame: HelloFrame; receivedAt: number }
+  | { type: "events"; events: readonly SessionEvent[] }
+  | { type: "resolution"; toolCallId: string; resolution: Resolution };
+
+export function initialView(): SessionView {
+  return {
+    sessionId: null,
+    deviceId: null,
+    connectedOnce: false,
+    status: "idle",
+    mode: "default",
+    error: null,
+    demo: false,
+    model: "",
+    clockSkewMs: 0,
+    lastSeq: 0,
+    order: [],
+    items: new Map(),
+    queued: [],
+    lastUserText: null,
+    liveBlocks: {},
+  };
+}
+
+/** Returns the next view; never mutates `view`. Events at or below `lastSeq` are ignored. */
+export function reduceView(view: SessionView, action: ViewAction): SessionView {
+  switch (action.type) {
+    case "hello":
+      return applyHello(view, action.frame, action.receivedAt);
+    case "events":
+      return applyEvents(view, action.events);
+    case "resolution": {
+      const draft = new ViewDraft(view);
+      resolve(draft, action.toolCallId, action.resolution);
+      return draft.finish();
+    }
+  }
+}
+
+function applyHello(view: SessionView, frame: HelloFrame, receivedAt: number): SessionView {
+  const { snapshot } = frame;
+  const draft = new ViewDraft(view);
+  Object.assign(draft.view, {
+    sessionId: snapshot.sessionId,
+    deviceId: frame.deviceId,
+    connectedOnce: true,
+    status: snapshot.status,
+    mode: snapshot.mode,
+    demo: snapshot.demo,
+    model: snapshot.model,
+    clockSkewMs: snapshot.serverTime - receivedAt,
+  });
+  // The snapshot names pending prompts even when their events predate this client's cursor.
+  for (const pending of snapshot.pending) {
+    const item = draft.tool(pending.toolCallId, pending.toolName);
+    if (!item.interaction) draft.put({ ...item, interaction: { ...pending, resolution: null } });
+  }
+  return draft.finish();
+}
+
+function applyEvents(view: SessionView, events: readonly SessionEvent[]): SessionView {
+  const draft = new ViewDraft(view);
+  for (const event of events) {
+    if (event.seq <= draft.view.lastSeq) continue;
+    draft.view.lastSeq = event.seq;
+    applyEvent(draft, event);
+  }
+  return draft.finish();
+}
+
+function applyEvent(draft: ViewDraft, event: SessionEvent): void {
+  const v = draft.view;
+  switch (event.type) {
+    case "user_message": {
+      const { messageId, text, queued, deviceId } = event.data;
+      const item: UserItem = { kind: "user", id: `user:${messageId}`, messageId, text, deviceId };
+      v.lastUserText = text;
+      if (queued) v.queued = [...v.queued, item];
+      else draft.append(item);
+      return;
+    }
+    case "turn_started": {
+      const waiting = v.queued.find((m) => m.messageId === event.data.messageId);
+      if (waiting) {
+        v.queued = v.queued.filter((m) => m !== waiting);
+        draft.append(waiting);
+      }
+      v.liveBlocks = {};
+      return;
+    }
+    case "text_delta": {
+      const { turnId, index, text } = event.data;
+      const id = v.liveBlocks[index];
+      const current = id ? draft.get(id) : undefined;
+      if (current?.kind === "assistant") {
+        draft.put({ ...current, text: current.text + text });
+      } else {
+        const item: AssistantItem = {
+          kind: "assistant",
+          id: `text:${event.seq}`,
+          turnId,
+          text,
+          streaming: true,
+        };
+        draft.append(item);
+        v.liveBlocks = { ...v.liveBlocks, [index]: item.id };
+      }
+      return;
+    }
+    case "tool_call_start": {
+      const item = draft.tool(event.data.toolCallId, event.data.name);
+      v.liveBlocks = { ...v.liveBlocks, [event.data.index]: item.id };
+      return;
+    }
+    case "tool_call_delta": {
+      const item = draft.tool(event.data.toolCallId, "");
+      draft.put({ ...item, argsJson: item.argsJson + event.data.partialJson });
+      return;
+    }
+    case "tool_call_end": {
+      const item = draft.tool(event.data.toolCallId, event.data.name);
+      draft.put({ ...item, name: event.data.name, input: event.data.input, phase: "pending" });
+      return;
+    }
+    case "tool_result": {
+      const { toolCallId, name, content, isError, truncated } = event.data;
+      const item = draft.tool(toolCallId, name);
+      draft.put({ ...item, phase: isError ? "error" : "done", result: { content, isError, truncated } });
+      v.liveBlocks = {};
+      return;
+    }
+    case "question_prompt":
+    case "approval_required":
+    case "interaction_prompt": {
+      const item = draft.tool(event.data.toolCallId, event.data.toolName);
+      const interaction: InteractionState = {
+        ...event.data,
+        resolution: item.interaction?.resolution ?? null,
+      };
+      draft.put({ ...item, phase: item.phase === "streaming" ? "pending" : item.phase, interaction });
+      return;
+    }
+    case "interaction_resolved": {
+      const { toolCallId, ...resolution } = event.data;
+      resolve(draft, toolCallId, resolution);
+      v.liveBlocks = {};
+      return;
+    }
+    case "session_status":
+      v.status = event.data.status;
+      v.mode = event.data.mode;
+      v.error = event.data.error;
+      return;
+    case "turn_restarted":
+      draft.dropLiveBlocks();
+      draft.append(
+        notice(event.seq, "info", "The model call was interrupted; it restarted from the saved transcript."),
+      );
+      return;
+    case "error":
+      draft.append(notice(event.seq, "error", event.data.message));
+      return;
+    case "done":
+      finishTurn(draft, event.data.turnId, event.data.stopReason, event.seq);
+      return;
+  }
+}
+
+function resolve(draft: ViewDraft, toolCallId: string, resolution: Resolution): void {
+  const item = draft.get(`tool:${toolCallId}`);
+  if (item?.kind !== "tool" || !item.interaction || item.interaction.resolution) return;
+  draft.put({ ...item, interaction: { ...item.interaction, resolution } });
+}
+
+const STOP_NOTICES: Record<string, string> = {
+  cancelled: "Turn cancelled.",
+  max_tokens: "The reply was cut off at the output token limit.",
+  refusal: "The model declined to continue.",
+  iteration_limit: "The turn stopped after too many tool rounds.",
+};
+
+function finishTurn(draft: ViewDraft, turnId: string, stopReason: string, seq: number): void {
+  for (const id of draft.view.order) {
+    const item = draft.get(id);
+    if (item?.kind === "assistant" && item.turnId === turnId && item.streaming) {
+      draft.put({ ...item, streaming: false });
+    }
+  }
+  draft.view.liveBlocks = {};
+  const text = STOP_NOTICES[stopReason];
+  if (text) draft.append(notice(seq, "info", text));
+}
+
+function notice(seq: number, level: NoticeItem["level"], text: string): NoticeItem {
+  return { kind: "notice", id: `notice:${seq}`, level, text };
+}

@@ -1,0 +1,97 @@
+// The message box: Enter sends, Shift+Enter adds a line; while a turn runs a message is queued,
+// while a card waits for an answer the box is locked, and Cancel stops the running turn.
+import type { ConnectionInfo } from "../session-client";
+import type { SessionView } from "../session-state";
+import { h, setText } from "./dom";
+
+export interface ComposerActions {
+  send(text: string): Promise<void>;
+  cancel(): Promise<void>;
+}
+
+export class Composer {
+  readonly el: HTMLFormElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly cancelButton: HTMLButtonElement;
+  private readonly error = h("p", { class: "composer-error", role: "alert", hidden: true });
+  private sending = false;
+  private locked = true;
+
+  constructor(private readonly actions: ComposerActions) {
+    this.input = h("textarea", {
+      rows: 2,
+      maxlength: "32000",
+      "aria-label": "Message to the agent",
+      placeholder: "Connecting…",
+      disabled: true,
+    });
+    this.sendButton = h("button", { type: "submit", class: "primary", text: "Send", disabled: true });
+    this.cancelButton = h("button", {
+      type: "button",
+      class: "danger",
+      text: "Cancel turn",
+      hidden: true,
+      on: { click: () => void this.actions.cancel() },
+    });
+    this.el = h(
+      "form",
+      { class: "composer", on: { submit: (event) => this.onSubmit(event) } },
+      this.input,
+      h("div", { class: "composer-buttons" }, this.sendButton, this.cancelButton),
+      this.error,
+    );
+    this.input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.el.requestSubmit();
+      }
+    });
+    this.input.addEventListener("input", () => this.refreshButton());
+  }
+
+  update(view: SessionView, connection: ConnectionInfo): void {
+    const busy = view.status === "running" || view.status === "awaiting_input";
+    this.locked = !view.connectedOnce || view.status === "awaiting_input" || connection.state === "closed";
+    this.input.disabled = this.locked;
+    this.input.placeholder = !view.connectedOnce
+      ? "Connecting…"
+      : view.status === "awaiting_input"
+        ? "Answer the card above to continue (or cancel the turn)"
+        : view.status === "running"
+          ? "The agent is working — a message sent now waits its turn"
+          : "Message the agent (Enter to send, Shift+Enter for a new line)";
+    setText(this.sendButton, view.status === "running" ? "Queue" : "Send");
+    this.cancelButton.hidden = !busy;
+    this.refreshButton();
+  }
+
+  private refreshButton(): void {
+    this.sendButton.disabled = this.locked || this.sending || this.input.value.trim() === "";
+  }
+
+  private async onSubmit(event: Event): Promise<void> {
+    event.preventDefault();
+    const text = this.input.value;
+    if (this.locked || this.sending || text.trim() === "") return;
+    this.sending = true;
+    this.error.hidden = true;
+    this.input.value = "";
+    this.refreshButton();
+    try {
+      await this.actions.send(text);
+    } catch (error) {
+      // Give the text back so nothing typed is lost.
+      if (this.input.value === "") this.input.value = text;
+      this.error.hidden = false;
+      setText(this.error, `Not sent: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.sending = false;
+      this.refreshButton();
+    }
+  }
+
+  focus(): void {
+    if (!this.input.disabled) this.input.focus();
+  }
+}

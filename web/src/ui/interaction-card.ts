@@ -1,0 +1,68 @@
+// What question and approval cards share: the actions they call, the context they render in,
+// the receipt line, and the "sending / failed" line under the buttons.
+import { receiptText } from "../interaction-view";
+import type { CommandOutcome } from "../session-client";
+import type { Resolution, ToolItem } from "../session-state";
+import { h, setText } from "./dom";
+
+export interface InteractionActions {
+  submitAnswers(toolCallId: string, answers: Record<string, string | string[]>): Promise<CommandOutcome>;
+  approve(toolCallId: string, remember: boolean): Promise<CommandOutcome>;
+  deny(toolCallId: string, reason: string | undefined): Promise<CommandOutcome>;
+}
+
+export interface CardContext {
+  deviceId: string | null;
+  clockSkewMs: number;
+  actions: InteractionActions;
+}
+
+/** A rendered interaction; `handleKey` returns true when it used the key. */
+export interface InteractionCard {
+  readonly el: HTMLElement;
+  update(item: ToolItem, context: CardContext): void;
+  handleKey(event: KeyboardEvent): boolean;
+  focus(): void;
+  dispose(): void;
+}
+
+/** The receipt line; `data-outcome` lets styles and tests tell outcomes apart. */
+export function renderReceipt(node: HTMLElement, resolution: Resolution, deviceId: string | null): void {
+  node.hidden = false;
+  node.dataset.outcome = resolution.outcome;
+  node.dataset.remote = String(resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId);
+  setText(node, receiptText(resolution, deviceId));
+}
+
+export function receiptNode(): HTMLElement {
+  return h("p", { class: "receipt", role: "status", hidden: true });
+}
+
+/** Runs one card action, showing progress and any refusal in `line`; re-enables on failure. */
+export async function runAction(
+  line: HTMLElement,
+  setBusy: (busy: boolean) => void,
+  action: () => Promise<CommandOutcome>,
+): Promise<void> {
+  setBusy(true);
+  line.hidden = false;
+  line.dataset.state = "sending";
+  setText(line, "Sending…");
+  try {
+    await action();
+    // The card collapses when the resolution event arrives; until then it stays locked.
+    setText(line, "Sent — waiting for the session to confirm…");
+  } catch (error) {
+    line.dataset.state = "error";
+    setText(line, `Could not send: ${error instanceof Error ? error.message : String(error)}`);
+    setBusy(false);
+  }
+}
+
+/** Keys typed into text fields belong to the field, not to card shortcuts. */
+export function isTextEntry(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLTextAreaElement ||
+    (target instanceof HTMLInputElement && (target.type === "text" || target.type === "search"))
+  );
+}

@@ -1,0 +1,223 @@
+// The AskUserQuestion card: one fieldset per question (radios or checkboxes, descriptions, an
+// always-available "Other" field), submit enabled only when all are answered, then a compact summary.
+import {
+  type AnswerValue,
+  allAnswered,
+  answerSummary,
+  type Question,
+  questionsOf,
+} from "../interaction-view";
+import type { ToolItem } from "../session-state";
+import { Countdown } from "./countdown";
+import { h, replaceChildren } from "./dom";
+import {
+  type CardContext,
+  type InteractionCard,
+  isTextEntry,
+  receiptNode,
+  renderReceipt,
+  runAction,
+} from "./interaction-card";
+
+let cardCount = 0;
+
+interface QuestionInputs {
+  question: Question;
+  fieldset: HTMLFieldSetElement;
+  choices: HTMLInputElement[];
+  other: HTMLInputElement;
+  otherText: HTMLInputElement;
+}
+
+export class QuestionCard implements InteractionCard {
+  readonly el: HTMLElement;
+  private readonly questions: Question[];
+  private readonly inputs: QuestionInputs[];
+  private readonly submit: HTMLButtonElement;
+  private readonly form: HTMLFormElement;
+  private readonly line = h("p", { class: "action-line", hidden: true });
+  private readonly receipt = receiptNode();
+  private readonly summary = h("dl", { class: "answer-summary", hidden: true });
+  private readonly countdown = new Countdown();
+  private context: CardContext | null = null;
+  private toolCallId = "";
+  private busy = false;
+  private resolved = false;
+
+  constructor(item: ToolItem) {
+    const id = `q${++cardCount}`;
+    this.questions = questionsOf(item.interaction?.request);
+    this.inputs = this.questions.map((question, i) => this.renderQuestion(question, `${id}-${i}`));
+    this.submit = h("button", { type: "submit", class: "primary", disabled: true, text: "Submit answers" });
+    this.form = h(
+      "form",
+      {
+        class: "question-form",
+        on: { submit: (event) => this.onSubmit(event), input: () => this.refresh() },
+      },
+      ...this.inputs.map((inputs) => inputs.fieldset),
+      h("div", { class: "card-actions" }, this.submit, this.line),
+    );
+    this.el = h(
+      "section",
+      { class: "card question-card", tabindex: "0", "aria-label": "Question from the agent" },
+      h(
+        "header",
+        { class: "card-head" },
+        h("span", { class: "card-title", text: "The agent asks" }),
+        this.countdown.el,
+      ),
+      this.form,
+      this.receipt,
+      this.summary,
+    );
+    this.el.addEventListener("keydown", (event) => {
+      if (this.handleKey(event)) event.preventDefault();
+    });
+  }
+
+  private renderQuestion(question: Question, name: string): QuestionInputs {
+    const type = question.multiSelect ? "checkbox" : "radio";
+    const choices: HTMLInputElement[] = [];
+    const rows = question.options.map((option, i) => {
+      const input = h("input", { type, name, value: option.label });
+      choices.push(input);
+      return h(
+        "label",
+        { class: "option" },
+        input,
+        h("span", { class: "option-key", "aria-hidden": "true", text: String(i + 1) }),
+        h("span", { class: "option-label", text: option.label }),
+        option.description ? h("span", { class: "option-desc", text: option.description }) : null,
+      );
+    });
+    const other = h("input", { type, name, value: "", "aria-label": "Other" });
+    const otherText = h("input", {
+      type: "text",
+      class: "other-text",
+      placeholder: "Other…",
+      maxlength: "4000",
+      "aria-label": `Other answer to: ${question.question}`,
+    });
+    // Typing an "Other" answer selects it, so the person never has to click twice.
+    otherText.addEventListener("input", () => {
+      other.checked = otherText.value.trim() !== "" || (question.multiSelect && other.checked);
+    });
+    const fieldset = h(
+      "fieldset",
+      { class: "question" },
+      h(
+        "legend",
+        {},
+        question.header ? h("span", { class: "chip", text: question.header }) : null,
+        h("span", { class: "question-text", text: question.question }),
+      ),
+      ...rows,
+      h(
+        "label",
+        { class: "option other" },
+        other,
+        h("span", { class: "option-label", text: "Other" }),
+        otherText,
+      ),
+      question.multiSelect ? h("p", { class: "hint", text: "Choose any that apply." }) : null,
+    );
+    return { question, fieldset, choices, other, otherText };
+  }
+
+  private answers(): Record<string, AnswerValue | undefined> {
+    const result: Record<string, AnswerValue | undefined> = {};
+    for (const { question, choices, other, otherText } of this.inputs) {
+      const picked = choices.filter((c) => c.checked).map((c) => c.value);
+      const otherValue = other.checked ? otherText.value.trim() : null;
+      if (question.multiSelect)
+        result[question.question] = otherValue === null ? picked : [...picked, otherValue];
+      else result[question.question] = otherValue ?? picked[0];
+    }
+    return result;
+  }
+
+  private refresh(): void {
+    this.submit.disabled = this.busy || this.resolved || !allAnswered(this.questions, this.answers());
+  }
+
+  private onSubmit(event: Event): void {
+    event.preventDefault();
+    this.refresh();
+    if (this.submit.disabled || !this.context) return;
+    const answers = this.answers() as Record<string, AnswerValue>;
+    const { actions } = this.context;
+    void runAction(
+      this.line,
+      (busy) => this.setBusy(busy),
+      () => actions.submitAnswers(this.toolCallId, answers),
+    );
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    for (const control of this.form.querySelectorAll("input")) control.disabled = busy || this.resolved;
+    this.refresh();
+  }
+
+  update(item: ToolItem, context: CardContext): void {
+    this.context = context;
+    this.toolCallId = item.toolCallId;
+    const interaction = item.interaction;
+    const resolution = interaction?.resolution ?? null;
+    this.countdown.update(resolution ? null : interaction, context.clockSkewMs);
+    if (!resolution || this.resolved) return;
+    this.resolved = true;
+    this.el.classList.add("resolved");
+    this.el.removeAttribute("tabindex");
+    this.form.remove();
+    renderReceipt(this.receipt, resolution, context.deviceId);
+    if (resolution.outcome === "answered") {
+      const lines = answerSummary(this.questions, resolution.response);
+      replaceChildren(
+        this.summary,
+        ...lines.flatMap((l) => [h("dt", { text: l.header }), h("dd", { text: l.answer })]),
+      );
+      this.summary.hidden = false;
+    }
+  }
+
+  /** 1–9 pick an option of the focused (or first unanswered) question; Enter submits. */
+  handleKey(event: KeyboardEvent): boolean {
+    if (this.resolved || this.busy || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (event.key === "Enter" && !(event.target instanceof HTMLButtonElement)) {
+      this.form.requestSubmit();
+      return true;
+    }
+    if (isTextEntry(event.target) || !/^[1-9]$/.test(event.key)) return false;
+    const target = this.currentQuestion(event.target);
+    if (!target) return false;
+    const n = Number(event.key) - 1;
+    const choice = target.choices[n];
+    if (choice) {
+      choice.checked = target.question.multiSelect ? !choice.checked : true;
+      if (!target.question.multiSelect) target.other.checked = false;
+      choice.focus();
+    } else if (n === target.choices.length) {
+      target.other.checked = true;
+      target.otherText.focus();
+    } else return false;
+    this.refresh();
+    return true;
+  }
+
+  private currentQuestion(target: EventTarget | null): QuestionInputs | undefined {
+    const within = this.inputs.find((i) => target instanceof Node && i.fieldset.contains(target));
+    if (within) return within;
+    const answers = this.answers();
+    return this.inputs.find((i) => !allAnswered([i.question], answers)) ?? this.inputs[0];
+  }
+
+  focus(): void {
+    this.el.focus({ preventScroll: true });
+  }
+
+  dispose(): void {
+    this.countdown.stop();
+  }
+}

@@ -1,0 +1,72 @@
+// The session's state in words — thinking, waiting for you, ready, failed (with Retry) — plus the
+// demo-model notice and the permission mode switch.
+import type { PermissionMode } from "../../../src/protocol/index";
+import type { SessionView } from "../session-state";
+import { h, setText } from "./dom";
+
+const MODES: [PermissionMode, string][] = [
+  ["default", "Ask before tools"],
+  ["acceptEdits", "Allow edits"],
+  ["plan", "Plan only"],
+  ["bypassPermissions", "Allow everything"],
+];
+
+export interface StatusActions {
+  retry(): void;
+  setMode(mode: PermissionMode): void;
+}
+
+export class StatusBar {
+  readonly el: HTMLElement;
+  readonly demo = h(
+    "p",
+    { class: "demo-notice", role: "note", hidden: true },
+    h("strong", { text: "Demo model. " }),
+    "No API key is configured, so replies are scripted: the demo asks you a question and requests approval for a tool so you can try the whole flow.",
+  );
+  private readonly text = h("span", { class: "status-text" });
+  private readonly error = h("span", { class: "status-error" });
+  private readonly retry: HTMLButtonElement;
+  private readonly mode: HTMLSelectElement;
+
+  constructor(actions: StatusActions) {
+    this.retry = h("button", {
+      type: "button",
+      text: "Retry",
+      hidden: true,
+      on: { click: () => actions.retry() },
+    });
+    this.mode = h(
+      "select",
+      {
+        "aria-label": "Permission mode",
+        on: { change: () => actions.setMode(this.mode.value as PermissionMode) },
+      },
+      ...MODES.map(([value, label]) => h("option", { value, text: label })),
+    );
+    this.el = h(
+      "div",
+      { class: "status-bar", role: "status", "aria-live": "polite" },
+      h("span", { class: "status-dot", "aria-hidden": "true" }),
+      this.text,
+      this.error,
+      this.retry,
+      h("label", { class: "mode" }, "Tools: ", this.mode),
+    );
+  }
+
+  update(view: SessionView): void {
+    this.el.dataset.status = view.status;
+    const words = {
+      idle: view.connectedOnce ? "Ready" : "Loading…",
+      running: "Thinking…",
+      awaiting_input: "Waiting for you",
+      failed: "Failed",
+    }[view.status];
+    setText(this.text, words);
+    setText(this.error, view.status === "failed" && view.error ? view.error : "");
+    this.retry.hidden = view.status !== "failed" || !view.lastUserText;
+    if (this.mode.value !== view.mode) this.mode.value = view.mode;
+    this.demo.hidden = !view.demo;
+  }
+}

@@ -1,0 +1,112 @@
+// The transcript: a keyed list of item views, created once per item and updated in place, so
+// streaming text never rebuilds the page and half-filled cards keep their state.
+import type { SessionView, TranscriptItem, UserItem } from "../session-state";
+import { h, setText } from "./dom";
+import type { CardContext, InteractionCard } from "./interaction-card";
+import { ToolCard } from "./tool-card";
+
+interface ItemView {
+  el: HTMLElement;
+  update(item: TranscriptItem, context: CardContext): void;
+  dispose?(): void;
+  card?: InteractionCard | null;
+}
+
+function messageView(item: TranscriptItem): ItemView {
+  const body = h("div", { class: "message-text" });
+  const who = item.kind === "user" ? "You" : item.kind === "assistant" ? "Agent" : "";
+  const el = h(
+    "article",
+    { class: `message ${item.kind}${item.kind === "notice" ? ` notice-${item.level}` : ""}` },
+    who ? h("span", { class: "message-who", text: who }) : null,
+    body,
+  );
+  if (item.kind === "notice") el.setAttribute("role", item.level === "error" ? "alert" : "status");
+  return {
+    el,
+    update(next) {
+      if (next.kind === "tool") return;
+      setText(body, next.text);
+      el.classList.toggle("streaming", next.kind === "assistant" && next.streaming);
+      if (next.kind === "user" && next.deviceId) el.dataset.device = next.deviceId;
+    },
+  };
+}
+
+function viewFor(item: TranscriptItem): ItemView {
+  if (item.kind !== "tool") return messageView(item);
+  const card = new ToolCard();
+  return {
+    el: card.el,
+    update: (next, context) => next.kind === "tool" && card.update(next, context),
+    dispose: () => card.dispose(),
+    get card() {
+      return card.card;
+    },
+  };
+}
+
+export class Transcript {
+  readonly el = h("div", {
+    class: "transcript",
+    role: "log",
+    "aria-live": "polite",
+    "aria-label": "Conversation",
+  });
+  readonly queuedEl = h("ol", { class: "queued", "aria-label": "Queued messages" });
+  private readonly views = new Map<string, { view: ItemView; item: TranscriptItem }>();
+  private lastContext: CardContext | null = null;
+
+  /** Brings the DOM in line with `view`; untouched items are skipped by identity. */
+  render(view: SessionView, context: CardContext): void {
+    const contextChanged = context !== this.lastContext;
+    this.lastContext = context;
+    const wanted = new Set(view.order);
+    for (const [id, entry] of this.views) {
+      if (wanted.has(id)) continue;
+      entry.view.dispose?.();
+      entry.view.el.remove();
+      this.views.delete(id);
+    }
+    let previous: Element | null = null;
+    for (const id of view.order) {
+      const item = view.items.get(id);
+      if (!item) continue;
+      let entry = this.views.get(id);
+      if (!entry) {
+        entry = { view: viewFor(item), item };
+        this.views.set(id, entry);
+        entry.view.update(item, context);
+      } else if (entry.item !== item || contextChanged) {
+        entry.item = item;
+        entry.view.update(item, context);
+      }
+      const expected: Element | null = previous ? previous.nextElementSibling : this.el.firstElementChild;
+      if (expected !== entry.view.el) this.el.insertBefore(entry.view.el, expected);
+      previous = entry.view.el;
+    }
+    this.renderQueued(view.queued);
+  }
+
+  private renderQueued(queued: readonly UserItem[]): void {
+    this.queuedEl.hidden = queued.length === 0;
+    const texts = queued.map((m) => m.text);
+    const current = Array.from(this.queuedEl.children, (li) => li.getAttribute("data-id"));
+    if (current.join("\n") === queued.map((m) => m.id).join("\n")) return;
+    this.queuedEl.replaceChildren(
+      ...queued.map((m, i) =>
+        h(
+          "li",
+          { class: "message user queued-message", "data-id": m.id },
+          h("span", { class: "message-who", text: "Queued" }),
+          h("div", { class: "message-text", text: texts[i] }),
+        ),
+      ),
+    );
+  }
+
+  /** The interaction card that keyboard shortcuts act on when nothing else has focus. */
+  card(itemId: string): InteractionCard | null {
+    return this.views.get(itemId)?.view.card ?? null;
+  }
+}

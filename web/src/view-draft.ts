@@ -1,0 +1,60 @@
+// Copy-on-write working copy of a session view: the reducer mutates this, never its input, so one
+// action copies the containers once and gives every touched item a new object.
+import type { SessionView, ToolItem, TranscriptItem } from "./session-state";
+
+export class ViewDraft {
+  readonly view: SessionView;
+  private readonly items: Map<string, TranscriptItem>;
+  private order: string[];
+
+  constructor(base: SessionView) {
+    this.items = new Map(base.items);
+    this.order = [...base.order];
+    this.view = { ...base };
+  }
+
+  get(id: string): TranscriptItem | undefined {
+    return this.items.get(id);
+  }
+
+  put(item: TranscriptItem): void {
+    this.items.set(item.id, item);
+  }
+
+  append(item: TranscriptItem): void {
+    if (!this.items.has(item.id)) this.order.push(item.id);
+    this.items.set(item.id, item);
+  }
+
+  /** The card for a tool call, created on first sight so prompts never lack a place to render. */
+  tool(toolCallId: string, name: string): ToolItem {
+    const existing = this.items.get(`tool:${toolCallId}`);
+    if (existing?.kind === "tool") return existing;
+    const item: ToolItem = {
+      kind: "tool",
+      id: `tool:${toolCallId}`,
+      toolCallId,
+      name,
+      argsJson: "",
+      input: undefined,
+      phase: "streaming",
+      result: null,
+      interaction: null,
+    };
+    this.append(item);
+    return item;
+  }
+
+  dropLiveBlocks(): void {
+    const dropped = new Set(Object.values(this.view.liveBlocks));
+    this.order = this.order.filter((id) => !dropped.has(id));
+    for (const id of dropped) this.items.delete(id);
+    this.view.liveBlocks = {};
+  }
+
+  finish(): SessionView {
+    this.view.items = this.items;
+    this.view.order = this.order;
+    return this.view;
+  }
+}
