@@ -1,11 +1,6 @@
-import { DurableObject } from "cloudflare:workers";
-export class SessionObject extends DurableObject {
-  override async fetch() {
-    return new Response("hi");
-  }
-}
-export default {
-  async fetch() {
-    return new Response("ok");
-  },
-};
+// Worker entry: the HTTP app (static page via Workers Assets, API via Hono) and the session object.
+import { app } from "./router/app";
+
+export { SessionObject } from "./session/session-object";
+
+export default app satisfies ExportedHandler<Env>;

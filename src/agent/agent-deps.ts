@@ -1,0 +1,43 @@
+// Everything the agent loop is given by its host: stores, model, registries and settings.
+import type { InteractionRegistry } from "../interactions/registry";
+import type { ModelClient } from "../model/model-client";
+import type { ToolContext } from "../tools/define-tool";
+import type { ToolRegistry } from "../tools/registry";
+import type {
+  Clock,
+  DeadlineScheduler,
+  EventSink,
+  InboxStore,
+  InteractionStore,
+  PermissionRuleStore,
+  ToolResultStore,
+  TranscriptStore,
+  TurnStore,
+} from "./ports";
+
+export interface AgentSettings {
+  model: string;
+  maxTokens: number;
+  interactionTimeoutMs: number;
+  maxTurnIterations: number;
+  /** How long a model call may go without progress before the alarm presumes it lost. */
+  watchdogMs: number;
+}
+
+export interface AgentDeps {
+  events: EventSink;
+  transcript: TranscriptStore;
+  inbox: InboxStore;
+  turn: TurnStore;
+  interactions: InteractionStore;
+  results: ToolResultStore;
+  rules: PermissionRuleStore;
+  deadlines: DeadlineScheduler;
+  clock: Clock;
+  model: ModelClient;
+  tools: ToolRegistry;
+  kinds: InteractionRegistry;
+  toolContext(signal: AbortSignal): Omit<ToolContext, "signal">;
+  settings: AgentSettings;
+  newId(prefix: string): string;
+}

@@ -1,0 +1,119 @@
+// What the agent loop needs from its host, as small synchronous interfaces. The Durable Object
+// implements them over SQLite (src/session); nothing here knows about Cloudflare.
+
+import type { ToolResult } from "../interactions/define-interaction";
+import type { ContentBlockParam, MessageParam } from "../model/model-client";
+import type { EventData, EventType, SessionEvent } from "../protocol/events";
+import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
+
+/** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */
+export interface EventSink {
+  append<T extends EventType>(type: T, data: EventData<T>): SessionEvent;
+}
+
+export interface StoredMessage {
+  id: number;
+  role: "user" | "assistant";
+  content: ContentBlockParam[];
+}
+
+export interface TranscriptStore {
+  messages(): MessageParam[];
+  last(): StoredMessage | null;
+  /** Appends a message; a user message after a user message is merged into it (the API alternates roles). */
+  append(role: "user" | "assistant", content: ContentBlockParam[]): void;
+}
+
+export interface QueuedMessage {
+  id: string;
+  text: string;
+}
+
+export interface InboxStore {
+  push(message: QueuedMessage): void;
+  shift(): QueuedMessage | null;
+  size(): number;
+}
+
+/** The current turn, persisted so any instance can pick it up. */
+export interface TurnRecord {
+  id: string;
+  messageId: string;
+  iterations: number;
+  usage: { input_tokens: number; output_tokens: number };
+  /** A person was asked something during this turn (drives the 1-hour cache TTL). */
+  pausedForPerson: boolean;
+}
+
+export interface TurnStore {
+  status(): SessionStatus;
+  mode(): PermissionMode;
+  current(): TurnRecord | null;
+  /** Saves status and broadcasts `session_status` when it changed. */
+  setStatus(status: SessionStatus, error?: string | null): void;
+  setMode(mode: PermissionMode): void;
+  begin(turn: TurnRecord): void;
+  update(turn: TurnRecord): void;
+  end(): void;
+  /** Next index for the model-call counter (scripted models pick their reply with it). */
+  nextModelCall(): number;
+  systemPrompt(): string;
+}
+
+export interface InteractionRecord {
+  toolCallId: string;
+  kind: string;
+  toolName: string;
+  request: unknown;
+  status: InteractionView["status"];
+  response: unknown;
+  deadline: number;
+  createdAt: number;
+  resolvedAt: number | null;
+  resolvedBy: string | null;
+}
+
+export interface InteractionStore {
+  get(toolCallId: string): InteractionRecord | null;
+  pending(): InteractionRecord[];
+  create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void;
+  /** Compare-and-set from `pending`; false when another resolution won. */
+  resolve(
+    toolCallId: string,
+    outcome: InteractionOutcome,
+    response: unknown,
+    resolvedBy: string | null,
+    at: number,
+  ): boolean;
+  /** Pending interactions whose deadline is at or before `now`. */
+  due(now: number): InteractionRecord[];
+}
+
+export interface ToolResultRecord extends ToolResult {
+  toolCallId: string;
+  name: string;
+  truncated: boolean;
+}
+
+export interface ToolResultStore {
+  get(toolCallId: string): ToolResultRecord | null;
+  put(record: ToolResultRecord): void;
+  /** Marks a tool as started, so a restart can tell an interrupted run from one never begun. */
+  markStarted(toolCallId: string): void;
+  wasStarted(toolCallId: string): boolean;
+}
+
+export interface PermissionRuleStore {
+  allowed(): Set<string>;
+  allow(toolName: string): void;
+}
+
+/** Re-arms the single alarm to the earliest live deadline (interactions, watchdog). */
+export interface DeadlineScheduler {
+  rearm(): void;
+  setWatchdog(at: number | null): void;
+}
+
+export interface Clock {
+  now(): number;
+}

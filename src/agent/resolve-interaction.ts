@@ -1,0 +1,125 @@
+// Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
+// resolution wins by compare-and-set; the result row and the receipt event are written together.
+import type { ErrorBody } from "../protocol/errors";
+import type { InteractionOutcome } from "../protocol/session";
+import type { AgentDeps } from "./agent-deps";
+import type { InteractionRecord } from "./ports";
+import { recordResult } from "./tool-results";
+
+export interface Resolution {
+  toolCallId: string;
+  kind: string;
+  outcome: InteractionOutcome;
+  response: unknown;
+  resolvedBy: string | null;
+  resolvedAt: number | null;
+}
+
+export type ResolveResult = { ok: true; resolution: Resolution } | { ok: false; error: ErrorBody };
+
+export function resolutionOf(record: InteractionRecord): Resolution {
+  return {
+    toolCallId: record.toolCallId,
+    kind: record.kind,
+    outcome: record.status === "pending" ? "cancelled" : record.status,
+    response: record.response,
+    resolvedBy: record.resolvedBy,
+    resolvedAt: record.resolvedAt,
+  };
+}
+
+/** Applies a person's response. `expectedKind` is the kind the command addresses (null: any). */
+export function answerInteraction(
+  deps: AgentDeps,
+  toolCallId: string,
+  expectedKind: string | null,
+  raw: unknown,
+  deviceId: string | null,
+): ResolveResult {
+  const record = deps.interactions.get(toolCallId);
+  if (!record) {
+    return {
+      ok: false,
+      error: { code: "unknown_interaction", message: `No interaction with toolCallId "${toolCallId}"` },
+    };
+  }
+  if (expectedKind && record.kind !== expectedKind) {
+    return {
+      ok: false,
+      error: {
+        code: "wrong_interaction_kind",
+        message: `Interaction "${toolCallId}" is a ${record.kind}, not a ${expectedKind}`,
+      },
+    };
+  }
+  if (record.status !== "pending") return alreadyResolved(record);
+  const parsed = deps.kinds.respond(record.kind, record.request, raw);
+  if (!parsed.ok) return { ok: false, error: { code: "invalid_answer", message: parsed.message } };
+
+  const at = deps.clock.now();
+  if (!deps.interactions.resolve(toolCallId, parsed.outcome, parsed.response, deviceId, at)) {
+    return alreadyResolved(deps.interactions.get(toolCallId) ?? record);
+  }
+  if (parsed.result) recordResult(deps, toolCallId, record.toolName, parsed.result);
+  if (parsed.remember) deps.rules.allow(record.toolName);
+  return finish(deps, record, parsed.outcome, parsed.response, deviceId, at);
+}
+
+/** Times out every pending interaction whose deadline has passed; returns how many it resolved. */
+export function timeOutDue(deps: AgentDeps, now: number): number {
+  let count = 0;
+  for (const record of deps.interactions.due(now)) {
+    if (!deps.interactions.resolve(record.toolCallId, "timed_out", null, null, now)) continue;
+    recordResult(
+      deps,
+      record.toolCallId,
+      record.toolName,
+      deps.kinds.timeout(record.kind, record.request, { timeoutMs: record.deadline - record.createdAt }),
+    );
+    finish(deps, record, "timed_out", null, null, now);
+    count += 1;
+  }
+  return count;
+}
+
+/** Cancels every pending interaction, so no card can be answered afterwards. */
+export function cancelPending(deps: AgentDeps, deviceId: string | null): void {
+  const now = deps.clock.now();
+  for (const record of deps.interactions.pending()) {
+    if (!deps.interactions.resolve(record.toolCallId, "cancelled", null, deviceId, now)) continue;
+    recordResult(deps, record.toolCallId, record.toolName, deps.kinds.cancelled(record.kind, record.request));
+    finish(deps, record, "cancelled", null, deviceId, now);
+  }
+}
+
+function finish(
+  deps: AgentDeps,
+  record: InteractionRecord,
+  outcome: InteractionOutcome,
+  response: unknown,
+  resolvedBy: string | null,
+  resolvedAt: number,
+): ResolveResult {
+  const resolution: Resolution = {
+    toolCallId: record.toolCallId,
+    kind: record.kind,
+    outcome,
+    response,
+    resolvedBy,
+    resolvedAt,
+  };
+  deps.events.append("interaction_resolved", { ...resolution, resolvedAt });
+  deps.deadlines.rearm();
+  return { ok: true, resolution };
+}
+
+function alreadyResolved(record: InteractionRecord): ResolveResult {
+  return {
+    ok: false,
+    error: {
+      code: "already_resolved",
+      message: `Interaction "${record.toolCallId}" was already ${record.status.replace("_", " ")}`,
+      resolution: resolutionOf(record),
+    },
+  };
+}

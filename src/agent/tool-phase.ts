@@ -1,0 +1,76 @@
+// The tool phase of a turn: every tool_use of the last assistant message gets exactly one result,
+// from the policy, a person (via an interaction) or the tool itself.
+import type { ToolUseBlockParam } from "../model/model-client";
+import type { AgentDeps } from "./agent-deps";
+import { openInteraction } from "./open-interaction";
+import { decide } from "./permission-policy";
+import { recordResult } from "./tool-results";
+
+export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
+
+export async function settleToolCalls(
+  deps: AgentDeps,
+  uses: ToolUseBlockParam[],
+  signal: AbortSignal,
+): Promise<ToolPhaseOutcome> {
+  // Pass 1 is synchronous: prompts reach every device before any slow tool starts.
+  const toRun: ToolUseBlockParam[] = [];
+  for (const use of uses) {
+    if (deps.results.get(use.id)) continue;
+    const interaction = deps.interactions.get(use.id);
+    if (interaction) {
+      if (interaction.status === "approved") toRun.push(use);
+      continue;
+    }
+    const kind = deps.kinds.byToolName(use.name);
+    if (kind) {
+      openInteraction(deps, kind.kind, use, use.input);
+      continue;
+    }
+    const tool = deps.tools.get(use.name);
+    if (!tool) {
+      toRun.push(use); // the registry answers with an "unknown tool" error the model can recover from
+      continue;
+    }
+    const invalid = deps.tools.validate(use.name, use.input);
+    if (invalid) {
+      recordResult(deps, use.id, use.name, invalid);
+      continue;
+    }
+    const decision = decide(tool, deps.turn.mode(), deps.rules.allowed());
+    if (decision.behavior === "allow") toRun.push(use);
+    else if (decision.behavior === "deny")
+      recordResult(deps, use.id, use.name, { content: decision.message, isError: true });
+    else {
+      openInteraction(deps, "approval", use, {
+        toolName: use.name,
+        input: use.input,
+        risk: tool.risk,
+        description: tool.description,
+      });
+    }
+  }
+
+  for (const use of toRun) {
+    if (signal.aborted) return "aborted";
+    if (deps.results.get(use.id)) continue;
+    await runTool(deps, use, signal);
+    if (signal.aborted) return "aborted";
+  }
+  return uses.every((use) => deps.results.get(use.id)) ? "complete" : "waiting";
+}
+
+async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSignal): Promise<void> {
+  const tool = deps.tools.get(use.name);
+  if (tool && !tool.idempotent && deps.results.wasStarted(use.id)) {
+    recordResult(deps, use.id, use.name, {
+      content: `Tool ${use.name} was interrupted by a server restart and was not run again, because repeating it is not safe. Check its effect before retrying.`,
+      isError: true,
+    });
+    return;
+  }
+  deps.results.markStarted(use.id);
+  const result = await deps.tools.execute(use.name, use.input, { ...deps.toolContext(signal), signal });
+  if (signal.aborted) return; // a cancel already recorded this call's result
+  recordResult(deps, use.id, use.name, result);
+}

@@ -1,0 +1,70 @@
+// Environment → validated configuration, read once per Worker or Durable Object instance.
+import { z } from "zod";
+
+const Flag = z
+  .string()
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const EnvSchema = z.object({
+  GATEWAY_TOKEN: z.string().min(1).optional(),
+  SESSION_SECRET: z.string().min(1).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_MODEL: z.string().min(1).default("claude-sonnet-4-5"),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  ANTHROPIC_MAX_TOKENS: z.coerce.number().int().min(1).max(128_000).default(4_096),
+  INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+  MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
+  ALLOW_SCRIPTED_SESSIONS: Flag,
+});
+
+export interface Config {
+  gatewayToken: string | null;
+  /** Key for session capability tokens; a fixed development key when SESSION_SECRET is unset. */
+  sessionSecret: string;
+  sessionSecretIsDevelopmentDefault: boolean;
+  anthropic: { apiKey: string; model: string; baseURL: string | undefined; maxTokens: number } | null;
+  model: string;
+  maxTokens: number;
+  interactionTimeoutMs: number;
+  maxTurnIterations: number;
+  allowScriptedSessions: boolean;
+}
+
+const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
+
+/** Parses the Worker environment; throws with every bad variable named. */
+export function readConfig(env: Record<string, unknown>): Config {
+  const parsed = EnvSchema.safeParse(pickStrings(env));
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+  }
+  const e = parsed.data;
+  return {
+    gatewayToken: e.GATEWAY_TOKEN ?? null,
+    sessionSecret: e.SESSION_SECRET ?? e.GATEWAY_TOKEN ?? DEVELOPMENT_SECRET,
+    sessionSecretIsDevelopmentDefault: !e.SESSION_SECRET && !e.GATEWAY_TOKEN,
+    anthropic: e.ANTHROPIC_API_KEY
+      ? {
+          apiKey: e.ANTHROPIC_API_KEY,
+          model: e.ANTHROPIC_MODEL,
+          baseURL: e.ANTHROPIC_BASE_URL,
+          maxTokens: e.ANTHROPIC_MAX_TOKENS,
+        }
+      : null,
+    model: e.ANTHROPIC_MODEL,
+    maxTokens: e.ANTHROPIC_MAX_TOKENS,
+    interactionTimeoutMs: e.INTERACTION_TIMEOUT_MS,
+    maxTurnIterations: e.MAX_TURN_ITERATIONS,
+    allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
+  };
+}
+
+// Bindings (Durable Object namespaces, Fetchers) are not configuration; only strings are read.
+function pickStrings(env: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (typeof value === "string" && value !== "") out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+// The Worker's HTTP surface: session creation, token checks, and routing into each session's
+// Durable Object. Errors from anywhere become `{ error: { code, message } }` here and only here.
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { readConfig } from "../config";
+import { ScriptedReply } from "../model/scripted-reply";
+import { describeZodError } from "../protocol/errors";
+import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
+import { SessionId } from "../protocol/session";
+import { sessionStub } from "../session/session-rpc";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { readJsonBody } from "./read-json-body";
+import { sessionRoutes } from "./session-routes";
+import { newSessionId, signSessionToken, verifySessionToken } from "./session-token";
+
+export const app = new Hono<AppEnv>();
+
+// INVARIANT: only suppresses repeated log lines; a new isolate warns again.
+let warnedOpen = false;
+
+app.use("/api/*", async (c, next) => {
+  const config = readConfig(c.env as unknown as Record<string, unknown>);
+  if (!warnedOpen && (!config.gatewayToken || config.sessionSecretIsDevelopmentDefault)) {
+    warnedOpen = true;
+    console.warn(
+      "Parley: GATEWAY_TOKEN and/or SESSION_SECRET are not set — anyone can create sessions and tokens use a development key. Set both before deploying.",
+    );
+  }
+  c.set("config", config);
+  await next();
+});
+
+app.post("/api/sessions", async (c) => {
+  const config = c.get("config");
+  if (config.gatewayToken) {
+    const presented = bearer(c.req.header("authorization"));
+    if (!presented)
+      throw new HttpError("unauthorized", "Creating a session needs Authorization: Bearer <GATEWAY_TOKEN>");
+    if (!timingSafeEqual(presented, config.gatewayToken))
+      throw new HttpError("forbidden", "Wrong gateway token");
+  }
+  const body = await readJsonBody(c, CreateSessionBody, { optional: true });
+  if ((body.script || body.interactionTimeoutMs) && !config.allowScriptedSessions) {
+    throw new HttpError(
+      "forbidden",
+      "script and interactionTimeoutMs need ALLOW_SCRIPTED_SESSIONS=true on the server",
+    );
+  }
+  const script = body.script ? ScriptedReply.array().safeParse(body.script) : null;
+  if (script && !script.success)
+    throw new HttpError("invalid_input", `script: ${describeZodError(script.error)}`);
+
+  const sessionId = newSessionId();
+  const token = await signSessionToken(config.sessionSecret, sessionId);
+  const created = await sessionStub(c.env, sessionId).create({
+    sessionId,
+    permissionMode: body.permissionMode ?? "default",
+    systemPrompt: body.systemPrompt ?? null,
+    script: script?.data ?? null,
+    interactionTimeoutMs: body.interactionTimeoutMs ?? null,
+  });
+  if (!created.ok) throw HttpError.from(created.error);
+
+  const url = new URL(c.req.url);
+  const wsOrigin = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
+  const response: CreateSessionResponse = {
+    sessionId,
+    token,
+    shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
+    websocketUrl: `${wsOrigin}/api/sessions/${sessionId}/ws?token=${token}`,
+  };
+  return c.json(response, 201);
+});
+
+const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
+  const id = SessionId.safeParse(c.req.param("id"));
+  if (!id.success) throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
+  const token = bearer(c.req.header("authorization")) ?? c.req.query("token");
+  if (!token)
+    throw new HttpError("unauthorized", "This session needs its token (Authorization: Bearer or ?token=)");
+  if (!(await verifySessionToken(c.get("config").sessionSecret, id.data, token))) {
+    throw new HttpError("forbidden", "Wrong token for this session");
+  }
+  c.set("sessionId", id.data);
+  await next();
+});
+
+// Every session route is authorized here, in the Worker, so a bad request never wakes the object.
+app.use("/api/sessions/:id/*", authorizeSession);
+app.use("/api/sessions/:id", authorizeSession);
+app.route("/api/sessions/:id", sessionRoutes);
+
+app.all("/api/*", () => {
+  throw new HttpError("not_found", "No such API route");
+});
+
+app.onError((error, c) => {
+  if (error instanceof HttpError) return c.json(error.toBody(), error.status as 400);
+  console.error("Parley request failed", error);
+  return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
+});
+
+function bearer(header: string | undefined): string | null {
+  const match = header?.match(/^Bearer\s+(\S+)$/i);
+  return match?.[1] ?? null;
+}
+
+function timingSafeEqual(a: string, b: string): boolean {
+  const left = new TextEncoder().encode(a);
+  const right = new TextEncoder().encode(b);
+  if (left.byteLength !== right.byteLength) return false;
+  return crypto.subtle.timingSafeEqual(left, right);
+}

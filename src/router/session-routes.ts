@@ -1,0 +1,87 @@
+// Routes for one session: everything under /api/sessions/:id, after the capability token was
+// checked. Each route turns its body into the same command a WebSocket would send.
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  ApproveCommand,
+  type ClientCommand,
+  DenyCommand,
+  RespondCommand,
+  SendMessageCommand,
+  SubmitAnswersCommand,
+} from "../protocol/commands";
+import { describeZodError } from "../protocol/errors";
+import { EventsQuery, PatchSessionBody } from "../protocol/http";
+import { DeviceId } from "../protocol/session";
+import type { CommandOutcome } from "../session/command-handler";
+import { sessionStub } from "../session/session-rpc";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { readJsonBody } from "./read-json-body";
+
+type SessionCommand = Exclude<ClientCommand, { type: "resume" }>;
+
+const bodyOf = <T extends z.ZodObject>(command: T) => command.omit({ type: true, requestId: true });
+
+export const sessionRoutes = new Hono<AppEnv>();
+
+function stub(c: { env: Env; get(key: "sessionId"): string }) {
+  return sessionStub(c.env, c.get("sessionId"));
+}
+
+function unwrap(outcome: CommandOutcome): unknown {
+  if (!outcome.ok) throw HttpError.from(outcome.error);
+  return outcome.result ?? null;
+}
+
+function deviceOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const parsed = DeviceId.safeParse(header);
+  if (!parsed.success) throw new HttpError("invalid_input", `X-Device-Id: ${describeZodError(parsed.error)}`);
+  return parsed.data;
+}
+
+sessionRoutes.get("/", async (c) => c.json(unwrap(await stub(c).snapshot())));
+
+sessionRoutes.patch("/", async (c) => {
+  const body = await readJsonBody(c, PatchSessionBody);
+  const command: SessionCommand = { type: "set_permission_mode", mode: body.permissionMode };
+  return c.json({
+    ok: true,
+    result: unwrap(await stub(c).command(command, deviceOf(c.req.header("x-device-id")))),
+  });
+});
+
+sessionRoutes.get("/events", async (c) => {
+  const query = EventsQuery.safeParse(c.req.query());
+  if (!query.success) throw new HttpError("invalid_input", describeZodError(query.error));
+  return c.json(unwrap(await stub(c).eventsPage(query.data.after, query.data.limit)));
+});
+
+sessionRoutes.get("/stats", async (c) => c.json(unwrap(await stub(c).stats())));
+
+sessionRoutes.get("/ws", async (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    throw new HttpError("invalid_input", "Expected a WebSocket upgrade request");
+  }
+  return stub(c).fetch(c.req.raw);
+});
+
+/** POST routes that are exactly one command each. */
+const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
+  ["/messages", bodyOf(SendMessageCommand), "send_message"],
+  ["/submit-answers", bodyOf(SubmitAnswersCommand), "submit_answers"],
+  ["/approve", bodyOf(ApproveCommand), "approve"],
+  ["/deny", bodyOf(DenyCommand), "deny"],
+  ["/respond", bodyOf(RespondCommand), "respond"],
+  ["/cancel", z.strictObject({}), "cancel"],
+];
+
+for (const [path, schema, type] of COMMAND_ROUTES) {
+  sessionRoutes.post(path, async (c) => {
+    const body = await readJsonBody(c, schema, { optional: type === "cancel" });
+    const command = { ...body, type } as SessionCommand;
+    const result = unwrap(await stub(c).command(command, deviceOf(c.req.header("x-device-id"))));
+    return c.json({ ok: true, result }, type === "send_message" ? 202 : 200);
+  });
+}

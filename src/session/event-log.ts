@@ -1,0 +1,81 @@
+// The append-only event log: persist one row, then send the same bytes to every socket. Replay
+// reads the stored frames back verbatim, so live and replayed events are identical.
+import type { EventSink } from "../agent/ports";
+import type { EventData, EventType, SessionEvent } from "../protocol/events";
+import { MAX_EVENTS_PAGE, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
+import type { SqlCounter } from "./sql-counter";
+
+export class EventLog implements EventSink {
+  // INVARIANT: a cache of MAX(seq), reloaded from storage by every new instance.
+  private seq: number;
+
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly broadcast: (frame: string) => void,
+    private readonly now: () => number,
+  ) {
+    this.seq = sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  append<T extends EventType>(type: T, data: EventData<T>): SessionEvent {
+    const event = { seq: this.seq + 1, at: this.now(), type, data } as SessionEvent;
+    const frame = JSON.stringify(event);
+    this.sql.run(
+      `INSERT INTO events (seq, type, frame, at) VALUES (?, ?, ?, ?)`,
+      event.seq,
+      type,
+      frame,
+      event.at,
+    );
+    this.seq = event.seq;
+    this.broadcast(frame);
+    return event;
+  }
+
+  /** Stored frames after `after`, oldest first, at most `limit`. */
+  framesAfter(after: number, limit = MAX_EVENTS_PAGE): string[] {
+    return this.sql
+      .all<{ frame: string }>(`SELECT frame FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
+      .map((row) => row.frame);
+  }
+
+  /**
+   * Every stored event after `after` as `batch` frames of bounded size, ready to send. Frames are
+   * spliced as strings: replaying 10 000 events must not parse and re-serialize each one.
+   */
+  *replayFrames(after: number): Generator<string> {
+    let parts: string[] = [];
+    let bytes = 0;
+    for (const row of this.sql.iterate<{ frame: string }>(
+      `SELECT frame FROM events WHERE seq > ? ORDER BY seq`,
+      after,
+    )) {
+      if (bytes + row.frame.length > MAX_REPLAY_FRAME_BYTES && parts.length > 0) {
+        yield batch(parts);
+        parts = [];
+        bytes = 0;
+      }
+      parts.push(row.frame);
+      bytes += row.frame.length + 1;
+    }
+    if (parts.length > 0) yield batch(parts);
+  }
+
+  countsByType(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const row of this.sql.all<{ type: string; n: number }>(
+      `SELECT type, COUNT(*) AS n FROM events GROUP BY type`,
+    )) {
+      counts[row.type] = row.n;
+    }
+    return counts;
+  }
+}
+
+function batch(frames: string[]): string {
+  return `{"type":"batch","events":[${frames.join(",")}]}`;
+}

@@ -1,0 +1,33 @@
+// User messages waiting for the running turn to finish, applied strictly in arrival order.
+import type { InboxStore, QueuedMessage } from "../agent/ports";
+import type { SqlCounter } from "./sql-counter";
+
+export class SqlInboxStore implements InboxStore {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly now: () => number,
+  ) {}
+
+  push(message: QueuedMessage): void {
+    this.sql.run(
+      `INSERT INTO inbox (id, position, text, at)
+       VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM inbox), ?, ?)`,
+      message.id,
+      message.text,
+      this.now(),
+    );
+  }
+
+  shift(): QueuedMessage | null {
+    const row = this.sql.one<{ id: string; text: string }>(
+      `SELECT id, text FROM inbox ORDER BY position LIMIT 1`,
+    );
+    if (!row) return null;
+    this.sql.run(`DELETE FROM inbox WHERE id = ?`, row.id);
+    return row;
+  }
+
+  size(): number {
+    return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM inbox`)?.n ?? 0;
+  }
+}

@@ -1,0 +1,100 @@
+// Pending and resolved interactions. Resolution is a compare-and-set on `status = 'pending'`, so
+// the first answer wins and a repeated alarm delivery changes nothing.
+import { z } from "zod";
+import type { InteractionRecord, InteractionStore } from "../agent/ports";
+import { type InteractionOutcome, InteractionStatus } from "../protocol/session";
+import type { SqlCounter } from "./sql-counter";
+
+type Row = {
+  tool_call_id: string;
+  kind: string;
+  tool_name: string;
+  request: string;
+  status: string;
+  response: string | null;
+  deadline: number;
+  created_at: number;
+  resolved_at: number | null;
+  resolved_by: string | null;
+};
+
+const COLUMNS = `tool_call_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by`;
+
+export class SqlInteractionStore implements InteractionStore {
+  constructor(private readonly sql: SqlCounter) {}
+
+  get(toolCallId: string): InteractionRecord | null {
+    const row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE tool_call_id = ?`, toolCallId);
+    return row ? toRecord(row) : null;
+  }
+
+  pending(): InteractionRecord[] {
+    return this.sql
+      .all<Row>(`SELECT ${COLUMNS} FROM interactions WHERE status = 'pending' ORDER BY created_at, rowid`)
+      .map(toRecord);
+  }
+
+  due(now: number): InteractionRecord[] {
+    return this.sql
+      .all<Row>(
+        `SELECT ${COLUMNS} FROM interactions WHERE status = 'pending' AND deadline <= ? ORDER BY deadline`,
+        now,
+      )
+      .map(toRecord);
+  }
+
+  earliestDeadline(): number | null {
+    return (
+      this.sql.one<{ d: number | null }>(
+        `SELECT MIN(deadline) AS d FROM interactions WHERE status = 'pending'`,
+      )?.d ?? null
+    );
+  }
+
+  create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void {
+    this.sql.run(
+      `INSERT INTO interactions (tool_call_id, kind, tool_name, request, status, deadline, created_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+      record.toolCallId,
+      record.kind,
+      record.toolName,
+      JSON.stringify(record.request),
+      record.deadline,
+      record.createdAt,
+    );
+  }
+
+  resolve(
+    toolCallId: string,
+    outcome: InteractionOutcome,
+    response: unknown,
+    resolvedBy: string | null,
+    at: number,
+  ): boolean {
+    const written = this.sql.run(
+      `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?
+       WHERE tool_call_id = ? AND status = 'pending'`,
+      outcome,
+      response === undefined ? null : JSON.stringify(response),
+      resolvedBy,
+      at,
+      toolCallId,
+    );
+    return written > 0;
+  }
+}
+
+function toRecord(row: Row): InteractionRecord {
+  return {
+    toolCallId: row.tool_call_id,
+    kind: row.kind,
+    toolName: row.tool_name,
+    request: z.unknown().parse(JSON.parse(row.request)),
+    status: InteractionStatus.parse(row.status),
+    response: row.response === null ? null : JSON.parse(row.response),
+    deadline: row.deadline,
+    createdAt: row.created_at,
+    resolvedAt: row.resolved_at,
+    resolvedBy: row.resolved_by,
+  };
+}

@@ -1,0 +1,28 @@
+// Chooses a session's model: its stored script (tests, demos, benchmarks), the Anthropic API when
+// a key is configured, or the built-in offline demo model.
+import { z } from "zod";
+import type { Config } from "../config";
+import { AnthropicModelClient } from "../model/anthropic-client";
+import { createDemoModel } from "../model/demo-script";
+import type { ModelClient } from "../model/model-client";
+import { ScriptedModelClient } from "../model/scripted-client";
+import { ScriptedReply } from "../model/scripted-reply";
+
+export const StoredScript = z.array(ScriptedReply);
+
+export function createModelClient(
+  config: Config,
+  script: ScriptedReply[] | null,
+  nextCallIndex: () => number,
+): ModelClient {
+  if (script) return new ScriptedModelClient(script, { nextCallIndex });
+  if (config.anthropic) {
+    return new AnthropicModelClient({
+      apiKey: config.anthropic.apiKey,
+      model: config.anthropic.model,
+      ...(config.anthropic.baseURL ? { baseURL: config.anthropic.baseURL } : {}),
+    });
+  }
+  // A little pacing lets people watch the demo's text stream in.
+  return createDemoModel(nextCallIndex, { paceMs: 15 });
+}

@@ -1,0 +1,44 @@
+// The session's SQLite schema and its migrations, versioned by a row in `meta`
+// (Durable Objects do not support PRAGMA user_version).
+
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    // `frame` is the event exactly as sent on the wire, so replay never re-serializes.
+    `CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, frame TEXT NOT NULL, at INTEGER NOT NULL)`,
+    `CREATE TABLE messages (id INTEGER PRIMARY KEY, role TEXT NOT NULL, content TEXT NOT NULL, at INTEGER NOT NULL)`,
+    `CREATE TABLE interactions (
+      tool_call_id TEXT PRIMARY KEY, kind TEXT NOT NULL, tool_name TEXT NOT NULL, request TEXT NOT NULL,
+      status TEXT NOT NULL, response TEXT, deadline INTEGER NOT NULL, created_at INTEGER NOT NULL,
+      resolved_at INTEGER, resolved_by TEXT)`,
+    `CREATE INDEX interactions_pending ON interactions (status, deadline)`,
+    `CREATE TABLE tool_results (
+      tool_call_id TEXT PRIMARY KEY, name TEXT NOT NULL, content TEXT NOT NULL, is_error INTEGER NOT NULL,
+      truncated INTEGER NOT NULL, at INTEGER NOT NULL)`,
+    `CREATE TABLE tool_runs (tool_call_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL)`,
+    `CREATE TABLE inbox (id TEXT PRIMARY KEY, position INTEGER NOT NULL, text TEXT NOT NULL, at INTEGER NOT NULL)`,
+    `CREATE TABLE permission_rules (tool_name TEXT PRIMARY KEY, behavior TEXT NOT NULL, at INTEGER NOT NULL)`,
+    `CREATE TABLE notes (key TEXT PRIMARY KEY, text TEXT NOT NULL, updated_at INTEGER NOT NULL)`,
+  ],
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the database up to SCHEMA_VERSION; safe to run on every constructor call. */
+export function migrate(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
+  let version = row ? Number(row.value) : 0;
+  while (version < MIGRATIONS.length) {
+    for (const statement of MIGRATIONS[version] ?? []) {
+      if (statement.startsWith("CREATE TABLE meta")) continue;
+      sql.exec(statement);
+    }
+    version += 1;
+    sql.exec(
+      `INSERT INTO meta (key, value) VALUES ('schema_version', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      String(version),
+    );
+  }
+}

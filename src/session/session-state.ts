@@ -1,0 +1,127 @@
+// The session's stores over one SQLite database, and the views built from them (snapshot, stats).
+import { z } from "zod";
+import type { AgentDeps } from "../agent/agent-deps";
+import type { Config } from "../config";
+import type { ModelClient } from "../model/model-client";
+import type { SessionSnapshot } from "../protocol/session";
+import { AlarmDeadlines } from "./deadlines";
+import { EventLog } from "./event-log";
+import { SqlInboxStore } from "./inbox-store";
+import { SqlInteractionStore } from "./interaction-store";
+import { MetaStore } from "./meta-store";
+import { createModelClient, StoredScript } from "./model-factory";
+import { SqlNotesStore } from "./notes-store";
+import { SqlPermissionRuleStore } from "./permission-rule-store";
+import { migrate } from "./schema";
+import type { SessionInit, SessionStats } from "./session-types";
+import { SqlCounter } from "./sql-counter";
+import { SqlToolResultStore } from "./tool-result-store";
+import { SqlTranscriptStore } from "./transcript-store";
+import { SqlTurnStore } from "./turn-store";
+
+const now = () => Date.now();
+
+export class SessionState {
+  readonly sql: SqlCounter;
+  readonly meta: MetaStore;
+  readonly events: EventLog;
+  readonly turn: SqlTurnStore;
+  readonly transcript: SqlTranscriptStore;
+  readonly inbox: SqlInboxStore;
+  readonly interactions: SqlInteractionStore;
+  readonly results: SqlToolResultStore;
+  readonly rules: SqlPermissionRuleStore;
+  readonly notes: SqlNotesStore;
+  readonly deadlines: AlarmDeadlines;
+
+  constructor(storage: DurableObjectStorage, broadcast: (frame: string) => void) {
+    migrate(storage.sql);
+    this.sql = new SqlCounter(storage.sql);
+    this.meta = new MetaStore(this.sql);
+    this.events = new EventLog(this.sql, broadcast, now);
+    this.turn = new SqlTurnStore(this.meta, this.events);
+    this.transcript = new SqlTranscriptStore(this.sql, now);
+    this.inbox = new SqlInboxStore(this.sql, now);
+    this.interactions = new SqlInteractionStore(this.sql);
+    this.results = new SqlToolResultStore(this.sql, now);
+    this.rules = new SqlPermissionRuleStore(this.sql, now);
+    this.notes = new SqlNotesStore(this.sql, now);
+    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
+  }
+
+  exists(): boolean {
+    return this.meta.get("created_at", z.number()) !== null;
+  }
+
+  initialize(init: SessionInit): void {
+    this.meta.set("session_id", init.sessionId);
+    this.meta.set("mode", init.permissionMode);
+    this.meta.set("status", "idle");
+    if (init.systemPrompt) this.meta.set("system_prompt", init.systemPrompt);
+    if (init.script) this.meta.set("script", init.script);
+    if (init.interactionTimeoutMs) this.meta.set("interaction_timeout_ms", init.interactionTimeoutMs);
+    this.meta.set("created_at", now());
+  }
+
+  interactionTimeoutMs(config: Config): number {
+    return (
+      this.meta.get("interaction_timeout_ms", z.number().int().positive()) ?? config.interactionTimeoutMs
+    );
+  }
+
+  createModel(config: Config): ModelClient {
+    return createModelClient(config, this.meta.get("script", StoredScript), () => this.turn.nextModelCall());
+  }
+
+  agentDeps(parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "settings">): AgentDeps {
+    return {
+      ...parts,
+      events: this.events,
+      transcript: this.transcript,
+      inbox: this.inbox,
+      turn: this.turn,
+      interactions: this.interactions,
+      results: this.results,
+      rules: this.rules,
+      deadlines: this.deadlines,
+      clock: { now },
+      toolContext: () => ({ notes: this.notes, fetch: (input, init) => fetch(input, init), now }),
+      newId: (prefix) => `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+    };
+  }
+
+  snapshot(model: ModelClient, config: Config): SessionSnapshot {
+    return {
+      sessionId: this.meta.get("session_id", z.string()) ?? "",
+      status: this.turn.status(),
+      mode: this.turn.mode(),
+      lastSeq: this.events.lastSeq,
+      pending: this.interactions.pending().map((record) => ({
+        toolCallId: record.toolCallId,
+        kind: record.kind,
+        toolName: record.toolName,
+        request: record.request,
+        status: record.status,
+        createdAt: record.createdAt,
+        expiresAt: record.deadline,
+      })),
+      queued: this.inbox.size(),
+      model: model.name,
+      demo: model.demo,
+      interactionTimeoutMs: this.interactionTimeoutMs(config),
+      serverTime: now(),
+      createdAt: this.meta.get("created_at", z.number()) ?? 0,
+    };
+  }
+
+  stats(): SessionStats {
+    return {
+      rowsWritten: this.sql.rowsWritten,
+      rowsRead: this.sql.rowsRead,
+      storageBytes: this.sql.databaseSize,
+      events: this.events.lastSeq,
+      eventsByType: this.events.countsByType(),
+      messages: this.transcript.count(),
+    };
+  }
+}

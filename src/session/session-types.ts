@@ -1,0 +1,28 @@
+// Shapes that cross from the Worker into the session's Durable Object (RPC arguments, query strings).
+import { z } from "zod";
+import { ScriptedReply } from "../model/scripted-reply";
+import { DeviceId, PermissionMode } from "../protocol/session";
+
+export const SessionInit = z.object({
+  sessionId: z.string(),
+  permissionMode: PermissionMode,
+  systemPrompt: z.string().nullable(),
+  script: z.array(ScriptedReply).nullable(),
+  interactionTimeoutMs: z.number().int().positive().nullable(),
+});
+export type SessionInit = z.infer<typeof SessionInit>;
+
+export const WebSocketQuery = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  device: DeviceId.optional(),
+  token: z.string().optional(),
+});
+
+export interface SessionStats {
+  rowsWritten: number;
+  rowsRead: number;
+  storageBytes: number;
+  events: number;
+  eventsByType: Record<string, number>;
+  messages: number;
+}

@@ -1,0 +1,54 @@
+// Tool results gathered for assistant messages, and markers for tools that started running
+// (so a restart can tell an interrupted run from one that never began).
+import type { ToolResultRecord, ToolResultStore } from "../agent/ports";
+import type { SqlCounter } from "./sql-counter";
+
+type Row = { tool_call_id: string; name: string; content: string; is_error: number; truncated: number };
+
+export class SqlToolResultStore implements ToolResultStore {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly now: () => number,
+  ) {}
+
+  get(toolCallId: string): ToolResultRecord | null {
+    const row = this.sql.one<Row>(
+      `SELECT tool_call_id, name, content, is_error, truncated FROM tool_results WHERE tool_call_id = ?`,
+      toolCallId,
+    );
+    if (!row) return null;
+    return {
+      toolCallId: row.tool_call_id,
+      name: row.name,
+      content: row.content,
+      isError: row.is_error === 1,
+      truncated: row.truncated === 1,
+    };
+  }
+
+  put(record: ToolResultRecord): void {
+    // First result wins: a late tool run never overwrites a cancel or timeout result.
+    this.sql.run(
+      `INSERT INTO tool_results (tool_call_id, name, content, is_error, truncated, at)
+       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
+      record.toolCallId,
+      record.name,
+      record.content,
+      record.isError ? 1 : 0,
+      record.truncated ? 1 : 0,
+      this.now(),
+    );
+  }
+
+  markStarted(toolCallId: string): void {
+    this.sql.run(
+      `INSERT INTO tool_runs (tool_call_id, started_at) VALUES (?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
+      toolCallId,
+      this.now(),
+    );
+  }
+
+  wasStarted(toolCallId: string): boolean {
+    return this.sql.one(`SELECT 1 AS x FROM tool_runs WHERE tool_call_id = ?`, toolCallId) !== null;
+  }
+}

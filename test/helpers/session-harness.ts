@@ -1,0 +1,162 @@
+// Drives the real Worker (router → Durable Object) from tests: HTTP calls, and devices with real
+// WebSockets that record every frame and can wait for events.
+import { exports } from "cloudflare:workers";
+import type { AckFrame, HelloFrame, SessionEvent } from "../../src/protocol";
+
+export const ORIGIN = "https://parley.test";
+
+export interface CreatedSession {
+  sessionId: string;
+  token: string;
+  shareUrl: string;
+  websocketUrl: string;
+}
+
+export async function api(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  return exports.default.fetch(`${ORIGIN}${path}`, { method, headers, body });
+}
+
+export async function createSession(body: Record<string, unknown> = {}): Promise<CreatedSession> {
+  const response = await api("POST", "/api/sessions", { body });
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as CreatedSession;
+}
+
+export class Device {
+  readonly frames: unknown[] = [];
+  readonly events: SessionEvent[] = [];
+  readonly acks: AckFrame[] = [];
+  hello: HelloFrame | null = null;
+  closed = false;
+  private waiters: Array<() => void> = [];
+  private nextRequest = 0;
+
+  constructor(readonly socket: WebSocket) {
+    socket.addEventListener("message", (message) => {
+      const data = typeof message.data === "string" ? message.data : "";
+      if (data === "pong") {
+        this.frames.push("pong");
+      } else {
+        const frame = JSON.parse(data) as { type: string; seq?: number; events?: SessionEvent[] };
+        this.frames.push(frame);
+        if (frame.type === "hello") this.hello = frame as HelloFrame;
+        else if (frame.type === "ack") this.acks.push(frame as unknown as AckFrame);
+        else if (frame.type === "batch") this.events.push(...(frame.events ?? []));
+        else if (typeof frame.seq === "number") this.events.push(frame as SessionEvent);
+      }
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    socket.addEventListener("close", () => {
+      this.closed = true;
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  /** Resolves once `predicate` holds over what arrived, or rejects after `timeoutMs`. */
+  async until<T>(predicate: () => T | undefined | false | null, what: string, timeoutMs = 5_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = predicate();
+      if (value) return value;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${what}; events: ${this.events.map((e) => e.type).join(",")}`);
+      }
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  event<T extends SessionEvent["type"]>(
+    type: T,
+    match: (e: Extract<SessionEvent, { type: T }>) => boolean = () => true,
+  ) {
+    return this.events.find(
+      (e): e is Extract<SessionEvent, { type: T }> => e.type === type && match(e as never),
+    );
+  }
+
+  async waitForEvent<T extends SessionEvent["type"]>(
+    type: T,
+    match: (e: Extract<SessionEvent, { type: T }>) => boolean = () => true,
+    timeoutMs?: number,
+  ): Promise<Extract<SessionEvent, { type: T }>> {
+    return this.until(() => this.event(type, match), `event ${type}`, timeoutMs);
+  }
+
+  /** Number of `done` events seen; waits for the n-th. */
+  async waitForDone(n = 1, timeoutMs?: number) {
+    await this.until(
+      () => this.events.filter((e) => e.type === "done").length >= n,
+      `${n} done event(s)`,
+      timeoutMs,
+    );
+    return this.events.filter((e) => e.type === "done")[n - 1] as Extract<SessionEvent, { type: "done" }>;
+  }
+
+  sendRaw(data: string): void {
+    this.socket.send(data);
+  }
+
+  /** Sends a command with a fresh requestId and waits for its ack. */
+  async request(command: Record<string, unknown>): Promise<AckFrame> {
+    const requestId = `r${this.nextRequest++}`;
+    this.socket.send(JSON.stringify({ ...command, requestId }));
+    return this.until(() => this.acks.find((ack) => ack.requestId === requestId), `ack ${requestId}`);
+  }
+
+  seqs(): number[] {
+    return this.events.map((e) => e.seq);
+  }
+
+  close(): void {
+    if (!this.closed) this.socket.close(1000, "test done");
+  }
+}
+
+export async function connect(
+  session: Pick<CreatedSession, "sessionId" | "token">,
+  options: { after?: number; device?: string; token?: string } = {},
+): Promise<Device> {
+  const params = new URLSearchParams({ token: options.token ?? session.token });
+  if (options.after !== undefined) params.set("after", String(options.after));
+  if (options.device) params.set("device", options.device);
+  const response = await exports.default.fetch(`${ORIGIN}/api/sessions/${session.sessionId}/ws?${params}`, {
+    headers: { upgrade: "websocket" },
+  });
+  const socket = response.webSocket;
+  if (!socket) throw new Error(`no websocket: ${response.status} ${await response.text()}`);
+  socket.accept();
+  const device = new Device(socket);
+  await device.until(() => device.hello, "hello");
+  return device;
+}
+
+/** A scripted reply with plain text. */
+export function textReply(text: string, extra: Record<string, unknown> = {}) {
+  return { content: [{ type: "text", text }], ...extra };
+}
+
+/** A scripted reply that calls tools. */
+export function toolReply(
+  calls: Array<{ name: string; input: Record<string, unknown>; id?: string }>,
+  text?: string,
+) {
+  return {
+    content: [
+      ...(text ? [{ type: "text", text }] : []),
+      ...calls.map((call) => ({ type: "tool_use", ...call })),
+    ],
+  };
+}
