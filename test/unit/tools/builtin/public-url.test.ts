@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { checkPublicUrl } from "../../../../src/tools/builtin/public-url";
+
+describe("checkPublicUrl", () => {
+  it.each([
+    "https://example.com/",
+    "http://example.com:8080/path?q=1",
+    "https://8.8.8.8/",
+    "https://172.32.0.1/",
+    "https://100.128.0.1/",
+    "https://[2606:4700:4700::1111]/",
+  ])("allows the public URL %s", (url) => {
+    expect(checkPublicUrl(url).ok).toBe(true);
+  });
+
+  it.each([
+    "http://localhost/",
+    "http://LOCALHOST.:8787/",
+    "http://api.localhost/",
+    "http://printer.local/",
+    "http://metadata.google.internal/",
+    "http://127.0.0.1/",
+    "http://127.1.2.3:8080/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://0.0.0.0/",
+    "http://10.0.0.5/",
+    "http://172.16.0.1/",
+    "http://172.31.255.255/",
+    "http://192.168.1.1/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://100.64.0.1/",
+    "http://[::1]/",
+    "http://[::]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:a9fe:a9fe]/",
+    "http://[fe80::1]/",
+    "http://[fd12:3456::1]/",
+  ])("refuses the local or private address %s", (url) => {
+    const check = checkPublicUrl(url);
+    expect(check.ok).toBe(false);
+    if (!check.ok) expect(check.reason).toMatch(/local or private network address/);
+  });
+
+  it.each(["file:///etc/passwd", "ftp://example.com/file", "javascript:alert(1)", "data:text/plain,hi"])(
+    "refuses the non-http scheme of %s",
+    (url) => {
+      const check = checkPublicUrl(url);
+      expect(check).toEqual({ ok: false, reason: expect.stringMatching(/^Only http and https URLs/) });
+    },
+  );
+
+  it("refuses text that is not an absolute URL and URLs carrying credentials", () => {
+    expect(checkPublicUrl("example.com/page")).toEqual({
+      ok: false,
+      reason: '"example.com/page" is not a valid absolute URL.',
+    });
+    expect(checkPublicUrl("https://user:pw@example.com/").ok).toBe(false);
+  });
+});
