@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import {
+  allAnswered,
+  answerSummary,
+  formatRemaining,
+  prettyArguments,
+  questionsOf,
+  receiptText,
+  remainingMs,
+  urgencyOf,
+} from "../../../web/src/interaction-view";
+import type { InteractionState } from "../../../web/src/session-state";
+import { QUESTION_REQUEST } from "./events";
+
+const questions = questionsOf(QUESTION_REQUEST);
+
+describe("receipts", () => {
+  it("says 'on another device' only when a different device resolved the prompt", () => {
+    const mine = { outcome: "answered", response: {}, resolvedBy: "me", resolvedAt: 1 } as const;
+    expect(receiptText(mine, "me")).toBe("Answered");
+    expect(receiptText({ ...mine, resolvedBy: "phone" }, "me")).toBe("Answered on another device");
+  });
+
+  it("calls a deadline a timeout, never a denial by the person", () => {
+    const text = receiptText({ outcome: "timed_out", response: null, resolvedBy: null, resolvedAt: 1 }, "me");
+    expect(text).toMatch(/^Timed out/);
+    expect(text).not.toMatch(/denied|another device/i);
+  });
+
+  it("quotes the deny reason and notes an always-allow", () => {
+    const denied = {
+      outcome: "denied",
+      response: { reason: "too risky" },
+      resolvedBy: "me",
+      resolvedAt: 1,
+    } as const;
+    expect(receiptText(denied, "me")).toBe("Denied: “too risky”");
+    const always = {
+      outcome: "approved",
+      response: { remember: true },
+      resolvedBy: "me",
+      resolvedAt: 1,
+    } as const;
+    expect(receiptText(always, "me")).toBe("Approved · always allowed this session");
+  });
+});
+
+describe("countdown", () => {
+  const interaction = { expiresAt: 100_000 } as InteractionState;
+
+  it("counts down on the server's clock, corrected by the skew measured at hello", () => {
+    // The server is 5 s ahead of this device, so 5 s less remain than local clocks suggest.
+    expect(remainingMs(interaction, 5_000, 40_000)).toBe(55_000);
+    expect(remainingMs(interaction, 0, 200_000)).toBe(0);
+  });
+
+  it("turns amber under a minute and red under fifteen seconds", () => {
+    expect(urgencyOf(60_000)).toBe("calm");
+    expect(urgencyOf(59_999)).toBe("soon");
+    expect(urgencyOf(14_999)).toBe("urgent");
+    expect(urgencyOf(0)).toBe("expired");
+  });
+
+  it("shows minutes and seconds, reaching 0:00 only at the deadline", () => {
+    expect(formatRemaining(600_000)).toBe("10:00");
+    expect(formatRemaining(61_500)).toBe("1:02");
+    expect(formatRemaining(1)).toBe("0:01");
+    expect(formatRemaining(0)).toBe("0:00");
+  });
+});
+
+describe("question answers", () => {
+  it("needs an answer for every question, and text for an Other answer", () => {
+    expect(allAnswered(questions, { "Which colour?": "Red" })).toBe(false);
+    expect(allAnswered(questions, { "Which colour?": "Red", "Which toppings?": [] })).toBe(false);
+    expect(allAnswered(questions, { "Which colour?": "Red", "Which toppings?": ["Olives", " "] })).toBe(
+      false,
+    );
+    expect(allAnswered(questions, { "Which colour?": "Teal", "Which toppings?": ["Olives"] })).toBe(true);
+  });
+
+  it("summarises answers keyed by question text or by index", () => {
+    expect(
+      answerSummary(questions, { answers: { "Which colour?": "Red", "1": ["Cheese", "Olives"] } }),
+    ).toEqual([
+      { header: "Colour", answer: "Red" },
+      { header: "Toppings", answer: "Cheese, Olives" },
+    ]);
+  });
+
+  it("reads a malformed request as no questions instead of failing", () => {
+    expect(questionsOf(null)).toEqual([]);
+    expect(questionsOf({ questions: "nope" })).toEqual([]);
+  });
+});
+
+it("pretty-prints complete arguments and shows half-streamed ones as they came", () => {
+  expect(prettyArguments({ input: { key: "a" }, argsJson: "" })).toBe('{\n  "key": "a"\n}');
+  expect(prettyArguments({ input: undefined, argsJson: '{"ke' })).toBe('{"ke');
+});

@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { CommandError, type ConnectionInfo, SessionClient } from "../../../web/src/session-client";
+import type { SocketLike } from "../../../web/src/session-socket";
+import { hello } from "./events";
+
+/** An in-memory socket the test plays the server for. */
+class FakeSocket implements SocketLike {
+  sent: string[] = [];
+  closed = false;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.closed = true;
+  }
+  serve(frame: unknown) {
+    this.onmessage?.({ data: typeof frame === "string" ? frame : JSON.stringify(frame) });
+  }
+  drop() {
+    this.onclose?.({});
+  }
+  commands() {
+    return this.sent.filter((s) => s !== "ping").map((s) => JSON.parse(s));
+  }
+}
+
+const event = (seq: number) => ({ seq, at: seq, type: "error", data: { code: "x", message: `e${seq}` } });
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function setup(options: Partial<ConstructorParameters<typeof SessionClient>[0]> = {}) {
+  const sockets: FakeSocket[] = [];
+  const client = new SessionClient({
+    baseUrl: "http://127.0.0.1:8787",
+    sessionId: "s1",
+    token: "tok",
+    deviceId: "dev",
+    createSocket: (url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    },
+    backoffInitialMs: 1,
+    backoffMaxMs: 2,
+    ...options,
+  });
+  const seen: number[] = [];
+  const states: ConnectionInfo["state"][] = [];
+  client.on("events", (events) => seen.push(...events.map((e) => e.seq)));
+  client.on("connection", (info) => states.push(info.state));
+  return { client, sockets, seen, states, last: () => sockets[sockets.length - 1]! };
+}
+
+describe("session client", () => {
+  it("resumes after the last seen seq when the socket comes back, and drops duplicates", async () => {
+    const { client, sockets, seen, last } = setup();
+    client.connect();
+    expect(new URL(last().url).searchParams.get("after")).toBe("0");
+    last().serve(hello());
+    last().serve({ type: "batch", events: [event(1), event(2)] });
+    last().serve(event(3));
+    last().drop();
+    await tick(20);
+    expect(sockets).toHaveLength(2);
+    expect(new URL(last().url).searchParams.get("after")).toBe("3");
+    last().serve(hello());
+    last().serve({ type: "batch", events: [event(3), event(4)] });
+    expect(seen).toEqual([1, 2, 3, 4]);
+    client.close();
+  });
+
+  it("queues commands while disconnected and sends them once the server says hello", async () => {
+    const { client, last } = setup();
+    const reply = client.send({ type: "approve", toolCallId: "toolu_1", remember: true });
+    client.connect();
+    expect(last().commands()).toEqual([]);
+    last().serve(hello());
+    const [command] = last().commands();
+    expect(command).toMatchObject({ type: "approve", toolCallId: "toolu_1", remember: true });
+    last().serve({ type: "ack", requestId: command.requestId, ok: true, result: { status: "approved" } });
+    await expect(reply).resolves.toEqual({ result: { status: "approved" }, alreadyResolved: false });
+    client.close();
+  });
+
+  it("treats a late answer's already_resolved as success carrying the winning resolution", async () => {
+    const { client, last } = setup();
+    client.connect();
+    last().serve(hello());
+    const reply = client.send({ type: "submit_answers", toolCallId: "toolu_q", answers: { Q: "A" } });
+    const { requestId } = last().commands()[0];
+    const resolution = { outcome: "answered", response: { answers: { Q: "B" } }, resolvedBy: "phone" };
+    last().serve({
+      type: "ack",
+      requestId,
+      ok: false,
+      error: { code: "already_resolved", message: "already answered", resolution },
+    });
+    await expect(reply).resolves.toEqual({ result: undefined, alreadyResolved: true, resolution });
+    client.close();
+  });
+
+  it("rejects a refused command with its error code", async () => {
+    const { client, last } = setup();
+    client.connect();
+    last().serve(hello());
+    const reply = client.send({ type: "cancel" });
+    last().serve({
+      type: "ack",
+      requestId: last().commands()[0].requestId,
+      ok: false,
+      error: { code: "nothing_to_cancel", message: "idle" },
+    });
+    await expect(reply).rejects.toMatchObject({ name: "CommandError", code: "nothing_to_cancel" });
+    client.close();
+  });
+
+  it("resends an unacknowledged answer after a reconnect but never a message that may have been stored", async () => {
+    const { client, last } = setup();
+    client.connect();
+    last().serve(hello());
+    const message = client.send({ type: "send_message", text: "hello" });
+    const answer = client.send({ type: "deny", toolCallId: "toolu_1", reason: "no" });
+    last().drop();
+    await expect(message).rejects.toBeInstanceOf(CommandError);
+    await tick(20);
+    last().serve(hello());
+    expect(last().commands()).toMatchObject([{ type: "deny", toolCallId: "toolu_1", reason: "no" }]);
+    last().serve({ type: "ack", requestId: last().commands()[0].requestId, ok: true });
+    await expect(answer).resolves.toMatchObject({ alreadyResolved: false });
+    client.close();
+  });
+
+  it("pings, and reconnects when no pong comes back in time", async () => {
+    const { client, sockets, states, last } = setup({ pingIntervalMs: 10, pongTimeoutMs: 10 });
+    client.connect();
+    last().serve(hello());
+    await tick(15);
+    expect(sockets[0]!.sent).toContain("ping");
+    await tick(40);
+    expect(sockets[0]!.closed).toBe(true);
+    expect(sockets.length).toBeGreaterThan(1);
+    expect(states).toContain("reconnecting");
+    client.close();
+  });
+
+  it("stays connected while pongs keep arriving", async () => {
+    const { client, sockets, last } = setup({ pingIntervalMs: 10, pongTimeoutMs: 15 });
+    client.connect();
+    last().serve(hello());
+    const answerPings = setInterval(() => last().serve("pong"), 5);
+    await tick(60);
+    clearInterval(answerPings);
+    expect(sockets).toHaveLength(1);
+    expect(client.connection.state).toBe("connected");
+    client.close();
+  });
+
+  it("shows offline instead of reconnecting when the platform reports no network", async () => {
+    const { client, states, last } = setup({ isOnline: () => false });
+    client.connect();
+    last().serve(hello());
+    last().drop();
+    expect(states.at(-1)).toBe("offline");
+    client.close();
+  });
+});

@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { initialView, reduceView, type SessionView, type ToolItem } from "../../../web/src/session-state";
+import { ev, hello, questionPrompt } from "./events";
+
+function apply(view: SessionView, ...events: Parameters<typeof ev>[]): SessionView {
+  return reduceView(view, { type: "events", events: events.map((args) => ev(...args)) });
+}
+function texts(view: SessionView): string[] {
+  return view.order.map((id) => {
+    const item = view.items.get(id)!;
+    return item.kind === "tool" ? `tool:${item.name}` : `${item.kind}:${item.text}`;
+  });
+}
+function tool(view: SessionView, toolCallId: string): ToolItem {
+  const item = view.items.get(`tool:${toolCallId}`);
+  if (item?.kind !== "tool") throw new Error(`no tool card for ${toolCallId}`);
+  return item;
+}
+
+describe("session view reducer", () => {
+  it("shows a message sent during a turn as queued until its own turn starts", () => {
+    let view = apply(
+      initialView(),
+      [1, "user_message", { messageId: "m1", text: "first", queued: false, deviceId: "a" }],
+      [2, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [3, "user_message", { messageId: "m2", text: "second", queued: true, deviceId: "a" }],
+      [4, "text_delta", { turnId: "t1", index: 0, text: "reply one" }],
+    );
+    expect(texts(view)).toEqual(["user:first", "assistant:reply one"]);
+    expect(view.queued.map((m) => m.text)).toEqual(["second"]);
+
+    view = apply(
+      view,
+      [5, "done", { turnId: "t1", stopReason: "end_turn", usage: null }],
+      [6, "turn_started", { turnId: "t2", messageId: "m2" }],
+      [7, "text_delta", { turnId: "t2", index: 0, text: "reply two" }],
+    );
+    expect(view.queued).toEqual([]);
+    expect(texts(view)).toEqual(["user:first", "assistant:reply one", "user:second", "assistant:reply two"]);
+  });
+
+  it("joins streamed text into one message however the deltas are split", () => {
+    const view = apply(
+      initialView(),
+      [1, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [2, "text_delta", { turnId: "t1", index: 0, text: "Hel" }],
+      [3, "text_delta", { turnId: "t1", index: 0, text: "lo, " }],
+      [4, "text_delta", { turnId: "t1", index: 0, text: "world" }],
+    );
+    expect(texts(view)).toEqual(["assistant:Hello, world"]);
+    const done = apply(view, [5, "done", { turnId: "t1", stopReason: "end_turn", usage: null }]);
+    expect(done.items.get(done.order[0]!)).toMatchObject({ streaming: false });
+  });
+
+  it("starts a fresh message for the model call that follows a tool result", () => {
+    const view = apply(
+      initialView(),
+      [1, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [2, "text_delta", { turnId: "t1", index: 0, text: "Checking the time." }],
+      [3, "tool_call_start", { turnId: "t1", toolCallId: "toolu_1", name: "current_time", index: 1 }],
+      [4, "tool_call_delta", { toolCallId: "toolu_1", partialJson: "{}" }],
+      [5, "tool_call_end", { toolCallId: "toolu_1", name: "current_time", input: {} }],
+      [
+        6,
+        "tool_result",
+        { toolCallId: "toolu_1", name: "current_time", content: "noon", isError: false, truncated: false },
+      ],
+      [7, "text_delta", { turnId: "t1", index: 0, text: "It is noon." }],
+    );
+    expect(texts(view)).toEqual([
+      "assistant:Checking the time.",
+      "tool:current_time",
+      "assistant:It is noon.",
+    ]);
+    expect(tool(view, "toolu_1")).toMatchObject({ phase: "done", input: {}, result: { content: "noon" } });
+  });
+
+  it("ignores events it has already applied, so replays and live frames can overlap", () => {
+    const once = apply(initialView(), [1, "text_delta", { turnId: "t1", index: 0, text: "abc" }]);
+    const twice = apply(once, [1, "text_delta", { turnId: "t1", index: 0, text: "abc" }]);
+    expect(texts(twice)).toEqual(["assistant:abc"]);
+    expect(twice.lastSeq).toBe(1);
+  });
+
+  it("keeps the first resolution of a prompt and ignores any later one", () => {
+    let view = reduceView(initialView(), { type: "events", events: [questionPrompt(1)] });
+    expect(tool(view, "toolu_q").interaction).toMatchObject({ kind: "question", resolution: null });
+    view = apply(view, [
+      2,
+      "interaction_resolved",
+      {
+        toolCallId: "toolu_q",
+        kind: "question",
+        outcome: "answered",
+        response: { answers: { "Which colour?": "Red" } },
+        resolvedBy: "device-b",
+        resolvedAt: 5,
+      },
+    ]);
+    view = reduceView(view, {
+      type: "resolution",
+      toolCallId: "toolu_q",
+      resolution: { outcome: "timed_out", response: null, resolvedBy: null, resolvedAt: 9 },
+    });
+    expect(tool(view, "toolu_q").interaction?.resolution).toMatchObject({
+      outcome: "answered",
+      resolvedBy: "device-b",
+    });
+  });
+
+  it("drops the partial output of a model call the server restarted", () => {
+    const view = apply(
+      initialView(),
+      [1, "user_message", { messageId: "m1", text: "hi", queued: false, deviceId: null }],
+      [2, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [3, "text_delta", { turnId: "t1", index: 0, text: "half a sen" }],
+      [4, "turn_restarted", { turnId: "t1", reason: "evicted" }],
+      [5, "text_delta", { turnId: "t1", index: 0, text: "A whole sentence." }],
+    );
+    expect(texts(view)).toEqual([
+      "user:hi",
+      "notice:The model call was interrupted; it restarted from the saved transcript.",
+      "assistant:A whole sentence.",
+    ]);
+  });
+
+  it("takes status, demo flag, clock skew and pending prompts from the hello snapshot", () => {
+    const view = reduceView(initialView(), {
+      type: "hello",
+      receivedAt: 48_000,
+      frame: hello({
+        status: "awaiting_input",
+        demo: true,
+        serverTime: 50_000,
+        pending: [
+          {
+            toolCallId: "toolu_a",
+            kind: "approval",
+            toolName: "notes_write",
+            request: { toolName: "notes_write", input: { key: "k" }, risk: "edit" },
+            status: "pending",
+            createdAt: 1,
+            expiresAt: 90_000,
+          },
+        ],
+      }),
+    });
+    expect(view).toMatchObject({
+      status: "awaiting_input",
+      demo: true,
+      clockSkewMs: 2_000,
+      deviceId: "device-a",
+    });
+    expect(tool(view, "toolu_a").interaction).toMatchObject({
+      kind: "approval",
+      expiresAt: 90_000,
+      resolution: null,
+    });
+  });
+
+  it("reports a failed turn with its error and remembers the last message for a retry", () => {
+    const view = apply(
+      initialView(),
+      [1, "user_message", { messageId: "m1", text: "try this", queued: false, deviceId: "a" }],
+      [2, "session_status", { status: "failed", mode: "plan", error: "model overloaded" }],
+    );
+    expect(view).toMatchObject({
+      status: "failed",
+      error: "model overloaded",
+      mode: "plan",
+      lastUserText: "try this",
+    });
+  });
+
+  it("never changes the view it was given", () => {
+    const before = apply(initialView(), [1, "text_delta", { turnId: "t1", index: 0, text: "a" }]);
+    const snapshot = JSON.stringify({ ...before, items: [...before.items] });
+    apply(
+      before,
+      [2, "text_delta", { turnId: "t1", index: 0, text: "b" }],
+      [3, "error", { code: "x", message: "y" }],
+    );
+    expect(JSON.stringify({ ...before, items: [...before.items] })).toBe(snapshot);
+  });
+});
