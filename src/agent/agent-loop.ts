@@ -165,11 +165,29 @@ export class AgentLoop {
       pausedForPerson: current.pausedForPerson,
     });
     const assembler = new StreamAssembler((output) => {
-      if (output.type === "text_delta") deps.events.append("text_delta", { turnId: turn.id, ...output });
-      else if (output.type === "tool_call_start")
-        deps.events.append("tool_call_start", { turnId: turn.id, ...output });
-      else if (output.type === "tool_call_delta") deps.events.append("tool_call_delta", output);
-      else deps.events.append("tool_call_end", output);
+      // Stream outputs carry their event type as a tag; the event payload is the rest.
+      switch (output.type) {
+        case "text_delta":
+          deps.events.append("text_delta", { turnId: turn.id, index: output.index, text: output.text });
+          break;
+        case "tool_call_start": {
+          const { toolCallId, name, index } = output;
+          deps.events.append("tool_call_start", { turnId: turn.id, toolCallId, name, index });
+          break;
+        }
+        case "tool_call_delta":
+          deps.events.append("tool_call_delta", {
+            toolCallId: output.toolCallId,
+            partialJson: output.partialJson,
+          });
+          break;
+        case "tool_call_end":
+          deps.events.append("tool_call_end", {
+            toolCallId: output.toolCallId,
+            name: output.name,
+            input: output.input,
+          });
+      }
     }, deps.clock.now);
     live.assembler = assembler;
 

@@ -113,7 +113,7 @@ function sseBody(frames: Frame[], signal: AbortSignal | undefined, seed: number)
   const encoder = new TextEncoder();
   const random = seededRandom(seed + 1);
   let next = 0;
-  let pending = new Uint8Array(0);
+  let pending: Uint8Array = new Uint8Array(0);
   let aborted: () => void = () => {};
   const abortedPromise = new Promise<void>((resolve) => {
     aborted = resolve;
