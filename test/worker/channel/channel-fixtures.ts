@@ -1,0 +1,68 @@
+// Shared fixtures for the session-channel tests: a session's Durable Object stub, a fingerprint of
+// everything it stores (to prove rejected input changed nothing), and event-list helpers.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { SessionEvent } from "../../../src/protocol";
+import type { SessionObject } from "../../../src/session/session-object";
+import type { Device } from "../../helpers/session-harness";
+
+const TABLES = [
+  "meta",
+  "events",
+  "messages",
+  "interactions",
+  "tool_results",
+  "tool_runs",
+  "inbox",
+  "permission_rules",
+  "notes",
+] as const;
+
+/** The Durable Object stub behind a session id (the Worker maps ids to objects by name). */
+export function sessionObject(sessionId: string): DurableObjectStub<SessionObject> {
+  return env.SESSIONS.get(env.SESSIONS.idFromName(sessionId)) as DurableObjectStub<SessionObject>;
+}
+
+/** Every row of every table, as text: equal fingerprints mean storage did not change. */
+export async function storageFingerprint(sessionId: string): Promise<string> {
+  return runInDurableObject(sessionObject(sessionId), (_instance: SessionObject, state) => {
+    const dump: Record<string, unknown[]> = {};
+    for (const table of TABLES) {
+      dump[table] = state.storage.sql.exec(`SELECT * FROM ${table} ORDER BY 1`).toArray();
+    }
+    return JSON.stringify(dump);
+  });
+}
+
+/** Number of stored event rows, read straight from SQLite. */
+export async function storedEventCount(sessionId: string): Promise<number> {
+  return runInDurableObject(sessionObject(sessionId), (_instance: SessionObject, state) => {
+    const row = state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM events`).one();
+    return row.n;
+  });
+}
+
+/** Asserts `seqs` is exactly first, first+1, … with nothing missing or repeated. */
+export function expectContiguous(seqs: number[], first: number): void {
+  expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => first + i));
+}
+
+/** The assistant text of every text_delta a device received, concatenated. */
+export function streamedText(events: SessionEvent[]): string {
+  return events.map((e) => (e.type === "text_delta" ? e.data.text : "")).join("");
+}
+
+/** Waits until a device has received the event with this seq. */
+export async function waitForSeq(device: Device, seq: number): Promise<void> {
+  await device.until(() => device.events.some((e) => e.seq >= seq), `event seq ${seq}`);
+}
+
+/** Waits until a device has seen `turns` done events and the session went idle after the last. */
+export async function waitForIdle(device: Device, turns: number): Promise<void> {
+  await device.until(() => {
+    const last = device.events.at(-1);
+    const done = device.events.filter((e) => e.type === "done").length;
+    return done >= turns && last?.type === "session_status" && last.data.status === "idle";
+  }, `${turns} finished turn(s) and idle`);
+}
