@@ -196,6 +196,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       return;
     }
     case "tool_call_start": {
+      draft.endStreaming();
       const item = draft.tool(event.data.toolCallId, event.data.name);
       v.liveBlocks = { ...v.liveBlocks, [event.data.index]: item.id };
       return;
@@ -235,6 +236,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       return;
     }
     case "session_status":
+      if (event.data.status !== "running") draft.endStreaming();
       v.status = event.data.status;
       v.mode = event.data.mode;
       v.error = event.data.error;
@@ -249,7 +251,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       draft.append(notice(event.seq, "error", event.data.message));
       return;
     case "done":
-      finishTurn(draft, event.data.turnId, event.data.stopReason, event.seq);
+      finishTurn(draft, event.data.stopReason, event.seq);
       return;
   }
 }
@@ -267,13 +269,8 @@ const STOP_NOTICES: Record<string, string> = {
   iteration_limit: "The turn stopped after too many tool rounds.",
 };
 
-function finishTurn(draft: ViewDraft, turnId: string, stopReason: string, seq: number): void {
-  for (const id of draft.view.order) {
-    const item = draft.get(id);
-    if (item?.kind === "assistant" && item.turnId === turnId && item.streaming) {
-      draft.put({ ...item, streaming: false });
-    }
-  }
+function finishTurn(draft: ViewDraft, stopReason: string, seq: number): void {
+  draft.endStreaming();
   draft.view.liveBlocks = {};
   const text = STOP_NOTICES[stopReason];
   if (text) draft.append(notice(seq, "info", text));

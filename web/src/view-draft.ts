@@ -45,6 +45,14 @@ export class ViewDraft {
     return item;
   }
 
+  /** Text blocks of the model call in flight are complete once a later block or a pause begins. */
+  endStreaming(): void {
+    for (const id of Object.values(this.view.liveBlocks)) {
+      const item = this.items.get(id);
+      if (item?.kind === "assistant" && item.streaming) this.items.set(id, { ...item, streaming: false });
+    }
+  }
+
   dropLiveBlocks(): void {
     const dropped = new Set(Object.values(this.view.liveBlocks));
     this.order = this.order.filter((id) => !dropped.has(id));

@@ -129,6 +129,8 @@ export class ApprovalCard implements InteractionCard {
     this.el.classList.add("resolved");
     this.el.removeAttribute("tabindex");
     this.controls.remove();
+    // Once decided, the tool card's collapsed "Arguments" keeps them one click away.
+    this.args.hidden = true;
     renderReceipt(this.receipt, resolution, context.deviceId);
   }
 

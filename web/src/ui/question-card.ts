@@ -196,14 +196,22 @@ export class QuestionCard implements InteractionCard {
     const choice = target.choices[n];
     if (choice) {
       choice.checked = target.question.multiSelect ? !choice.checked : true;
-      if (!target.question.multiSelect) target.other.checked = false;
       choice.focus();
+      this.refresh();
+      // A single choice is complete: move on so the next digits answer the next question.
+      if (!target.question.multiSelect) this.focusAfter(target);
     } else if (n === target.choices.length) {
       target.other.checked = true;
       target.otherText.focus();
     } else return false;
     this.refresh();
     return true;
+  }
+
+  private focusAfter(current: QuestionInputs): void {
+    const next = this.inputs[this.inputs.indexOf(current) + 1];
+    if (next) (next.choices[0] ?? next.other).focus();
+    else this.submit.focus();
   }
 
   private currentQuestion(target: EventTarget | null): QuestionInputs | undefined {

@@ -70,11 +70,12 @@ export class ToolCard {
     this.card?.update(item, context);
     const isQuestion = interaction?.kind === "question" || item.name === "AskUserQuestion";
     this.el.dataset.phase = item.phase;
+    this.el.dataset.toolCallId = item.toolCallId;
     this.el.classList.toggle("is-question", isQuestion);
     setText(this.name, item.name || "tool");
     setText(this.phase, phaseText(item));
     // Question cards show the questions themselves; approval cards show the arguments.
-    this.argsBox.hidden = isQuestion || this.card !== null;
+    this.argsBox.hidden = isQuestion || (interaction !== null && !interaction.resolution);
     if (!this.argsBox.hidden) setText(this.args, prettyArguments(item));
     const result = item.result;
     this.result.hidden = !result || isQuestion;

@@ -1,0 +1,24 @@
+// Where the browser tests find chromium and the server, and whether they can run at all.
+import { existsSync } from "node:fs";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** True when there is a browser to drive; the suite skips (loudly) otherwise. */
+export const hasChromium = existsSync(CHROMIUM_PATH);
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** `http://127.0.0.1:<port>` of the wrangler dev started by global-setup. */
+    baseUrl: string;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSession } from "../../web/src/session-api";
+import { buildShareUrl } from "../../web/src/session-link";
+import { hasChromium } from "./browser-env";
+import { baseUrl, launchBrowser, openDevice, screenshot, typeMessage } from "./harness";
+
+describe.skipIf(!hasChromium)("the offline demo model", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("says it is the demo and can be played through with the keyboard alone", async () => {
+    const created = await createSession(baseUrl());
+    const page = await openDevice(browser, { ...created, shareUrl: buildShareUrl(baseUrl(), created) });
+    await page.locator(".demo-notice").waitFor();
+    expect(await page.locator(".demo-notice").textContent()).toMatch(/Demo model/);
+
+    await typeMessage(page, "Show me around");
+    const question = page.locator(".question-card");
+    await question.waitFor();
+    await question.locator(":focus").or(page.locator(".question-card:focus")).first().waitFor();
+    await screenshot(page, "demo-question");
+    // First question (single choice): key 2. Second (multi-select): keys 1 and 2 once it is current.
+    await page.keyboard.press("2");
+    await page.keyboard.press("1");
+    await page.keyboard.press("2");
+    await expect.poll(() => question.getByRole("button", { name: "Submit answers" }).isEnabled()).toBe(true);
+    await page.keyboard.press("Enter");
+    await question.locator(".receipt[data-outcome=answered]").waitFor();
+    expect(await question.locator(".answer-summary dd").allTextContents()).toEqual([
+      "Notes",
+      "Laptop, Phone",
+    ]);
+
+    const approval = page.locator(".approval-card");
+    await approval.waitFor();
+    await page.locator(".approval-card:focus").waitFor();
+    await page.keyboard.press("Enter");
+    await approval.locator(".receipt[data-outcome=approved]").waitFor();
+    await expect.poll(() => page.locator(".status-bar").getAttribute("data-status")).toBe("idle");
+    await screenshot(page, "demo-done");
+  });
+});

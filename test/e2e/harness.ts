@@ -1,0 +1,109 @@
+// Shared pieces of the browser tests: scripted sessions over HTTP, a chromium per file, pages
+// opened at a session's share link, and screenshots for the docs.
+import { mkdir } from "node:fs/promises";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { inject } from "vitest";
+import { createSession } from "../../web/src/session-api";
+import { buildShareUrl } from "../../web/src/session-link";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./browser-env";
+
+export const baseUrl = (): string => inject("baseUrl");
+
+type Block =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; name: string; input: Record<string, unknown>; id?: string };
+/** One scripted model reply (the server validates the full shape). */
+export interface Reply {
+  content: Block[];
+  stopReason?: string;
+  textChunkSize?: number;
+  paceMs?: number;
+}
+
+export interface TestSession {
+  sessionId: string;
+  token: string;
+  shareUrl: string;
+}
+
+export async function scriptedSession(
+  script: Reply[],
+  options: { interactionTimeoutMs?: number; permissionMode?: "default" | "bypassPermissions" } = {},
+): Promise<TestSession> {
+  const created = await createSession(baseUrl(), { script, ...options });
+  return { ...created, shareUrl: buildShareUrl(baseUrl(), created) };
+}
+
+/** Posts a user message over HTTP, as a CLI device would. */
+export async function postMessage(session: TestSession, text: string): Promise<void> {
+  const response = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/messages`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ text }),
+  });
+  if (!response.ok) throw new Error(`POST messages: ${response.status} ${await response.text()}`);
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** A fresh browser context (its own localStorage, so its own device id) at the share link. */
+export async function openDevice(browser: Browser, session: TestSession, name = "device"): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 900, height: 900 },
+    reducedMotion: "reduce",
+  });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error(`[${name}] page error:`, error));
+  await page.goto(session.shareUrl);
+  await page.locator(".connection[data-state=connected]").waitFor();
+  return page;
+}
+
+/** Sends a message from the page's composer with the Enter key. */
+export async function typeMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: "Message to the agent" });
+  await box.fill(text);
+  await box.press("Enter");
+}
+
+const SHOTS = new URL("../../docs/screenshots/", import.meta.url).pathname;
+
+/** Saves a PNG under docs/screenshots for the README. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: false });
+}
+
+/** An AskUserQuestion call with one single-select question. */
+export function askReply(id: string, question = "Which plan should I follow?"): Reply {
+  return {
+    content: [
+      { type: "text", text: "I need one decision from you." },
+      {
+        type: "tool_use",
+        id,
+        name: "AskUserQuestion",
+        input: {
+          questions: [
+            {
+              question,
+              header: "Plan",
+              multiSelect: false,
+              options: [
+                { label: "Fast", description: "Ship today with the basics" },
+                { label: "Thorough", description: "Take a week and cover edge cases" },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  };
+}
+
+export const say = (text: string, extra: Partial<Reply> = {}): Reply => ({
+  content: [{ type: "text", text }],
+  ...extra,
+});

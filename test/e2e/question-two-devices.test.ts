@@ -1,0 +1,50 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium } from "./browser-env";
+import {
+  askReply,
+  launchBrowser,
+  openDevice,
+  say,
+  screenshot,
+  scriptedSession,
+  typeMessage,
+} from "./harness";
+
+describe.skipIf(!hasChromium)("a question answered on one of two devices", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("collapses on both devices to the same receipt and the agent carries on on both", async () => {
+    const session = await scriptedSession([askReply("toolu_plan"), say("Going with the fast plan.")]);
+    const laptop = await openDevice(browser, session, "laptop");
+    const phone = await openDevice(browser, session, "phone");
+
+    await typeMessage(laptop, "Plan the release");
+    for (const page of [laptop, phone]) {
+      await expect.poll(() => page.locator(".question-card").count()).toBe(1);
+      await page.getByText("Which plan should I follow?").waitFor();
+    }
+    await expect.poll(() => phone.locator(".status-bar").getAttribute("data-status")).toBe("awaiting_input");
+    await screenshot(laptop, "question");
+
+    await phone.getByLabel("Fast").check();
+    await phone.getByRole("button", { name: "Submit answers" }).click();
+
+    await phone.locator(".receipt[data-outcome=answered]").waitFor();
+    await laptop.locator(".receipt[data-outcome=answered]").waitFor();
+    expect(await phone.locator(".receipt").textContent()).toBe("Answered");
+    expect(await laptop.locator(".receipt").textContent()).toBe("Answered on another device");
+    expect(await laptop.locator(".answer-summary dd").textContent()).toBe("Fast");
+    for (const page of [laptop, phone]) {
+      await page.getByText("Going with the fast plan.").waitFor();
+      await expect.poll(() => page.locator(".status-bar").getAttribute("data-status")).toBe("idle");
+    }
+    await screenshot(laptop, "answered-on-another-device");
+  });
+});

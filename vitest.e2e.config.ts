@@ -1,0 +1,15 @@
+// Browser tests: Node (not workerd) drives Debian's chromium against a real `wrangler dev`.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/e2e/**/*.test.ts"],
+    environment: "node",
+    globalSetup: ["test/e2e/global-setup.ts"],
+    // One wrangler serves every file; files run one after another so timing-sensitive cases
+    // (countdowns, streaming pace) are not starved of the machine's two cores.
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+  },
+});
