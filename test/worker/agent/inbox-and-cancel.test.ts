@@ -1,0 +1,118 @@
+// Messages sent while a turn runs wait in the inbox and run in order; cancel ends a turn at once and
+// leaves a transcript the next model call can use.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { eventsOf, expectValidTranscript, lastRequest, modelRequests, userTexts } from "./agent-harness";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the inbox", () => {
+  it("queues messages sent during a turn and runs them as turns in the order they were sent", async () => {
+    const session = await createSession({
+      script: [
+        textReply("Answering the first message slowly.", { paceMs: 10 }),
+        textReply("Second."),
+        textReply("Third."),
+      ],
+    });
+    const device = await connect(session);
+    const acks = await Promise.all(
+      ["one", "two", "three"].map((text) => device.request({ type: "send_message", text })),
+    );
+    expect(acks.map((ack) => ack.ok && (ack.result as { queued: boolean }).queued)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    await device.waitForDone(3);
+
+    const messages = eventsOf(device, "user_message");
+    expect(messages.map((e) => [e.data.text, e.data.queued])).toEqual([
+      ["one", false],
+      ["two", true],
+      ["three", true],
+    ]);
+    const started = eventsOf(device, "turn_started");
+    expect(started.map((e) => e.data.messageId)).toEqual(messages.map((e) => e.data.messageId));
+    // Each turn starts only after the previous one is done.
+    const dones = eventsOf(device, "done");
+    expect(started[1]?.seq).toBeGreaterThan(dones[0]?.seq ?? Number.POSITIVE_INFINITY);
+    expect(started[2]?.seq).toBeGreaterThan(dones[1]?.seq ?? Number.POSITIVE_INFINITY);
+
+    const requests = await modelRequests(session);
+    expect(requests.map(userTexts)).toEqual([["one"], ["one", "two"], ["one", "two", "three"]]);
+    for (const request of requests) expectValidTranscript(request.messages);
+  });
+});
+
+describe("cancel", () => {
+  it("stops a streaming reply, keeps its partial text, and leaves the session idle for the next message", async () => {
+    const session = await createSession({
+      script: [
+        // message_start, content_block_start and three 4-character deltas, then the call hangs.
+        textReply("Partial answer that never finishes", { textChunkSize: 4, stallAfterEvents: 5 }),
+        textReply("Fresh start."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "first" });
+    await device.waitForEvent("text_delta");
+    const ack = await device.request({ type: "cancel" });
+    expect(ack.ok).toBe(true);
+    const done = await device.waitForDone();
+    expect(done.data.stopReason).toBe("cancelled");
+    await device.waitForEvent("session_status", (e) => e.seq > done.seq && e.data.status === "idle");
+    const kept = eventsOf(device, "text_delta")
+      .map((e) => e.data.text)
+      .join("");
+    expect(kept).toBe("Partial answ");
+
+    await device.request({ type: "send_message", text: "second" });
+    const next = await device.waitForDone(2);
+    expect(next.data.stopReason).toBe("end_turn");
+    const request = await lastRequest(session);
+    expectValidTranscript(request.messages);
+    expect(request.messages[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "Partial answ" }],
+    });
+    expect(userTexts(request)).toEqual(["first", "second"]);
+  });
+
+  it("gives a tool that is still running a cancelled result, so the transcript stays paired", async () => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(() => new Promise<Response>(() => {}));
+    const session = await createSession({
+      permissionMode: "bypassPermissions",
+      script: [
+        toolReply([{ id: "toolu_slow", name: "fetch_url", input: { url: "https://example.com/slow" } }]),
+        textReply("Okay, stopped."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "fetch something slow" });
+    await device.waitForEvent("tool_call_end");
+    await device.request({ type: "cancel" });
+    const done = await device.waitForDone();
+    expect(done.data.stopReason).toBe("cancelled");
+    const results = eventsOf(device, "tool_result");
+    expect(results).toHaveLength(1);
+    expect(results[0]?.data).toMatchObject({ toolCallId: "toolu_slow", isError: true });
+
+    await device.request({ type: "send_message", text: "never mind" });
+    await device.waitForDone(2);
+    const request = await lastRequest(session);
+    expectValidTranscript(request.messages);
+    expect(eventsOf(device, "tool_result")).toHaveLength(1);
+  });
+
+  it("answers a cancel with no turn running with a nothing_to_cancel error", async () => {
+    const session = await createSession({ script: [] });
+    const device = await connect(session);
+    const ack = await device.request({ type: "cancel" });
+    expect(ack.ok).toBe(false);
+    expect(ack.error?.code).toBe("nothing_to_cancel");
+    expect(device.events).toHaveLength(0);
+  });
+});
