@@ -23,7 +23,7 @@ export async function expectAlarmAt(stub: SessionStub, expected: number | null):
 
 /** Every request the scripted model received in the current instance of the object. */
 export async function modelRequests(stub: SessionStub): Promise<ModelRequest[]> {
-  return runInDurableObject(stub, (instance) =>
+  return runInDurableObject<SessionObject, ModelRequest[]>(stub, (instance) =>
     structuredClone((instance.model as ScriptedModelClient).requests),
   );
 }

@@ -1,0 +1,217 @@
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { SessionObject } from "../../../src/session/session-object";
+import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import {
+  colourQuestion,
+  dumpStorage,
+  expectAlarmAt,
+  lastMessage,
+  modelRequests,
+  type SessionStub,
+  stubOf,
+  tableRows,
+  toolResultsOf,
+} from "./interaction-fixtures";
+
+// Short enough to wait for, long enough to check the alarm before the platform fires it.
+const TIMEOUT_MS = 400;
+
+/** Waits until the server clock (shared with the test) is past `at`: the deadline itself is under test. */
+async function passDeadline(at: number): Promise<void> {
+  const wait = at - Date.now() + 5;
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
+
+/** A second delivery of the same alarm (alarms are at-least-once) must not change anything. */
+async function expectRepeatedAlarmChangesNothing(stub: SessionStub): Promise<void> {
+  const before = await dumpStorage(stub);
+  await deliverAlarm(stub);
+  expect(await dumpStorage(stub)).toEqual(before);
+  await expectAlarmAt(stub, null);
+}
+
+/** Takes the scheduled alarm away from the platform and returns when it was due. */
+async function holdAlarm(stub: SessionStub): Promise<number | null> {
+  return runInDurableObject(stub, async (_, state) => {
+    const at = await state.storage.getAlarm();
+    await state.storage.deleteAlarm();
+    return at;
+  });
+}
+
+/** Delivers an alarm as the platform does (what `runDurableObjectAlarm` does when one is scheduled). */
+async function deliverAlarm(stub: SessionStub): Promise<void> {
+  await runInDurableObject<SessionObject, void>(stub, (instance) => instance.alarm());
+}
+
+describe("an interaction nobody answers", () => {
+  it("times a question out at its deadline after eviction and lets the model carry on", async () => {
+    const ask = "toolu_ask_unanswered";
+    const session = await createSession({
+      interactionTimeoutMs: TIMEOUT_MS,
+      script: [
+        toolReply([{ name: "AskUserQuestion", id: ask, input: colourQuestion() }]),
+        textReply("No answer, so I kept the current colour."),
+      ],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "Choose a colour with me" });
+    const prompt = await device.waitForEvent("question_prompt");
+    expect(prompt.data.expiresAt).toBe(prompt.data.createdAt + TIMEOUT_MS);
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    await expectAlarmAt(stub, prompt.data.expiresAt);
+
+    // Nobody is connected and the object is gone: the platform's own alarm must wake it.
+    await evictDurableObject(stub, { webSockets: "close" });
+    await passDeadline(prompt.data.expiresAt);
+
+    const later = await connect(session, { after: device.seqs().at(-1) ?? 0 });
+    await later.waitForDone();
+    expect(later.event("interaction_resolved")?.data).toMatchObject({
+      toolCallId: ask,
+      outcome: "timed_out",
+      resolvedBy: null,
+    });
+    const timedOut = `User did not respond within ${TIMEOUT_MS} milliseconds`;
+    expect(later.event("tool_result")?.data).toMatchObject({
+      toolCallId: ask,
+      content: timedOut,
+      isError: true,
+    });
+    const requests = await modelRequests(stub);
+    expect(requests).toHaveLength(1);
+    expect(toolResultsOf(lastMessage(requests[0]))).toEqual([
+      { toolUseId: ask, content: timedOut, isError: true },
+    ]);
+    await expectAlarmAt(stub, null);
+
+    await expectRepeatedAlarmChangesNothing(stub);
+    expect(await runDurableObjectAlarm(stub)).toBe(false);
+    later.close();
+  });
+
+  it("times an approval out at its deadline while the socket hibernates, without running the tool", async () => {
+    const write = "toolu_write_unapproved";
+    const session = await createSession({
+      interactionTimeoutMs: TIMEOUT_MS,
+      script: [
+        toolReply([{ name: "notes_write", id: write, input: { key: "plan", text: "Ship on Friday" } }]),
+        textReply("The note was not saved."),
+      ],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "Note the plan" });
+    const prompt = await device.waitForEvent("approval_required");
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    // The test delivers this alarm itself, so it must keep the platform from delivering it first.
+    expect(await holdAlarm(stub)).toBe(prompt.data.expiresAt);
+
+    await evictDurableObject(stub, { webSockets: "hibernate" });
+    await passDeadline(prompt.data.expiresAt);
+    await deliverAlarm(stub);
+
+    // The hibernated socket is still there and hears the outcome live.
+    await device.waitForDone();
+    expect(device.event("interaction_resolved")?.data).toMatchObject({
+      toolCallId: write,
+      kind: "approval",
+      outcome: "timed_out",
+      resolvedBy: null,
+    });
+    const timedOut = `Tool approval timed out after ${TIMEOUT_MS} milliseconds`;
+    const requests = await modelRequests(stub);
+    expect(toolResultsOf(lastMessage(requests.at(-1)))).toEqual([
+      { toolUseId: write, content: timedOut, isError: true },
+    ]);
+    expect(await tableRows(stub, "SELECT key FROM notes")).toEqual([]);
+    await expectAlarmAt(stub, null);
+
+    const eventsBefore = device.events.length;
+    await expectRepeatedAlarmChangesNothing(stub);
+    expect(device.events.length).toBe(eventsBefore);
+    device.close();
+  });
+
+  it("leaves an interaction pending when the alarm arrives before its deadline", async () => {
+    const ask = "toolu_ask_early";
+    const session = await createSession({
+      script: [toolReply([{ name: "AskUserQuestion", id: ask, input: colourQuestion() }]), textReply("Ok.")],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "Choose a colour with me" });
+    const prompt = await device.waitForEvent("question_prompt");
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    const before = await dumpStorage(stub);
+    const seen = device.events.length;
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    expect(await dumpStorage(stub)).toEqual(before);
+    expect(device.events.length).toBe(seen);
+    await expectAlarmAt(stub, prompt.data.expiresAt);
+    device.close();
+  });
+});
+
+describe("the watchdog of a running turn", () => {
+  it("is the alarm while the model streams, and is cleared when the turn pauses for a person", async () => {
+    const ask = "toolu_ask_after_stall";
+    const session = await createSession({
+      script: [
+        // A few slow stream events keep the model call in flight while the alarm is read.
+        {
+          ...toolReply([{ name: "AskUserQuestion", id: ask, input: colourQuestion() }]),
+          paceMs: 80,
+          textChunkSize: 100_000,
+        },
+        textReply("Ok."),
+      ],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "Choose a colour with me" });
+    await device.waitForEvent("turn_started");
+
+    const running = await watchdogAndAlarm(stub);
+    expect(running.watchdog).not.toBeNull();
+    expect(running.alarm).toBe(running.watchdog);
+    expect(running.watchdog).toBeGreaterThan(Date.now() + 60_000);
+
+    const prompt = await device.waitForEvent("question_prompt");
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    expect(await watchdogAndAlarm(stub)).toEqual({ watchdog: null, alarm: prompt.data.expiresAt });
+    device.close();
+  });
+
+  it("is cleared with the turn when the turn is cancelled while the model streams", async () => {
+    const session = await createSession({ script: [{ ...textReply("Thinking…"), stallAfterEvents: 2 }] });
+    const stub = stubOf(session);
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "Think hard" });
+    await device.waitForEvent("turn_started");
+    const running = await watchdogAndAlarm(stub);
+    expect(running.alarm).toBe(running.watchdog);
+
+    expect(await device.request({ type: "cancel" })).toMatchObject({ ok: true });
+    await device.waitForDone();
+    expect(await watchdogAndAlarm(stub)).toEqual({ watchdog: null, alarm: null });
+    await device.waitForEvent("session_status", (e) => e.data.status === "idle");
+    device.close();
+  });
+});
+
+async function watchdogAndAlarm(stub: SessionStub) {
+  return runInDurableObject(stub, async (_, state) => {
+    const row = state.storage.sql
+      .exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'watchdog_at'`)
+      .toArray()[0];
+    return {
+      watchdog: row ? (JSON.parse(row.value) as number) : null,
+      alarm: await state.storage.getAlarm(),
+    };
+  });
+}
