@@ -5,7 +5,14 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { SessionEvent } from "../../../src/protocol";
 import type { SessionObject } from "../../../src/session/session-object";
-import type { Device } from "../../helpers/session-harness";
+import {
+  type CreatedSession,
+  connect,
+  createSession,
+  type Device,
+  textReply,
+  toolReply,
+} from "../../helpers/session-harness";
 
 const TABLES = [
   "meta",
@@ -65,4 +72,25 @@ export async function waitForIdle(device: Device, turns: number): Promise<void> 
     const done = device.events.filter((e) => e.type === "done").length;
     return done >= turns && last?.type === "session_status" && last.data.status === "idle";
   }, `${turns} finished turn(s) and idle`);
+}
+
+/**
+ * A session with history that is paused on a tool approval (toolCallId `toolu_pending`), so input
+ * that wrongly touched storage would show: a new event, a resolved interaction, a queued message.
+ */
+export async function pausedSession(): Promise<CreatedSession> {
+  const session = await createSession({
+    script: [
+      toolReply([{ id: "toolu_pending", name: "notes_write", input: { key: "plan", text: "draft" } }]),
+      textReply("Saved."),
+    ],
+  });
+  const device = await connect(session);
+  await device.request({ type: "send_message", text: "write the plan down" });
+  await device.until(() => {
+    const last = device.events.at(-1);
+    return last?.type === "session_status" && last.data.status === "awaiting_input";
+  }, "awaiting_input");
+  device.close();
+  return session;
 }
