@@ -1,9 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "../../web/src/session-api";
-import { buildShareUrl } from "../../web/src/session-link";
 import { hasChromium } from "./browser-env";
-import { baseUrl, launchBrowser, openDevice, screenshot, typeMessage } from "./harness";
+import { baseUrl, launchBrowser, screenshot, typeMessage } from "./harness";
 
 describe.skipIf(!hasChromium)("the offline demo model", () => {
   let browser: Browser;
@@ -14,9 +12,12 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await browser?.close();
   });
 
-  it("says it is the demo and can be played through with the keyboard alone", async () => {
-    const created = await createSession(baseUrl());
-    const page = await openDevice(browser, { ...created, shareUrl: buildShareUrl(baseUrl(), created) });
+  it("starts from the front page, says it is the demo, and plays through with the keyboard alone", async () => {
+    const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    await page.goto(baseUrl());
+    await page.getByRole("button", { name: "Start a session" }).click();
+    await page.locator(".connection[data-state=connected]").waitFor();
+    expect(new URL(page.url()).hash).toMatch(/^#\/s\/[0-9a-f]{32}\?token=/);
     await page.locator(".demo-notice").waitFor();
     expect(await page.locator(".demo-notice").textContent()).toMatch(/Demo model/);
 

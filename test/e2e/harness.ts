@@ -18,6 +18,7 @@ export interface Reply {
   stopReason?: string;
   textChunkSize?: number;
   paceMs?: number;
+  error?: { code: string; message: string; afterEvents?: number };
 }
 
 export interface TestSession {
@@ -34,13 +35,22 @@ export async function scriptedSession(
   return { ...created, shareUrl: buildShareUrl(baseUrl(), created) };
 }
 
-/** Posts a user message over HTTP, as a CLI device would. */
-export async function postMessage(session: TestSession, text: string): Promise<void> {
-  const response = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/messages`, {
+/** Calls a session route over HTTP as a command-line device named `cli` would. */
+export async function postAs(session: TestSession, route: string, body: unknown): Promise<Response> {
+  return fetch(`${baseUrl()}/api/sessions/${session.sessionId}/${route}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ text }),
+    headers: {
+      authorization: `Bearer ${session.token}`,
+      "content-type": "application/json",
+      "x-device-id": "cli",
+    },
+    body: JSON.stringify(body),
   });
+}
+
+/** Posts a user message over HTTP. */
+export async function postMessage(session: TestSession, text: string): Promise<void> {
+  const response = await postAs(session, "messages", { text });
   if (!response.ok) throw new Error(`POST messages: ${response.status} ${await response.text()}`);
 }
 
@@ -68,9 +78,13 @@ export async function typeMessage(page: Page, text: string): Promise<void> {
   await box.press("Enter");
 }
 
-const SHOTS = new URL("../../docs/screenshots/", import.meta.url).pathname;
+// Committed screenshots change only on purpose: UPDATE_SCREENSHOTS=1 writes them to docs/screenshots.
+const SHOTS = new URL(
+  process.env.UPDATE_SCREENSHOTS === "1" ? "../../docs/screenshots/" : "./screenshots/",
+  import.meta.url,
+).pathname;
 
-/** Saves a PNG under docs/screenshots for the README. */
+/** Saves a PNG of the viewport (git-ignored unless UPDATE_SCREENSHOTS=1 asks for the docs copy). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: false });

@@ -23,7 +23,11 @@ describe.skipIf(!hasChromium)("a question answered on one of two devices", () =>
   it("collapses on both devices to the same receipt and the agent carries on on both", async () => {
     const session = await scriptedSession([askReply("toolu_plan"), say("Going with the fast plan.")]);
     const laptop = await openDevice(browser, session, "laptop");
-    const phone = await openDevice(browser, session, "phone");
+    // The phone joins through the link the laptop shows.
+    await laptop.getByText("Open on another device").click();
+    const shown = await laptop.getByLabel("Share link for this session").inputValue();
+    expect(shown).toBe(session.shareUrl);
+    const phone = await openDevice(browser, { ...session, shareUrl: shown }, "phone");
 
     await typeMessage(laptop, "Plan the release");
     for (const page of [laptop, phone]) {
