@@ -9,6 +9,7 @@ import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ClientCommand } from "../protocol/commands";
+import { describeZodError } from "../protocol/errors";
 import type { AckFrame, HelloFrame } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import type { SessionSnapshot } from "../protocol/session";
@@ -88,7 +89,7 @@ export class SessionObject extends DurableObject<Env> {
     const query = WebSocketQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!query.success) {
       return Response.json(
-        { error: { code: "invalid_input", message: query.error.message } },
+        { error: { code: "invalid_input", message: describeZodError(query.error) } },
         { status: 400 },
       );
     }

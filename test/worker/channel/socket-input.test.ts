@@ -1,6 +1,7 @@
+import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_INPUT_BYTES } from "../../../src/protocol";
-import { type CreatedSession, connect, type Device } from "../../helpers/session-harness";
+import { type CreatedSession, connect, type Device, ORIGIN } from "../../helpers/session-harness";
 import { pausedSession, storageFingerprint, waitForSeq } from "./channel-fixtures";
 
 interface BadFrame {
@@ -191,4 +192,30 @@ describe("malformed WebSocket input", () => {
     const ack = await device.until(() => device.acks[0], "ack");
     expect(ack).toMatchObject({ requestId: null, ok: true });
   });
+});
+
+describe("a malformed WebSocket upgrade query", () => {
+  for (const [what, query, field] of [
+    ["a negative after", "after=-1", "after"],
+    ["a non-numeric after", "after=abc", "after"],
+    ["a fractional after", "after=1.5", "after"],
+    ["a device id with a space", "device=my%20phone", "device"],
+    ["a device id over 64 characters", `device=${"d".repeat(65)}`, "device"],
+  ] as const) {
+    it(`refuses ${what} with 400 invalid_input naming ${field} and changes nothing`, async () => {
+      const session = await pausedSession();
+      const before = await storageFingerprint(session.sessionId);
+      const response = await exports.default.fetch(
+        `${ORIGIN}/api/sessions/${session.sessionId}/ws?token=${session.token}&${query}`,
+        { headers: { upgrade: "websocket" } },
+      );
+      expect(response.status).toBe(400);
+      expect(response.webSocket).toBeNull();
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe("invalid_input");
+      // One readable line naming the parameter, like every other validation error.
+      expect(error.message).toMatch(new RegExp(`^${field}: `));
+      expect(await storageFingerprint(session.sessionId)).toBe(before);
+    });
+  }
 });
