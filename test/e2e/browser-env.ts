@@ -1,5 +1,6 @@
 // Where the browser tests find chromium and the server, and whether they can run at all.
 import { existsSync } from "node:fs";
+import process from "node:process";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

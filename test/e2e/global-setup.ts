@@ -1,4 +1,6 @@
 // Starts one `wrangler dev` with scripted sessions allowed for the whole browser suite.
+
+import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../helpers/wrangler-dev";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";

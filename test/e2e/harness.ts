@@ -1,6 +1,7 @@
 // Shared pieces of the browser tests: scripted sessions over HTTP, a chromium per file, pages
 // opened at a session's share link, and screenshots for the docs.
 import { mkdir } from "node:fs/promises";
+import process from "node:process";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
 import { createSession } from "../../web/src/session-api";
