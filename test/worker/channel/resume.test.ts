@@ -99,6 +99,33 @@ describe("resuming a session's event stream", () => {
     expect(device.events.length).toBe(empty);
   });
 
+  it("joins a socket mid-stream with the replay followed by live events, without gap or duplicate", async () => {
+    const session = await createSession({
+      script: [
+        textReply("A reply streamed slowly enough to join in the middle of it.", {
+          textChunkSize: 1,
+          paceMs: 4,
+        }),
+      ],
+    });
+    const observer = await join(session);
+    await observer.request({ type: "send_message", text: "stream please" });
+    await observer.waitForEvent("text_delta");
+    const cursor = observer.events.at(-1)?.seq ?? 0;
+
+    const [fromStart, fromCursor] = await Promise.all([
+      join(session, { after: 0 }),
+      join(session, { after: cursor }),
+    ]);
+    expect(fromStart.hello?.snapshot.status).toBe("running");
+    await waitForIdle(observer, 1);
+    const last = observer.events.at(-1)?.seq ?? 0;
+    expect(fromStart.hello?.snapshot.lastSeq).toBeLessThan(last);
+    await Promise.all([waitForSeq(fromStart, last), waitForSeq(fromCursor, last)]);
+    expect(fromStart.events).toEqual(observer.events);
+    expect(fromCursor.events).toEqual(observer.events.filter((e) => e.seq > cursor));
+  });
+
   it("loses and repeats nothing across several reconnects in a row", async () => {
     const rounds = 4;
     const session = await scriptedSession(2 * rounds - 1);
