@@ -112,6 +112,7 @@ export class QuestionCard implements InteractionCard {
         question.header ? h("span", { class: "chip", text: question.header }) : null,
         h("span", { class: "question-text", text: question.question }),
       ),
+      question.multiSelect ? h("p", { class: "hint", text: "Choose any that apply." }) : null,
       ...rows,
       h(
         "label",
@@ -120,7 +121,6 @@ export class QuestionCard implements InteractionCard {
         h("span", { class: "option-label", text: "Other" }),
         otherText,
       ),
-      question.multiSelect ? h("p", { class: "hint", text: "Choose any that apply." }) : null,
     );
     return { question, fieldset, choices, other, otherText };
   }

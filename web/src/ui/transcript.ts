@@ -27,7 +27,10 @@ function messageView(item: TranscriptItem): ItemView {
     update(next) {
       if (next.kind === "tool") return;
       setText(body, next.text);
-      el.classList.toggle("streaming", next.kind === "assistant" && next.streaming);
+      const streaming = next.kind === "assistant" && next.streaming;
+      el.classList.toggle("streaming", streaming);
+      // Screen readers announce the message once it is complete, not every streamed piece.
+      el.setAttribute("aria-busy", String(streaming));
       if (next.kind === "user" && next.deviceId) el.dataset.device = next.deviceId;
     },
   };
