@@ -11,12 +11,8 @@ export async function readJsonBody<T extends z.ZodType>(
   { optional = false } = {},
 ): Promise<z.infer<T>> {
   const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_INPUT_BYTES)
-    throw new HttpError("payload_too_large", `Body exceeds ${MAX_INPUT_BYTES} bytes`);
-  const buffer = await c.req.arrayBuffer();
-  if (buffer.byteLength > MAX_INPUT_BYTES)
-    throw new HttpError("payload_too_large", `Body exceeds ${MAX_INPUT_BYTES} bytes`);
-  const text = new TextDecoder().decode(buffer);
+  if (declared > MAX_INPUT_BYTES) throw tooLarge();
+  const text = new TextDecoder().decode(await readCapped(c.req.raw));
   let value: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -30,4 +26,36 @@ export async function readJsonBody<T extends z.ZodType>(
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new HttpError("invalid_input", describeZodError(parsed.error));
   return parsed.data;
+}
+
+/**
+ * The body's bytes, refusing as soon as they pass the cap: a body sent without Content-Length
+ * must not be buffered whole (megabytes) only to be rejected afterwards.
+ */
+async function readCapped(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_INPUT_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function tooLarge(): HttpError {
+  return new HttpError("payload_too_large", `Body exceeds ${MAX_INPUT_BYTES} bytes`);
 }

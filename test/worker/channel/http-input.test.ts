@@ -272,14 +272,17 @@ describe("malformed HTTP input to a session", () => {
     });
   }
 
-  it("answers a streamed body over 64 KiB without a Content-Length with 413 and changes nothing", async () => {
+  it("stops reading a streamed body without Content-Length once it passes 64 KiB, answers 413 and changes nothing", async () => {
     const session = await pausedSession();
     const before = await observable(session);
-    const bytes = new TextEncoder().encode(JSON.stringify({ text: oversizedText }));
+    // Eight megabytes offered in pieces; the server should stop asking long before the end.
+    const piece = new TextEncoder().encode(`{"text":"${"x".repeat(16_370)}`);
+    let offered = 0;
     const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let at = 0; at < bytes.byteLength; at += 8_192) controller.enqueue(bytes.slice(at, at + 8_192));
-        controller.close();
+      pull(controller) {
+        if (offered >= 8 * 1024 * 1024) return controller.close();
+        offered += piece.byteLength;
+        controller.enqueue(piece);
       },
     });
     const response = await exports.default.fetch(`${ORIGIN}/api/sessions/${session.sessionId}/messages`, {
@@ -289,6 +292,7 @@ describe("malformed HTTP input to a session", () => {
     });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: "payload_too_large" } });
+    expect(offered).toBeLessThan(1024 * 1024);
     expect(await observable(session)).toEqual(before);
   });
 
