@@ -59,8 +59,8 @@ describe("a session after its Durable Object is evicted", () => {
     expect(await storedEvents(session)).toEqual(phone.events);
   });
 
-  it("keeps every stored event and replays all of them to a new socket after a hibernating eviction", async () => {
-    const { session, before } = await sessionWithHistory();
+  it("keeps every stored event and replays all of them, to a new socket or a hibernated one, after eviction", async () => {
+    const { session, phone, before } = await sessionWithHistory();
     await evictDurableObject(sessionObject(session.sessionId), { webSockets: "hibernate" });
 
     const fresh = await join(session, { after: 0 });
@@ -68,6 +68,11 @@ describe("a session after its Durable Object is evicted", () => {
     await waitForSeq(fresh, before.at(-1)?.seq ?? 0);
     expect(fresh.events).toEqual(before);
     expect(await storedEvents(session)).toEqual(before);
+
+    const seen = phone.events.length;
+    const ack = await phone.request({ type: "resume", after: 2 });
+    expect(ack).toMatchObject({ ok: true, result: { lastSeq: before.at(-1)?.seq } });
+    expect(phone.events.slice(seen)).toEqual(before.filter((e) => e.seq > 2));
   });
 
   it("keeps every stored event when eviction closes the sockets, and reconnecting devices carry on", async () => {
