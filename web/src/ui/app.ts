@@ -84,6 +84,11 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     },
   });
 
+  const emptyHint = h("p", {
+    class: "empty-hint",
+    hidden: true,
+    text: "Nothing here yet. Send a message to start; the agent stops and asks you whenever it needs a decision.",
+  });
   root.replaceChildren(
     h(
       "header",
@@ -93,7 +98,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       shareLink(buildShareUrl(location.origin, route)),
     ),
     status.demo,
-    h("main", { class: "conversation" }, transcript.el, transcript.queuedEl),
+    h("main", { class: "conversation" }, emptyHint, transcript.el, transcript.queuedEl),
     h("footer", { class: "bottom" }, status.el, composer.el),
   );
 
@@ -119,6 +124,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       currentContext = { ...context, clockSkewMs: view.clockSkewMs, deviceId: view.deviceId ?? deviceId };
     }
     transcript.render(view, currentContext);
+    emptyHint.hidden = !view.connectedOnce || view.order.length > 0 || view.queued.length > 0;
     status.update(view);
     composer.update(view, connection);
     document.title = view.status === "awaiting_input" ? "● Waiting for you — Parley" : "Parley";

@@ -56,11 +56,13 @@ export class Composer {
     this.input.disabled = this.locked;
     this.input.placeholder = !view.connectedOnce
       ? "Connecting…"
-      : view.status === "awaiting_input"
-        ? "Answer the card above to continue (or cancel the turn)"
-        : view.status === "running"
-          ? "The agent is working — a message sent now waits its turn"
-          : "Message the agent (Enter to send, Shift+Enter for a new line)";
+      : connection.state !== "connected"
+        ? "Reconnecting — a message sent now goes out once the connection is back"
+        : view.status === "awaiting_input"
+          ? "Answer the card above to continue (or cancel the turn)"
+          : view.status === "running"
+            ? "The agent is working — a message sent now waits its turn"
+            : "Message the agent (Enter to send, Shift+Enter for a new line)";
     setText(this.sendButton, view.status === "running" ? "Queue" : "Send");
     this.cancelButton.hidden = !busy;
     this.refreshButton();
