@@ -68,10 +68,11 @@ export class AgentLoop {
       const uses = toolUses(last.content);
       for (const use of uses) {
         if (!deps.results.get(use.id)) {
-          recordResult(deps, use.id, use.name, {
-            content: "The user cancelled the turn before this tool ran.",
-            isError: true,
-          });
+          // A tool cut off mid-run may have had its effect; the model must not assume it did not.
+          const content = deps.results.wasStarted(use.id)
+            ? `User cancelled the turn while ${use.name} was running; it was stopped and its effect is unknown.`
+            : `User cancelled the turn before ${use.name} ran; the tool was not run.`;
+          recordResult(deps, use.id, use.name, { content, isError: true });
         }
       }
       const blocks = resultBlocks(deps, uses);

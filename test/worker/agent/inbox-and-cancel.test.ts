@@ -81,12 +81,15 @@ describe("cancel", () => {
     expect(userTexts(request)).toEqual(["first", "second"]);
   });
 
-  it("gives a tool that is still running a cancelled result, so the transcript stays paired", async () => {
+  it("gives a running tool and a tool still waiting to run cancelled results, so the transcript stays paired", async () => {
     vi.spyOn(globalThis, "fetch").mockImplementation(() => new Promise<Response>(() => {}));
     const session = await createSession({
       permissionMode: "bypassPermissions",
       script: [
-        toolReply([{ id: "toolu_slow", name: "fetch_url", input: { url: "https://example.com/slow" } }]),
+        toolReply([
+          { id: "toolu_slow", name: "fetch_url", input: { url: "https://example.com/slow" } },
+          { id: "toolu_next", name: "current_time", input: {} },
+        ]),
         textReply("Okay, stopped."),
       ],
     });
@@ -96,15 +99,22 @@ describe("cancel", () => {
     await device.request({ type: "cancel" });
     const done = await device.waitForDone();
     expect(done.data.stopReason).toBe("cancelled");
-    const results = eventsOf(device, "tool_result");
-    expect(results).toHaveLength(1);
-    expect(results[0]?.data).toMatchObject({ toolCallId: "toolu_slow", isError: true });
+    expect(
+      eventsOf(device, "tool_result").map((e) => [e.data.toolCallId, e.data.isError, e.data.content]),
+    ).toEqual([
+      [
+        "toolu_slow",
+        true,
+        "User cancelled the turn while fetch_url was running; it was stopped and its effect is unknown.",
+      ],
+      ["toolu_next", true, "User cancelled the turn before current_time ran; the tool was not run."],
+    ]);
 
     await device.request({ type: "send_message", text: "never mind" });
     await device.waitForDone(2);
     const request = await lastRequest(session);
     expectValidTranscript(request.messages);
-    expect(eventsOf(device, "tool_result")).toHaveLength(1);
+    expect(eventsOf(device, "tool_result")).toHaveLength(2);
   });
 
   it("answers a cancel with no turn running with a nothing_to_cancel error", async () => {
