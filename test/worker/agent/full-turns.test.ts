@@ -2,6 +2,7 @@
 // the model recovers from, the iteration cap and a failed model call.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ToolResultBlockParam } from "../../../src/model/model-client";
+import { notesRead } from "../../../src/tools/builtin/notes-read";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import {
   eventsOf,
@@ -110,7 +111,6 @@ describe("a full turn", () => {
   });
 
   it("turns a tool that throws into an is_error result that says it failed", async () => {
-    const { notesRead } = await import("../../../src/tools/builtin/notes-read");
     vi.spyOn(notesRead, "run").mockRejectedValue(new Error("disk on fire"));
     const session = await createSession({
       script: [toolReply([{ name: "notes_read", input: {} }]), textReply("Could not read.")],
