@@ -18,7 +18,16 @@ describe.skipIf(!hasChromium)("the session client outside the browser", () => {
     const session = await scriptedSession([askReply("toolu_node"), say("The terminal decided.")]);
     const page = await openDevice(browser, session);
     const events: SessionEvent[] = [];
-    const cli = new SessionClient({ baseUrl: baseUrl(), ...session, deviceId: "node-cli" });
+    // Frequent pings with a short pong deadline: the server's auto-response must keep it connected.
+    const cli = new SessionClient({
+      baseUrl: baseUrl(),
+      ...session,
+      deviceId: "node-cli",
+      pingIntervalMs: 100,
+      pongTimeoutMs: 1_000,
+    });
+    const states: string[] = [];
+    cli.on("connection", (info) => states.push(info.state));
     cli.on("events", (batch) => events.push(...batch));
     cli.connect();
     try {
@@ -40,6 +49,9 @@ describe.skipIf(!hasChromium)("the session client outside the browser", () => {
       await expect.poll(() => events.some((e) => e.type === "done")).toBe(true);
       const seqs = events.map((e) => e.seq);
       expect(new Set(seqs).size).toBe(seqs.length);
+      // An idle stretch with nothing but pings and pongs on the wire.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(states).toEqual(["connecting", "connected"]);
     } finally {
       cli.close();
     }
