@@ -66,3 +66,39 @@ export function isTextEntry(target: EventTarget | null): boolean {
     (target instanceof HTMLInputElement && (target.type === "text" || target.type === "search"))
   );
 }
+
+/** A prompt of a kind this client has no renderer for: shown read-only, with its receipt. */
+export class UnsupportedCard implements InteractionCard {
+  readonly el: HTMLElement;
+  private readonly receipt = receiptNode();
+
+  constructor(item: ToolItem) {
+    const kind = item.interaction?.kind ?? "unknown";
+    this.el = h(
+      "section",
+      { class: "card", "aria-label": `A ${kind} prompt` },
+      h("p", {
+        class: "hint",
+        text: `The agent is waiting on a “${kind}” prompt that this page cannot answer yet.`,
+      }),
+      h("pre", {
+        class: "tool-args",
+        text: JSON.stringify(item.interaction?.request ?? null, null, 2) ?? "",
+      }),
+      this.receipt,
+    );
+  }
+
+  update(item: ToolItem, context: CardContext): void {
+    const resolution = item.interaction?.resolution;
+    if (resolution) renderReceipt(this.receipt, resolution, context.deviceId);
+  }
+
+  handleKey(): boolean {
+    return false;
+  }
+
+  focus(): void {}
+
+  dispose(): void {}
+}

@@ -4,7 +4,7 @@ import { prettyArguments } from "../interaction-view";
 import type { ToolItem, ToolPhase } from "../session-state";
 import { ApprovalCard } from "./approval-card";
 import { h, setText } from "./dom";
-import type { CardContext, InteractionCard } from "./interaction-card";
+import { type CardContext, type InteractionCard, UnsupportedCard } from "./interaction-card";
 import { QuestionCard } from "./question-card";
 
 const PHASE_TEXT: Record<ToolPhase, string> = {
@@ -64,7 +64,12 @@ export class ToolCard {
   update(item: ToolItem, context: CardContext): void {
     const interaction = item.interaction;
     if (interaction && !this.card) {
-      this.card = interaction.kind === "question" ? new QuestionCard(item) : new ApprovalCard(item);
+      this.card =
+        interaction.kind === "question"
+          ? new QuestionCard(item)
+          : interaction.kind === "approval"
+            ? new ApprovalCard(item)
+            : new UnsupportedCard(item);
       this.slot.appendChild(this.card.el);
     }
     this.card?.update(item, context);
