@@ -114,12 +114,13 @@ export class SessionClient {
     socket.onmessage = (event) => this.onMessage(socket, event.data);
     socket.onclose = () => this.dropped(socket);
     socket.onerror = () => this.dropped(socket);
+    // A handshake that hangs counts as a dead socket too: no hello in time means try again.
+    this.armPongDeadline(true);
   }
 
   /** Skips the backoff wait (e.g. when the browser comes back online or the tab is shown). */
   reconnectNow(): void {
-    if (this.stopped || this.ready) return;
-    this.teardown();
+    if (this.stopped || this.socket) return;
     this.connect();
   }
 

@@ -166,4 +166,26 @@ describe("session client", () => {
     expect(states.at(-1)).toBe("offline");
     client.close();
   });
+
+  it("gives up on a socket that never says hello and tries again", async () => {
+    const { client, sockets } = setup({ pongTimeoutMs: 10 });
+    client.connect();
+    await tick(40);
+    expect(sockets[0]!.closed).toBe(true);
+    expect(sockets.length).toBeGreaterThan(1);
+    client.close();
+  });
+
+  it("skips the backoff wait when asked to reconnect now", async () => {
+    const { client, sockets, last } = setup({ backoffInitialMs: 60_000, backoffMaxMs: 60_000 });
+    client.connect();
+    last().serve(hello());
+    last().drop();
+    expect(sockets).toHaveLength(1);
+    client.reconnectNow();
+    expect(sockets).toHaveLength(2);
+    client.reconnectNow();
+    expect(sockets).toHaveLength(2);
+    client.close();
+  });
 });
