@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import type { PermissionMode } from "../../../src/protocol";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
@@ -18,14 +19,23 @@ import {
 const PAGE_URL = "https://docs.example.com/release-notes";
 const PAGE_TEXT = "Release notes: version 2 ships on Friday.";
 
+const SLOW_URL = "https://slow.example.com/archive";
+
 let outboundFetch: MockInstance<typeof fetch>;
+// The response for SLOW_URL is held until a test releases it.
+let slowPageReleased: Promise<void>;
+let releaseSlowPage: () => void;
 
 beforeEach(() => {
+  slowPageReleased = new Promise((resolve) => {
+    releaseSlowPage = resolve;
+  });
   // The Durable Object runs in this isolate, so this also answers the fetch_url tool's requests.
   const realFetch = globalThis.fetch;
   outboundFetch = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
-    if (url !== PAGE_URL) return realFetch(input, init);
+    if (url === SLOW_URL) await slowPageReleased;
+    else if (url !== PAGE_URL) return realFetch(input, init);
     return new Response(PAGE_TEXT, { headers: { "content-type": "text/plain" } });
   });
 });
@@ -145,6 +155,46 @@ describe("approving and denying a tool call", () => {
     const [fetched] = toolResultsOf(lastMessage((await modelRequests(stub))[3]));
     expect(fetched).toMatchObject({ toolUseId: "toolu_fetch_notes", isError: false });
     expect(fetched?.content).toContain(PAGE_TEXT);
+    await expectAlarmAt(stub, null);
+    device.close();
+  });
+  it("reports the turn as running once the last card is answered, even while an approved tool still runs", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([
+          { name: "fetch_url", id: "toolu_slow_fetch", input: { url: SLOW_URL } },
+          { name: "fetch_url", id: "toolu_quick_fetch", input: { url: PAGE_URL } },
+        ]),
+        textReply("Read both."),
+      ],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "Read the archive and the notes page" });
+    await device.until(() => eventsOf(device, "approval_required").length === 2, "two approval prompts");
+    const paused = await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+
+    await device.request({ type: "approve", toolCallId: "toolu_slow_fetch" });
+    await device.until(
+      () => outboundFetch.mock.calls.some(([input]) => String(input) === SLOW_URL),
+      "the slow fetch",
+    );
+    await device.request({ type: "approve", toolCallId: "toolu_quick_fetch" });
+
+    // Nothing waits for a person any more: every device must say the turn is working.
+    await device.waitForEvent("session_status", (e) => e.data.status === "running" && e.seq > paused.seq);
+    const snapshot = await api("GET", `/api/sessions/${session.sessionId}`, { token: session.token });
+    expect(await snapshot.json()).toMatchObject({ status: "running", pending: [] });
+    expect(device.event("tool_result")).toBeUndefined();
+    const running = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
+    expect(running).toBeGreaterThan(Date.now() + 60_000);
+
+    releaseSlowPage();
+    await device.waitForDone();
+    expect(eventsOf(device, "tool_result").map((e) => [e.data.toolCallId, e.data.isError])).toEqual([
+      ["toolu_slow_fetch", false],
+      ["toolu_quick_fetch", false],
+    ]);
     await expectAlarmAt(stub, null);
     device.close();
   });
