@@ -17,6 +17,9 @@ export default defineConfig({
   ],
   test: {
     include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
+    // The first test of each file also pays for loading the Worker into a fresh isolate; on a
+    // busy 2-core machine that alone can take several seconds.
+    testTimeout: 20_000,
     deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
   },
 });
