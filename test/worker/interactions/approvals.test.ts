@@ -230,7 +230,9 @@ describe("permission modes", () => {
           "approval prompts",
         );
         await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
-        expect(eventsOf(device, "approval_required").map((e) => e.data.toolCallId)).toEqual(asks);
+        const prompts = eventsOf(device, "approval_required");
+        expect(prompts.map((e) => e.data.toolCallId)).toEqual(asks);
+        await expectAlarmAt(stub, Math.min(...prompts.map((e) => e.data.expiresAt)));
         for (const toolCallId of asks) await device.request({ type: "deny", toolCallId });
       }
       await device.waitForDone();
@@ -304,13 +306,14 @@ describe("permission modes", () => {
     const phone = await connect(session, { device: "phone" });
     const laptop = await connect(session, { device: "laptop" });
     await phone.request({ type: "send_message", text: "Save the plan, then revise it" });
-    await phone.waitForEvent("approval_required");
+    const prompt = await phone.waitForEvent("approval_required");
 
     const ack = await laptop.request({ type: "set_permission_mode", mode: "bypassPermissions" });
     expect(ack).toMatchObject({ ok: true, result: { mode: "bypassPermissions" } });
     const status = await phone.waitForEvent("session_status", (e) => e.data.mode === "bypassPermissions");
     expect(status.data.status).toBe("awaiting_input");
     expect(phone.event("interaction_resolved")).toBeUndefined();
+    await expectAlarmAt(stub, prompt.data.expiresAt);
 
     await phone.request({ type: "approve", toolCallId: "toolu_asked_write" });
     await phone.waitForDone();

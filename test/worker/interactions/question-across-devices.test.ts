@@ -67,6 +67,10 @@ describe("a question on many devices", () => {
     expect(toolResultsOf(lastMessage(requests[1]))).toEqual([
       { toolUseId: ASK, content: answeredResult([[COLOUR_QUESTION, "Green"]]), isError: false },
     ]);
+    // A person took part in this turn, so the rolling cache point outlives their thinking time.
+    expect(lastMessage(requests[1]).content.at(-1)).toMatchObject({
+      cache_control: { type: "ephemeral", ttl: "1h" },
+    });
     await expectAlarmAt(stub, null);
     phone.close();
     laptop.close();
