@@ -1,10 +1,11 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
-import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import {
   colourQuestion,
   dumpStorage,
+  eventsOf,
   expectAlarmAt,
   lastMessage,
   modelRequests,
@@ -132,6 +133,58 @@ describe("an interaction nobody answers", () => {
     const eventsBefore = device.events.length;
     await expectRepeatedAlarmChangesNothing(stub);
     expect(device.events.length).toBe(eventsBefore);
+    device.close();
+  });
+
+  it("times out only the card that is due and re-arms the alarm for the one still open", async () => {
+    const write = "toolu_write_still_open";
+    const ask = "toolu_ask_due";
+    const session = await createSession({
+      script: [
+        toolReply([
+          { name: "notes_write", id: write, input: { key: "plan", text: "Ship on Friday" } },
+          { name: "AskUserQuestion", id: ask, input: colourQuestion() },
+        ]),
+        textReply("Saved, and I kept the colour."),
+      ],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "Save the plan and ask me the colour" });
+    const approval = await device.waitForEvent("approval_required");
+    await device.waitForEvent("question_prompt");
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    // Both cards of one batch open in the same instant; pretend the question was asked a while ago.
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec(
+        `UPDATE interactions SET deadline = ? WHERE tool_call_id = ?`,
+        Date.now() - 1,
+        ask,
+      );
+    });
+
+    await deliverAlarm(stub);
+
+    await device.waitForEvent("interaction_resolved", (e) => e.data.toolCallId === ask);
+    expect(eventsOf(device, "interaction_resolved").map((e) => [e.data.toolCallId, e.data.outcome])).toEqual([
+      [ask, "timed_out"],
+    ]);
+    expect(await modelRequests(stub)).toHaveLength(1);
+    await expectAlarmAt(stub, approval.data.expiresAt);
+    const snapshot = await api("GET", `/api/sessions/${session.sessionId}`, { token: session.token });
+    expect(await snapshot.json()).toMatchObject({
+      status: "awaiting_input",
+      pending: [{ toolCallId: write }],
+    });
+
+    await device.request({ type: "approve", toolCallId: write });
+    await device.waitForDone();
+    const results = toolResultsOf(lastMessage((await modelRequests(stub))[1]));
+    expect(results.map((result) => [result.toolUseId, result.isError])).toEqual([
+      [write, false],
+      [ask, true],
+    ]);
+    await expectAlarmAt(stub, null);
     device.close();
   });
 
