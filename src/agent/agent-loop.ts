@@ -37,6 +37,7 @@ export class AgentLoop {
       return;
     }
     this.live = { controller: new AbortController(), assembler: null };
+    this.noticeLostRun();
     try {
       do {
         this.rerun = false;
@@ -47,6 +48,21 @@ export class AgentLoop {
     } finally {
       this.live = null;
     }
+  }
+
+  /**
+   * A turn persisted as `running` while no runner is live here was lost with the instance that ran
+   * it (a Durable Object has one instance). Its streamed output is discarded and the model call is
+   * re-issued from the stored transcript; devices hear it first so they drop the partial text.
+   */
+  private noticeLostRun(): void {
+    const turn = this.deps.turn.current();
+    if (!turn || this.deps.turn.status() !== "running") return;
+    this.deps.events.append("turn_restarted", {
+      turnId: turn.id,
+      reason:
+        "The server lost the turn in flight (restart or eviction); continuing from the stored transcript.",
+    });
   }
 
   /**

@@ -1,9 +1,8 @@
 // A turn survives losing its Durable Object instance mid-flight: the watchdog alarm notices that
 // nobody is driving a `running` turn, says so, and continues from storage.
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ToolResultBlockParam } from "../../../src/model/model-client";
-import type { SessionObject } from "../../../src/session/session-object";
 import { notesWrite } from "../../../src/tools/builtin/notes-write";
 import {
   type CreatedSession,
@@ -20,19 +19,12 @@ afterEach(() => {
 });
 
 /**
- * Evicts the instance, then fires the alarm as the platform would once the watchdog deadline has
- * passed. `runDurableObjectAlarm` runs the alarm now, two minutes early, and `alarm()` only treats
- * a turn as lost when the stored watchdog time is due, so the deadline is moved into the past first.
+ * Evicts the instance, then fires the alarm. The alarm runs now rather than when the two-minute
+ * watchdog is due: a turn left `running` with no live runner is lost whenever the alarm looks.
  */
 async function crashAndFireWatchdog(session: CreatedSession): Promise<void> {
   const stub = stubOf(session);
   await evictDurableObject(stub);
-  await runInDurableObject(stub, (_instance: SessionObject, state) => {
-    const rows = state.storage.sql
-      .exec(`UPDATE meta SET value = ? WHERE key = 'watchdog_at'`, JSON.stringify(Date.now() - 1))
-      .toArray();
-    expect(rows).toEqual([]);
-  });
   expect(await runDurableObjectAlarm(stub)).toBe(true);
 }
 
@@ -51,6 +43,33 @@ async function waitForRestartedDone(device: Device) {
 }
 
 describe("crash recovery", () => {
+  it("announces the restart when a new message is what wakes an instance after a crash", async () => {
+    const session = await createSession({
+      script: [
+        textReply("This reply is lost in the crash", { stallAfterEvents: 3 }),
+        textReply("Recovered."),
+        textReply("Second."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "first" });
+    await device.waitForEvent("text_delta");
+    await evictDurableObject(stubOf(session));
+
+    const again = await connect(session, { after: device.events.at(-1)?.seq ?? 0 });
+    await again.request({ type: "send_message", text: "second" });
+    const restarted = await again.waitForEvent("turn_restarted");
+    const queued = again.event("user_message", (e) => e.data.text === "second");
+    expect(queued?.data.queued).toBe(true);
+    const firstDone = await again.waitForEvent("done", (e) => e.seq > restarted.seq);
+    const recovered = eventsOf(again, "text_delta").filter(
+      (e) => e.seq > restarted.seq && e.seq < firstDone.seq,
+    );
+    expect(recovered.map((e) => e.data.text).join("")).toBe("Recovered.");
+    await again.waitForDone(2);
+    expectValidTranscript((await modelRequests(session)).at(-1)?.messages ?? []);
+  });
+
   it("re-issues a model call lost to eviction from the stored transcript after a turn_restarted event", async () => {
     const session = await createSession({
       script: [
