@@ -2,10 +2,9 @@
 // approval card embedded when the call waits for a person.
 import { prettyArguments } from "../interaction-view";
 import type { ToolItem, ToolPhase } from "../session-state";
-import { ApprovalCard } from "./approval-card";
 import { h, setText } from "./dom";
-import { type CardContext, type InteractionCard, UnsupportedCard } from "./interaction-card";
-import { QuestionCard } from "./question-card";
+import type { CardContext, InteractionCard } from "./interaction-card";
+import { renderInteraction } from "./interaction-renderers";
 
 const PHASE_TEXT: Record<ToolPhase, string> = {
   streaming: "preparing…",
@@ -64,12 +63,7 @@ export class ToolCard {
   update(item: ToolItem, context: CardContext): void {
     const interaction = item.interaction;
     if (interaction && !this.card) {
-      this.card =
-        interaction.kind === "question"
-          ? new QuestionCard(item)
-          : interaction.kind === "approval"
-            ? new ApprovalCard(item)
-            : new UnsupportedCard(item);
+      this.card = renderInteraction(interaction.kind, item);
       this.slot.appendChild(this.card.el);
     }
     this.card?.update(item, context);
