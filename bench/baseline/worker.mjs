@@ -1,0 +1,104 @@
+// The benchmark's floor: a Durable Object that only broadcasts. No storage, no validation; it keeps
+// recent events in memory so a reconnecting socket can be replayed the same way Parley does it.
+import { DurableObject } from "cloudflare:workers";
+
+/** Events kept in memory for replay; enough for the largest replay scenario. */
+const MAX_KEPT_EVENTS = 50_000;
+/** Same cap as Parley's replay frames (src/protocol/limits.ts), so frame counts are comparable. */
+const MAX_REPLAY_FRAME_BYTES = 512 * 1024;
+const MAX_BURST = 100_000;
+
+export class BareBroadcast extends DurableObject {
+  /** INVARIANT: lost on eviction; the benchmark replays only right after filling. */
+  events = [];
+  seq = 0;
+
+  constructor(ctx, env) {
+    super(ctx, env);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+  }
+
+  async fetch(request) {
+    const url = new URL(request.url);
+    if (url.pathname.endsWith("/ws")) return this.accept(url);
+    if (url.pathname.endsWith("/burst")) return this.burst(url);
+    return new Response("not found", { status: 404 });
+  }
+
+  accept(url) {
+    const pair = new WebSocketPair();
+    const [client, server] = Object.values(pair);
+    this.ctx.acceptWebSocket(server);
+    const after = Number(url.searchParams.get("after") ?? "0");
+    server.send(JSON.stringify({ type: "hello", deviceId: "bare", snapshot: { lastSeq: this.seq } }));
+    this.replay(server, after);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  replay(socket, after) {
+    let batch = [];
+    let bytes = 0;
+    for (const event of this.events) {
+      if (event.seq <= after) continue;
+      const json = JSON.stringify(event);
+      if (batch.length > 0 && bytes + json.length > MAX_REPLAY_FRAME_BYTES) {
+        socket.send(`{"type":"batch","events":[${batch.join(",")}]}`);
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(json);
+      bytes += json.length + 1;
+    }
+    if (batch.length > 0) socket.send(`{"type":"batch","events":[${batch.join(",")}]}`);
+  }
+
+  async burst(url) {
+    const count = Math.min(Number(url.searchParams.get("n") ?? "0"), MAX_BURST);
+    const paceMs = Number(url.searchParams.get("paceMs") ?? "0");
+    const text = "x".repeat(Number(url.searchParams.get("chars") ?? "4"));
+    for (let i = 0; i < count; i++) {
+      if (paceMs > 0 && i > 0) await new Promise((resolve) => setTimeout(resolve, paceMs));
+      this.broadcast("text_delta", { turnId: "bare", index: 0, text });
+    }
+    return Response.json({ sent: count, lastSeq: this.seq });
+  }
+
+  broadcast(type, data) {
+    this.seq += 1;
+    const event = { seq: this.seq, at: Date.now(), type, data };
+    this.events.push(event);
+    if (this.events.length > MAX_KEPT_EVENTS) this.events.shift();
+    const frame = JSON.stringify(event);
+    for (const socket of this.ctx.getWebSockets()) socket.send(frame);
+  }
+
+  // A command round trip: the floor under Parley's answer-to-resume and many-sessions figures.
+  webSocketMessage(socket, message) {
+    let command;
+    try {
+      command = JSON.parse(String(message));
+    } catch {
+      return;
+    }
+    socket.send(JSON.stringify({ type: "ack", requestId: command.requestId ?? null, ok: true }));
+    this.broadcast("echo", { requestId: command.requestId ?? null });
+  }
+
+  webSocketClose(socket, code) {
+    try {
+      socket.close(code === 1005 ? 1000 : code, "bye");
+    } catch {
+      // Already closed: nothing to do.
+    }
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const url = new URL(request.url);
+    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst)$/);
+    if (!match) return new Response("bare broadcast baseline", { status: 200 });
+    const stub = env.BARE.get(env.BARE.idFromName(match[1]));
+    return stub.fetch(request);
+  },
+};

@@ -1,0 +1,93 @@
+// Command-line options of `npm run bench`, with defaults sized to finish in about two minutes on
+// two cores.
+import { parseArgs } from "node:util";
+
+export const SCENARIOS = ["fanout", "storage", "replay", "resume", "many"];
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --scenarios LIST       which to run, comma-separated (default: ${SCENARIOS.join(",")})
+  --repeats N            measured repeats per figure; the table shows their median (default 3)
+  --devices LIST         fan-out device counts (default 1,10,100)
+  --paced-deltas K       text deltas in a paced fan-out stream (default 300)
+  --pace-ms MS           delay between paced deltas (default 2)
+  --burst-deltas K       text deltas in a burst fan-out stream (default 2000)
+  --chunk C              characters per text delta (default 4)
+  --storage-deltas K     text deltas in the storage scenario's streamed turn (default 1000)
+  --replay-missed LIST   events a reconnecting device missed (default 1000,10000)
+  --sessions S           paused sessions answered at once (default 200)
+  --no-eviction          skip the answer-after-restart variant (it restarts wrangler dev)
+  --strict               exit 3 when a figure misses its target
+  --out FILE             results file (default bench/results/latest.md for a full run,
+                         bench/results/partial.md otherwise)
+  --help`;
+
+/** @param {string} text @param {string} name */
+function positiveInts(text, name) {
+  const values = text.split(",").map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0)) {
+    throw new Error(`--${name} wants positive whole numbers, got "${text}"`);
+  }
+  return values;
+}
+
+/** @param {string} text @param {string} name @param {number} min */
+function int(text, name, min = 1) {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`--${name} wants a whole number ≥ ${min}, got "${text}"`);
+  return value;
+}
+
+/** @param {string[]} argv */
+export function readOptions(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      scenarios: { type: "string", default: SCENARIOS.join(",") },
+      repeats: { type: "string", default: "3" },
+      devices: { type: "string", default: "1,10,100" },
+      "paced-deltas": { type: "string", default: "300" },
+      "pace-ms": { type: "string", default: "2" },
+      "burst-deltas": { type: "string", default: "2000" },
+      chunk: { type: "string", default: "4" },
+      "storage-deltas": { type: "string", default: "1000" },
+      "replay-missed": { type: "string", default: "1000,10000" },
+      sessions: { type: "string", default: "200" },
+      "no-eviction": { type: "boolean", default: false },
+      strict: { type: "boolean", default: false },
+      out: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  const scenarios = values.scenarios.split(",").map((name) => name.trim());
+  for (const name of scenarios) {
+    if (!SCENARIOS.includes(name))
+      throw new Error(`unknown scenario "${name}" (known: ${SCENARIOS.join(", ")})`);
+  }
+  const chunk = int(values.chunk, "chunk");
+  const options = {
+    help: values.help,
+    scenarios,
+    full: SCENARIOS.every((name) => scenarios.includes(name)) && !values["no-eviction"],
+    repeats: int(values.repeats, "repeats"),
+    devices: positiveInts(values.devices, "devices"),
+    pacedDeltas: int(values["paced-deltas"], "paced-deltas"),
+    paceMs: int(values["pace-ms"], "pace-ms"),
+    burstDeltas: int(values["burst-deltas"], "burst-deltas"),
+    chunk,
+    storageDeltas: int(values["storage-deltas"], "storage-deltas"),
+    replayMissed: positiveInts(values["replay-missed"], "replay-missed"),
+    sessions: int(values.sessions, "sessions"),
+    eviction: !values["no-eviction"],
+    strict: values.strict,
+    out: values.out,
+  };
+  // A scripted reply holds at most 100 000 characters of text.
+  for (const deltas of [options.pacedDeltas, options.burstDeltas, options.storageDeltas]) {
+    if (deltas * chunk > 100_000)
+      throw new Error(`${deltas} deltas × ${chunk} characters exceed one scripted reply`);
+  }
+  return options;
+}

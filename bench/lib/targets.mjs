@@ -1,0 +1,83 @@
+// The two servers under load, behind the calls the scenarios need: Parley's public API and the
+// bare-broadcast baseline (bench/baseline/worker.mjs).
+import { requestJson } from "./http.mjs";
+
+let nextName = 0;
+
+/** A unique name so every run uses fresh Durable Objects. */
+export function uniqueName(prefix) {
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${++nextName}`;
+}
+
+/** @typedef {{ sessionId: string, token: string }} ParleySession */
+/** @typedef {{ rowsWritten: number, rowsRead: number, storageBytes: number, events: number, eventsByType: Record<string, number> }} SessionStats */
+
+export class ParleyTarget {
+  /** @param {string} baseUrl */
+  constructor(baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  /**
+   * @param {{ permissionMode?: string, systemPrompt?: string, script?: unknown[], interactionTimeoutMs?: number }} body
+   * @returns {Promise<ParleySession>}
+   */
+  async createSession(body) {
+    const created = await requestJson(`${this.baseUrl}/api/sessions`, { method: "POST", body });
+    if (typeof created?.sessionId !== "string" || typeof created?.token !== "string") {
+      throw new Error(`POST /api/sessions returned no sessionId/token: ${JSON.stringify(created)}`);
+    }
+    return { sessionId: created.sessionId, token: created.token };
+  }
+
+  /**
+   * @param {ParleySession} session
+   * @param {{ after?: number, device?: string }} [options]
+   */
+  socketUrl(session, { after = 0, device = "bench" } = {}) {
+    const query = new URLSearchParams({ token: session.token, after: String(after), device });
+    return `${this.baseUrl.replace(/^http/, "ws")}/api/sessions/${session.sessionId}/ws?${query}`;
+  }
+
+  /**
+   * The Durable Object's own storage counters.
+   * @param {ParleySession} session
+   * @returns {Promise<SessionStats>}
+   */
+  async stats(session) {
+    const url = `${this.baseUrl}/api/sessions/${session.sessionId}/stats?token=${encodeURIComponent(session.token)}`;
+    const stats = await requestJson(url, { headers: { authorization: `Bearer ${session.token}` } });
+    for (const key of ["rowsWritten", "storageBytes", "events"]) {
+      if (typeof stats?.[key] !== "number") {
+        throw new Error(`GET /api/sessions/:id/stats has no numeric "${key}": ${JSON.stringify(stats)}`);
+      }
+    }
+    return stats;
+  }
+}
+
+export class BareTarget {
+  /** @param {string} baseUrl */
+  constructor(baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  /**
+   * @param {string} name the Durable Object's name
+   * @param {{ after?: number }} [options]
+   */
+  socketUrl(name, { after = 0 } = {}) {
+    return `${this.baseUrl.replace(/^http/, "ws")}/s/${name}/ws?after=${after}`;
+  }
+
+  /**
+   * Makes the object broadcast `n` synthetic text deltas of `chars` characters, `paceMs` apart.
+   * @param {string} name
+   * @param {{ n: number, paceMs: number, chars: number, timeoutMs?: number }} options
+   * @returns {Promise<{ sent: number, lastSeq: number }>}
+   */
+  burst(name, { n, paceMs, chars, timeoutMs = 120_000 }) {
+    const query = new URLSearchParams({ n: String(n), paceMs: String(paceMs), chars: String(chars) });
+    return requestJson(`${this.baseUrl}/s/${name}/burst?${query}`, { method: "POST", timeoutMs });
+  }
+}

@@ -1,0 +1,195 @@
+// `npm run bench`: starts Parley (snapshotted from the working tree) and the bare-broadcast baseline
+// under `wrangler dev` on loopback, runs the scenarios against both, and prints and writes the
+// results table. Any failure ends the run with a message and a non-zero exit, and no table.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { readOptions, USAGE } from "./lib/options.mjs";
+import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
+import { textReply } from "./lib/script.mjs";
+import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
+import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { startWranglerDev } from "./lib/wrangler-dev.mjs";
+import { runFanout } from "./scenarios/fanout.mjs";
+import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
+import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
+import { runResume } from "./scenarios/resume.mjs";
+import { runStorage } from "./scenarios/storage.mjs";
+
+const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
+const started = performance.now();
+const loadAtStart = loadavg()[0] ?? 0;
+
+/** @param {string} line */
+function log(line) {
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1)}s] ${line}\n`);
+}
+
+async function wranglerVersion() {
+  const pkg = JSON.parse(
+    await readFile(new URL("../node_modules/wrangler/package.json", import.meta.url), "utf8"),
+  );
+  return pkg.version;
+}
+
+/**
+ * Fails unless Parley accepts a scripted session and reports its storage counters.
+ * @param {ParleyTarget} parley
+ */
+async function preflight(parley) {
+  const session = await parley.createSession({ script: [textReply("ready")] }).catch((error) => {
+    throw new Error(`Parley does not accept scripted sessions (POST /api/sessions): ${error.message}`);
+  });
+  await parley.stats(session);
+}
+
+async function main() {
+  const options = readOptions(process.argv.slice(2));
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  await mkdir(RESULTS, { recursive: true });
+  const work = await mkdtemp(`${tmpdir()}/parley-bench-`);
+  /** @type {import("./lib/wrangler-dev.mjs").DevServer[]} */
+  const servers = [];
+  try {
+    log(`snapshotting and starting Parley and the baseline (state in ${work})`);
+    const parleyConfig = await snapshotParley(work, RESULTS);
+    const startParley = () =>
+      startWranglerDev({
+        label: "parley",
+        config: parleyConfig,
+        persistTo: `${work}/parley-state`,
+        vars: { ALLOW_SCRIPTED_SESSIONS: "true" },
+        logDir: RESULTS,
+      });
+    const [parleyServer, bareServer] = await Promise.all([
+      startParley(),
+      snapshotBaseline(work).then((config) =>
+        startWranglerDev({ label: "baseline", config, persistTo: `${work}/baseline-state`, logDir: RESULTS }),
+      ),
+    ]);
+    servers.push(parleyServer, bareServer);
+    const bare = new BareTarget(bareServer.baseUrl);
+    let parley = new ParleyTarget(parleyServer.baseUrl);
+    await preflight(parley);
+
+    const restartParley = async () => {
+      const old = /** @type {import("./lib/wrangler-dev.mjs").DevServer} */ (servers.shift());
+      await old.stop();
+      const fresh = await startParley();
+      servers.unshift(fresh);
+      parley = new ParleyTarget(fresh.baseUrl);
+      return parley;
+    };
+
+    // Untimed preparation runs first and side by side: filling the replay session and pausing the
+    // many sessions take longest and measure nothing.
+    const replayOptions = { missed: options.replayMissed, repeats: options.repeats };
+    const manyOptions = { sessions: options.sessions, repeats: options.repeats };
+    const begunPreparing = performance.now();
+    const [replayFixture, manyFixture] = await Promise.all([
+      options.scenarios.includes("replay")
+        ? prepareReplay({ parley, bare, log, options: replayOptions })
+        : null,
+      options.scenarios.includes("many")
+        ? prepareManySessions({ parley, bare, log, options: manyOptions })
+        : null,
+    ]);
+    log(`prepared in ${((performance.now() - begunPreparing) / 1000).toFixed(1)} s`);
+
+    // Replay and many sessions go first, while their sessions are fresh; resume goes last because it
+    // restarts wrangler dev.
+    /** @type {Record<string, () => Promise<import("./lib/figures.mjs").Figure[]>>} */
+    const scenarios = {
+      replay: () =>
+        runReplay({ parley, bare, options: replayOptions, fixture: /** @type {any} */ (replayFixture) }),
+      many: () => runManySessions({ log, options: manyOptions, fixture: /** @type {any} */ (manyFixture) }),
+      fanout: () => runFanout({ parley, bare, log, options: { ...options } }),
+      storage: () =>
+        runStorage({
+          parley,
+          log,
+          options: {
+            deltas: options.storageDeltas,
+            chunk: options.chunk,
+            paceMs: options.paceMs,
+            repeats: options.repeats,
+          },
+        }),
+      resume: () =>
+        runResume({
+          parley,
+          bare,
+          restartParley,
+          log,
+          options: { repeats: options.repeats, eviction: options.eviction },
+        }),
+    };
+    const figures = [];
+    try {
+      for (const name of Object.keys(scenarios).filter((key) => options.scenarios.includes(key))) {
+        const begun = performance.now();
+        figures.push(...(await /** @type {() => Promise<any>} */ (scenarios[name])()));
+        log(`${name} done in ${((performance.now() - begun) / 1000).toFixed(1)} s`);
+      }
+    } finally {
+      if (manyFixture) await closeManySessions(manyFixture);
+    }
+    figures.sort((a, b) => a.scenario.localeCompare(b.scenario));
+    const rows = toRows(figures);
+    const elapsed = (performance.now() - started) / 1000;
+    const report = [
+      "# Parley benchmark results",
+      "",
+      `Run ${new Date().toISOString()} in ${elapsed.toFixed(0)} s on ${machineLine({ wranglerVersion: await wranglerVersion() })}; ` +
+        `1-minute load average ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]?.toFixed(2)} at the end.`,
+      `Local \`wrangler dev\` on loopback; each value is the median of ${options.repeats} measured repeats after a warm-up ` +
+        "(yes/no and error counts show the worst repeat). Baseline = a bare-broadcast Durable Object " +
+        "(bench/baseline) driven by the same load generator in the same run; ratio = Parley ÷ baseline. " +
+        "See bench/README.md for what each figure includes.",
+      "",
+      `Parameters: \`${process.argv.slice(2).join(" ") || "(defaults)"}\` → devices ${options.devices.join("/")}, ` +
+        `paced ${options.pacedDeltas} deltas ${options.paceMs} ms apart, burst ${options.burstDeltas} deltas, ` +
+        `${options.chunk} characters per delta, storage ${options.storageDeltas} deltas, ` +
+        `replay ${options.replayMissed.join("/")} missed, ${options.sessions} sessions.`,
+      "",
+      markdownTable(rows),
+      "",
+    ].join("\n");
+    console.log(report);
+    const out = options.out ?? `${RESULTS}${options.full ? "latest.md" : "partial.md"}`;
+    await writeFile(out, report);
+    await writeFile(out.replace(/\.md$/, ".json"), JSON.stringify({ options, figures }, null, 2));
+    log(`wrote ${out}`);
+    const failed = rows.filter((row) => row.pass === false);
+    if (failed.length > 0) {
+      log(
+        `${failed.length} figure(s) missed their target: ${failed.map((row) => row.figure.label).join("; ")}`,
+      );
+      if (options.strict) return 3;
+    }
+    return 0;
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+// However the servers behave, the run ends by itself.
+const RUN_LIMIT_MS = 15 * 60_000;
+setTimeout(() => {
+  log(`FAILED: the run exceeded ${RUN_LIMIT_MS / 60_000} minutes; no results were written`);
+  process.exit(1);
+}, RUN_LIMIT_MS).unref();
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    log(`no results were written; wrangler output is in ${RESULTS}*.log`);
+    process.exit(1);
+  },
+);

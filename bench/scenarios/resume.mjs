@@ -1,0 +1,203 @@
+// Scenario 4, answer-to-resume: from a device sending an answer (or approval) to the same device
+// receiving the first text of the model call that the answer unblocked. Also after a restart of
+// `wrangler dev` while the question waited (the Durable Object's memory is gone; storage stays).
+// The baseline is a bare command round trip: command in, broadcast event out.
+import { now, withTimeout } from "../lib/clock.mjs";
+import { Device } from "../lib/device.mjs";
+import { alternate, figure } from "../lib/figures.mjs";
+import { ANSWERS, approvalReply, questionReply, textReply } from "../lib/script.mjs";
+import { SessionDevice } from "../lib/session-driver.mjs";
+import { uniqueName } from "../lib/targets.mjs";
+
+/** @typedef {{ repeats: number, eviction: boolean }} ResumeOptions */
+
+const RESUME_TIMEOUT_MS = 15_000;
+
+/**
+ * Sends the resolving command and times it to the first text_delta that follows.
+ * @param {SessionDevice} watcher
+ * @param {Record<string, unknown>} command
+ * @returns {Promise<number>} milliseconds
+ */
+export async function timeResume(watcher, command) {
+  let resumedAt = 0;
+  watcher.listener = (event, receivedAt) => {
+    if (event.type === "text_delta" && resumedAt === 0) resumedAt = receivedAt;
+  };
+  const sentAt = now();
+  const ack = await withTimeout(watcher.device.request(command), RESUME_TIMEOUT_MS, `${command.type} ack`);
+  if (!ack.ok) throw new Error(`${command.type} was refused: ${JSON.stringify(ack.error)}`);
+  await withTimeout(
+    watcher.device.until(() => resumedAt !== 0),
+    RESUME_TIMEOUT_MS,
+    "the model did not resume",
+  );
+  watcher.listener = null;
+  return resumedAt - sentAt;
+}
+
+/**
+ * @param {import("../lib/targets.mjs").ParleyTarget} parley
+ * @param {"question" | "approval"} kind
+ */
+async function pausedSession(parley, kind) {
+  const session = await parley.createSession({
+    permissionMode: "default",
+    script: [
+      kind === "question" ? questionReply("toolu_bench_q") : approvalReply("toolu_bench_a"),
+      textReply("Thanks, carrying on."),
+    ],
+  });
+  const watcher = await SessionDevice.open(parley, session, { device: "answerer" });
+  const toolCallId = await watcher.askAndPause(
+    "Please decide.",
+    kind === "question" ? "question_prompt" : "approval_required",
+  );
+  return { session, watcher, toolCallId };
+}
+
+/**
+ * @param {string} toolCallId
+ * @param {"question" | "approval"} kind
+ */
+function resolving(toolCallId, kind) {
+  return kind === "question"
+    ? { type: "submit_answers", toolCallId, answers: ANSWERS }
+    : { type: "approve", toolCallId };
+}
+
+/**
+ * @param {import("../lib/targets.mjs").ParleyTarget} parley
+ * @param {"question" | "approval"} kind
+ */
+async function resumeOnce(parley, kind) {
+  const { watcher, toolCallId } = await pausedSession(parley, kind);
+  try {
+    return await timeResume(watcher, resolving(toolCallId, kind));
+  } finally {
+    await watcher.close();
+  }
+}
+
+/**
+ * The floor: one command to a bare object and the broadcast it causes.
+ * @param {import("../lib/targets.mjs").BareTarget} bare
+ */
+export async function bareRoundTrip(bare) {
+  let echoedAt = 0;
+  const device = await Device.connect(bare.socketUrl(uniqueName("echo")), {
+    onEvent: (event, receivedAt) => {
+      if (event.type === "echo") echoedAt = receivedAt;
+    },
+  });
+  try {
+    const sentAt = now();
+    await device.request({ type: "echo" });
+    await withTimeout(
+      device.until(() => echoedAt !== 0),
+      RESUME_TIMEOUT_MS,
+      "bare echo",
+    );
+    return echoedAt - sentAt;
+  } finally {
+    await device.close();
+  }
+}
+
+/**
+ * Pauses `count` sessions (plus one warm-up), restarts the server, then for each session:
+ * reconnects a device (timed to its hello, which must list the pending question) and answers.
+ * @param {{ parley: import("../lib/targets.mjs").ParleyTarget, restartParley: () => Promise<import("../lib/targets.mjs").ParleyTarget> }} servers
+ * @param {number} count
+ * @param {(line: string) => void} log
+ */
+async function afterRestart({ parley, restartParley }, count, log) {
+  const paused = [];
+  for (let i = 0; i <= count; i++) {
+    const { session, watcher, toolCallId } = await pausedSession(parley, "question");
+    paused.push({ session, toolCallId, lastSeq: watcher.device.lastSeq });
+    await watcher.close();
+  }
+  log("resume: restarting wrangler dev with the same state directory");
+  const restarted = await restartParley();
+  const reconnects = [];
+  const resumes = [];
+  for (const [i, { session, toolCallId, lastSeq }] of paused.entries()) {
+    const start = now();
+    const watcher = await SessionDevice.open(restarted, session, { after: lastSeq, device: "answerer" });
+    const reconnectMs = now() - start;
+    try {
+      const snapshot = watcher.device.hello.snapshot;
+      const waiting = snapshot.pending.some((/** @type {any} */ p) => p.toolCallId === toolCallId);
+      if (!waiting || snapshot.status !== "awaiting_input") {
+        throw new Error(
+          `after the restart the session is "${snapshot.status}" and its question is ${waiting ? "" : "not "}pending`,
+        );
+      }
+      const resumeMs = await timeResume(watcher, resolving(toolCallId, "question"));
+      if (i === 0) continue; // warm-up: the first request after a restart also starts the isolate
+      reconnects.push(reconnectMs);
+      resumes.push(resumeMs);
+    } finally {
+      await watcher.close();
+    }
+  }
+  return { reconnects, resumes };
+}
+
+/**
+ * @param {{ parley: import("../lib/targets.mjs").ParleyTarget, bare: import("../lib/targets.mjs").BareTarget, restartParley: () => Promise<import("../lib/targets.mjs").ParleyTarget>, options: ResumeOptions, log: (line: string) => void }} context
+ * @returns {Promise<import("../lib/figures.mjs").Figure[]>}
+ */
+export async function runResume({ parley, bare, restartParley, options, log }) {
+  const scenario = "4. Answer-to-resume";
+  log("resume: answer and approval on a live object");
+  const question = await alternate(
+    options.repeats,
+    () => bareRoundTrip(bare),
+    () => resumeOnce(parley, "question"),
+  );
+  const approval = await alternate(
+    options.repeats,
+    () => bareRoundTrip(bare),
+    () => resumeOnce(parley, "approval"),
+  );
+  const figures = [
+    figure({
+      scenario,
+      label: "answer (AskUserQuestion) → first text of the next model call",
+      unit: "ms",
+      parley: question.parley,
+      bare: question.bare,
+      target: { below: 10 },
+    }),
+    figure({
+      scenario,
+      label: "approval → tool runs → first text of the next model call",
+      unit: "ms",
+      parley: approval.parley,
+      bare: approval.bare,
+      target: { below: 10 },
+    }),
+  ];
+  if (options.eviction) {
+    const evicted = await afterRestart({ parley, restartParley }, options.repeats, log);
+    figures.push(
+      figure({
+        scenario,
+        label: "after a restart: reconnect until hello lists the pending question",
+        unit: "ms",
+        parley: evicted.reconnects,
+      }),
+      figure({
+        scenario,
+        label: "after a restart: answer → first text of the next model call",
+        unit: "ms",
+        parley: evicted.resumes,
+        bare: question.bare,
+        target: { below: 10 },
+      }),
+    );
+  }
+  return figures;
+}
