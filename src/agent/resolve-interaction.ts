@@ -62,7 +62,9 @@ export function answerInteraction(
   }
   if (parsed.result) recordResult(deps, toolCallId, record.toolName, parsed.result);
   if (parsed.remember) deps.rules.allow(record.toolName);
-  return finish(deps, record, parsed.outcome, parsed.response, deviceId, at);
+  const resolved = finish(deps, record, parsed.outcome, parsed.response, deviceId, at);
+  markRunningWhenNobodyIsAsked(deps);
+  return resolved;
 }
 
 /** Times out every pending interaction whose deadline has passed; returns how many it resolved. */
@@ -79,6 +81,7 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
     finish(deps, record, "timed_out", null, null, now);
     count += 1;
   }
+  if (count > 0) markRunningWhenNobodyIsAsked(deps);
   return count;
 }
 
@@ -111,6 +114,14 @@ function finish(
   deps.events.append("interaction_resolved", { ...resolution, resolvedAt });
   deps.deadlines.rearm();
   return { ok: true, resolution };
+}
+
+/**
+ * Once nothing waits for a person, the turn is working again. Saying so here rather than when the
+ * loop gets to it matters: the loop may still be busy with a tool approved earlier in the batch.
+ */
+function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
+  if (deps.turn.current() && deps.interactions.pending().length === 0) deps.turn.setStatus("running");
 }
 
 function alreadyResolved(record: InteractionRecord): ResolveResult {

@@ -80,13 +80,9 @@ function resolved(
   result: ReturnType<typeof answerInteraction>,
 ): CommandOutcome {
   if (!result.ok) return result;
-  if (deps.turn.current() && deps.interactions.pending().length === 0) {
-    // Nobody is waited for any more. Say so now: the loop may still be busy with a tool approved
-    // earlier and only look at this answer afterwards.
-    deps.turn.setStatus("running");
-    // If this instance dies before the loop takes the answer, the watchdog alarm picks it up.
+  // If this instance dies before the loop takes the answer, the watchdog alarm picks it up.
+  if (deps.interactions.pending().length === 0)
     deps.deadlines.setWatchdog(deps.clock.now() + deps.settings.watchdogMs);
-  }
   wake(loop);
   return { ok: true, result: result.resolution };
 }

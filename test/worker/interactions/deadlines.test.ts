@@ -1,5 +1,5 @@
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import {
@@ -186,6 +186,65 @@ describe("an interaction nobody answers", () => {
     ]);
     await expectAlarmAt(stub, null);
     device.close();
+  });
+
+  it("reports the turn as running when the last card times out while an approved tool still runs", async () => {
+    const slowUrl = "https://slow.example.com/archive";
+    let releasePage: () => void = () => {};
+    const pageReleased = new Promise<void>((resolve) => {
+      releasePage = resolve;
+    });
+    const realFetch = globalThis.fetch;
+    const outbound = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      if (String(input instanceof Request ? input.url : input) !== slowUrl) return realFetch(input, init);
+      await pageReleased;
+      return new Response("The archive.", { headers: { "content-type": "text/plain" } });
+    });
+    try {
+      const fetchCall = "toolu_fetch_slow";
+      const ask = "toolu_ask_times_out";
+      const session = await createSession({
+        script: [
+          toolReply([
+            { name: "fetch_url", id: fetchCall, input: { url: slowUrl } },
+            { name: "AskUserQuestion", id: ask, input: colourQuestion() },
+          ]),
+          textReply("Read it; no colour chosen."),
+        ],
+      });
+      const stub = stubOf(session);
+      const device = await connect(session);
+      await device.request({ type: "send_message", text: "Read the archive and ask me the colour" });
+      await device.waitForEvent("question_prompt");
+      const paused = await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+      await device.request({ type: "approve", toolCallId: fetchCall });
+      await device.until(() => outbound.mock.calls.length > 0, "the slow fetch to start");
+      await runInDurableObject(stub, (_, state) => {
+        state.storage.sql.exec(
+          `UPDATE interactions SET deadline = ? WHERE tool_call_id = ?`,
+          Date.now() - 1,
+          ask,
+        );
+      });
+
+      await deliverAlarm(stub);
+
+      await device.waitForEvent("session_status", (e) => e.data.status === "running" && e.seq > paused.seq);
+      const snapshot = await api("GET", `/api/sessions/${session.sessionId}`, { token: session.token });
+      expect(await snapshot.json()).toMatchObject({ status: "running", pending: [] });
+      releasePage();
+      await device.waitForDone();
+      const results = toolResultsOf(lastMessage((await modelRequests(stub))[1]));
+      expect(results.map((result) => [result.toolUseId, result.isError])).toEqual([
+        [fetchCall, false],
+        [ask, true],
+      ]);
+      await expectAlarmAt(stub, null);
+      device.close();
+    } finally {
+      releasePage();
+      outbound.mockRestore();
+    }
   });
 
   it("leaves an interaction pending when the alarm arrives before its deadline", async () => {
