@@ -1,0 +1,40 @@
+// The benchmark's copy of wrangler.toml: same Worker and bindings, no web build, bundle as entry.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { benchConfig } from "../lib/worker-snapshot.mjs";
+
+const TOML = `name = "parley"
+main = "src/index.ts"
+compatibility_date = "2026-10-01"
+
+[build]
+command = "node scripts/build-web.mjs"
+watch_dir = "web/src"
+
+[assets]
+directory = "web/public"
+run_worker_first = ["/api/*"]
+
+[[durable_objects.bindings]]
+name = "SESSIONS"
+class_name = "SessionObject"
+
+[vars]
+INTERACTION_TIMEOUT_MS = "600000"
+`;
+
+test("drops the web build and assets but keeps bindings and variables", () => {
+  const out = benchConfig(TOML, "dist/index.js", true);
+  assert.doesNotMatch(out, /\[build\]|\[assets\]|build-web|web\/public/);
+  assert.match(out, /\[\[durable_objects\.bindings\]\]\nname = "SESSIONS"/);
+  assert.match(out, /INTERACTION_TIMEOUT_MS = "600000"/);
+});
+
+test("points main at the snapshot and turns bundling off only for the prebuilt bundle", () => {
+  assert.match(benchConfig(TOML, "dist/index.js", true), /^main = "dist\/index\.js"\nno_bundle = true$/m);
+  assert.doesNotMatch(benchConfig(TOML, "/repo/src/index.ts", false), /no_bundle/);
+});
+
+test("refuses a config without a top-level main", () => {
+  assert.throws(() => benchConfig('name = "x"\n', "dist/index.js", true), /no top-level "main/);
+});
