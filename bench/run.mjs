@@ -1,10 +1,11 @@
 // `npm run bench`: starts Parley (snapshotted from the working tree) and the bare-broadcast baseline
 // under `wrangler dev` on loopback, runs the scenarios against both, and prints and writes the
 // results table. Any failure ends the run with a message and a non-zero exit, and no table.
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { readOptions, USAGE } from "./lib/options.mjs";
+import { readOptions, USAGE, UsageError } from "./lib/options.mjs";
 import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
@@ -51,6 +52,8 @@ async function main() {
   }
   await mkdir(RESULTS, { recursive: true });
   const work = await mkdtemp(`${tmpdir()}/parley-bench-`);
+  // Also on Ctrl-C, when the finally below does not run.
+  process.on("exit", () => rmSync(work, { recursive: true, force: true }));
   /** @type {import("./lib/wrangler-dev.mjs").DevServer[]} */
   const servers = [];
   try {
@@ -188,6 +191,10 @@ main().then(
   (code) => process.exit(code),
   (error) => {
     log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof UsageError) {
+      process.stderr.write(`${USAGE}\n`);
+      process.exit(1);
+    }
     if (error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
     log(`no results were written; wrangler output is in ${RESULTS}*.log`);
     process.exit(1);

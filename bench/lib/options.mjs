@@ -4,6 +4,9 @@ import { parseArgs } from "node:util";
 
 export const SCENARIOS = ["fanout", "storage", "replay", "resume", "many"];
 
+/** A mistake on the command line: reported without a stack trace. */
+export class UsageError extends Error {}
+
 export const USAGE = `Usage: npm run bench -- [options]
 
   --scenarios LIST       which to run, comma-separated (default: ${SCENARIOS.join(",")})
@@ -26,7 +29,7 @@ export const USAGE = `Usage: npm run bench -- [options]
 function positiveInts(text, name) {
   const values = text.split(",").map((part) => Number(part.trim()));
   if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0)) {
-    throw new Error(`--${name} wants positive whole numbers, got "${text}"`);
+    throw new UsageError(`--${name} wants positive whole numbers, got "${text}"`);
   }
   return values;
 }
@@ -35,13 +38,22 @@ function positiveInts(text, name) {
 function int(text, name, min = 1) {
   const value = Number(text);
   if (!Number.isInteger(value) || value < min)
-    throw new Error(`--${name} wants a whole number ≥ ${min}, got "${text}"`);
+    throw new UsageError(`--${name} wants a whole number ≥ ${min}, got "${text}"`);
   return value;
+}
+
+/** @param {Parameters<typeof parseArgs>[0]} config */
+function parseArgsOrExplain(config) {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** @param {string[]} argv */
 export function readOptions(argv) {
-  const { values } = parseArgs({
+  const { values } = parseArgsOrExplain({
     args: argv,
     options: {
       scenarios: { type: "string", default: SCENARIOS.join(",") },
@@ -64,7 +76,7 @@ export function readOptions(argv) {
   const scenarios = values.scenarios.split(",").map((name) => name.trim());
   for (const name of scenarios) {
     if (!SCENARIOS.includes(name))
-      throw new Error(`unknown scenario "${name}" (known: ${SCENARIOS.join(", ")})`);
+      throw new UsageError(`unknown scenario "${name}" (known: ${SCENARIOS.join(", ")})`);
   }
   const chunk = int(values.chunk, "chunk");
   const options = {
@@ -87,7 +99,7 @@ export function readOptions(argv) {
   // A scripted reply holds at most 100 000 characters of text.
   for (const deltas of [options.pacedDeltas, options.burstDeltas, options.storageDeltas]) {
     if (deltas * chunk > 100_000)
-      throw new Error(`${deltas} deltas × ${chunk} characters exceed one scripted reply`);
+      throw new UsageError(`${deltas} deltas × ${chunk} characters exceed one scripted reply`);
   }
   return options;
 }

@@ -185,6 +185,16 @@ export async function runResume({ parley, bare, restartParley, options, log }) {
     figures.push(
       figure({
         scenario,
+        label: "after a restart: the question is still pending and its answer resumes the turn",
+        unit: "yes/no",
+        // afterRestart throws unless every session passed both checks.
+        parley: evicted.resumes.map(() => 1),
+        target: { equals: 1 },
+        aggregate: "worst",
+        better: "higher",
+      }),
+      figure({
+        scenario,
         label: "after a restart: reconnect until hello lists the pending question",
         unit: "ms",
         parley: evicted.reconnects,
