@@ -1,3 +1,5 @@
+// Answers to AskUserQuestion in every form a device may send: each accepted form reaches the model
+// in the SDK's words, and each malformed one is refused precisely while the card stays open.
 import { describe, expect, it } from "vitest";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import {

@@ -1,3 +1,5 @@
+// Several cards open at once: an approval and a question from one assistant message, resolved in
+// either order, and a cancel that closes every open card for every device.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { MessageParam } from "../../../src/model/model-client";

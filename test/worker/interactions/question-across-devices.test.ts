@@ -1,3 +1,5 @@
+// One question, many devices: every device sees the card and the same receipt, the first answer
+// wins, and an answer after eviction resumes the turn from storage.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AckFrame } from "../../../src/protocol";
