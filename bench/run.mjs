@@ -9,7 +9,7 @@ import { readOptions, USAGE, UsageError } from "./lib/options.mjs";
 import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
-import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { describeCode, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
 import { startWranglerDev } from "./lib/wrangler-dev.mjs";
 import { runFanout } from "./scenarios/fanout.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
@@ -58,7 +58,9 @@ async function main() {
   const servers = [];
   try {
     log(`snapshotting and starting Parley and the baseline (state in ${work})`);
-    const parleyConfig = await snapshotParley(work, RESULTS);
+    const code = await describeCode(options.ref);
+    log(`measuring ${code}`);
+    const parleyConfig = await snapshotParley(work, RESULTS, options.ref);
     const startParley = () =>
       startWranglerDev({
         label: "parley",
@@ -145,6 +147,8 @@ async function main() {
     const elapsed = (performance.now() - started) / 1000;
     const report = [
       "# Parley benchmark results",
+      "",
+      `Parley at ${code}.`,
       "",
       `Run ${new Date().toISOString()} in ${elapsed.toFixed(0)} s on ${machineLine({ wranglerVersion: await wranglerVersion() })}; ` +
         `1-minute load average ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]?.toFixed(2)} at the end.`,

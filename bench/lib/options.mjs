@@ -20,6 +20,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --replay-missed LIST   events a reconnecting device missed (default 1000,10000)
   --sessions S           paused sessions answered at once (default 200)
   --no-eviction          skip the answer-after-restart variant (it restarts wrangler dev)
+  --ref COMMIT           measure the server code of a commit instead of the working tree
   --strict               exit 3 when a figure misses its target
   --out FILE             results file (default bench/results/latest.md for a full run,
                          bench/results/partial.md otherwise)
@@ -68,6 +69,7 @@ export function readOptions(argv) {
       sessions: { type: "string", default: "200" },
       "no-eviction": { type: "boolean", default: false },
       strict: { type: "boolean", default: false },
+      ref: { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", default: false },
     },
@@ -94,6 +96,7 @@ export function readOptions(argv) {
     sessions: int(values.sessions, "sessions"),
     eviction: !values["no-eviction"],
     strict: values.strict,
+    ref: values.ref,
     out: values.out,
   };
   // A scripted reply holds at most 100 000 characters of text.

@@ -1,8 +1,8 @@
-// Freezes the code under test before the run: Parley is bundled once into a temporary directory
-// and the baseline is copied there, so edits to the working tree during a run (or between a
-// restart and the next start) cannot reload or change the servers being measured.
+// Freezes the code under test before the run: Parley (from the working tree or a commit) is bundled
+// once into a temporary directory and the baseline is copied there, so edits to the working tree
+// during a run (or between a restart and the next start) cannot reload or change the servers.
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { WRANGLER, wranglerEnv } from "./wrangler-dev.mjs";
 
@@ -64,16 +64,74 @@ function runWrangler(args, logPath) {
 }
 
 /**
- * Bundles Parley's Worker from the working tree into `dir` and writes a config that serves the bundle.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, stdout?: "pipe" | number }} [options]
+ * @returns {Promise<string>} stdout
+ */
+function run(command, args, { cwd = REPO_ROOT, stdout = "pipe" } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", stdout, "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (chunk) => (out += chunk));
+    child.stderr?.on("data", (chunk) => (err += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(" ")} failed: ${err.trim()}`)),
+    );
+  });
+}
+
+/**
+ * Which code a run measures, for the results header: a commit, and whether the working tree's
+ * server code differs from it.
+ * @param {string | undefined} ref
+ */
+export async function describeCode(ref) {
+  const commit = (await run("git", ["log", "-1", "--format=%h %s", ref ?? "HEAD"])).trim();
+  if (ref) return `commit ${commit}`;
+  const dirty = (await run("git", ["status", "--porcelain", "--", "src", "wrangler.toml"])).trim();
+  return `the working tree at commit ${commit}${dirty ? ", with uncommitted changes to the server" : ""}`;
+}
+
+/**
+ * Writes the server sources of `ref` into `target` (with the repository's node_modules linked in)
+ * and returns the entry point.
+ * @param {string} ref
+ * @param {string} target
+ */
+async function exportCommit(ref, target) {
+  await mkdir(target, { recursive: true });
+  const archive = `${target}.tar`;
+  await run("git", [
+    "archive",
+    "--format=tar",
+    `--output=${archive}`,
+    ref,
+    "src",
+    "wrangler.toml",
+    "package.json",
+  ]);
+  await run("tar", ["-xf", archive, "-C", target]);
+  await symlink(`${REPO_ROOT}node_modules`, `${target}/node_modules`, "dir");
+  return `${target}/src/index.ts`;
+}
+
+/**
+ * Bundles Parley's Worker (from the working tree, or from commit `ref`) into `dir` and writes a
+ * config that serves the bundle.
  * @param {string} dir temporary directory
  * @param {string} logDir
+ * @param {string} [ref]
  * @returns {Promise<string>} the config path to start `wrangler dev` with
  */
-export async function snapshotParley(dir, logDir) {
-  const toml = await readFile(`${REPO_ROOT}wrangler.toml`, "utf8");
+export async function snapshotParley(dir, logDir, ref) {
   await mkdir(`${dir}/parley`, { recursive: true });
+  const entry = ref ? await exportCommit(ref, `${dir}/source`) : `${REPO_ROOT}src/index.ts`;
+  const toml = await readFile(ref ? `${dir}/source/wrangler.toml` : `${REPO_ROOT}wrangler.toml`, "utf8");
   const buildConfig = `${dir}/parley/build.toml`;
-  await writeFile(buildConfig, benchConfig(toml, `${REPO_ROOT}src/index.ts`, false));
+  await writeFile(buildConfig, benchConfig(toml, entry, false));
   await runWrangler(
     ["deploy", "--dry-run", "--outdir", `${dir}/parley/dist`, "--config", buildConfig],
     `${logDir}/parley-build.log`,
