@@ -129,7 +129,7 @@ async function main() {
           bare,
           restartParley,
           log,
-          options: { repeats: options.repeats, eviction: options.eviction },
+          options: { repeats: options.resumeRepeats, eviction: options.eviction },
         }),
     };
     const figures = [];
@@ -153,14 +153,15 @@ async function main() {
       `Run ${new Date().toISOString()} in ${elapsed.toFixed(0)} s on ${machineLine({ wranglerVersion: await wranglerVersion() })}; ` +
         `1-minute load average ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]?.toFixed(2)} at the end.`,
       `Local \`wrangler dev\` on loopback; each value is the median of ${options.repeats} measured repeats after a warm-up ` +
-        "(yes/no and error counts show the worst repeat). Baseline = a bare-broadcast Durable Object " +
+        `(${options.resumeRepeats} for answer-to-resume; yes/no and error counts show the worst repeat). Baseline = a bare-broadcast Durable Object " +
         "(bench/baseline) driven by the same load generator in the same run; ratio = Parley ÷ baseline. " +
         "See bench/README.md for what each figure includes.",
       "",
       `Parameters: \`${process.argv.slice(2).join(" ") || "(defaults)"}\` → devices ${options.devices.join("/")}, ` +
         `paced ${options.pacedDeltas} deltas ${options.paceMs} ms apart, burst ${options.burstDeltas} deltas, ` +
         `${options.chunk} characters per delta, storage ${options.storageDeltas} deltas, ` +
-        `replay ${options.replayMissed.join("/")} missed, ${options.sessions} sessions.`,
+        `replay ${options.replayMissed.join("/")} missed, ${options.sessions} sessions, ` +
+        `${options.resumeRepeats} answers timed per answer-to-resume figure.`,
       "",
       markdownTable(rows),
       "",

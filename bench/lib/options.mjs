@@ -19,6 +19,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --storage-deltas K     text deltas in the storage scenario's streamed turn (default 1000)
   --replay-missed LIST   events a reconnecting device missed (default 1000,10000)
   --sessions S           paused sessions answered at once (default 200)
+  --resume-repeats N     answers timed per answer-to-resume figure; cheap, so more (default 9)
   --no-eviction          skip the answer-after-restart variant (it restarts wrangler dev)
   --ref COMMIT           measure the server code of a commit instead of the working tree
   --strict               exit 3 when a figure misses its target
@@ -67,6 +68,7 @@ export function readOptions(argv) {
       "storage-deltas": { type: "string", default: "1000" },
       "replay-missed": { type: "string", default: "1000,10000" },
       sessions: { type: "string", default: "200" },
+      "resume-repeats": { type: "string", default: "9" },
       "no-eviction": { type: "boolean", default: false },
       strict: { type: "boolean", default: false },
       ref: { type: "string" },
@@ -94,6 +96,7 @@ export function readOptions(argv) {
     storageDeltas: int(values["storage-deltas"], "storage-deltas"),
     replayMissed: positiveInts(values["replay-missed"], "replay-missed"),
     sessions: int(values.sessions, "sessions"),
+    resumeRepeats: int(values["resume-repeats"], "resume-repeats"),
     eviction: !values["no-eviction"],
     strict: values.strict,
     ref: values.ref,
