@@ -153,7 +153,8 @@ async function main() {
       `Run ${new Date().toISOString()} in ${elapsed.toFixed(0)} s on ${machineLine({ wranglerVersion: await wranglerVersion() })}; ` +
         `1-minute load average ${loadAtStart.toFixed(2)} at the start and ${loadavg()[0]?.toFixed(2)} at the end.`,
       `Local \`wrangler dev\` on loopback; each value is the median of ${options.repeats} measured repeats after a warm-up ` +
-        `(${options.resumeRepeats} for answer-to-resume; yes/no and error counts show the worst repeat). Baseline = a bare-broadcast Durable Object " +
+        `(${options.resumeRepeats} for answer-to-resume; yes/no and error counts show the worst repeat). ` +
+        "Baseline = a bare-broadcast Durable Object " +
         "(bench/baseline) driven by the same load generator in the same run; ratio = Parley ÷ baseline. " +
         "See bench/README.md for what each figure includes.",
       "",
