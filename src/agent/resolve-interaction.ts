@@ -53,16 +53,30 @@ export function answerInteraction(
     };
   }
   if (record.status !== "pending") return alreadyResolved(record);
+  const at = deps.clock.now();
+  // Every device's countdown promised this deadline: an answer after it loses to the timeout,
+  // even when the alarm has not run yet.
+  if (record.deadline <= at) {
+    timeOutDue(deps, at);
+    return alreadyResolved(deps.interactions.get(toolCallId) ?? record);
+  }
   const parsed = deps.kinds.respond(record.kind, record.request, raw);
   if (!parsed.ok) return { ok: false, error: { code: "invalid_answer", message: parsed.message } };
 
-  const at = deps.clock.now();
   if (!deps.interactions.resolve(toolCallId, parsed.outcome, parsed.response, deviceId, at)) {
     return alreadyResolved(deps.interactions.get(toolCallId) ?? record);
   }
   if (parsed.result) recordResult(deps, toolCallId, record.toolName, parsed.result);
   if (parsed.remember) deps.rules.allow(record.toolName);
   const resolved = finish(deps, record, parsed.outcome, parsed.response, deviceId, at);
+  if (parsed.remember) {
+    // "Always allow" also settles the cards already open for the same tool, the same way.
+    for (const other of deps.interactions.pending()) {
+      if (other.kind === record.kind && other.toolName === record.toolName) {
+        answerInteraction(deps, other.toolCallId, record.kind, parsed.response, deviceId);
+      }
+    }
+  }
   markRunningWhenNobodyIsAsked(deps);
   return resolved;
 }

@@ -79,7 +79,11 @@ function resolved(
   loop: AgentLoop,
   result: ReturnType<typeof answerInteraction>,
 ): CommandOutcome {
-  if (!result.ok) return result;
+  if (!result.ok) {
+    // A late answer may just have timed its interaction out; the loop then has work to do.
+    if (result.error.code === "already_resolved") wake(loop);
+    return result;
+  }
   // If this instance dies before the loop takes the answer, the watchdog alarm picks it up.
   if (deps.interactions.pending().length === 0)
     deps.deadlines.setWatchdog(deps.clock.now() + deps.settings.watchdogMs);

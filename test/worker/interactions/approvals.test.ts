@@ -160,6 +160,58 @@ describe("approving and denying a tool call", () => {
     await expectAlarmAt(stub, null);
     device.close();
   });
+  it("settles the other open cards of a tool when a person always allows it", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([writeCall("toolu_write_a"), writeCall("toolu_write_b", "Ship on Monday")]),
+        textReply("Saved both."),
+      ],
+    });
+    const stub = stubOf(session);
+    const laptop = await connect(session, { device: "laptop" });
+    await laptop.request({ type: "send_message", text: "Save two plans" });
+    await laptop.until(() => eventsOf(laptop, "approval_required").length === 2, "two approval cards");
+    await laptop.request({ type: "approve", toolCallId: "toolu_write_a", remember: true });
+
+    await laptop.waitForDone();
+    const receipts = eventsOf(laptop, "interaction_resolved").map((e) => [
+      e.data.toolCallId,
+      e.data.outcome,
+      e.data.resolvedBy,
+    ]);
+    expect(receipts).toEqual([
+      ["toolu_write_a", "approved", "laptop"],
+      ["toolu_write_b", "approved", "laptop"],
+    ]);
+    expect(toolResultsOf(lastMessage((await modelRequests(stub))[1])).map((r) => r.isError)).toEqual([
+      false,
+      false,
+    ]);
+    await expectAlarmAt(stub, null);
+    laptop.close();
+  });
+
+  it("refuses an approval that arrives after the deadline and times the card out instead", async () => {
+    const session = await createSession({
+      interactionTimeoutMs: 150,
+      script: [toolReply([writeCall("toolu_late")]), textReply("Ok.")],
+    });
+    const stub = stubOf(session);
+    const device = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "Save the plan" });
+    const prompt = await device.waitForEvent("approval_required");
+    // Hold the platform's alarm back so the late answer, not the alarm, meets the deadline first.
+    await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, prompt.data.expiresAt - Date.now() + 20)));
+
+    const ack = await device.request({ type: "approve", toolCallId: "toolu_late" });
+    expect(ack.error).toMatchObject({ code: "already_resolved", resolution: { outcome: "timed_out" } });
+    await device.waitForDone();
+    expect(await notes(stub)).toEqual([]);
+    expect(toolResultsOf(lastMessage((await modelRequests(stub))[1]))[0]?.isError).toBe(true);
+    device.close();
+  });
+
   it("reports the turn as running once the last card is answered, even while an approved tool still runs", async () => {
     const session = await createSession({
       script: [
