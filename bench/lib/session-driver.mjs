@@ -13,6 +13,8 @@ export class SessionDevice {
   /** @type {{ toolCallId: string, type: string } | null} */ prompt = null;
   /** @type {((event: import("./device.mjs").WireEvent, receivedAt: number) => void) | null} */
   listener = null;
+  /** Set by `open`. @type {Device} */
+  device = /** @type {any} */ (null);
 
   /**
    * @param {import("./targets.mjs").ParleyTarget} parley
@@ -28,9 +30,6 @@ export class SessionDevice {
     watcher.status = watcher.device.hello.snapshot.status;
     return watcher;
   }
-
-  /** @type {Device} */
-  device = /** @type {any} */ (null);
 
   /**
    * @param {import("./device.mjs").WireEvent} event

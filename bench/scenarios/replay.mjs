@@ -54,7 +54,7 @@ async function fillParley(parley, count) {
   const device = filler.device;
   try {
     const begun = Date.now();
-    await filler.converse("Check the time, many times.", FILL_TIMEOUT_MS);
+    await filler.converse("Call the tool many times.", FILL_TIMEOUT_MS);
     const streamed = device.lastSeq;
     const streamedMs = Date.now() - begun;
     const deadline = Date.now() + FILL_TIMEOUT_MS;
