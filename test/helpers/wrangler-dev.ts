@@ -1,6 +1,5 @@
 // Starts `wrangler dev` for tests and benchmarks that need the real Worker over real sockets:
 // a free port, offline settings, chosen vars, a private persistence dir, and a clean stop.
-/// <reference path="../e2e/node-builtins.d.ts" />
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -80,7 +79,7 @@ export async function startWranglerDev(options: WranglerDevOptions = {}): Promis
     },
   });
   let output = "";
-  const collect = (chunk: { toString(): string }) => {
+  const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
     if (options.verbose) process.stderr.write(chunk);
   };
