@@ -1,25 +1,9 @@
-// What the agent-loop worker tests share: reading a session's Durable Object from the inside (the
-// scripted model's requests, its transcript) and checking that a transcript is one the Messages API
-// accepts.
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { MessageParam, ModelRequest } from "../../../src/model/model-client";
-import type { ScriptedModelClient } from "../../../src/model/scripted-client";
-import type { SessionEvent } from "../../../src/protocol";
-import type { SessionObject } from "../../../src/session/session-object";
 import { api, type CreatedSession, type Device } from "../../helpers/session-harness";
+import { eventsOf, modelRequests, sqlRows, stubOf } from "../../helpers/session-object-probe";
 
-export function stubOf(session: Pick<CreatedSession, "sessionId">): DurableObjectStub {
-  return env.SESSIONS.get(env.SESSIONS.idFromName(session.sessionId));
-}
-
-/** Every request the scripted model received in the session's current instance, in order. */
-export async function modelRequests(session: Pick<CreatedSession, "sessionId">): Promise<ModelRequest[]> {
-  return runInDurableObject(stubOf(session), (instance: SessionObject) =>
-    structuredClone((instance.model as ScriptedModelClient).requests),
-  );
-}
+export { eventsOf, modelRequests, sqlRows, stubOf };
 
 /** The last request the scripted model received. */
 export async function lastRequest(session: Pick<CreatedSession, "sessionId">): Promise<ModelRequest> {
@@ -27,18 +11,6 @@ export async function lastRequest(session: Pick<CreatedSession, "sessionId">): P
   const last = requests[requests.length - 1];
   if (!last) throw new Error("the model received no request");
   return last;
-}
-
-/** Reads one SQL query's rows inside the session's Durable Object. */
-export async function sqlRows<T>(
-  session: Pick<CreatedSession, "sessionId">,
-  query: string,
-  ...bindings: unknown[]
-): Promise<T[]> {
-  return runInDurableObject(
-    stubOf(session),
-    (_instance: SessionObject, state) => state.storage.sql.exec(query, ...bindings).toArray() as T[],
-  );
 }
 
 export interface SessionStatsBody {
@@ -91,13 +63,6 @@ export function userTexts(request: ModelRequest): string[] {
     else for (const block of message.content) if (block.type === "text") texts.push(block.text);
   }
   return texts;
-}
-
-export function eventsOf<T extends SessionEvent["type"]>(
-  device: Device,
-  type: T,
-): Array<Extract<SessionEvent, { type: T }>> {
-  return device.events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type);
 }
 
 /** The streamed text of the session so far, joined. */

@@ -1,10 +1,7 @@
 // Shared fixtures for the session-channel tests: a session's Durable Object stub, a fingerprint of
 // everything it stores (to prove rejected input changed nothing), and event-list helpers.
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { SessionEvent } from "../../../src/protocol";
-import type { SessionObject } from "../../../src/session/session-object";
 import {
   type CreatedSession,
   connect,
@@ -13,41 +10,20 @@ import {
   textReply,
   toolReply,
 } from "../../helpers/session-harness";
-
-const TABLES = [
-  "meta",
-  "events",
-  "messages",
-  "interactions",
-  "tool_results",
-  "tool_runs",
-  "inbox",
-  "permission_rules",
-  "notes",
-] as const;
+import { sqlRows, storageDump, stubOf } from "../../helpers/session-object-probe";
 
 /** The Durable Object stub behind a session id (the Worker maps ids to objects by name). */
-export function sessionObject(sessionId: string): DurableObjectStub<SessionObject> {
-  return env.SESSIONS.get(env.SESSIONS.idFromName(sessionId)) as DurableObjectStub<SessionObject>;
-}
+export const sessionObject = (sessionId: string) => stubOf(sessionId);
 
 /** Every row of every table, as text: equal fingerprints mean storage did not change. */
 export async function storageFingerprint(sessionId: string): Promise<string> {
-  return runInDurableObject(sessionObject(sessionId), (_instance: SessionObject, state) => {
-    const dump: Record<string, unknown[]> = {};
-    for (const table of TABLES) {
-      dump[table] = state.storage.sql.exec(`SELECT * FROM ${table} ORDER BY 1`).toArray();
-    }
-    return JSON.stringify(dump);
-  });
+  return JSON.stringify(await storageDump(sessionId));
 }
 
 /** Number of stored event rows, read straight from SQLite. */
 export async function storedEventCount(sessionId: string): Promise<number> {
-  return runInDurableObject(sessionObject(sessionId), (_instance: SessionObject, state) => {
-    const row = state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM events`).one();
-    return row.n;
-  });
+  const [row] = await sqlRows<{ n: number }>(sessionId, `SELECT COUNT(*) AS n FROM events`);
+  return row?.n ?? 0;
 }
 
 /** Asserts `seqs` is exactly first, first+1, … with nothing missing or repeated. */

@@ -1,8 +1,8 @@
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ScriptedModelClient } from "../../../src/model/scripted-client";
 import type { EventsPage, SessionEvent } from "../../../src/protocol";
 import { api, connect, createSession, type Device, textReply } from "../../helpers/session-harness";
+import { modelRequests } from "../../helpers/session-object-probe";
 import { expectContiguous, sessionObject, streamedText, waitForIdle, waitForSeq } from "./channel-fixtures";
 
 let open: Device[] = [];
@@ -118,10 +118,7 @@ describe("a session after its Durable Object is evicted", () => {
     await evictDurableObject(stub, { webSockets: "hibernate" });
     await phone.request({ type: "send_message", text: "second" });
     await waitForIdle(phone, 2);
-    const requests = await runInDurableObject(
-      stub,
-      (instance) => (instance.model as ScriptedModelClient).requests,
-    );
+    const requests = await modelRequests(stub);
     // Only the new instance's call is recorded, and it carries the turn the old instance ran.
     expect(requests).toHaveLength(1);
     expect(requests[0]?.messages).toEqual([

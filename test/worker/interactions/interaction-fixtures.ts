@@ -1,31 +1,22 @@
-// Shared pieces for the interaction tests: reaching a session's Durable Object, reading its alarm,
-// storage and the requests its scripted model received, and the questions the scripts ask.
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { ModelRequest } from "../../../src/model/model-client";
-import type { ScriptedModelClient } from "../../../src/model/scripted-client";
 import type { SessionEvent } from "../../../src/protocol";
-import type { SessionObject } from "../../../src/session/session-object";
-import { api, type CreatedSession, type Device } from "../../helpers/session-harness";
+import { api, type CreatedSession } from "../../helpers/session-harness";
+import {
+  alarmOf,
+  storageDump as dumpStorage,
+  eventsOf,
+  modelRequests,
+  type SessionStub,
+  stubOf,
+  sqlRows as tableRows,
+} from "../../helpers/session-object-probe";
 
-export type SessionStub = DurableObjectStub<SessionObject>;
-
-export function stubOf(session: Pick<CreatedSession, "sessionId">): SessionStub {
-  return env.SESSIONS.get(env.SESSIONS.idFromName(session.sessionId));
-}
+export { dumpStorage, eventsOf, modelRequests, type SessionStub, stubOf, tableRows };
 
 /** The alarm must be exactly the earliest live deadline, or absent when there is none. */
 export async function expectAlarmAt(stub: SessionStub, expected: number | null): Promise<void> {
-  const alarm = await runInDurableObject(stub, (_, state) => state.storage.getAlarm());
-  expect(alarm).toBe(expected);
-}
-
-/** Every request the scripted model received in the current instance of the object. */
-export async function modelRequests(stub: SessionStub): Promise<ModelRequest[]> {
-  return runInDurableObject<SessionObject, ModelRequest[]>(stub, (instance) =>
-    structuredClone((instance.model as ScriptedModelClient).requests),
-  );
+  expect(await alarmOf(stub)).toBe(expected);
 }
 
 /** The last message of a model request, which after a tool round-trip carries the tool results. */
@@ -45,39 +36,11 @@ export function toolResultsOf(message: ModelRequest["messages"][number]) {
   );
 }
 
-/** Every row of every table the session keeps, to show that something changed nothing. */
-export async function dumpStorage(stub: SessionStub): Promise<Record<string, unknown[]>> {
-  return runInDurableObject(stub, (_, state) => {
-    const tables = state.storage.sql
-      .exec<{ name: string }>(
-        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' ORDER BY name`,
-      )
-      .toArray()
-      .map((row) => row.name);
-    return Object.fromEntries(
-      tables.map((table) => [table, state.storage.sql.exec(`SELECT * FROM "${table}"`).toArray()]),
-    );
-  });
-}
-
-/** Rows of one table, e.g. the notes the notes_write tool stored. */
-export async function tableRows<T extends Record<string, SqlStorageValue>>(
-  stub: SessionStub,
-  query: string,
-): Promise<T[]> {
-  return runInDurableObject(stub, (_, state) => state.storage.sql.exec<T>(query).toArray());
-}
-
 /** The session's events as stored, read over HTTP (for when no device was listening). */
 export async function storedEvents(session: CreatedSession): Promise<SessionEvent[]> {
   const response = await api("GET", `/api/sessions/${session.sessionId}/events`, { token: session.token });
   expect(response.status).toBe(200);
   return ((await response.json()) as { events: SessionEvent[] }).events;
-}
-
-/** Events of one type a device received. */
-export function eventsOf<T extends SessionEvent["type"]>(device: Device, type: T) {
-  return device.events.filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);
 }
 
 /** Posts an interaction command over HTTP, as a device identified by `deviceId`. */
