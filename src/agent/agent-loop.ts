@@ -5,12 +5,18 @@ import type { AgentDeps } from "./agent-deps";
 import { buildModelRequest } from "./model-request";
 import type { TurnRecord } from "./ports";
 import { cancelPending } from "./resolve-interaction";
-import { StreamAssembler } from "./stream-assembler";
+import { StreamAssembler, type StreamOutput } from "./stream-assembler";
 import { settleToolCalls } from "./tool-phase";
-import { recordResult, resultBlocks, toolUses } from "./tool-results";
+import { resultBlocks, toolUses } from "./tool-results";
+import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
 
 // The watchdog deadline is pushed forward at most this often while a model call makes progress.
 const WATCHDOG_REFRESH_MS = 30_000;
+// A turn whose model call is lost or stalls this many times fails rather than retrying forever.
+const MAX_RESTARTS = 3;
+
+/** Why a live run was aborted: a person cancelled, or the watchdog found the stream silent. */
+type AbortReason = "cancelled" | "stalled";
 
 interface LiveRun {
   controller: AbortController;
@@ -19,16 +25,11 @@ interface LiveRun {
 
 export class AgentLoop {
   // INVARIANT: these describe only this instance's live runner. Storage says where the turn is;
-  // after eviction they start empty and the watchdog alarm restarts a turn left `running`.
+  // after eviction they start empty and the stored `callInFlight` marker tells a lost call.
   private live: LiveRun | null = null;
   private rerun = false;
 
   constructor(private readonly deps: AgentDeps) {}
-
-  /** True while this instance is driving a turn (the watchdog uses it to tell a lost call from a slow one). */
-  get isRunning(): boolean {
-    return this.live !== null;
-  }
 
   /** Continues the session as far as it can go. Single flight: a call during a run makes that run look again. */
   async advance(): Promise<void> {
@@ -37,13 +38,12 @@ export class AgentLoop {
       return;
     }
     this.live = { controller: new AbortController(), assembler: null };
-    this.noticeLostRun();
     try {
       do {
         this.rerun = false;
         if (this.live.controller.signal.aborted)
           this.live = { controller: new AbortController(), assembler: null };
-        await this.drive(this.live);
+        await this.driveSafely(this.live);
       } while (this.rerun);
     } finally {
       this.live = null;
@@ -51,18 +51,23 @@ export class AgentLoop {
   }
 
   /**
-   * A turn persisted as `running` while no runner is live here was lost with the instance that ran
-   * it (a Durable Object has one instance). Its streamed output is discarded and the model call is
-   * re-issued from the stored transcript; devices hear it first so they drop the partial text.
+   * The alarm's check on the running turn: resumes one nobody drives here (its instance was lost,
+   * or it was answered just before a crash), and aborts a live stream silent past the watchdog so
+   * the call is re-issued. Returns true when `advance()` should run.
    */
-  private noticeLostRun(): void {
-    const turn = this.deps.turn.current();
-    if (!turn || this.deps.turn.status() !== "running") return;
-    this.deps.events.append("turn_restarted", {
-      turnId: turn.id,
-      reason:
-        "The server lost the turn in flight (restart or eviction); continuing from the stored transcript.",
-    });
+  checkWatchdog(now: number): boolean {
+    const { deps } = this;
+    if (!deps.turn.current()) {
+      if (deps.deadlines.watchdog() !== null) deps.deadlines.setWatchdog(null);
+      return false;
+    }
+    if (!this.live) return deps.interactions.pending().length === 0;
+    const watchdog = deps.deadlines.watchdog();
+    if (watchdog !== null && watchdog <= now) {
+      this.rerun = true;
+      this.live.controller.abort("stalled" satisfies AbortReason);
+    }
+    return false;
   }
 
   /**
@@ -75,27 +80,38 @@ export class AgentLoop {
     if (!turn) return false;
     const live = this.live;
     const partial = live?.assembler?.partialText() ?? [];
-    live?.controller.abort();
+    live?.controller.abort("cancelled" satisfies AbortReason);
     if (live) live.assembler = null;
     if (partial.length > 0) deps.transcript.append("assistant", partial);
     cancelPending(deps, deviceId);
-    const last = deps.transcript.last();
-    if (last?.role === "assistant") {
-      const uses = toolUses(last.content);
-      for (const use of uses) {
-        if (!deps.results.get(use.id)) {
-          // A tool cut off mid-run may have had its effect; the model must not assume it did not.
-          const content = deps.results.wasStarted(use.id)
-            ? `User cancelled the turn while ${use.name} was running; it was stopped and its effect is unknown.`
-            : `User cancelled the turn before ${use.name} ran; the tool was not run.`;
-          recordResult(deps, use.id, use.name, { content, isError: true });
-        }
-      }
-      const blocks = resultBlocks(deps, uses);
-      if (blocks && blocks.length > 0) deps.transcript.append("user", blocks);
-    }
-    this.endTurn(turn, "cancelled", null);
+    // A tool cut off mid-run may have had its effect; the model must not assume it did not.
+    closeOpenToolUses(deps, (use, started) =>
+      started
+        ? `User cancelled the turn while ${use.name} was running; it was stopped and its effect is unknown.`
+        : `User cancelled the turn before ${use.name} ran; the tool was not run.`,
+    );
+    endTurn(deps, turn, "cancelled", null);
     return true;
+  }
+
+  // Failures outside the model call (storage, a corrupt row, a bug) end the turn as `failed` with
+  // a valid transcript, instead of leaving it running for the watchdog to replay forever.
+  private async driveSafely(live: LiveRun): Promise<void> {
+    try {
+      await this.drive(live);
+    } catch (error) {
+      console.error("AgentLoop.drive failed", error);
+      const turn = this.deps.turn.current();
+      if (!turn) return;
+      const message = `Internal error: ${errorMessage(error)}`;
+      try {
+        failTurn(this.deps, turn, "internal", message);
+      } catch (closing) {
+        // Even closing the tool calls failed: end the turn anyway rather than leave it running.
+        console.error("AgentLoop could not close the failed turn", closing);
+        endTurn(this.deps, turn, "error", message);
+      }
+    }
   }
 
   private async drive(live: LiveRun): Promise<void> {
@@ -114,36 +130,58 @@ export class AgentLoop {
         deps.turn.setStatus("running");
       }
       const last = deps.transcript.last();
-      if (last?.role === "assistant") {
-        const uses = toolUses(last.content);
-        if (uses.length > 0) {
-          const outcome = await settleToolCalls(deps, uses, signal);
-          if (outcome === "aborted") return;
-          if (outcome === "waiting") {
-            deps.turn.setStatus("awaiting_input");
-            deps.deadlines.setWatchdog(null);
-            return;
-          }
-          const blocks = resultBlocks(deps, uses);
-          if (!blocks) throw new Error("tool phase reported complete with a result missing");
-          deps.transcript.append("user", blocks);
-          continue;
+      const uses = last?.role === "assistant" ? toolUses(last.content) : [];
+      if (uses.length > 0) {
+        const outcome = await settleToolCalls(deps, uses, signal);
+        if (outcome === "aborted") return;
+        if (outcome === "waiting") {
+          // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
+          if (deps.interactions.pending().length === 0) continue;
+          deps.turn.setStatus("awaiting_input");
+          deps.deadlines.setWatchdog(null);
+          return;
         }
-        // An assistant message without tool calls ends the turn (the stop was recorded then).
-        this.endTurn(turn, "end_turn", null);
+        const blocks = resultBlocks(deps, uses);
+        if (!blocks) throw new Error("tool phase reported complete with a result missing");
+        deps.transcript.append("user", blocks);
         continue;
       }
+      if (last?.role === "assistant") {
+        // An assistant message without tool calls ends the turn (the stop was recorded then).
+        endTurn(deps, turn, "end_turn", null);
+        continue;
+      }
+      if (turn.callInFlight && !this.restartLostCall(turn)) continue;
       if (turn.iterations >= deps.settings.maxTurnIterations) {
         deps.events.append("error", {
           code: "iteration_limit",
           message: `The turn stopped after ${turn.iterations} model calls (the limit per turn).`,
         });
-        this.endTurn(turn, "iteration_limit", null);
+        endTurn(deps, turn, "iteration_limit", null);
         continue;
       }
-      const stop = await this.callModel(live, turn);
-      if (stop === "aborted") return;
+      if ((await this.callModel(live, deps.turn.current() ?? turn)) === "aborted") return;
     }
+  }
+
+  /**
+   * A model call was started and never finished (its instance was lost, or the watchdog aborted a
+   * silent stream). Devices hear it first, so they drop the partial text; the call is then re-issued
+   * from the stored transcript — or, past MAX_RESTARTS, the turn fails. False when the turn ended.
+   */
+  private restartLostCall(turn: TurnRecord): boolean {
+    const { deps } = this;
+    if (turn.restarts >= MAX_RESTARTS) {
+      failTurn(deps, turn, "model_lost", `The model call was lost ${turn.restarts + 1} times; giving up.`);
+      return false;
+    }
+    deps.events.append("turn_restarted", {
+      turnId: turn.id,
+      reason:
+        "The model call in flight was lost (restart, eviction or a silent stream); continuing from the stored transcript.",
+    });
+    deps.turn.save({ ...turn, callInFlight: false, restarts: turn.restarts + 1 });
+    return true;
   }
 
   private beginNextTurn(): boolean {
@@ -156,9 +194,11 @@ export class AgentLoop {
       iterations: 0,
       usage: { input_tokens: 0, output_tokens: 0 },
       pausedForPerson: false,
+      callInFlight: false,
+      restarts: 0,
     };
     deps.transcript.append("user", [{ type: "text", text: next.text }]);
-    deps.turn.begin(turn);
+    deps.turn.save(turn);
     deps.events.append("turn_started", { turnId: turn.id, messageId: next.id });
     deps.turn.setStatus("running");
     return true;
@@ -168,9 +208,8 @@ export class AgentLoop {
   private async callModel(live: LiveRun, turn: TurnRecord): Promise<"continue" | "aborted"> {
     const { deps } = this;
     const signal = live.controller.signal;
-    const current: TurnRecord = { ...turn, iterations: turn.iterations + 1 };
-    deps.turn.update(current);
-    deps.turn.setStatus("running");
+    const current: TurnRecord = { ...turn, iterations: turn.iterations + 1, callInFlight: true };
+    deps.turn.save(current);
     let watchdogAt = deps.clock.now();
 
     const request = buildModelRequest({
@@ -181,31 +220,7 @@ export class AgentLoop {
       messages: deps.transcript.messages(),
       pausedForPerson: current.pausedForPerson,
     });
-    const assembler = new StreamAssembler((output) => {
-      // Stream outputs carry their event type as a tag; the event payload is the rest.
-      switch (output.type) {
-        case "text_delta":
-          deps.events.append("text_delta", { turnId: turn.id, index: output.index, text: output.text });
-          break;
-        case "tool_call_start": {
-          const { toolCallId, name, index } = output;
-          deps.events.append("tool_call_start", { turnId: turn.id, toolCallId, name, index });
-          break;
-        }
-        case "tool_call_delta":
-          deps.events.append("tool_call_delta", {
-            toolCallId: output.toolCallId,
-            partialJson: output.partialJson,
-          });
-          break;
-        case "tool_call_end":
-          deps.events.append("tool_call_end", {
-            toolCallId: output.toolCallId,
-            name: output.name,
-            input: output.input,
-          });
-      }
-    }, deps.clock.now);
+    const assembler = new StreamAssembler((output) => this.broadcastOutput(turn.id, output), deps.clock.now);
     live.assembler = assembler;
 
     try {
@@ -220,7 +235,9 @@ export class AgentLoop {
       }
     } catch (error) {
       if (signal.aborted) return "aborted";
-      this.failTurn(current, error);
+      const code = error instanceof ModelError ? error.code : "internal";
+      const message = errorMessage(error);
+      failTurn(deps, current, `model_${code}`, message, `The model call failed: ${message}`);
       return "continue";
     } finally {
       live.assembler = null;
@@ -232,27 +249,41 @@ export class AgentLoop {
       input_tokens: current.usage.input_tokens + message.usage.input_tokens,
       output_tokens: current.usage.output_tokens + message.usage.output_tokens,
     };
-    deps.turn.update({ ...current, usage });
+    const finished: TurnRecord = { ...current, usage, callInFlight: false };
+    deps.turn.save(finished);
     if (message.content.length > 0) deps.transcript.append("assistant", message.content);
-    if (toolUses(message.content).length === 0) {
-      this.endTurn({ ...current, usage }, message.stopReason ?? "end_turn", null);
-    }
+    if (toolUses(message.content).length === 0)
+      endTurn(deps, finished, message.stopReason ?? "end_turn", null);
     return "continue";
   }
 
-  private failTurn(turn: TurnRecord, error: unknown): void {
-    const { deps } = this;
-    const code = error instanceof ModelError ? error.code : "internal";
-    const message = error instanceof Error ? error.message : String(error);
-    deps.events.append("error", { code: `model_${code}`, message });
-    this.endTurn(turn, "error", `The model call failed: ${message}`);
+  private broadcastOutput(turnId: string, output: StreamOutput): void {
+    const { events } = this.deps;
+    switch (output.type) {
+      case "text_delta":
+        events.append("text_delta", { turnId, index: output.index, text: output.text });
+        return;
+      case "tool_call_start":
+        events.append("tool_call_start", {
+          turnId,
+          toolCallId: output.toolCallId,
+          name: output.name,
+          index: output.index,
+        });
+        return;
+      case "tool_call_delta":
+        events.append("tool_call_delta", { toolCallId: output.toolCallId, partialJson: output.partialJson });
+        return;
+      case "tool_call_end":
+        events.append("tool_call_end", {
+          toolCallId: output.toolCallId,
+          name: output.name,
+          input: output.input,
+        });
+    }
   }
+}
 
-  private endTurn(turn: TurnRecord, stopReason: string, error: string | null): void {
-    const { deps } = this;
-    deps.events.append("done", { turnId: turn.id, stopReason, usage: turn.usage });
-    deps.turn.end();
-    deps.deadlines.setWatchdog(null);
-    deps.turn.setStatus(error ? "failed" : "idle", error);
-  }
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -39,7 +39,7 @@ export function openInteraction(
     expiresAt,
   });
   const turn = deps.turn.current();
-  if (turn && !turn.pausedForPerson) deps.turn.update({ ...turn, pausedForPerson: true });
+  if (turn && !turn.pausedForPerson) deps.turn.save({ ...turn, pausedForPerson: true });
   deps.deadlines.rearm();
   return true;
 }

@@ -43,6 +43,10 @@ export interface TurnRecord {
   usage: { input_tokens: number; output_tokens: number };
   /** A person was asked something during this turn (drives the 1-hour cache TTL). */
   pausedForPerson: boolean;
+  /** A model call was started and has not finished: found true by a new run, that call was lost. */
+  callInFlight: boolean;
+  /** Lost or stalled model calls re-issued in this turn; past a limit the turn fails instead. */
+  restarts: number;
 }
 
 export interface TurnStore {
@@ -52,8 +56,8 @@ export interface TurnStore {
   /** Saves status and broadcasts `session_status` when it changed. */
   setStatus(status: SessionStatus, error?: string | null): void;
   setMode(mode: PermissionMode): void;
-  begin(turn: TurnRecord): void;
-  update(turn: TurnRecord): void;
+  /** Saves the current turn (starting one, or recording its progress). */
+  save(turn: TurnRecord): void;
   end(): void;
   /** Next index for the model-call counter (scripted models pick their reply with it). */
   nextModelCall(): number;
@@ -111,6 +115,7 @@ export interface PermissionRuleStore {
 /** Re-arms the single alarm to the earliest live deadline (interactions, watchdog). */
 export interface DeadlineScheduler {
   rearm(): void;
+  watchdog(): number | null;
   setWatchdog(at: number | null): void;
 }
 

@@ -25,21 +25,54 @@ export function toolUses(content: ContentBlockParam[]): ToolUseBlockParam[] {
   return content.filter((block): block is ToolUseBlockParam => block.type === "tool_use");
 }
 
+/**
+ * All tool results of one assistant message travel in one user message, stored as one row; a
+ * Durable Object row holds at most 2 MB, so a batch is kept under this many bytes of UTF-8.
+ */
+export const MAX_RESULT_BATCH_BYTES = 1_000_000;
+
 /** The tool_result blocks for `uses`, in the same order; null while any result is missing. */
 export function resultBlocks(
   deps: Pick<AgentDeps, "results">,
   uses: ToolUseBlockParam[],
 ): ToolResultBlockParam[] | null {
-  const blocks: ToolResultBlockParam[] = [];
-  for (const use of uses) {
-    const result = deps.results.get(use.id);
-    if (!result) return null;
-    blocks.push({
-      type: "tool_result",
-      tool_use_id: use.id,
-      content: result.content,
-      ...(result.isError ? { is_error: true } : {}),
-    });
+  const results = uses.map((use) => deps.results.get(use.id));
+  if (results.some((result) => !result)) return null;
+  const contents = fitBatch(results.map((result) => result?.content ?? ""));
+  return uses.map((use, i) => ({
+    type: "tool_result",
+    tool_use_id: use.id,
+    content: contents[i] ?? "",
+    ...(results[i]?.isError ? { is_error: true } : {}),
+  }));
+}
+
+/**
+ * Shortens the largest results until the batch fits MAX_RESULT_BATCH_BYTES: small results stay
+ * whole and the rest share what is left equally, each saying it was shortened.
+ */
+export function fitBatch(contents: string[]): string[] {
+  const encoder = new TextEncoder();
+  const sizes = contents.map((content) => encoder.encode(content).byteLength);
+  if (sizes.reduce((sum, size) => sum + size, 0) <= MAX_RESULT_BATCH_BYTES) return contents;
+  // Water-filling: smallest first, each kept whole while it fits its equal share of what is left;
+  // the first that does not fit fixes the share for it and every larger one.
+  let budget = MAX_RESULT_BATCH_BYTES;
+  let share = 0;
+  const ascending = [...sizes].sort((a, b) => a - b);
+  for (const [rank, size] of ascending.entries()) {
+    const fair = Math.floor(budget / (ascending.length - rank));
+    if (size > fair) {
+      share = fair;
+      break;
+    }
+    budget -= size;
   }
-  return blocks;
+  return contents.map((content, i) => {
+    const size = sizes[i] ?? 0;
+    if (share === 0 || size <= share) return content;
+    const note = `\n[output shortened to ${share} of ${size} bytes so this batch of ${contents.length} results fits]`;
+    const bytes = encoder.encode(content).slice(0, Math.max(0, share - note.length));
+    return new TextDecoder().decode(bytes).replace(/\uFFFD$/, "") + note;
+  });
 }

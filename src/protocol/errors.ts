@@ -15,6 +15,8 @@ export const ErrorCode = z.enum([
   "already_resolved",
   "invalid_answer",
   "nothing_to_cancel",
+  "queue_full",
+  "misconfigured",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -42,6 +44,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   already_resolved: 409,
   invalid_answer: 400,
   nothing_to_cancel: 409,
+  queue_full: 409,
+  misconfigured: 500,
   internal: 500,
 };
 

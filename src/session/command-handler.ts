@@ -10,6 +10,9 @@ export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; error
 
 type SessionCommand = Exclude<ClientCommand, { type: "resume" }>;
 
+/** Messages that may wait behind a running turn; each becomes a model turn. */
+export const MAX_QUEUED_MESSAGES = 20;
+
 export function executeCommand(
   deps: AgentDeps,
   loop: AgentLoop,
@@ -18,6 +21,16 @@ export function executeCommand(
 ): CommandOutcome {
   switch (command.type) {
     case "send_message": {
+      // Every queued message becomes a model turn: a runaway client must not queue unbounded work.
+      if (deps.inbox.size() >= MAX_QUEUED_MESSAGES) {
+        return {
+          ok: false,
+          error: {
+            code: "queue_full",
+            message: `${MAX_QUEUED_MESSAGES} messages are already waiting; try again after a turn ends`,
+          },
+        };
+      }
       const messageId = deps.newId("msg");
       const queued = deps.turn.current() !== null || deps.inbox.size() > 0;
       deps.inbox.push({ id: messageId, text: command.text });
@@ -26,41 +39,15 @@ export function executeCommand(
       return { ok: true, result: { messageId, queued } };
     }
     case "submit_answers":
-      return resolved(
-        deps,
-        loop,
-        answerInteraction(deps, command.toolCallId, "question", { answers: command.answers }, deviceId),
-      );
     case "approve":
-      return resolved(
-        deps,
-        loop,
-        answerInteraction(
-          deps,
-          command.toolCallId,
-          "approval",
-          { decision: "approve", remember: command.remember ?? false },
-          deviceId,
-        ),
-      );
     case "deny":
-      return resolved(
-        deps,
-        loop,
-        answerInteraction(
-          deps,
-          command.toolCallId,
-          "approval",
-          { decision: "deny", ...(command.reason !== undefined ? { reason: command.reason } : {}) },
-          deviceId,
-        ),
-      );
-    case "respond":
-      return resolved(
-        deps,
-        loop,
-        answerInteraction(deps, command.toolCallId, null, command.response, deviceId),
-      );
+    case "respond": {
+      const { kind, response } = interactionAnswer(command);
+      const result = answerInteraction(deps, command.toolCallId, kind, response, deviceId);
+      // A late answer may just have timed its interaction out; either way the loop has work to do.
+      if (result.ok || result.error.code === "already_resolved") wake(loop);
+      return result.ok ? { ok: true, result: result.resolution } : result;
+    }
     case "cancel": {
       if (!loop.cancel(deviceId)) {
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
@@ -74,21 +61,23 @@ export function executeCommand(
   }
 }
 
-function resolved(
-  deps: AgentDeps,
-  loop: AgentLoop,
-  result: ReturnType<typeof answerInteraction>,
-): CommandOutcome {
-  if (!result.ok) {
-    // A late answer may just have timed its interaction out; the loop then has work to do.
-    if (result.error.code === "already_resolved") wake(loop);
-    return result;
+/** The interaction kind a command addresses (null: any) and the response it stands for. */
+function interactionAnswer(
+  command: Extract<SessionCommand, { type: "submit_answers" | "approve" | "deny" | "respond" }>,
+): { kind: string | null; response: unknown } {
+  switch (command.type) {
+    case "submit_answers":
+      return { kind: "question", response: { answers: command.answers } };
+    case "approve":
+      return { kind: "approval", response: { decision: "approve", remember: command.remember ?? false } };
+    case "deny":
+      return {
+        kind: "approval",
+        response: { decision: "deny", ...(command.reason !== undefined ? { reason: command.reason } : {}) },
+      };
+    case "respond":
+      return { kind: null, response: command.response };
   }
-  // If this instance dies before the loop takes the answer, the watchdog alarm picks it up.
-  if (deps.interactions.pending().length === 0)
-    deps.deadlines.setWatchdog(deps.clock.now() + deps.settings.watchdogMs);
-  wake(loop);
-  return { ok: true, result: result.resolution };
 }
 
 function wake(loop: AgentLoop): void {

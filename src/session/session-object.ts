@@ -39,7 +39,7 @@ export class SessionObject extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
     // A new instance that finds a turn mid-run knows its runner is gone (after a deploy or a
     // crash): bring the watchdog forward so recovery starts now rather than minutes later.
-    if (this.state.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
+    if (this.state.exists() && this.state.turn.current()?.callInFlight) {
       this.state.deadlines.setWatchdog(Date.now());
     }
   }
@@ -158,17 +158,13 @@ export class SessionObject extends DurableObject<Env> {
     const { deps, loop } = this.agent();
     this.state.deadlines.fired();
     const now = deps.clock.now();
-    let resume = timeOutDue(deps, now) > 0;
-    // A turn with no live runner in this, the only, instance was lost: continue it now, whatever
-    // the watchdog said (the loop announces the restart). A live but slow one gets more time.
-    if (deps.turn.current()) {
-      if (!loop.isRunning) resume = true;
-      else if ((this.state.deadlines.watchdog() ?? Number.POSITIVE_INFINITY) <= now) {
-        this.state.deadlines.setWatchdog(now + WATCHDOG_MS);
-      }
-    } else if (this.state.deadlines.watchdog() !== null) this.state.deadlines.setWatchdog(null);
+    // Deadlines are drained here and may throw, so the platform retries the alarm; the turn itself
+    // runs on, like after any command, and reports its own failures as events.
+    const timedOut = timeOutDue(deps, now) > 0;
+    const resume = loop.checkWatchdog(now) || timedOut;
     this.state.deadlines.rearm();
-    if (resume) await loop.advance();
+    if (resume)
+      loop.advance().catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
   }
 
   private agent(): { deps: AgentDeps; loop: AgentLoop; model: ModelClient } {

@@ -11,6 +11,8 @@ const TurnRecordSchema = z.object({
   iterations: z.number().int(),
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
   pausedForPerson: z.boolean(),
+  callInFlight: z.boolean().default(false),
+  restarts: z.number().int().default(0),
 });
 
 export class SqlTurnStore implements TurnStore {
@@ -49,11 +51,7 @@ export class SqlTurnStore implements TurnStore {
     this.events.append("session_status", { status: this.status(), mode, error: this.error() });
   }
 
-  begin(turn: TurnRecord): void {
-    this.meta.set("turn", turn);
-  }
-
-  update(turn: TurnRecord): void {
+  save(turn: TurnRecord): void {
     this.meta.set("turn", turn);
   }
 

@@ -1,7 +1,8 @@
 // Messages sent while a turn runs wait in the inbox and run in order; cancel ends a turn at once and
 // leaves a transcript the next model call can use.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { MAX_QUEUED_MESSAGES } from "../../../src/session/command-handler";
+import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { eventsOf, expectValidTranscript, lastRequest, modelRequests, userTexts } from "./agent-harness";
 
 afterEach(() => {
@@ -44,6 +45,28 @@ describe("the inbox", () => {
     const requests = await modelRequests(session);
     expect(requests.map(userTexts)).toEqual([["one"], ["one", "two"], ["one", "two", "three"]]);
     for (const request of requests) expectValidTranscript(request.messages);
+  });
+});
+
+describe("a full inbox", () => {
+  it("refuses a message beyond the queue limit with queue_full and stores nothing for it", async () => {
+    const session = await createSession({ script: [textReply("Thinking", { stallAfterEvents: 3 })] });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "first" });
+    await device.waitForEvent("text_delta");
+    for (let i = 0; i < MAX_QUEUED_MESSAGES; i += 1) {
+      expect((await device.request({ type: "send_message", text: `queued ${i}` })).ok).toBe(true);
+    }
+    const before = device.events.length;
+    const refused = await device.request({ type: "send_message", text: "one too many" });
+    expect(refused).toMatchObject({ ok: false, error: { code: "queue_full" } });
+    const response = await api("POST", `/api/sessions/${session.sessionId}/messages`, {
+      token: session.token,
+      body: { text: "one too many" },
+    });
+    expect(response.status).toBe(409);
+    expect(device.events.length).toBe(before);
+    await device.request({ type: "cancel" });
   });
 });
 

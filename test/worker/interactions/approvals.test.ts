@@ -249,6 +249,11 @@ describe("approving and denying a tool call", () => {
       ["toolu_slow_fetch", false],
       ["toolu_quick_fetch", false],
     ]);
+    // Never "waiting for you" again once nothing is pending, and an answer is no crash.
+    await device.waitForEvent("session_status", (e) => e.data.status === "idle");
+    const statuses = eventsOf(device, "session_status").filter((e) => e.seq > paused.seq);
+    expect(statuses.map((e) => e.data.status)).toEqual(["running", "idle"]);
+    expect(device.event("turn_restarted")).toBeUndefined();
     await expectAlarmAt(stub, null);
     device.close();
   });
