@@ -16,6 +16,7 @@ const EnvSchema = z.object({
   INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
   ALLOW_SCRIPTED_SESSIONS: Flag,
+  ALLOW_OPEN_GATEWAY: Flag,
 });
 
 export interface Config {
@@ -23,12 +24,15 @@ export interface Config {
   /** Key for session capability tokens; a fixed development key when SESSION_SECRET is unset. */
   sessionSecret: string;
   sessionSecretIsDevelopmentDefault: boolean;
-  anthropic: { apiKey: string; model: string; baseURL: string | undefined; maxTokens: number } | null;
+  /** Set when a key is configured; otherwise sessions use the offline demo model. */
+  anthropic: { apiKey: string; baseURL: string | undefined } | null;
   model: string;
   maxTokens: number;
   interactionTimeoutMs: number;
   maxTurnIterations: number;
   allowScriptedSessions: boolean;
+  /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
+  allowOpenGateway: boolean;
 }
 
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
@@ -44,19 +48,13 @@ export function readConfig(env: Record<string, unknown>): Config {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
     sessionSecret: e.SESSION_SECRET ?? e.GATEWAY_TOKEN ?? DEVELOPMENT_SECRET,
     sessionSecretIsDevelopmentDefault: !e.SESSION_SECRET && !e.GATEWAY_TOKEN,
-    anthropic: e.ANTHROPIC_API_KEY
-      ? {
-          apiKey: e.ANTHROPIC_API_KEY,
-          model: e.ANTHROPIC_MODEL,
-          baseURL: e.ANTHROPIC_BASE_URL,
-          maxTokens: e.ANTHROPIC_MAX_TOKENS,
-        }
-      : null,
+    anthropic: e.ANTHROPIC_API_KEY ? { apiKey: e.ANTHROPIC_API_KEY, baseURL: e.ANTHROPIC_BASE_URL } : null,
     model: e.ANTHROPIC_MODEL,
     maxTokens: e.ANTHROPIC_MAX_TOKENS,
     interactionTimeoutMs: e.INTERACTION_TIMEOUT_MS,
     maxTurnIterations: e.MAX_TURN_ITERATIONS,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
+    allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
   };
 }
 

@@ -45,7 +45,7 @@ export class ParleyTarget {
    * @returns {Promise<SessionStats>}
    */
   async stats(session) {
-    const url = `${this.baseUrl}/api/sessions/${session.sessionId}/stats?token=${encodeURIComponent(session.token)}`;
+    const url = `${this.baseUrl}/api/sessions/${session.sessionId}/stats`;
     const stats = await requestJson(url, { headers: { authorization: `Bearer ${session.token}` } });
     for (const key of ["rowsWritten", "storageBytes", "events"]) {
       if (typeof stats?.[key] !== "number") {

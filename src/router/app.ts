@@ -2,7 +2,7 @@
 // Durable Object. Errors from anywhere become `{ error: { code, message } }` here and only here.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { readConfig } from "../config";
+import { type Config, readConfig } from "../config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
 import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
@@ -16,11 +16,17 @@ import { newSessionId, signSessionToken, verifySessionToken } from "./session-to
 
 export const app = new Hono<AppEnv>();
 
-// INVARIANT: only suppresses repeated log lines; a new isolate warns again.
+// INVARIANT: a cache of readConfig per env object (bindings never change within an isolate),
+// and a flag that only suppresses repeated log lines; a new isolate rebuilds both.
+const configs = new WeakMap<object, Config>();
 let warnedOpen = false;
 
 app.use("/api/*", async (c, next) => {
-  const config = readConfig(c.env as unknown as Record<string, unknown>);
+  let config = configs.get(c.env);
+  if (!config) {
+    config = readConfig(c.env as unknown as Record<string, unknown>);
+    configs.set(c.env, config);
+  }
   if (!warnedOpen && (!config.gatewayToken || config.sessionSecretIsDevelopmentDefault)) {
     warnedOpen = true;
     console.warn(
@@ -33,6 +39,13 @@ app.use("/api/*", async (c, next) => {
 
 app.post("/api/sessions", async (c) => {
   const config = c.get("config");
+  // An open gateway in front of a paid API key lets anyone spend it: refuse unless deliberately allowed.
+  if (!config.gatewayToken && config.anthropic && !config.allowOpenGateway) {
+    throw new HttpError(
+      "misconfigured",
+      "ANTHROPIC_API_KEY is set but GATEWAY_TOKEN is not; set GATEWAY_TOKEN (or ALLOW_OPEN_GATEWAY=true to accept the risk)",
+    );
+  }
   if (config.gatewayToken) {
     const presented = bearer(c.req.header("authorization"));
     if (!presented)
@@ -76,9 +89,18 @@ app.post("/api/sessions", async (c) => {
 const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   const id = SessionId.safeParse(c.req.param("id"));
   if (!id.success) throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
-  const token = bearer(c.req.header("authorization")) ?? c.req.query("token");
-  if (!token)
-    throw new HttpError("unauthorized", "This session needs its token (Authorization: Bearer or ?token=)");
+  // Browsers cannot set headers on a WebSocket, so only the socket may carry the token in its URL
+  // (URLs end up in logs); every other route takes it as a bearer header.
+  const fromQuery = c.req.path.endsWith("/ws") ? c.req.query("token") : undefined;
+  const token = bearer(c.req.header("authorization")) ?? fromQuery;
+  if (!token) {
+    throw new HttpError(
+      "unauthorized",
+      c.req.query("token")
+        ? "Send the session token as Authorization: Bearer (?token= is accepted only for the WebSocket)"
+        : "This session needs its token (Authorization: Bearer, or ?token= for the WebSocket)",
+    );
+  }
   if (!(await verifySessionToken(c.get("config").sessionSecret, id.data, token))) {
     throw new HttpError("forbidden", "Wrong token for this session");
   }
@@ -87,8 +109,8 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 // Every session route is authorized here, in the Worker, so a bad request never wakes the object.
+// "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
-app.use("/api/sessions/:id", authorizeSession);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {

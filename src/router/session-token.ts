@@ -3,11 +3,22 @@
 
 const encoder = new TextEncoder();
 
-async function key(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+// INVARIANT: imported keys per secret; secrets are fixed for an isolate's life, and a new isolate re-imports.
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function key(secret: string): Promise<CryptoKey> {
+  let imported = keys.get(secret);
+  if (!imported) {
+    imported = crypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+    keys.set(secret, imported);
+  }
+  return imported;
 }
 
 export async function signSessionToken(secret: string, sessionId: string): Promise<string> {

@@ -19,7 +19,7 @@ export function createModelClient(
   if (config.anthropic) {
     return new AnthropicModelClient({
       apiKey: config.anthropic.apiKey,
-      model: config.anthropic.model,
+      model: config.model,
       ...(config.anthropic.baseURL ? { baseURL: config.anthropic.baseURL } : {}),
     });
   }
