@@ -37,7 +37,7 @@ export interface AgentDeps {
   model: ModelClient;
   tools: ToolRegistry;
   kinds: InteractionRegistry;
-  toolContext(signal: AbortSignal): Omit<ToolContext, "signal">;
+  toolContext(signal: AbortSignal): ToolContext;
   settings: AgentSettings;
   newId(prefix: string): string;
 }

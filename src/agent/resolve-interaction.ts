@@ -17,11 +17,13 @@ export interface Resolution {
 
 export type ResolveResult = { ok: true; resolution: Resolution } | { ok: false; error: ErrorBody };
 
-export function resolutionOf(record: InteractionRecord): Resolution {
+/** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
+function resolutionOf(record: InteractionRecord): Resolution {
+  if (record.status === "pending") throw new Error(`interaction ${record.toolCallId} is still pending`);
   return {
     toolCallId: record.toolCallId,
     kind: record.kind,
-    outcome: record.status === "pending" ? "cancelled" : record.status,
+    outcome: record.status,
     response: record.response,
     resolvedBy: record.resolvedBy,
     resolvedAt: record.resolvedAt,
@@ -68,7 +70,7 @@ export function answerInteraction(
   }
   if (parsed.result) recordResult(deps, toolCallId, record.toolName, parsed.result);
   if (parsed.remember) deps.rules.allow(record.toolName);
-  const resolved = finish(deps, record, parsed.outcome, parsed.response, deviceId, at);
+  const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at);
   if (parsed.remember) {
     // "Always allow" also settles the cards already open for the same tool, the same way.
     for (const other of deps.interactions.pending()) {
@@ -92,7 +94,7 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
       record.toolName,
       deps.kinds.timeout(record.kind, record.request, { timeoutMs: record.deadline - record.createdAt }),
     );
-    finish(deps, record, "timed_out", null, null, now);
+    announceResolution(deps, record, "timed_out", null, null, now);
     count += 1;
   }
   if (count > 0) markRunningWhenNobodyIsAsked(deps);
@@ -105,11 +107,11 @@ export function cancelPending(deps: AgentDeps, deviceId: string | null): void {
   for (const record of deps.interactions.pending()) {
     if (!deps.interactions.resolve(record.toolCallId, "cancelled", null, deviceId, now)) continue;
     recordResult(deps, record.toolCallId, record.toolName, deps.kinds.cancelled(record.kind, record.request));
-    finish(deps, record, "cancelled", null, deviceId, now);
+    announceResolution(deps, record, "cancelled", null, deviceId, now);
   }
 }
 
-function finish(
+function announceResolution(
   deps: AgentDeps,
   record: InteractionRecord,
   outcome: InteractionOutcome,

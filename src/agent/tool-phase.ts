@@ -70,7 +70,7 @@ async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSig
     return;
   }
   deps.results.markStarted(use.id);
-  const result = await deps.tools.execute(use.name, use.input, { ...deps.toolContext(signal), signal });
+  const result = await deps.tools.execute(use.name, use.input, deps.toolContext(signal));
   if (signal.aborted) return; // a cancel already recorded this call's result
   recordResult(deps, use.id, use.name, result);
 }

@@ -10,7 +10,7 @@ import { createInteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ClientCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
-import type { AckFrame, HelloFrame } from "../protocol/frames";
+import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import type { SessionSnapshot } from "../protocol/session";
 import { BUILTIN_TOOLS } from "../tools/builtin";
@@ -36,7 +36,7 @@ export class SessionObject extends DurableObject<Env> {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
     this.state = new SessionState(ctx.storage, (frame) => this.broadcast(frame));
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn mid-run knows its runner is gone (after a deploy or a
     // crash): bring the watchdog forward so recovery starts now rather than minutes later.
     if (this.state.exists() && this.state.turn.current()?.callInFlight) {

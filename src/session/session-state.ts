@@ -85,7 +85,12 @@ export class SessionState {
       rules: this.rules,
       deadlines: this.deadlines,
       clock: { now },
-      toolContext: () => ({ notes: this.notes, fetch: (input, init) => fetch(input, init), now }),
+      toolContext: (signal) => ({
+        signal,
+        notes: this.notes,
+        fetch: (input, init) => fetch(input, init),
+        now,
+      }),
       newId: (prefix) => `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
     };
   }
