@@ -34,6 +34,14 @@ function unwrap(outcome: CommandOutcome): unknown {
   return outcome.result ?? null;
 }
 
+function idempotencyKey(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  if (header.length < 1 || header.length > 64) {
+    throw new HttpError("invalid_input", "Idempotency-Key must be 1 to 64 characters");
+  }
+  return header;
+}
+
 function deviceOf(header: string | undefined): string | null {
   if (header === undefined) return null;
   const parsed = DeviceId.safeParse(header);
@@ -80,7 +88,9 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
 for (const [path, schema, type] of COMMAND_ROUTES) {
   sessionRoutes.post(path, async (c) => {
     const body = await readJsonBody(c, schema, { optional: type === "cancel" });
-    const command = { ...body, type } as SessionCommand;
+    // An Idempotency-Key makes a retried POST …/messages return the first result, not post twice.
+    const requestId = idempotencyKey(c.req.header("idempotency-key"));
+    const command = { ...body, type, ...(requestId ? { requestId } : {}) } as SessionCommand;
     const result = unwrap(await stub(c).command(command, deviceOf(c.req.header("x-device-id"))));
     return c.json({ ok: true, result }, type === "send_message" ? 202 : 200);
   });

@@ -20,6 +20,10 @@ const MIGRATIONS: string[][] = [
     `CREATE TABLE permission_rules (tool_name TEXT PRIMARY KEY, behavior TEXT NOT NULL, at INTEGER NOT NULL)`,
     `CREATE TABLE notes (key TEXT PRIMARY KEY, text TEXT NOT NULL, updated_at INTEGER NOT NULL)`,
   ],
+  [
+    // Messages by the request that sent them, so a resend after a lost ack is not a second message.
+    `CREATE TABLE sent_messages (request_key TEXT PRIMARY KEY, message_id TEXT NOT NULL, queued INTEGER NOT NULL, at INTEGER NOT NULL)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

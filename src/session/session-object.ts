@@ -74,7 +74,7 @@ export class SessionObject extends DurableObject<Env> {
   ): Promise<CommandOutcome> {
     if (!this.state.exists()) return unknownSession();
     const { deps, loop } = this.agent();
-    return executeCommand(deps, loop, command, deviceId);
+    return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
   }
 
   async stats(): Promise<CommandOutcome> {

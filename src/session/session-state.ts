@@ -13,6 +13,7 @@ import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
 import { SqlPermissionRuleStore } from "./permission-rule-store";
 import { migrate } from "./schema";
+import { SentMessageLog } from "./sent-message-log";
 import type { SessionInit, SessionStats } from "./session-types";
 import { SqlCounter } from "./sql-counter";
 import { SqlToolResultStore } from "./tool-result-store";
@@ -33,6 +34,7 @@ export class SessionState {
   readonly rules: SqlPermissionRuleStore;
   readonly notes: SqlNotesStore;
   readonly deadlines: AlarmDeadlines;
+  readonly sentMessages: SentMessageLog;
 
   constructor(storage: DurableObjectStorage, broadcast: (frame: string) => void) {
     migrate(storage.sql);
@@ -47,6 +49,7 @@ export class SessionState {
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
     this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
+    this.sentMessages = new SentMessageLog(this.sql, now);
   }
 
   exists(): boolean {

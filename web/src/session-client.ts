@@ -78,6 +78,8 @@ export class SessionClient {
     connection: new Set(),
   };
   private nextRequest = 1;
+  // Request ids stay unique across page loads, so the server can tell a resend from a new message.
+  private readonly clientId = Math.random().toString(36).slice(2, 10);
   private stopped = false;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private pongTimer: ReturnType<typeof setTimeout> | undefined;
@@ -139,7 +141,7 @@ export class SessionClient {
 
   /** Sends (or queues until connected) one command; resolves with its ack. */
   send(input: CommandInput): Promise<CommandOutcome> {
-    const requestId = `r${this.nextRequest++}`;
+    const requestId = `${this.clientId}-${this.nextRequest++}`;
     const command = { ...input, requestId } as ClientCommand & { requestId: string };
     return new Promise((resolve, reject) => {
       const entry: Pending = { command, resolve, reject, sent: false };
@@ -209,15 +211,10 @@ export class SessionClient {
   private dropped(socket: SocketLike): void {
     if (socket !== this.socket) return;
     this.teardown();
-    // A message whose ack was lost may or may not have been stored; resending could post it twice.
-    // Interaction commands are safe to resend: a repeat gets `already_resolved`, which is success.
-    for (const [id, entry] of this.pending) {
-      if (!entry.sent) continue;
-      if (entry.command.type === "send_message") {
-        this.pending.delete(id);
-        entry.reject(new CommandError("connection_lost", "Connection lost before the server confirmed."));
-      } else entry.sent = false;
-    }
+    // Every unacknowledged command is resent with its original requestId after reconnecting: the
+    // server answers a repeated message with its first result, and a repeated answer with
+    // `already_resolved`, so nothing is lost and nothing is posted twice.
+    for (const entry of this.pending.values()) entry.sent = false;
     const attempt = this.info.attempt + 1;
     const delay = backoffDelay(
       attempt,

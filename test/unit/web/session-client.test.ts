@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CommandError, type ConnectionInfo, SessionClient } from "../../../web/src/session-client";
+import { type ConnectionInfo, SessionClient } from "../../../web/src/session-client";
 import type { SocketLike } from "../../../web/src/session-socket";
 import { hello } from "./events";
 
@@ -117,20 +117,48 @@ describe("session client", () => {
     client.close();
   });
 
-  it("resends an unacknowledged answer after a reconnect but never a message that may have been stored", async () => {
+  it("resends every unacknowledged command after a reconnect with its original request id", async () => {
     const { client, last } = setup();
     client.connect();
     last().serve(hello());
     const message = client.send({ type: "send_message", text: "hello" });
     const answer = client.send({ type: "deny", toolCallId: "toolu_1", reason: "no" });
+    const firstIds = last()
+      .commands()
+      .map((c) => c.requestId);
     last().drop();
-    await expect(message).rejects.toBeInstanceOf(CommandError);
     await tick(20);
     last().serve(hello());
-    expect(last().commands()).toMatchObject([{ type: "deny", toolCallId: "toolu_1", reason: "no" }]);
-    last().serve({ type: "ack", requestId: last().commands()[0].requestId, ok: true });
+    const resent = last().commands();
+    expect(resent).toMatchObject([
+      { type: "send_message", text: "hello" },
+      { type: "deny", toolCallId: "toolu_1", reason: "no" },
+    ]);
+    expect(resent.map((c) => c.requestId)).toEqual(firstIds);
+    last().serve({
+      type: "ack",
+      requestId: resent[0].requestId,
+      ok: true,
+      result: { messageId: "m1", duplicate: true },
+    });
+    last().serve({ type: "ack", requestId: resent[1].requestId, ok: true });
+    await expect(message).resolves.toMatchObject({ result: { messageId: "m1" } });
     await expect(answer).resolves.toMatchObject({ alreadyResolved: false });
     client.close();
+  });
+
+  it("gives request ids that differ between two clients, so a reload never looks like a resend", () => {
+    const a = setup();
+    const b = setup();
+    a.client.connect();
+    b.client.connect();
+    a.last().serve(hello());
+    b.last().serve(hello());
+    void a.client.send({ type: "cancel" }).catch(() => {});
+    void b.client.send({ type: "cancel" }).catch(() => {});
+    expect(a.last().commands()[0].requestId).not.toBe(b.last().commands()[0].requestId);
+    a.client.close();
+    b.client.close();
   });
 
   it("pings, and reconnects when no pong comes back in time", async () => {

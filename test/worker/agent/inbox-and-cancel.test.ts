@@ -48,6 +48,52 @@ describe("the inbox", () => {
   });
 });
 
+describe("a message sent again after a lost ack", () => {
+  it("is answered with the first result and posted once, over the socket and over HTTP", async () => {
+    const session = await createSession({ script: [textReply("Once."), textReply("Twice.")] });
+    const phone = await connect(session, { device: "phone" });
+    const frame = JSON.stringify({ type: "send_message", text: "hello", requestId: "tab1-7" });
+    phone.sendRaw(frame);
+    phone.sendRaw(frame);
+    await phone.until(() => phone.acks.length === 2, "two acks");
+    const [first, second] = phone.acks;
+    expect(first).toMatchObject({ ok: true, requestId: "tab1-7" });
+    expect(second).toMatchObject({
+      ok: true,
+      result: { messageId: (first?.result as { messageId: string }).messageId, duplicate: true },
+    });
+    await phone.waitForDone();
+
+    const post = () =>
+      api("POST", `/api/sessions/${session.sessionId}/messages`, {
+        token: session.token,
+        body: { text: "from a script" },
+        headers: { "idempotency-key": "job-42", "x-device-id": "cron" },
+      });
+    const [a, b] = [await post(), await post()];
+    expect(a.status).toBe(202);
+    expect(b.status).toBe(202);
+    const [bodyA, bodyB] = [
+      (await a.json()) as { result: { messageId: string } },
+      (await b.json()) as { result: { messageId: string } },
+    ];
+    expect(bodyB.result.messageId).toBe(bodyA.result.messageId);
+    await phone.waitForDone(2);
+    expect(eventsOf(phone, "user_message").map((e) => e.data.text)).toEqual(["hello", "from a script"]);
+    expect(userTexts(await lastRequest(session))).toEqual(["hello", "from a script"]);
+  });
+
+  it("counts as a new message when another device reuses the same request id", async () => {
+    const session = await createSession({ script: [textReply("One."), textReply("Two.")] });
+    const phone = await connect(session, { device: "phone" });
+    const laptop = await connect(session, { device: "laptop" });
+    phone.sendRaw(JSON.stringify({ type: "send_message", text: "from phone", requestId: "x-1" }));
+    laptop.sendRaw(JSON.stringify({ type: "send_message", text: "from laptop", requestId: "x-1" }));
+    await phone.waitForDone(2);
+    expect(eventsOf(phone, "user_message").map((e) => e.data.text)).toEqual(["from phone", "from laptop"]);
+  });
+});
+
 describe("a full inbox", () => {
   it("refuses a message beyond the queue limit with queue_full and stores nothing for it", async () => {
     const session = await createSession({ script: [textReply("Thinking", { stallAfterEvents: 3 })] });
