@@ -98,6 +98,14 @@ describe("fetch_url limits", () => {
     expect(meter.pulled).toBeLessThan(DEFAULT_FETCH_BYTES * 2);
   });
 
+  it("reads a 1 MB page of unclosed tags as text, cut to the tool output limit", async () => {
+    const { fetch } = fakeFetch(() => html("<div ".repeat(200_000)));
+    const result = await fetchWith(fetch, { url: "https://broken.example/", maxBytes: MAX_FETCH_BYTES });
+    expect(result.isError).toBe(false);
+    expect(result.truncated).toBe(true);
+    expect(result.content).toMatch(/\n\n<div <div <div /);
+  });
+
   it("honours a smaller maxBytes and never splits a character at the cut", async () => {
     const { fetch } = fakeFetch(
       () => new Response("é".repeat(50), { headers: { "content-type": "text/plain; charset=utf-8" } }),
