@@ -67,17 +67,31 @@ function isPrivateIpv6(address: string): boolean {
   const [first = 0] = groups;
   const allZeroBefore = (index: number) => groups.slice(0, index).every((group) => group === 0);
   if (allZeroBefore(7) && (groups[7] === 0 || groups[7] === 1)) return true; // :: and ::1
-  // IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form carry an IPv4 address.
-  if (allZeroBefore(5) && (groups[5] === 0xffff || groups[5] === 0)) {
-    const high = groups[6] ?? 0;
-    const low = groups[7] ?? 0;
-    return isPrivateIpv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-  }
+  // The local-use NAT64 prefix 64:ff9b:1::/48 only reaches translators inside a private network,
+  // and where it puts the IPv4 address depends on the operator's prefix length.
+  if (first === 0x64 && groups[1] === 0xff9b && groups[2] === 1) return true;
+  const ipv4 = embeddedIpv4(groups);
+  if (ipv4 !== null) return isPrivateIpv4(ipv4);
   return (
     (first & 0xfe00) === 0xfc00 || // unique local fc00::/7
     (first & 0xffc0) === 0xfe80 || // link-local fe80::/10
     (first & 0xff00) === 0xff00 // multicast
   );
+}
+
+/**
+ * The IPv4 address inside an address that only carries one: IPv4-mapped (::ffff:a.b.c.d), the
+ * deprecated IPv4-compatible form (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d) and 6to4 (2002:AABB:CCDD::),
+ * each of which a gateway turns into a connection to that IPv4 address.
+ */
+function embeddedIpv4(groups: number[]): number[] | null {
+  const [first = 0, second = 0] = groups;
+  const zeroFrom = (start: number, end: number) => groups.slice(start, end).every((group) => group === 0);
+  const octets = (high = 0, low = 0) => [high >> 8, high & 0xff, low >> 8, low & 0xff];
+  if (zeroFrom(0, 5) && (groups[5] === 0xffff || groups[5] === 0)) return octets(groups[6], groups[7]);
+  if (first === 0x64 && second === 0xff9b && zeroFrom(2, 6)) return octets(groups[6], groups[7]);
+  if (first === 0x2002) return octets(groups[1], groups[2]);
+  return null;
 }
 
 /** The eight 16-bit groups of a textual IPv6 address (as normalised by the URL parser). */

@@ -9,6 +9,8 @@ describe("checkPublicUrl", () => {
     "https://172.32.0.1/",
     "https://100.128.0.1/",
     "https://[2606:4700:4700::1111]/",
+    "https://[64:ff9b::8.8.8.8]/",
+    "https://[2002:808:808::1]/",
   ])("allows the public URL %s", (url) => {
     expect(checkPublicUrl(url).ok).toBe(true);
   });
@@ -40,6 +42,19 @@ describe("checkPublicUrl", () => {
     const check = checkPublicUrl(url);
     expect(check.ok).toBe(false);
     if (!check.ok) expect(check.reason).toMatch(/local or private network address/);
+  });
+
+  it.each([
+    ["NAT64 of 127.0.0.1", "http://[64:ff9b::127.0.0.1]/"],
+    ["NAT64 of 10.0.0.1", "http://[64:ff9b::a00:1]/"],
+    ["NAT64 of the cloud metadata address", "http://[64:ff9b::169.254.169.254]/latest/meta-data/"],
+    ["the local-use NAT64 prefix", "http://[64:ff9b:1::808:808]/"],
+    ["6to4 of 192.168.1.1", "http://[2002:c0a8:101::1]/"],
+    ["6to4 of 127.0.0.1", "http://[2002:7f00:1::]/"],
+    ["6to4 of the cloud metadata address", "http://[2002:a9fe:a9fe::1]/"],
+  ])("refuses an IPv6 address that translates to a private IPv4 one: %s", (_what, url) => {
+    const check = checkPublicUrl(url);
+    expect(check).toEqual({ ok: false, reason: expect.stringMatching(/local or private network address/) });
   });
 
   it.each(["file:///etc/passwd", "ftp://example.com/file", "javascript:alert(1)", "data:text/plain,hi"])(
