@@ -17,13 +17,20 @@ export interface ScriptedModelClientOptions {
   name?: string;
   /** Marks the built-in offline demo model. */
   demo?: boolean;
+  /** Keeps a copy of every request in `requests`, for tests to inspect; off by default. */
+  record?: boolean;
 }
 
 export class ScriptedModelClient implements ModelClient {
   readonly name: string;
   readonly demo: boolean;
-  /** Every request received, deep-copied, in call order (for tests). */
+  /**
+   * With `record`, every request received, deep-copied, in call order; otherwise always empty.
+   * INVARIANT: filled only for tests that ask, since each entry copies a whole transcript and a long
+   * demo session must not keep them; losing them loses nothing a session needs.
+   */
   readonly requests: ModelRequest[] = [];
+  readonly #record: boolean;
   readonly #source: ScriptSource;
   readonly #nextCallIndex: () => number;
   // INVARIANT: only the fallback when no persisted counter is given (tests); losing it is harmless there.
@@ -34,11 +41,12 @@ export class ScriptedModelClient implements ModelClient {
     this.#nextCallIndex = options.nextCallIndex ?? (() => this.#calls++);
     this.name = options.name ?? "scripted";
     this.demo = options.demo ?? false;
+    this.#record = options.record ?? false;
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const callIndex = this.#nextCallIndex();
-    this.requests.push(structuredClone(request));
+    if (this.#record) this.requests.push(structuredClone(request));
     const reply = this.#replyFor(request, callIndex);
     const events = sseEvents(reply, {
       callIndex,

@@ -86,10 +86,10 @@ describe("ScriptedModelClient", () => {
   });
 
   it("records a deep copy of every request, so later edits to the transcript do not rewrite history", async () => {
-    const client = new ScriptedModelClient([
-      { content: [{ type: "text", text: "one" }] },
-      { content: [{ type: "text", text: "two" }] },
-    ]);
+    const client = new ScriptedModelClient(
+      [{ content: [{ type: "text", text: "one" }] }, { content: [{ type: "text", text: "two" }] }],
+      { record: true },
+    );
     const body = request();
     await call(client, body);
     body.messages.push({ role: "assistant", content: [{ type: "text", text: "one" }] });
@@ -97,6 +97,13 @@ describe("ScriptedModelClient", () => {
     await call(client, body);
 
     expect(client.requests.map((r) => r.messages.length)).toEqual([1, 3]);
+  });
+
+  it("keeps no requests unless asked to record them, so a long demo session does not grow", async () => {
+    const client = new ScriptedModelClient(() => ({ content: [{ type: "text", text: "again" }] }));
+    await call(client);
+    await call(client);
+    expect(client.requests).toEqual([]);
   });
 
   it("asks a function source for each reply with the request and the call index", async () => {
