@@ -66,11 +66,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   SetPermissionModeCommand,
 ]);
 export type ClientCommand = z.infer<typeof ClientCommand>;
-export type CommandType = ClientCommand["type"];
 export const COMMAND_TYPES = ClientCommand.options.map((option) => option.shape.type.value);
 
-/** Commands that resolve an interaction, and the response object each one stands for. */
-export type InteractionCommand = Extract<
-  ClientCommand,
-  { type: "submit_answers" | "approve" | "deny" | "respond" }
->;
+/** The commands that act on a session; `resume` only replays the event log to the socket that sent it. */
+export type SessionCommand = Exclude<ClientCommand, { type: "resume" }>;
