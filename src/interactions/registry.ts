@@ -1,11 +1,11 @@
 // The interaction kinds a session knows, looked up by kind or by the tool that opens them, and the
 // only place the loop and the Durable Object validate requests, read responses and word results.
-import { z } from "zod";
 import type { ToolSpec } from "../model/model-client";
+import { toToolSpec } from "../model/tool-spec";
+import { describeZodError } from "../protocol/errors";
 import type { InteractionOutcome } from "../protocol/session";
 import type { InteractionKind, TimeoutContext, ToolResult } from "./define-interaction";
 import { describeDuration } from "./describe-duration";
-import { describeIssues } from "./describe-issues";
 
 /**
  * A kind with its request and response types erased. Every kind is assignable to it because the
@@ -62,10 +62,7 @@ function genericTimeout({ timeoutMs }: TimeoutContext): ToolResult {
 function toolSpecOf(kind: AnyInteractionKind, toolName: string): ToolSpec {
   if (!kind.description)
     throw new Error(`interaction kind "${kind.kind}" opens a tool but has no description`);
-  // The model writes the tool input, so the schema describes what is accepted (defaults optional).
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(kind.request, { io: "input" });
-  if (schema.type !== "object") throw new Error(`interaction kind "${kind.kind}" needs an object request`);
-  return { name: toolName, description: kind.description, input_schema: { ...schema, type: "object" } };
+  return toToolSpec(toolName, kind.description, kind.request);
 }
 
 /**
@@ -100,7 +97,7 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       if (kind === undefined) return { ok: false, message: `Unknown interaction kind "${kindName}"` };
       const parsed = kind.request.safeParse(rawRequest);
       if (parsed.success) return { ok: true, request: parsed.data };
-      return { ok: false, message: describeIssues(parsed.error) };
+      return { ok: false, message: describeZodError(parsed.error) };
     },
 
     respond(kindName, request, raw) {

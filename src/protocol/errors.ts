@@ -49,9 +49,22 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-/** Turns a zod error into one readable line naming the offending paths. */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`)
-    .join("; ");
+export interface DescribeZodErrorOptions {
+  /** Lists at most this many issues and counts the rest; a wall of them only costs a model tokens. */
+  maxIssues?: number;
+}
+
+/**
+ * Turns a zod error into one readable line, one `path: problem` clause per issue, for devices (an
+ * error ack or a 400) and for the model (an is_error tool result):
+ * `questions.0.header: header must be at most 12 characters; …`. A problem with the value as a
+ * whole is its message alone.
+ */
+export function describeZodError(error: z.ZodError, { maxIssues }: DescribeZodErrorOptions = {}): string {
+  const listed = error.issues.slice(0, maxIssues).map((issue) => {
+    const where = issue.path.map(String).join(".");
+    return where === "" ? issue.message : `${where}: ${issue.message}`;
+  });
+  const more = error.issues.length - listed.length;
+  return more > 0 ? `${listed.join("; ")}; and ${more} more` : listed.join("; ");
 }

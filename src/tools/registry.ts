@@ -1,7 +1,8 @@
 // The tool registry: the tool list the model sees, and the one place a tool call is validated,
 // run and turned into a tool_result. Every failure becomes an is_error result, never a throw.
-import { z } from "zod";
 import type { ToolSpec } from "../model/model-client";
+import { toToolSpec } from "../model/tool-spec";
+import { describeZodError } from "../protocol/errors";
 import { MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
 import type { ToolContext, ToolDefinition, ToolOutput } from "./define-tool";
 
@@ -45,7 +46,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
     byName.set(tool.name, tool);
   }
   // Computed once up front so an unrepresentable schema fails at startup too.
-  const specs = tools.map(toSpec);
+  const specs = tools.map((tool) => toToolSpec(tool.name, tool.description, tool.input));
 
   return {
     get: (name) => byName.get(name),
@@ -82,29 +83,13 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
     const parsed = tool.input.safeParse(rawInput);
     if (!parsed.success) {
       return {
-        rejected: failure(`Invalid input for tool "${name}": ${describeIssues(parsed.error.issues)}`),
+        rejected: failure(
+          `Invalid input for tool "${name}": ${describeZodError(parsed.error, { maxIssues: MAX_LISTED_ISSUES })}.`,
+        ),
       };
     }
     return { tool, parsed: parsed.data };
   }
-}
-
-function toSpec(tool: ToolDefinition): ToolSpec {
-  // "input" because the model writes what the schema parses, so defaults stay optional.
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(tool.input, { io: "input" });
-  if (schema.type !== "object") {
-    throw new Error(`Tool "${tool.name}" must take an object input, got JSON schema type ${schema.type}`);
-  }
-  return {
-    name: tool.name,
-    description: tool.description,
-    input_schema: {
-      ...schema,
-      type: "object",
-      properties: schema.properties ?? {},
-      required: schema.required ?? [],
-    },
-  };
 }
 
 function finish(output: ToolOutput): ToolExecution {
@@ -130,15 +115,6 @@ function truncate(content: string, isError: boolean): ToolExecution {
   if (last >= 0xd800 && last <= 0xdbff) shown -= 1;
   const note = `\n\n[output truncated: ${shown} of ${total} characters shown]`;
   return { content: content.slice(0, shown) + note, isError, truncated: true };
-}
-
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
-    const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "(input)";
-    return `${where}: ${issue.message}`;
-  });
-  const more = issues.length - listed.length;
-  return `${listed.join("; ")}${more > 0 ? `; and ${more} more` : ""}.`;
 }
 
 function messageOf(error: unknown): string {

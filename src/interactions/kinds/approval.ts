@@ -1,11 +1,11 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import { z } from "zod";
+import { describeZodError } from "../../protocol/errors";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
-import { describeIssues } from "../describe-issues";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
 
@@ -56,7 +56,7 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
       };
     }
     const parsed = RawApprovalDecision.safeParse(raw);
-    if (!parsed.success) return { ok: false, message: describeIssues(parsed.error) };
+    if (!parsed.success) return { ok: false, message: describeZodError(parsed.error) };
     const decision = parsed.data;
     if (decision.decision === "approve") {
       return { ok: true, response: { decision: "approve", remember: decision.remember ?? false } };

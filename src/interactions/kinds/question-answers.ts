@@ -1,9 +1,9 @@
 // Reading a person's answers to AskUserQuestion: both key forms, multi-select arrays or joined
 // strings, and the "Other" free text; the result is the SDK's `answers` record plus a structured copy.
 import { z } from "zod";
+import { describeZodError } from "../../protocol/errors";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ParsedResponse } from "../define-interaction";
-import { describeIssues } from "../describe-issues";
 import type { Question, QuestionRequest } from "./question";
 
 /** Joins multi-select answers, as the Claude Agent SDK does in its `answers` record. */
@@ -113,7 +113,7 @@ export function parseQuestionAnswers(
   if (!parsed.success) {
     return {
       ok: false,
-      message: `Answers must look like { answers: { "<question text or index>": "<label or text>" or ["<label>", …] } } (${describeIssues(parsed.error)})`,
+      message: `Answers must look like { answers: { "<question text or index>": "<label or text>" or ["<label>", …] } } (${describeZodError(parsed.error)})`,
     };
   }
   const { questions } = request;

@@ -117,24 +117,24 @@ describe("the interaction registry", () => {
 
     it("rejects a header longer than twelve characters, naming where", () => {
       expect(openMessage({ questions: [question("Which one?", { header: "Authentication" })] })).toBe(
-        "questions[0].header: header must be at most 12 characters",
+        "questions.0.header: header must be at most 12 characters",
       );
     });
 
     it("rejects a question with fewer than two or more than four options", () => {
       expect(openMessage({ questions: [question("Which one?", { options: [option("A")] })] })).toBe(
-        "questions[0].options: give at least 2 options",
+        "questions.0.options: give at least 2 options",
       );
       const five = ["A", "B", "C", "D", "E"].map(option);
       expect(openMessage({ questions: [question("Which one?", { options: five })] })).toBe(
-        "questions[0].options: give at most 4 options",
+        "questions.0.options: give at most 4 options",
       );
     });
 
     it("rejects repeated labels within a question and repeated questions", () => {
       expect(
         openMessage({ questions: [question("Which one?", { options: [option("A"), option("A ")] })] }),
-      ).toBe('questions[0].options: label "A" is used twice');
+      ).toBe('questions.0.options: label "A" is used twice');
       expect(openMessage({ questions: [question("Same?"), question("Same?")] })).toBe(
         'questions: question "Same?" is asked twice',
       );
@@ -145,7 +145,7 @@ describe("the interaction registry", () => {
         questions: [question("", { header: "A very long header", options: [option("A")] })],
       });
       expect(message).toBe(
-        "questions[0].question: question must not be empty; questions[0].header: header must be at most 12 characters; questions[0].options: give at least 2 options",
+        "questions.0.question: question must not be empty; questions.0.header: header must be at most 12 characters; questions.0.options: give at least 2 options",
       );
     });
 

@@ -124,10 +124,19 @@ describe("executing a tool call", () => {
     expect(result.content).toMatch(/times: .*<=3/);
   });
 
+  it("names at most eight invalid fields and counts the rest", async () => {
+    const fields = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`f${i}`, z.string()]));
+    const wide = defineTool({ ...echo, name: "wide", input: z.object(fields), run: async () => "ran" });
+    const result = await createToolRegistry([wide]).execute("wide", {}, toolContext());
+    expect(result.content).toMatch(/^Invalid input for tool "wide": f0: .*; f7: [^;]*; and 3 more\.$/);
+  });
+
   it("explains input that is not an object at all", async () => {
     const result = await registry.execute("echo", "hello", toolContext());
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/\(input\): .*expected object/);
+    expect(result.content).toMatch(
+      /^Invalid input for tool "echo": Invalid input: expected object, received string\.$/,
+    );
   });
 
   it("validates a call without running it, with the same message execute would give", async () => {
