@@ -4,10 +4,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   ApproveCommand,
-  type ClientCommand,
   DenyCommand,
   RespondCommand,
   SendMessageCommand,
+  type SessionCommand,
   SubmitAnswersCommand,
 } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
@@ -18,8 +18,6 @@ import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { readJsonBody } from "./read-json-body";
-
-type SessionCommand = Exclude<ClientCommand, { type: "resume" }>;
 
 const bodyOf = <T extends z.ZodObject>(command: T) => command.omit({ type: true, requestId: true });
 

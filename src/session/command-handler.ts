@@ -3,13 +3,11 @@
 import type { AgentDeps } from "../agent/agent-deps";
 import type { AgentLoop } from "../agent/agent-loop";
 import { answerInteraction } from "../agent/resolve-interaction";
-import type { ClientCommand } from "../protocol/commands";
+import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import type { SentMessageLog } from "./sent-message-log";
 
 export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; error: ErrorBody };
-
-type SessionCommand = Exclude<ClientCommand, { type: "resume" }>;
 
 /** Messages that may wait behind a running turn; each becomes a model turn. */
 export const MAX_QUEUED_MESSAGES = 20;
@@ -27,9 +25,9 @@ export function executeCommand(
 ): CommandOutcome {
   switch (command.type) {
     case "send_message": {
-      // A resend after a lost ack carries the same requestId: answer it, do not post it again.
+      // A resend after a lost ack carries the same requestId and text: answer it, do not post it again.
       const requestKey = command.requestId ? `${deviceId ?? ""}|${command.requestId}` : null;
-      const earlier = requestKey ? sentMessages.find(requestKey) : null;
+      const earlier = requestKey ? sentMessages.find(requestKey, command.text) : null;
       if (earlier) return { ok: true, result: { ...earlier, duplicate: true } };
       // Every queued message becomes a model turn: a runaway client must not queue unbounded work.
       if (deps.inbox.size() >= MAX_QUEUED_MESSAGES) {
@@ -44,7 +42,7 @@ export function executeCommand(
       const messageId = deps.newId("msg");
       const queued = deps.turn.current() !== null || deps.inbox.size() > 0;
       deps.inbox.push({ id: messageId, text: command.text });
-      if (requestKey) sentMessages.record(requestKey, { messageId, queued });
+      if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued });
       deps.events.append("user_message", { messageId, text: command.text, queued, deviceId });
       wake(loop);
       return { ok: true, result: { messageId, queued } };

@@ -15,7 +15,8 @@ export function createModelClient(
   script: ScriptedReply[] | null,
   nextCallIndex: () => number,
 ): ModelClient {
-  if (script) return new ScriptedModelClient(script, { nextCallIndex });
+  // Scripted sessions exist for tests and benchmarks, which read back what the model was sent.
+  if (script) return new ScriptedModelClient(script, { nextCallIndex, record: true });
   if (config.anthropic) {
     return new AnthropicModelClient({
       apiKey: config.anthropic.apiKey,

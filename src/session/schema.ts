@@ -22,7 +22,7 @@ const MIGRATIONS: string[][] = [
   ],
   [
     // Messages by the request that sent them, so a resend after a lost ack is not a second message.
-    `CREATE TABLE sent_messages (request_key TEXT PRIMARY KEY, message_id TEXT NOT NULL, queued INTEGER NOT NULL, at INTEGER NOT NULL)`,
+    `CREATE TABLE sent_messages (request_key TEXT PRIMARY KEY, text_hash INTEGER NOT NULL, message_id TEXT NOT NULL, queued INTEGER NOT NULL, at INTEGER NOT NULL)`,
   ],
 ];
 

@@ -8,7 +8,7 @@ import { type Config, readConfig } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
-import type { ClientCommand } from "../protocol/commands";
+import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
@@ -68,10 +68,7 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, result: page };
   }
 
-  async command(
-    command: Exclude<ClientCommand, { type: "resume" }>,
-    deviceId: string | null,
-  ): Promise<CommandOutcome> {
+  async command(command: SessionCommand, deviceId: string | null): Promise<CommandOutcome> {
     if (!this.state.exists()) return unknownSession();
     const { deps, loop } = this.agent();
     return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);

@@ -1,6 +1,6 @@
 // The RPC surface the Worker calls on a session's Durable Object. Results carry `unknown` payloads,
 // which the generated stub types cannot express, so the stub is typed through this interface.
-import type { ClientCommand } from "../protocol/commands";
+import type { SessionCommand } from "../protocol/commands";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionInit } from "./session-types";
 
@@ -8,10 +8,7 @@ export interface SessionRpc {
   create(init: SessionInit): Promise<CommandOutcome>;
   snapshot(): Promise<CommandOutcome>;
   eventsPage(after: number, limit: number): Promise<CommandOutcome>;
-  command(
-    command: Exclude<ClientCommand, { type: "resume" }>,
-    deviceId: string | null,
-  ): Promise<CommandOutcome>;
+  command(command: SessionCommand, deviceId: string | null): Promise<CommandOutcome>;
   stats(): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }

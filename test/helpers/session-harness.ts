@@ -40,6 +40,8 @@ export class Device {
   closed = false;
   private waiters: Array<() => void> = [];
   private nextRequest = 0;
+  // Request ids are unique per connection, as a real client's must be.
+  private readonly clientId = crypto.randomUUID().slice(0, 8);
 
   constructor(readonly socket: WebSocket) {
     socket.addEventListener("message", (message) => {
@@ -111,7 +113,7 @@ export class Device {
 
   /** Sends a command with a fresh requestId and waits for its ack. */
   async request(command: Record<string, unknown>): Promise<AckFrame> {
-    const requestId = `r${this.nextRequest++}`;
+    const requestId = `${this.clientId}-${this.nextRequest++}`;
     this.socket.send(JSON.stringify({ ...command, requestId }));
     return this.until(() => this.acks.find((ack) => ack.requestId === requestId), `ack ${requestId}`);
   }

@@ -83,6 +83,19 @@ describe("a message sent again after a lost ack", () => {
     expect(userTexts(await lastRequest(session))).toEqual(["hello", "from a script"]);
   });
 
+  it("counts as a new message when the request id is reused for other text", async () => {
+    const session = await createSession({ script: [textReply("One."), textReply("Two.")] });
+    const phone = await connect(session, { device: "phone" });
+    phone.sendRaw(JSON.stringify({ type: "send_message", text: "before restart", requestId: "r1" }));
+    await phone.waitForDone();
+    phone.sendRaw(JSON.stringify({ type: "send_message", text: "after restart", requestId: "r1" }));
+    await phone.waitForDone(2);
+    expect(eventsOf(phone, "user_message").map((e) => e.data.text)).toEqual([
+      "before restart",
+      "after restart",
+    ]);
+  });
+
   it("counts as a new message when another device reuses the same request id", async () => {
     const session = await createSession({ script: [textReply("One."), textReply("Two.")] });
     const phone = await connect(session, { device: "phone" });
