@@ -20,8 +20,15 @@ export const AckFrame = z.object({
 });
 export type AckFrame = z.infer<typeof AckFrame>;
 
-/** Replay of stored events, in order; `events` are the same objects live frames carry. */
-export const BatchFrame = z.object({ type: z.literal("batch"), events: z.array(z.unknown()) });
+/**
+ * Replay of stored events, in order; `events` are the same objects live frames carry. `more` marks
+ * the last frame of a replay that stopped at its size budget: send `resume` from the last seq.
+ */
+export const BatchFrame = z.object({
+  type: z.literal("batch"),
+  events: z.array(z.unknown()),
+  more: z.boolean().optional(),
+});
 export type BatchFrame = z.infer<typeof BatchFrame>;
 
 /** The text the server answers to a "ping" text frame without waking the Durable Object. */

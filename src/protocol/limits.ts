@@ -13,3 +13,5 @@ export const MAX_EVENTS_PAGE = 1_000;
 export const MAX_TOOL_OUTPUT_CHARS = 100_000;
 /** Largest replay frame sent to a reconnecting socket, in bytes of JSON. */
 export const MAX_REPLAY_FRAME_BYTES = 512 * 1024;
+/** Most event bytes one replay (connect or `resume`) sends; a `"more":true` batch asks for another. */
+export const MAX_REPLAY_BYTES = 4 * 1024 * 1024;

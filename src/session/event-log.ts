@@ -2,7 +2,7 @@
 // reads the stored frames back verbatim, so live and replayed events are identical.
 import type { EventSink } from "../agent/ports";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
-import { MAX_EVENTS_PAGE, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
+import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
 import type { SqlCounter } from "./sql-counter";
 
 export class EventLog implements EventSink {
@@ -44,25 +44,33 @@ export class EventLog implements EventSink {
   }
 
   /**
-   * Every stored event after `after` as `batch` frames of bounded size, ready to send. Frames are
-   * spliced as strings: replaying 10 000 events must not parse and re-serialize each one.
+   * The stored events after `after` as `batch` frames of bounded size, ready to send. Frames are
+   * spliced as strings: replaying 10 000 events must not parse and re-serialize each one. One
+   * replay sends at most `budget` bytes; when it stops short, its last frame says `"more":true` and
+   * the client asks for the rest with `resume`, so a long session never floods one socket at once.
    */
-  *replayFrames(after: number): Generator<string> {
+  *replayFrames(after: number, budget = MAX_REPLAY_BYTES): Generator<string> {
     let parts: string[] = [];
     let bytes = 0;
+    let total = 0;
     for (const row of this.sql.iterate<{ frame: string }>(
       `SELECT frame FROM events WHERE seq > ? ORDER BY seq`,
       after,
     )) {
+      if (total > 0 && total + row.frame.length > budget) {
+        yield batch(parts, true);
+        return;
+      }
       if (bytes + row.frame.length > MAX_REPLAY_FRAME_BYTES && parts.length > 0) {
-        yield batch(parts);
+        yield batch(parts, false);
         parts = [];
         bytes = 0;
       }
       parts.push(row.frame);
       bytes += row.frame.length + 1;
+      total += row.frame.length + 1;
     }
-    if (parts.length > 0) yield batch(parts);
+    if (parts.length > 0) yield batch(parts, false);
   }
 
   countsByType(): Record<string, number> {
@@ -76,6 +84,6 @@ export class EventLog implements EventSink {
   }
 }
 
-function batch(frames: string[]): string {
-  return `{"type":"batch","events":[${frames.join(",")}]}`;
+function batch(frames: string[], more: boolean): string {
+  return `{"type":"batch","events":[${frames.join(",")}]${more ? ',"more":true' : ""}}`;
 }

@@ -162,7 +162,11 @@ export class SessionClient {
     if (!frame || frame.kind === "pong") return;
     if (frame.kind === "hello") this.onHello(frame.hello);
     else if (frame.kind === "ack") this.onAck(frame.ack);
-    else this.onEvents(frame.events);
+    else {
+      this.onEvents(frame.events);
+      // The server replays a long history in parts: ask for the next one from where this ended.
+      if (frame.more) socket.send(JSON.stringify({ type: "resume", after: this.seq }));
+    }
   }
 
   private onEvents(events: SessionEvent[]): void {

@@ -15,7 +15,7 @@ export type ServerFrame =
   | { kind: "pong" }
   | { kind: "hello"; hello: HelloFrame }
   | { kind: "ack"; ack: AckFrame }
-  | { kind: "events"; events: SessionEvent[] };
+  | { kind: "events"; events: SessionEvent[]; more: boolean };
 
 /** `ws(s)://…/api/sessions/:id/ws` with token, resume cursor and device id in the query. */
 export function socketUrl(
@@ -82,8 +82,8 @@ export function parseFrame(data: unknown): ServerFrame | null {
   }
   if (value.type === "ack" && typeof value.ok === "boolean") return { kind: "ack", ack: value as AckFrame };
   if (value.type === "batch" && Array.isArray(value.events)) {
-    return { kind: "events", events: value.events.filter(isEvent) };
+    return { kind: "events", events: value.events.filter(isEvent), more: value.more === true };
   }
-  if (isEvent(value)) return { kind: "events", events: [value] };
+  if (isEvent(value)) return { kind: "events", events: [value], more: false };
   return null;
 }

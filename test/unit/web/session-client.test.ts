@@ -147,6 +147,18 @@ describe("session client", () => {
     client.close();
   });
 
+  it("asks for the rest of a long replay when a batch says there is more", () => {
+    const { client, last, seen } = setup();
+    client.connect();
+    last().serve(hello());
+    last().serve({ type: "batch", events: [event(1), event(2)], more: true });
+    expect(seen).toEqual([1, 2]);
+    expect(last().commands()).toMatchObject([{ type: "resume", after: 2 }]);
+    last().serve({ type: "batch", events: [event(3)] });
+    expect(last().commands()).toHaveLength(1);
+    client.close();
+  });
+
   it("gives request ids that differ between two clients, so a reload never looks like a resend", () => {
     const a = setup();
     const b = setup();
