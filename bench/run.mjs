@@ -5,12 +5,12 @@ import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
+import { startWranglerDev } from "../scripts/wrangler-dev.mjs";
 import { readOptions, USAGE, UsageError } from "./lib/options.mjs";
 import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import { describeCode, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
-import { startWranglerDev } from "./lib/wrangler-dev.mjs";
 import { runFanout } from "./scenarios/fanout.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
 import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
@@ -54,7 +54,10 @@ async function main() {
   const work = await mkdtemp(`${tmpdir()}/parley-bench-`);
   // Also on Ctrl-C, when the finally below does not run.
   process.on("exit", () => rmSync(work, { recursive: true, force: true }));
-  /** @type {import("./lib/wrangler-dev.mjs").DevServer[]} */
+  // Ctrl-C or a kill still runs the exit handlers, which stop every wrangler dev started here.
+  for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"]))
+    process.on(signal, () => process.exit(130));
+  /** @type {import("../scripts/wrangler-dev.mjs").DevServer[]} */
   const servers = [];
   try {
     log(`snapshotting and starting Parley and the baseline (state in ${work})`);
@@ -81,7 +84,7 @@ async function main() {
     await preflight(parley);
 
     const restartParley = async () => {
-      const old = /** @type {import("./lib/wrangler-dev.mjs").DevServer} */ (servers.shift());
+      const old = /** @type {import("../scripts/wrangler-dev.mjs").DevServer} */ (servers.shift());
       await old.stop();
       const fresh = await startParley();
       servers.unshift(fresh);

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { WRANGLER, wranglerEnv } from "./wrangler-dev.mjs";
+import { WRANGLER, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -2,7 +2,7 @@
 
 import process from "node:process";
 import type { TestProject } from "vitest/node";
-import { startWranglerDev } from "../helpers/wrangler-dev";
+import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
@@ -15,6 +15,6 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     vars: { ALLOW_SCRIPTED_SESSIONS: "true" },
     verbose: process.env.E2E_VERBOSE === "1",
   });
-  project.provide("baseUrl", server.url);
+  project.provide("baseUrl", server.baseUrl);
   return () => server.stop();
 }

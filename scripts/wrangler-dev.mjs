@@ -1,0 +1,155 @@
+// Starts and stops `wrangler dev` on loopback for the browser tests and the benchmark: free ports,
+// offline settings, chosen vars, its own process group (so workerd stops too), output kept for
+// error messages, and a kill of every group it started however the calling process ends.
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
+/** Wrangler's CLI script, run with this Node (22, which wrangler requires). */
+export const WRANGLER = join(REPO_ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+
+/** Offline, quiet, and no reloads when config files change under a running test or benchmark. */
+export function wranglerEnv() {
+  return {
+    ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true",
+    WRANGLER_HIDE_BANNER: "true",
+    NO_COLOR: "1",
+  };
+}
+
+/** Asks the kernel for an unused loopback port. @returns {Promise<number>} */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+/** @type {Set<import("node:child_process").ChildProcess>} */
+const running = new Set();
+process.on("exit", () => {
+  for (const child of running) killGroup(child, "SIGKILL");
+});
+
+/**
+ * @param {import("node:child_process").ChildProcess} child
+ * @param {NodeJS.Signals} signal
+ */
+function killGroup(child, signal) {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/**
+ * @typedef {object} WranglerDevOptions
+ * @property {string} [label]            names the server in messages and its log file
+ * @property {string} [config]           wrangler config path (default: the project's wrangler.toml)
+ * @property {string} [persistTo]        state directory, kept; a temporary one (removed on stop) when absent
+ * @property {Record<string, string>} [vars]   `--var KEY:VALUE` pairs
+ * @property {string} [logDir]           keep wrangler's output in `<logDir>/<label>.log`
+ * @property {boolean} [verbose]         also print wrangler's output as it comes
+ * @property {number} [readyTimeoutMs]   how long to wait for the first answer
+ *
+ * @typedef {object} DevServer
+ * @property {string} label
+ * @property {string} baseUrl            e.g. http://127.0.0.1:41234
+ * @property {() => Promise<void>} stop  SIGTERM to the group, SIGKILL after 5 s
+ */
+
+/**
+ * Starts `wrangler dev` and resolves once it answers HTTP.
+ * @param {WranglerDevOptions} [options]
+ * @returns {Promise<DevServer>}
+ */
+export async function startWranglerDev(options = {}) {
+  const label = options.label ?? "parley";
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const tempDir = options.persistTo ? null : await mkdtemp(join(tmpdir(), "parley-wrangler-"));
+  const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port)];
+  args.push("--inspector-port", String(inspectorPort), "--persist-to", options.persistTo ?? String(tempDir));
+  args.push("--show-interactive-dev-session=false");
+  if (options.config) args.push("--config", options.config);
+  for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
+
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: wranglerEnv(),
+  });
+  running.add(child);
+  const log = options.logDir ? createWriteStream(join(options.logDir, `${label}.log`), { flags: "a" }) : null;
+  log?.write(`\n--- ${new Date().toISOString()} node ${args.join(" ")}\n`);
+  let output = "";
+  /** @param {Buffer} chunk */
+  const collect = (chunk) => {
+    output = (output + chunk.toString()).slice(-20_000);
+    log?.write(chunk);
+    if (options.verbose) process.stderr.write(chunk);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const stop = async () => {
+    killGroup(child, "SIGTERM");
+    const gone = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
+    if (!gone) killGroup(child, "SIGKILL");
+    await Promise.race([exited, sleep(2_000)]);
+    // workerd children may outlive wrangler for a moment; make sure the group is empty.
+    killGroup(child, "SIGKILL");
+    running.delete(child);
+    log?.end();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+  };
+
+  const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
+  const deadline = Date.now() + readyTimeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(`wrangler dev (${label}) exited early:\n${lastLines(output)}`);
+    }
+    try {
+      const response = await fetch(baseUrl, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      return { label, baseUrl, stop };
+    } catch {
+      await sleep(250);
+    }
+  }
+  await stop();
+  throw new Error(
+    `wrangler dev (${label}) did not answer within ${readyTimeoutMs} ms:\n${lastLines(output)}`,
+  );
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** @param {string} text */
+function lastLines(text) {
+  return text.split("\n").slice(-30).join("\n");
+}
