@@ -60,7 +60,7 @@ describe("a message sent again after a lost ack", () => {
     expect(first).toMatchObject({ ok: true, requestId: "tab1-7" });
     expect(second).toMatchObject({
       ok: true,
-      result: { messageId: (first?.result as { messageId: string }).messageId, duplicate: true },
+      result: { messageId: (first?.result as { messageId: string } | undefined)?.messageId, duplicate: true },
     });
     await phone.waitForDone();
 
