@@ -37,9 +37,9 @@ export class SessionObject extends DurableObject<Env> {
     this.config = readConfig(env as unknown as Record<string, unknown>);
     this.state = new SessionState(ctx.storage, (frame) => this.broadcast(frame));
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
-    // A new instance that finds a turn mid-run knows its runner is gone (after a deploy or a
-    // crash): bring the watchdog forward so recovery starts now rather than minutes later.
-    if (this.state.exists() && this.state.turn.current()?.callInFlight) {
+    // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
+    // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
+    if (this.state.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
       this.state.deadlines.setWatchdog(Date.now());
     }
   }
