@@ -71,6 +71,8 @@ export class SessionClient {
   private seq: number;
   private info: ConnectionInfo = { state: "closed", attempt: 0, retryAt: null };
   private ready = false;
+  /** A `resume` for the rest of a long replay is on its way; see `onMessage`. */
+  private continuing = false;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners: { [K in keyof Listeners]: Set<Listeners[K]> } = {
     hello: new Set(),
@@ -163,9 +165,16 @@ export class SessionClient {
     if (frame.kind === "hello") this.onHello(frame.hello);
     else if (frame.kind === "ack") this.onAck(frame.ack);
     else {
+      // Live events broadcast while the rest of a replay is requested lie beyond a gap; taking them
+      // would move the cursor past events never seen. The replay answering `resume` includes them.
+      if (this.continuing && !frame.replay) return;
+      this.continuing = false;
       this.onEvents(frame.events);
       // The server replays a long history in parts: ask for the next one from where this ended.
-      if (frame.more) socket.send(JSON.stringify({ type: "resume", after: this.seq }));
+      if (frame.more) {
+        this.continuing = true;
+        socket.send(JSON.stringify({ type: "resume", after: this.seq }));
+      }
     }
   }
 
@@ -238,6 +247,7 @@ export class SessionClient {
     const socket = this.socket;
     this.socket = null;
     this.ready = false;
+    this.continuing = false;
     clearInterval(this.pingTimer);
     clearTimeout(this.pongTimer);
     if (!socket) return;

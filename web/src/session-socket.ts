@@ -15,7 +15,8 @@ export type ServerFrame =
   | { kind: "pong" }
   | { kind: "hello"; hello: HelloFrame }
   | { kind: "ack"; ack: AckFrame }
-  | { kind: "events"; events: SessionEvent[]; more: boolean };
+  /** `replay` marks a `batch` frame (stored events resent), as opposed to one live event. */
+  | { kind: "events"; events: SessionEvent[]; replay: boolean; more: boolean };
 
 /** `ws(s)://…/api/sessions/:id/ws` with token, resume cursor and device id in the query. */
 export function socketUrl(
@@ -82,8 +83,8 @@ export function parseFrame(data: unknown): ServerFrame | null {
   }
   if (value.type === "ack" && typeof value.ok === "boolean") return { kind: "ack", ack: value as AckFrame };
   if (value.type === "batch" && Array.isArray(value.events)) {
-    return { kind: "events", events: value.events.filter(isEvent), more: value.more === true };
+    return { kind: "events", events: value.events.filter(isEvent), replay: true, more: value.more === true };
   }
-  if (isEvent(value)) return { kind: "events", events: [value], more: false };
+  if (isEvent(value)) return { kind: "events", events: [value], replay: false, more: false };
   return null;
 }

@@ -159,6 +159,21 @@ describe("session client", () => {
     client.close();
   });
 
+  it("does not let a live event skip the rest of a long replay it arrived in the middle of", () => {
+    const { client, last, seen } = setup();
+    client.connect();
+    last().serve(hello());
+    last().serve({ type: "batch", events: [event(1), event(2)], more: true });
+    // Broadcast before the server reads the resume: it is stored, so the next replay carries it.
+    last().serve(event(9));
+    last().serve({ type: "batch", events: [event(3), event(4), event(5), event(6), event(7), event(8)] });
+    last().serve({ type: "batch", events: [event(9)] });
+    last().serve(event(10));
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(client.lastSeq).toBe(10);
+    client.close();
+  });
+
   it("gives request ids that differ between two clients, so a reload never looks like a resend", () => {
     const a = setup();
     const b = setup();

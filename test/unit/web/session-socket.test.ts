@@ -9,10 +9,16 @@ describe("server frames", () => {
     expect(parseFrame('{"type":"ack","requestId":"r1","ok":true}')?.kind).toBe("ack");
     expect(parseFrame("pong")).toEqual({ kind: "pong" });
     const event = { seq: 3, at: 1, type: "error", data: { code: "x", message: "y" } };
-    expect(parseFrame(JSON.stringify(event))).toEqual({ kind: "events", events: [event], more: false });
+    expect(parseFrame(JSON.stringify(event))).toEqual({
+      kind: "events",
+      events: [event],
+      replay: false,
+      more: false,
+    });
     expect(parseFrame(JSON.stringify({ type: "batch", events: [event, { junk: true }] }))).toEqual({
       kind: "events",
       events: [event],
+      replay: true,
       more: false,
     });
     expect(parseFrame(JSON.stringify({ type: "batch", events: [event], more: true }))).toMatchObject({
