@@ -198,6 +198,8 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     case "tool_call_start": {
       draft.endStreaming();
       const item = draft.tool(event.data.toolCallId, event.data.name);
+      // A card the hello snapshot created ahead of the replay belongs here, after the text before it.
+      draft.moveToEnd(item.id);
       v.liveBlocks = { ...v.liveBlocks, [event.data.index]: item.id };
       return;
     }

@@ -26,6 +26,13 @@ export class ViewDraft {
     this.items.set(item.id, item);
   }
 
+  /** Moves an item to the end of the transcript (it was placed early, before its history). */
+  moveToEnd(id: string): void {
+    if (!this.items.has(id)) return;
+    this.order = this.order.filter((other) => other !== id);
+    this.order.push(id);
+  }
+
   /** The card for a tool call, created on first sight so prompts never lack a place to render. */
   tool(toolCallId: string, name: string): ToolItem {
     const existing = this.items.get(`tool:${toolCallId}`);

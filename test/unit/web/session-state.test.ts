@@ -158,6 +158,41 @@ describe("session view reducer", () => {
     });
   });
 
+  it("keeps a prompt named by the hello snapshot in its place when the full history replays after it", () => {
+    let view = reduceView(initialView(), {
+      type: "hello",
+      receivedAt: 50_000,
+      frame: hello({
+        status: "awaiting_input",
+        pending: [
+          {
+            toolCallId: "toolu_q",
+            kind: "question",
+            toolName: "AskUserQuestion",
+            request: {},
+            status: "pending",
+            createdAt: 0,
+            expiresAt: 600_000,
+          },
+        ],
+      }),
+    });
+    view = apply(
+      view,
+      [1, "user_message", { messageId: "m1", text: "plan my day", queued: false, deviceId: "a" }],
+      [2, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [3, "text_delta", { turnId: "t1", index: 0, text: "One question first." }],
+      [4, "tool_call_start", { turnId: "t1", toolCallId: "toolu_q", name: "AskUserQuestion", index: 1 }],
+    );
+    view = reduceView(view, { type: "events", events: [questionPrompt(5)] });
+    expect(texts(view)).toEqual([
+      "user:plan my day",
+      "assistant:One question first.",
+      "tool:AskUserQuestion",
+    ]);
+    expect(tool(view, "toolu_q").interaction).toMatchObject({ kind: "question", resolution: null });
+  });
+
   it("reports a failed turn with its error and remembers the last message for a retry", () => {
     const view = apply(
       initialView(),
