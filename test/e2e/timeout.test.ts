@@ -39,4 +39,32 @@ describe.skipIf(!hasChromium)("an unanswered prompt", () => {
     expect(await page.locator(".tool-result-text").textContent()).toMatch(/timed out/i);
     await screenshot(page, "timed-out");
   });
+
+  it("stops offering answers once its countdown reaches zero, before the timeout event arrives", async () => {
+    const session = await scriptedSession([
+      {
+        content: [
+          { type: "tool_use", id: "toolu_late", name: "notes_write", input: { key: "k", text: "t" } },
+        ],
+      },
+    ]);
+    const page = await openDevice(browser, session);
+    await typeMessage(page, "Write a note");
+    const card = page.locator(".approval-card");
+    await card.waitFor();
+    expect(await card.getByRole("button", { name: "Approve" }).isEnabled()).toBe(true);
+
+    // This page's clock runs past the ten-minute deadline; the server's alarm is still far away.
+    await page.evaluate(() => {
+      const real = Date.now.bind(Date);
+      Date.now = () => real() + 11 * 60_000;
+    });
+    await card.locator(".countdown[data-urgency=expired]").waitFor();
+    expect(await card.getByRole("button", { name: "Approve" }).isDisabled()).toBe(true);
+    expect(await card.getByRole("button", { name: "Deny" }).isDisabled()).toBe(true);
+    expect(await card.locator(".action-line").textContent()).toMatch(/Time is up/);
+    await card.focus();
+    await page.keyboard.press("Enter");
+    expect(await card.locator(".action-line").textContent()).not.toMatch(/Sending|Sent/);
+  });
 });

@@ -11,6 +11,7 @@ import {
   receiptNode,
   renderReceipt,
   runAction,
+  showExpired,
 } from "./interaction-card";
 
 function requestOf(item: ToolItem): { toolName: string; input: unknown; risk: string } {
@@ -30,11 +31,12 @@ export class ApprovalCard implements InteractionCard {
   private readonly controls: HTMLElement;
   private readonly line = h("p", { class: "action-line", hidden: true });
   private readonly receipt = receiptNode();
-  private readonly countdown = new Countdown();
+  private readonly countdown = new Countdown(() => this.expire());
   private context: CardContext | null = null;
   private toolCallId = "";
   private resolved = false;
   private busy = false;
+  private expired = false;
 
   constructor(item: ToolItem) {
     const { toolName, input, risk } = requestOf(item);
@@ -94,7 +96,7 @@ export class ApprovalCard implements InteractionCard {
 
   private approve(remember: boolean): void {
     const { context, toolCallId } = this;
-    if (!context || this.busy || this.resolved) return;
+    if (!context || !this.open()) return;
     void runAction(
       this.line,
       (b) => this.setBusy(b),
@@ -104,7 +106,7 @@ export class ApprovalCard implements InteractionCard {
 
   private deny(): void {
     const { context, toolCallId } = this;
-    if (!context || this.busy || this.resolved) return;
+    if (!context || !this.open()) return;
     const reason = this.reason.value.trim() || undefined;
     void runAction(
       this.line,
@@ -113,10 +115,22 @@ export class ApprovalCard implements InteractionCard {
     );
   }
 
+  private open(): boolean {
+    return !this.busy && !this.resolved && !this.expired;
+  }
+
   private setBusy(busy: boolean): void {
     this.busy = busy;
-    for (const button of this.buttons) button.disabled = busy;
-    this.reason.disabled = busy;
+    for (const button of this.buttons) button.disabled = busy || this.expired;
+    this.reason.disabled = busy || this.expired;
+  }
+
+  /** Past the deadline the server records a timeout whatever is sent, so the buttons stop offering. */
+  private expire(): void {
+    if (this.expired || this.resolved) return;
+    this.expired = true;
+    this.setBusy(this.busy);
+    showExpired(this.line);
   }
 
   update(item: ToolItem, context: CardContext): void {
@@ -136,7 +150,7 @@ export class ApprovalCard implements InteractionCard {
 
   /** Enter approves (or denies from the reason field), Esc denies. */
   handleKey(event: KeyboardEvent): boolean {
-    if (this.resolved || this.busy || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.deny();
       return true;

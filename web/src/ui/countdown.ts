@@ -1,5 +1,6 @@
 // A live countdown to an interaction's server-side deadline. It reads the server's `expiresAt`
 // corrected by the clock skew seen at hello, so a reload or another device shows the same time.
+// The server refuses an answer after that deadline, so the card is told when it passes.
 import { formatRemaining, remainingMs, urgencyOf } from "../interaction-view";
 import type { InteractionState } from "../session-state";
 import { h, setText } from "./dom";
@@ -11,7 +12,8 @@ export class Countdown {
   private interaction: InteractionState | null = null;
   private skewMs = 0;
 
-  constructor() {
+  /** `onExpire` runs whenever a tick finds the deadline passed on an open interaction. */
+  constructor(private readonly onExpire: () => void = () => {}) {
     this.label = h("span", { class: "countdown-time" });
     this.el = h("span", { class: "countdown", role: "timer", "aria-live": "off" }, this.label);
   }
@@ -46,6 +48,8 @@ export class Countdown {
       "aria-label",
       urgency === "expired" ? "Time is up" : `${formatRemaining(ms)} left to answer`,
     );
-    if (urgency === "expired") this.stop();
+    if (urgency !== "expired") return;
+    this.stop();
+    this.onExpire();
   }
 }

@@ -59,6 +59,13 @@ export async function runAction(
   }
 }
 
+/** Says why a card stopped taking answers when its deadline passed before any resolution arrived. */
+export function showExpired(line: HTMLElement): void {
+  line.hidden = false;
+  line.dataset.state = "expired";
+  setText(line, "Time is up — an answer can no longer be sent.");
+}
+
 /** Keys typed into text fields belong to the field, not to card shortcuts. */
 export function isTextEntry(target: EventTarget | null): boolean {
   return (

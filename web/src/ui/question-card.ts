@@ -17,6 +17,7 @@ import {
   receiptNode,
   renderReceipt,
   runAction,
+  showExpired,
 } from "./interaction-card";
 
 let cardCount = 0;
@@ -38,11 +39,12 @@ export class QuestionCard implements InteractionCard {
   private readonly line = h("p", { class: "action-line", hidden: true });
   private readonly receipt = receiptNode();
   private readonly summary = h("dl", { class: "answer-summary", hidden: true });
-  private readonly countdown = new Countdown();
+  private readonly countdown = new Countdown(() => this.expire());
   private context: CardContext | null = null;
   private toolCallId = "";
   private busy = false;
   private resolved = false;
+  private expired = false;
 
   constructor(item: ToolItem) {
     const id = `q${++cardCount}`;
@@ -138,7 +140,7 @@ export class QuestionCard implements InteractionCard {
   }
 
   private refresh(): void {
-    this.submit.disabled = this.busy || this.resolved || !allAnswered(this.questions, this.answers());
+    this.submit.disabled = !this.open() || !allAnswered(this.questions, this.answers());
   }
 
   private onSubmit(event: Event): void {
@@ -154,10 +156,22 @@ export class QuestionCard implements InteractionCard {
     );
   }
 
+  private open(): boolean {
+    return !this.busy && !this.resolved && !this.expired;
+  }
+
   private setBusy(busy: boolean): void {
     this.busy = busy;
-    for (const control of this.form.querySelectorAll("input")) control.disabled = busy || this.resolved;
+    for (const control of this.form.querySelectorAll("input")) control.disabled = !this.open();
     this.refresh();
+  }
+
+  /** Past the deadline the server records a timeout whatever is sent, so the form stops offering. */
+  private expire(): void {
+    if (this.expired || this.resolved) return;
+    this.expired = true;
+    this.setBusy(this.busy);
+    showExpired(this.line);
   }
 
   update(item: ToolItem, context: CardContext): void {
@@ -184,7 +198,7 @@ export class QuestionCard implements InteractionCard {
 
   /** 1–9 pick an option of the focused (or first unanswered) question; Enter submits. */
   handleKey(event: KeyboardEvent): boolean {
-    if (this.resolved || this.busy || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Enter" && !(event.target instanceof HTMLButtonElement)) {
       this.form.requestSubmit();
       return true;
