@@ -87,5 +87,20 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
     await page.keyboard.press("Escape");
     await card(page, "toolu_k2").locator(".receipt[data-outcome=denied]").waitFor();
     await page.getByText("Done with keys.").waitFor();
+    // The answered card's focus moves on to the message box, ready for the next message.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Message to the agent");
+  });
+
+  it("keeps focus in the message box after Send is clicked", async () => {
+    const session = await scriptedSession([say("Heard you.")]);
+    const page = await openDevice(browser, session);
+    await page.getByRole("textbox", { name: "Message to the agent" }).fill("clicked, not typed");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByText("Heard you.").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+      "Message to the agent",
+    );
   });
 });

@@ -103,6 +103,12 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   );
 
   const focused = new Set<string>();
+  let openCards = new Set<string>();
+  let focusWasOnCard = false;
+  let focusLost = false;
+  document.addEventListener("focusin", (event) => {
+    focusWasOnCard = event.target instanceof Node && transcript.el.contains(event.target);
+  });
   let scheduled = false;
   function schedule(): void {
     if (scheduled) return;
@@ -130,6 +136,30 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     document.title = view.status === "awaiting_input" ? "● Waiting for you — Parley" : "Parley";
     if (atBottom) scroller.scrollTop = scroller.scrollHeight;
     focusNewCard();
+    noteAnsweredCards();
+    restoreLostFocus();
+  }
+
+  /** An answered card drops the control that had focus; note it so focus can move on. */
+  function noteAnsweredCards(): void {
+    const open = new Set(pendingInteractions(view).map((item) => item.id));
+    if (focusWasOnCard && [...openCards].some((id) => !open.has(id))) focusLost = true;
+    openCards = open;
+  }
+
+  /** Moves focus the answered card dropped to the next open card, or to the message box. */
+  function restoreLostFocus(): void {
+    if (!focusLost) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) {
+      focusLost = false;
+      return;
+    }
+    const next = pendingInteractions(view)[0];
+    if (next) transcript.card(next.id)?.focus();
+    else composer.focus();
+    // The box may stay locked until the session says it is running; a later render tries again.
+    if (document.activeElement && document.activeElement !== document.body) focusLost = false;
   }
 
   /** A new prompt takes focus unless the person is typing somewhere else. */

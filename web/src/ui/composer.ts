@@ -79,6 +79,8 @@ export class Composer {
     this.sending = true;
     this.error.hidden = true;
     this.input.value = "";
+    // A clicked Send button is about to be disabled; keep focus in the box for the next message.
+    if (document.activeElement === this.sendButton) this.input.focus();
     this.refreshButton();
     try {
       await this.actions.send(text);
