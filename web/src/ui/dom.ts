@@ -49,7 +49,3 @@ export function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
-/** True when the user asked the system for less motion. */
-export function prefersReducedMotion(): boolean {
-  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
-}
