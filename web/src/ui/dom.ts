@@ -48,4 +48,3 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
 export function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
-
