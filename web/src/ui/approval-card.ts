@@ -2,17 +2,9 @@
 // Deny with an optional reason, a countdown, and the receipt once any device (or the deadline) decides.
 import { prettyArguments } from "../interaction-view";
 import type { ToolItem } from "../session-state";
-import { Countdown } from "./countdown";
+import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
-import {
-  type CardContext,
-  type InteractionCard,
-  isTextEntry,
-  receiptNode,
-  renderReceipt,
-  runAction,
-  showExpired,
-} from "./interaction-card";
+import { isTextEntry } from "./interaction-card";
 
 function requestOf(item: ToolItem): { toolName: string; input: unknown; risk: string } {
   const request = (item.interaction?.request ?? {}) as Record<string, unknown>;
@@ -23,22 +15,15 @@ function requestOf(item: ToolItem): { toolName: string; input: unknown; risk: st
   };
 }
 
-export class ApprovalCard implements InteractionCard {
+export class ApprovalCard extends AnswerableCard {
   readonly el: HTMLElement;
   private readonly args: HTMLElement;
   private readonly reason: HTMLInputElement;
   private readonly buttons: HTMLButtonElement[];
   private readonly controls: HTMLElement;
-  private readonly line = h("p", { class: "action-line", hidden: true });
-  private readonly receipt = receiptNode();
-  private readonly countdown = new Countdown(() => this.expire());
-  private context: CardContext | null = null;
-  private toolCallId = "";
-  private resolved = false;
-  private busy = false;
-  private expired = false;
 
   constructor(item: ToolItem) {
+    super();
     const { toolName, input, risk } = requestOf(item);
     this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
@@ -89,63 +74,27 @@ export class ApprovalCard implements InteractionCard {
       this.controls,
       this.receipt,
     );
-    this.el.addEventListener("keydown", (event) => {
-      if (this.handleKey(event)) event.preventDefault();
-    });
+    this.listenForKeys();
   }
 
   private approve(remember: boolean): void {
-    const { context, toolCallId } = this;
-    if (!context || !this.open()) return;
-    void runAction(
-      this.line,
-      (b) => this.setBusy(b),
-      () => context.actions.approve(toolCallId, remember),
-    );
+    this.send((context) => context.actions.approve(this.toolCallId, remember));
   }
 
   private deny(): void {
-    const { context, toolCallId } = this;
-    if (!context || !this.open()) return;
     const reason = this.reason.value.trim() || undefined;
-    void runAction(
-      this.line,
-      (b) => this.setBusy(b),
-      () => context.actions.deny(toolCallId, reason),
-    );
+    this.send((context) => context.actions.deny(this.toolCallId, reason));
   }
 
-  private open(): boolean {
-    return !this.busy && !this.resolved && !this.expired;
+  protected lockControls(locked: boolean): void {
+    for (const button of this.buttons) button.disabled = locked;
+    this.reason.disabled = locked;
   }
 
-  private setBusy(busy: boolean): void {
-    this.busy = busy;
-    for (const button of this.buttons) button.disabled = busy || this.expired;
-    this.reason.disabled = busy || this.expired;
-  }
-
-  /** Past the deadline the server records a timeout whatever is sent, so the buttons stop offering. */
-  private expire(): void {
-    if (this.expired || this.resolved) return;
-    this.expired = true;
-    this.setBusy(this.busy);
-    showExpired(this.line);
-  }
-
-  update(item: ToolItem, context: CardContext): void {
-    this.context = context;
-    this.toolCallId = item.toolCallId;
-    const resolution = item.interaction?.resolution ?? null;
-    this.countdown.update(resolution ? null : item.interaction, context.clockSkewMs);
-    if (!resolution || this.resolved) return;
-    this.resolved = true;
-    this.el.classList.add("resolved");
-    this.el.removeAttribute("tabindex");
+  protected collapse(): void {
     this.controls.remove();
     // Once decided, the tool card's collapsed "Arguments" keeps them one click away.
     this.args.hidden = true;
-    renderReceipt(this.receipt, resolution, context.deviceId);
   }
 
   /** Enter approves (or denies from the reason field), Esc denies. */
@@ -160,13 +109,5 @@ export class ApprovalCard implements InteractionCard {
     else if (isTextEntry(event.target)) return false;
     else this.approve(false);
     return true;
-  }
-
-  focus(): void {
-    this.el.focus({ preventScroll: true });
-  }
-
-  dispose(): void {
-    this.countdown.stop();
   }
 }

@@ -7,18 +7,10 @@ import {
   type Question,
   questionsOf,
 } from "../interaction-view";
-import type { ToolItem } from "../session-state";
-import { Countdown } from "./countdown";
+import type { Resolution, ToolItem } from "../session-state";
+import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren } from "./dom";
-import {
-  type CardContext,
-  type InteractionCard,
-  isTextEntry,
-  receiptNode,
-  renderReceipt,
-  runAction,
-  showExpired,
-} from "./interaction-card";
+import { isTextEntry } from "./interaction-card";
 
 let cardCount = 0;
 
@@ -30,23 +22,16 @@ interface QuestionInputs {
   otherText: HTMLInputElement;
 }
 
-export class QuestionCard implements InteractionCard {
+export class QuestionCard extends AnswerableCard {
   readonly el: HTMLElement;
   private readonly questions: Question[];
   private readonly inputs: QuestionInputs[];
   private readonly submit: HTMLButtonElement;
   private readonly form: HTMLFormElement;
-  private readonly line = h("p", { class: "action-line", hidden: true });
-  private readonly receipt = receiptNode();
   private readonly summary = h("dl", { class: "answer-summary", hidden: true });
-  private readonly countdown = new Countdown(() => this.expire());
-  private context: CardContext | null = null;
-  private toolCallId = "";
-  private busy = false;
-  private resolved = false;
-  private expired = false;
 
   constructor(item: ToolItem) {
+    super();
     const id = `q${++cardCount}`;
     this.questions = questionsOf(item.interaction?.request);
     this.inputs = this.questions.map((question, i) => this.renderQuestion(question, `${id}-${i}`));
@@ -73,9 +58,7 @@ export class QuestionCard implements InteractionCard {
       this.receipt,
       this.summary,
     );
-    this.el.addEventListener("keydown", (event) => {
-      if (this.handleKey(event)) event.preventDefault();
-    });
+    this.listenForKeys();
   }
 
   private renderQuestion(question: Question, name: string): QuestionInputs {
@@ -146,46 +129,18 @@ export class QuestionCard implements InteractionCard {
   private onSubmit(event: Event): void {
     event.preventDefault();
     this.refresh();
-    if (this.submit.disabled || !this.context) return;
+    if (this.submit.disabled) return;
     const answers = this.answers() as Record<string, AnswerValue>;
-    const { actions } = this.context;
-    void runAction(
-      this.line,
-      (busy) => this.setBusy(busy),
-      () => actions.submitAnswers(this.toolCallId, answers),
-    );
+    this.send((context) => context.actions.submitAnswers(this.toolCallId, answers));
   }
 
-  private open(): boolean {
-    return !this.busy && !this.resolved && !this.expired;
-  }
-
-  private setBusy(busy: boolean): void {
-    this.busy = busy;
-    for (const control of this.form.querySelectorAll("input")) control.disabled = !this.open();
+  protected lockControls(locked: boolean): void {
+    for (const control of this.form.querySelectorAll("input")) control.disabled = locked;
     this.refresh();
   }
 
-  /** Past the deadline the server records a timeout whatever is sent, so the form stops offering. */
-  private expire(): void {
-    if (this.expired || this.resolved) return;
-    this.expired = true;
-    this.setBusy(this.busy);
-    showExpired(this.line);
-  }
-
-  update(item: ToolItem, context: CardContext): void {
-    this.context = context;
-    this.toolCallId = item.toolCallId;
-    const interaction = item.interaction;
-    const resolution = interaction?.resolution ?? null;
-    this.countdown.update(resolution ? null : interaction, context.clockSkewMs);
-    if (!resolution || this.resolved) return;
-    this.resolved = true;
-    this.el.classList.add("resolved");
-    this.el.removeAttribute("tabindex");
+  protected collapse(resolution: Resolution): void {
     this.form.remove();
-    renderReceipt(this.receipt, resolution, context.deviceId);
     if (resolution.outcome === "answered") {
       const lines = answerSummary(this.questions, resolution.response);
       replaceChildren(
@@ -233,13 +188,5 @@ export class QuestionCard implements InteractionCard {
     if (within) return within;
     const answers = this.answers();
     return this.inputs.find((i) => !allAnswered([i.question], answers)) ?? this.inputs[0];
-  }
-
-  focus(): void {
-    this.el.focus({ preventScroll: true });
-  }
-
-  dispose(): void {
-    this.countdown.stop();
   }
 }

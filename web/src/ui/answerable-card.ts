@@ -1,0 +1,89 @@
+// What every card a person can answer shares: the countdown, the busy / expired / resolved
+// lifecycle, sending an action with progress in the action line, and collapsing to the receipt.
+import type { CommandOutcome } from "../session-client";
+import type { Resolution, ToolItem } from "../session-state";
+import { Countdown } from "./countdown";
+import { h } from "./dom";
+import {
+  type CardContext,
+  type InteractionCard,
+  receiptNode,
+  renderReceipt,
+  runAction,
+  showExpired,
+} from "./interaction-card";
+
+export abstract class AnswerableCard implements InteractionCard {
+  abstract readonly el: HTMLElement;
+  protected readonly line = h("p", { class: "action-line", hidden: true });
+  protected readonly receipt = receiptNode();
+  protected readonly countdown = new Countdown(() => this.expire());
+  protected context: CardContext | null = null;
+  protected toolCallId = "";
+  private busy = false;
+  private resolved = false;
+  private expired = false;
+
+  /** Enables or disables the card's own inputs (called whenever `open()` may have changed). */
+  protected abstract lockControls(locked: boolean): void;
+  /** Replaces the controls with what stays after a resolution (the receipt is already shown). */
+  protected abstract collapse(resolution: Resolution): void;
+  abstract handleKey(event: KeyboardEvent): boolean;
+
+  /** Card shortcuts; call once `el` exists. */
+  protected listenForKeys(): void {
+    this.el.addEventListener("keydown", (event) => {
+      if (this.handleKey(event)) event.preventDefault();
+    });
+  }
+
+  /** True while an answer may be sent: not sending one, not resolved, not past the deadline. */
+  protected open(): boolean {
+    return !this.busy && !this.resolved && !this.expired;
+  }
+
+  /** Sends one answer, locking the card until it fails or the resolution arrives. */
+  protected send(action: (context: CardContext) => Promise<CommandOutcome>): void {
+    const context = this.context;
+    if (!context || !this.open()) return;
+    void runAction(
+      this.line,
+      (busy) => this.setBusy(busy),
+      () => action(context),
+    );
+  }
+
+  private setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.lockControls(!this.open());
+  }
+
+  /** Past the deadline the server records a timeout whatever is sent, so the card stops offering. */
+  private expire(): void {
+    if (this.expired || this.resolved) return;
+    this.expired = true;
+    this.lockControls(true);
+    showExpired(this.line);
+  }
+
+  update(item: ToolItem, context: CardContext): void {
+    this.context = context;
+    this.toolCallId = item.toolCallId;
+    const resolution = item.interaction?.resolution ?? null;
+    this.countdown.update(resolution ? null : item.interaction, context.clockSkewMs);
+    if (!resolution || this.resolved) return;
+    this.resolved = true;
+    this.el.classList.add("resolved");
+    this.el.removeAttribute("tabindex");
+    renderReceipt(this.receipt, resolution, context.deviceId);
+    this.collapse(resolution);
+  }
+
+  focus(): void {
+    this.el.focus({ preventScroll: true });
+  }
+
+  dispose(): void {
+    this.countdown.stop();
+  }
+}
