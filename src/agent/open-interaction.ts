@@ -1,7 +1,6 @@
 // Pausing: a pending interaction is a row with a deadline plus a prompt event. Nothing waits in
 // memory; the answer, the alarm or a cancel resumes the loop from storage.
 import type { ToolUseBlockParam } from "../model/model-client";
-import { promptEventType } from "../protocol/events";
 import type { AgentDeps } from "./agent-deps";
 import { recordResult } from "./tool-results";
 
@@ -23,6 +22,7 @@ export function openInteraction(
   const createdAt = deps.clock.now();
   const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
   deps.interactions.create({
+    id: use.id,
     toolCallId: use.id,
     kind,
     toolName: use.name,
@@ -30,8 +30,9 @@ export function openInteraction(
     deadline: expiresAt,
     createdAt,
   });
-  deps.events.append(promptEventType(kind), {
+  deps.events.append(deps.kinds.promptEvent(kind), {
     toolCallId: use.id,
+    interactionId: use.id,
     kind,
     toolName: use.name,
     request: opened.request,

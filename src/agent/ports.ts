@@ -65,6 +65,9 @@ export interface TurnStore {
 }
 
 export interface InteractionRecord {
+  /** The interaction's own id: the tool call's id for its own interaction, a derived one for a tool's forms. */
+  id: string;
+  /** The tool call it belongs to. */
   toolCallId: string;
   kind: string;
   toolName: string;
@@ -78,12 +81,12 @@ export interface InteractionRecord {
 }
 
 export interface InteractionStore {
-  get(toolCallId: string): InteractionRecord | null;
+  get(id: string): InteractionRecord | null;
   pending(): InteractionRecord[];
   create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void;
   /** Compare-and-set from `pending`; false when another resolution won. */
   resolve(
-    toolCallId: string,
+    id: string,
     outcome: InteractionOutcome,
     response: unknown,
     resolvedBy: string | null,

@@ -1,48 +1,40 @@
 // Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
 // resolution wins by compare-and-set; the result row and the receipt event are written together.
 import type { ErrorBody } from "../protocol/errors";
-import type { InteractionOutcome } from "../protocol/session";
+import type { InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
 import type { InteractionRecord } from "./ports";
 import { recordResult } from "./tool-results";
 
-export interface Resolution {
-  toolCallId: string;
-  kind: string;
-  outcome: InteractionOutcome;
-  response: unknown;
-  resolvedBy: string | null;
-  resolvedAt: number | null;
-}
-
-export type ResolveResult = { ok: true; resolution: Resolution } | { ok: false; error: ErrorBody };
+export type ResolveResult = { ok: true; resolution: InteractionResolution } | { ok: false; error: ErrorBody };
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
-function resolutionOf(record: InteractionRecord): Resolution {
-  if (record.status === "pending") throw new Error(`interaction ${record.toolCallId} is still pending`);
+function resolutionOf(record: InteractionRecord): InteractionResolution {
+  if (record.status === "pending") throw new Error(`interaction ${record.id} is still pending`);
   return {
     toolCallId: record.toolCallId,
+    interactionId: record.id,
     kind: record.kind,
     outcome: record.status,
     response: record.response,
     resolvedBy: record.resolvedBy,
-    resolvedAt: record.resolvedAt,
+    resolvedAt: record.resolvedAt ?? 0,
   };
 }
 
 /** Applies a person's response. `expectedKind` is the kind the command addresses (null: any). */
 export function answerInteraction(
   deps: AgentDeps,
-  toolCallId: string,
+  id: string,
   expectedKind: string | null,
   raw: unknown,
   deviceId: string | null,
 ): ResolveResult {
-  const record = deps.interactions.get(toolCallId);
+  const record = deps.interactions.get(id);
   if (!record) {
     return {
       ok: false,
-      error: { code: "unknown_interaction", message: `No interaction with toolCallId "${toolCallId}"` },
+      error: { code: "unknown_interaction", message: `No interaction with id "${id}"` },
     };
   }
   if (expectedKind && record.kind !== expectedKind) {
@@ -50,7 +42,7 @@ export function answerInteraction(
       ok: false,
       error: {
         code: "wrong_interaction_kind",
-        message: `Interaction "${toolCallId}" is a ${record.kind}, not a ${expectedKind}`,
+        message: `Interaction "${id}" is a ${record.kind}, not a ${expectedKind}`,
       },
     };
   }
@@ -60,22 +52,22 @@ export function answerInteraction(
   // even when the alarm has not run yet.
   if (record.deadline <= at) {
     timeOutDue(deps, at);
-    return alreadyResolved(deps.interactions.get(toolCallId) ?? record);
+    return alreadyResolved(deps.interactions.get(id) ?? record);
   }
   const parsed = deps.kinds.respond(record.kind, record.request, raw);
   if (!parsed.ok) return { ok: false, error: { code: "invalid_answer", message: parsed.message } };
 
-  if (!deps.interactions.resolve(toolCallId, parsed.outcome, parsed.response, deviceId, at)) {
-    return alreadyResolved(deps.interactions.get(toolCallId) ?? record);
+  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
+    return alreadyResolved(deps.interactions.get(id) ?? record);
   }
-  if (parsed.result) recordResult(deps, toolCallId, record.toolName, parsed.result);
+  if (parsed.result) recordResult(deps, record.toolCallId, record.toolName, parsed.result);
   if (parsed.remember) deps.rules.allow(record.toolName);
   const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at);
   if (parsed.remember) {
     // "Always allow" also settles the cards already open for the same tool, the same way.
     for (const other of deps.interactions.pending()) {
       if (other.kind === record.kind && other.toolName === record.toolName) {
-        answerInteraction(deps, other.toolCallId, record.kind, parsed.response, deviceId);
+        answerInteraction(deps, other.id, record.kind, parsed.response, deviceId);
       }
     }
   }
@@ -87,7 +79,7 @@ export function answerInteraction(
 export function timeOutDue(deps: AgentDeps, now: number): number {
   let count = 0;
   for (const record of deps.interactions.due(now)) {
-    if (!deps.interactions.resolve(record.toolCallId, "timed_out", null, null, now)) continue;
+    if (!deps.interactions.resolve(record.id, "timed_out", null, null, now)) continue;
     recordResult(
       deps,
       record.toolCallId,
@@ -105,7 +97,7 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
 export function cancelPending(deps: AgentDeps, deviceId: string | null): void {
   const now = deps.clock.now();
   for (const record of deps.interactions.pending()) {
-    if (!deps.interactions.resolve(record.toolCallId, "cancelled", null, deviceId, now)) continue;
+    if (!deps.interactions.resolve(record.id, "cancelled", null, deviceId, now)) continue;
     recordResult(deps, record.toolCallId, record.toolName, deps.kinds.cancelled(record.kind, record.request));
     announceResolution(deps, record, "cancelled", null, deviceId, now);
   }
@@ -119,15 +111,16 @@ function announceResolution(
   resolvedBy: string | null,
   resolvedAt: number,
 ): ResolveResult {
-  const resolution: Resolution = {
+  const resolution: InteractionResolution = {
     toolCallId: record.toolCallId,
+    interactionId: record.id,
     kind: record.kind,
     outcome,
     response,
     resolvedBy,
     resolvedAt,
   };
-  deps.events.append("interaction_resolved", { ...resolution, resolvedAt });
+  deps.events.append("interaction_resolved", resolution);
   deps.deadlines.rearm();
   return { ok: true, resolution };
 }
@@ -145,7 +138,7 @@ function alreadyResolved(record: InteractionRecord): ResolveResult {
     ok: false,
     error: {
       code: "already_resolved",
-      message: `Interaction "${record.toolCallId}" was already ${record.status.replace("_", " ")}`,
+      message: `Interaction "${record.id}" was already ${record.status.replace("_", " ")}`,
       resolution: resolutionOf(record),
     },
   };

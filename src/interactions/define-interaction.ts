@@ -1,5 +1,7 @@
 // The shape of an interaction kind (a way to pause for a person): one file per kind under kinds/.
 import type { z } from "zod";
+import type { SessionCommand } from "../protocol/commands";
+import type { PromptEventType } from "../protocol/events";
 import type { InteractionOutcome } from "../protocol/session";
 
 /** A tool result as the model will see it. */
@@ -14,6 +16,14 @@ export interface TimeoutContext {
   timeoutMs: number;
 }
 
+/** Commands older than the generic `respond`, each kept for the kind it was made for. */
+export type KindCommand = Extract<SessionCommand, { type: "submit_answers" | "approve" | "deny" }>;
+
+/** How a kind reads the commands it owns: each becomes the response `respond` would carry. */
+export type KindCommands = {
+  [T in KindCommand["type"]]?: (command: Extract<KindCommand, { type: T }>) => unknown;
+};
+
 /** Outcome of validating a client's response against the pending request. */
 export type ParsedResponse<Response> = { ok: true; response: Response } | { ok: false; message: string };
 
@@ -23,6 +33,10 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   toolName?: string;
   /** Tool description for the model; required with `toolName`. */
   description?: string;
+  /** The event that announces a prompt of this kind; `interaction_prompt` unless a seed named one. */
+  promptEvent?: PromptEventType;
+  /** Commands besides `respond` that answer this kind (AskUserQuestion's `submit_answers`, …). */
+  commands?: KindCommands;
   /** Validates the request (the tool input for tool-opened kinds). */
   request: z.ZodType<Request>;
   /** Validates a client's response and checks it fits `request` (e.g. answers fit the questions). */

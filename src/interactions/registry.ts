@@ -2,9 +2,11 @@
 // only place the loop and the Durable Object validate requests, read responses and word results.
 import type { ToolSpec } from "../model/model-client";
 import { toToolSpec } from "../model/tool-spec";
+import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
+import type { PromptEventType } from "../protocol/events";
 import type { InteractionOutcome } from "../protocol/session";
-import type { InteractionKind, TimeoutContext, ToolResult } from "./define-interaction";
+import type { InteractionKind, KindCommand, TimeoutContext, ToolResult } from "./define-interaction";
 import { describeDuration } from "./describe-duration";
 
 /**
@@ -28,11 +30,22 @@ export type RespondResult =
     }
   | { ok: false; message: string };
 
+/** An answer command read for the loop: which interaction, of which kind (null: any), saying what. */
+export interface CommandAnswer {
+  interactionId: string;
+  kind: string | null;
+  response: unknown;
+}
+
 export interface InteractionRegistry {
   readonly kinds: readonly AnyInteractionKind[];
   get(kind: string): AnyInteractionKind | undefined;
   /** The kind a model tool call opens (`AskUserQuestion` → question), if any. */
   byToolName(toolName: string): AnyInteractionKind | undefined;
+  /** The event type announcing a prompt of `kind`. */
+  promptEvent(kind: string): PromptEventType;
+  /** The answer a command carries (`respond`, or a command a kind owns), or null for other commands. */
+  answerOf(command: SessionCommand): CommandAnswer | null;
   /** Messages API tool definitions for the kinds the model opens by calling a tool. */
   toolSpecs(): ToolSpec[];
   /**
@@ -73,9 +86,14 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
   const byKind = new Map<string, AnyInteractionKind>();
   const byTool = new Map<string, AnyInteractionKind>();
   const specs: ToolSpec[] = [];
+  const byCommand = new Map<string, AnyInteractionKind>();
   for (const kind of kinds) {
     if (byKind.has(kind.kind)) throw new Error(`interaction kind "${kind.kind}" is registered twice`);
     byKind.set(kind.kind, kind);
+    for (const type of Object.keys(kind.commands ?? {})) {
+      if (byCommand.has(type)) throw new Error(`command "${type}" answers two interaction kinds`);
+      byCommand.set(type, kind);
+    }
     if (kind.toolName === undefined) continue;
     if (byTool.has(kind.toolName)) throw new Error(`tool "${kind.toolName}" opens two interaction kinds`);
     byTool.set(kind.toolName, kind);
@@ -89,6 +107,21 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
     kinds: [...kinds],
     get: (kind) => byKind.get(kind),
     byToolName: (toolName) => byTool.get(toolName),
+    promptEvent: (kind) => byKind.get(kind)?.promptEvent ?? "interaction_prompt",
+
+    answerOf(command) {
+      if (command.type === "respond") {
+        const interactionId = command.interactionId ?? command.toolCallId ?? "";
+        return { interactionId, kind: null, response: command.response };
+      }
+      const kind = byCommand.get(command.type);
+      const read = kind?.commands?.[command.type as KindCommand["type"]] as
+        | ((command: KindCommand) => unknown)
+        | undefined;
+      if (!kind || !read) return null;
+      const owned = command as KindCommand;
+      return { interactionId: owned.toolCallId, kind: kind.kind, response: read(owned) };
+    },
     // A fresh copy each time: callers may add cache_control to the last tool.
     toolSpecs: () => structuredClone(specs),
 

@@ -2,7 +2,7 @@
 // objects from their bodies, so both edges share one validator and one handler.
 import { z } from "zod";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
-import { PermissionMode, ToolCallId } from "./session";
+import { InteractionId, PermissionMode, ToolCallId } from "./session";
 
 const RequestId = z.string().min(1).max(64).optional();
 
@@ -11,6 +11,7 @@ export const AnswerValue = z.union([
   z.string().max(MAX_TEXT_FIELD_CHARS),
   z.array(z.string().max(MAX_TEXT_FIELD_CHARS)).max(16),
 ]);
+export type AnswerValue = z.infer<typeof AnswerValue>;
 export const Answers = z.record(z.string().max(2_000), AnswerValue);
 
 export const ResumeCommand = z.strictObject({
@@ -41,13 +42,25 @@ export const DenyCommand = z.strictObject({
   toolCallId: ToolCallId,
   reason: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
 });
-/** Generic answer for interaction kinds beyond question and approval. */
-export const RespondCommand = z.strictObject({
-  type: z.literal("respond"),
-  requestId: RequestId,
-  toolCallId: ToolCallId,
+const respondFields = {
+  interactionId: InteractionId.optional(),
+  toolCallId: ToolCallId.optional(),
   response: z.unknown(),
-});
+};
+const oneTarget = (body: { interactionId?: string | undefined; toolCallId?: string | undefined }) =>
+  (body.interactionId === undefined) !== (body.toolCallId === undefined);
+const ONE_TARGET = { message: "give exactly one of interactionId and toolCallId" };
+
+/**
+ * The answer to any interaction kind, in that kind's own response shape. It addresses the
+ * interaction by `interactionId` (what prompt events carry) or, for a tool call's own interaction,
+ * by `toolCallId`.
+ */
+export const RespondCommand = z
+  .strictObject({ type: z.literal("respond"), requestId: RequestId, ...respondFields })
+  .refine(oneTarget, ONE_TARGET);
+/** `POST …/respond`: the command without its envelope. */
+export const RespondBody = z.strictObject(respondFields).refine(oneTarget, ONE_TARGET);
 export const CancelCommand = z.strictObject({ type: z.literal("cancel"), requestId: RequestId });
 export const SetPermissionModeCommand = z.strictObject({
   type: z.literal("set_permission_mode"),

@@ -1,5 +1,6 @@
 // Error codes every edge speaks: HTTP `{ error: { code, message } }` bodies and socket `ack` errors.
 import { z } from "zod";
+import { InteractionResolution } from "./session";
 
 export const ErrorCode = z.enum([
   "bad_json",
@@ -25,7 +26,7 @@ export const ErrorBody = z.object({
   code: ErrorCode,
   message: z.string(),
   /** For `already_resolved`: the winning resolution, so late devices can show it. */
-  resolution: z.unknown().optional(),
+  resolution: InteractionResolution.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

@@ -1,13 +1,19 @@
 // Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
 // `EVENT_DATA` is the one table of event types and their payloads; `parseEvent` validates any of them.
 import { z } from "zod";
-import { InteractionOutcome, PermissionMode, SessionStatus, ToolCallId } from "./session";
+import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
 
 const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() }).nullable();
 
-/** Payload of `question_prompt`, `approval_required` and `interaction_prompt` (any other kind). */
+/**
+ * Payload of every prompt event: `question_prompt` and `approval_required` (the seed names the
+ * question and approval kinds keep) and `interaction_prompt` (any other kind). `kind` says which.
+ */
 export const InteractionPromptData = z.object({
+  /** The tool call the interaction belongs to. */
   toolCallId: ToolCallId,
+  /** The id to answer it by; absent on events stored before it existed (then it is `toolCallId`). */
+  interactionId: InteractionId.optional(),
   kind: z.string(),
   toolName: z.string(),
   request: z.unknown(),
@@ -47,14 +53,7 @@ export const EVENT_DATA = {
   question_prompt: InteractionPromptData,
   approval_required: InteractionPromptData,
   interaction_prompt: InteractionPromptData,
-  interaction_resolved: z.object({
-    toolCallId: ToolCallId,
-    kind: z.string(),
-    outcome: InteractionOutcome,
-    response: z.unknown(),
-    resolvedBy: z.string().nullable(),
-    resolvedAt: z.number(),
-  }),
+  interaction_resolved: InteractionResolution,
   session_status: z.object({
     status: SessionStatus,
     mode: PermissionMode,
@@ -91,11 +90,6 @@ export function parseEvent(value: unknown): SessionEvent {
   return { ...envelope, data } as SessionEvent;
 }
 
-/** The prompt event type a kind emits: the seed names for the two built-in kinds, generic otherwise. */
-export function promptEventType(
-  kind: string,
-): "question_prompt" | "approval_required" | "interaction_prompt" {
-  if (kind === "question") return "question_prompt";
-  if (kind === "approval") return "approval_required";
-  return "interaction_prompt";
-}
+/** The event types that announce a prompt; a kind names its own (`interaction_prompt` by default). */
+export const PROMPT_EVENT_TYPES = ["question_prompt", "approval_required", "interaction_prompt"] as const;
+export type PromptEventType = (typeof PROMPT_EVENT_TYPES)[number];

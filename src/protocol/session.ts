@@ -32,6 +32,16 @@ export const ToolCallId = z
   .max(128)
   .regex(/^[\w-]+$/, "invalid tool call id");
 
+/**
+ * An interaction's own id. A tool call's own interaction (AskUserQuestion, an approval) shares its
+ * tool_use id; forms a tool opens mid-run (`ctx.elicit`) get ids of their own, derived from it.
+ */
+export const InteractionId = z
+  .string()
+  .min(1)
+  .max(160)
+  .regex(/^[\w-]+$/, "invalid interaction id");
+
 /** Device ids are chosen by clients for receipts only; never trusted for authorization. */
 export const DeviceId = z
   .string()
@@ -42,6 +52,8 @@ export const DeviceId = z
 /** A pending or resolved interaction as clients see it (hello snapshot and prompt events). */
 export const InteractionView = z.object({
   toolCallId: ToolCallId,
+  /** Absent on events stored before interactions had ids of their own: the id is then `toolCallId`. */
+  interactionId: InteractionId.optional(),
   kind: z.string(),
   toolName: z.string(),
   request: z.unknown(),
@@ -50,6 +62,18 @@ export const InteractionView = z.object({
   expiresAt: z.number(),
 });
 export type InteractionView = z.infer<typeof InteractionView>;
+
+/** How an interaction ended, as every device shows it (`interaction_resolved`, and a 409's winner). */
+export const InteractionResolution = z.object({
+  toolCallId: ToolCallId,
+  interactionId: InteractionId.optional(),
+  kind: z.string(),
+  outcome: InteractionOutcome,
+  response: z.unknown(),
+  resolvedBy: z.string().nullable(),
+  resolvedAt: z.number(),
+});
+export type InteractionResolution = z.infer<typeof InteractionResolution>;
 
 /** The state a client needs on (re)connect before replaying events. */
 export const SessionSnapshot = z.object({

@@ -5,7 +5,7 @@ import { z } from "zod";
 import {
   ApproveCommand,
   DenyCommand,
-  RespondCommand,
+  RespondBody,
   SendMessageCommand,
   type SessionCommand,
   SubmitAnswersCommand,
@@ -79,7 +79,7 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/submit-answers", bodyOf(SubmitAnswersCommand), "submit_answers"],
   ["/approve", bodyOf(ApproveCommand), "approve"],
   ["/deny", bodyOf(DenyCommand), "deny"],
-  ["/respond", bodyOf(RespondCommand), "respond"],
+  ["/respond", RespondBody, "respond"],
   ["/cancel", z.strictObject({}), "cancel"],
 ];
 

@@ -47,16 +47,6 @@ export function executeCommand(
       wake(loop);
       return { ok: true, result: { messageId, queued } };
     }
-    case "submit_answers":
-    case "approve":
-    case "deny":
-    case "respond": {
-      const { kind, response } = interactionAnswer(command);
-      const result = answerInteraction(deps, command.toolCallId, kind, response, deviceId);
-      // A late answer may just have timed its interaction out; either way the loop has work to do.
-      if (result.ok || result.error.code === "already_resolved") wake(loop);
-      return result.ok ? { ok: true, result: result.resolution } : result;
-    }
     case "cancel": {
       if (!loop.cancel(deviceId)) {
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
@@ -67,25 +57,20 @@ export function executeCommand(
     case "set_permission_mode":
       deps.turn.setMode(command.mode);
       return { ok: true, result: { mode: command.mode } };
-  }
-}
-
-/** The interaction kind a command addresses (null: any) and the response it stands for. */
-function interactionAnswer(
-  command: Extract<SessionCommand, { type: "submit_answers" | "approve" | "deny" | "respond" }>,
-): { kind: string | null; response: unknown } {
-  switch (command.type) {
-    case "submit_answers":
-      return { kind: "question", response: { answers: command.answers } };
-    case "approve":
-      return { kind: "approval", response: { decision: "approve", remember: command.remember ?? false } };
-    case "deny":
-      return {
-        kind: "approval",
-        response: { decision: "deny", ...(command.reason !== undefined ? { reason: command.reason } : {}) },
-      };
-    case "respond":
-      return { kind: null, response: command.response };
+    default: {
+      // Every other command answers an interaction; which kind it addresses lives beside the kinds.
+      const answer = deps.kinds.answerOf(command);
+      if (!answer) {
+        return {
+          ok: false,
+          error: { code: "unknown_command", message: `Unknown command "${command.type}"` },
+        };
+      }
+      const result = answerInteraction(deps, answer.interactionId, answer.kind, answer.response, deviceId);
+      // A late answer may just have timed its interaction out; either way the loop has work to do.
+      if (result.ok || result.error.code === "already_resolved") wake(loop);
+      return result.ok ? { ok: true, result: result.resolution } : result;
+    }
   }
 }
 

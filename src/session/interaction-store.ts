@@ -6,6 +6,7 @@ import { type InteractionOutcome, InteractionStatus } from "../protocol/session"
 import type { SqlCounter } from "./sql-counter";
 
 type Row = {
+  id: string;
   tool_call_id: string;
   kind: string;
   tool_name: string;
@@ -18,13 +19,13 @@ type Row = {
   resolved_by: string | null;
 };
 
-const COLUMNS = `tool_call_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by`;
+const COLUMNS = `id, tool_call_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by`;
 
 export class SqlInteractionStore implements InteractionStore {
   constructor(private readonly sql: SqlCounter) {}
 
-  get(toolCallId: string): InteractionRecord | null {
-    const row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE tool_call_id = ?`, toolCallId);
+  get(id: string): InteractionRecord | null {
+    const row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE id = ?`, id);
     return row ? toRecord(row) : null;
   }
 
@@ -53,8 +54,9 @@ export class SqlInteractionStore implements InteractionStore {
 
   create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void {
     this.sql.run(
-      `INSERT INTO interactions (tool_call_id, kind, tool_name, request, status, deadline, created_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+      `INSERT INTO interactions (id, tool_call_id, kind, tool_name, request, status, deadline, created_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      record.id,
       record.toolCallId,
       record.kind,
       record.toolName,
@@ -65,7 +67,7 @@ export class SqlInteractionStore implements InteractionStore {
   }
 
   resolve(
-    toolCallId: string,
+    id: string,
     outcome: InteractionOutcome,
     response: unknown,
     resolvedBy: string | null,
@@ -73,12 +75,12 @@ export class SqlInteractionStore implements InteractionStore {
   ): boolean {
     const written = this.sql.run(
       `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?
-       WHERE tool_call_id = ? AND status = 'pending'`,
+       WHERE id = ? AND status = 'pending'`,
       outcome,
       response === undefined ? null : JSON.stringify(response),
       resolvedBy,
       at,
-      toolCallId,
+      id,
     );
     return written > 0;
   }
@@ -86,6 +88,7 @@ export class SqlInteractionStore implements InteractionStore {
 
 function toRecord(row: Row): InteractionRecord {
   return {
+    id: row.id,
     toolCallId: row.tool_call_id,
     kind: row.kind,
     toolName: row.tool_name,

@@ -24,6 +24,13 @@ const MIGRATIONS: string[][] = [
     // Messages by the request that sent them, so a resend after a lost ack is not a second message.
     `CREATE TABLE sent_messages (request_key TEXT PRIMARY KEY, text_hash INTEGER NOT NULL, message_id TEXT NOT NULL, queued INTEGER NOT NULL, at INTEGER NOT NULL)`,
   ],
+  [
+    // Interactions get ids of their own: a tool may open several forms while it runs (ctx.elicit).
+    `ALTER TABLE interactions RENAME COLUMN tool_call_id TO id`,
+    `ALTER TABLE interactions ADD COLUMN tool_call_id TEXT NOT NULL DEFAULT ''`,
+    `UPDATE interactions SET tool_call_id = id`,
+    `CREATE INDEX interactions_by_tool_call ON interactions (tool_call_id)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

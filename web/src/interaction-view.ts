@@ -1,18 +1,13 @@
 // Pure wording and arithmetic for interaction cards: receipts, countdowns, answer summaries and
 // the AskUserQuestion request shape, kept apart from the DOM so they are unit-tested.
-import type { InteractionState, Resolution, SessionView, ToolItem } from "./session-state";
+import type { Question } from "../../src/interactions/kinds/question";
+import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
+import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
-export interface QuestionOption {
-  label: string;
-  description: string;
-}
-export interface Question {
-  question: string;
-  header: string;
-  options: QuestionOption[];
-  multiSelect: boolean;
-}
-export type AnswerValue = string | string[];
+export type { AnswerValue };
+
+/** What a receipt reads from a resolution. */
+type Resolution = Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "resolvedAt">;
 
 /** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
 export function questionsOf(request: unknown): Question[] {
@@ -108,12 +103,19 @@ export function allAnswered(
   });
 }
 
+/** A prompt still waiting, with the tool call it belongs to. */
+export interface PendingPrompt {
+  item: ToolItem;
+  interaction: InteractionState;
+}
+
 /** Pending interactions in transcript order; the first is the one keyboard shortcuts act on. */
-export function pendingInteractions(view: SessionView): ToolItem[] {
-  const result: ToolItem[] = [];
+export function pendingInteractions(view: SessionView): PendingPrompt[] {
+  const result: PendingPrompt[] = [];
   for (const id of view.order) {
     const item = view.items.get(id);
-    if (item?.kind === "tool" && item.interaction && !item.interaction.resolution) result.push(item);
+    const interaction = item?.kind === "tool" ? openInteraction(item) : null;
+    if (item?.kind === "tool" && interaction) result.push({ item, interaction });
   }
   return result;
 }

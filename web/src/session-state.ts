@@ -2,31 +2,19 @@
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
 import type {
   HelloFrame,
-  InteractionOutcome,
+  InteractionPromptData,
+  InteractionResolution,
   PermissionMode,
   SessionEvent,
   SessionStatus,
 } from "../../src/protocol/index";
 import { ViewDraft } from "./view-draft";
 
-/** How an interaction ended, as every device shows it. */
-export interface Resolution {
-  outcome: InteractionOutcome;
-  response: unknown;
-  resolvedBy: string | null;
-  resolvedAt: number;
-}
-
-/** A question, approval or other prompt the agent is (or was) waiting on. */
-export interface InteractionState {
-  toolCallId: string;
-  kind: string;
-  toolName: string;
-  request: unknown;
-  createdAt: number;
-  expiresAt: number;
-  resolution: Resolution | null;
-}
+/** A prompt the agent is (or was) waiting on, of any kind; `id` is what answers address. */
+export type InteractionState = InteractionPromptData & {
+  id: string;
+  resolution: InteractionResolution | null;
+};
 
 export interface UserItem {
   kind: "user";
@@ -53,7 +41,8 @@ export interface ToolItem {
   input: unknown;
   phase: ToolPhase;
   result: { content: string; isError: boolean; truncated: boolean } | null;
-  interaction: InteractionState | null;
+  /** The prompts this call waited on, in order: its own (a question, an approval) or forms it opened. */
+  interactions: readonly InteractionState[];
 }
 export interface NoticeItem {
   kind: "notice";
@@ -88,7 +77,7 @@ export interface SessionView {
 export type ViewAction =
   | { type: "hello"; frame: HelloFrame; receivedAt: number }
   | { type: "events"; events: readonly SessionEvent[] }
-  | { type: "resolution"; toolCallId: string; resolution: Resolution };
+  | { type: "resolution"; resolution: InteractionResolution };
 
 export function initialView(): SessionView {
   return {
@@ -119,7 +108,7 @@ export function reduceView(view: SessionView, action: ViewAction): SessionView {
       return applyEvents(view, action.events);
     case "resolution": {
       const draft = new ViewDraft(view);
-      resolve(draft, action.toolCallId, action.resolution);
+      resolve(draft, action.resolution);
       return draft.finish();
     }
   }
@@ -139,9 +128,8 @@ function applyHello(view: SessionView, frame: HelloFrame, receivedAt: number): S
     clockSkewMs: snapshot.serverTime - receivedAt,
   });
   // The snapshot names pending prompts even when their events predate this client's cursor.
-  for (const pending of snapshot.pending) {
-    const item = draft.tool(pending.toolCallId, pending.toolName);
-    if (!item.interaction) draft.put({ ...item, interaction: { ...pending, resolution: null } });
+  for (const { status: _status, ...pending } of snapshot.pending) {
+    addInteraction(draft, { ...pending, id: interactionIdOf(pending), resolution: null });
   }
   return draft.finish();
 }
@@ -222,21 +210,13 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     }
     case "question_prompt":
     case "approval_required":
-    case "interaction_prompt": {
-      const item = draft.tool(event.data.toolCallId, event.data.toolName);
-      const interaction: InteractionState = {
-        ...event.data,
-        resolution: item.interaction?.resolution ?? null,
-      };
-      draft.put({ ...item, phase: item.phase === "streaming" ? "pending" : item.phase, interaction });
+    case "interaction_prompt":
+      addInteraction(draft, { ...event.data, id: interactionIdOf(event.data), resolution: null });
       return;
-    }
-    case "interaction_resolved": {
-      const { toolCallId, ...resolution } = event.data;
-      resolve(draft, toolCallId, resolution);
+    case "interaction_resolved":
+      resolve(draft, event.data);
       v.liveBlocks = {};
       return;
-    }
     case "session_status":
       if (event.data.status !== "running") draft.endStreaming();
       v.status = event.data.status;
@@ -258,10 +238,33 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
   }
 }
 
-function resolve(draft: ViewDraft, toolCallId: string, resolution: Resolution): void {
-  const item = draft.get(`tool:${toolCallId}`);
-  if (item?.kind !== "tool" || !item.interaction || item.interaction.resolution) return;
-  draft.put({ ...item, interaction: { ...item.interaction, resolution } });
+// Events stored before interactions had ids of their own carry only the tool call's id, which was it.
+// (Kept here rather than imported, so the page bundles no schema code.)
+function interactionIdOf(data: { toolCallId: string; interactionId?: string | undefined }): string {
+  return data.interactionId ?? data.toolCallId;
+}
+
+/** Adds a prompt to its tool call's card; one already known (snapshot, then replay) keeps its state. */
+function addInteraction(draft: ViewDraft, interaction: InteractionState): void {
+  const item = draft.tool(interaction.toolCallId, interaction.toolName);
+  if (item.interactions.some((known) => known.id === interaction.id)) return;
+  const phase = item.phase === "streaming" ? "pending" : item.phase;
+  draft.put({ ...item, phase, interactions: [...item.interactions, interaction] });
+}
+
+function resolve(draft: ViewDraft, resolution: InteractionResolution): void {
+  const item = draft.get(`tool:${resolution.toolCallId}`);
+  if (item?.kind !== "tool") return;
+  const id = interactionIdOf(resolution);
+  const interactions = item.interactions.map((known) =>
+    known.id === id && !known.resolution ? { ...known, resolution } : known,
+  );
+  if (interactions.some((known, i) => known !== item.interactions[i])) draft.put({ ...item, interactions });
+}
+
+/** The prompt of a tool call still waiting for an answer, if any. */
+export function openInteraction(item: ToolItem): InteractionState | null {
+  return item.interactions.find((interaction) => !interaction.resolution) ?? null;
 }
 
 const STOP_NOTICES: Record<string, string> = {

@@ -46,7 +46,7 @@ export class ViewDraft {
       input: undefined,
       phase: "streaming",
       result: null,
-      interaction: null,
+      interactions: [],
     };
     this.append(item);
     return item;

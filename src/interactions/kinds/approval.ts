@@ -47,6 +47,14 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
+  promptEvent: "approval_required",
+  commands: {
+    approve: (command) => ({ decision: "approve", remember: command.remember ?? false }),
+    deny: (command) => ({
+      decision: "deny",
+      ...(command.reason !== undefined ? { reason: command.reason } : {}),
+    }),
+  },
   request: ApprovalRequest,
   parseResponse(_request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {

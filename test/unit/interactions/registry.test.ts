@@ -224,4 +224,49 @@ describe("the interaction registry", () => {
       expect(() => createInteractionRegistry([silent])).toThrow("has no description");
     });
   });
+
+  describe("commands and prompt events", () => {
+    it("reads each kind's own commands as the response respond would carry", () => {
+      expect(
+        registry.answerOf({ type: "submit_answers", toolCallId: "toolu_q", answers: { "Q?": "A" } }),
+      ).toEqual({ interactionId: "toolu_q", kind: "question", response: { answers: { "Q?": "A" } } });
+      expect(registry.answerOf({ type: "approve", toolCallId: "toolu_a" })).toEqual({
+        interactionId: "toolu_a",
+        kind: "approval",
+        response: { decision: "approve", remember: false },
+      });
+      expect(registry.answerOf({ type: "deny", toolCallId: "toolu_a", reason: "no" })).toEqual({
+        interactionId: "toolu_a",
+        kind: "approval",
+        response: { decision: "deny", reason: "no" },
+      });
+    });
+
+    it("lets respond address any kind, by interaction id or by the tool call's own id", () => {
+      expect(registry.answerOf({ type: "respond", interactionId: "toolu_x-form-1", response: 1 })).toEqual({
+        interactionId: "toolu_x-form-1",
+        kind: null,
+        response: 1,
+      });
+      expect(registry.answerOf({ type: "respond", toolCallId: "toolu_x", response: 2 })).toMatchObject({
+        interactionId: "toolu_x",
+        kind: null,
+      });
+      expect(registry.answerOf({ type: "cancel" })).toBeNull();
+    });
+
+    it("announces the built-in kinds by their seed event names and any other kind generically", () => {
+      const withText = createInteractionRegistry([...BUILTIN_INTERACTIONS, freeText]);
+      expect(withText.promptEvent("question")).toBe("question_prompt");
+      expect(withText.promptEvent("approval")).toBe("approval_required");
+      expect(withText.promptEvent("free_text")).toBe("interaction_prompt");
+    });
+
+    it("refuses two kinds answering the same command", () => {
+      const clash = { ...freeText, commands: { approve: () => ({}) } } as AnyInteractionKind;
+      expect(() => createInteractionRegistry([...BUILTIN_INTERACTIONS, clash])).toThrow(
+        'command "approve" answers two interaction kinds',
+      );
+    });
+  });
 });

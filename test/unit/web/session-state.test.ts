@@ -84,7 +84,7 @@ describe("session view reducer", () => {
 
   it("keeps the first resolution of a prompt and ignores any later one", () => {
     let view = reduceView(initialView(), { type: "events", events: [questionPrompt(1)] });
-    expect(tool(view, "toolu_q").interaction).toMatchObject({ kind: "question", resolution: null });
+    expect(tool(view, "toolu_q").interactions[0]).toMatchObject({ kind: "question", resolution: null });
     view = apply(view, [
       2,
       "interaction_resolved",
@@ -99,10 +99,16 @@ describe("session view reducer", () => {
     ]);
     view = reduceView(view, {
       type: "resolution",
-      toolCallId: "toolu_q",
-      resolution: { outcome: "timed_out", response: null, resolvedBy: null, resolvedAt: 9 },
+      resolution: {
+        toolCallId: "toolu_q",
+        kind: "question",
+        outcome: "timed_out",
+        response: null,
+        resolvedBy: null,
+        resolvedAt: 9,
+      },
     });
-    expect(tool(view, "toolu_q").interaction?.resolution).toMatchObject({
+    expect(tool(view, "toolu_q").interactions[0]?.resolution).toMatchObject({
       outcome: "answered",
       resolvedBy: "device-b",
     });
@@ -151,7 +157,7 @@ describe("session view reducer", () => {
       clockSkewMs: 2_000,
       deviceId: "device-a",
     });
-    expect(tool(view, "toolu_a").interaction).toMatchObject({
+    expect(tool(view, "toolu_a").interactions[0]).toMatchObject({
       kind: "approval",
       expiresAt: 90_000,
       resolution: null,
@@ -190,7 +196,7 @@ describe("session view reducer", () => {
       "assistant:One question first.",
       "tool:AskUserQuestion",
     ]);
-    expect(tool(view, "toolu_q").interaction).toMatchObject({ kind: "question", resolution: null });
+    expect(tool(view, "toolu_q").interactions[0]).toMatchObject({ kind: "question", resolution: null });
   });
 
   it("reports a failed turn with its error and remembers the last message for a retry", () => {

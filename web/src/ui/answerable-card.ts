@@ -1,7 +1,7 @@
 // What every card a person can answer shares: the countdown, the busy / expired / resolved
 // lifecycle, sending an action with progress in the action line, and collapsing to the receipt.
-import type { CommandOutcome } from "../session-client";
-import type { Resolution, ToolItem } from "../session-state";
+import type { InteractionResolution } from "../../../src/protocol/index";
+import type { InteractionState } from "../session-state";
 import { Countdown } from "./countdown";
 import { h } from "./dom";
 import {
@@ -19,7 +19,8 @@ export abstract class AnswerableCard implements InteractionCard {
   protected readonly receipt = receiptNode();
   protected readonly countdown = new Countdown(() => this.expire());
   protected context: CardContext | null = null;
-  protected toolCallId = "";
+  /** What answers address (`respond`). */
+  protected interactionId = "";
   private busy = false;
   private resolved = false;
   private expired = false;
@@ -27,7 +28,7 @@ export abstract class AnswerableCard implements InteractionCard {
   /** Enables or disables the card's own inputs (called whenever `open()` may have changed). */
   protected abstract lockControls(locked: boolean): void;
   /** Replaces the controls with what stays after a resolution (the receipt is already shown). */
-  protected abstract collapse(resolution: Resolution): void;
+  protected abstract collapse(resolution: InteractionResolution): void;
   abstract handleKey(event: KeyboardEvent): boolean;
 
   /** Card shortcuts; call once `el` exists. */
@@ -42,14 +43,14 @@ export abstract class AnswerableCard implements InteractionCard {
     return !this.busy && !this.resolved && !this.expired;
   }
 
-  /** Sends one answer, locking the card until it fails or the resolution arrives. */
-  protected send(action: (context: CardContext) => Promise<CommandOutcome>): void {
+  /** Sends one response, locking the card until it fails or the resolution arrives. */
+  protected respond(response: unknown): Promise<void> {
     const context = this.context;
-    if (!context || !this.open()) return;
-    void runAction(
+    if (!context || !this.open()) return Promise.resolve();
+    return runAction(
       this.line,
       (busy) => this.setBusy(busy),
-      () => action(context),
+      () => context.actions.respond(this.interactionId, response),
     );
   }
 
@@ -66,11 +67,11 @@ export abstract class AnswerableCard implements InteractionCard {
     showExpired(this.line);
   }
 
-  update(item: ToolItem, context: CardContext): void {
+  update(interaction: InteractionState, context: CardContext): void {
     this.context = context;
-    this.toolCallId = item.toolCallId;
-    const resolution = item.interaction?.resolution ?? null;
-    this.countdown.update(resolution ? null : item.interaction, context.clockSkewMs);
+    this.interactionId = interaction.id;
+    const resolution = interaction.resolution;
+    this.countdown.update(resolution ? null : interaction, context.clockSkewMs);
     if (!resolution || this.resolved) return;
     this.resolved = true;
     this.el.classList.add("resolved");

@@ -1,17 +1,11 @@
 // The session page: wires the socket client to the pure view reducer and the components, batches
 // renders, routes keyboard shortcuts to the active card and keeps the newest output in view.
-import type { PermissionMode } from "../../../src/protocol/index";
-import { pendingInteractions } from "../interaction-view";
+import type { InteractionResolution, PermissionMode } from "../../../src/protocol/index";
+import { type PendingPrompt, pendingInteractions } from "../interaction-view";
 import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../session-client";
 import type { SessionRoute } from "../session-link";
 import { buildShareUrl } from "../session-link";
-import {
-  initialView,
-  type Resolution,
-  reduceView,
-  type SessionView,
-  type ViewAction,
-} from "../session-state";
+import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
 import { Composer } from "./composer";
 import { ConnectionBadge } from "./connection-badge";
 import { h } from "./dom";
@@ -20,18 +14,25 @@ import { shareLink } from "./share-link";
 import { StatusBar } from "./status-bar";
 import { Transcript } from "./transcript";
 
-/** A 409's winning resolution, whichever field names the outcome. */
-function asResolution(value: unknown): Resolution | null {
+/** A 409's winning resolution, when the error carried one with the fields a receipt needs. */
+function asResolution(value: unknown): InteractionResolution | null {
   if (!value || typeof value !== "object") return null;
-  const r = value as Record<string, unknown>;
-  const outcome = typeof r.outcome === "string" ? r.outcome : r.status;
-  if (typeof outcome !== "string" || outcome === "pending") return null;
+  const r = value as Partial<InteractionResolution>;
+  if (typeof r.toolCallId !== "string" || typeof r.outcome !== "string") return null;
   return {
-    outcome: outcome as Resolution["outcome"],
+    toolCallId: r.toolCallId,
+    ...(typeof r.interactionId === "string" ? { interactionId: r.interactionId } : {}),
+    kind: typeof r.kind === "string" ? r.kind : "",
+    outcome: r.outcome,
     response: r.response ?? null,
     resolvedBy: typeof r.resolvedBy === "string" ? r.resolvedBy : null,
     resolvedAt: typeof r.resolvedAt === "number" ? r.resolvedAt : Date.now(),
   };
+}
+
+/** The card a pending prompt is drawn in. */
+function cardOf(transcript: Transcript, prompt: PendingPrompt | undefined) {
+  return prompt ? transcript.card(prompt.item.id, prompt.interaction.id) : null;
 }
 
 export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: string): SessionClient {
@@ -48,23 +49,14 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     view = reduceView(view, action);
     schedule();
   };
-  const interaction = async (toolCallId: string, send: Promise<CommandOutcome>) => {
-    const outcome = await send;
+  const respond = async (interactionId: string, response: unknown): Promise<CommandOutcome> => {
+    const outcome = await client.send({ type: "respond", interactionId, response });
     // A late answer lost the race: show the winner, which is what every other device shows.
     const resolution = outcome.alreadyResolved ? asResolution(outcome.resolution) : null;
-    if (resolution) dispatch({ type: "resolution", toolCallId, resolution });
+    if (resolution) dispatch({ type: "resolution", resolution });
     return outcome;
   };
-  const context: CardContext = {
-    deviceId,
-    clockSkewMs: 0,
-    actions: {
-      submitAnswers: (id, answers) =>
-        interaction(id, client.send({ type: "submit_answers", toolCallId: id, answers })),
-      approve: (id, remember) => interaction(id, client.send({ type: "approve", toolCallId: id, remember })),
-      deny: (id, reason) => interaction(id, client.send({ type: "deny", toolCallId: id, reason })),
-    },
-  };
+  const context: CardContext = { deviceId, clockSkewMs: 0, actions: { respond } };
   let currentContext = context;
 
   const send = async (text: string) => {
@@ -142,7 +134,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
 
   /** An answered card drops the control that had focus; note it so focus can move on. */
   function noteAnsweredCards(): void {
-    const open = new Set(pendingInteractions(view).map((item) => item.id));
+    const open = new Set(pendingInteractions(view).map((prompt) => prompt.interaction.id));
     if (focusWasOnCard && [...openCards].some((id) => !open.has(id))) focusLost = true;
     openCards = open;
   }
@@ -155,8 +147,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       focusLost = false;
       return;
     }
-    const next = pendingInteractions(view)[0];
-    if (next) transcript.card(next.id)?.focus();
+    const next = cardOf(transcript, pendingInteractions(view)[0]);
+    if (next) next.focus();
     else composer.focus();
     // The box may stay locked until the session says it is running; a later render tries again.
     if (document.activeElement && document.activeElement !== document.body) focusLost = false;
@@ -165,11 +157,11 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   /** A new prompt takes focus unless the person is typing somewhere else. */
   function focusNewCard(): void {
     const first = pendingInteractions(view)[0];
-    if (!first || focused.has(first.id)) return;
-    focused.add(first.id);
+    if (!first || focused.has(first.interaction.id)) return;
+    focused.add(first.interaction.id);
     const active = document.activeElement;
     if (active && active !== document.body && active !== composer.input) return;
-    transcript.card(first.id)?.focus();
+    cardOf(transcript, first)?.focus();
   }
 
   document.addEventListener("keydown", (event) => {
@@ -178,8 +170,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       (event.target !== document.body && event.target !== document.documentElement)
     )
       return;
-    const first = pendingInteractions(view)[0];
-    if (first && transcript.card(first.id)?.handleKey(event)) event.preventDefault();
+    if (cardOf(transcript, pendingInteractions(view)[0])?.handleKey(event)) event.preventDefault();
   });
 
   client.on("hello", (frame) => dispatch({ type: "hello", frame, receivedAt: Date.now() }));

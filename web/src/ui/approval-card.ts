@@ -1,13 +1,18 @@
 // The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow /
 // Deny with an optional reason, a countdown, and the receipt once any device (or the deadline) decides.
+
+import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
 import { prettyArguments } from "../interaction-view";
-import type { ToolItem } from "../session-state";
+import type { InteractionState, ToolItem } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
 import { isTextEntry } from "./interaction-card";
 
-function requestOf(item: ToolItem): { toolName: string; input: unknown; risk: string } {
-  const request = (item.interaction?.request ?? {}) as Record<string, unknown>;
+function requestOf(
+  interaction: InteractionState,
+  item: ToolItem,
+): Omit<ApprovalRequest, "risk"> & { risk: string } {
+  const request = (interaction.request ?? {}) as Partial<Record<keyof ApprovalRequest, unknown>>;
   return {
     toolName: typeof request.toolName === "string" ? request.toolName : item.name,
     input: "input" in request ? request.input : item.input,
@@ -22,9 +27,9 @@ export class ApprovalCard extends AnswerableCard {
   private readonly buttons: HTMLButtonElement[];
   private readonly controls: HTMLElement;
 
-  constructor(item: ToolItem) {
+  constructor(interaction: InteractionState, item: ToolItem) {
     super();
-    const { toolName, input, risk } = requestOf(item);
+    const { toolName, input, risk } = requestOf(interaction, item);
     this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
       type: "text",
@@ -78,12 +83,12 @@ export class ApprovalCard extends AnswerableCard {
   }
 
   private approve(remember: boolean): void {
-    this.send((context) => context.actions.approve(this.toolCallId, remember));
+    void this.respond({ decision: "approve", remember });
   }
 
   private deny(): void {
     const reason = this.reason.value.trim() || undefined;
-    this.send((context) => context.actions.deny(this.toolCallId, reason));
+    void this.respond({ decision: "deny", ...(reason ? { reason } : {}) });
   }
 
   protected lockControls(locked: boolean): void {

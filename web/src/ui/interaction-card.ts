@@ -1,14 +1,14 @@
-// What question and approval cards share: the actions they call, the context they render in,
-// the receipt line, and the "sending / failed" line under the buttons.
+// What every interaction card shares: the one action they call, the context they render in, the
+// receipt line, and the "sending / failed" line under the buttons.
+import type { InteractionResolution } from "../../../src/protocol/index";
 import { receiptText } from "../interaction-view";
 import type { CommandOutcome } from "../session-client";
-import type { Resolution, ToolItem } from "../session-state";
+import type { InteractionState } from "../session-state";
 import { h, setText } from "./dom";
 
 export interface InteractionActions {
-  submitAnswers(toolCallId: string, answers: Record<string, string | string[]>): Promise<CommandOutcome>;
-  approve(toolCallId: string, remember: boolean): Promise<CommandOutcome>;
-  deny(toolCallId: string, reason: string | undefined): Promise<CommandOutcome>;
+  /** Sends a response in the kind's own shape to the interaction `interactionId`. */
+  respond(interactionId: string, response: unknown): Promise<CommandOutcome>;
 }
 
 export interface CardContext {
@@ -20,14 +20,18 @@ export interface CardContext {
 /** A rendered interaction; `handleKey` returns true when it used the key. */
 export interface InteractionCard {
   readonly el: HTMLElement;
-  update(item: ToolItem, context: CardContext): void;
+  update(interaction: InteractionState, context: CardContext): void;
   handleKey(event: KeyboardEvent): boolean;
   focus(): void;
   dispose(): void;
 }
 
 /** The receipt line; `data-outcome` lets styles and tests tell outcomes apart. */
-export function renderReceipt(node: HTMLElement, resolution: Resolution, deviceId: string | null): void {
+export function renderReceipt(
+  node: HTMLElement,
+  resolution: InteractionResolution,
+  deviceId: string | null,
+): void {
   node.hidden = false;
   node.dataset.outcome = resolution.outcome;
   node.dataset.remote = String(resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId);
@@ -79,8 +83,8 @@ export class UnsupportedCard implements InteractionCard {
   readonly el: HTMLElement;
   private readonly receipt = receiptNode();
 
-  constructor(item: ToolItem) {
-    const kind = item.interaction?.kind ?? "unknown";
+  constructor(interaction: InteractionState) {
+    const kind = interaction.kind;
     this.el = h(
       "section",
       { class: "card", "aria-label": `A ${kind} prompt` },
@@ -90,14 +94,14 @@ export class UnsupportedCard implements InteractionCard {
       }),
       h("pre", {
         class: "tool-args",
-        text: JSON.stringify(item.interaction?.request ?? null, null, 2) ?? "",
+        text: JSON.stringify(interaction.request ?? null, null, 2) ?? "",
       }),
       this.receipt,
     );
   }
 
-  update(item: ToolItem, context: CardContext): void {
-    const resolution = item.interaction?.resolution;
+  update(interaction: InteractionState, context: CardContext): void {
+    const resolution = interaction.resolution;
     if (resolution) renderReceipt(this.receipt, resolution, context.deviceId);
   }
 

@@ -1,17 +1,36 @@
-// Which card renders which interaction kind. A new kind registers its card here; kinds without
-// one are shown read-only, so an older page never breaks on a newer server.
-import type { ToolItem } from "../session-state";
+// Which card renders which interaction kind, and how the tool card around it behaves. A new kind
+// registers one line here; kinds without one are shown read-only, so an older page never breaks.
+import type { InteractionState, ToolItem } from "../session-state";
 import { ApprovalCard } from "./approval-card";
 import { type InteractionCard, UnsupportedCard } from "./interaction-card";
 import { QuestionCard } from "./question-card";
 
-type CardFactory = (item: ToolItem) => InteractionCard;
+export interface InteractionRenderer {
+  create(interaction: InteractionState, item: ToolItem): InteractionCard;
+  /** The tool card's phase while this prompt waits ("waiting for you", "needs approval"). */
+  waiting: string;
+  /**
+   * True when the prompt is all the tool call is (AskUserQuestion): the card shows the request, and
+   * the tool card hides the arguments and the result the model was given.
+   */
+  standsForTool(interaction: InteractionState): boolean;
+}
 
-const RENDERERS: Readonly<Record<string, CardFactory>> = {
-  question: (item) => new QuestionCard(item),
-  approval: (item) => new ApprovalCard(item),
+const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
+  question: { create: (i) => new QuestionCard(i), waiting: "waiting for you", standsForTool: () => true },
+  approval: {
+    create: (i, item) => new ApprovalCard(i, item),
+    waiting: "needs approval",
+    standsForTool: () => false,
+  },
 };
 
-export function renderInteraction(kind: string, item: ToolItem): InteractionCard {
-  return (RENDERERS[kind] ?? ((i: ToolItem) => new UnsupportedCard(i)))(item);
+const UNSUPPORTED: InteractionRenderer = {
+  create: (interaction) => new UnsupportedCard(interaction),
+  waiting: "waiting for you",
+  standsForTool: () => false,
+};
+
+export function rendererFor(kind: string): InteractionRenderer {
+  return RENDERERS[kind] ?? UNSUPPORTED;
 }

@@ -1,13 +1,9 @@
 // The AskUserQuestion card: one fieldset per question (radios or checkboxes, descriptions, an
 // always-available "Other" field), submit enabled only when all are answered, then a compact summary.
-import {
-  type AnswerValue,
-  allAnswered,
-  answerSummary,
-  type Question,
-  questionsOf,
-} from "../interaction-view";
-import type { Resolution, ToolItem } from "../session-state";
+import type { Question } from "../../../src/interactions/kinds/question";
+import type { InteractionResolution } from "../../../src/protocol/index";
+import { type AnswerValue, allAnswered, answerSummary, questionsOf } from "../interaction-view";
+import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren } from "./dom";
 import { isTextEntry } from "./interaction-card";
@@ -30,10 +26,10 @@ export class QuestionCard extends AnswerableCard {
   private readonly form: HTMLFormElement;
   private readonly summary = h("dl", { class: "answer-summary", hidden: true });
 
-  constructor(item: ToolItem) {
+  constructor(interaction: InteractionState) {
     super();
     const id = `q${++cardCount}`;
-    this.questions = questionsOf(item.interaction?.request);
+    this.questions = questionsOf(interaction.request);
     this.inputs = this.questions.map((question, i) => this.renderQuestion(question, `${id}-${i}`));
     this.submit = h("button", { type: "submit", class: "primary", disabled: true, text: "Submit answers" });
     this.form = h(
@@ -131,7 +127,7 @@ export class QuestionCard extends AnswerableCard {
     this.refresh();
     if (this.submit.disabled) return;
     const answers = this.answers() as Record<string, AnswerValue>;
-    this.send((context) => context.actions.submitAnswers(this.toolCallId, answers));
+    void this.respond({ answers });
   }
 
   protected lockControls(locked: boolean): void {
@@ -139,7 +135,7 @@ export class QuestionCard extends AnswerableCard {
     this.refresh();
   }
 
-  protected collapse(resolution: Resolution): void {
+  protected collapse(resolution: InteractionResolution): void {
     this.form.remove();
     if (resolution.outcome === "answered") {
       const lines = answerSummary(this.questions, resolution.response);

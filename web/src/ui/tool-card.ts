@@ -1,10 +1,10 @@
-// A tool call in the transcript: name, phase, readable arguments and result, with the question or
-// approval card embedded when the call waits for a person.
+// A tool call in the transcript: name, phase, readable arguments and result, with a card for each
+// prompt the call waits on (its own question or approval, or the forms it opens while it runs).
 import { prettyArguments } from "../interaction-view";
-import type { ToolItem, ToolPhase } from "../session-state";
+import { openInteraction, type ToolItem, type ToolPhase } from "../session-state";
 import { h, setText } from "./dom";
 import type { CardContext, InteractionCard } from "./interaction-card";
-import { renderInteraction } from "./interaction-renderers";
+import { rendererFor } from "./interaction-renderers";
 
 const PHASE_TEXT: Record<ToolPhase, string> = {
   streaming: "preparing…",
@@ -14,10 +14,8 @@ const PHASE_TEXT: Record<ToolPhase, string> = {
 };
 
 function phaseText(item: ToolItem): string {
-  const interaction = item.interaction;
-  if (interaction && !interaction.resolution)
-    return interaction.kind === "question" ? "waiting for you" : "needs approval";
-  return PHASE_TEXT[item.phase];
+  const waiting = openInteraction(item);
+  return waiting ? rendererFor(waiting.kind).waiting : PHASE_TEXT[item.phase];
 }
 
 export class ToolCard {
@@ -41,7 +39,8 @@ export class ToolCard {
   );
   private readonly slot = h("div", { class: "interaction-slot" });
   private readonly name = h("code", { class: "tool-name" });
-  card: InteractionCard | null = null;
+  /** One card per prompt, by interaction id, in the order they were asked. */
+  readonly cards = new Map<string, InteractionCard>();
 
   constructor() {
     this.el = h(
@@ -61,24 +60,27 @@ export class ToolCard {
   }
 
   update(item: ToolItem, context: CardContext): void {
-    const interaction = item.interaction;
-    if (interaction && !this.card) {
-      this.card = renderInteraction(interaction.kind, item);
-      this.slot.appendChild(this.card.el);
+    for (const interaction of item.interactions) {
+      let card = this.cards.get(interaction.id);
+      if (!card) {
+        card = rendererFor(interaction.kind).create(interaction, item);
+        this.cards.set(interaction.id, card);
+        this.slot.appendChild(card.el);
+      }
+      card.update(interaction, context);
     }
-    this.card?.update(item, context);
-    const isQuestion = interaction?.kind === "question" || item.name === "AskUserQuestion";
+    const standsAlone = item.interactions.some((i) => rendererFor(i.kind).standsForTool(i));
     this.el.dataset.phase = item.phase;
     this.el.dataset.toolCallId = item.toolCallId;
-    this.el.classList.toggle("is-question", isQuestion);
+    this.el.classList.toggle("is-question", standsAlone);
     setText(this.name, item.name || "tool");
     setText(this.phase, phaseText(item));
-    // Question cards show the questions themselves; approval cards show the arguments.
-    this.argsBox.hidden = isQuestion || (interaction !== null && !interaction.resolution);
+    // A card that stands for the call shows the request itself; an approval shows the arguments.
+    this.argsBox.hidden = standsAlone || openInteraction(item) !== null;
     if (!this.argsBox.hidden) setText(this.args, prettyArguments(item));
     const result = item.result;
-    this.result.hidden = !result || isQuestion;
-    if (result && !isQuestion) {
+    this.result.hidden = !result || standsAlone;
+    if (result && !standsAlone) {
       setText(this.resultText, result.content);
       this.result.classList.toggle("is-error", result.isError);
       this.resultNote.hidden = !result.truncated;
@@ -88,6 +90,6 @@ export class ToolCard {
   }
 
   dispose(): void {
-    this.card?.dispose();
+    for (const card of this.cards.values()) card.dispose();
   }
 }

@@ -9,7 +9,7 @@ interface ItemView {
   el: HTMLElement;
   update(item: TranscriptItem, context: CardContext): void;
   dispose?(): void;
-  card?: InteractionCard | null;
+  cards?: ReadonlyMap<string, InteractionCard>;
 }
 
 function messageView(item: TranscriptItem): ItemView {
@@ -43,9 +43,7 @@ function viewFor(item: TranscriptItem): ItemView {
     el: card.el,
     update: (next, context) => next.kind === "tool" && card.update(next, context),
     dispose: () => card.dispose(),
-    get card() {
-      return card.card;
-    },
+    cards: card.cards,
   };
 }
 
@@ -109,7 +107,7 @@ export class Transcript {
   }
 
   /** The interaction card that keyboard shortcuts act on when nothing else has focus. */
-  card(itemId: string): InteractionCard | null {
-    return this.views.get(itemId)?.view.card ?? null;
+  card(itemId: string, interactionId: string): InteractionCard | null {
+    return this.views.get(itemId)?.view.cards?.get(interactionId) ?? null;
   }
 }
