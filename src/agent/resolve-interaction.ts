@@ -55,7 +55,10 @@ export function answerInteraction(
     return alreadyResolved(deps.interactions.get(id) ?? record);
   }
   const parsed = deps.kinds.respond(record.kind, record.request, raw);
-  if (!parsed.ok) return { ok: false, error: { code: "invalid_answer", message: parsed.message } };
+  if (!parsed.ok) {
+    const fields = parsed.fields ? { fields: parsed.fields } : {};
+    return { ok: false, error: { code: "invalid_answer", message: parsed.message, ...fields } };
+  }
 
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
     return alreadyResolved(deps.interactions.get(id) ?? record);

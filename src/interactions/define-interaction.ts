@@ -25,7 +25,10 @@ export type KindCommands = {
 };
 
 /** Outcome of validating a client's response against the pending request. */
-export type ParsedResponse<Response> = { ok: true; response: Response } | { ok: false; message: string };
+export type ParsedResponse<Response> =
+  | { ok: true; response: Response }
+  /** `fields` names each field that does not fit, for cards that show problems inline. */
+  | { ok: false; message: string; fields?: Record<string, string> };
 
 export interface InteractionKind<Request = unknown, Response = unknown> {
   kind: string;
@@ -41,8 +44,11 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   request: z.ZodType<Request>;
   /** Validates a client's response and checks it fits `request` (e.g. answers fit the questions). */
   parseResponse(request: Request, raw: unknown): ParsedResponse<Response>;
-  /** How a valid response ends the interaction (answered, approved, denied). */
-  outcome(request: Request, response: Response): Exclude<InteractionOutcome, "timed_out" | "cancelled">;
+  /**
+   * How a valid response ends the interaction (answered, approved, denied, or cancelled when the
+   * person dismissed it, as an MCP `cancel` does).
+   */
+  outcome(request: Request, response: Response): Exclude<InteractionOutcome, "timed_out">;
   /**
    * The tool result for a response, or `null` when the tool itself must now run
    * (an approved approval).

@@ -22,13 +22,13 @@ export type RespondResult =
   | {
       ok: true;
       response: unknown;
-      outcome: Exclude<InteractionOutcome, "timed_out" | "cancelled">;
+      outcome: Exclude<InteractionOutcome, "timed_out">;
       /** `null` when the tool itself must now run (an approved approval). */
       result: ToolResult | null;
       /** The response asks to always allow this tool for the rest of the session. */
       remember: boolean;
     }
-  | { ok: false; message: string };
+  | { ok: false; message: string; fields?: Record<string, string> };
 
 /** An answer command read for the loop: which interaction, of which kind (null: any), saying what. */
 export interface CommandAnswer {

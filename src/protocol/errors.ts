@@ -27,6 +27,8 @@ export const ErrorBody = z.object({
   message: z.string(),
   /** For `already_resolved`: the winning resolution, so late devices can show it. */
   resolution: InteractionResolution.optional(),
+  /** For `invalid_answer`: the problem with each field of the answer, for cards that show them inline. */
+  fields: z.record(z.string(), z.string()).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

@@ -1,5 +1,6 @@
 // The wire protocol shared by the Worker, the Durable Object and the browser client.
 export * from "./commands";
+export * from "./elicitation";
 export * from "./errors";
 export * from "./events";
 export * from "./frames";

@@ -1,9 +1,11 @@
 // The interaction kinds every session has; a new kind is one file here plus one line below.
 import type { AnyInteractionKind } from "../registry";
 import { approvalInteraction } from "./approval";
+import { formInteraction } from "./form";
 import { questionInteraction } from "./question";
 
 export { ApprovalRequest, ApprovalResponse, approvalInteraction } from "./approval";
+export { elicitResultOf, formInteraction } from "./form";
 export { Question, QuestionOption, QuestionRequest, questionInteraction } from "./question";
 export {
   ANSWER_JOINER,
@@ -15,4 +17,8 @@ export {
 } from "./question-answers";
 
 /** The built-in kinds, in the order their tools are offered to the model. */
-export const BUILTIN_INTERACTIONS: readonly AnyInteractionKind[] = [questionInteraction, approvalInteraction];
+export const BUILTIN_INTERACTIONS: readonly AnyInteractionKind[] = [
+  questionInteraction,
+  formInteraction,
+  approvalInteraction,
+];

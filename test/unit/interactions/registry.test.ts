@@ -45,7 +45,7 @@ describe("the interaction registry", () => {
   describe("toolSpecs", () => {
     it("offers AskUserQuestion to the model with the Claude Agent SDK's input schema", () => {
       const [spec, ...rest] = registry.toolSpecs();
-      expect(rest).toEqual([]);
+      expect(rest.map((other) => other.name)).toEqual(["RequestUserInput"]);
       expect(spec?.name).toBe("AskUserQuestion");
       expect(spec?.description).toContain('"Other"');
       expect(spec?.input_schema).not.toHaveProperty("$schema");
@@ -92,7 +92,11 @@ describe("the interaction registry", () => {
         ...BUILTIN_INTERACTIONS,
         freeText as AnyInteractionKind,
       ]);
-      expect(withFreeText.toolSpecs().map((spec) => spec.name)).toEqual(["AskUserQuestion", "AskForText"]);
+      expect(withFreeText.toolSpecs().map((spec) => spec.name)).toEqual([
+        "AskUserQuestion",
+        "RequestUserInput",
+        "AskForText",
+      ]);
       expect(withFreeText.byToolName("AskForText")?.kind).toBe("free_text");
       expect(withFreeText.byToolName("fetch_url")).toBeUndefined();
     });

@@ -23,7 +23,7 @@ function decide(raw: unknown) {
 describe("the approval kind", () => {
   it("is not offered to the model as a tool of its own", () => {
     expect(registry.get("approval")?.toolName).toBeUndefined();
-    expect(registry.toolSpecs().map((spec) => spec.name)).toEqual(["AskUserQuestion"]);
+    expect(registry.toolSpecs().map((spec) => spec.name)).toEqual(["AskUserQuestion", "RequestUserInput"]);
   });
 
   it("lets the tool run once approved, without a result of its own", () => {

@@ -1,0 +1,266 @@
+// MCP elicitation in form mode, as the wire format (spec 2025-11-25): the request a form is opened
+// with (a message and a flat schema of primitive fields) and the result a person answers it with.
+import { z } from "zod";
+import { MAX_TEXT_FIELD_CHARS } from "./limits";
+
+/** A form has few fields: a person fills it in on a phone. */
+export const MAX_FORM_FIELDS = 20;
+export const MAX_FORM_OPTIONS = 50;
+const MAX_TITLE_CHARS = 200;
+const MAX_DESCRIPTION_CHARS = 1_000;
+const MAX_KEY_CHARS = 64;
+
+const title = z.string().max(MAX_TITLE_CHARS).optional();
+const description = z.string().max(MAX_DESCRIPTION_CHARS).optional();
+const count = z.number().int().nonnegative().optional();
+const optionValue = z.string().min(1, "an option must not be empty").max(MAX_TITLE_CHARS);
+const values = z.array(optionValue).min(1, "give at least one option").max(MAX_FORM_OPTIONS);
+const titledOptions = z
+  .array(z.strictObject({ const: optionValue, title: z.string().max(MAX_TITLE_CHARS) }))
+  .min(1, "give at least one option")
+  .max(MAX_FORM_OPTIONS);
+
+export const STRING_FORMATS = ["email", "uri", "date", "date-time"] as const;
+
+export const StringSchema = z.strictObject({
+  type: z.literal("string"),
+  title,
+  description,
+  minLength: count,
+  maxLength: count,
+  format: z.enum(STRING_FORMATS, { error: `format must be one of ${STRING_FORMATS.join(", ")}` }).optional(),
+  default: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+});
+export const NumberSchema = z.strictObject({
+  type: z.enum(["number", "integer"]),
+  title,
+  description,
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  default: z.number().optional(),
+});
+export const BooleanSchema = z.strictObject({
+  type: z.literal("boolean"),
+  title,
+  description,
+  default: z.boolean().optional(),
+});
+export const UntitledSingleSelectEnumSchema = z.strictObject({
+  type: z.literal("string"),
+  title,
+  description,
+  enum: values,
+  default: z.string().optional(),
+});
+/** The older spelling of titled options, kept by the spec for existing servers. */
+export const LegacyTitledEnumSchema = UntitledSingleSelectEnumSchema.extend({
+  enumNames: z.array(z.string().max(MAX_TITLE_CHARS)),
+});
+export const TitledSingleSelectEnumSchema = z.strictObject({
+  type: z.literal("string"),
+  title,
+  description,
+  oneOf: titledOptions,
+  default: z.string().optional(),
+});
+const multiSelect = {
+  type: z.literal("array"),
+  title,
+  description,
+  minItems: count,
+  maxItems: count,
+  default: z.array(z.string()).optional(),
+};
+export const UntitledMultiSelectEnumSchema = z.strictObject({
+  ...multiSelect,
+  items: z.strictObject({ type: z.literal("string"), enum: values }),
+});
+export const TitledMultiSelectEnumSchema = z.strictObject({
+  ...multiSelect,
+  items: z.strictObject({ anyOf: titledOptions }),
+});
+
+export type StringSchema = z.infer<typeof StringSchema>;
+export type NumberSchema = z.infer<typeof NumberSchema>;
+export type BooleanSchema = z.infer<typeof BooleanSchema>;
+export type SingleSelectSchema =
+  | z.infer<typeof UntitledSingleSelectEnumSchema>
+  | z.infer<typeof LegacyTitledEnumSchema>
+  | z.infer<typeof TitledSingleSelectEnumSchema>;
+export type MultiSelectSchema =
+  | z.infer<typeof UntitledMultiSelectEnumSchema>
+  | z.infer<typeof TitledMultiSelectEnumSchema>;
+/** One field of a form: the spec's `PrimitiveSchemaDefinition`. */
+export type PrimitiveSchema =
+  | StringSchema
+  | NumberSchema
+  | BooleanSchema
+  | SingleSelectSchema
+  | MultiSelectSchema;
+
+const FIELD_TYPES = "string, number, integer, boolean, or array (a multiple choice)";
+
+/** Picks the one spec shape a property claims to be, or says why it is none of them. */
+function shapeOf(property: Record<string, unknown>): z.ZodType<PrimitiveSchema> | string {
+  if ("$ref" in property) return "$ref is not supported; describe the field inline";
+  switch (property.type) {
+    case "string":
+      if ("oneOf" in property) return TitledSingleSelectEnumSchema;
+      if ("enumNames" in property) return LegacyTitledEnumSchema;
+      return "enum" in property ? UntitledSingleSelectEnumSchema : StringSchema;
+    case "number":
+    case "integer":
+      return NumberSchema;
+    case "boolean":
+      return BooleanSchema;
+    case "array": {
+      const items = property.items as Record<string, unknown> | undefined;
+      if (items?.type === "object" || items?.properties !== undefined)
+        return "arrays of objects are not supported; a multiple choice has string options";
+      return items && "anyOf" in items ? TitledMultiSelectEnumSchema : UntitledMultiSelectEnumSchema;
+    }
+    case "object":
+      return "nested objects are not supported; forms are flat";
+    default:
+      return `type must be ${FIELD_TYPES}`;
+  }
+}
+
+/** The consistency the spec leaves to prose: bounds in order, defaults that fit, names per option. */
+function inconsistency(field: PrimitiveSchema): string | null {
+  const ordered = (low: number | undefined, high: number | undefined) =>
+    low === undefined || high === undefined || low <= high;
+  if (field.type === "string" && !("enum" in field) && !("oneOf" in field)) {
+    if (!ordered(field.minLength, field.maxLength)) return "minLength is greater than maxLength";
+  }
+  if (field.type === "number" || field.type === "integer") {
+    if (!ordered(field.minimum, field.maximum)) return "minimum is greater than maximum";
+    const d = field.default;
+    if (d !== undefined && ((field.minimum ?? d) > d || (field.maximum ?? d) < d))
+      return "default is outside minimum..maximum";
+    if (field.type === "integer" && d !== undefined && !Number.isInteger(d))
+      return "default is not an integer";
+  }
+  if ("enumNames" in field && field.enumNames.length !== field.enum.length)
+    return "enumNames must name every enum value, in order";
+  const options = optionsOf(field);
+  if (options) {
+    const vals = options.map((o) => o.value);
+    if (new Set(vals).size !== vals.length) return "an option is listed twice";
+    const defaults = field.default === undefined ? [] : [field.default].flat().map(String);
+    const stray = defaults.find((d) => !vals.includes(d));
+    if (stray !== undefined) return `default "${stray}" is not one of the options`;
+  }
+  if (field.type === "array" && !ordered(field.minItems, field.maxItems))
+    return "minItems is greater than maxItems";
+  return null;
+}
+
+/** The options of a single or multiple choice, with the label a person sees; null for other fields. */
+export function optionsOf(field: PrimitiveSchema): Array<{ value: string; label: string }> | null {
+  if (field.type === "array") {
+    const items = field.items;
+    if ("anyOf" in items) return items.anyOf.map((o) => ({ value: o.const, label: o.title || o.const }));
+    return items.enum.map((value) => ({ value, label: value }));
+  }
+  if (field.type !== "string") return null;
+  if ("oneOf" in field) return field.oneOf.map((o) => ({ value: o.const, label: o.title || o.const }));
+  if (!("enum" in field)) return null;
+  const names = "enumNames" in field ? field.enumNames : [];
+  return field.enum.map((value, i) => ({ value, label: names[i] || value }));
+}
+
+/** The shapes as JSON Schema, so a model writing a form sees them (the parser below is custom). */
+const SHAPES_AS_JSON = z.toJSONSchema(
+  z.union([
+    StringSchema,
+    NumberSchema,
+    BooleanSchema,
+    UntitledSingleSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    UntitledMultiSelectEnumSchema,
+    TitledMultiSelectEnumSchema,
+  ]),
+  { io: "input" },
+);
+
+/** A property schema: exactly one of the spec's primitive shapes, consistent with itself. */
+export const PrimitiveSchemaDefinition = z
+  .unknown()
+  .transform((raw, ctx): PrimitiveSchema => {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      ctx.addIssue({ code: "custom", message: "must be a JSON Schema object" });
+      return z.NEVER;
+    }
+    const shape = shapeOf(raw as Record<string, unknown>);
+    if (typeof shape === "string") {
+      ctx.addIssue({ code: "custom", message: shape });
+      return z.NEVER;
+    }
+    const parsed = shape.safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const message =
+          issue.code === "unrecognized_keys"
+            ? `${issue.keys.map((key) => `"${key}"`).join(", ")} not supported in a form field`
+            : issue.message;
+        ctx.addIssue({ code: "custom", message, path: issue.path });
+      }
+      return z.NEVER;
+    }
+    const problem = inconsistency(parsed.data);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+    return parsed.data;
+  })
+  .meta({ anyOf: SHAPES_AS_JSON.anyOf });
+
+const FieldKey = z
+  .string()
+  .min(1)
+  .max(MAX_KEY_CHARS, `field names must be at most ${MAX_KEY_CHARS} characters`)
+  .regex(/^[^\s"]+$/, "field names must not contain spaces or quotes");
+
+/** `requestedSchema`: a flat object of primitive fields, some of them required. */
+export const ElicitationSchema = z
+  .object({
+    $schema: z.string().optional(),
+    type: z.literal("object"),
+    properties: z
+      .record(FieldKey, PrimitiveSchemaDefinition)
+      .refine((p) => Object.keys(p).length <= MAX_FORM_FIELDS, `at most ${MAX_FORM_FIELDS} fields`),
+    required: z.array(z.string()).optional(),
+  })
+  .superRefine((schema, ctx) => {
+    for (const name of schema.required ?? []) {
+      if (!(name in schema.properties))
+        ctx.addIssue({ code: "custom", path: ["required"], message: `"${name}" is not a property` });
+    }
+  });
+export type ElicitationSchema = z.infer<typeof ElicitationSchema>;
+
+/** MCP `ElicitRequestFormParams`. */
+export const ElicitRequestFormParams = z.object({
+  mode: z.literal("form").optional(),
+  message: z.string().trim().min(1, "message must not be empty").max(MAX_TEXT_FIELD_CHARS),
+  requestedSchema: ElicitationSchema,
+});
+export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParams>;
+
+/** A submitted value: the spec allows text, numbers, booleans and lists of chosen options. */
+export const ElicitValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+export type ElicitValue = z.infer<typeof ElicitValue>;
+
+/** MCP `ElicitResult`: the person accepted (with values), declined, or dismissed the form. */
+export const ElicitResult = z.discriminatedUnion(
+  "action",
+  [
+    z.strictObject({
+      action: z.literal("accept"),
+      content: z.record(z.string(), ElicitValue, { error: "accept needs content: the submitted values" }),
+    }),
+    z.strictObject({ action: z.literal("decline") }),
+    z.strictObject({ action: z.literal("cancel") }),
+  ],
+  { error: 'action must be "accept", "decline" or "cancel"' },
+);
+export type ElicitResult = z.infer<typeof ElicitResult>;
