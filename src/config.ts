@@ -15,6 +15,7 @@ const EnvSchema = z.object({
   ANTHROPIC_MAX_TOKENS: z.coerce.number().int().min(1).max(128_000).default(4_096),
   INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
+  MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
   ALLOW_SCRIPTED_SESSIONS: Flag,
   ALLOW_OPEN_GATEWAY: Flag,
 });
@@ -30,6 +31,8 @@ export interface Config {
   maxTokens: number;
   interactionTimeoutMs: number;
   maxTurnIterations: number;
+  /** Most forms one tool call may open with `ctx.elicit`. */
+  maxFormsPerToolCall: number;
   allowScriptedSessions: boolean;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
@@ -53,6 +56,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     maxTokens: e.ANTHROPIC_MAX_TOKENS,
     interactionTimeoutMs: e.INTERACTION_TIMEOUT_MS,
     maxTurnIterations: e.MAX_TURN_ITERATIONS,
+    maxFormsPerToolCall: e.MAX_FORMS_PER_TOOL_CALL,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
   };

@@ -22,6 +22,8 @@ export interface AgentSettings {
   maxTurnIterations: number;
   /** How long a model call may go without progress before the alarm presumes it lost. */
   watchdogMs: number;
+  /** Most forms one tool call may open with `ctx.elicit`; past it the call fails with a clear error. */
+  maxFormsPerToolCall: number;
 }
 
 export interface AgentDeps {
@@ -37,7 +39,8 @@ export interface AgentDeps {
   model: ModelClient;
   tools: ToolRegistry;
   kinds: InteractionRegistry;
-  toolContext(signal: AbortSignal): ToolContext;
+  /** What the host gives a running tool; the loop adds `elicit`, which is its own. */
+  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit">;
   settings: AgentSettings;
   newId(prefix: string): string;
 }

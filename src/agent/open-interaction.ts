@@ -4,7 +4,36 @@ import type { ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
 import { recordResult } from "./tool-results";
 
-/** Opens an interaction for a tool call; false (with an error result recorded) when the request is invalid. */
+/** A validated request to put in front of a person, and whose tool call it belongs to. */
+export interface PendingInteraction {
+  id: string;
+  toolCallId: string;
+  toolName: string;
+  kind: string;
+  request: unknown;
+}
+
+/** Stores a pending interaction, announces it to every device and re-arms the alarm. */
+export function storePending(deps: AgentDeps, pending: PendingInteraction): void {
+  const createdAt = deps.clock.now();
+  const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
+  const { id, toolCallId, toolName, kind, request } = pending;
+  deps.interactions.create({ id, toolCallId, kind, toolName, request, deadline: expiresAt, createdAt });
+  deps.events.append(deps.kinds.promptEvent(kind), {
+    toolCallId,
+    interactionId: id,
+    kind,
+    toolName,
+    request,
+    createdAt,
+    expiresAt,
+  });
+  const turn = deps.turn.current();
+  if (turn && !turn.pausedForPerson) deps.turn.save({ ...turn, pausedForPerson: true });
+  deps.deadlines.rearm();
+}
+
+/** Opens a tool call's own interaction; false (with an error result recorded) when the request is invalid. */
 export function openInteraction(
   deps: AgentDeps,
   kind: string,
@@ -19,28 +48,6 @@ export function openInteraction(
     });
     return false;
   }
-  const createdAt = deps.clock.now();
-  const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
-  deps.interactions.create({
-    id: use.id,
-    toolCallId: use.id,
-    kind,
-    toolName: use.name,
-    request: opened.request,
-    deadline: expiresAt,
-    createdAt,
-  });
-  deps.events.append(deps.kinds.promptEvent(kind), {
-    toolCallId: use.id,
-    interactionId: use.id,
-    kind,
-    toolName: use.name,
-    request: opened.request,
-    createdAt,
-    expiresAt,
-  });
-  const turn = deps.turn.current();
-  if (turn && !turn.pausedForPerson) deps.turn.save({ ...turn, pausedForPerson: true });
-  deps.deadlines.rearm();
+  storePending(deps, { id: use.id, toolCallId: use.id, toolName: use.name, kind, request: opened.request });
   return true;
 }

@@ -107,6 +107,8 @@ export interface ToolResultStore {
   put(record: ToolResultRecord): void;
   /** Marks a tool as started, so a restart can tell an interrupted run from one never begun. */
   markStarted(toolCallId: string): void;
+  /** Forgets the mark of a run that ended cleanly to wait for a form (it runs again from the start). */
+  clearStarted(toolCallId: string): void;
   wasStarted(toolCallId: string): boolean;
 }
 

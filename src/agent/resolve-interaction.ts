@@ -4,6 +4,7 @@ import type { ErrorBody } from "../protocol/errors";
 import type { InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
 import type { InteractionRecord } from "./ports";
+import { isToolForm } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
 
 export type ResolveResult = { ok: true; resolution: InteractionResolution } | { ok: false; error: ErrorBody };
@@ -63,7 +64,9 @@ export function answerInteraction(
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
     return alreadyResolved(deps.interactions.get(id) ?? record);
   }
-  if (parsed.result) recordResult(deps, record.toolCallId, record.toolName, parsed.result);
+  // A tool's own form gives the tool its answer when it runs again, not a result of its own.
+  if (parsed.result && !isToolForm(record))
+    recordResult(deps, record.toolCallId, record.toolName, parsed.result);
   if (parsed.remember) deps.rules.allow(record.toolName);
   const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at);
   if (parsed.remember) {
@@ -83,12 +86,16 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
   let count = 0;
   for (const record of deps.interactions.due(now)) {
     if (!deps.interactions.resolve(record.id, "timed_out", null, null, now)) continue;
-    recordResult(
-      deps,
-      record.toolCallId,
-      record.toolName,
-      deps.kinds.timeout(record.kind, record.request, { timeoutMs: record.deadline - record.createdAt }),
-    );
+    // A tool's form that lapsed is a `cancel` for the tool to handle when it runs again.
+    if (!isToolForm(record)) {
+      const timeoutMs = record.deadline - record.createdAt;
+      recordResult(
+        deps,
+        record.toolCallId,
+        record.toolName,
+        deps.kinds.timeout(record.kind, record.request, { timeoutMs }),
+      );
+    }
     announceResolution(deps, record, "timed_out", null, null, now);
     count += 1;
   }

@@ -4,6 +4,7 @@ import type { ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
 import { openInteraction } from "./open-interaction";
 import { decide } from "./permission-policy";
+import { toolElicitation } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
 
 export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
@@ -15,8 +16,10 @@ export async function settleToolCalls(
 ): Promise<ToolPhaseOutcome> {
   // Pass 1 is synchronous: prompts reach every device before any slow tool starts.
   const toRun: ToolUseBlockParam[] = [];
+  // A tool waiting on a form it opened runs again only once that form is resolved.
+  const waitingOnForm = new Set(deps.interactions.pending().map((pending) => pending.toolCallId));
   for (const use of uses) {
-    if (deps.results.get(use.id)) continue;
+    if (deps.results.get(use.id) || waitingOnForm.has(use.id)) continue;
     const interaction = deps.interactions.get(use.id);
     if (interaction) {
       if (interaction.status === "approved") toRun.push(use);
@@ -70,7 +73,15 @@ async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSig
     return;
   }
   deps.results.markStarted(use.id);
-  const result = await deps.tools.execute(use.name, use.input, deps.toolContext(signal));
+  const forms = toolElicitation(deps, use);
+  const context = { ...deps.toolContext(signal), elicit: forms.elicit };
+  const result = await deps.tools.execute(use.name, use.input, context);
   if (signal.aborted) return; // a cancel already recorded this call's result
+  if (result.paused || forms.paused) {
+    // The run ended cleanly at a form: when it is answered the tool runs again from the start,
+    // which is not the interrupted run a restart must refuse to repeat.
+    deps.results.clearStarted(use.id);
+    return;
+  }
   recordResult(deps, use.id, use.name, result);
 }

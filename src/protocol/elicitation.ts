@@ -1,6 +1,7 @@
 // MCP elicitation in form mode, as the wire format (spec 2025-11-25): the request a form is opened
 // with (a message and a flat schema of primitive fields) and the result a person answers it with.
 import { z } from "zod";
+import { optionsOf } from "./form-content";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
 
 /** A form has few fields: a person fills it in on a phone. */
@@ -154,20 +155,6 @@ function inconsistency(field: PrimitiveSchema): string | null {
   if (field.type === "array" && !ordered(field.minItems, field.maxItems))
     return "minItems is greater than maxItems";
   return null;
-}
-
-/** The options of a single or multiple choice, with the label a person sees; null for other fields. */
-export function optionsOf(field: PrimitiveSchema): Array<{ value: string; label: string }> | null {
-  if (field.type === "array") {
-    const items = field.items;
-    if ("anyOf" in items) return items.anyOf.map((o) => ({ value: o.const, label: o.title || o.const }));
-    return items.enum.map((value) => ({ value, label: value }));
-  }
-  if (field.type !== "string") return null;
-  if ("oneOf" in field) return field.oneOf.map((o) => ({ value: o.const, label: o.title || o.const }));
-  if (!("enum" in field)) return null;
-  const names = "enumNames" in field ? field.enumNames : [];
-  return field.enum.map((value, i) => ({ value, label: names[i] || value }));
 }
 
 /** The shapes as JSON Schema, so a model writing a form sees them (the parser below is custom). */

@@ -3,6 +3,7 @@ export * from "./commands";
 export * from "./elicitation";
 export * from "./errors";
 export * from "./events";
+export * from "./form-content";
 export * from "./frames";
 export * from "./http";
 export * from "./limits";

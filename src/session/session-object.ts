@@ -177,6 +177,7 @@ export class SessionObject extends DurableObject<Env> {
         interactionTimeoutMs: this.state.interactionTimeoutMs(this.config),
         maxTurnIterations: this.config.maxTurnIterations,
         watchdogMs: WATCHDOG_MS,
+        maxFormsPerToolCall: this.config.maxFormsPerToolCall,
       },
     });
     this.runtime = { deps, loop: new AgentLoop(deps), model };

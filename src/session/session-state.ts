@@ -106,6 +106,7 @@ export class SessionState {
       lastSeq: this.events.lastSeq,
       pending: this.interactions.pending().map((record) => ({
         toolCallId: record.toolCallId,
+        interactionId: record.id,
         kind: record.kind,
         toolName: record.toolName,
         request: record.request,

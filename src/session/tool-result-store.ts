@@ -48,6 +48,10 @@ export class SqlToolResultStore implements ToolResultStore {
     );
   }
 
+  clearStarted(toolCallId: string): void {
+    this.sql.run(`DELETE FROM tool_runs WHERE tool_call_id = ?`, toolCallId);
+  }
+
   wasStarted(toolCallId: string): boolean {
     return this.sql.one(`SELECT 1 AS x FROM tool_runs WHERE tool_call_id = ?`, toolCallId) !== null;
   }

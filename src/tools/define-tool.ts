@@ -1,5 +1,6 @@
 // The shape of a tool: one file per tool under builtin/, each a `defineTool({...})` call.
 import type { z } from "zod";
+import type { ElicitRequestFormParams, ElicitResult } from "../protocol/elicitation";
 
 /** How dangerous a tool is; the permission policy decides from this (DESIGN §5). */
 export type ToolRisk = "read" | "edit" | "network" | "execute";
@@ -25,6 +26,20 @@ export interface ToolContext {
   notes: NotesStore;
   fetch: typeof fetch;
   now(): number;
+  /**
+   * Asks the person to fill in a form (MCP elicitation) and returns their answer. Nothing waits in
+   * memory: the first time, the form is stored and the run ends (by throwing a `ToolPause`, which a
+   * tool must let through); once it is resolved, the tool runs again from the start and its k-th
+   * `elicit` returns the k-th recorded answer. So a tool that elicits must do the same things up to
+   * each `elicit`, and keep its side effects after the last one. Timeouts and a cancelled turn come
+   * back as `{ action: "cancel" }`.
+   */
+  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+}
+
+/** Ends a run that waits for a person (see `ToolContext.elicit`); tools must not catch it. */
+export class ToolPause extends Error {
+  override readonly name = "ToolPause";
 }
 
 /** A tool's own answer: plain text, or text flagged as an error the model should see as such. */

@@ -4,7 +4,7 @@ import type { ToolSpec } from "../model/model-client";
 import { toToolSpec } from "../model/tool-spec";
 import { describeZodError } from "../protocol/errors";
 import { MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
-import type { ToolContext, ToolDefinition, ToolOutput } from "./define-tool";
+import { type ToolContext, type ToolDefinition, type ToolOutput, ToolPause } from "./define-tool";
 
 /** A finished tool call, ready to become a tool_result block. */
 export interface ToolExecution {
@@ -12,7 +12,16 @@ export interface ToolExecution {
   isError: boolean;
   /** The output exceeded `MAX_TOOL_OUTPUT_CHARS` and was cut (the content says so too). */
   truncated: boolean;
+  /** The run stopped to wait for a person (`ctx.elicit`); it has no result yet and runs again later. */
+  paused?: true;
 }
+
+const PAUSED: ToolExecution = {
+  content: "(waiting for the user)",
+  isError: false,
+  truncated: false,
+  paused: true,
+};
 
 export interface ToolRegistry {
   get(name: string): ToolDefinition | undefined;
@@ -65,6 +74,7 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
         const output = await untilAborted(() => tool.run(parsed, ctx), ctx.signal);
         return finish(output);
       } catch (error) {
+        if (error instanceof ToolPause) return PAUSED;
         if (ctx.signal.aborted) return failure(`Tool "${name}" was cancelled before it finished.`);
         return failure(`Tool "${name}" failed: ${messageOf(error)}`);
       }

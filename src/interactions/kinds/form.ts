@@ -8,10 +8,10 @@ import {
   STRING_FORMATS,
 } from "../../protocol/elicitation";
 import { describeZodError } from "../../protocol/errors";
+import { checkContent, describeFields } from "../../protocol/form-content";
 import type { InteractionStatus } from "../../protocol/session";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
-import { checkContent, describeFields } from "./form-content";
 
 /** What a device sends: the ElicitResult envelope, values checked field by field afterwards. */
 const RawElicitResult = z.discriminatedUnion(

@@ -47,6 +47,7 @@ describe("the tool list sent to the model", () => {
       "current_time",
       "notes_read",
       "notes_write",
+      "calendar_add_event",
       "fetch_url",
     ]);
     for (const spec of specs) {
@@ -65,6 +66,7 @@ describe("the tool list sent to the model", () => {
       current_time: [],
       notes_read: [],
       notes_write: ["key", "text"],
+      calendar_add_event: ["title"],
       fetch_url: ["url"],
     });
     const notesWrite = specs.find((spec) => spec.name === "notes_write");

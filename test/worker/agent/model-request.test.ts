@@ -43,8 +43,10 @@ describe("the model request", () => {
       "current_time",
       "notes_read",
       "notes_write",
+      "calendar_add_event",
       "fetch_url",
       "AskUserQuestion",
+      "RequestUserInput",
     ]);
     for (const tool of request?.tools ?? []) {
       expect(tool.description?.length).toBeGreaterThan(20);
@@ -54,6 +56,7 @@ describe("the model request", () => {
     expect(byName.get("notes_write")?.input_schema.required).toEqual(["key", "text"]);
     expect(byName.get("fetch_url")?.input_schema.required).toEqual(["url"]);
     expect(byName.get("AskUserQuestion")?.input_schema.properties).toHaveProperty("questions");
+    expect(byName.get("RequestUserInput")?.input_schema.required).toEqual(["message", "requestedSchema"]);
     expect(request?.max_tokens).toBeGreaterThan(0);
   });
 
@@ -93,12 +96,12 @@ describe("the model request", () => {
     const last = `messages.4.0`;
     expect(cacheMarkers(third)).toEqual([
       ["system.0", HOUR],
-      ["tools.4", HOUR],
+      ["tools.6", HOUR],
       [last, SHORT],
     ]);
     expect(cacheMarkers(requests[1] as ModelRequest)).toEqual([
       ["system.0", HOUR],
-      ["tools.4", HOUR],
+      ["tools.6", HOUR],
       ["messages.2.0", SHORT],
     ]);
   });

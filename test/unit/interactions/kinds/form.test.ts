@@ -154,6 +154,23 @@ describe("the form kind", () => {
       expect(result.fields).toEqual({ [field]: message.slice(field.length + 2) });
     });
 
+    it.each([
+      ["day", "2026-02-28", true],
+      ["day", "2026-02-30", false],
+      ["at", "2026-11-23T14:30", true],
+      ["at", "2026-11-23T14:30:05.5Z", true],
+      ["at", "2026-11-23T14:30+05:30", true],
+      ["at", "2026-11-23T24:00", false],
+      ["at", "2026-11-23 14:30", false],
+      ["email", "ada@example.com", true],
+      ["email", "ada@example", false],
+      ["site", "https://example.com/a?b=c", true],
+      ["site", "mailto:ada@example.com", true],
+      ["site", "/relative/path", false],
+    ])("checks the %s format: %j is %s", (field, value, ok) => {
+      expect(respond({ action: "accept", content: { ...valid, [field]: value } }).ok).toBe(ok);
+    });
+
     it("names every bad field at once, including missing required ones", () => {
       const result = refusedFields({ name: "", age: 500, extra: 1 });
       expect(result.message).toBe(

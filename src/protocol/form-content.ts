@@ -1,24 +1,61 @@
-// Checks the values a person submitted against the form's stored schema, field by field, so a
-// refusal names every field that does not fit (`age: must be at most 120`) and the card can show each.
-import { z } from "zod";
-import {
-  type ElicitationSchema,
-  type ElicitValue,
-  optionsOf,
-  type PrimitiveSchema,
-} from "../../protocol/elicitation";
-import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
+// Checks the values a person submitted against a form's schema, field by field, so a refusal names
+// every field that does not fit (`age: must be at most 120`). Free of zod on purpose: the server's
+// form kind and the browser's form card run this same code, so they can never disagree.
+import type { ElicitationSchema, ElicitValue, PrimitiveSchema } from "./elicitation";
+import { MAX_TEXT_FIELD_CHARS } from "./limits";
 
 export type ContentCheck =
   | { ok: true; content: Record<string, ElicitValue> }
   | { ok: false; fields: Record<string, string> };
 
-const FORMAT_CHECKS: Record<string, { schema: z.ZodType; message: string }> = {
-  email: { schema: z.email(), message: "must be an email address" },
-  uri: { schema: z.url(), message: "must be a URI such as https://example.com" },
-  date: { schema: z.iso.date(), message: "must be a date like 2026-11-23" },
+/** The options of a single or multiple choice, with the label a person sees; null for other fields. */
+export function optionsOf(field: PrimitiveSchema): Array<{ value: string; label: string }> | null {
+  if (field.type === "array") {
+    const items = field.items;
+    if ("anyOf" in items) return items.anyOf.map((o) => ({ value: o.const, label: o.title || o.const }));
+    return items.enum.map((value) => ({ value, label: value }));
+  }
+  if (field.type !== "string") return null;
+  if ("oneOf" in field) return field.oneOf.map((o) => ({ value: o.const, label: o.title || o.const }));
+  if (!("enum" in field)) return null;
+  const names = "enumNames" in field ? field.enumNames : [];
+  return field.enum.map((value, i) => ({ value, label: names[i] || value }));
+}
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// RFC 3339, with seconds and the offset optional: a browser's date-and-time input sends neither.
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)?$/i;
+
+function isDate(value: string): boolean {
+  const match = DATE.exec(value);
+  return match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+function isUri(value: string): boolean {
+  if (!/^[a-z][a-z\d+.-]*:\S+$/i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const FORMAT_CHECKS: Record<string, { test(value: string): boolean; message: string }> = {
+  email: { test: (v) => /^[^\s@]+@[^\s@]+\.[^\s@.]+$/.test(v), message: "must be an email address" },
+  uri: { test: isUri, message: "must be a URI such as https://example.com" },
+  date: { test: isDate, message: "must be a date like 2026-11-23" },
   "date-time": {
-    schema: z.iso.datetime({ local: true, offset: true }),
+    test: (v) => {
+      const match = DATE_TIME.exec(v);
+      return match !== null && isDate(match[1] ?? "");
+    },
     message: "must be a date and time like 2026-11-23T14:30",
   },
 };
@@ -38,7 +75,7 @@ function checkString(field: Extract<PrimitiveSchema, { type: "string" }>, value:
     return `must be at least ${plural(string.minLength, "character")}`;
   if (value.length > max) return `must be at most ${plural(max, "character")}`;
   const format = string.format ? FORMAT_CHECKS[string.format] : undefined;
-  if (format && !format.schema.safeParse(value).success) return format.message;
+  if (format && !format.test(value)) return format.message;
   return null;
 }
 
