@@ -1,5 +1,6 @@
 // The offline demo model: a short conversation that shows Parley off without an API key —
-// a read-only tool, an AskUserQuestion, an approval for an edit, and a reply that uses the answers.
+// a read-only tool, an AskUserQuestion, then an approval for an edit or a form, and a reply that
+// uses the answers.
 // It decides from the transcript alone, so it works for any number of turns and after restarts.
 import type { ContentBlockParam, MessageParam, ModelRequest, ToolResultBlockParam } from "./model-client";
 import { ScriptedModelClient } from "./scripted-client";
@@ -14,6 +15,7 @@ export const DEMO_QUESTIONS = [
     options: [
       { label: "Approvals", description: "Ask you to approve a tool before it runs." },
       { label: "Notes", description: "Keep a note in this session's own storage." },
+      { label: "Forms", description: "Fill in a form with typed, checked fields." },
     ],
   },
   {
@@ -27,6 +29,41 @@ export const DEMO_QUESTIONS = [
     ],
   },
 ];
+
+/** The form the demo opens when asked to show forms: one field of each kind a form may have. */
+export const DEMO_FORM = {
+  message: "Book a table at the demo café",
+  requestedSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", title: "Name", minLength: 2, maxLength: 60 },
+      email: { type: "string", title: "Email", format: "email", description: "Where the confirmation goes." },
+      day: { type: "string", title: "Day", format: "date" },
+      guests: { type: "integer", title: "Guests", minimum: 1, maximum: 8, default: 2 },
+      seating: {
+        type: "string",
+        title: "Seating",
+        oneOf: [
+          { const: "inside", title: "Inside" },
+          { const: "terrace", title: "Terrace" },
+        ],
+        default: "inside",
+      },
+      extras: {
+        type: "array",
+        title: "Extras",
+        items: {
+          anyOf: [
+            { const: "cake", title: "Birthday cake" },
+            { const: "flowers", title: "Flowers" },
+          ],
+        },
+      },
+      newsletter: { type: "boolean", title: "Send me the café's newsletter", default: false },
+    },
+    required: ["name", "email", "day", "guests"],
+  },
+} as const;
 
 /** The next reply of the demo model for this transcript. */
 export function demoReply(request: ModelRequest, _callIndex: number): ScriptedReply {
@@ -46,6 +83,8 @@ export function demoReply(request: ModelRequest, _callIndex: number): ScriptedRe
       return writeNote(result);
     case "notes_write":
       return finish(result);
+    case "RequestUserInput":
+      return afterForm(result);
     default:
       return politeEnd();
   }
@@ -110,6 +149,7 @@ function writeNote(result: ToolResultBlockParam): ScriptedReply {
         "session never waits forever. Send me any message to start the demo again.",
     );
   }
+  if (answers.includes('="Forms"')) return askForm(answers);
   return {
     content: [
       {
@@ -146,6 +186,33 @@ function finish(result: ToolResultBlockParam): ScriptedReply {
     return reply(`You denied writing the note, so nothing was written.${because} No hard feelings!`);
   }
   return reply(`The note was not written: “${truncate(text, 300)}”.`);
+}
+
+// (c') Forms were picked: open a form with every kind of field.
+function askForm(answers: string): ScriptedReply {
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `Thanks! Here is what the question tool returned: “${truncate(answers, 600)}” ` +
+          "Forms it is: I'll ask you to fill one in. Each field is typed and checked — on your device " +
+          "and again on the server — and you can decline instead.",
+      },
+      { type: "tool_use", name: "RequestUserInput", input: DEMO_FORM },
+    ],
+  };
+}
+
+// (d') After the form: say what came back, and end the turn.
+function afterForm(result: ToolResultBlockParam): ScriptedReply {
+  const text = resultText(result);
+  if (/declined/i.test(text)) return reply("You declined the form, so I have nothing to book. That's fine!");
+  if (result.is_error) return reply(`The form did not come back: “${truncate(text, 300)}”.`);
+  return reply(
+    `Here is what the form returned, exactly as the model sees it: “${truncate(text, 600)}” ` +
+      "That was the form tour. Send another message to go round again.",
+  );
 }
 
 function politeEnd(): ScriptedReply {

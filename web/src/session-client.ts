@@ -32,6 +32,8 @@ export class CommandError extends Error {
     readonly code: string,
     message: string,
     readonly resolution?: unknown,
+    /** For `invalid_answer`: what is wrong with each field, for cards that show it inline. */
+    readonly fields?: Record<string, string>,
   ) {
     super(message);
   }
@@ -203,7 +205,7 @@ export class SessionClient {
     if (ack.ok) entry.resolve({ result: ack.result, alreadyResolved: false });
     else if (error.code === "already_resolved") {
       entry.resolve({ result: undefined, alreadyResolved: true, resolution: error.resolution });
-    } else entry.reject(new CommandError(error.code, error.message, error.resolution));
+    } else entry.reject(new CommandError(error.code, error.message, error.resolution, error.fields));
   }
 
   private ping(): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createDemoModel, DEMO_QUESTIONS } from "../../../src/model/demo-script";
+import { createDemoModel, DEMO_FORM, DEMO_QUESTIONS } from "../../../src/model/demo-script";
 import type { ContentBlockParam, MessageParam } from "../../../src/model/model-client";
 import { type AssembledMessage, call, request } from "./assemble-events";
 
@@ -79,7 +79,7 @@ describe("the demo model", () => {
     expect(textOf(message)).toContain("2026-05-01T12:00:00.000Z (Friday)");
     expect(toolOf(message)).toMatchObject({ name: "AskUserQuestion", input: { questions: DEMO_QUESTIONS } });
     expect(DEMO_QUESTIONS.map((q) => [q.header, q.multiSelect, q.options.length])).toEqual([
-      ["Next step", false, 2],
+      ["Next step", false, 3],
       ["Devices", true, 3],
     ]);
   });
@@ -93,6 +93,18 @@ describe("the demo model", () => {
       name: "notes_write",
       input: { key: "demo", text: "Demo answers — Next step: Approvals; Devices: Laptop, Phone" },
     });
+  });
+
+  it("opens a form with every kind of field when the person picks Forms, and quotes what came back", async () => {
+    const chat = new Conversation().say("Hi");
+    await chat.reply();
+    await chat.result("2026-05-01T12:00:00.000Z (Friday)").reply();
+    const asked = await chat.result(ANSWERS.replace('="Approvals"', '="Forms"')).reply();
+    expect(toolOf(asked)).toMatchObject({ name: "RequestUserInput", input: DEMO_FORM });
+    const submitted = 'User accepted the form and submitted: {"name":"Ada","guests":2}';
+    const done = await chat.result(submitted).reply();
+    expect(textOf(done)).toContain(submitted);
+    expect(toolOf(done)).toBeUndefined();
   });
 
   it("ends the tour saying the note was written once the person approves", async () => {

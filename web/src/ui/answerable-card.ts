@@ -1,6 +1,7 @@
 // What every card a person can answer shares: the countdown, the busy / expired / resolved
 // lifecycle, sending an action with progress in the action line, and collapsing to the receipt.
 import type { InteractionResolution } from "../../../src/protocol/index";
+import { receiptText } from "../interaction-view";
 import type { InteractionState } from "../session-state";
 import { Countdown } from "./countdown";
 import { h } from "./dom";
@@ -51,7 +52,16 @@ export abstract class AnswerableCard implements InteractionCard {
       this.line,
       (busy) => this.setBusy(busy),
       () => context.actions.respond(this.interactionId, response),
+      (error) => this.refused(error),
     );
+  }
+
+  /** Called when the server refused a response (the action line already says why). */
+  protected refused(_error: unknown): void {}
+
+  /** The receipt line's text; kinds with their own words override it. */
+  protected receiptText(resolution: InteractionResolution, deviceId: string | null): string | undefined {
+    return receiptText(resolution, deviceId);
   }
 
   private setBusy(busy: boolean): void {
@@ -76,7 +86,7 @@ export abstract class AnswerableCard implements InteractionCard {
     this.resolved = true;
     this.el.classList.add("resolved");
     this.el.removeAttribute("tabindex");
-    renderReceipt(this.receipt, resolution, context.deviceId);
+    renderReceipt(this.receipt, resolution, context.deviceId, this.receiptText(resolution, context.deviceId));
     this.collapse(resolution);
   }
 

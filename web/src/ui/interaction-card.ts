@@ -31,11 +31,12 @@ export function renderReceipt(
   node: HTMLElement,
   resolution: InteractionResolution,
   deviceId: string | null,
+  text = receiptText(resolution, deviceId),
 ): void {
   node.hidden = false;
   node.dataset.outcome = resolution.outcome;
   node.dataset.remote = String(resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId);
-  setText(node, receiptText(resolution, deviceId));
+  setText(node, text);
 }
 
 export function receiptNode(): HTMLElement {
@@ -47,6 +48,7 @@ export async function runAction(
   line: HTMLElement,
   setBusy: (busy: boolean) => void,
   action: () => Promise<CommandOutcome>,
+  onRefused: (error: unknown) => void = () => {},
 ): Promise<void> {
   setBusy(true);
   line.hidden = false;
@@ -60,6 +62,7 @@ export async function runAction(
     line.dataset.state = "error";
     setText(line, `Could not send: ${error instanceof Error ? error.message : String(error)}`);
     setBusy(false);
+    onRefused(error);
   }
 }
 

@@ -2,6 +2,7 @@
 // registers one line here; kinds without one are shown read-only, so an older page never breaks.
 import type { InteractionState, ToolItem } from "../session-state";
 import { ApprovalCard } from "./approval-card";
+import { FormCard } from "./form-card";
 import { type InteractionCard, UnsupportedCard } from "./interaction-card";
 import { QuestionCard } from "./question-card";
 
@@ -22,6 +23,12 @@ const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
     create: (i, item) => new ApprovalCard(i, item),
     waiting: "needs approval",
     standsForTool: () => false,
+  },
+  // A form the model opened is the whole call; one a tool opened sits inside that tool's card.
+  form: {
+    create: (i) => new FormCard(i),
+    waiting: "waiting for you",
+    standsForTool: (i) => i.id === i.toolCallId,
   },
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_INTERACTIONS, elicitResultOf } from "../../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../../src/interactions/registry";
+import { DEMO_FORM } from "../../../../src/model/demo-script";
 
 const registry = createInteractionRegistry(BUILTIN_INTERACTIONS);
 
@@ -52,8 +53,9 @@ const EVERY_FIELD = form(
 
 describe("the form kind", () => {
   describe("requests (MCP ElicitRequestFormParams)", () => {
-    it("accepts every primitive field type the spec allows", () => {
+    it("accepts every primitive field type the spec allows, and the demo model's form", () => {
       expect(registry.open("form", EVERY_FIELD)).toMatchObject({ ok: true });
+      expect(registry.open("form", DEMO_FORM)).toMatchObject({ ok: true });
     });
 
     it.each([

@@ -1,0 +1,125 @@
+// Pure helpers for the form card: the fields of an MCP form as the card lays them out, the values
+// it reads back from inputs, and the summary and receipt once the form is resolved.
+
+import { optionsOf } from "../../src/protocol/form-content";
+import type {
+  ElicitationSchema,
+  ElicitRequestFormParams,
+  ElicitValue,
+  InteractionResolution,
+  PrimitiveSchema,
+} from "../../src/protocol/index";
+
+export type FieldControl =
+  | "text"
+  | "email"
+  | "url"
+  | "date"
+  | "datetime-local"
+  | "number"
+  | "checkbox"
+  | "radios"
+  | "select"
+  | "checkboxes";
+
+export interface FormField {
+  name: string;
+  label: string;
+  description: string;
+  required: boolean;
+  schema: PrimitiveSchema;
+  control: FieldControl;
+  options: Array<{ value: string; label: string }>;
+}
+
+/** Up to this many options show as radios; more become a drop-down. */
+const MAX_RADIOS = 5;
+const FORMAT_CONTROLS: Record<string, FieldControl> = {
+  email: "email",
+  uri: "url",
+  date: "date",
+  "date-time": "datetime-local",
+};
+
+function controlOf(schema: PrimitiveSchema, options: unknown[] | null): FieldControl {
+  if (schema.type === "array") return "checkboxes";
+  if (options) return options.length <= MAX_RADIOS ? "radios" : "select";
+  if (schema.type === "boolean") return "checkbox";
+  if (schema.type === "number" || schema.type === "integer") return "number";
+  return ("format" in schema && schema.format && FORMAT_CONTROLS[schema.format]) || "text";
+}
+
+/** Reads a form request defensively (it was validated by the server); unknown shapes give no fields. */
+export function formOf(request: unknown): {
+  message: string;
+  fields: FormField[];
+  schema: ElicitationSchema;
+} {
+  const form = request as Partial<ElicitRequestFormParams> | null;
+  const schema = form?.requestedSchema ?? { type: "object", properties: {} };
+  const properties = schema.properties ?? {};
+  const required = new Set(form?.requestedSchema?.required ?? []);
+  const fields = Object.entries(properties).map(([name, schema]): FormField => {
+    const options = optionsOf(schema);
+    return {
+      name,
+      label: schema.title || name,
+      description: schema.description ?? "",
+      required: required.has(name),
+      schema,
+      control: controlOf(schema, options),
+      options: options ?? [],
+    };
+  });
+  return { message: typeof form?.message === "string" ? form.message : "", fields, schema };
+}
+
+/** What a date-and-time input can show: `2026-12-01T10:30` from any RFC 3339 value. */
+export function toLocalDateTime(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.exec(value)?.[0] ?? "";
+}
+
+/** A value typed into an input, as the server expects it; blank stays blank (left out). */
+export function fieldValue(field: FormField, raw: string): ElicitValue | "" {
+  if (raw.trim() === "") return "";
+  if (field.control !== "number") return raw;
+  const number = Number(raw);
+  return Number.isNaN(number) ? raw : number;
+}
+
+function display(field: FormField | undefined, value: unknown): string {
+  const label = (v: unknown) => field?.options.find((o) => o.value === v)?.label ?? String(v);
+  if (Array.isArray(value)) return value.length === 0 ? "—" : value.map(label).join(", ");
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  return label(value);
+}
+
+/** `label: value` lines for the submitted values, in the form's order, with option titles. */
+export function formSummary(fields: FormField[], content: unknown): Array<{ label: string; value: string }> {
+  const values = (content && typeof content === "object" ? content : {}) as Record<string, unknown>;
+  return fields
+    .filter((field) => values[field.name] !== undefined)
+    .map((field) => ({ label: field.label, value: display(field, values[field.name]) }));
+}
+
+const WORDS: Record<string, string> = {
+  answered: "Accepted",
+  denied: "Declined",
+  cancelled: "Dismissed",
+  timed_out: "Timed out — no answer arrived in time",
+};
+
+/** The receipt line of a resolved form: what happened, and where. */
+export function formReceipt(
+  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy">,
+  deviceId: string | null,
+): string {
+  const action = (resolution.response as { action?: unknown } | null)?.action;
+  // A turn cancel also ends as `cancelled`, but with no response of the person's own.
+  let text =
+    resolution.outcome === "cancelled" && action !== "cancel"
+      ? "Cancelled"
+      : (WORDS[resolution.outcome] ?? "");
+  if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
+  return text;
+}
