@@ -46,4 +46,31 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await expect.poll(() => page.locator(".status-bar").getAttribute("data-status")).toBe("idle");
     await screenshot(page, "demo-done");
   });
+
+  it("shows a form when Forms is picked, checked on the page and answered with the keyboard", async () => {
+    const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    await page.goto(baseUrl());
+    await page.getByRole("button", { name: "Start a session" }).click();
+    await page.locator(".connection[data-state=connected]").waitFor();
+    await typeMessage(page, "Show me forms");
+    const question = page.locator(".question-card");
+    await question.waitFor();
+    await page.locator(".question-card:focus").waitFor();
+    await page.keyboard.press("3");
+    await page.keyboard.press("1");
+    await page.keyboard.press("Enter");
+
+    const form = page.locator(".form-card");
+    await form.waitFor();
+    expect(await form.getByLabel("Guests").inputValue()).toBe("2");
+    await form.getByLabel("Name").fill("Ada");
+    await form.getByLabel("Email").fill("ada@example.com");
+    await form.getByLabel(/^Day/).fill("2026-12-24");
+    await form.getByLabel("Terrace").check();
+    await form.getByLabel("Flowers").check();
+    await form.getByLabel("Name").press("Enter");
+    await form.locator(".receipt[data-outcome=answered]").waitFor();
+    await page.getByText("That was the form tour.", { exact: false }).waitFor();
+    await screenshot(page, "demo-form");
+  });
 });

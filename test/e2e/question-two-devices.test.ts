@@ -20,7 +20,7 @@ describe.skipIf(!hasChromium)("a question answered on one of two devices", () =>
     await browser?.close();
   });
 
-  it("collapses on both devices to the same receipt and the agent carries on on both", async () => {
+  it("shows options with their descriptions, collapses on both devices to the same receipt and carries on", async () => {
     const session = await scriptedSession([askReply("toolu_plan"), say("Going with the fast plan.")]);
     const laptop = await openDevice(browser, session, "laptop");
     // The phone joins through the link the laptop shows.
@@ -33,6 +33,7 @@ describe.skipIf(!hasChromium)("a question answered on one of two devices", () =>
     for (const page of [laptop, phone]) {
       await expect.poll(() => page.locator(".question-card").count()).toBe(1);
       await page.getByText("Which plan should I follow?").waitFor();
+      await page.getByText("Ship today with the basics").waitFor();
     }
     await expect.poll(() => phone.locator(".status-bar").getAttribute("data-status")).toBe("awaiting_input");
     await screenshot(laptop, "question");

@@ -63,6 +63,29 @@ async function notes(stub: ReturnType<typeof stubOf>) {
 }
 
 describe("approving and denying a tool call", () => {
+  it("lets the first of two devices decide; the other gets 409 with the winner and nothing changes", async () => {
+    const session = await createSession({
+      script: [toolReply([writeCall("toolu_race")]), textReply("Done.")],
+    });
+    const stub = stubOf(session);
+    const laptop = await connect(session, { device: "laptop" });
+    const phone = await connect(session, { device: "phone" });
+    await laptop.request({ type: "send_message", text: "Save the plan" });
+    await phone.waitForEvent("approval_required");
+    const [first, second] = await Promise.all([
+      laptop.request({ type: "approve", toolCallId: "toolu_race" }),
+      phone.request({ type: "respond", toolCallId: "toolu_race", response: { decision: "deny" } }),
+    ]);
+    const [winner, loser] = first.ok ? [first, second] : [second, first];
+    expect(winner.ok).toBe(true);
+    expect(loser.error).toMatchObject({ code: "already_resolved", resolution: winner.result as object });
+    await laptop.waitForDone();
+    expect(eventsOf(laptop, "interaction_resolved")).toHaveLength(1);
+    expect(await notes(stub)).toEqual(first.ok ? [{ key: "plan", text: "Ship on Friday" }] : []);
+    laptop.close();
+    phone.close();
+  });
+
   it("tells the model the reason a person gave for denying, and does not run the tool", async () => {
     const write = "toolu_denied_write";
     const session = await createSession({
