@@ -7,6 +7,7 @@ import type {
   Clock,
   DeadlineScheduler,
   EventSink,
+  FrameStore,
   InboxStore,
   InteractionStore,
   PermissionRuleStore,
@@ -29,6 +30,7 @@ export interface AgentSettings {
 export interface AgentDeps {
   events: EventSink;
   transcript: TranscriptStore;
+  frames: FrameStore;
   inbox: InboxStore;
   turn: TurnStore;
   interactions: InteractionStore;

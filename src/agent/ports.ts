@@ -3,6 +3,7 @@
 
 import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
+import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
 
@@ -17,6 +18,10 @@ export interface StoredMessage {
   content: ContentBlockParam[];
 }
 
+/**
+ * The transcript of the frame on top of the agent stack (the main agent's when the stack is
+ * empty): each delegated agent has its own conversation, and the loop only ever talks to the top.
+ */
 export interface TranscriptStore {
   messages(): MessageParam[];
   last(): StoredMessage | null;
@@ -126,4 +131,29 @@ export interface DeadlineScheduler {
 
 export interface Clock {
   now(): number;
+}
+
+/** A delegated agent's frame: who it is, which call it answers, and how far it got. */
+export interface FrameRecord extends AgentFrameView {
+  /** The frame that delegated (MAIN_FRAME_ID for depth 1). */
+  parentFrameId: string;
+  status: "active" | AgentOutcome;
+  /** Model calls this frame has made, over its whole life (its cap is per frame, not per turn). */
+  iterations: number;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/** The agent stack: frames of delegated agents, persisted so a restart resumes at any depth. */
+export interface FrameStore {
+  /** Active frames, bottom first; empty when the main agent holds the conversation. */
+  stack(): FrameRecord[];
+  /** The top active frame, or null for the main agent. */
+  top(): FrameRecord | null;
+  get(frameId: string): FrameRecord | null;
+  push(frame: Omit<FrameRecord, "status" | "iterations" | "endedAt">): void;
+  /** Counts one model call made by the frame. */
+  countModelCall(frameId: string): void;
+  /** Compare-and-set from `active`; false when the frame had already ended. */
+  end(frameId: string, outcome: AgentOutcome, at: number): boolean;
 }

@@ -1,6 +1,7 @@
 // Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
 // `EVENT_DATA` is the one table of event types and their payloads; `parseEvent` validates any of them.
 import { z } from "zod";
+import { AgentCompletedData, AgentStartedData } from "./agents";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
 
 const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() }).nullable();
@@ -62,6 +63,10 @@ export const EVENT_DATA = {
   /** The server lost a model call in flight (eviction, restart) and re-issued it from the transcript. */
   turn_restarted: z.object({ turnId: z.string(), reason: z.string() }),
   error: z.object({ code: z.string(), message: z.string() }),
+  /** A delegated agent took over the conversation (pushed on the stack). */
+  agent_started: AgentStartedData,
+  /** A delegated agent's frame ended; `result` went back to its parent as the delegation's tool_result. */
+  agent_completed: AgentCompletedData,
   /** A turn ended: `stopReason` is the model's, or `cancelled`, `error`, `iteration_limit`. */
   done: z.object({ turnId: z.string(), stopReason: z.string(), usage: Usage }),
 } as const;

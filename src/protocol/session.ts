@@ -1,5 +1,6 @@
 // Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
 import { z } from "zod";
+import { AgentFrameView } from "./agents";
 
 export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
@@ -83,6 +84,8 @@ export const SessionSnapshot = z.object({
   lastSeq: z.number().int().nonnegative(),
   pending: z.array(InteractionView),
   queued: z.number().int().nonnegative(),
+  /** Delegated agents holding the conversation, bottom first; empty when the main agent has it. */
+  stack: z.array(AgentFrameView),
   model: z.string(),
   demo: z.boolean(),
   interactionTimeoutMs: z.number().int().positive(),

@@ -31,6 +31,16 @@ const MIGRATIONS: string[][] = [
     `UPDATE interactions SET tool_call_id = id`,
     `CREATE INDEX interactions_by_tool_call ON interactions (tool_call_id)`,
   ],
+  [
+    // The agent stack: each delegated agent's frame, and the frame each transcript message belongs to.
+    `CREATE TABLE frames (
+      id TEXT PRIMARY KEY, parent_frame_id TEXT NOT NULL, parent_tool_call_id TEXT NOT NULL UNIQUE,
+      agent TEXT NOT NULL, task TEXT NOT NULL, depth INTEGER NOT NULL, status TEXT NOT NULL,
+      iterations INTEGER NOT NULL, started_at INTEGER NOT NULL, ended_at INTEGER)`,
+    `CREATE INDEX frames_active ON frames (status, depth)`,
+    `ALTER TABLE messages ADD COLUMN frame_id TEXT NOT NULL DEFAULT 'main'`,
+    `CREATE INDEX messages_by_frame ON messages (frame_id, id)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

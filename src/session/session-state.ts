@@ -6,6 +6,7 @@ import type { ModelClient } from "../model/model-client";
 import type { SessionSnapshot } from "../protocol/session";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
+import { SqlFrameStore } from "./frame-store";
 import { SqlInboxStore } from "./inbox-store";
 import { SqlInteractionStore } from "./interaction-store";
 import { MetaStore } from "./meta-store";
@@ -27,6 +28,7 @@ export class SessionState {
   readonly meta: MetaStore;
   readonly events: EventLog;
   readonly turn: SqlTurnStore;
+  readonly frames: SqlFrameStore;
   readonly transcript: SqlTranscriptStore;
   readonly inbox: SqlInboxStore;
   readonly interactions: SqlInteractionStore;
@@ -42,7 +44,8 @@ export class SessionState {
     this.meta = new MetaStore(this.sql);
     this.events = new EventLog(this.sql, broadcast, now);
     this.turn = new SqlTurnStore(this.meta, this.events);
-    this.transcript = new SqlTranscriptStore(this.sql, now);
+    this.frames = new SqlFrameStore(this.sql);
+    this.transcript = new SqlTranscriptStore(this.sql, now, this.frames);
     this.inbox = new SqlInboxStore(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
     this.results = new SqlToolResultStore(this.sql, now);
@@ -81,6 +84,7 @@ export class SessionState {
       ...parts,
       events: this.events,
       transcript: this.transcript,
+      frames: this.frames,
       inbox: this.inbox,
       turn: this.turn,
       interactions: this.interactions,
@@ -115,6 +119,13 @@ export class SessionState {
         expiresAt: record.deadline,
       })),
       queued: this.inbox.size(),
+      stack: this.frames.stack().map(({ frameId, agent, parentToolCallId, task, depth }) => ({
+        frameId,
+        agent,
+        parentToolCallId,
+        task,
+        depth,
+      })),
       model: model.name,
       demo: model.demo,
       interactionTimeoutMs: this.interactionTimeoutMs(config),

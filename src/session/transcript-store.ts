@@ -1,7 +1,9 @@
-// The transcript exactly as sent to the Messages API, one row per message.
+// The transcripts exactly as sent to the Messages API, one row per message, each row tagged with
+// the frame (main agent or delegated agent) whose conversation it belongs to.
 import { z } from "zod";
-import type { StoredMessage, TranscriptStore } from "../agent/ports";
+import type { FrameStore, StoredMessage, TranscriptStore } from "../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
+import { MAIN_FRAME_ID } from "../protocol/agents";
 import type { SqlCounter } from "./sql-counter";
 
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.
@@ -13,21 +15,22 @@ export class SqlTranscriptStore implements TranscriptStore {
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
+    private readonly frames: Pick<FrameStore, "top">,
   ) {}
 
   messages(): MessageParam[] {
     return this.sql
-      .all<Row>(`SELECT id, role, content FROM messages ORDER BY id`)
+      .all<Row>(`SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`, this.frameId())
       .map((row) => ({ role: role(row.role), content: parseContent(row.content) }) as MessageParam);
   }
 
   last(): StoredMessage | null {
-    const row = this.sql.one<Row>(`SELECT id, role, content FROM messages ORDER BY id DESC LIMIT 1`);
-    return row ? { id: row.id, role: role(row.role), content: parseContent(row.content) } : null;
+    return this.lastOf(this.frameId());
   }
 
   append(role: "user" | "assistant", content: ContentBlockParam[]): void {
-    const last = this.last();
+    const frameId = this.frameId();
+    const last = this.lastOf(frameId);
     if (role === "user" && last?.role === "user") {
       // tool_result blocks must open a user message, so merged text always goes after them.
       const merged = [...last.content, ...content];
@@ -35,15 +38,29 @@ export class SqlTranscriptStore implements TranscriptStore {
       return;
     }
     this.sql.run(
-      `INSERT INTO messages (role, content, at) VALUES (?, ?, ?)`,
+      `INSERT INTO messages (role, content, at, frame_id) VALUES (?, ?, ?, ?)`,
       role,
       JSON.stringify(content),
       this.now(),
+      frameId,
     );
   }
 
+  /** Messages of every frame. */
   count(): number {
     return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM messages`)?.n ?? 0;
+  }
+
+  private frameId(): string {
+    return this.frames.top()?.frameId ?? MAIN_FRAME_ID;
+  }
+
+  private lastOf(frameId: string): StoredMessage | null {
+    const row = this.sql.one<Row>(
+      `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id DESC LIMIT 1`,
+      frameId,
+    );
+    return row ? { id: row.id, role: role(row.role), content: parseContent(row.content) } : null;
   }
 }
 

@@ -22,6 +22,7 @@ export function hello(snapshot: Partial<SessionSnapshot> = {}, deviceId = "devic
       lastSeq: 0,
       pending: [],
       queued: 0,
+      stack: [],
       model: "scripted",
       demo: false,
       interactionTimeoutMs: 600_000,

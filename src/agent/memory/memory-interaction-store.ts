@@ -1,0 +1,58 @@
+// Interactions in memory, behaving like the SQLite store: resolution is a compare-and-set.
+import type { InteractionOutcome } from "../../protocol/session";
+import type { InteractionRecord, InteractionStore } from "../ports";
+
+export class MemoryInteractionStore implements InteractionStore {
+  readonly #records = new Map<string, InteractionRecord>();
+
+  get(id: string): InteractionRecord | null {
+    const record = this.#records.get(id);
+    return record ? structuredClone(record) : null;
+  }
+
+  pending(): InteractionRecord[] {
+    return this.#all().filter((record) => record.status === "pending");
+  }
+
+  due(now: number): InteractionRecord[] {
+    return this.pending()
+      .filter((record) => record.deadline <= now)
+      .sort((a, b) => a.deadline - b.deadline);
+  }
+
+  create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void {
+    if (this.#records.has(record.id)) throw new Error(`interaction ${record.id} already exists`);
+    this.#records.set(record.id, {
+      ...structuredClone(record),
+      status: "pending",
+      response: null,
+      resolvedAt: null,
+      resolvedBy: null,
+    });
+  }
+
+  resolve(
+    id: string,
+    outcome: InteractionOutcome,
+    response: unknown,
+    resolvedBy: string | null,
+    at: number,
+  ): boolean {
+    const record = this.#records.get(id);
+    if (record?.status !== "pending") return false;
+    Object.assign(record, {
+      status: outcome,
+      response: structuredClone(response ?? null),
+      resolvedBy,
+      resolvedAt: at,
+    });
+    return true;
+  }
+
+  #all(): InteractionRecord[] {
+    // Insertion order stands in for SQLite's (created_at, rowid) order.
+    return [...this.#records.values()]
+      .map((record) => structuredClone(record))
+      .sort((a, b) => a.createdAt - b.createdAt);
+  }
+}
