@@ -1,5 +1,6 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import { z } from "zod";
+import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
 
 const Flag = z
   .string()
@@ -16,6 +17,7 @@ const EnvSchema = z.object({
   INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
   MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
+  MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
   ALLOW_SCRIPTED_SESSIONS: Flag,
   ALLOW_OPEN_GATEWAY: Flag,
 });
@@ -33,6 +35,8 @@ export interface Config {
   maxTurnIterations: number;
   /** Most forms one tool call may open with `ctx.elicit`. */
   maxFormsPerToolCall: number;
+  /** Most delegated agents stacked on top of the main agent. */
+  maxAgentDepth: number;
   allowScriptedSessions: boolean;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
@@ -57,6 +61,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     interactionTimeoutMs: e.INTERACTION_TIMEOUT_MS,
     maxTurnIterations: e.MAX_TURN_ITERATIONS,
     maxFormsPerToolCall: e.MAX_FORMS_PER_TOOL_CALL,
+    maxAgentDepth: e.MAX_AGENT_DEPTH,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
   };

@@ -1,4 +1,5 @@
 // Everything the agent loop is given by its host: stores, model, registries and settings.
+import type { AgentRegistry } from "../agents/agent-registry";
 import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ToolContext } from "../tools/define-tool";
@@ -25,6 +26,8 @@ export interface AgentSettings {
   watchdogMs: number;
   /** Most forms one tool call may open with `ctx.elicit`; past it the call fails with a clear error. */
   maxFormsPerToolCall: number;
+  /** Most delegated agents stacked on top of the main agent. */
+  maxAgentDepth: number;
 }
 
 export interface AgentDeps {
@@ -41,6 +44,7 @@ export interface AgentDeps {
   model: ModelClient;
   tools: ToolRegistry;
   kinds: InteractionRegistry;
+  agents: AgentRegistry;
   /** What the host gives a running tool; the loop adds `elicit`, which is its own. */
   toolContext(signal: AbortSignal): Omit<ToolContext, "elicit">;
   settings: AgentSettings;

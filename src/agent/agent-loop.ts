@@ -1,10 +1,13 @@
 // The durable agent loop (DESIGN §4). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
-import { ModelError } from "../model/model-client";
+import { ModelError, type ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
+import { abandonFrame, endedByPersonResult, unwindStack } from "./agent-stack";
 import { buildModelRequest } from "./model-request";
-import type { TurnRecord } from "./ports";
+import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending } from "./resolve-interaction";
+import { refuseUnavailableTools, settleStackCalls } from "./stack-calls";
+import { frameRequest, isStackTool } from "./stack-tools";
 import { StreamAssembler, type StreamOutput } from "./stream-assembler";
 import { settleToolCalls } from "./tool-phase";
 import { resultBlocks, toolUses } from "./tool-results";
@@ -71,27 +74,39 @@ export class AgentLoop {
   }
 
   /**
-   * Ends the current turn now: a live model stream is aborted (its text so far is kept), pending
-   * interactions and unrun tools get cancelled results, and the session goes idle.
+   * Ends the current turn now and unwinds the agent stack: a live model stream is aborted (its
+   * text so far is kept), pending interactions and unrun tools get cancelled results, every
+   * delegated agent is popped with a "cancelled" result for its parent, and the session goes idle.
    */
   cancel(deviceId: string | null): boolean {
     const { deps } = this;
     const turn = deps.turn.current();
-    if (!turn) return false;
-    const live = this.live;
-    const partial = live?.assembler?.partialText() ?? [];
-    live?.controller.abort("cancelled" satisfies AbortReason);
-    if (live) live.assembler = null;
-    if (partial.length > 0) deps.transcript.append("assistant", partial);
-    cancelPending(deps, deviceId);
+    if (!turn && !deps.frames.top()) return false;
+    this.stopLiveRun(deviceId);
     // A tool cut off mid-run may have had its effect; the model must not assume it did not.
-    closeOpenToolUses(deps, (use, started) =>
+    const explain = (use: ToolUseBlockParam, started: boolean) =>
       started
         ? `User cancelled the turn while ${use.name} was running; it was stopped and its effect is unknown.`
-        : `User cancelled the turn before ${use.name} ran; the tool was not run.`,
-    );
-    endTurn(deps, turn, "cancelled", null);
+        : `User cancelled the turn before ${use.name} ran; the tool was not run.`;
+    closeOpenToolUses(deps, explain);
+    unwindStack(deps, explain);
+    if (turn) endTurn(deps, turn, "cancelled", null);
     return true;
+  }
+
+  /**
+   * "End this agent": the top delegated agent is stopped (its stream, tools and cards too) and
+   * popped; its parent gets a result saying the person ended it, and resumes at once. False when
+   * the main agent holds the conversation.
+   */
+  endAgent(deviceId: string | null): FrameRecord | null {
+    const { deps } = this;
+    const frame = deps.frames.top();
+    if (!frame) return null;
+    if (this.stopLiveRun(deviceId)) this.rerun = true;
+    abandonFrame(deps, frame, "ended", endedByPersonResult(frame));
+    if (!deps.turn.current()) this.startTurn(frame.frameId);
+    return frame;
   }
 
   // Failures outside the model call (storage, a corrupt row, a bug) end the turn as `failed` with
@@ -132,7 +147,12 @@ export class AgentLoop {
       const last = deps.transcript.last();
       const uses = last?.role === "assistant" ? toolUses(last.content) : [];
       if (uses.length > 0) {
-        const outcome = await settleToolCalls(deps, uses, signal);
+        refuseUnavailableTools(deps, uses);
+        const outcome = await settleToolCalls(
+          deps,
+          uses.filter((use) => !isStackTool(use.name)),
+          signal,
+        );
         if (outcome === "aborted") return;
         if (outcome === "waiting") {
           // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
@@ -141,6 +161,8 @@ export class AgentLoop {
           deps.deadlines.setWatchdog(null);
           return;
         }
+        // Delegation waits for the rest of the batch, so a parent never has cards open under a child.
+        if (settleStackCalls(deps, uses) === "moved") continue;
         const blocks = resultBlocks(deps, uses);
         if (!blocks) throw new Error("tool phase reported complete with a result missing");
         deps.transcript.append("user", blocks);
@@ -160,6 +182,8 @@ export class AgentLoop {
         endTurn(deps, turn, "iteration_limit", null);
         continue;
       }
+      const frame = deps.frames.top();
+      if (frame && this.frameCannotContinue(frame)) continue;
       if ((await this.callModel(live, deps.turn.current() ?? turn)) === "aborted") return;
     }
   }
@@ -184,24 +208,67 @@ export class AgentLoop {
     return true;
   }
 
-  private beginNextTurn(): boolean {
+  /**
+   * A delegated agent past its own iteration cap, or whose definition is gone (removed by a
+   * deploy), is popped with an is_error result so its parent decides what to do.
+   */
+  private frameCannotContinue(frame: FrameRecord): boolean {
     const { deps } = this;
-    const next = deps.inbox.shift();
+    const definition = deps.agents.get(frame.agent);
+    if (!definition) {
+      abandonFrame(
+        deps,
+        frame,
+        "failed",
+        `Agent "${frame.agent}" is no longer defined, so it could not continue.`,
+      );
+      return true;
+    }
+    if (frame.iterations < definition.maxIterations) return false;
+    abandonFrame(
+      deps,
+      frame,
+      "failed",
+      `Agent "${frame.agent}" stopped after ${frame.iterations} model calls (its limit) without calling complete.`,
+    );
+    return true;
+  }
+
+  /** Aborts this instance's live run and keeps its partial text and cards' cancellation; true when one ran. */
+  private stopLiveRun(deviceId: string | null): boolean {
+    const { deps } = this;
+    const live = this.live;
+    const partial = live?.assembler?.partialText() ?? [];
+    live?.controller.abort("cancelled" satisfies AbortReason);
+    if (live) live.assembler = null;
+    if (partial.length > 0) deps.transcript.append("assistant", partial);
+    cancelPending(deps, deviceId);
+    return live !== null;
+  }
+
+  private beginNextTurn(): boolean {
+    const next = this.deps.inbox.shift();
     if (!next) return false;
+    this.deps.transcript.append("user", [{ type: "text", text: next.text }]);
+    this.startTurn(next.id);
+    return true;
+  }
+
+  /** Starts a turn: for a user message, or for a parent agent resuming after the person ended its child. */
+  private startTurn(messageId: string): void {
+    const { deps } = this;
     const turn: TurnRecord = {
       id: deps.newId("turn"),
-      messageId: next.id,
+      messageId,
       iterations: 0,
       usage: { input_tokens: 0, output_tokens: 0 },
       pausedForPerson: false,
       callInFlight: false,
       restarts: 0,
     };
-    deps.transcript.append("user", [{ type: "text", text: next.text }]);
     deps.turn.save(turn);
-    deps.events.append("turn_started", { turnId: turn.id, messageId: next.id });
+    deps.events.append("turn_started", { turnId: turn.id, messageId });
     deps.turn.setStatus("running");
-    return true;
   }
 
   /** One model call: stream to every device, then persist the whole assistant message at once. */
@@ -210,13 +277,13 @@ export class AgentLoop {
     const signal = live.controller.signal;
     const current: TurnRecord = { ...turn, iterations: turn.iterations + 1, callInFlight: true };
     deps.turn.save(current);
+    const frame = deps.frames.top();
+    if (frame) deps.frames.countModelCall(frame.frameId);
     let watchdogAt = deps.clock.now();
 
     const request = buildModelRequest({
-      model: deps.settings.model,
+      ...frameRequest(deps),
       maxTokens: deps.settings.maxTokens,
-      systemPrompt: deps.turn.systemPrompt(),
-      tools: [...deps.tools.forModel(), ...deps.kinds.toolSpecs()],
       messages: deps.transcript.messages(),
       pausedForPerson: current.pausedForPerson,
     });
@@ -237,7 +304,15 @@ export class AgentLoop {
       if (signal.aborted) return "aborted";
       const code = error instanceof ModelError ? error.code : "internal";
       const message = errorMessage(error);
-      failTurn(deps, current, `model_${code}`, message, `The model call failed: ${message}`);
+      // Inside a delegated agent the failure ends that agent only; its parent decides what to do.
+      if (frame)
+        abandonFrame(
+          deps,
+          frame,
+          "failed",
+          `Agent "${frame.agent}" failed: the model call failed: ${message}`,
+        );
+      else failTurn(deps, current, `model_${code}`, message, `The model call failed: ${message}`);
       return "continue";
     } finally {
       live.assembler = null;

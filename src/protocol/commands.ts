@@ -62,6 +62,15 @@ export const RespondCommand = z
 /** `POST …/respond`: the command without its envelope. */
 export const RespondBody = z.strictObject(respondFields).refine(oneTarget, ONE_TARGET);
 export const CancelCommand = z.strictObject({ type: z.literal("cancel"), requestId: RequestId });
+/**
+ * Ends the delegated agent on top of the stack; its parent resumes. `frameId`, when given, must be
+ * that top agent, so a device showing a stale stack cannot end the wrong one.
+ */
+export const EndAgentCommand = z.strictObject({
+  type: z.literal("end_agent"),
+  requestId: RequestId,
+  frameId: z.string().min(1).max(64).optional(),
+});
 export const SetPermissionModeCommand = z.strictObject({
   type: z.literal("set_permission_mode"),
   requestId: RequestId,
@@ -76,6 +85,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   DenyCommand,
   RespondCommand,
   CancelCommand,
+  EndAgentCommand,
   SetPermissionModeCommand,
 ]);
 export type ClientCommand = z.infer<typeof ClientCommand>;

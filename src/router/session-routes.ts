@@ -5,6 +5,7 @@ import { z } from "zod";
 import {
   ApproveCommand,
   DenyCommand,
+  EndAgentCommand,
   RespondBody,
   SendMessageCommand,
   type SessionCommand,
@@ -81,11 +82,12 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/deny", bodyOf(DenyCommand), "deny"],
   ["/respond", RespondBody, "respond"],
   ["/cancel", z.strictObject({}), "cancel"],
+  ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {
   sessionRoutes.post(path, async (c) => {
-    const body = await readJsonBody(c, schema, { optional: type === "cancel" });
+    const body = await readJsonBody(c, schema, { optional: type === "cancel" || type === "end_agent" });
     // An Idempotency-Key makes a retried POST …/messages return the first result, not post twice.
     const requestId = idempotencyKey(c.req.header("idempotency-key"));
     const command = { ...body, type, ...(requestId ? { requestId } : {}) } as SessionCommand;

@@ -54,6 +54,30 @@ export function executeCommand(
       wake(loop); // queued messages run next
       return { ok: true };
     }
+    case "end_agent": {
+      const top = deps.frames.top();
+      if (!top) {
+        return {
+          ok: false,
+          error: {
+            code: "no_agent",
+            message: "No delegated agent is running; the main agent holds the conversation",
+          },
+        };
+      }
+      if (command.frameId !== undefined && command.frameId !== top.frameId) {
+        return {
+          ok: false,
+          error: {
+            code: "not_top_agent",
+            message: `Agent frame "${command.frameId}" is not the agent on top of the stack (that is ${top.agent}, "${top.frameId}")`,
+          },
+        };
+      }
+      const ended = loop.endAgent(deviceId);
+      wake(loop);
+      return { ok: true, result: { frameId: ended?.frameId ?? top.frameId, agent: top.agent } };
+    }
     case "set_permission_mode":
       deps.turn.setMode(command.mode);
       return { ok: true, result: { mode: command.mode } };

@@ -4,6 +4,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
 import { timeOutDue } from "../agent/resolve-interaction";
+import { createAgentRegistry } from "../agents/agent-registry";
+import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import { type Config, readConfig } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
@@ -22,6 +24,11 @@ import { parseCommandFrame } from "./socket-frames";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
 const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
+// A bad agent file fails here, at start-up, naming the file and the field.
+const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
+  ...tools.names(),
+  ...kinds.toolSpecs().map((spec) => spec.name),
+]);
 const WATCHDOG_MS = 120_000;
 
 type Attachment = { deviceId: string };
@@ -171,6 +178,7 @@ export class SessionObject extends DurableObject<Env> {
       model,
       tools,
       kinds,
+      agents,
       settings: {
         model: this.config.model,
         maxTokens: this.config.maxTokens,
@@ -178,6 +186,7 @@ export class SessionObject extends DurableObject<Env> {
         maxTurnIterations: this.config.maxTurnIterations,
         watchdogMs: WATCHDOG_MS,
         maxFormsPerToolCall: this.config.maxFormsPerToolCall,
+        maxAgentDepth: this.config.maxAgentDepth,
       },
     });
     this.runtime = { deps, loop: new AgentLoop(deps), model };

@@ -79,7 +79,7 @@ export class SessionState {
     return createModelClient(config, this.meta.get("script", StoredScript), () => this.turn.nextModelCall());
   }
 
-  agentDeps(parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "settings">): AgentDeps {
+  agentDeps(parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "agents" | "settings">): AgentDeps {
     return {
       ...parts,
       events: this.events,

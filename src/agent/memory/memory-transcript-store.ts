@@ -9,7 +9,11 @@ export class MemoryTranscriptStore implements TranscriptStore {
   constructor(private readonly frames: Pick<FrameStore, "top">) {}
 
   messages(): MessageParam[] {
-    const frameId = this.#frameId();
+    return this.messagesOf(this.#frameId());
+  }
+
+  /** One frame's transcript, whether or not it is on top (for inspection). */
+  messagesOf(frameId: string): MessageParam[] {
     return this.#rows
       .filter((row) => row.frameId === frameId)
       .map((row) => ({ role: row.role, content: structuredClone(row.content) }) as MessageParam);

@@ -3,6 +3,7 @@
 import type { AgentDeps, AgentSettings } from "../../../src/agent/agent-deps";
 import { AgentLoop } from "../../../src/agent/agent-loop";
 import { createMemoryStores, type MemoryStores } from "../../../src/agent/memory/memory-stores";
+import { createAgentRegistry } from "../../../src/agents/agent-registry";
 import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../src/interactions/registry";
 import { ScriptedModelClient } from "../../../src/model/scripted-client";
@@ -25,9 +26,32 @@ export interface LoopHarness {
   eventsOf<T extends SessionEvent["type"]>(type: T): Extract<SessionEvent, { type: T }>[];
 }
 
+/** An agent definition file, written the way `agents/*.md` are. */
+export function agentFile(
+  name: string,
+  frontmatter: string,
+  prompt = `You are ${name}.`,
+): { file: string; source: string } {
+  return {
+    file: `agents/${name}.md`,
+    source: `---\nname: ${name}\ndescription: The ${name} agent.\n${frontmatter}\n---\n${prompt}\n`,
+  };
+}
+
+/** Agents for stack tests: a researcher that asks and may delegate, a writer, and a tool-less echo. */
+export const TEST_AGENTS = [
+  agentFile("researcher", "tools: [AskUserQuestion, current_time, Agent]\nmaxIterations: 4"),
+  agentFile("writer", "tools: notes_write, Agent\nmodel: claude-writer"),
+  agentFile("echo", "tools: []\nmaxIterations: 2"),
+];
+
 export function loopHarness(
   script: ScriptedReply[],
-  options: { settings?: Partial<AgentSettings>; extend?: (deps: AgentDeps) => AgentDeps } = {},
+  options: {
+    settings?: Partial<AgentSettings>;
+    agents?: { file: string; source: string }[];
+    extend?: (deps: AgentDeps) => AgentDeps;
+  } = {},
 ): LoopHarness {
   const clock = { now: 1_000_000 };
   const now = () => clock.now;
@@ -35,12 +59,18 @@ export function loopHarness(
   const model = new ScriptedModelClient(script, { record: true });
   const notes = new MemoryNotes(now);
   let ids = 0;
+  const tools = createToolRegistry(BUILTIN_TOOLS);
+  const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
   const base: AgentDeps = {
     ...stores,
     clock: { now },
     model,
-    tools: createToolRegistry(BUILTIN_TOOLS),
-    kinds: createInteractionRegistry(BUILTIN_INTERACTIONS),
+    tools,
+    kinds,
+    agents: createAgentRegistry(options.agents ?? TEST_AGENTS, [
+      ...tools.names(),
+      ...kinds.toolSpecs().map((spec) => spec.name),
+    ]),
     toolContext: (signal) => ({ signal, notes, fetch: () => Promise.reject(new Error("offline")), now }),
     settings: {
       model: "claude-test",
@@ -49,6 +79,7 @@ export function loopHarness(
       maxTurnIterations: 25,
       watchdogMs: 120_000,
       maxFormsPerToolCall: 5,
+      maxAgentDepth: 4,
       ...options.settings,
     },
     newId: (prefix) => `${prefix}_${++ids}`,

@@ -29,7 +29,7 @@ function cacheMarkers(request: ModelRequest): Array<[string, unknown]> {
 }
 
 describe("the model request", () => {
-  it("carries the session's system prompt and every tool schema, AskUserQuestion included", async () => {
+  it("carries the session's system prompt and every tool schema, AskUserQuestion and Agent included", async () => {
     const session = await createSession({
       systemPrompt: "You are a terse pirate.",
       script: [textReply("Arr.")],
@@ -47,6 +47,7 @@ describe("the model request", () => {
       "fetch_url",
       "AskUserQuestion",
       "RequestUserInput",
+      "Agent",
     ]);
     for (const tool of request?.tools ?? []) {
       expect(tool.description?.length).toBeGreaterThan(20);
@@ -96,12 +97,12 @@ describe("the model request", () => {
     const last = `messages.4.0`;
     expect(cacheMarkers(third)).toEqual([
       ["system.0", HOUR],
-      ["tools.6", HOUR],
+      ["tools.7", HOUR],
       [last, SHORT],
     ]);
     expect(cacheMarkers(requests[1] as ModelRequest)).toEqual([
       ["system.0", HOUR],
-      ["tools.6", HOUR],
+      ["tools.7", HOUR],
       ["messages.2.0", SHORT],
     ]);
   });

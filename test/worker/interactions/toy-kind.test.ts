@@ -1,8 +1,10 @@
 // The guide's toy kind, run through the real loop, stores and command handler in a Durable Object,
 // registered only in this test: adding a kind needs no edit to any of them.
+
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AgentLoop } from "../../../src/agent/agent-loop";
+import { createAgentRegistry } from "../../../src/agents/agent-registry";
 import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../src/interactions/registry";
 import { ScriptedModelClient } from "../../../src/model/scripted-client";
@@ -36,6 +38,7 @@ describe("a kind added by its own files alone", () => {
         model,
         tools: createToolRegistry(BUILTIN_TOOLS),
         kinds: createInteractionRegistry([...BUILTIN_INTERACTIONS, ratingInteraction]),
+        agents: createAgentRegistry([], []),
         settings: {
           model: "scripted",
           maxTokens: 100,
@@ -43,6 +46,7 @@ describe("a kind added by its own files alone", () => {
           maxTurnIterations: 5,
           watchdogMs: 60_000,
           maxFormsPerToolCall: 5,
+          maxAgentDepth: 4,
         },
       });
       const loop = new AgentLoop(deps);
