@@ -2,6 +2,13 @@
 // a read-only tool, an AskUserQuestion, then an approval for an edit or a form, and a reply that
 // uses the answers.
 // It decides from the transcript alone, so it works for any number of turns and after restarts.
+import {
+  delegateResearch,
+  demoFrameOf,
+  demoSubagentReply,
+  researchReturned,
+  SUBAGENT_TOUR,
+} from "./demo-subagents";
 import type { ContentBlockParam, MessageParam, ModelRequest, ToolResultBlockParam } from "./model-client";
 import { ScriptedModelClient } from "./scripted-client";
 import type { ScriptedReply } from "./scripted-reply";
@@ -69,9 +76,14 @@ export const DEMO_FORM = {
 export function demoReply(request: ModelRequest, _callIndex: number): ScriptedReply {
   const last = request.messages.at(-1);
   if (last?.role !== "user") return politeEnd();
+  const frame = demoFrameOf(request);
+  if (frame) return demoSubagentReply(frame, request);
   const blocks = asBlocks(last.content);
   const results = blocks.filter((block): block is ToolResultBlockParam => block.type === "tool_result");
-  if (results.length === 0) return greet(userText(blocks));
+  if (results.length === 0) {
+    const said = userText(blocks);
+    return SUBAGENT_TOUR.test(said) ? delegateResearch(said) : greet(said);
+  }
 
   const calls = toolNames(request.messages.at(-2));
   const result = results[0];
@@ -85,6 +97,8 @@ export function demoReply(request: ModelRequest, _callIndex: number): ScriptedRe
       return finish(result);
     case "RequestUserInput":
       return afterForm(result);
+    case "Agent":
+      return researchReturned(result);
     default:
       return politeEnd();
   }
@@ -114,7 +128,8 @@ function greet(said: string): ScriptedReply {
         type: "text",
         text:
           `Hi! This is Parley's offline demo model — no API key needed, and nothing leaves this server.${echo} ` +
-          "Let me show you how a session works. First, a read-only tool, which runs without asking you:",
+          "Let me show you how a session works (say “research something” another time to meet a subagent). " +
+          "First, a read-only tool, which runs without asking you:",
       },
       { type: "tool_use", name: "current_time", input: {} },
     ],

@@ -1,13 +1,16 @@
 // The browser's view of one session as a pure reducer: hello snapshots and numbered events in, a
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
-import type {
-  HelloFrame,
-  InteractionPromptData,
-  InteractionResolution,
-  PermissionMode,
-  SessionEvent,
-  SessionStatus,
+import {
+  type AgentFrameView,
+  applyStackEvent,
+  type HelloFrame,
+  type InteractionPromptData,
+  type InteractionResolution,
+  type PermissionMode,
+  type SessionEvent,
+  type SessionStatus,
 } from "../../src/protocol/index";
+import { agentNotice } from "./agent-notices";
 import { ViewDraft } from "./view-draft";
 
 /** A prompt the agent is (or was) waiting on, of any kind; `id` is what answers address. */
@@ -16,12 +19,17 @@ export type InteractionState = InteractionPromptData & {
   resolution: InteractionResolution | null;
 };
 
+/** Which agent an item belongs to: null for the main agent, else the delegated agent's name. */
+export type Speaker = string | null;
+
 export interface UserItem {
   kind: "user";
   id: string;
   messageId: string;
   text: string;
   deviceId: string | null;
+  /** The agent the message was addressed to (the top of the stack when it was sent). */
+  agent: Speaker;
 }
 export interface AssistantItem {
   kind: "assistant";
@@ -29,6 +37,7 @@ export interface AssistantItem {
   turnId: string;
   text: string;
   streaming: boolean;
+  agent: Speaker;
 }
 export type ToolPhase = "streaming" | "pending" | "done" | "error";
 export interface ToolItem {
@@ -43,6 +52,7 @@ export interface ToolItem {
   result: { content: string; isError: boolean; truncated: boolean } | null;
   /** The prompts this call waited on, in order: its own (a question, an approval) or forms it opened. */
   interactions: readonly InteractionState[];
+  agent: Speaker;
 }
 export interface NoticeItem {
   kind: "notice";
@@ -72,6 +82,12 @@ export interface SessionView {
   lastUserText: string | null;
   /** Items of the model call in flight, keyed by content block index; dropped on `turn_restarted`. */
   liveBlocks: Readonly<Record<number, string>>;
+  /** Delegated agents holding the conversation now, bottom first (breadcrumb, composer). */
+  stack: readonly AgentFrameView[];
+  /** The event seq the hello snapshot's stack describes; agent events up to it are already in `stack`. */
+  stackAsOf: number;
+  /** The stack as of the event being applied, folded from events alone, to label each item. */
+  speakers: readonly AgentFrameView[];
 }
 
 export type ViewAction =
@@ -96,6 +112,9 @@ export function initialView(): SessionView {
     queued: [],
     lastUserText: null,
     liveBlocks: {},
+    stack: [],
+    stackAsOf: 0,
+    speakers: [],
   };
 }
 
@@ -126,6 +145,8 @@ function applyHello(view: SessionView, frame: HelloFrame, receivedAt: number): S
     demo: snapshot.demo,
     model: snapshot.model,
     clockSkewMs: snapshot.serverTime - receivedAt,
+    stack: snapshot.stack,
+    stackAsOf: snapshot.lastSeq,
   });
   // The snapshot names pending prompts even when their events predate this client's cursor.
   for (const { status: _status, ...pending } of snapshot.pending) {
@@ -140,6 +161,7 @@ function applyEvents(view: SessionView, events: readonly SessionEvent[]): Sessio
     if (event.seq <= draft.view.lastSeq) continue;
     draft.view.lastSeq = event.seq;
     applyEvent(draft, event);
+    applyStack(draft, event);
   }
   return draft.finish();
 }
@@ -149,7 +171,14 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
   switch (event.type) {
     case "user_message": {
       const { messageId, text, queued, deviceId } = event.data;
-      const item: UserItem = { kind: "user", id: `user:${messageId}`, messageId, text, deviceId };
+      const item: UserItem = {
+        kind: "user",
+        id: `user:${messageId}`,
+        messageId,
+        text,
+        deviceId,
+        agent: draft.speaker(),
+      };
       v.lastUserText = text;
       if (queued) v.queued = [...v.queued, item];
       else draft.append(item);
@@ -177,6 +206,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
           turnId,
           text,
           streaming: true,
+          agent: draft.speaker(),
         };
         draft.append(item);
         v.liveBlocks = { ...v.liveBlocks, [index]: item.id };
@@ -235,6 +265,12 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     case "done":
       finishTurn(draft, event.data.stopReason, event.seq);
       return;
+    case "agent_started":
+    case "agent_completed":
+      draft.endStreaming();
+      draft.view.liveBlocks = {};
+      draft.append(agentNotice(event));
+      return;
   }
 }
 
@@ -265,6 +301,14 @@ function resolve(draft: ViewDraft, resolution: InteractionResolution): void {
 /** The prompt of a tool call still waiting for an answer, if any. */
 export function openInteraction(item: ToolItem): InteractionState | null {
   return item.interactions.find((interaction) => !interaction.resolution) ?? null;
+}
+
+/** Moves both stacks: labels always, the current stack only past what the snapshot already showed. */
+function applyStack(draft: ViewDraft, event: SessionEvent): void {
+  if (event.type !== "agent_started" && event.type !== "agent_completed") return;
+  const v = draft.view;
+  v.speakers = applyStackEvent(v.speakers, event);
+  if (event.seq > v.stackAsOf) v.stack = applyStackEvent(v.stack, event);
 }
 
 const STOP_NOTICES: Record<string, string> = {

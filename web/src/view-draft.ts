@@ -47,9 +47,15 @@ export class ViewDraft {
       phase: "streaming",
       result: null,
       interactions: [],
+      agent: this.speaker(),
     };
     this.append(item);
     return item;
+  }
+
+  /** The agent speaking as of the event being applied: null for the main agent. */
+  speaker(): string | null {
+    return this.view.speakers.at(-1)?.agent ?? null;
   }
 
   /** Text blocks of the model call in flight are complete once a later block or a pause begins. */

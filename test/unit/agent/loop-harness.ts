@@ -50,13 +50,15 @@ export function loopHarness(
   options: {
     settings?: Partial<AgentSettings>;
     agents?: { file: string; source: string }[];
+    /** Replaces the scripted model that plays `script`. */
+    model?: ScriptedModelClient;
     extend?: (deps: AgentDeps) => AgentDeps;
   } = {},
 ): LoopHarness {
   const clock = { now: 1_000_000 };
   const now = () => clock.now;
   const stores = createMemoryStores({ now });
-  const model = new ScriptedModelClient(script, { record: true });
+  const model = options.model ?? new ScriptedModelClient(script, { record: true });
   const notes = new MemoryNotes(now);
   let ids = 0;
   const tools = createToolRegistry(BUILTIN_TOOLS);

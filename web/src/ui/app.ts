@@ -6,6 +6,7 @@ import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../sess
 import type { SessionRoute } from "../session-link";
 import { buildShareUrl } from "../session-link";
 import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
+import { AgentBreadcrumb } from "./agent-breadcrumb";
 import { Composer } from "./composer";
 import { ConnectionBadge } from "./connection-badge";
 import { h } from "./dom";
@@ -74,7 +75,11 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     cancel: async () => {
       await client.send({ type: "cancel" }).catch(() => undefined);
     },
+    endAgent: async (frameId) => {
+      await client.send({ type: "end_agent", frameId }).catch(() => undefined);
+    },
   });
+  const breadcrumb = new AgentBreadcrumb();
 
   const emptyHint = h("p", {
     class: "empty-hint",
@@ -91,7 +96,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     ),
     status.demo,
     h("main", { class: "conversation" }, emptyHint, transcript.el, transcript.queuedEl),
-    h("footer", { class: "bottom" }, status.el, composer.el),
+    h("footer", { class: "bottom" }, status.el, breadcrumb.el, composer.el),
   );
 
   const focused = new Set<string>();
@@ -124,6 +129,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     transcript.render(view, currentContext);
     emptyHint.hidden = !view.connectedOnce || view.order.length > 0 || view.queued.length > 0;
     status.update(view);
+    breadcrumb.update(view);
     composer.update(view, connection);
     document.title = view.status === "awaiting_input" ? "● Waiting for you — Parley" : "Parley";
     if (atBottom) scroller.scrollTop = scroller.scrollHeight;

@@ -7,6 +7,8 @@ import { h, setText } from "./dom";
 export interface ComposerActions {
   send(text: string): Promise<void>;
   cancel(): Promise<void>;
+  /** Ends the delegated agent `frameId` (the top of the stack); its parent resumes. */
+  endAgent(frameId: string): Promise<void>;
 }
 
 export class Composer {
@@ -14,6 +16,8 @@ export class Composer {
   readonly input: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly cancelButton: HTMLButtonElement;
+  private readonly endAgentButton: HTMLButtonElement;
+  private topFrameId: string | null = null;
   private readonly error = h("p", { class: "composer-error", role: "alert", hidden: true });
   private sending = false;
   private locked = true;
@@ -34,11 +38,18 @@ export class Composer {
       hidden: true,
       on: { click: () => void this.actions.cancel() },
     });
+    this.endAgentButton = h("button", {
+      type: "button",
+      class: "end-agent",
+      text: "End this agent",
+      hidden: true,
+      on: { click: () => this.topFrameId && void this.actions.endAgent(this.topFrameId) },
+    });
     this.el = h(
       "form",
       { class: "composer", on: { submit: (event) => this.onSubmit(event) } },
       this.input,
-      h("div", { class: "composer-buttons" }, this.sendButton, this.cancelButton),
+      h("div", { class: "composer-buttons" }, this.sendButton, this.endAgentButton, this.cancelButton),
       this.error,
     );
     this.input.addEventListener("keydown", (event) => {
@@ -52,6 +63,13 @@ export class Composer {
 
   update(view: SessionView, connection: ConnectionInfo): void {
     const busy = view.status === "running" || view.status === "awaiting_input";
+    const top = view.stack.at(-1) ?? null;
+    const whom = top ? top.agent : "the agent";
+    this.topFrameId = top?.frameId ?? null;
+    this.endAgentButton.hidden = !top || !view.connectedOnce;
+    setText(this.endAgentButton, top ? `End ${top.agent}` : "End this agent");
+    this.endAgentButton.title = top ? `Stop ${top.agent} and hand the conversation back to its caller` : "";
+    this.input.setAttribute("aria-label", `Message to ${whom}`);
     this.locked = !view.connectedOnce || view.status === "awaiting_input" || connection.state === "closed";
     this.input.disabled = this.locked;
     this.input.placeholder = !view.connectedOnce
@@ -62,7 +80,7 @@ export class Composer {
           ? "Answer the card above to continue (or cancel the turn)"
           : view.status === "running"
             ? "The agent is working — a message sent now waits its turn"
-            : "Message the agent (Enter to send, Shift+Enter for a new line)";
+            : `Message ${whom} (Enter to send, Shift+Enter for a new line)`;
     setText(this.sendButton, view.status === "running" ? "Queue" : "Send");
     this.cancelButton.hidden = !busy;
     this.refreshButton();

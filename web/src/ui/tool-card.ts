@@ -39,6 +39,7 @@ export class ToolCard {
   );
   private readonly slot = h("div", { class: "interaction-slot" });
   private readonly name = h("code", { class: "tool-name" });
+  private readonly agent = h("span", { class: "tool-agent", hidden: true });
   /** One card per prompt, by interaction id, in the order they were asked. */
   readonly cards = new Map<string, InteractionCard>();
 
@@ -51,6 +52,7 @@ export class ToolCard {
         { class: "tool-head" },
         h("span", { class: "tool-icon", "aria-hidden": "true", text: "⚙" }),
         this.name,
+        this.agent,
         this.phase,
       ),
       this.argsBox,
@@ -74,6 +76,9 @@ export class ToolCard {
     this.el.dataset.toolCallId = item.toolCallId;
     this.el.classList.toggle("is-question", standsAlone);
     setText(this.name, item.name || "tool");
+    this.agent.hidden = !item.agent;
+    setText(this.agent, item.agent ? `by ${item.agent}` : "");
+    if (item.agent) this.el.dataset.agent = item.agent;
     setText(this.phase, phaseText(item));
     // A card that stands for the call shows the request itself; an approval shows the arguments.
     this.argsBox.hidden = standsAlone || openInteraction(item) !== null;

@@ -12,9 +12,16 @@ interface ItemView {
   cards?: ReadonlyMap<string, InteractionCard>;
 }
 
+/** Who a message is from, naming the delegated agent when one is speaking or spoken to. */
+function whoOf(item: TranscriptItem): string {
+  if (item.kind === "user") return item.agent ? `You → ${item.agent}` : "You";
+  if (item.kind === "assistant") return item.agent ?? "Agent";
+  return "";
+}
+
 function messageView(item: TranscriptItem): ItemView {
   const body = h("div", { class: "message-text" });
-  const who = item.kind === "user" ? "You" : item.kind === "assistant" ? "Agent" : "";
+  const who = whoOf(item);
   const el = h(
     "article",
     { class: `message ${item.kind}${item.kind === "notice" ? ` notice-${item.level}` : ""}` },
@@ -32,6 +39,10 @@ function messageView(item: TranscriptItem): ItemView {
       // Screen readers announce the message once it is complete, not every streamed piece.
       el.setAttribute("aria-busy", String(streaming));
       if (next.kind === "user" && next.deviceId) el.dataset.device = next.deviceId;
+      if ((next.kind === "user" || next.kind === "assistant") && next.agent) {
+        el.dataset.agent = next.agent;
+        el.classList.add("from-subagent");
+      }
     },
   };
 }
