@@ -15,7 +15,10 @@ const PHASE_TEXT: Record<ToolPhase, string> = {
 
 function phaseText(item: ToolItem): string {
   const waiting = openInteraction(item);
-  return waiting ? rendererFor(waiting.kind).waiting : PHASE_TEXT[item.phase];
+  if (waiting) return rendererFor(waiting.kind).waiting;
+  // A delegation stays pending while the agent it started holds the conversation.
+  if (item.name === "Agent" && item.phase === "pending") return "agent at work…";
+  return PHASE_TEXT[item.phase];
 }
 
 export class ToolCard {
