@@ -89,7 +89,7 @@ export class AgentLoop {
         ? `User cancelled the turn while ${use.name} was running; it was stopped and its effect is unknown.`
         : `User cancelled the turn before ${use.name} ran; the tool was not run.`;
     closeOpenToolUses(deps, explain);
-    unwindStack(deps, explain);
+    unwindStack(deps, "cancelled", explain);
     if (turn) endTurn(deps, turn, "cancelled", null);
     return true;
   }
@@ -120,6 +120,10 @@ export class AgentLoop {
       if (!turn) return;
       const message = `Internal error: ${errorMessage(error)}`;
       try {
+        // The stack is cleaned up too: the next message goes to the main agent, not a broken child.
+        const explain = (use: ToolUseBlockParam) => `${use.name} did not run: the turn failed (${message}).`;
+        closeOpenToolUses(this.deps, explain);
+        unwindStack(this.deps, "failed", explain);
         failTurn(this.deps, turn, "internal", message);
       } catch (closing) {
         // Even closing the tool calls failed: end the turn anyway rather than leave it running.

@@ -72,21 +72,21 @@ export function abandonFrame(
 }
 
 /**
- * Cancel: every frame from the top down is popped as cancelled, and each parent's open calls are
- * closed in turn, so every transcript on the stack stays valid for the Messages API.
+ * Cancel (or a failure the loop cannot recover from): every frame from the top down is popped with
+ * `outcome`, and each parent's open calls are closed in turn, so every transcript on the stack
+ * stays valid for the Messages API. The top frame's own open calls must be closed first.
  */
 export function unwindStack(
   deps: AgentDeps,
+  outcome: "cancelled" | "failed",
   explain: (use: ToolUseBlockParam, started: boolean) => string,
 ): void {
   for (let frame = deps.frames.top(); frame; frame = deps.frames.top()) {
-    popFrame(
-      deps,
-      frame,
-      "cancelled",
-      `The person cancelled; agent "${frame.agent}" was stopped before it completed.`,
-      true,
-    );
+    const result =
+      outcome === "cancelled"
+        ? `The person cancelled; agent "${frame.agent}" was stopped before it completed.`
+        : `Agent "${frame.agent}" was stopped by an internal error before it completed.`;
+    popFrame(deps, frame, outcome, result, true);
     closeOpenToolUses(deps, explain);
   }
 }

@@ -118,3 +118,30 @@ describe("ending the top agent", () => {
     expect(h.stores.events.events).toEqual(before);
   });
 });
+
+describe("an internal failure inside a subagent", () => {
+  it("fails the turn and cleans up the whole stack, so the next message goes to the main agent", async () => {
+    const h = loopHarness([tools(delegate("toolu_d", "researcher")), text("Main again.")], {
+      extend: (deps) => ({
+        ...deps,
+        frames: {
+          stack: () => deps.frames.stack(),
+          top: () => deps.frames.top(),
+          get: (id) => deps.frames.get(id),
+          push: (frame) => deps.frames.push(frame),
+          end: (id, outcome, at) => deps.frames.end(id, outcome, at),
+          countModelCall: () => {
+            throw new Error("disk on fire");
+          },
+        },
+      }),
+    });
+    await h.say("go");
+    expect(h.stores.turn.status()).toBe("failed");
+    expect(h.eventsOf("agent_completed").map((e) => [e.data.outcome, e.data.result])).toEqual([
+      ["failed", 'Agent "researcher" was stopped by an internal error before it completed.'],
+    ]);
+    expect(h.stores.frames.stack()).toEqual([]);
+    expectValidTranscript(h.stores.transcript.messagesOf(MAIN_FRAME_ID));
+  });
+});
