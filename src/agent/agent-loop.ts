@@ -2,7 +2,7 @@
 // progress back before the next await, so any instance can continue a turn another one started.
 import { ModelError, type ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
-import { abandonFrame, endedByPersonResult, unwindStack } from "./agent-stack";
+import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
 import { buildModelRequest } from "./model-request";
 import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending } from "./resolve-interaction";
@@ -187,7 +187,7 @@ export class AgentLoop {
         continue;
       }
       const frame = deps.frames.top();
-      if (frame && this.frameCannotContinue(frame)) continue;
+      if (frame && popFrameThatCannotContinue(deps, frame)) continue;
       if ((await this.callModel(live, deps.turn.current() ?? turn)) === "aborted") return;
     }
   }
@@ -209,32 +209,6 @@ export class AgentLoop {
         "The model call in flight was lost (restart, eviction or a silent stream); continuing from the stored transcript.",
     });
     deps.turn.save({ ...turn, callInFlight: false, restarts: turn.restarts + 1 });
-    return true;
-  }
-
-  /**
-   * A delegated agent past its own iteration cap, or whose definition is gone (removed by a
-   * deploy), is popped with an is_error result so its parent decides what to do.
-   */
-  private frameCannotContinue(frame: FrameRecord): boolean {
-    const { deps } = this;
-    const definition = deps.agents.get(frame.agent);
-    if (!definition) {
-      abandonFrame(
-        deps,
-        frame,
-        "failed",
-        `Agent "${frame.agent}" is no longer defined, so it could not continue.`,
-      );
-      return true;
-    }
-    if (frame.iterations < definition.maxIterations) return false;
-    abandonFrame(
-      deps,
-      frame,
-      "failed",
-      `Agent "${frame.agent}" stopped after ${frame.iterations} model calls (its limit) without calling complete.`,
-    );
     return true;
   }
 

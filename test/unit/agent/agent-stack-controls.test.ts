@@ -145,3 +145,23 @@ describe("an internal failure inside a subagent", () => {
     expectValidTranscript(h.stores.transcript.messagesOf(MAIN_FRAME_ID));
   });
 });
+
+describe("a subagent whose definition was removed by a deploy", () => {
+  it("is popped with an is_error result when it would next call the model, and its parent carries on", async () => {
+    const h = loopHarness([
+      tools(delegate("toolu_d", "researcher")),
+      text("What do you need?"),
+      text("Main again."),
+    ]);
+    await h.say("go");
+    h.deps.agents = { get: () => undefined, all: () => [] };
+    await h.say("more");
+    expect(h.eventsOf("agent_completed").map((e) => [e.data.outcome, e.data.result])).toEqual([
+      ["failed", 'Agent "researcher" is no longer defined, so it could not continue.'],
+    ]);
+    expect(h.model.requests).toHaveLength(3);
+    expect(h.model.requests[2]?.messages.at(-1)?.content).toEqual([
+      expect.objectContaining({ tool_use_id: "toolu_d", is_error: true }),
+    ]);
+  });
+});
