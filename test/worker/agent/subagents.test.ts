@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolResultBlockParam } from "../../../src/model/model-client";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { storageDump } from "../../helpers/session-object-probe";
-import { eventsOf, expectValidTranscript, modelRequests } from "./agent-harness";
+import { eventsOf, expectValidTranscript, modelRequests, sqlRows } from "./agent-harness";
 
 const delegate = (id: string, agent: string, prompt = "Help, please.") => ({
   id,
@@ -200,6 +200,38 @@ describe("ending a subagent and bad input", () => {
     const [result] = lastResults((await modelRequests(session))[2]?.messages);
     expect(result).toMatchObject({ tool_use_id: "toolu_d", is_error: true });
     expect(result?.content).toMatch(/^The person ended the conversation with agent "researcher"/);
+  });
+
+  it("'End this agent' while the subagent's model is streaming stops it there, and the parent resumes", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([delegate("toolu_d", "researcher")]),
+        textReply("I am still thinking about this, slowly", { stallAfterEvents: 4 }),
+        textReply("Back with the main agent."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "go" });
+    await device.waitForEvent("text_delta", (e) => e.data.text.includes("I am"));
+    expect(await device.request({ type: "end_agent" })).toMatchObject({
+      ok: true,
+      result: { agent: "researcher" },
+    });
+    const done = await device.waitForDone();
+    expect(done.data.stopReason).toBe("end_turn");
+    expect(eventsOf(device, "done")).toHaveLength(1);
+    const requests = await modelRequests(session);
+    expect(requests).toHaveLength(3);
+    expect(lastResults(requests[2]?.messages)[0]).toMatchObject({ tool_use_id: "toolu_d", is_error: true });
+    const rows = await sqlRows<{ frame_id: string; content: string }>(
+      session,
+      "SELECT frame_id, content FROM messages WHERE frame_id != 'main' ORDER BY id",
+    );
+    // The subagent's partial reply is kept in its own transcript, as a cancel keeps it.
+    expect(rows.map((row) => JSON.parse(row.content))).toEqual([
+      [expect.objectContaining({ type: "text" })],
+      [{ type: "text", text: expect.stringMatching(/^I am/) }],
+    ]);
   });
 
   it("'End this agent' with no agent on the stack is a precise error and changes nothing", async () => {
