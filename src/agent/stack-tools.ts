@@ -42,15 +42,20 @@ const COMPLETE_SPEC = toToolSpec(
   CompleteInput,
 );
 
+const DELEGATE_SPEC = toToolSpec(
+  DELEGATE_TOOL_NAME,
+  "Hand a task to a specialized agent. The agent takes over the conversation and talks with the " +
+    "person directly until it calls complete; its result comes back as this tool's result.",
+  DelegateInput,
+);
+
+/** The `Agent` tool, its description listing the agents this frame may delegate to. */
 function delegateSpec(agents: readonly AgentDefinition[]): ToolSpec {
   const list = agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");
-  return toToolSpec(
-    DELEGATE_TOOL_NAME,
-    "Hand a task to a specialized agent. The agent takes over the conversation and talks with the " +
-      "person directly until it calls complete; its result comes back as this tool's result.\n\n" +
-      `Available agents (subagent_type):\n${list}`,
-    DelegateInput,
-  );
+  return {
+    ...structuredClone(DELEGATE_SPEC),
+    description: `${DELEGATE_SPEC.description}\n\nAvailable agents (subagent_type):\n${list}`,
+  };
 }
 
 const DELEGATED_NOTE =
@@ -58,18 +63,13 @@ const DELEGATED_NOTE =
   "When you have finished, call the `complete` tool with your result; until then, reply to the " +
   "person in plain text when you need their input.";
 
-/** The frame's agent definition; undefined for the main agent or a definition that was removed. */
-export function definitionOf(
-  deps: Pick<AgentDeps, "agents">,
-  frame: FrameRecord,
-): AgentDefinition | undefined {
-  return deps.agents.get(frame.agent);
-}
-
-/** Whether the frame's agent may call the tool `name` (stack tools are judged by `settleStackCalls`). */
+/**
+ * Whether the frame's agent was given the tool `name`. The main agent has every tool, and
+ * `complete` is judged by `settleStackCalls` (refused to the main agent there, with its reason).
+ */
 export function mayUse(deps: Pick<AgentDeps, "agents">, frame: FrameRecord | null, name: string): boolean {
   if (!frame || name === COMPLETE_TOOL_NAME) return true;
-  const tools = definitionOf(deps, frame)?.tools;
+  const tools = deps.agents.get(frame.agent)?.tools;
   return tools === null || tools === undefined || tools.includes(name);
 }
 
@@ -87,7 +87,7 @@ export function frameRequest(
       tools: agents.length > 0 ? [...sessionTools, delegateSpec(agents)] : sessionTools,
     };
   }
-  const definition = definitionOf(deps, frame);
+  const definition = deps.agents.get(frame.agent);
   const allowed = definition?.tools ?? null;
   const tools = sessionTools.filter((spec) => allowed === null || allowed.includes(spec.name));
   const canDelegate =

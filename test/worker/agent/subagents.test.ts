@@ -267,6 +267,12 @@ describe("ending a subagent and bad input", () => {
       ok: false,
       error: { code: "invalid_input" },
     });
+    const path = `/api/sessions/${session.sessionId}/end-agent`;
+    const wrongType = await api("POST", path, { token: session.token, body: { frameId: 5 } });
+    expect(wrongType.status).toBe(400);
+    const badJson = await api("POST", path, { token: session.token, rawBody: "{frameId:" });
+    expect(badJson.status).toBe(400);
+    expect(((await badJson.json()) as { error: { code: string } }).error.code).toBe("bad_json");
     expect(await storageDump(session)).toEqual(before);
   });
 });
