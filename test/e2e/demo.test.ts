@@ -73,4 +73,36 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await page.getByText("That was the form tour.", { exact: false }).waitFor();
     await screenshot(page, "demo-form");
   });
+
+  it("plays the subagent tour offline: the researcher takes over, delegates a note, and hands back", async () => {
+    const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    await page.goto(baseUrl());
+    await page.getByRole("button", { name: "Start a session" }).click();
+    await page.locator(".connection[data-state=connected]").waitFor();
+
+    await typeMessage(page, "Please research Durable Objects");
+    const question = page.locator(".question-card");
+    await question.waitFor();
+    await expect.poll(() => page.locator(".agent-stack").textContent()).toBe("Talking toMainresearcher");
+    await question.getByLabel("Overview").check();
+    await question.getByRole("button", { name: "Submit answers" }).click();
+
+    await page.getByText(/You're talking to me, the researcher, now/).waitFor();
+    const box = page.getByRole("textbox", { name: "Message to researcher" });
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.fill("They keep state at the edge");
+    await box.press("Enter");
+
+    const approval = page.locator(".approval-card");
+    await approval.waitFor();
+    await expect
+      .poll(() => page.locator(".agent-stack").textContent())
+      .toBe("Talking toMainresearchernote-keeper");
+    await screenshot(page, "demo-subagents");
+    await approval.getByRole("button", { name: "Approve", exact: true }).click();
+
+    await page.getByText(/^The researcher reported back: “Focus: Overview\./).waitFor();
+    await expect.poll(() => page.locator(".agent-stack").isHidden()).toBe(true);
+    await expect.poll(() => page.locator(".status-bar").getAttribute("data-status")).toBe("idle");
+  });
 });
