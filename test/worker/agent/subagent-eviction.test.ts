@@ -143,6 +143,31 @@ describe("the agent stack across eviction", () => {
     ]);
   });
 
+  it("times out a question inside a subagent after eviction; the subagent gets the timeout and carries on", async () => {
+    const session = await createSession({
+      interactionTimeoutMs: 300,
+      script: [
+        toolReply([delegate("toolu_d", "researcher")]),
+        toolReply([ask]),
+        toolReply([complete("toolu_c", "No answer; I assumed 3.13.")]),
+        textReply("Main resumes."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "go" });
+    const prompt = await device.waitForEvent("question_prompt");
+    await evictDurableObject(stubOf(session));
+    await new Promise((resolve) => setTimeout(resolve, prompt.data.expiresAt - Date.now() + 10));
+    // The platform may already have delivered the alarm by now; if not, deliver it.
+    await runDurableObjectAlarm(stubOf(session));
+    const again = await connect(session);
+    await again.waitForEvent("done");
+    expect(again.event("interaction_resolved")?.data.outcome).toBe("timed_out");
+    const [child, main] = await modelRequests(session);
+    expect(lastResults(child?.messages)[0]).toMatchObject({ tool_use_id: "toolu_q", is_error: true });
+    expect(lastResults(main?.messages)[0]?.content).toBe("No answer; I assumed 3.13.");
+  });
+
   it("routes the next message to a subagent that was waiting for the person when the instance was lost", async () => {
     const session = await createSession({
       script: [
