@@ -1,6 +1,6 @@
 // An agent definition: a markdown file whose YAML frontmatter names the agent, says when to use
 // it and which tools it may use, and whose body is its system prompt (the `.claude/agents` shape).
-import { parse as parseYaml } from "yaml";
+import { load as parseYaml } from "js-yaml";
 import { z } from "zod";
 
 /** Most model calls an agent makes over its life when its file sets no `maxIterations`. */
