@@ -47,6 +47,11 @@ export interface AgentDeps {
   agents: AgentRegistry;
   /** What the host gives a running tool; the loop adds `elicit`, which is its own. */
   toolContext(signal: AbortSignal): Omit<ToolContext, "elicit">;
+  /**
+   * Runs `work` as one storage transaction: all of its writes commit, or none do when it throws
+   * (and then none of its events reach a device).
+   */
+  atomically<T>(work: () => T): T;
   settings: AgentSettings;
   newId(prefix: string): string;
 }

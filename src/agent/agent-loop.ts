@@ -77,20 +77,23 @@ export class AgentLoop {
    * Ends the current turn now and unwinds the agent stack: a live model stream is aborted (its
    * text so far is kept), pending interactions and unrun tools get cancelled results, every
    * delegated agent is popped with a "cancelled" result for its parent, and the session goes idle.
+   * `stopReason` is `rejected` when a person denied a tool and chose to stop the turn (OpenCode's
+   * "reject and stop").
    */
-  cancel(deviceId: string | null): boolean {
+  cancel(deviceId: string | null, stopReason: "cancelled" | "rejected" = "cancelled"): boolean {
     const { deps } = this;
     const turn = deps.turn.current();
     if (!turn && !deps.frames.top()) return false;
     this.stopLiveRun(deviceId);
     // A tool cut off mid-run may have had its effect; the model must not assume it did not.
+    const stopped = stopReason === "cancelled" ? "cancelled the turn" : "denied a tool and stopped the turn";
     const explain = (use: ToolUseBlockParam, started: boolean) =>
       started
-        ? `User cancelled the turn while ${use.name} was running; it was stopped and its effect is unknown.`
-        : `User cancelled the turn before ${use.name} ran; the tool was not run.`;
+        ? `User ${stopped} while ${use.name} was running; it was stopped and its effect is unknown.`
+        : `User ${stopped} before ${use.name} ran; the tool was not run.`;
     closeOpenToolUses(deps, explain);
     unwindStack(deps, "cancelled", explain);
-    if (turn) endTurn(deps, turn, "cancelled", null);
+    if (turn) endTurn(deps, turn, stopReason, null);
     return true;
   }
 
@@ -259,8 +262,10 @@ export class AgentLoop {
     if (frame) deps.frames.countModelCall(frame.frameId);
     let watchdogAt = deps.clock.now();
 
+    const framed = frameRequest(deps);
     const request = buildModelRequest({
-      ...frameRequest(deps),
+      ...framed,
+      systemPrompt: withModeNotes(framed.systemPrompt, deps.kinds.modeNotes(deps.turn.mode())),
       maxTokens: deps.settings.maxTokens,
       messages: deps.transcript.messages(),
       pausedForPerson: current.pausedForPerson,
@@ -335,6 +340,10 @@ export class AgentLoop {
         });
     }
   }
+}
+
+function withModeNotes(systemPrompt: string, notes: string): string {
+  return notes === "" ? systemPrompt : `${systemPrompt}\n\n${notes}`;
 }
 
 function errorMessage(error: unknown): string {

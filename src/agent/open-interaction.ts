@@ -40,7 +40,9 @@ export function openInteraction(
   use: ToolUseBlockParam,
   rawRequest: unknown,
 ): boolean {
-  const opened = deps.kinds.open(kind, rawRequest);
+  const refusal = deps.kinds.refusal(kind, deps.turn.mode());
+  const opened =
+    refusal === null ? deps.kinds.open(kind, rawRequest) : { ok: false as const, message: refusal };
   if (!opened.ok) {
     recordResult(deps, use.id, use.name, {
       content: `Invalid ${use.name} input: ${opened.message}`,

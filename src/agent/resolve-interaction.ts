@@ -1,13 +1,15 @@
 // Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
 // resolution wins by compare-and-set; the result row and the receipt event are written together.
 import type { ErrorBody } from "../protocol/errors";
-import type { InteractionOutcome, InteractionResolution } from "../protocol/session";
+import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
 import type { InteractionRecord } from "./ports";
 import { isToolForm } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
 
-export type ResolveResult = { ok: true; resolution: InteractionResolution } | { ok: false; error: ErrorBody };
+export type ResolveResult =
+  | { ok: true; resolution: InteractionResolution /** The response also stops the turn. */; stopTurn?: true }
+  | { ok: false; error: ErrorBody };
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
 function resolutionOf(record: InteractionRecord): InteractionResolution {
@@ -23,13 +25,17 @@ function resolutionOf(record: InteractionRecord): InteractionResolution {
   };
 }
 
-/** Applies a person's response. `expectedKind` is the kind the command addresses (null: any). */
+/**
+ * Applies a person's response. `expectedKind` is the kind the command addresses (null: any);
+ * `batch` marks a card decided by one "Approve all" / "Deny all".
+ */
 export function answerInteraction(
   deps: AgentDeps,
   id: string,
   expectedKind: string | null,
   raw: unknown,
   deviceId: string | null,
+  batch?: BatchMark,
 ): ResolveResult {
   const record = deps.interactions.get(id);
   if (!record) {
@@ -68,7 +74,9 @@ export function answerInteraction(
   if (parsed.result && !isToolForm(record))
     recordResult(deps, record.toolCallId, record.toolName, parsed.result);
   if (parsed.remember) deps.rules.allow(record.toolName);
-  const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at);
+  // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
+  if (parsed.mode) deps.turn.setMode(parsed.mode);
+  const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at, batch);
   if (parsed.remember) {
     // "Always allow" also settles the cards already open for the same tool, the same way.
     for (const other of deps.interactions.pending()) {
@@ -78,7 +86,7 @@ export function answerInteraction(
     }
   }
   markRunningWhenNobodyIsAsked(deps);
-  return resolved;
+  return parsed.stopTurn && resolved.ok ? { ...resolved, stopTurn: true } : resolved;
 }
 
 /** Times out every pending interaction whose deadline has passed; returns how many it resolved. */
@@ -120,6 +128,7 @@ function announceResolution(
   response: unknown,
   resolvedBy: string | null,
   resolvedAt: number,
+  batch?: BatchMark,
 ): ResolveResult {
   const resolution: InteractionResolution = {
     toolCallId: record.toolCallId,
@@ -129,6 +138,7 @@ function announceResolution(
     response,
     resolvedBy,
     resolvedAt,
+    ...(batch ? { batch } : {}),
   };
   deps.events.append("interaction_resolved", resolution);
   deps.deadlines.rearm();
@@ -152,4 +162,32 @@ function alreadyResolved(record: InteractionRecord): ResolveResult {
       resolution: resolutionOf(record),
     },
   };
+}
+
+/** True when a chat message now would answer an open card (see `replyInChat`). */
+export function chatAnswersACard(deps: AgentDeps): boolean {
+  const at = deps.clock.now();
+  return deps.interactions
+    .pending()
+    .some((record) => record.deadline > at && deps.kinds.readsChat(record.kind));
+}
+
+/**
+ * A chat message sent while cards are open answers the ones whose kind reads chat (an open
+ * AskUserQuestion becomes the SDK's `replied_in_chat`), so the message reaches the model with
+ * their results instead of queueing behind the turn. Returns the cards it resolved.
+ */
+export function replyInChat(deps: AgentDeps, text: string, deviceId: string | null): string[] {
+  const at = deps.clock.now();
+  const answered: string[] = [];
+  for (const record of deps.interactions.pending()) {
+    if (record.deadline <= at) continue; // the deadline already decided this card
+    const reply = deps.kinds.chatReply(record.kind, record.request, text);
+    if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at)) continue;
+    recordResult(deps, record.toolCallId, record.toolName, reply.result);
+    announceResolution(deps, record, "answered", reply.response, deviceId, at);
+    answered.push(record.toolCallId);
+  }
+  if (answered.length > 0) markRunningWhenNobodyIsAsked(deps);
+  return answered;
 }

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { SessionCommand } from "../protocol/commands";
 import type { PromptEventType } from "../protocol/events";
-import type { InteractionOutcome } from "../protocol/session";
+import type { InteractionOutcome, PermissionMode } from "../protocol/session";
 
 /** A tool result as the model will see it. */
 export interface ToolResult {
@@ -60,6 +60,19 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   onTimeout(request: Request, context: TimeoutContext): ToolResult;
   /** The tool result when the turn is cancelled first; the registry words a generic one when absent. */
   onCancel?(request: Request): ToolResult;
+  /** The permission mode a response switches the session to (a plan approved for edits), if any. */
+  setsMode?(request: Request, response: Response): PermissionMode | null;
+  /** True when the response also stops the turn instead of letting the model continue (reject and stop). */
+  stopsTurn?(request: Request, response: Response): boolean;
+  /**
+   * How a chat message the person sent while this card was open resolves it (the SDK's
+   * `replied_in_chat`); absent when a message simply waits behind the turn.
+   */
+  chatReply?(request: Request, text: string): { response: Response; result: ToolResult };
+  /** The only permission mode the model may open this kind in (ExitPlanMode needs `plan`). */
+  onlyInMode?: PermissionMode;
+  /** A note added to the system prompt in `mode` (how to use this kind's tool there), if any. */
+  modeNote?(mode: PermissionMode): string | null;
 }
 
 /** Identity function that ties the request and response types of a kind together. */

@@ -5,7 +5,7 @@ import { toToolSpec } from "../model/tool-spec";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import type { PromptEventType } from "../protocol/events";
-import type { InteractionOutcome } from "../protocol/session";
+import type { InteractionOutcome, PermissionMode } from "../protocol/session";
 import type { InteractionKind, KindCommand, TimeoutContext, ToolResult } from "./define-interaction";
 import { describeDuration } from "./describe-duration";
 
@@ -27,6 +27,10 @@ export type RespondResult =
       result: ToolResult | null;
       /** The response asks to always allow this tool for the rest of the session. */
       remember: boolean;
+      /** The permission mode the response switches the session to, when it does. */
+      mode?: PermissionMode;
+      /** The response also stops the turn (reject and stop). */
+      stopTurn?: true;
     }
   | { ok: false; message: string; fields?: Record<string, string> };
 
@@ -36,6 +40,8 @@ export interface CommandAnswer {
   kind: string | null;
   response: unknown;
 }
+
+export type ChatReplyResult = { response: unknown; result: ToolResult } | null;
 
 export interface InteractionRegistry {
   readonly kinds: readonly AnyInteractionKind[];
@@ -63,6 +69,14 @@ export interface InteractionRegistry {
   timeout(kind: string, request: unknown, context: TimeoutContext): ToolResult;
   /** The result when the turn was cancelled before a response. Never throws. */
   cancelled(kind: string, request: unknown): ToolResult;
+  /** True when a chat message answers an open card of this kind. */
+  readsChat(kind: string): boolean;
+  /** How a chat message resolves an open card of this kind; null when the kind ignores chat. */
+  chatReply(kind: string, request: unknown, text: string): ChatReplyResult;
+  /** Why the model may not open `kind` in `mode`, or null when it may. */
+  refusal(kind: string, mode: PermissionMode): string | null;
+  /** The kinds' notes for the system prompt in `mode`, joined; "" when none. */
+  modeNotes(mode: PermissionMode): string;
 }
 
 const GENERIC_CANCELLED: ToolResult = { content: "User cancelled the turn before answering", isError: true };
@@ -142,14 +156,38 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       }
       const parsed = kind.parseResponse(stored.data, raw);
       if (!parsed.ok) return parsed;
+      const mode = kind.setsMode?.(stored.data, parsed.response) ?? null;
       return {
         ok: true,
         response: parsed.response,
         outcome: kind.outcome(stored.data, parsed.response),
         result: kind.toResult(stored.data, parsed.response),
         remember: kind.remember?.(stored.data, parsed.response) ?? false,
+        ...(mode ? { mode } : {}),
+        ...(kind.stopsTurn?.(stored.data, parsed.response) ? { stopTurn: true as const } : {}),
       };
     },
+
+    readsChat: (kindName) => byKind.get(kindName)?.chatReply !== undefined,
+
+    chatReply(kindName, request, text) {
+      const kind = byKind.get(kindName);
+      const stored = kind && storedRequest(kind, request);
+      if (!kind?.chatReply || !stored?.success) return null;
+      return kind.chatReply(stored.data, text);
+    },
+
+    refusal(kindName, mode) {
+      const only = byKind.get(kindName)?.onlyInMode;
+      if (only === undefined || only === mode) return null;
+      return `it is only available in "${only}" permission mode, and the session is in "${mode}" mode`;
+    },
+
+    modeNotes: (mode) =>
+      kinds
+        .map((kind) => kind.modeNote?.(mode) ?? null)
+        .filter((note): note is string => note !== null)
+        .join("\n\n"),
 
     timeout(kindName, request, context) {
       const kind = byKind.get(kindName);

@@ -82,6 +82,7 @@ export function demoReply(request: ModelRequest, _callIndex: number): ScriptedRe
   const results = blocks.filter((block): block is ToolResultBlockParam => block.type === "tool_result");
   if (results.length === 0) {
     const said = userText(blocks);
+    if (inPlanMode(request)) return proposePlan(said, null);
     return SUBAGENT_TOUR.test(said) ? delegateResearch(said) : greet(said);
   }
 
@@ -93,6 +94,8 @@ export function demoReply(request: ModelRequest, _callIndex: number): ScriptedRe
       return askQuestions(result);
     case "AskUserQuestion":
       return writeNote(result);
+    case "ExitPlanMode":
+      return afterPlan(result);
     case "notes_write":
       return finish(result);
     case "RequestUserInput":
@@ -228,6 +231,64 @@ function afterForm(result: ToolResultBlockParam): ScriptedReply {
     `Here is what the form returned, exactly as the model sees it: “${truncate(text, 600)}” ` +
       "That was the form tour. Send another message to go round again.",
   );
+}
+
+// Plan mode (the system prompt says so): present a plan, then follow the person's decision.
+function inPlanMode(request: ModelRequest): boolean {
+  return request.system?.some((block) => /^Permission mode: plan\b/m.test(block.text)) ?? false;
+}
+
+/** The demo's plan, as markdown; exported so tests can find it on the card. */
+export const DEMO_PLAN_TITLE = "Plan: save a demo note";
+
+function proposePlan(said: string, feedback: string | null): ScriptedReply {
+  const revised = feedback ? `\n\n> Revised after your feedback: ${truncate(feedback, 300)}` : "";
+  const plan = [
+    `## ${DEMO_PLAN_TITLE}`,
+    "",
+    "1. Read the current time with `current_time` (read-only, allowed while planning).",
+    "2. Write a note named **demo** with `notes_write` — an *edit*, so it waits for this plan.",
+    "3. Tell you what was saved.",
+    "",
+    "| Step | Tool | Risk |",
+    "|---|---|---|",
+    "| 1 | `current_time` | read |",
+    "| 2 | `notes_write` | edit |",
+    "",
+    "```json",
+    JSON.stringify({ key: "demo", text: said ? truncate(said, 80) : "Planned in plan mode" }),
+    "```",
+  ].join("\n");
+  return {
+    content: [
+      {
+        type: "text",
+        text: feedback
+          ? "Thanks for the feedback — here is the revised plan."
+          : "The session is in **plan mode**, so nothing changes until you approve a plan. Here is mine:",
+      },
+      { type: "tool_use", name: "ExitPlanMode", input: { plan: plan + revised } },
+    ],
+  };
+}
+
+function afterPlan(result: ToolResultBlockParam): ScriptedReply {
+  const text = resultText(result);
+  if (!result.is_error) {
+    return {
+      content: [
+        { type: "text", text: `Plan approved. ${truncate(text, 300)} Writing the note now.` },
+        {
+          type: "tool_use",
+          name: "notes_write",
+          input: { key: "demo", text: "Written after an approved plan" },
+        },
+      ],
+    };
+  }
+  const feedback = /Their feedback: (.+?) The session stays/s.exec(text)?.[1]?.trim();
+  if (/keep planning/i.test(text)) return proposePlan("", feedback ?? "keep planning");
+  return reply(`No decision on the plan (“${truncate(text, 300)}”), so nothing was changed.`);
 }
 
 function politeEnd(): ScriptedReply {

@@ -29,6 +29,8 @@ export const SubmitAnswersCommand = z.strictObject({
   requestId: RequestId,
   toolCallId: ToolCallId,
   answers: Answers,
+  /** Notes a person added, keyed like `answers` (the SDK's `annotations[question].notes`). */
+  annotations: z.record(z.string().max(2_000), z.strictObject({ notes: z.string() })).optional(),
 });
 export const ApproveCommand = z.strictObject({
   type: z.literal("approve"),
@@ -41,6 +43,8 @@ export const DenyCommand = z.strictObject({
   requestId: RequestId,
   toolCallId: ToolCallId,
   reason: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+  /** Also stop the turn instead of letting the model continue with the denial. */
+  stop: z.boolean().optional(),
 });
 const respondFields = {
   interactionId: InteractionId.optional(),
@@ -61,6 +65,27 @@ export const RespondCommand = z
   .refine(oneTarget, ONE_TARGET);
 /** `POST …/respond`: the command without its envelope. */
 export const RespondBody = z.strictObject(respondFields).refine(oneTarget, ONE_TARGET);
+
+/** Most cards one batch decides (a model message rarely calls more tools than this). */
+export const MAX_BATCH_CARDS = 64;
+
+/**
+ * "Approve all" / "Deny all": one decision for several approval cards of one assistant message,
+ * applied in one storage transaction. `toolCallIds` are the cards the device showed as open.
+ */
+export const DecideBatchCommand = z.strictObject({
+  type: z.literal("decide_batch"),
+  requestId: RequestId,
+  toolCallIds: z
+    .array(ToolCallId)
+    .min(1, "name at least one card")
+    .max(MAX_BATCH_CARDS, `a batch decides at most ${MAX_BATCH_CARDS} cards`),
+  decision: z.enum(["approve", "deny"], { error: 'decision must be "approve" or "deny"' }),
+  reason: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+  stop: z.boolean().optional(),
+});
+export type DecideBatchCommand = z.infer<typeof DecideBatchCommand>;
+
 export const CancelCommand = z.strictObject({ type: z.literal("cancel"), requestId: RequestId });
 /**
  * Ends the delegated agent on top of the stack; its parent resumes. `frameId`, when given, must be
@@ -84,6 +109,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   ApproveCommand,
   DenyCommand,
   RespondCommand,
+  DecideBatchCommand,
   CancelCommand,
   EndAgentCommand,
   SetPermissionModeCommand,

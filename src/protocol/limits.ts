@@ -15,3 +15,7 @@ export const MAX_TOOL_OUTPUT_CHARS = 100_000;
 export const MAX_REPLAY_FRAME_BYTES = 512 * 1024;
 /** Most event bytes one replay (connect or `resume`) sends; a `"more":true` batch asks for another. */
 export const MAX_REPLAY_BYTES = 4 * 1024 * 1024;
+/** Longest note a person adds to one AskUserQuestion answer, in characters. */
+export const MAX_NOTE_CHARS = 2_000;
+/** Longest markdown `preview` of one AskUserQuestion option, in characters. */
+export const MAX_PREVIEW_CHARS = 8_000;

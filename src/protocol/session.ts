@@ -64,6 +64,10 @@ export const InteractionView = z.object({
 });
 export type InteractionView = z.infer<typeof InteractionView>;
 
+/** Which batch decision resolved a card, and how many cards it decided. */
+export const BatchMark = z.object({ id: z.string(), size: z.number().int().positive() });
+export type BatchMark = z.infer<typeof BatchMark>;
+
 /** How an interaction ended, as every device shows it (`interaction_resolved`, and a 409's winner). */
 export const InteractionResolution = z.object({
   toolCallId: ToolCallId,
@@ -73,6 +77,8 @@ export const InteractionResolution = z.object({
   response: z.unknown(),
   resolvedBy: z.string().nullable(),
   resolvedAt: z.number(),
+  /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
+  batch: BatchMark.optional(),
 });
 export type InteractionResolution = z.infer<typeof InteractionResolution>;
 

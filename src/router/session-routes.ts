@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   ApproveCommand,
+  DecideBatchCommand,
   DenyCommand,
   EndAgentCommand,
   RespondBody,
@@ -81,6 +82,7 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/approve", bodyOf(ApproveCommand), "approve"],
   ["/deny", bodyOf(DenyCommand), "deny"],
   ["/respond", RespondBody, "respond"],
+  ["/decide-batch", bodyOf(DecideBatchCommand), "decide_batch"],
   ["/cancel", z.strictObject({}), "cancel"],
   ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
 ];

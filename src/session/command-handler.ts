@@ -2,7 +2,8 @@
 // validate → persist → broadcast, then wake the loop. Returns a result or a precise error.
 import type { AgentDeps } from "../agent/agent-deps";
 import type { AgentLoop } from "../agent/agent-loop";
-import { answerInteraction } from "../agent/resolve-interaction";
+import { decideBatch } from "../agent/batch-decision";
+import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import type { SentMessageLog } from "./sent-message-log";
@@ -29,6 +30,17 @@ export function executeCommand(
       const requestKey = command.requestId ? `${deviceId ?? ""}|${command.requestId}` : null;
       const earlier = requestKey ? sentMessages.find(requestKey, command.text) : null;
       if (earlier) return { ok: true, result: { ...earlier, duplicate: true } };
+      // An open question card takes the message as its answer (replied in chat) rather than queueing it.
+      if (chatAnswersACard(deps)) {
+        const messageId = deps.newId("msg");
+        const answered = deps.atomically(() => {
+          deps.events.append("user_message", { messageId, text: command.text, queued: false, deviceId });
+          if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued: false });
+          return replyInChat(deps, command.text, deviceId);
+        });
+        wake(loop);
+        return { ok: true, result: { messageId, queued: false, answered } };
+      }
       // Every queued message becomes a model turn: a runaway client must not queue unbounded work.
       if (deps.inbox.size() >= MAX_QUEUED_MESSAGES) {
         return {
@@ -46,6 +58,14 @@ export function executeCommand(
       deps.events.append("user_message", { messageId, text: command.text, queued, deviceId });
       wake(loop);
       return { ok: true, result: { messageId, queued } };
+    }
+    case "decide_batch": {
+      const { type: _type, requestId: _requestId, ...batch } = command;
+      const decided = decideBatch(deps, batch, deviceId);
+      if (!decided.ok) return decided;
+      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected");
+      wake(loop);
+      return { ok: true, result: decided.outcome };
     }
     case "cancel": {
       if (!loop.cancel(deviceId)) {
@@ -91,6 +111,8 @@ export function executeCommand(
         };
       }
       const result = answerInteraction(deps, answer.interactionId, answer.kind, answer.response, deviceId);
+      // Reject and stop: the denial is recorded, then the turn ends instead of calling the model.
+      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected");
       // A late answer may just have timed its interaction out; either way the loop has work to do.
       if (result.ok || result.error.code === "already_resolved") wake(loop);
       return result.ok ? { ok: true, result: result.resolution } : result;

@@ -8,13 +8,15 @@ import type { SqlCounter } from "./sql-counter";
 export class EventLog implements EventSink {
   // INVARIANT: a cache of MAX(seq), reloaded from storage by every new instance.
   private seq: number;
+  // INVARIANT: frames of a transaction not yet committed; empty outside `holdingBroadcasts`.
+  private held: string[] | null = null;
 
   constructor(
     private readonly sql: SqlCounter,
     private readonly broadcast: (frame: string) => void,
     private readonly now: () => number,
   ) {
-    this.seq = sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
+    this.seq = this.storedSeq();
   }
 
   get lastSeq(): number {
@@ -32,8 +34,34 @@ export class EventLog implements EventSink {
       event.at,
     );
     this.seq = event.seq;
-    this.broadcast(frame);
+    if (this.held) this.held.push(frame);
+    else this.broadcast(frame);
     return event;
+  }
+
+  /**
+   * Runs `work` (a storage transaction) holding its frames back: sent once it returns, dropped
+   * when it throws, since the rollback removed their rows.
+   */
+  holdingBroadcasts<T>(work: () => T): T {
+    if (this.held) return work();
+    const held: string[] = [];
+    this.held = held;
+    let result: T;
+    try {
+      result = work();
+    } catch (error) {
+      this.seq = this.storedSeq();
+      throw error;
+    } finally {
+      this.held = null;
+    }
+    for (const frame of held) this.broadcast(frame);
+    return result;
+  }
+
+  private storedSeq(): number {
+    return this.sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
   }
 
   /** Stored frames after `after`, oldest first, at most `limit`. */

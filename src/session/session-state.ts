@@ -38,7 +38,10 @@ export class SessionState {
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
 
-  constructor(storage: DurableObjectStorage, broadcast: (frame: string) => void) {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    broadcast: (frame: string) => void,
+  ) {
     migrate(storage.sql);
     this.sql = new SqlCounter(storage.sql);
     this.meta = new MetaStore(this.sql);
@@ -98,8 +101,20 @@ export class SessionState {
         fetch: (input, init) => fetch(input, init),
         now,
       }),
+      atomically: (work) => this.atomically(work),
       newId: (prefix) => `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
     };
+  }
+
+  /** One SQLite transaction whose events are broadcast only once it commits. */
+  atomically<T>(work: () => T): T {
+    try {
+      return this.events.holdingBroadcasts(() => this.storage.transactionSync(work));
+    } catch (error) {
+      // The rollback may have undone an alarm change this instance cached.
+      this.deadlines.fired();
+      throw error;
+    }
   }
 
   snapshot(model: ModelClient, config: Config): SessionSnapshot {

@@ -32,6 +32,8 @@ export const RawApprovalDecision = z.discriminatedUnion(
         .trim()
         .max(MAX_TEXT_FIELD_CHARS, `reason must be at most ${MAX_TEXT_FIELD_CHARS} characters`)
         .optional(),
+      /** Also stop the turn rather than let the model continue with the denial (reject and stop). */
+      stop: z.boolean().optional(),
     }),
   ],
   { error: 'must be "approve" or "deny"' },
@@ -40,7 +42,7 @@ export const RawApprovalDecision = z.discriminatedUnion(
 /** The stored decision; `remember` asks to always allow this tool for the rest of the session. */
 export const ApprovalResponse = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve"), remember: z.boolean() }),
-  z.object({ decision: z.literal("deny"), reason: z.string().nullable() }),
+  z.object({ decision: z.literal("deny"), reason: z.string().nullable(), stop: z.literal(true).optional() }),
 ]);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 
@@ -53,6 +55,7 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     deny: (command) => ({
       decision: "deny",
       ...(command.reason !== undefined ? { reason: command.reason } : {}),
+      ...(command.stop !== undefined ? { stop: command.stop } : {}),
     }),
   },
   request: ApprovalRequest,
@@ -60,7 +63,7 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {
         ok: false,
-        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason? }',
+        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason?, stop? }',
       };
     }
     const parsed = RawApprovalDecision.safeParse(raw);
@@ -69,15 +72,21 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     if (decision.decision === "approve") {
       return { ok: true, response: { decision: "approve", remember: decision.remember ?? false } };
     }
-    return { ok: true, response: { decision: "deny", reason: decision.reason || null } };
+    const reason = decision.reason || null;
+    return {
+      ok: true,
+      response: decision.stop ? { decision: "deny", reason, stop: true } : { decision: "deny", reason },
+    };
   },
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
   toResult(_request, response) {
     if (response.decision === "approve") return null;
     const reason = response.reason === null ? "" : `. Reason: ${response.reason}`;
-    return { content: `User denied tool execution${reason}`, isError: true };
+    const stopped = response.stop ? " and stopped the turn" : "";
+    return { content: `User denied tool execution${stopped}${reason}`, isError: true };
   },
   remember: (_request, response) => response.decision === "approve" && response.remember,
+  stopsTurn: (_request, response) => response.decision === "deny" && response.stop === true,
   onTimeout: (_request, { timeoutMs }) => ({
     content: `Tool approval timed out after ${describeDuration(timeoutMs)}`,
     isError: true,

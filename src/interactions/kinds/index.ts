@@ -2,10 +2,12 @@
 import type { AnyInteractionKind } from "../registry";
 import { approvalInteraction } from "./approval";
 import { formInteraction } from "./form";
+import { planInteraction } from "./plan";
 import { questionInteraction } from "./question";
 
 export { ApprovalRequest, ApprovalResponse, approvalInteraction } from "./approval";
 export { elicitResultOf, formInteraction } from "./form";
+export { PLAN_CHOICES, PlanRequest, PlanResponse, planInteraction } from "./plan";
 export { Question, QuestionOption, QuestionRequest, questionInteraction } from "./question";
 export {
   ANSWER_JOINER,
@@ -21,4 +23,5 @@ export const BUILTIN_INTERACTIONS: readonly AnyInteractionKind[] = [
   questionInteraction,
   formInteraction,
   approvalInteraction,
+  planInteraction,
 ];

@@ -2,7 +2,7 @@
 // strings, and the "Other" free text; the result is the SDK's `answers` record plus a structured copy.
 import { z } from "zod";
 import { describeZodError } from "../../protocol/errors";
-import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
+import { MAX_NOTE_CHARS, MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ParsedResponse } from "../define-interaction";
 import type { Question, QuestionRequest } from "./question";
 
@@ -16,7 +16,19 @@ function quoted(texts: readonly string[]): string {
 /** What a device sends: answers keyed by question text (SDK form) or index `"0"`, `"1"` (seed form). */
 export const RawQuestionAnswers = z.strictObject({
   answers: z.record(z.string(), z.union([z.string(), z.array(z.string()).max(16)])),
+  /** The SDK's per-question annotations; a person may add a note to any question. */
+  annotations: z.record(z.string(), z.strictObject({ notes: z.string() })).optional(),
 });
+
+/** The SDK's per-question annotation, stored with the answer. */
+export const QuestionAnnotation = z.object({
+  notes: z.string().optional(),
+  /** The preview of the chosen option, when the question used previews. */
+  preview: z.string().optional(),
+  /** How the question went unanswered (the SDK's field); absent when it was answered. */
+  unanswered: z.enum(["replied_in_chat", "dismissed"]).optional(),
+});
+export type QuestionAnnotation = z.infer<typeof QuestionAnnotation>;
 
 /** One question's answer, structured for rendering: chosen labels in option order, then "Other". */
 export const QuestionSelection = z.object({ labels: z.array(z.string()), other: z.string().nullable() });
@@ -29,6 +41,9 @@ export type QuestionSelection = z.infer<typeof QuestionSelection>;
 export const QuestionResponse = z.object({
   answers: z.record(z.string(), z.string()),
   selections: z.record(z.string(), QuestionSelection),
+  annotations: z.record(z.string(), QuestionAnnotation).optional(),
+  /** The chat message that answered the card instead (the SDK's `replied_in_chat`). */
+  chatReply: z.string().optional(),
 });
 export type QuestionResponse = z.infer<typeof QuestionResponse>;
 
@@ -139,6 +154,17 @@ export function parseQuestionAnswers(
       `unknown question ${noun} ${quoted(unknownKeys)} (answers are keyed by question text or by index 0 to ${questions.length - 1})`,
     );
   }
+  const notes = new Map<number, string>();
+  for (const [key, annotation] of Object.entries(parsed.data.annotations ?? {})) {
+    const index = questionIndexOf(questions, key);
+    const note = annotation.notes.trim();
+    if (index === null) problems.push(`a note names unknown question "${key}"`);
+    else if (note.length > MAX_NOTE_CHARS) {
+      problems.push(
+        `the note on "${questions[index]!.question}" is longer than ${MAX_NOTE_CHARS} characters`,
+      );
+    } else if (note !== "") notes.set(index, note);
+  }
   const selections: [string, QuestionSelection][] = [];
   questions.forEach((question, index) => {
     const entry = given.get(index);
@@ -158,9 +184,20 @@ export function parseQuestionAnswers(
     text,
     (other === null ? labels : [...labels, other]).join(ANSWER_JOINER),
   ]);
+  const annotations = questions.flatMap((question, index): [string, QuestionAnnotation][] => {
+    const note = notes.get(index);
+    const chosen = selections.find(([text]) => text === question.question)?.[1].labels ?? [];
+    const preview = question.options.find((option) => chosen.includes(option.label))?.preview;
+    if (note === undefined && preview === undefined) return [];
+    return [[question.question, { ...(note ? { notes: note } : {}), ...(preview ? { preview } : {}) }]];
+  });
   // fromEntries defines own properties, so a question titled "__proto__" cannot touch the prototype.
   return {
     ok: true,
-    response: { answers: Object.fromEntries(answers), selections: Object.fromEntries(selections) },
+    response: {
+      answers: Object.fromEntries(answers),
+      selections: Object.fromEntries(selections),
+      ...(annotations.length > 0 ? { annotations: Object.fromEntries(annotations) } : {}),
+    },
   };
 }

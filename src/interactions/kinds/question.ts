@@ -1,7 +1,8 @@
 // The `question` kind: the model's AskUserQuestion call, in the Claude Agent SDK's own input schema,
 // answered by a person choosing options or typing an "Other" answer on any device.
 import { z } from "zod";
-import { defineInteraction } from "../define-interaction";
+import { MAX_PREVIEW_CHARS } from "../../protocol/limits";
+import { defineInteraction, type ToolResult } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { parseQuestionAnswers, type QuestionResponse } from "./question-answers";
 
@@ -35,6 +36,13 @@ export const QuestionOption = z.object({
     .string()
     .max(MAX_OPTION_DESCRIPTION_CHARS)
     .describe("What choosing this option means or leads to, including any trade-off."),
+  preview: z
+    .string()
+    .max(MAX_PREVIEW_CHARS, `preview must be at most ${MAX_PREVIEW_CHARS} characters`)
+    .optional()
+    .describe(
+      "Optional markdown shown while the user looks at this option: a mockup, a code snippet or a comparison.",
+    ),
 });
 
 export const Question = z.object({
@@ -83,6 +91,27 @@ export const QuestionRequest = z.object({
 });
 export type QuestionRequest = z.infer<typeof QuestionRequest>;
 
+/** The tool result for answers, or for a chat message that took their place. */
+function resultOf(request: QuestionRequest, response: QuestionResponse): ToolResult {
+  // The Claude Agent SDK's AskUserQuestion result text, word for word, so agents trained on it read
+  // it as usual: `"<question>"="<answer>"` pairs joined with ", ", then the closing sentence.
+  const pairs = request.questions.map((question) => {
+    const notes = response.annotations?.[question.question]?.notes;
+    const pair = `"${question.question}"="${response.answers[question.question] ?? ""}"`;
+    return notes ? `${pair} user notes: ${notes}` : pair;
+  });
+  if (response.chatReply !== undefined) {
+    return {
+      content: `The user did not pick answers and replied in chat instead: "${response.chatReply}". Take their message as their answer to your questions.`,
+      isError: false,
+    };
+  }
+  return {
+    content: `User has answered your questions: ${pairs.join(", ")}. You can now continue with the user's answers in mind.`,
+    isError: false,
+  };
+}
+
 /** Multiple-choice questions from the model, answered from any of the person's devices. */
 export const questionInteraction = defineInteraction<QuestionRequest, QuestionResponse>({
   kind: "question",
@@ -97,24 +126,29 @@ export const questionInteraction = defineInteraction<QuestionRequest, QuestionRe
     "The user may take a while to answer; the result repeats each question with the user's answer.",
   ].join(" "),
   promptEvent: "question_prompt",
-  commands: { submit_answers: (command) => ({ answers: command.answers }) },
+  commands: {
+    submit_answers: (command) => ({
+      answers: command.answers,
+      ...(command.annotations ? { annotations: command.annotations } : {}),
+    }),
+  },
   request: QuestionRequest,
   parseResponse: parseQuestionAnswers,
   outcome: () => "answered",
-  toResult(request, response) {
-    // The Claude Agent SDK's AskUserQuestion result text, word for word, so agents trained on it read
-    // it as usual: `"<question>"="<answer>"` pairs joined with ", ", then the closing sentence.
-    const pairs = request.questions.map(
-      (question) => `"${question.question}"="${response.answers[question.question] ?? ""}"`,
-    );
-    return {
-      content: `User has answered your questions: ${pairs.join(", ")}. You can now continue with the user's answers in mind.`,
-      isError: false,
-    };
-  },
+  toResult: resultOf,
   onTimeout: (_request, { timeoutMs }) => ({
     content: `User did not respond within ${describeDuration(timeoutMs)}`,
     isError: true,
   }),
   onCancel: () => ({ content: "User cancelled the turn before answering the questions", isError: true }),
+  chatReply(request, text) {
+    const unanswered = { unanswered: "replied_in_chat" as const };
+    const response: QuestionResponse = {
+      answers: {},
+      selections: {},
+      annotations: Object.fromEntries(request.questions.map((question) => [question.question, unanswered])),
+      chatReply: text,
+    };
+    return { response, result: resultOf(request, response) };
+  },
 });

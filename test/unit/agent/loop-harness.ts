@@ -85,6 +85,8 @@ export function loopHarness(
       ...options.settings,
     },
     newId: (prefix) => `${prefix}_${++ids}`,
+    // Memory stores cannot roll back; the SQLite transaction is tested in the Workers runtime.
+    atomically: (work) => work(),
   };
   const deps = options.extend ? options.extend(base) : base;
   const loop = new AgentLoop(deps);

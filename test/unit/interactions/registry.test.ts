@@ -45,7 +45,7 @@ describe("the interaction registry", () => {
   describe("toolSpecs", () => {
     it("offers AskUserQuestion to the model with the Claude Agent SDK's input schema", () => {
       const [spec, ...rest] = registry.toolSpecs();
-      expect(rest.map((other) => other.name)).toEqual(["RequestUserInput"]);
+      expect(rest.map((other) => other.name)).toEqual(["RequestUserInput", "ExitPlanMode"]);
       expect(spec?.name).toBe("AskUserQuestion");
       expect(spec?.description).toContain('"Other"');
       expect(spec?.input_schema).not.toHaveProperty("$schema");
@@ -71,7 +71,11 @@ describe("the interaction registry", () => {
                   items: {
                     type: "object",
                     required: ["label", "description"],
-                    properties: { label: { type: "string" }, description: { type: "string" } },
+                    properties: {
+                      label: { type: "string" },
+                      description: { type: "string" },
+                      preview: { type: "string", maxLength: 8000 },
+                    },
                   },
                 },
               },
@@ -95,6 +99,7 @@ describe("the interaction registry", () => {
       expect(withFreeText.toolSpecs().map((spec) => spec.name)).toEqual([
         "AskUserQuestion",
         "RequestUserInput",
+        "ExitPlanMode",
         "AskForText",
       ]);
       expect(withFreeText.byToolName("AskForText")?.kind).toBe("free_text");

@@ -47,6 +47,7 @@ describe("the model request", () => {
       "fetch_url",
       "AskUserQuestion",
       "RequestUserInput",
+      "ExitPlanMode",
       "Agent",
     ]);
     for (const tool of request?.tools ?? []) {
@@ -97,12 +98,12 @@ describe("the model request", () => {
     const last = `messages.4.0`;
     expect(cacheMarkers(third)).toEqual([
       ["system.0", HOUR],
-      ["tools.7", HOUR],
+      ["tools.8", HOUR],
       [last, SHORT],
     ]);
     expect(cacheMarkers(requests[1] as ModelRequest)).toEqual([
       ["system.0", HOUR],
-      ["tools.7", HOUR],
+      ["tools.8", HOUR],
       ["messages.2.0", SHORT],
     ]);
   });

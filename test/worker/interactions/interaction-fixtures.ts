@@ -46,7 +46,7 @@ export async function storedEvents(session: CreatedSession): Promise<SessionEven
 /** Posts an interaction command over HTTP, as a device identified by `deviceId`. */
 export async function post(
   session: CreatedSession,
-  route: "submit-answers" | "approve" | "deny" | "respond" | "cancel" | "messages",
+  route: "submit-answers" | "approve" | "deny" | "respond" | "decide-batch" | "cancel" | "messages",
   body: Record<string, unknown>,
   deviceId?: string,
 ): Promise<{ status: number; body: { ok?: true; result?: unknown; error?: Record<string, unknown> } }> {

@@ -23,7 +23,11 @@ function decide(raw: unknown) {
 describe("the approval kind", () => {
   it("is not offered to the model as a tool of its own", () => {
     expect(registry.get("approval")?.toolName).toBeUndefined();
-    expect(registry.toolSpecs().map((spec) => spec.name)).toEqual(["AskUserQuestion", "RequestUserInput"]);
+    expect(registry.toolSpecs().map((spec) => spec.name)).toEqual([
+      "AskUserQuestion",
+      "RequestUserInput",
+      "ExitPlanMode",
+    ]);
   });
 
   it("lets the tool run once approved, without a result of its own", () => {
@@ -83,7 +87,7 @@ describe("the approval kind", () => {
     for (const raw of [null, "approve", ["approve"]]) {
       expect(decide(raw)).toEqual({
         ok: false,
-        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason? }',
+        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason?, stop? }',
       });
     }
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_INTERACTIONS, splitJoinedLabels } from "../../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../../src/interactions/registry";
-import { MAX_TEXT_FIELD_CHARS } from "../../../../src/protocol/limits";
+import { MAX_NOTE_CHARS, MAX_PREVIEW_CHARS, MAX_TEXT_FIELD_CHARS } from "../../../../src/protocol/limits";
 
 const registry = createInteractionRegistry(BUILTIN_INTERACTIONS);
 
@@ -288,6 +288,92 @@ describe("the question kind", () => {
       expect(registry.cancelled("question", openQuestions())).toEqual({
         content: "User cancelled the turn before answering the questions",
         isError: true,
+      });
+    });
+  });
+
+  describe("notes, previews and replies in chat (the SDK's annotations)", () => {
+    const withPreview = {
+      questions: [
+        {
+          ...askInput.questions[0]!,
+          options: [
+            { label: "Postgres", description: "Relational", preview: "```sql\nCREATE TABLE t ();\n```" },
+            { label: "SQLite", description: "One file" },
+          ],
+        },
+      ],
+    };
+
+    it("keeps a note and the chosen option's preview, and tells the model the note", () => {
+      const answered = registry.respond("question", openQuestions(withPreview), {
+        answers: { "0": "Postgres" },
+        annotations: { [DATABASE]: { notes: "  with read replicas  " } },
+      });
+      expect(answered).toMatchObject({
+        ok: true,
+        response: {
+          annotations: {
+            [DATABASE]: { notes: "with read replicas", preview: "```sql\nCREATE TABLE t ();\n```" },
+          },
+        },
+        result: {
+          content: `User has answered your questions: "${DATABASE}"="Postgres" user notes: with read replicas. You can now continue with the user's answers in mind.`,
+          isError: false,
+        },
+      });
+    });
+
+    it("refuses a note on an unknown question and a note past the limit", () => {
+      const request = openQuestions(withPreview);
+      expect(
+        registry.respond("question", request, {
+          answers: { "0": "SQLite" },
+          annotations: { "7": { notes: "x" } },
+        }),
+      ).toEqual({ ok: false, message: 'A note names unknown question "7"' });
+      expect(
+        registry.respond("question", request, {
+          answers: { "0": "SQLite" },
+          annotations: { "0": { notes: "x".repeat(MAX_NOTE_CHARS + 1) } },
+        }),
+      ).toEqual({
+        ok: false,
+        message: `The note on "${DATABASE}" is longer than ${MAX_NOTE_CHARS} characters`,
+      });
+    });
+
+    it("refuses a preview past its limit when the model opens the card", () => {
+      const input = structuredClone(withPreview);
+      input.questions[0]!.options[1] = {
+        label: "SQLite",
+        description: "x",
+        preview: "p".repeat(MAX_PREVIEW_CHARS + 1),
+      };
+      expect(registry.open("question", input)).toEqual({
+        ok: false,
+        message: `questions.0.options.1.preview: preview must be at most ${MAX_PREVIEW_CHARS} characters`,
+      });
+    });
+
+    it("answers every question as replied in chat, passing the message to the model", () => {
+      expect(registry.readsChat("question")).toBe(true);
+      expect(registry.readsChat("approval")).toBe(false);
+      expect(registry.chatReply("question", openQuestions(), "Use MySQL instead")).toEqual({
+        response: {
+          answers: {},
+          selections: {},
+          annotations: {
+            [DATABASE]: { unanswered: "replied_in_chat" },
+            [FEATURES]: { unanswered: "replied_in_chat" },
+          },
+          chatReply: "Use MySQL instead",
+        },
+        result: {
+          content:
+            'The user did not pick answers and replied in chat instead: "Use MySQL instead". Take their message as their answer to your questions.',
+          isError: false,
+        },
       });
     });
   });

@@ -1,0 +1,130 @@
+// "Approve all" / "Deny all": one decision for the open approval cards of one assistant message.
+// The batch is checked as a whole first, then applied in one storage transaction with one
+// compare-and-set per card; cards another device resolved first are reported, never overwritten.
+import type { ContentBlockParam, MessageParam } from "../model/model-client";
+import type { DecideBatchCommand } from "../protocol/commands";
+import type { ErrorBody } from "../protocol/errors";
+import type { InteractionResolution } from "../protocol/session";
+import type { AgentDeps } from "./agent-deps";
+import type { InteractionRecord } from "./ports";
+import { answerInteraction } from "./resolve-interaction";
+
+export type BatchDecision = Omit<DecideBatchCommand, "type" | "requestId">;
+
+/** What a batch did: the cards it decided, and the ones another decision had already settled. */
+export interface BatchOutcome {
+  batchId: string;
+  decided: InteractionResolution[];
+  alreadyResolved: InteractionResolution[];
+  /** The denial also stopped the turn. */
+  stopped: boolean;
+}
+
+export type BatchResult = { ok: true; outcome: BatchOutcome } | { ok: false; error: ErrorBody };
+
+/** The kind a batch decides: only approvals share one "approve" or "deny" that fits them all. */
+const BATCH_KIND = "approval";
+
+/**
+ * Checks a batch without touching storage: every card exists, is an approval, is named once, and
+ * all belong to one assistant message (`messageOf` gives the index of the message that called
+ * a tool, or null). Returns the records in the order named, or the first problem.
+ */
+export function checkBatch(
+  toolCallIds: readonly string[],
+  find: (toolCallId: string) => InteractionRecord | null,
+  messageOf: (toolCallId: string) => number | null,
+): { ok: true; records: InteractionRecord[] } | { ok: false; error: ErrorBody } {
+  const seen = new Set<string>();
+  const records: InteractionRecord[] = [];
+  let message: { index: number; firstId: string } | null = null;
+  for (const id of toolCallIds) {
+    if (seen.has(id)) return invalid(`"${id}" is named twice in the batch`);
+    seen.add(id);
+    const record = find(id);
+    const index = record ? messageOf(id) : null;
+    if (!record || index === null) {
+      return {
+        ok: false,
+        error: {
+          code: "unknown_interaction",
+          message: `No interaction with toolCallId "${id}" in this session`,
+        },
+      };
+    }
+    if (record.kind !== BATCH_KIND) {
+      return {
+        ok: false,
+        error: {
+          code: "wrong_interaction_kind",
+          message: `Interaction "${id}" is a ${record.kind}; a batch decides approval cards only`,
+        },
+      };
+    }
+    if (message === null) message = { index, firstId: id };
+    else if (message.index !== index) {
+      return invalid(
+        `"${message.firstId}" and "${id}" belong to different assistant messages; a batch decides the cards of one message`,
+      );
+    }
+    records.push(record);
+  }
+  return { ok: true, records };
+}
+
+/** Applies a checked batch atomically. The caller stops the turn when `stopped` says so. */
+export function decideBatch(deps: AgentDeps, batch: BatchDecision, deviceId: string | null): BatchResult {
+  const indexOf = toolUseIndex(deps.transcript.messages());
+  const checked = checkBatch(
+    batch.toolCallIds,
+    (id) => deps.interactions.get(id),
+    (id) => indexOf.get(id) ?? null,
+  );
+  if (!checked.ok) return checked;
+  const response =
+    batch.decision === "approve"
+      ? { decision: "approve" }
+      : {
+          decision: "deny",
+          ...(batch.reason !== undefined ? { reason: batch.reason } : {}),
+          ...(batch.stop ? { stop: true } : {}),
+        };
+  // The response must fit every card before any is decided, so a bad reason changes nothing.
+  for (const record of checked.records) {
+    const fits = deps.kinds.respond(record.kind, record.request, response);
+    if (!fits.ok) return { ok: false, error: { code: "invalid_answer", message: fits.message } };
+  }
+  const mark = { id: deps.newId("batch"), size: checked.records.length };
+  return deps.atomically(() => {
+    const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
+    for (const record of checked.records) {
+      const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark);
+      if (result.ok) {
+        outcome.decided.push(result.resolution);
+        if (result.stopTurn) outcome.stopped = true;
+      } else if (result.error.code === "already_resolved") {
+        outcome.alreadyResolved.push(result.error.resolution as InteractionResolution);
+      } else {
+        // Checked above; anything else is a bug, and throwing rolls the whole batch back.
+        throw new Error(`batch card ${record.toolCallId}: ${result.error.message}`);
+      }
+    }
+    return { ok: true, outcome };
+  });
+}
+
+/** Index of the assistant message that called each tool. */
+function toolUseIndex(messages: readonly MessageParam[]): Map<string, number> {
+  const index = new Map<string, number>();
+  messages.forEach((message, i) => {
+    if (message.role !== "assistant" || typeof message.content === "string") return;
+    for (const block of message.content as ContentBlockParam[]) {
+      if (block.type === "tool_use") index.set(block.id, i);
+    }
+  });
+  return index;
+}
+
+function invalid(message: string): { ok: false; error: ErrorBody } {
+  return { ok: false, error: { code: "invalid_input", message } };
+}

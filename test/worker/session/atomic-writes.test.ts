@@ -1,0 +1,46 @@
+// One storage transaction for work that must land whole (a batch decision, a reply in chat): when it
+// throws, none of its rows stay and none of its events reach a device; when it returns, all do.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { SessionObject } from "../../../src/session/session-object";
+import type { SessionState } from "../../../src/session/session-state";
+import { connect, createSession } from "../../helpers/session-harness";
+import { storageDump, stubOf } from "../../helpers/session-object-probe";
+
+function stateOf(instance: SessionObject): SessionState {
+  return (instance as unknown as { state: SessionState }).state;
+}
+
+describe("atomic writes", () => {
+  it("rolls back every row and holds back every event of work that throws", async () => {
+    const session = await createSession();
+    const device = await connect(session);
+    const before = await storageDump(session);
+    const outcome = await runInDurableObject(stubOf(session), (instance: SessionObject) => {
+      const state = stateOf(instance);
+      try {
+        state.atomically(() => {
+          state.events.append("error", { code: "internal", message: "first" });
+          state.meta.set("probe", 1);
+          state.events.append("error", { code: "internal", message: "second" });
+          throw new Error("half way");
+        });
+      } catch (error) {
+        return { thrown: (error as Error).message, lastSeq: state.events.lastSeq };
+      }
+      return null;
+    });
+    expect(outcome).toEqual({ thrown: "half way", lastSeq: 0 });
+    expect(await storageDump(session)).toEqual(before);
+
+    // The next event takes the next free seq, and is the first this device ever hears of.
+    await runInDurableObject(stubOf(session), (instance: SessionObject) => {
+      const state = stateOf(instance);
+      state.atomically(() => state.events.append("error", { code: "internal", message: "kept" }));
+    });
+    const kept = await device.waitForEvent("error");
+    expect(kept).toMatchObject({ seq: 1, data: { message: "kept" } });
+    expect(device.events.map((event) => event.seq)).toEqual([1]);
+    device.close();
+  });
+});
