@@ -1,6 +1,7 @@
 // Bundles the browser client (web/src) into web/public, which Workers Assets serves.
 
-import { cp, mkdir } from "node:fs/promises";
+import { cp, mkdir, readFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
 const outdir = new URL("../web/public/", import.meta.url).pathname;
@@ -16,3 +17,7 @@ await build({
   outfile: `${outdir}app.js`,
   logLevel: "warning",
 });
+
+// The client's size is a budget worth watching: say it on every build.
+const bundle = await readFile(`${outdir}app.js`);
+console.log(`web/public/app.js: ${bundle.length} bytes, ${gzipSync(bundle).length} gzipped`);

@@ -51,7 +51,7 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
 
     const second = card(page, "toolu_w2");
     await second.getByLabel("Reason for denying (optional)").fill("not that one");
-    await second.getByRole("button", { name: "Deny" }).click();
+    await second.getByRole("button", { name: "Deny", exact: true }).click();
     await second.locator(".receipt[data-outcome=denied]").waitFor();
     expect(await second.locator(".receipt").textContent()).toBe("Denied: “not that one”");
     await expect.poll(() => second.getAttribute("data-phase")).toBe("error");
@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
     await screenshot(page, "approvals-resolved");
   });
 
-  it("answers from the keyboard: Enter approves the focused card, Esc denies it", async () => {
+  it("answers from the keyboard: Enter approves the focused card, Esc moves to Deny and Enter denies", async () => {
     const session = await scriptedSession([
       writeNote("toolu_k1", "one"),
       writeNote("toolu_k2", "two"),
@@ -85,6 +85,8 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
     await card(page, "toolu_k1").locator(".receipt[data-outcome=approved]").waitFor();
     await card(page, "toolu_k2").locator(".approval-card:focus").waitFor();
     await page.keyboard.press("Escape");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Deny");
+    await page.keyboard.press("Enter");
     await card(page, "toolu_k2").locator(".receipt[data-outcome=denied]").waitFor();
     await page.getByText("Done with keys.").waitFor();
     // The answered card's focus moves on to the message box, ready for the next message.

@@ -30,7 +30,7 @@ export interface TestSession {
 
 export async function scriptedSession(
   script: Reply[],
-  options: { interactionTimeoutMs?: number; permissionMode?: "default" | "bypassPermissions" } = {},
+  options: { interactionTimeoutMs?: number; permissionMode?: "default" | "plan" | "bypassPermissions" } = {},
 ): Promise<TestSession> {
   const created = await createSession(baseUrl(), { script, ...options });
   return { ...created, shareUrl: buildShareUrl(baseUrl(), created) };

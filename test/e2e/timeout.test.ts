@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)("an unanswered prompt", () => {
     });
     await card.locator(".countdown[data-urgency=expired]").waitFor();
     expect(await card.getByRole("button", { name: "Approve" }).isDisabled()).toBe(true);
-    expect(await card.getByRole("button", { name: "Deny" }).isDisabled()).toBe(true);
+    expect(await card.getByRole("button", { name: "Deny", exact: true }).isDisabled()).toBe(true);
     expect(await card.locator(".action-line").textContent()).toMatch(/Time is up/);
     await card.focus();
     await page.keyboard.press("Enter");

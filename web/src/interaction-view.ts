@@ -1,13 +1,13 @@
 // Pure wording and arithmetic for interaction cards: receipts, countdowns, answer summaries and
 // the AskUserQuestion request shape, kept apart from the DOM so they are unit-tested.
-import type { Question } from "../../src/interactions/kinds/question";
+import type { PlanRequest, PlanResponse, Question } from "../../src/interactions/kinds/index";
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
-export type { AnswerValue };
+export type { AnswerValue, Question };
 
 /** What a receipt reads from a resolution. */
-type Resolution = Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "resolvedAt">;
+type Resolution = Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "resolvedAt" | "batch">;
 
 /** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
 export function questionsOf(request: unknown): Question[] {
@@ -21,10 +21,23 @@ export function questionsOf(request: unknown): Question[] {
       ? raw.options.map((o: Record<string, unknown>) => ({
           label: String(o?.label ?? ""),
           description: String(o?.description ?? ""),
+          ...(typeof o?.preview === "string" ? { preview: o.preview } : {}),
         }))
       : [],
   }));
 }
+
+/** Reads an ExitPlanMode request defensively: the plan's markdown, or "" for unknown shapes. */
+export function planOf(request: unknown): PlanRequest["plan"] {
+  const plan = (request as { plan?: unknown } | null)?.plan;
+  return typeof plan === "string" ? plan : "";
+}
+
+const PLAN_RECEIPTS: Record<PlanResponse["choice"], string> = {
+  accept_edits: "Plan approved · edits run without asking",
+  review_each: "Plan approved · each action is reviewed",
+  keep_planning: "Keep planning",
+};
 
 /** Milliseconds left on the server's clock, given the skew measured at hello. */
 export function remainingMs(interaction: InteractionState, clockSkewMs: number, localNow: number): number {
@@ -60,12 +73,26 @@ const OUTCOME_WORDS: Record<Resolution["outcome"], string> = {
 /** The one-line receipt every device shows once an interaction is resolved. */
 export function receiptText(resolution: Resolution, deviceId: string | null): string {
   let text = OUTCOME_WORDS[resolution.outcome];
-  const response = (resolution.response ?? {}) as { remember?: unknown; reason?: unknown };
+  const response = (resolution.response ?? {}) as {
+    remember?: unknown;
+    reason?: unknown;
+    stop?: unknown;
+    choice?: unknown;
+    feedback?: unknown;
+    chatReply?: unknown;
+  };
+  if (typeof response.choice === "string" && response.choice in PLAN_RECEIPTS) {
+    text = PLAN_RECEIPTS[response.choice as PlanResponse["choice"]];
+    if (typeof response.feedback === "string" && response.feedback) text += `: “${response.feedback}”`;
+  }
+  if (resolution.outcome === "answered" && typeof response.chatReply === "string") text = "Answered in chat";
+  if (resolution.batch && resolution.batch.size > 1) text += ` (all ${resolution.batch.size} at once)`;
   if (resolution.outcome === "approved" && response.remember === true)
     text += " · always allowed this session";
   if (resolution.outcome === "denied" && typeof response.reason === "string" && response.reason) {
     text += `: “${response.reason}”`;
   }
+  if (resolution.outcome === "denied" && response.stop === true) text += " · turn stopped";
   if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
   if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
   return text;

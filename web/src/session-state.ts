@@ -316,6 +316,7 @@ const STOP_NOTICES: Record<string, string> = {
   max_tokens: "The reply was cut off at the output token limit.",
   refusal: "The model declined to continue.",
   iteration_limit: "The turn stopped after too many tool rounds.",
+  rejected: "Turn stopped after a denial.",
 };
 
 function finishTurn(draft: ViewDraft, stopReason: string, seq: number): void {

@@ -15,6 +15,33 @@ import { QUESTION_REQUEST } from "./events";
 const questions = questionsOf(QUESTION_REQUEST);
 
 describe("receipts", () => {
+  const at = { resolvedBy: "me", resolvedAt: 1 } as const;
+
+  it("shows a batch decision, a denial that stopped the turn, a plan choice and an answer in chat", () => {
+    const batch = { id: "batch_1", size: 3 };
+    expect(receiptText({ ...at, outcome: "approved", response: { decision: "approve" }, batch }, "me")).toBe(
+      "Approved (all 3 at once)",
+    );
+    expect(
+      receiptText(
+        { ...at, outcome: "denied", response: { decision: "deny", reason: "no", stop: true } },
+        "me",
+      ),
+    ).toBe("Denied: “no” · turn stopped");
+    expect(receiptText({ ...at, outcome: "approved", response: { choice: "accept_edits" } }, "phone")).toBe(
+      "Plan approved · edits run without asking on another device",
+    );
+    expect(
+      receiptText(
+        { ...at, outcome: "denied", response: { choice: "keep_planning", feedback: "add tests" } },
+        "me",
+      ),
+    ).toBe("Keep planning: “add tests”");
+    expect(receiptText({ ...at, outcome: "answered", response: { chatReply: "hi" } }, "me")).toBe(
+      "Answered in chat",
+    );
+  });
+
   it("says 'on another device' only when a different device resolved the prompt", () => {
     const mine = { outcome: "answered", response: {}, resolvedBy: "me", resolvedAt: 1 } as const;
     expect(receiptText(mine, "me")).toBe("Answered");

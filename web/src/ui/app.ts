@@ -7,6 +7,7 @@ import type { SessionRoute } from "../session-link";
 import { buildShareUrl } from "../session-link";
 import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
 import { AgentBreadcrumb } from "./agent-breadcrumb";
+import { BatchBar } from "./batch-bar";
 import { Composer } from "./composer";
 import { ConnectionBadge } from "./connection-badge";
 import { h } from "./dom";
@@ -57,7 +58,12 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     if (resolution) dispatch({ type: "resolution", resolution });
     return outcome;
   };
-  const context: CardContext = { deviceId, clockSkewMs: 0, actions: { respond } };
+  const context: CardContext = {
+    deviceId,
+    clockSkewMs: 0,
+    actions: { respond },
+    focusMessageBox: () => composer.focus(),
+  };
   let currentContext = context;
 
   const send = async (text: string) => {
@@ -70,6 +76,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       void client.send({ type: "set_permission_mode", mode }).catch(() => undefined),
   });
   const transcript = new Transcript();
+  // Cards another device decided first arrive as their own events; nothing to patch here.
+  const batchBar = new BatchBar((batch) => client.send({ type: "decide_batch", ...batch }));
   const composer = new Composer({
     send,
     cancel: async () => {
@@ -96,7 +104,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     ),
     status.demo,
     h("main", { class: "conversation" }, emptyHint, transcript.el, transcript.queuedEl),
-    h("footer", { class: "bottom" }, status.el, breadcrumb.el, composer.el),
+    h("footer", { class: "bottom" }, batchBar.el, status.el, breadcrumb.el, composer.el),
   );
 
   const focused = new Set<string>();
@@ -130,6 +138,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     emptyHint.hidden = !view.connectedOnce || view.order.length > 0 || view.queued.length > 0;
     status.update(view);
     breadcrumb.update(view);
+    batchBar.update(view);
     composer.update(view, connection);
     document.title = view.status === "awaiting_input" ? "● Waiting for you — Parley" : "Parley";
     if (atBottom) scroller.scrollTop = scroller.scrollHeight;

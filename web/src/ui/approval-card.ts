@@ -1,6 +1,6 @@
 // The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow /
-// Deny with an optional reason, a countdown, and the receipt once any device (or the deadline) decides.
-
+// Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
+// device (or the deadline) decides.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
@@ -25,6 +25,7 @@ export class ApprovalCard extends AnswerableCard {
   private readonly args: HTMLElement;
   private readonly reason: HTMLInputElement;
   private readonly buttons: HTMLButtonElement[];
+  private readonly denyButton: HTMLButtonElement;
   private readonly controls: HTMLElement;
 
   constructor(interaction: InteractionState, item: ToolItem) {
@@ -50,19 +51,26 @@ export class ApprovalCard extends AnswerableCard {
       title: `Run ${toolName} without asking for the rest of this session`,
       on: { click: () => this.approve(true) },
     });
-    const deny = h("button", {
+    this.denyButton = h("button", {
       type: "button",
       class: "danger",
       text: "Deny",
-      on: { click: () => this.deny() },
+      on: { click: () => this.deny(false) },
     });
-    this.buttons = [approve, always, deny];
+    const denyAndStop = h("button", {
+      type: "button",
+      class: "danger",
+      text: "Deny and stop",
+      title: "Deny, and stop the turn instead of letting the agent continue",
+      on: { click: () => this.deny(true) },
+    });
+    this.buttons = [approve, always, this.denyButton, denyAndStop];
     this.controls = h(
       "div",
       { class: "card-actions" },
       approve,
       always,
-      h("span", { class: "deny-group" }, this.reason, deny),
+      h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
       this.line,
     );
     this.el = h(
@@ -86,9 +94,9 @@ export class ApprovalCard extends AnswerableCard {
     void this.respond({ decision: "approve", remember });
   }
 
-  private deny(): void {
+  private deny(stop: boolean): void {
     const reason = this.reason.value.trim() || undefined;
-    void this.respond({ decision: "deny", ...(reason ? { reason } : {}) });
+    void this.respond({ decision: "deny", ...(reason ? { reason } : {}), ...(stop ? { stop } : {}) });
   }
 
   protected lockControls(locked: boolean): void {
@@ -102,15 +110,15 @@ export class ApprovalCard extends AnswerableCard {
     this.args.hidden = true;
   }
 
-  /** Enter approves (or denies from the reason field), Esc denies. */
+  /** Enter approves (or denies from the reason field); Esc moves to Deny, so a second Enter denies. */
   handleKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
-      this.deny();
+      this.denyButton.focus();
       return true;
     }
     if (event.key !== "Enter" || event.target instanceof HTMLButtonElement) return false;
-    if (event.target === this.reason) this.deny();
+    if (event.target === this.reason) this.deny(false);
     else if (isTextEntry(event.target)) return false;
     else this.approve(false);
     return true;

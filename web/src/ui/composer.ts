@@ -1,8 +1,10 @@
 // The message box: Enter sends, Shift+Enter adds a line; while a turn runs a message is queued,
 // while a card waits for an answer the box is locked, and Cancel stops the running turn.
+import { pendingInteractions } from "../interaction-view";
 import type { ConnectionInfo } from "../session-client";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
+import { readsChat } from "./interaction-renderers";
 
 export interface ComposerActions {
   send(text: string): Promise<void>;
@@ -70,17 +72,22 @@ export class Composer {
     setText(this.endAgentButton, top ? `End ${top.agent}` : "End this agent");
     this.endAgentButton.title = top ? `Stop ${top.agent} and hand the conversation back to its caller` : "";
     this.input.setAttribute("aria-label", `Message to ${whom}`);
-    this.locked = !view.connectedOnce || view.status === "awaiting_input" || connection.state === "closed";
+    // An open question takes a chat message as its answer, so the box stays open for one.
+    const chatAnswers = pendingInteractions(view).some((prompt) => readsChat(prompt.interaction.kind));
+    const waiting = view.status === "awaiting_input" && !chatAnswers;
+    this.locked = !view.connectedOnce || waiting || connection.state === "closed";
     this.input.disabled = this.locked;
     this.input.placeholder = !view.connectedOnce
       ? "Connecting…"
       : connection.state !== "connected"
         ? "Reconnecting — a message sent now goes out once the connection is back"
-        : view.status === "awaiting_input"
-          ? "Answer the card above to continue (or cancel the turn)"
-          : view.status === "running"
-            ? "The agent is working — a message sent now waits its turn"
-            : `Message ${whom} (Enter to send, Shift+Enter for a new line)`;
+        : chatAnswers
+          ? "Answer the card above, or reply here in your own words"
+          : view.status === "awaiting_input"
+            ? "Answer the card above to continue (or cancel the turn)"
+            : view.status === "running"
+              ? "The agent is working — a message sent now waits its turn"
+              : `Message ${whom} (Enter to send, Shift+Enter for a new line)`;
     setText(this.sendButton, view.status === "running" ? "Queue" : "Send");
     this.cancelButton.hidden = !busy;
     this.refreshButton();

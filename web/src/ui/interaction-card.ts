@@ -15,6 +15,8 @@ export interface CardContext {
   deviceId: string | null;
   clockSkewMs: number;
   actions: InteractionActions;
+  /** Moves focus to the message box (a reply there answers an open question in chat). */
+  focusMessageBox?(): void;
 }
 
 /** A rendered interaction; `handleKey` returns true when it used the key. */

@@ -4,6 +4,7 @@ import type { InteractionState, ToolItem } from "../session-state";
 import { ApprovalCard } from "./approval-card";
 import { FormCard } from "./form-card";
 import { type InteractionCard, UnsupportedCard } from "./interaction-card";
+import { PlanCard } from "./plan-card";
 import { QuestionCard } from "./question-card";
 
 export interface InteractionRenderer {
@@ -15,10 +16,17 @@ export interface InteractionRenderer {
    * the tool card hides the arguments and the result the model was given.
    */
   standsForTool(interaction: InteractionState): boolean;
+  /** A chat message answers an open card of this kind (the server's `chatReply`), so the box stays open. */
+  readsChat?: boolean;
 }
 
 const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
-  question: { create: (i) => new QuestionCard(i), waiting: "waiting for you", standsForTool: () => true },
+  question: {
+    create: (i) => new QuestionCard(i),
+    waiting: "waiting for you",
+    standsForTool: () => true,
+    readsChat: true,
+  },
   approval: {
     create: (i, item) => new ApprovalCard(i, item),
     waiting: "needs approval",
@@ -30,6 +38,7 @@ const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
     waiting: "waiting for you",
     standsForTool: (i) => i.id === i.toolCallId,
   },
+  plan: { create: (i) => new PlanCard(i), waiting: "needs approval", standsForTool: () => true },
 };
 
 const UNSUPPORTED: InteractionRenderer = {
@@ -40,4 +49,9 @@ const UNSUPPORTED: InteractionRenderer = {
 
 export function rendererFor(kind: string): InteractionRenderer {
   return RENDERERS[kind] ?? UNSUPPORTED;
+}
+
+/** True when a chat message answers an open card of `kind`. */
+export function readsChat(kind: string): boolean {
+  return RENDERERS[kind]?.readsChat === true;
 }

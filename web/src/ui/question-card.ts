@@ -1,12 +1,21 @@
-// The AskUserQuestion card: one fieldset per question (radios or checkboxes, descriptions, an
-// always-available "Other" field), submit enabled only when all are answered, then a compact summary.
-import type { Question } from "../../../src/interactions/kinds/question";
+// The AskUserQuestion card: one fieldset per question (radios or checkboxes, descriptions, option
+// previews as markdown, an always-available "Other" field, an optional note), submit enabled only
+// when all are answered (a lone single-choice question submits on click), then a compact summary.
 import type { InteractionResolution } from "../../../src/protocol/index";
-import { type AnswerValue, allAnswered, answerSummary, questionsOf } from "../interaction-view";
+import {
+  type AnswerValue,
+  allAnswered,
+  answerSummary,
+  type Question,
+  questionsOf,
+} from "../interaction-view";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren } from "./dom";
 import { isTextEntry } from "./interaction-card";
+import { renderMarkdown } from "./markdown";
+
+const MAX_NOTE_CHARS = 2_000;
 
 let cardCount = 0;
 
@@ -16,6 +25,7 @@ interface QuestionInputs {
   choices: HTMLInputElement[];
   other: HTMLInputElement;
   otherText: HTMLInputElement;
+  note: HTMLTextAreaElement;
 }
 
 export class QuestionCard extends AnswerableCard {
@@ -25,11 +35,14 @@ export class QuestionCard extends AnswerableCard {
   private readonly submit: HTMLButtonElement;
   private readonly form: HTMLFormElement;
   private readonly summary = h("dl", { class: "answer-summary", hidden: true });
+  /** One single-choice question: a click on an option is the whole answer, so it submits at once. */
+  private readonly clickSubmits: boolean;
 
   constructor(interaction: InteractionState) {
     super();
     const id = `q${++cardCount}`;
     this.questions = questionsOf(interaction.request);
+    this.clickSubmits = this.questions.length === 1 && this.questions[0]?.multiSelect === false;
     this.inputs = this.questions.map((question, i) => this.renderQuestion(question, `${id}-${i}`));
     this.submit = h("button", { type: "submit", class: "primary", disabled: true, text: "Submit answers" });
     this.form = h(
@@ -63,9 +76,20 @@ export class QuestionCard extends AnswerableCard {
     const rows = question.options.map((option, i) => {
       const input = h("input", { type, name, value: option.label });
       choices.push(input);
+      // A pointer pick (not an arrow key, which also checks radios) of a lone single choice submits.
+      let pointer = false;
+      if (this.clickSubmits) {
+        input.addEventListener("change", () => {
+          if (pointer) queueMicrotask(() => this.form.requestSubmit());
+          pointer = false;
+        });
+      }
       return h(
         "label",
-        { class: "option" },
+        {
+          class: "option",
+          on: { pointerdown: () => (pointer = true), pointerleave: () => (pointer = false) },
+        },
         input,
         h("span", { class: "option-key", "aria-hidden": "true", text: String(i + 1) }),
         h("span", { class: "option-label", text: option.label }),
@@ -84,9 +108,16 @@ export class QuestionCard extends AnswerableCard {
     otherText.addEventListener("input", () => {
       other.checked = otherText.value.trim() !== "" || (question.multiSelect && other.checked);
     });
+    const note = h("textarea", {
+      rows: 2,
+      maxlength: String(MAX_NOTE_CHARS),
+      placeholder: "Anything the agent should know about this answer?",
+      "aria-label": `Note on: ${question.question}`,
+    });
+    const preview = this.previewPane(question, choices);
     const fieldset = h(
       "fieldset",
-      { class: "question" },
+      { class: preview ? "question has-previews" : "question" },
       h(
         "legend",
         {},
@@ -102,8 +133,44 @@ export class QuestionCard extends AnswerableCard {
         h("span", { class: "option-label", text: "Other" }),
         otherText,
       ),
+      preview?.el,
+      h(
+        "details",
+        { class: "question-note" },
+        h("summary", { class: "note-toggle", text: "Add a note" }),
+        note,
+      ),
     );
-    return { question, fieldset, choices, other, otherText };
+    preview?.show(null);
+    return { question, fieldset, choices, other, otherText, note };
+  }
+
+  /**
+   * The markdown preview of the option in focus, else the one chosen, else the first with one
+   * (the SDK's `preview`); null when no option of the question has a preview.
+   */
+  private previewPane(
+    question: Question,
+    choices: HTMLInputElement[],
+  ): { el: HTMLElement; show(focused: HTMLInputElement | null): void } | null {
+    if (!question.options.some((option) => option.preview)) return null;
+    const el = h("div", { class: "option-preview markdown", "aria-live": "polite" });
+    let shown: string | undefined;
+    const show = (focused: HTMLInputElement | null) => {
+      const pick = focused ?? choices.find((c) => c.checked) ?? null;
+      const option =
+        question.options[pick ? choices.indexOf(pick) : -1] ?? question.options.find((o) => o.preview);
+      const text = option?.preview ?? "";
+      el.hidden = text === "";
+      if (text !== shown) renderMarkdown(el, text);
+      shown = text;
+    };
+    for (const choice of choices) {
+      choice.addEventListener("focus", () => show(choice));
+      choice.addEventListener("change", () => show(choice));
+      choice.closest("label")?.addEventListener("mouseenter", () => show(choice));
+    }
+    return { el, show };
   }
 
   private answers(): Record<string, AnswerValue | undefined> {
@@ -122,16 +189,27 @@ export class QuestionCard extends AnswerableCard {
     this.submit.disabled = !this.open() || !allAnswered(this.questions, this.answers());
   }
 
+  private notes(): Record<string, { notes: string }> | undefined {
+    const entries = this.inputs
+      .map(({ question, note }) => [question.question, note.value.trim()] as const)
+      .filter(([, text]) => text !== "")
+      .map(([question, notes]) => [question, { notes }] as const);
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  }
+
   private onSubmit(event: Event): void {
     event.preventDefault();
     this.refresh();
     if (this.submit.disabled) return;
     const answers = this.answers() as Record<string, AnswerValue>;
-    void this.respond({ answers });
+    const annotations = this.notes();
+    void this.respond({ answers, ...(annotations ? { annotations } : {}) });
   }
 
   protected lockControls(locked: boolean): void {
-    for (const control of this.form.querySelectorAll("input")) control.disabled = locked;
+    for (const control of this.form.querySelectorAll("input, textarea")) {
+      (control as HTMLInputElement | HTMLTextAreaElement).disabled = locked;
+    }
     this.refresh();
   }
 
@@ -147,9 +225,17 @@ export class QuestionCard extends AnswerableCard {
     }
   }
 
-  /** 1–9 pick an option of the focused (or first unanswered) question; Enter submits. */
+  /**
+   * 1–9 pick an option of the focused (or first unanswered) question (a lone single choice is then
+   * sent); Enter submits; Esc leaves for the message box, where a reply answers the card in chat.
+   */
   handleKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (event.key === "Escape") {
+      this.context?.focusMessageBox?.();
+      return true;
+    }
+    if (event.target instanceof HTMLTextAreaElement) return false;
     if (event.key === "Enter" && !(event.target instanceof HTMLButtonElement)) {
       this.form.requestSubmit();
       return true;
@@ -163,8 +249,10 @@ export class QuestionCard extends AnswerableCard {
       choice.checked = target.question.multiSelect ? !choice.checked : true;
       choice.focus();
       this.refresh();
+      choice.dispatchEvent(new Event("change"));
+      if (this.clickSubmits) this.form.requestSubmit();
       // A single choice is complete: move on so the next digits answer the next question.
-      if (!target.question.multiSelect) this.focusAfter(target);
+      else if (!target.question.multiSelect) this.focusAfter(target);
     } else if (n === target.choices.length) {
       target.other.checked = true;
       target.otherText.focus();

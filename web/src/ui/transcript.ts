@@ -3,6 +3,7 @@
 import type { SessionView, TranscriptItem, UserItem } from "../session-state";
 import { h, setText } from "./dom";
 import type { CardContext, InteractionCard } from "./interaction-card";
+import { renderMarkdown } from "./markdown";
 import { ToolCard } from "./tool-card";
 
 interface ItemView {
@@ -20,7 +21,7 @@ function whoOf(item: TranscriptItem): string {
 }
 
 function messageView(item: TranscriptItem): ItemView {
-  const body = h("div", { class: "message-text" });
+  const body = h("div", { class: item.kind === "assistant" ? "message-text markdown" : "message-text" });
   const who = whoOf(item);
   const el = h(
     "article",
@@ -33,7 +34,9 @@ function messageView(item: TranscriptItem): ItemView {
     el,
     update(next) {
       if (next.kind === "tool") return;
-      setText(body, next.text);
+      // Model text is markdown; what people type is shown exactly as typed.
+      if (next.kind === "assistant") renderMarkdown(body, next.text);
+      else setText(body, next.text);
       const streaming = next.kind === "assistant" && next.streaming;
       el.classList.toggle("streaming", streaming);
       // Screen readers announce the message once it is complete, not every streamed piece.

@@ -1,0 +1,108 @@
+// The plan card (ExitPlanMode): the plan as markdown and Claude Code's three choices — approve with
+// edits accepted, approve and review each action, or keep planning with feedback for the model.
+import type { PlanRequest } from "../../../src/interactions/kinds/index";
+import { planOf } from "../interaction-view";
+import type { InteractionState } from "../session-state";
+import { AnswerableCard } from "./answerable-card";
+import { h } from "./dom";
+import { isTextEntry } from "./interaction-card";
+import { renderMarkdown } from "./markdown";
+
+type PlanChoice = "accept_edits" | "review_each";
+
+export class PlanCard extends AnswerableCard {
+  readonly el: HTMLElement;
+  private readonly plan = h("div", { class: "plan-text markdown" });
+  private readonly feedback: HTMLTextAreaElement;
+  private readonly buttons: HTMLButtonElement[];
+  private readonly keepPlanning: HTMLButtonElement;
+  private readonly controls: HTMLElement;
+
+  constructor(interaction: InteractionState) {
+    super();
+    const plan: PlanRequest["plan"] = planOf(interaction.request);
+    renderMarkdown(this.plan, plan);
+    const choice = (text: string, key: string, value: PlanChoice, primary = false) =>
+      h(
+        "button",
+        { type: "button", class: primary ? "primary" : undefined, on: { click: () => this.approve(value) } },
+        h("span", { class: "option-key", "aria-hidden": "true", text: key }),
+        text,
+      );
+    const acceptEdits = choice("Approve · accept edits", "1", "accept_edits", true);
+    const reviewEach = choice("Approve · review each action", "2", "review_each");
+    this.feedback = h("textarea", {
+      class: "plan-feedback",
+      rows: 2,
+      maxlength: "4000",
+      placeholder: "What should change? (optional)",
+      "aria-label": "Feedback for the agent's plan (optional)",
+    });
+    this.keepPlanning = h(
+      "button",
+      { type: "button", on: { click: () => this.keepPlanningWithFeedback() } },
+      h("span", { class: "option-key", "aria-hidden": "true", text: "3" }),
+      "Keep planning",
+    );
+    this.buttons = [acceptEdits, reviewEach, this.keepPlanning];
+    this.controls = h(
+      "div",
+      { class: "plan-actions" },
+      h("div", { class: "card-actions" }, acceptEdits, reviewEach),
+      h("div", { class: "plan-keep" }, this.feedback, this.keepPlanning),
+      this.line,
+    );
+    this.el = h(
+      "section",
+      { class: "card plan-card", tabindex: "0", "aria-label": "The agent's plan, waiting for your approval" },
+      h(
+        "header",
+        { class: "card-head" },
+        h("span", { class: "card-title", text: "Ready to carry out this plan?" }),
+        this.countdown.el,
+      ),
+      this.plan,
+      this.controls,
+      this.receipt,
+    );
+    this.listenForKeys();
+  }
+
+  private approve(choice: PlanChoice): void {
+    void this.respond({ choice });
+  }
+
+  private keepPlanningWithFeedback(): void {
+    const feedback = this.feedback.value.trim();
+    void this.respond({ choice: "keep_planning", ...(feedback ? { feedback } : {}) });
+  }
+
+  protected lockControls(locked: boolean): void {
+    for (const button of this.buttons) button.disabled = locked;
+    this.feedback.disabled = locked;
+  }
+
+  protected collapse(): void {
+    this.controls.remove();
+  }
+
+  /** 1 and 2 approve, 3 or Enter in the feedback keeps planning, Esc moves to the feedback. */
+  handleKey(event: KeyboardEvent): boolean {
+    if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
+    if (event.key === "Escape") {
+      this.feedback.focus();
+      return true;
+    }
+    if (event.target === this.feedback) {
+      if (event.key !== "Enter" || event.shiftKey) return false;
+      this.keepPlanningWithFeedback();
+      return true;
+    }
+    if (isTextEntry(event.target)) return false;
+    if (event.key === "1") this.approve("accept_edits");
+    else if (event.key === "2") this.approve("review_each");
+    else if (event.key === "3") this.keepPlanningWithFeedback();
+    else return false;
+    return true;
+  }
+}
