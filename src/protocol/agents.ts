@@ -1,5 +1,5 @@
-// The agent stack as clients see it: a frame per delegated agent, how a frame ended, and the one
-// pure fold that turns `agent_started` / `agent_completed` events into the current stack.
+// The agent stack as clients see it: a frame per delegated agent and how a frame ended; the fold
+// that turns stack events into the current stack lives in agent-stack-fold.ts.
 import { z } from "zod";
 
 /** The main agent's frame id; delegated agents get generated ids. */
@@ -31,21 +31,4 @@ export const AgentCompletedData = z.object({
   result: z.string(),
 });
 
-type StackEvent =
-  | { type: "agent_started"; data: AgentFrameView }
-  | { type: "agent_completed"; data: { frameId: string } }
-  | { type: string; data: unknown };
-
-/**
- * The stack after `event`: a start pushes, a completion pops that frame (and anything above it,
- * which a well-formed log never has). Other events leave it unchanged. Bottom first.
- */
-export function applyStackEvent(stack: readonly AgentFrameView[], event: StackEvent): AgentFrameView[] {
-  if (event.type === "agent_started") return [...stack, event.data as AgentFrameView];
-  if (event.type === "agent_completed") {
-    const { frameId } = event.data as { frameId: string };
-    const at = stack.findIndex((frame) => frame.frameId === frameId);
-    return at < 0 ? [...stack] : stack.slice(0, at);
-  }
-  return [...stack];
-}
+export { applyStackEvent } from "./agent-stack-fold";

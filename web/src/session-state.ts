@@ -1,14 +1,14 @@
 // The browser's view of one session as a pure reducer: hello snapshots and numbered events in, a
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
-import {
-  type AgentFrameView,
-  applyStackEvent,
-  type HelloFrame,
-  type InteractionPromptData,
-  type InteractionResolution,
-  type PermissionMode,
-  type SessionEvent,
-  type SessionStatus,
+import { applyStackEvent } from "../../src/protocol/agent-stack-fold";
+import type {
+  AgentFrameView,
+  HelloFrame,
+  InteractionPromptData,
+  InteractionResolution,
+  PermissionMode,
+  SessionEvent,
+  SessionStatus,
 } from "../../src/protocol/index";
 import { agentNotice } from "./agent-notices";
 import { ViewDraft } from "./view-draft";
