@@ -23,7 +23,9 @@ const result = await build({
 // from a module that builds schemas would pull the whole library (~450 KB) into the page.
 const zodInputs = Object.keys(result.metafile.inputs).filter((path) => path.includes("node_modules/zod/"));
 if (zodInputs.length > 0) {
-  console.error(`web/src must not bundle zod; it came in through a value import of a schema module (${zodInputs[0]})`);
+  console.error(
+    `web/src must not bundle zod; it came in through a value import of a schema module (${zodInputs[0]})`,
+  );
   process.exit(1);
 }
 
