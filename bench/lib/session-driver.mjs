@@ -13,6 +13,8 @@ export class SessionDevice {
   /** @type {{ toolCallId: string, type: string } | null} */ prompt = null;
   /** @type {((event: import("./device.mjs").WireEvent, receivedAt: number) => void) | null} */
   listener = null;
+  /** Called with the receipt time of every live model delta. @type {((receivedAt: number) => void) | null} */
+  deltaListener = null;
   /** Set by `open`. @type {Device} */
   device = /** @type {any} */ (null);
 
@@ -26,6 +28,7 @@ export class SessionDevice {
     watcher.device = await Device.connect(parley.socketUrl(session, options), {
       after: options.after ?? 0,
       onEvent: (event, receivedAt) => watcher.#see(event, receivedAt),
+      onDelta: (_, receivedAt) => watcher.deltaListener?.(receivedAt),
     });
     watcher.status = watcher.device.hello.snapshot.status;
     return watcher;

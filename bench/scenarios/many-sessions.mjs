@@ -81,6 +81,10 @@ async function parleyRound(fixture) {
     watcher.listener = (event, receivedAt) => {
       if (event.type === "text_delta" && resumedAt === 0) resumedAt = receivedAt;
     };
+    // The first text is the live delta; the stored copy follows it.
+    watcher.deltaListener = (receivedAt) => {
+      if (resumedAt === 0) resumedAt = receivedAt;
+    };
     watcher.prompt = null;
     const ack = await watcher.device.request({ type: "submit_answers", toolCallId, answers: ANSWERS });
     if (!ack.ok) throw new Error(`submit_answers refused: ${JSON.stringify(ack.error)}`);

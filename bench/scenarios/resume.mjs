@@ -24,6 +24,10 @@ export async function timeResume(watcher, command) {
   watcher.listener = (event, receivedAt) => {
     if (event.type === "text_delta" && resumedAt === 0) resumedAt = receivedAt;
   };
+  // The first text is the live delta; the stored copy follows it.
+  watcher.deltaListener = (receivedAt) => {
+    if (resumedAt === 0) resumedAt = receivedAt;
+  };
   const sentAt = now();
   const ack = await withTimeout(watcher.device.request(command), RESUME_TIMEOUT_MS, `${command.type} ack`);
   if (!ack.ok) throw new Error(`${command.type} was refused: ${JSON.stringify(ack.error)}`);
@@ -33,6 +37,7 @@ export async function timeResume(watcher, command) {
     "the model did not resume",
   );
   watcher.listener = null;
+  watcher.deltaListener = null;
   return resumedAt - sentAt;
 }
 

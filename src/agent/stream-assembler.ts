@@ -32,11 +32,12 @@ export const STORE_EVERY_DELTAS = 25;
 /** …and stored events are at least this far apart, so a fast stream stores ≤ 10 events a second. */
 export const MIN_STORE_INTERVAL_MS = 100;
 /**
- * A stream silent this long is paused: what it sent is stored at once. Below 100 ms so the timer's
- * own lateness keeps a paused stream's text stored within 100 ms; above a real model's ~20–50 ms
- * pace, so a flowing stream is not cut into one row per delta.
+ * A stream silent this long is paused: what it sent is stored then (but never sooner than
+ * MIN_STORE_INTERVAL_MS after the last stored event, so pauses cannot exceed 10 rows a second).
+ * Either wait ends within 100 ms of the newest buffered delta; 60 leaves room for the timer's
+ * lateness, the write and the trip to devices, and is still well above a real model's ~20 ms pace.
  */
-export const PAUSE_FLUSH_MS = 80;
+export const PAUSE_FLUSH_MS = 60;
 /** A stored event never grows past this many characters, whatever the pace (replay frames stay small). */
 export const MAX_EVENT_CHARS = 16_384;
 
@@ -219,8 +220,12 @@ export class StreamAssembler {
     this.cancelTimer = schedule(() => {
       this.cancelTimer = null;
       if (!this.pending) return;
-      const quiet = this.now() - this.lastDeltaAt;
-      if (quiet < PAUSE_FLUSH_MS) return this.armPauseTimer(PAUSE_FLUSH_MS - quiet);
+      const now = this.now();
+      const wait = Math.max(
+        this.lastDeltaAt + PAUSE_FLUSH_MS - now,
+        this.lastFlushAt + MIN_STORE_INTERVAL_MS - now,
+      );
+      if (wait > 0) return this.armPauseTimer(wait);
       try {
         this.flush();
       } catch (error) {

@@ -13,10 +13,15 @@ import { sseEvents } from "../../../src/model/sse-events";
 function harness() {
   const clock = { now: 0 };
   const out: StreamOutput[] = [];
+  /** When each output was emitted, on the hand-driven clock. */
+  const outAt: number[] = [];
   const live: LiveDelta[] = [];
   let timers: Array<{ at: number; fire: () => void }> = [];
   const assembler = new StreamAssembler(
-    (output) => out.push(output),
+    (output) => {
+      out.push(output);
+      outAt.push(clock.now);
+    },
     () => clock.now,
     {
       live: (delta) => live.push(delta),
@@ -41,7 +46,7 @@ function harness() {
     }
     clock.now = end;
   };
-  return { clock, out, live, assembler, advance, pendingTimers: () => timers.length };
+  return { clock, out, outAt, live, assembler, advance, pendingTimers: () => timers.length };
 }
 
 function play(reply: ScriptedReply): ModelStreamEvent[] {
@@ -152,6 +157,27 @@ describe("StreamAssembler", () => {
     expect(textOf(out)).toBe("The answer is");
     expect(PAUSE_FLUSH_MS).toBeLessThan(100);
     expect(pendingTimers()).toBe(0);
+  });
+
+  it("at any pace stores at most 10 events a second, and all of it within 100 ms once the model falls silent", () => {
+    for (const pace of [5, 45, 61, 65, 99, 150]) {
+      const { clock, out, outAt, assembler, advance } = harness();
+      const arrivedAt: number[] = [];
+      const text = "y".repeat(100);
+      for (const event of play({ content: [{ type: "text", text }], textChunkSize: 1 })) {
+        if (event.type === "content_block_stop") break;
+        if (event.type === "content_block_delta") arrivedAt.push(clock.now);
+        assembler.push(event);
+        advance(pace);
+      }
+      advance(1_000);
+      expect(textOf(out)).toBe(text);
+      const seconds = (arrivedAt.length * pace) / 1000;
+      expect(out.length, `pace ${pace}`).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);
+      // When the model falls silent, everything it sent is stored within 100 ms of its last delta.
+      const lastArrival = arrivedAt.at(-1) ?? 0;
+      expect((outAt.at(-1) ?? 0) - lastArrival, `pace ${pace}`).toBeLessThanOrEqual(100);
+    }
   });
 
   it("gives what is streamed but not yet stored as one delta, for a device that joins mid-stream", () => {
