@@ -30,7 +30,7 @@ test("the real Anthropic SDK streams the local API's stamped deltas, in order an
     for (let i = 1; i < stamps.length; i++) assert.ok(stamps[i] >= stamps[i - 1], "in emission order");
     assert.ok(stamps[11] - started >= 11 * 5 - 1, "deltas are paced");
     // Each stamp is the emission time: never after its receipt.
-    received.forEach((r, i) => assert.ok(stamps[i] <= r.at + 0.001));
+    for (const [i, r] of received.entries()) assert.ok(stamps[i] <= r.at + 0.001);
   } finally {
     await server.close();
   }
