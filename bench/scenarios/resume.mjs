@@ -14,7 +14,7 @@ import { uniqueName } from "../lib/targets.mjs";
 const RESUME_TIMEOUT_MS = 15_000;
 
 /**
- * Sends the resolving command and times it to the first text_delta that follows.
+ * Sends the resolving command and times it to the first live model delta that follows.
  * @param {SessionDevice} watcher
  * @param {Record<string, unknown>} command
  * @returns {Promise<number>} milliseconds
