@@ -29,8 +29,13 @@ export interface AssembledMessage {
  * per 1 000 deltas, leaving room under the budget of 50 rows for block edges and pauses.
  */
 export const STORE_EVERY_DELTAS = 25;
-/** …and stored events are at least this far apart, so a fast stream stores ≤ 10 events a second. */
+/** …and stored events are at least this far apart, so a pause cannot store more than 10 a second… */
 export const MIN_STORE_INTERVAL_MS = 100;
+/**
+ * …and a flowing stream stores at most 4 a second. Each write holds every send after it until it
+ * is durable (the output gate), so a fast stream's live deltas should meet as few writes as possible.
+ */
+export const FLOWING_STORE_INTERVAL_MS = 250;
 /**
  * A stream silent this long is paused: what it sent is stored then (but never sooner than
  * MIN_STORE_INTERVAL_MS after the last stored event, so pauses cannot exceed 10 rows a second).
@@ -60,6 +65,15 @@ type Block =
   | { type: "tool_use"; id: string; name: string; json: string }
   | { type: "other" };
 
+/** Live pieces of one block that arrived in the same task, sent as one delta when it ends. */
+interface LiveBatch {
+  index: number;
+  offset: number;
+  end: number;
+  parts: string[];
+  toolCallId: string | undefined;
+}
+
 interface Pending {
   index: number;
   /** Where the first buffered piece starts in its block. */
@@ -74,6 +88,8 @@ export class StreamAssembler {
   private lastFlushAt = Number.NEGATIVE_INFINITY;
   private lastDeltaAt = 0;
   private cancelTimer: (() => void) | null = null;
+  private liveBatch: LiveBatch | null = null;
+  private cancelLiveTimer: (() => void) | null = null;
   private stopReason: StopReason | null = null;
   private usage = { input_tokens: 0, output_tokens: 0 };
 
@@ -147,8 +163,12 @@ export class StreamAssembler {
       : { index: pending.index, offset: pending.offset, text };
   }
 
-  /** Stops the pause timer; what is still buffered stays for `finish` or is dropped with the call. */
+  /**
+   * Sends what is still batched for devices and stops the pause timer; what is buffered for storage
+   * stays for `finish`, or is dropped with a lost call.
+   */
   stop(): void {
+    this.flushLive();
     this.cancelTimer?.();
     this.cancelTimer = null;
   }
@@ -177,7 +197,6 @@ export class StreamAssembler {
     return out;
   }
 
-  // Live first, so the device's copy never waits behind the stored write (or its output gate).
   private delta(index: number, piece: string): void {
     const block = this.blocks.get(index);
     if (piece === "" || !block || block.type === "other") return;
@@ -189,12 +208,41 @@ export class StreamAssembler {
       offset = block.json.length;
       block.json += piece;
     }
-    this.options.live?.(
-      block.type === "tool_use"
-        ? { index, offset, text: piece, toolCallId: block.id }
-        : { index, offset, text: piece },
-    );
+    this.sendLive(index, offset, piece, block.type === "tool_use" ? block.id : undefined);
     this.buffer(index, offset, piece);
+  }
+
+  // A delta goes out when the current task ends, merged with any others of its block that arrived
+  // in the same task (one network read often carries many). A paced stream thus sends each delta at
+  // once, and a burst, or a loaded object that fell behind, sends fewer, fuller frames.
+  private sendLive(index: number, offset: number, piece: string, toolCallId: string | undefined): void {
+    if (!this.options.live) return;
+    const batch = this.liveBatch;
+    if (batch && batch.index === index && batch.end === offset) {
+      batch.parts.push(piece);
+      batch.end += piece.length;
+      return;
+    }
+    this.flushLive();
+    this.liveBatch = { index, offset, end: offset + piece.length, parts: [piece], toolCallId };
+    const schedule = this.options.schedule ?? defaultSchedule;
+    this.cancelLiveTimer = schedule(() => {
+      this.cancelLiveTimer = null;
+      this.flushLive();
+    }, 0);
+  }
+
+  // Also runs before anything is stored, so the device's copy never waits behind the stored write
+  // (or the output gate that holds sends until the write is durable).
+  private flushLive(): void {
+    this.cancelLiveTimer?.();
+    this.cancelLiveTimer = null;
+    const batch = this.liveBatch;
+    if (!batch) return;
+    this.liveBatch = null;
+    const text = batch.parts.join("");
+    const { index, offset, toolCallId } = batch;
+    this.options.live?.(toolCallId ? { index, offset, text, toolCallId } : { index, offset, text });
   }
 
   private buffer(index: number, offset: number, piece: string): void {
@@ -208,7 +256,7 @@ export class StreamAssembler {
     this.pending.parts.push(piece);
     this.pending.chars += piece.length;
     const due =
-      this.pending.parts.length >= STORE_EVERY_DELTAS && now - this.lastFlushAt >= MIN_STORE_INTERVAL_MS;
+      this.pending.parts.length >= STORE_EVERY_DELTAS && now - this.lastFlushAt >= FLOWING_STORE_INTERVAL_MS;
     if (due || this.pending.chars >= MAX_EVENT_CHARS) this.flush();
   }
 
@@ -236,10 +284,12 @@ export class StreamAssembler {
   }
 
   private flush(): void {
+    this.flushLive();
     const pending = this.pending;
     if (!pending) return;
     this.pending = null;
-    this.stop();
+    this.cancelTimer?.();
+    this.cancelTimer = null;
     this.lastFlushAt = this.now();
     const block = this.blocks.get(pending.index);
     const { index, offset } = pending;
