@@ -9,7 +9,7 @@ import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending } from "./resolve-interaction";
 import { refuseUnavailableTools, settleStackCalls } from "./stack-calls";
 import { frameRequest, isStackTool } from "./stack-tools";
-import { StreamAssembler, type StreamOutput } from "./stream-assembler";
+import { StreamAssembler, type StreamOutput, stoppingAfter } from "./stream-assembler";
 import { settleToolCalls } from "./tool-phase";
 import { resultBlocks, toolUses } from "./tool-results";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
@@ -282,7 +282,7 @@ export class AgentLoop {
     live.assembler = assembler;
 
     try {
-      for await (const event of deps.model.stream(request, signal)) {
+      for await (const event of stoppingAfter(deps.model.stream(request, signal), assembler)) {
         if (signal.aborted) return "aborted";
         assembler.push(event);
         const now = deps.clock.now();
@@ -306,7 +306,6 @@ export class AgentLoop {
       else failTurn(deps, current, `model_${code}`, message, `The model call failed: ${message}`);
       return "continue";
     } finally {
-      assembler.stop();
       live.assembler = null;
     }
     if (signal.aborted) return "aborted";

@@ -164,11 +164,11 @@ export class StreamAssembler {
   }
 
   /**
-   * Sends what is still batched for devices and stops the pause timer; what is buffered for storage
-   * stays for `finish`, or is dropped with a lost call.
+   * Sends and stores whatever is still buffered, and stops the timers: a call that ends early
+   * (failed or lost) leaves the same text in replay as devices saw live.
    */
   stop(): void {
-    this.flushLive();
+    this.flush();
     this.cancelTimer?.();
     this.cancelTimer = null;
   }
@@ -297,6 +297,22 @@ export class StreamAssembler {
     if (block?.type === "text") this.emit({ type: "text_delta", index, offset, text: joined });
     if (block?.type === "tool_use")
       this.emit({ type: "tool_call_delta", toolCallId: block.id, offset, partialJson: joined });
+  }
+}
+
+/**
+ * The model's events, then `assembler.stop()` however the stream ends (finished, failed or
+ * aborted), before the caller hears of it: buffered text reaches devices and storage before any
+ * event that says how the call ended.
+ */
+export async function* stoppingAfter<T>(
+  events: AsyncIterable<T>,
+  assembler: StreamAssembler,
+): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } finally {
+    assembler.stop();
   }
 }
 

@@ -149,6 +149,31 @@ describe("live deltas", () => {
     expect(calls).toEqual(new Set([1, 2]));
   });
 
+  it("sends a failed call's live text before the events that say the call failed, never after", async () => {
+    const session = await createSession({
+      // All in one task: deltas batched for devices, then the error, with no network read between.
+      script: [
+        textReply("Half a thought", {
+          textChunkSize: 2,
+          error: { code: "overloaded", message: "busy", afterEvents: 5 },
+        }),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "go" });
+    await device.waitForDone();
+    await device.waitForEvent("session_status", (e) => e.data.status !== "running");
+    const order = device.frames.map((f) => (f as { type?: string; seq?: number }).type ?? "");
+    const done = order.indexOf("done");
+    expect(order.slice(0, done)).toContain("delta");
+    expect(order.slice(done)).not.toContain("delta");
+    expect(shownText(device)).toBe("Half a");
+    // Replay shows what was seen live.
+    const later = await connect(session, { after: 0 });
+    await later.until(() => later.events.length === device.events.length, "the replay");
+    expect(shownText(later)).toBe("Half a");
+  });
+
   it("stores a paused stream's text while the model is still silent, not when its next delta comes", async () => {
     const session = await createSession({
       // message_start, block start, then 4 deltas; a 1.5 s silence; the rest.
