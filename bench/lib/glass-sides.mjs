@@ -91,9 +91,12 @@ export class GlassCollector {
  * @param {GlassCollector[]} collectors @param {StreamShape} shape @param {string} label
  * @returns {GlassRun}
  */
-function summarise(collectors, shape, label) {
+function summarise(collectors, shape, label, sockets = []) {
   collectors.forEach((collector, i) => {
-    collector.check(shape.n, `${label} device ${i}`);
+    const socket = sockets[i];
+    const seqs =
+      socket && "gaps" in socket ? ` (seq gaps ${socket.gaps}, duplicates ${socket.duplicates})` : "";
+    collector.check(shape.n, `${label} device ${i}${seqs}`);
   });
   const firstEmission = Math.min(...collectors.map((c) => c.stamps[0] ?? Number.POSITIVE_INFINITY));
   const lastReceipt = Math.max(...collectors.map((c) => c.lastReceivedAt));
@@ -120,13 +123,13 @@ function summarise(collectors, shape, label) {
  * @param {GlassCollector[]} collectors @param {StreamShape} shape @param {string} label
  * @param {() => Promise<unknown>} trigger @param {(collector: GlassCollector) => Promise<void>} ended
  */
-async function runStream(collectors, shape, label, trigger, ended) {
+async function runStream(collectors, shape, label, trigger, ended, sockets = []) {
   for (const collector of collectors) collector.reset();
   const all = Promise.all(collectors.map(ended));
   all.catch(() => {}); // awaited below
   await trigger();
   await withTimeout(all, timeoutOf(shape), `${label}: not every device saw the stream end`);
-  return summarise(collectors, shape, label);
+  return summarise(collectors, shape, label, sockets);
 }
 
 /**
@@ -172,6 +175,7 @@ export async function parleyGlass(parley, devices) {
           const i = collectors.indexOf(collector);
           return /** @type {Device} */ (sockets[i]).until(() => collector.dones >= (goals[i] ?? 0));
         },
+        sockets,
       );
     },
     rows: async () => (await parley.stats(session)).rowsWritten,
@@ -213,6 +217,7 @@ export async function bareGlass(bare, devices, modelUrl) {
           const i = collectors.indexOf(collector);
           return /** @type {Device} */ (sockets[i]).until(() => collector.dones >= (goals[i] ?? 0));
         },
+        sockets,
       );
     },
     close: () => closeAll(sockets),

@@ -8,6 +8,13 @@ import { agentsGlass, bareGlass, GlassCollector, parleyGlass, promptOf } from ".
 import { percentile } from "../lib/stats.mjs";
 
 const SCENARIO = "1. Model-to-glass";
+/**
+ * Most frames one burst may put on all devices together: past this, the one load-generator process
+ * (and `wrangler dev`'s proxy in front of the objects) becomes what is measured, and under load the
+ * baseline's 200 000-frame burst to 100 devices lost frames.
+ */
+const MAX_BURST_FRAMES = 40_000;
+
 /** The pause-mid-sentence stream: 20 deltas at a real model's pace, 2 s of silence, 20 more. */
 const PAUSE_SHAPE = { n: 40, pace: 20, pauseAt: 20, pauseMs: 2_000 };
 
@@ -132,7 +139,7 @@ export async function runGlass({ parley, bare, agentsUrl, modelUrl, options, log
         }
       }
 
-      const burst = { n: options.burstDeltas, pace: 0 };
+      const burst = { n: Math.min(options.burstDeltas, Math.floor(MAX_BURST_FRAMES / devices)), pace: 0 };
       log(`model-to-glass: ${what}, ${burst.n} deltas in a burst`);
       /** @type {number[]} */ const burstRows = [];
       const fixed = devices === options.devices[0] ? await fixedRows(sides) : null;
