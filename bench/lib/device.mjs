@@ -53,7 +53,7 @@ export class Device {
    * @param {string} url ws:// URL including token, after and device parameters
    * @param {{ after?: number, onEvent?: EventListener, onDelta?: DeltaListener, timeoutMs?: number }} [options]
    */
-  static async connect(url, { after = 0, onEvent, onDelta, timeoutMs = 15_000 } = {}) {
+  static async connect(url, { after = 0, onEvent, onDelta, timeoutMs = 30_000 } = {}) {
     const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
     const device = new Device(socket, after);
     if (onEvent) device.onEvent = onEvent;
