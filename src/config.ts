@@ -20,6 +20,20 @@ const EnvSchema = z.object({
   MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
   ALLOW_SCRIPTED_SESSIONS: Flag,
   ALLOW_OPEN_GATEWAY: Flag,
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 public key")
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 private key")
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:)/, "must start with mailto: or https:")
+    .optional(),
+  NOTIFY_WEBHOOK_URL: z.url().refine(webhookUrlAllowed, "must be https (http only for loopback)").optional(),
+  NOTIFY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export interface Config {
@@ -40,6 +54,10 @@ export interface Config {
   allowScriptedSessions: boolean;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
+  /** Web Push VAPID keys (RFC 8292); without them the page hides "Notify this device". */
+  push: { publicKey: string; privateKey: string; subject: string } | null;
+  /** Signed webhook for every opened and resolved card. */
+  webhook: { url: string; secret: string } | null;
 }
 
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
@@ -51,6 +69,12 @@ export function readConfig(env: Record<string, unknown>): Config {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const e = parsed.data;
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new Error("Invalid configuration: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither");
+  }
+  if (e.NOTIFY_WEBHOOK_URL && !e.NOTIFY_WEBHOOK_SECRET) {
+    throw new Error("Invalid configuration: NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign with");
+  }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
     sessionSecret: e.SESSION_SECRET ?? e.GATEWAY_TOKEN ?? DEVELOPMENT_SECRET,
@@ -64,7 +88,26 @@ export function readConfig(env: Record<string, unknown>): Config {
     maxAgentDepth: e.MAX_AGENT_DEPTH,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
+    push:
+      e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
+        ? {
+            publicKey: e.VAPID_PUBLIC_KEY,
+            privateKey: e.VAPID_PRIVATE_KEY,
+            subject: e.VAPID_SUBJECT ?? "mailto:parley@example.invalid",
+          }
+        : null,
+    webhook:
+      e.NOTIFY_WEBHOOK_URL && e.NOTIFY_WEBHOOK_SECRET
+        ? { url: e.NOTIFY_WEBHOOK_URL, secret: e.NOTIFY_WEBHOOK_SECRET }
+        : null,
   };
+}
+
+// A webhook carries answer links with session tokens: plain http is allowed only to this machine.
+function webhookUrlAllowed(value: string): boolean {
+  const url = new URL(value);
+  if (url.protocol === "https:") return true;
+  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
 }
 
 // Bindings (Durable Object namespaces, Fetchers) are not configuration; only strings are read.

@@ -8,5 +8,6 @@ export * from "./form-content";
 export * from "./frames";
 export * from "./http";
 export * from "./limits";
+export * from "./notify";
 export * from "./session";
 export * from "./text-merge";

@@ -6,6 +6,7 @@ import { type Config, readConfig } from "../config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
 import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
+import type { NotifyInfo } from "../protocol/notify";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
@@ -66,39 +67,53 @@ app.post("/api/sessions", async (c) => {
 
   const sessionId = newSessionId();
   const token = await signSessionToken(config.sessionSecret, sessionId);
+  const url = new URL(c.req.url);
+  const shareUrl = `${url.origin}/#/s/${sessionId}?token=${token}`;
   const created = await sessionStub(c.env, sessionId).create({
     sessionId,
     permissionMode: body.permissionMode ?? "default",
     systemPrompt: body.systemPrompt ?? null,
     script: script?.data ?? null,
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
+    shareUrl,
   });
   if (!created.ok) throw HttpError.from(created.error);
 
-  const url = new URL(c.req.url);
   const wsOrigin = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
   const response: CreateSessionResponse = {
     sessionId,
     token,
-    shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
+    shareUrl,
     websocketUrl: `${wsOrigin}/api/sessions/${sessionId}/ws?token=${token}`,
   };
   return c.json(response, 201);
 });
 
+app.get("/api/notify", (c) => {
+  const push = c.get("config").push;
+  const info: NotifyInfo = {
+    vapidPublicKey: push?.publicKey ?? null,
+    reason: push
+      ? null
+      : "This server has no VAPID keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), so it cannot send Web Push.",
+  };
+  return c.json(info);
+});
+
 const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   const id = SessionId.safeParse(c.req.param("id"));
   if (!id.success) throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
-  // Browsers cannot set headers on a WebSocket, so only the socket may carry the token in its URL
-  // (URLs end up in logs); every other route takes it as a bearer header.
-  const fromQuery = c.req.path.endsWith("/ws") ? c.req.query("token") : undefined;
+  // Browsers cannot set headers on a WebSocket or an EventSource, so only those two may carry the
+  // token in their URL (URLs end up in logs); every other route takes it as a bearer header.
+  const fromQuery =
+    c.req.path.endsWith("/ws") || c.req.path.endsWith("/events/stream") ? c.req.query("token") : undefined;
   const token = bearer(c.req.header("authorization")) ?? fromQuery;
   if (!token) {
     throw new HttpError(
       "unauthorized",
       c.req.query("token")
-        ? "Send the session token as Authorization: Bearer (?token= is accepted only for the WebSocket)"
-        : "This session needs its token (Authorization: Bearer, or ?token= for the WebSocket)",
+        ? "Send the session token as Authorization: Bearer (?token= is accepted only for the WebSocket and the event stream)"
+        : "This session needs its token (Authorization: Bearer, or ?token= for the WebSocket and the event stream)",
     );
   }
   if (!(await verifySessionToken(c.get("config").sessionSecret, id.data, token))) {

@@ -14,6 +14,7 @@ import {
 } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import { EventsQuery, PatchSessionBody } from "../protocol/http";
+import { PushSubscriptionBody } from "../protocol/notify";
 import { DeviceId } from "../protocol/session";
 import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
@@ -67,6 +68,50 @@ sessionRoutes.get("/events", async (c) => {
 });
 
 sessionRoutes.get("/stats", async (c) => c.json(unwrap(await stub(c).stats())));
+
+/** Resume cursor of an SSE request: `Last-Event-ID` (sent by a reconnecting EventSource) wins over `?after=`. */
+const StreamCursor = z.object({
+  lastEventId: z
+    .string()
+    .regex(/^\d{1,15}$/, "Last-Event-ID must be an event seq (a whole number)")
+    .optional(),
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, "after must be an event seq (a whole number)")
+    .optional(),
+  device: DeviceId.optional(),
+});
+
+sessionRoutes.get("/events/stream", async (c) => {
+  const cursor = StreamCursor.safeParse({
+    lastEventId: c.req.header("last-event-id"),
+    after: c.req.query("after"),
+    device: c.req.query("device"),
+  });
+  if (!cursor.success) throw new HttpError("invalid_input", describeZodError(cursor.error));
+  const url = new URL(c.req.url);
+  const forwarded = new URL(url.pathname, url.origin);
+  forwarded.searchParams.set("after", cursor.data.lastEventId ?? cursor.data.after ?? "0");
+  if (cursor.data.device) forwarded.searchParams.set("device", cursor.data.device);
+  return stub(c).fetch(new Request(forwarded, { signal: c.req.raw.signal }));
+});
+
+sessionRoutes.post("/push-subscriptions", async (c) => {
+  if (!c.get("config").push) {
+    throw new HttpError("not_found", "This server has no VAPID keys, so it does not offer Web Push");
+  }
+  const body = await readJsonBody(c, PushSubscriptionBody);
+  return c.json({ ok: true, result: unwrap(await stub(c).subscribePush(body)) }, 201);
+});
+
+sessionRoutes.delete("/push-subscriptions/:deviceId", async (c) => {
+  const deviceId = DeviceId.safeParse(c.req.param("deviceId"));
+  if (!deviceId.success)
+    throw new HttpError("invalid_input", `device id: ${describeZodError(deviceId.error)}`);
+  return c.json({ ok: true, result: unwrap(await stub(c).unsubscribePush(deviceId.data)) });
+});
+
+sessionRoutes.get("/deliveries", async (c) => c.json(unwrap(await stub(c).deliveries())));
 
 sessionRoutes.get("/ws", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {

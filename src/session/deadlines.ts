@@ -1,5 +1,6 @@
 // One alarm, many deadlines: the alarm is always the earliest of the pending interactions'
-// deadlines and the running turn's watchdog, and is deleted when there is none.
+// deadlines, the running turn's watchdog and any other due rows (notification deliveries), and is
+// deleted when there is none.
 import { z } from "zod";
 import type { DeadlineScheduler } from "../agent/ports";
 import type { SqlInteractionStore } from "./interaction-store";
@@ -14,6 +15,7 @@ export class AlarmDeadlines implements DeadlineScheduler {
     private readonly storage: DurableObjectStorage,
     private readonly meta: MetaStore,
     private readonly interactions: SqlInteractionStore,
+    private readonly others: ReadonlyArray<{ earliestDue(): number | null }> = [],
   ) {}
 
   watchdog(): number | null {
@@ -27,9 +29,11 @@ export class AlarmDeadlines implements DeadlineScheduler {
   }
 
   earliest(): number | null {
-    const candidates = [this.interactions.earliestDeadline(), this.watchdog()].filter(
-      (value): value is number => value !== null,
-    );
+    const candidates = [
+      this.interactions.earliestDeadline(),
+      this.watchdog(),
+      ...this.others.map((other) => other.earliestDue()),
+    ].filter((value): value is number => value !== null);
     return candidates.length > 0 ? Math.min(...candidates) : null;
   }
 

@@ -16,6 +16,8 @@ export class EventLog implements EventSink {
     private readonly sql: SqlCounter,
     private readonly broadcast: (frame: string) => void,
     private readonly now: () => number,
+    /** Side effects of a stored event (notifications); runs after the broadcast, must not throw. */
+    private readonly afterAppend: (event: SessionEvent) => void = () => {},
   ) {
     this.seq = this.storedSeq();
   }
@@ -37,6 +39,8 @@ export class EventLog implements EventSink {
     this.seq = event.seq;
     if (this.held) this.held.push(frame);
     else this.broadcast(frame);
+    // Delivery rows are written in the same transaction as the event, so they share its fate.
+    this.afterAppend(event);
     return event;
   }
 

@@ -41,6 +41,16 @@ const MIGRATIONS: string[][] = [
     `ALTER TABLE messages ADD COLUMN frame_id TEXT NOT NULL DEFAULT 'main'`,
     `CREATE INDEX messages_by_frame ON messages (frame_id, id)`,
   ],
+  [
+    // One Web Push subscription per device; a newer one from the same device replaces it.
+    `CREATE TABLE push_subscriptions (device_id TEXT PRIMARY KEY, subscription TEXT NOT NULL, at INTEGER NOT NULL)`,
+    // Push and webhook deliveries: side effects of stored card events, retried on the one alarm.
+    `CREATE TABLE deliveries (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, target TEXT NOT NULL, change TEXT NOT NULL,
+      tool_call_id TEXT NOT NULL, notice TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
+      next_at INTEGER, last_status INTEGER, last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+    `CREATE INDEX deliveries_due ON deliveries (status, next_at)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

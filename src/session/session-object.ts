@@ -1,6 +1,7 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
+import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
 import { timeOutDue } from "../agent/resolve-interaction";
@@ -10,16 +11,19 @@ import { type Config, readConfig } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
+import { Notifier } from "../notify/notifier";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
+import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry } from "../tools/registry";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { EventStreams } from "./event-streams";
 import { SessionState } from "./session-state";
-import { type SessionInit, type SessionStats, WebSocketQuery } from "./session-types";
+import { type SessionInit, type SessionStats, StreamQuery, WebSocketQuery } from "./session-types";
 import { parseCommandFrame } from "./socket-frames";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
@@ -36,13 +40,35 @@ type Attachment = { deviceId: string };
 export class SessionObject extends DurableObject<Env> {
   private readonly config: Config;
   private readonly state: SessionState;
+  private readonly notifier: Notifier;
+  private readonly streams: EventStreams;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: { deps: AgentDeps; loop: AgentLoop; model: ModelClient } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
-    this.state = new SessionState(ctx.storage, (frame) => this.broadcast(frame));
+    this.state = new SessionState(
+      ctx.storage,
+      (frame) => this.broadcast(frame),
+      (event) => this.notifier.onEvent(event),
+    );
+    this.streams = new EventStreams(this.state.events);
+    this.notifier = new Notifier({
+      config: this.config,
+      subscriptions: this.state.subscriptions,
+      deliveries: this.state.deliveries,
+      card: (toolCallId) => {
+        const record = this.state.interactions.get(toolCallId);
+        return record && { toolName: record.toolName, request: record.request, expiresAt: record.deadline };
+      },
+      session: () => ({
+        sessionId: this.state.meta.get("session_id", z.string()) ?? "",
+        shareUrl: this.state.meta.get("share_url", z.string()) ?? "",
+      }),
+      now: () => Date.now(),
+      rearm: () => this.state.deadlines.rearm(),
+    });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
@@ -81,6 +107,24 @@ export class SessionObject extends DurableObject<Env> {
     return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
   }
 
+  /** Stores this device's push subscription (replacing an older one of the same device). */
+  async subscribePush(body: PushSubscriptionBody): Promise<CommandOutcome> {
+    if (!this.state.exists()) return unknownSession();
+    this.state.subscriptions.put(body.deviceId, body.subscription);
+    return { ok: true, result: { deviceId: body.deviceId } };
+  }
+
+  async unsubscribePush(deviceId: string): Promise<CommandOutcome> {
+    if (!this.state.exists()) return unknownSession();
+    return { ok: true, result: { removed: this.state.subscriptions.delete(deviceId) } };
+  }
+
+  /** The push and webhook delivery log, newest first. */
+  async deliveries(): Promise<CommandOutcome> {
+    if (!this.state.exists()) return unknownSession();
+    return { ok: true, result: { deliveries: this.state.deliveries.list() } };
+  }
+
   async stats(): Promise<CommandOutcome> {
     if (!this.state.exists()) return unknownSession();
     const stats: SessionStats = this.state.stats();
@@ -88,6 +132,8 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname.endsWith("/events/stream")) return this.openStream(url);
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return Response.json(
         { error: { code: "invalid_input", message: "Expected a WebSocket upgrade" } },
@@ -111,6 +157,20 @@ export class SessionObject extends DurableObject<Env> {
     server.send(JSON.stringify(hello));
     this.replayTo(server, query.data.after);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** `GET …/events/stream` (checked by the Worker): hello, replay after the cursor, then live. */
+  private openStream(url: URL): Response {
+    if (!this.state.exists()) return Response.json({ error: unknownSession().error }, { status: 404 });
+    const query = StreamQuery.safeParse(Object.fromEntries(url.searchParams));
+    if (!query.success) {
+      return Response.json(
+        { error: { code: "invalid_input", message: describeZodError(query.error) } },
+        { status: 400 },
+      );
+    }
+    const deviceId = query.data.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
+    return this.streams.open(query.data.after, { type: "hello", deviceId, snapshot: this.buildSnapshot() });
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -177,6 +237,8 @@ export class SessionObject extends DurableObject<Env> {
     this.state.deadlines.rearm();
     if (resume)
       loop.advance().catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
+    // Notifications go out last: a slow push service or webhook must not hold up a timeout.
+    if ((await this.notifier.deliverDue(now)) > 0) this.state.deadlines.rearm();
   }
 
   private agent(): { deps: AgentDeps; loop: AgentLoop; model: ModelClient } {
@@ -211,6 +273,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private broadcast(frame: string): void {
+    this.streams?.broadcast(frame);
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(frame);

@@ -1,6 +1,7 @@
 // The RPC surface the Worker calls on a session's Durable Object. Results carry `unknown` payloads,
 // which the generated stub types cannot express, so the stub is typed through this interface.
 import type { SessionCommand } from "../protocol/commands";
+import type { PushSubscriptionBody } from "../protocol/notify";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionInit } from "./session-types";
 
@@ -10,6 +11,9 @@ export interface SessionRpc {
   eventsPage(after: number, limit: number): Promise<CommandOutcome>;
   command(command: SessionCommand, deviceId: string | null): Promise<CommandOutcome>;
   stats(): Promise<CommandOutcome>;
+  subscribePush(body: PushSubscriptionBody): Promise<CommandOutcome>;
+  unsubscribePush(deviceId: string): Promise<CommandOutcome>;
+  deliveries(): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }
 

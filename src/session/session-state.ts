@@ -3,6 +3,9 @@ import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import type { Config } from "../config";
 import type { ModelClient } from "../model/model-client";
+import { SqlDeliveryStore } from "../notify/delivery-store";
+import { SqlSubscriptionStore } from "../notify/subscription-store";
+import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
@@ -37,15 +40,18 @@ export class SessionState {
   readonly notes: SqlNotesStore;
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
+  readonly subscriptions: SqlSubscriptionStore;
+  readonly deliveries: SqlDeliveryStore;
 
   constructor(
     private readonly storage: DurableObjectStorage,
     broadcast: (frame: string) => void,
+    afterAppend?: (event: SessionEvent) => void,
   ) {
     migrate(storage.sql);
     this.sql = new SqlCounter(storage.sql);
     this.meta = new MetaStore(this.sql);
-    this.events = new EventLog(this.sql, broadcast, now);
+    this.events = new EventLog(this.sql, broadcast, now, afterAppend);
     this.turn = new SqlTurnStore(this.meta, this.events);
     this.frames = new SqlFrameStore(this.sql);
     this.transcript = new SqlTranscriptStore(this.sql, now, this.frames);
@@ -54,8 +60,10 @@ export class SessionState {
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
-    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
     this.sentMessages = new SentMessageLog(this.sql, now);
+    this.subscriptions = new SqlSubscriptionStore(this.sql, now);
+    this.deliveries = new SqlDeliveryStore(this.sql, now);
+    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions, [this.deliveries]);
   }
 
   exists(): boolean {
@@ -69,6 +77,7 @@ export class SessionState {
     if (init.systemPrompt) this.meta.set("system_prompt", init.systemPrompt);
     if (init.script) this.meta.set("script", init.script);
     if (init.interactionTimeoutMs) this.meta.set("interaction_timeout_ms", init.interactionTimeoutMs);
+    if (init.shareUrl) this.meta.set("share_url", init.shareUrl);
     this.meta.set("created_at", now());
   }
 

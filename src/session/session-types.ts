@@ -9,6 +9,8 @@ export const SessionInit = z.object({
   systemPrompt: z.string().nullable(),
   script: z.array(ScriptedReply).nullable(),
   interactionTimeoutMs: z.number().int().positive().nullable(),
+  /** The link that opens this session (with its token), for notifications sent from the object. */
+  shareUrl: z.string().nullable().optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
 
@@ -16,6 +18,12 @@ export const WebSocketQuery = z.object({
   after: z.coerce.number().int().nonnegative().default(0),
   device: DeviceId.optional(),
   token: z.string().optional(),
+});
+
+/** What the Worker forwards to the object for `GET …/events/stream` (Last-Event-ID already folded into `after`). */
+export const StreamQuery = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  device: DeviceId.optional(),
 });
 
 export interface SessionStats {

@@ -1,0 +1,102 @@
+// Words for a card that opened or resolved, shared by pushes and webhooks: a title, one line of
+// body with the time left, and the link that opens the session at that card.
+import { z } from "zod";
+import { describeDuration } from "../interactions/describe-duration";
+import type { InteractionPromptData } from "../protocol/events";
+import type { CardNotice } from "../protocol/notify";
+import type { InteractionOutcome } from "../protocol/session";
+
+const MAX_BODY_CHARS = 240;
+
+// Read structurally so every kind gets a sensible line without this file knowing the kinds.
+const Summarizable = z.object({
+  questions: z
+    .array(z.object({ question: z.string() }))
+    .min(1)
+    .optional(),
+  title: z.string().optional(),
+  message: z.string().optional(),
+  description: z.string().optional(),
+  toolName: z.string().optional(),
+});
+
+const OUTCOME_WORDS: Record<InteractionOutcome, string> = {
+  answered: "Answered",
+  approved: "Approved",
+  denied: "Denied",
+  timed_out: "Timed out",
+  cancelled: "Cancelled",
+};
+
+export interface NoticeContext {
+  sessionId: string;
+  seq: number;
+  /** The session's share link; the card id is appended so the page can scroll to it. */
+  sessionUrl: string;
+  now: number;
+}
+
+/** The notice for a card that just opened. */
+export function openedNotice(card: InteractionPromptData, context: NoticeContext): CardNotice {
+  const left = describeDuration(Math.max(0, card.expiresAt - context.now));
+  const { title, line } = describe(card.kind, card.toolName, card.request);
+  return {
+    change: "opened",
+    sessionId: context.sessionId,
+    seq: context.seq,
+    card: { ...pick(card), outcome: null, resolvedBy: null },
+    deadline: card.expiresAt,
+    title,
+    body: clip(`${line} — ${left} left to answer`),
+    url: cardUrl(context.sessionUrl, card.toolCallId),
+  };
+}
+
+/** The notice for a card that was answered, timed out or was cancelled. */
+export function resolvedNotice(
+  card: Omit<InteractionPromptData, "createdAt"> & { outcome: InteractionOutcome; resolvedBy: string | null },
+  context: NoticeContext,
+): CardNotice {
+  const { line } = describe(card.kind, card.toolName, card.request);
+  const by = card.resolvedBy ? ` on ${card.resolvedBy}` : "";
+  return {
+    change: "resolved",
+    sessionId: context.sessionId,
+    seq: context.seq,
+    card: { ...pick(card), outcome: card.outcome, resolvedBy: card.resolvedBy },
+    deadline: card.expiresAt,
+    title: `${OUTCOME_WORDS[card.outcome]}${by}`,
+    body: clip(line),
+    url: cardUrl(context.sessionUrl, card.toolCallId),
+  };
+}
+
+function pick(card: { toolCallId: string; kind: string; toolName: string; request: unknown }) {
+  return { toolCallId: card.toolCallId, kind: card.kind, toolName: card.toolName, request: card.request };
+}
+
+function describe(kind: string, toolName: string, request: unknown): { title: string; line: string } {
+  const parsed = Summarizable.safeParse(request);
+  const data = parsed.success ? parsed.data : {};
+  const question = data.questions?.[0]?.question;
+  if (question) {
+    const more = (data.questions?.length ?? 1) > 1 ? ` (+${(data.questions?.length ?? 1) - 1} more)` : "";
+    return { title: "The agent has a question", line: `${question}${more}` };
+  }
+  if (data.toolName) {
+    return {
+      title: `Approve ${data.toolName}?`,
+      line: data.description ?? `The agent wants to run ${data.toolName}`,
+    };
+  }
+  const line = data.title ?? data.message ?? `${toolName} is waiting for you`;
+  return { title: `The agent is waiting (${kind})`, line };
+}
+
+function cardUrl(sessionUrl: string, toolCallId: string): string {
+  return `${sessionUrl}&card=${encodeURIComponent(toolCallId)}`;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS - 1)}…` : text;
+}

@@ -1,0 +1,127 @@
+// Delivery rows: one per (card change, push device or webhook). A row is its own deadline: the
+// alarm sends every row whose `next_at` has come, and a retry is a later `next_at`.
+import { type CardChange, CardNotice, type DeliveryView } from "../protocol/notify";
+import type { SqlCounter } from "../session/sql-counter";
+
+export type Channel = DeliveryView["channel"];
+export type DeliveryStatus = DeliveryView["status"];
+
+export interface DueDelivery {
+  id: number;
+  channel: Channel;
+  target: string;
+  attempts: number;
+  notice: CardNotice;
+}
+
+type Row = {
+  id: number;
+  channel: Channel;
+  target: string;
+  change: CardChange;
+  tool_call_id: string;
+  notice: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+export class SqlDeliveryStore {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly now: () => number,
+  ) {}
+
+  enqueue(channel: Channel, target: string, notice: CardNotice): void {
+    const at = this.now();
+    this.sql.run(
+      `INSERT INTO deliveries (channel, target, change, tool_call_id, notice, status, attempts, next_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+      channel,
+      target,
+      notice.change,
+      notice.card.toolCallId,
+      JSON.stringify(notice),
+      at,
+      at,
+      at,
+    );
+  }
+
+  earliestDue(): number | null {
+    return (
+      this.sql.one<{ d: number | null }>(`SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`)
+        ?.d ?? null
+    );
+  }
+
+  /**
+   * Takes the due rows and leases them until `leaseUntil`: a row counts one more attempt and will
+   * not be taken again before then, so an alarm that dies mid-send retries it later, never twice at once.
+   */
+  lease(now: number, leaseUntil: number, limit = 50): DueDelivery[] {
+    const rows = this.sql.all<Row>(
+      `SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`,
+      now,
+      limit,
+    );
+    for (const row of rows) {
+      this.sql.run(
+        `UPDATE deliveries SET attempts = attempts + 1, next_at = ?, updated_at = ? WHERE id = ?`,
+        leaseUntil,
+        now,
+        row.id,
+      );
+    }
+    return rows.map((row) => ({
+      id: row.id,
+      channel: row.channel,
+      target: row.target,
+      attempts: row.attempts + 1,
+      notice: CardNotice.parse(JSON.parse(row.notice)),
+    }));
+  }
+
+  /** Records one attempt's outcome; `retryAt` keeps the row pending until then. */
+  settle(
+    id: number,
+    outcome: {
+      status: DeliveryStatus;
+      httpStatus: number | null;
+      error: string | null;
+      retryAt: number | null;
+    },
+  ): void {
+    this.sql.run(
+      `UPDATE deliveries SET status = ?, last_status = ?, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`,
+      outcome.status,
+      outcome.httpStatus,
+      outcome.error,
+      outcome.retryAt,
+      this.now(),
+      id,
+    );
+  }
+
+  /** The log, newest first. */
+  list(limit = 200): DeliveryView[] {
+    return this.sql.all<Row>(`SELECT * FROM deliveries ORDER BY id DESC LIMIT ?`, limit).map((row) => ({
+      id: row.id,
+      channel: row.channel,
+      target: row.target,
+      change: row.change,
+      toolCallId: row.tool_call_id,
+      status: row.status,
+      attempts: row.attempts,
+      nextAt: row.status === "pending" ? row.next_at : null,
+      lastStatus: row.last_status,
+      lastError: row.last_error,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    }));
+  }
+}

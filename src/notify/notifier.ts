@@ -1,0 +1,117 @@
+// Notifications as side effects of stored events: a card event enqueues one delivery row per
+// subscribed device and one for the webhook; the alarm sends what is due and schedules retries.
+import type { Config } from "../config";
+import type { SessionEvent } from "../protocol/events";
+import type { CardNotice } from "../protocol/notify";
+import { type NoticeContext, openedNotice, resolvedNotice } from "./card-notice";
+import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
+import { sendPush } from "./push-sender";
+import type { SendResult } from "./send-result";
+import type { SqlSubscriptionStore } from "./subscription-store";
+import { sendWebhook } from "./webhook-sender";
+
+/** Waits before attempts 2, 3, …; after the last one a delivery is marked failed. */
+export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+/** How long a row taken for sending is held before another alarm may take it again. */
+const LEASE_MS = 60_000;
+
+export interface NotifierDeps {
+  config: Pick<Config, "push" | "webhook">;
+  subscriptions: SqlSubscriptionStore;
+  deliveries: SqlDeliveryStore;
+  /** The card as stored, for a resolution event (which names only the tool call). */
+  card(toolCallId: string): { toolName: string; request: unknown; expiresAt: number } | null;
+  session(): { sessionId: string; shareUrl: string };
+  now(): number;
+  /** Moves the one alarm to the earliest due row after new deliveries were enqueued. */
+  rearm(): void;
+}
+
+export class Notifier {
+  constructor(private readonly deps: NotifierDeps) {}
+
+  /** Called after each event is stored: enqueues deliveries for card changes. Never throws. */
+  onEvent(event: SessionEvent): void {
+    try {
+      const notice = this.noticeFor(event);
+      if (!notice) return;
+      if (this.deps.config.push) {
+        for (const deviceId of this.deps.subscriptions.deviceIds())
+          this.deps.deliveries.enqueue("push", deviceId, notice);
+      }
+      if (this.deps.config.webhook) {
+        this.deps.deliveries.enqueue("webhook", new URL(this.deps.config.webhook.url).origin, notice);
+      }
+      this.deps.rearm();
+    } catch (error) {
+      // A notification must never fail the turn that stored the event.
+      console.error("Notifier.onEvent failed", error);
+    }
+  }
+
+  /** Sends every delivery that is due; returns how many were attempted. Never throws. */
+  async deliverDue(now: number): Promise<number> {
+    const due = this.deps.deliveries.lease(now, now + LEASE_MS);
+    await Promise.all(due.map((delivery) => this.deliver(delivery, now)));
+    return due.length;
+  }
+
+  private async deliver(delivery: DueDelivery, now: number): Promise<void> {
+    let result: SendResult;
+    try {
+      result = await this.send(delivery, now);
+    } catch (error) {
+      // The payload could not even be built (e.g. a key the library rejects): retrying will not help.
+      result = {
+        kind: "failed",
+        httpStatus: 0,
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+    if (result.kind === "gone" && delivery.channel === "push")
+      this.deps.subscriptions.delete(delivery.target);
+    const delay = RETRY_DELAYS_MS[delivery.attempts - 1];
+    const retry = result.kind === "retry" && delay !== undefined;
+    this.deps.deliveries.settle(delivery.id, {
+      status: retry ? "pending" : result.kind === "retry" ? "failed" : result.kind,
+      httpStatus: result.httpStatus,
+      error: "error" in result ? result.error : null,
+      retryAt: retry ? now + delay : null,
+    });
+  }
+
+  private async send(delivery: DueDelivery, now: number): Promise<SendResult> {
+    const { push, webhook } = this.deps.config;
+    if (delivery.channel === "webhook") {
+      if (!webhook) return { kind: "failed", httpStatus: 0, error: "NOTIFY_WEBHOOK_URL is no longer set" };
+      return sendWebhook(webhook, delivery.notice, delivery.id, now);
+    }
+    const subscription = this.deps.subscriptions.get(delivery.target);
+    if (!subscription) return { kind: "gone", httpStatus: 0 };
+    if (!push) return { kind: "failed", httpStatus: 0, error: "VAPID keys are no longer set" };
+    return sendPush(push, subscription, delivery.notice, now);
+  }
+
+  private noticeFor(event: SessionEvent): CardNotice | null {
+    const session = this.deps.session();
+    const context: NoticeContext = {
+      sessionId: session.sessionId,
+      seq: event.seq,
+      sessionUrl: session.shareUrl,
+      now: this.deps.now(),
+    };
+    switch (event.type) {
+      case "question_prompt":
+      case "approval_required":
+      case "interaction_prompt":
+        return openedNotice(event.data, context);
+      case "interaction_resolved": {
+        const card = this.deps.card(event.data.toolCallId);
+        if (!card) return null;
+        return resolvedNotice({ ...event.data, ...card }, context);
+      }
+      default:
+        return null;
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// Reaching people away from the tab: push subscriptions a device registers, the payloads pushes and
+// webhooks carry, and the delivery log a session's owner can read.
+import { z } from "zod";
+import { DeviceId, SessionId, ToolCallId } from "./session";
+
+function base64UrlBytes(text: string): number | null {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return null;
+  try {
+    return atob(text.replaceAll("-", "+").replaceAll("_", "/").replace(/=+$/, "")).length;
+  } catch {
+    // atob throws on impossible lengths; such a key is simply malformed.
+    return null;
+  }
+}
+
+/** A `PushSubscription.toJSON()` from the browser; keys are checked for the sizes RFC 8291 needs. */
+export const PushSubscriptionJson = z.object({
+  endpoint: z
+    .url()
+    .max(2_000)
+    .refine((value) => value.startsWith("https://"), "endpoint must be https"),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({
+    p256dh: z
+      .string()
+      .max(200)
+      .refine((key) => base64UrlBytes(key) === 65, "keys.p256dh must be a base64url P-256 public key"),
+    auth: z
+      .string()
+      .max(100)
+      .refine((key) => base64UrlBytes(key) === 16, "keys.auth must be 16 base64url bytes"),
+  }),
+});
+export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJson>;
+
+/** `POST …/push-subscriptions`: this device wants a push whenever a card opens or resolves. */
+export const PushSubscriptionBody = z.strictObject({
+  deviceId: DeviceId,
+  subscription: PushSubscriptionJson,
+});
+export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
+
+/** `GET /api/notify`: whether this deployment can push, and why not. */
+export const NotifyInfo = z.object({
+  vapidPublicKey: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type NotifyInfo = z.infer<typeof NotifyInfo>;
+
+export const CardChange = z.enum(["opened", "resolved"]);
+export type CardChange = z.infer<typeof CardChange>;
+
+/** What a push and a webhook say about one card: enough to notify, and a link to answer. */
+export const CardNotice = z.object({
+  change: CardChange,
+  sessionId: SessionId,
+  seq: z.number().int().positive(),
+  card: z.object({
+    toolCallId: ToolCallId,
+    kind: z.string(),
+    toolName: z.string(),
+    request: z.unknown(),
+    outcome: z.string().nullable(),
+    resolvedBy: z.string().nullable(),
+  }),
+  /** When an open card times out (ms since epoch). */
+  deadline: z.number(),
+  title: z.string(),
+  body: z.string(),
+  /** Opens the session at this card; carries the session token, so treat it as a secret. */
+  url: z.string(),
+});
+export type CardNotice = z.infer<typeof CardNotice>;
+
+export const DeliveryView = z.object({
+  id: z.number().int(),
+  channel: z.enum(["push", "webhook"]),
+  /** The device id for a push, the URL's origin for a webhook. */
+  target: z.string(),
+  change: CardChange,
+  toolCallId: ToolCallId,
+  status: z.enum(["pending", "delivered", "failed", "gone"]),
+  attempts: z.number().int(),
+  nextAt: z.number().nullable(),
+  lastStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type DeliveryView = z.infer<typeof DeliveryView>;

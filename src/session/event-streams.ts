@@ -1,0 +1,87 @@
+// Server-Sent Events for one session: each stream gets the stored events after its cursor, then
+// every live event, written synchronously in one step so nothing slips between replay and live.
+import type { HelloFrame } from "../protocol/frames";
+import { MAX_EVENTS_PAGE } from "../protocol/limits";
+import type { EventLog } from "./event-log";
+
+const encoder = new TextEncoder();
+const HEARTBEAT_MS = 15_000;
+/** A reader this far behind is dropped; it reconnects with Last-Event-ID and loses nothing. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
+export class EventStreams {
+  // INVARIANT: open HTTP responses of this instance only; an evicted instance drops them, and
+  // each client reconnects with Last-Event-ID, so no event is lost.
+  private readonly writers = new Set<WritableStreamDefaultWriter<Uint8Array>>();
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly events: EventLog) {}
+
+  get size(): number {
+    return this.writers.size;
+  }
+
+  /** A `text/event-stream` response: hello, the replay after `after`, then live events. */
+  open(after: number, hello: HelloFrame): Response {
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, {
+      highWaterMark: MAX_BUFFERED_BYTES,
+      size: (chunk) => chunk.byteLength,
+    });
+    const writer = writable.getWriter();
+    this.write(writer, `retry: 2000\nevent: hello\ndata: ${JSON.stringify(hello)}\n\n`);
+    for (let cursor = after; ; ) {
+      const frames = this.events.framesAfter(cursor, MAX_EVENTS_PAGE);
+      for (const frame of frames) this.write(writer, message(frame));
+      if (frames.length < MAX_EVENTS_PAGE) break;
+      cursor = seqOf(frames[frames.length - 1]!);
+    }
+    this.writers.add(writer);
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
+    return new Response(readable, {
+      headers: {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      },
+    });
+  }
+
+  /** Sends one stored event frame to every stream. */
+  broadcast(frame: string): void {
+    if (this.writers.size === 0) return;
+    const text = message(frame);
+    for (const writer of this.writers) this.write(writer, text);
+  }
+
+  private beat(): void {
+    for (const writer of this.writers) this.write(writer, `: heartbeat ${Date.now()}\n\n`);
+    if (this.writers.size === 0) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+  }
+
+  private write(writer: WritableStreamDefaultWriter<Uint8Array>, text: string): void {
+    if ((writer.desiredSize ?? 0) < 0) {
+      this.drop(writer);
+      return;
+    }
+    writer.write(encoder.encode(text)).catch(() => this.drop(writer));
+  }
+
+  private drop(writer: WritableStreamDefaultWriter<Uint8Array>): void {
+    if (!this.writers.delete(writer)) return;
+    writer.abort().catch(() => {
+      // The reader is already gone; nothing to release.
+    });
+  }
+}
+
+// Stored frames are single-line JSON that begin with `{"seq":N,`, so the id is read without parsing.
+function seqOf(frame: string): number {
+  return Number(/^\{"seq":(\d+),/.exec(frame)?.[1] ?? 0);
+}
+
+function message(frame: string): string {
+  return `id: ${seqOf(frame)}\ndata: ${frame}\n\n`;
+}
