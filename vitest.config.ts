@@ -1,25 +1,45 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
+import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
+
+const bindings = {
+  // Short timeouts and scripted sessions keep the worker tests fast and offline.
+  INTERACTION_TIMEOUT_MS: "600000",
+  ALLOW_SCRIPTED_SESSIONS: "true",
+  SESSION_SECRET: "test-session-secret",
+};
+
+const shared = {
+  // The first test of each file also pays for loading the Worker into a fresh isolate; on a
+  // busy 2-core machine that alone can take several seconds.
+  testTimeout: 20_000,
+  deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
+};
 
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./wrangler.toml" },
-      miniflare: {
-        bindings: {
-          // Short timeouts and scripted sessions keep the worker tests fast and offline.
-          INTERACTION_TIMEOUT_MS: "600000",
-          ALLOW_SCRIPTED_SESSIONS: "true",
-          SESSION_SECRET: "test-session-secret",
+  test: {
+    projects: [
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
+        test: {
+          name: "workers",
+          include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
+          exclude: ["test/worker/notify/**"],
+          ...shared,
         },
       },
-    }),
-  ],
-  test: {
-    include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
-    // The first test of each file also pays for loading the Worker into a fresh isolate; on a
-    // busy 2-core machine that alone can take several seconds.
-    testTimeout: 20_000,
-    deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
+      // Notifications are configured for the whole runtime, so they get a runtime of their own:
+      // the other tests keep an alarm that only their deadlines move.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ...bindings, ...NOTIFY_BINDINGS }, outboundService: outboundRecorder },
+          }),
+        ],
+        test: { name: "notify", include: ["test/worker/notify/**/*.test.ts"], ...shared },
+      },
+    ],
   },
 });

@@ -1,0 +1,176 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { readConfig } from "../../../src/config";
+import type { CardNotice } from "../../../src/protocol";
+import { NOTIFY_BINDINGS } from "../../helpers/notify-bindings";
+import {
+  api,
+  connect,
+  createSession,
+  type Device,
+  textReply,
+  toolReply,
+} from "../../helpers/session-harness";
+import { stubOf } from "../../helpers/session-object-probe";
+import { deliver, deliveryLog, type SentRequest, scriptAnswers, sentTo } from "./notify-fixtures";
+
+const HOST = new URL(NOTIFY_BINDINGS.NOTIFY_WEBHOOK_URL).host;
+
+let devices: Device[] = [];
+afterEach(() => {
+  for (const device of devices) device.close();
+  devices = [];
+});
+
+/** What a receiver does: recompute HMAC-SHA256(secret, `${timestamp}.${body}`) and compare in constant time. */
+async function verifySignature(request: SentRequest, secret: string): Promise<boolean> {
+  const timestamp = request.headers["x-parley-timestamp"] ?? "";
+  const signature = request.headers["x-parley-signature"] ?? "";
+  const hex = /^v1=([0-9a-f]{64})$/.exec(signature)?.[1];
+  if (!hex) return false;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  const mac = Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16));
+  const signed = new Uint8Array([...new TextEncoder().encode(`${timestamp}.`), ...request.body]);
+  return crypto.subtle.verify("HMAC", key, mac, signed);
+}
+
+async function hooksFor(sessionId: string): Promise<Array<SentRequest & { notice: CardNotice }>> {
+  return (await sentTo(HOST))
+    .map((request) => ({
+      ...request,
+      notice: JSON.parse(new TextDecoder().decode(request.body)) as CardNotice,
+    }))
+    .filter((request) => request.notice.sessionId === sessionId);
+}
+
+async function approvalSession() {
+  const session = await createSession({
+    script: [
+      toolReply([{ id: "toolu_hook_approve", name: "notes_write", input: { key: "plan", text: "ship it" } }]),
+      textReply("Saved."),
+    ],
+  });
+  const device = await connect(session, { device: "laptop" });
+  devices.push(device);
+  await device.request({ type: "send_message", text: "note the plan" });
+  await device.waitForEvent("approval_required");
+  return { session, device };
+}
+
+describe("signed webhooks", () => {
+  it("posts a signed JSON notice for an opened and a resolved card, with a link to answer", async () => {
+    const { session, device } = await approvalSession();
+    const [opened] = await deliver(
+      session,
+      async () => (await hooksFor(session.sessionId)).length >= 1 && hooksFor(session.sessionId),
+      "the opened webhook",
+    );
+    expect(opened?.url).toBe(NOTIFY_BINDINGS.NOTIFY_WEBHOOK_URL);
+    expect(opened?.headers["content-type"]).toBe("application/json");
+    expect(opened?.headers["x-parley-event"]).toBe("card.opened");
+    expect(Math.abs(Number(opened?.headers["x-parley-timestamp"]) - Date.now() / 1000)).toBeLessThan(30);
+    expect(await verifySignature(opened as SentRequest, NOTIFY_BINDINGS.NOTIFY_WEBHOOK_SECRET)).toBe(true);
+    expect(await verifySignature(opened as SentRequest, "a-different-secret-0123456789")).toBe(false);
+    expect(opened?.notice).toMatchObject({
+      change: "opened",
+      sessionId: session.sessionId,
+      card: { toolCallId: "toolu_hook_approve", kind: "approval", toolName: "notes_write", outcome: null },
+      title: "Approve notes_write?",
+      url: `${session.shareUrl}&card=toolu_hook_approve`,
+    });
+    expect(opened?.notice.deadline).toBeGreaterThan(Date.now());
+
+    await device.request({ type: "deny", toolCallId: "toolu_hook_approve", reason: "not yet" });
+    const hooks = await deliver(
+      session,
+      async () => (await hooksFor(session.sessionId)).length >= 2 && hooksFor(session.sessionId),
+      "the resolved webhook",
+    );
+    const resolved = hooks[1];
+    expect(resolved?.headers["x-parley-event"]).toBe("card.resolved");
+    expect(await verifySignature(resolved as SentRequest, NOTIFY_BINDINGS.NOTIFY_WEBHOOK_SECRET)).toBe(true);
+    expect(resolved?.notice).toMatchObject({
+      change: "resolved",
+      card: { toolCallId: "toolu_hook_approve", outcome: "denied", resolvedBy: "laptop" },
+      title: "Denied on laptop",
+    });
+  });
+
+  it("retries a delivery the receiver answered 500, with the same body, and logs both attempts", async () => {
+    await scriptAnswers(HOST, [500], "toolu_hook_retry");
+    const session = await createSession({
+      script: [toolReply([{ id: "toolu_hook_retry", name: "notes_write", input: { key: "k", text: "v" } }])],
+    });
+    const device = await connect(session);
+    devices.push(device);
+    await device.request({ type: "send_message", text: "go" });
+    await device.waitForEvent("approval_required");
+    const [first] = await deliver(
+      session,
+      async () => {
+        const rows = (await deliveryLog(session)).filter((row) => row.lastStatus === 500);
+        return rows.length > 0 && rows;
+      },
+      "the failed attempt",
+    );
+    expect(first).toMatchObject({
+      channel: "webhook",
+      status: "pending",
+      attempts: 1,
+      lastError: "answer 500",
+    });
+    const retryAt = first?.nextAt ?? 0;
+    expect(retryAt - Date.now()).toBeGreaterThan(2_000);
+    expect(retryAt - Date.now()).toBeLessThanOrEqual(5_000);
+    // The alarm is already set for the retry; it fires once that time has come.
+    const alarm = await runInDurableObject(stubOf(session.sessionId), (_instance, state) =>
+      state.storage.getAlarm(),
+    );
+    expect(alarm).toBe(retryAt);
+    await new Promise((resolve) => setTimeout(resolve, retryAt - Date.now() + 50));
+    await runDurableObjectAlarm(stubOf(session.sessionId));
+    const [row] = await deliver(
+      session,
+      async () => {
+        const rows = (await deliveryLog(session)).filter((r) => r.status === "delivered");
+        return rows.length > 0 && rows;
+      },
+      "the retry",
+    );
+    expect(row).toMatchObject({ attempts: 2, lastStatus: 201, nextAt: null });
+    const attempts = await hooksFor(session.sessionId);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]?.body).toEqual(attempts[0]?.body);
+  });
+
+  it("shows the delivery log only to the session's token holder", async () => {
+    const { session } = await approvalSession();
+    const other = await createSession();
+    const response = await api("GET", `/api/sessions/${session.sessionId}/deliveries`, {
+      token: other.token,
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe("webhook configuration", () => {
+  it("refuses a webhook URL that is not https, except loopback for development", () => {
+    const base = { NOTIFY_WEBHOOK_SECRET: NOTIFY_BINDINGS.NOTIFY_WEBHOOK_SECRET };
+    expect(() => readConfig({ ...base, NOTIFY_WEBHOOK_URL: "http://hooks.example.com/x" })).toThrow(
+      /must be https[\s\S]*NOTIFY_WEBHOOK_URL/,
+    );
+    expect(readConfig({ ...base, NOTIFY_WEBHOOK_URL: "http://127.0.0.1:9000/x" }).webhook?.url).toBe(
+      "http://127.0.0.1:9000/x",
+    );
+    expect(readConfig({ ...base, NOTIFY_WEBHOOK_URL: "http://localhost:9000/x" }).webhook).not.toBeNull();
+    expect(() => readConfig({ NOTIFY_WEBHOOK_URL: "https://hooks.example.com/x" })).toThrow(
+      /NOTIFY_WEBHOOK_SECRET/,
+    );
+  });
+});
