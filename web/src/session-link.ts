@@ -19,3 +19,16 @@ export function parseSessionHash(hash: string): SessionRoute | null {
   if (!token) return null;
   return { sessionId: decodeURIComponent(match[1]!), token };
 }
+
+/** A full share link (`https://host/#/s/<id>?token=…`) as the API origin plus the route; `null` if it is not one. */
+export function parseShareLink(link: string): (SessionRoute & { baseUrl: string }) | null {
+  let url: URL;
+  try {
+    url = new URL(link);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const route = parseSessionHash(url.hash);
+  return route && { ...route, baseUrl: url.origin };
+}

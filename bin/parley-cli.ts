@@ -1,0 +1,74 @@
+// `parley attach <share link>`: a terminal becomes one more device of a session. `parley vapid-keys`
+// prints a fresh VAPID key pair for Web Push. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
+import { hostname } from "node:os";
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../web/src/client";
+import { TerminalDevice } from "./terminal-device";
+
+const USAGE = `Usage:
+  parley attach <share link> [--device <name>]   answer and chat from this terminal
+  parley vapid-keys                              print a VAPID key pair for Web Push`;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`parley: ${message}\n`);
+  process.exit(code);
+}
+
+async function attach(args: string[]): Promise<void> {
+  const link = args.find((arg) => !arg.startsWith("--"));
+  const deviceFlag = args.indexOf("--device");
+  const device = deviceFlag >= 0 ? args[deviceFlag + 1] : undefined;
+  if (!link) fail(`attach needs a share link\n${USAGE}`, 2);
+  const route = parseShareLink(link);
+  if (!route) fail(`not a Parley share link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
+  if (device !== undefined && !/^[\w.-]{1,64}$/.test(device))
+    fail("--device takes letters, digits, '.', '_' or '-'", 2);
+  try {
+    await fetchSnapshot(route.baseUrl, route.sessionId, route.token);
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500)
+      fail(`this link does not open a session: ${error.message}`, 2);
+    fail(`cannot reach ${route.baseUrl}: ${error instanceof Error ? error.message : String(error)}`, 1);
+  }
+  const deviceId =
+    device ??
+    `cli-${
+      hostname()
+        .replace(/[^\w.-]/g, "")
+        .slice(0, 24) || "terminal"
+    }`;
+  const client = new SessionClient({ ...route, deviceId });
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  new TerminalDevice(client, rl, (text) => process.stdout.write(text), deviceId);
+  const leave = () => {
+    client.close();
+    rl.close();
+    process.stdout.write("\nLeft the session. It keeps running; any other device can still answer.\n");
+    process.exit(0);
+  };
+  rl.on("SIGINT", leave);
+  rl.on("close", leave);
+  process.on("SIGTERM", leave);
+  client.connect();
+}
+
+async function vapidKeys(): Promise<void> {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+  ])) as CryptoKeyPair;
+  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+  const publicKey = Buffer.from(raw).toString("base64url");
+  process.stdout.write(
+    `VAPID_PUBLIC_KEY=${publicKey}\nVAPID_PRIVATE_KEY=${jwk.d}\n\n` +
+      "Store them as secrets (and set VAPID_SUBJECT to a mailto: or https: contact):\n" +
+      "  npx wrangler secret put VAPID_PUBLIC_KEY\n  npx wrangler secret put VAPID_PRIVATE_KEY\n" +
+      "For wrangler dev, put both lines in .dev.vars.\n",
+  );
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === "attach") await attach(rest);
+else if (command === "vapid-keys") await vapidKeys();
+else fail(command ? `unknown command: ${command}\n${USAGE}` : USAGE, 2);

@@ -1,0 +1,172 @@
+// A terminal as one more device of a session: streams the transcript, asks open cards one at a
+// time, sends typed lines as messages, and shows the receipt when another device answered first.
+import type { Interface as ReadLine } from "node:readline";
+import type { SessionClient, SessionEvent } from "../web/src/client";
+import { receiptText } from "../web/src/interaction-view";
+import type { Resolution } from "../web/src/session-state";
+import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
+
+const MESSAGE_PROMPT = "you› ";
+const MAX_TOOL_LINE = 160;
+
+export class TerminalDevice {
+  private readonly queue: Card[] = [];
+  private active: { card: Card; prompt: CardPrompt } | null = null;
+  private promptText = MESSAGE_PROMPT;
+  /** Streamed text not yet ended by a newline. */
+  private partial = "";
+
+  constructor(
+    private readonly client: SessionClient,
+    private readonly rl: ReadLine,
+    private readonly write: (text: string) => void,
+    private readonly deviceId: string,
+  ) {
+    client.on("hello", (hello) => {
+      const snapshot = hello.snapshot;
+      this.print(`Connected as ${hello.deviceId} · ${snapshot.model} · ${snapshot.status.replace("_", " ")}`);
+    });
+    client.on("events", (events) => {
+      for (const event of events) this.onEvent(event);
+    });
+    client.on("connection", (info) => {
+      if (info.state === "reconnecting" || info.state === "offline") this.print(`… ${info.state}`);
+    });
+    rl.on("line", (line) => this.onLine(line));
+  }
+
+  private onEvent(event: SessionEvent): void {
+    switch (event.type) {
+      case "user_message":
+        this.print(
+          `${event.data.deviceId === this.deviceId ? "you" : (event.data.deviceId ?? "someone")}› ${event.data.text}`,
+        );
+        break;
+      case "text_delta":
+        this.stream(event.data.text);
+        break;
+      case "tool_call_end":
+        this.print(`⚙ ${event.data.name} ${clip(JSON.stringify(event.data.input ?? {}))}`);
+        break;
+      case "tool_result":
+        this.print(`  ${event.data.isError ? "✗" : "↳"} ${clip(event.data.content.split("\n")[0] ?? "")}`);
+        break;
+      case "question_prompt":
+      case "approval_required":
+      case "interaction_prompt":
+        this.open(event.data);
+        break;
+      case "interaction_resolved":
+        this.resolved(event.data);
+        break;
+      case "error":
+        this.print(`✗ ${event.data.message}`);
+        break;
+      case "done":
+        this.flush();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private open(card: Card): void {
+    this.flush();
+    if (!promptFor(card)) {
+      this.print(`A ${card.kind} card is waiting; answer it in the browser.`);
+      return;
+    }
+    this.queue.push(card);
+    if (!this.active) this.next();
+  }
+
+  private resolved(resolution: Resolution & { toolCallId: string }): void {
+    const index = this.queue.findIndex((card) => card.toolCallId === resolution.toolCallId);
+    if (index >= 0) this.queue.splice(index, 1);
+    const by =
+      resolution.resolvedBy && resolution.resolvedBy !== this.deviceId ? ` (${resolution.resolvedBy})` : "";
+    this.print(`✓ ${receiptText(resolution, this.deviceId)}${by}`);
+    if (this.active?.card.toolCallId === resolution.toolCallId) {
+      this.active = null;
+      this.next();
+    }
+  }
+
+  private next(): void {
+    const card = this.queue[0];
+    const prompt = card && promptFor(card);
+    if (!card || !prompt) {
+      this.active = null;
+      this.setPrompt(MESSAGE_PROMPT);
+      return;
+    }
+    this.active = { card, prompt };
+    this.show(prompt.start());
+  }
+
+  private onLine(line: string): void {
+    if (this.active) {
+      this.show(this.active.prompt.input(line), this.active.card);
+      return;
+    }
+    if (!line.trim()) return this.rl.prompt();
+    this.client
+      .send({ type: "send_message", text: line })
+      .catch((error: Error) => this.print(`✗ ${error.message}`));
+    this.rl.prompt();
+  }
+
+  private show(reply: Reply, card?: Card): void {
+    if (reply.kind === "ask") {
+      for (const line of reply.lines) this.print(line);
+      this.setPrompt(reply.prompt);
+      return;
+    }
+    const sent = card ?? this.active?.card;
+    // The card stays first in the queue until its resolution event arrives (from here or elsewhere).
+    this.active = null;
+    this.setPrompt(MESSAGE_PROMPT);
+    this.client
+      .send(reply.command)
+      .then((outcome) => {
+        if (outcome.alreadyResolved) this.print("Another device answered first.");
+      })
+      .catch((error: Error) => {
+        this.print(`✗ ${error.message}`);
+        if (sent && this.queue[0] === sent && !this.active) this.next();
+      });
+  }
+
+  private stream(text: string): void {
+    this.partial += text;
+    const end = this.partial.lastIndexOf("\n");
+    if (end < 0) return;
+    const complete = this.partial.slice(0, end);
+    this.partial = this.partial.slice(end + 1);
+    this.print(complete);
+  }
+
+  private flush(): void {
+    if (!this.partial) return;
+    const rest = this.partial;
+    this.partial = "";
+    this.print(rest);
+  }
+
+  private setPrompt(text: string): void {
+    this.promptText = text;
+    this.rl.setPrompt(text);
+    this.rl.prompt(true);
+  }
+
+  /** Prints above the input line, then redraws the prompt with what was being typed. */
+  private print(text: string): void {
+    this.write(`\r\x1b[K${text}\n`);
+    this.rl.setPrompt(this.promptText);
+    this.rl.prompt(true);
+  }
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TOOL_LINE ? `${text.slice(0, MAX_TOOL_LINE - 1)}…` : text;
+}

@@ -1,0 +1,26 @@
+// Bundles what the package exports for Node and other hosts: `parley/client` (dist/client.js) and
+// the terminal device behind `npx parley` (dist/parley-cli.js). Run by `npm install` (prepare).
+
+import { build } from "esbuild";
+
+const root = new URL("../", import.meta.url).pathname;
+const common = {
+  bundle: true,
+  format: "esm",
+  target: "es2022",
+  logLevel: "warning",
+  sourcemap: true,
+  minify: true,
+};
+await build({
+  ...common,
+  entryPoints: [`${root}web/src/client.ts`],
+  platform: "neutral",
+  outfile: `${root}dist/client.js`,
+});
+await build({
+  ...common,
+  entryPoints: [`${root}bin/parley-cli.ts`],
+  platform: "node",
+  outfile: `${root}dist/parley-cli.js`,
+});

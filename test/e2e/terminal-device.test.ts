@@ -1,0 +1,127 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium } from "./browser-env";
+import {
+  askReply,
+  baseUrl,
+  launchBrowser,
+  openDevice,
+  say,
+  scriptedSession,
+  type TestSession,
+} from "./harness";
+import { hasTmux, TmuxTerminal } from "./tmux-terminal";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PARLEY = [process.execPath, "bin/parley.mjs"];
+
+function attach(session: TestSession): TmuxTerminal {
+  const terminal = TmuxTerminal.start([...PARLEY, "attach", session.shareUrl, "--device", "terminal"], ROOT);
+  terminals.push(terminal);
+  return terminal;
+}
+
+const approveNotes = {
+  content: [
+    { type: "text" as const, text: "Writing it down." },
+    {
+      type: "tool_use" as const,
+      id: "toolu_cli_notes",
+      name: "notes_write",
+      input: { key: "plan", text: "thorough" },
+    },
+  ],
+};
+
+let terminals: TmuxTerminal[] = [];
+afterEach(() => {
+  for (const terminal of terminals) terminal.kill();
+  terminals = [];
+});
+
+describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler dev, chromium)", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("answers a question and an approval while a browser device shows the receipts", async () => {
+    const session = await scriptedSession([
+      askReply("toolu_cli_ask"),
+      approveNotes,
+      say("Noted the thorough plan."),
+    ]);
+    const browserPage: Page = await openDevice(browser, session, "browser");
+    const terminal = attach(session);
+    await terminal.waitFor(/Connected as terminal/);
+
+    terminal.line("Plan the release");
+    await browserPage.getByText("Plan the release").waitFor();
+    await terminal.waitFor(/\? \[Plan\] Which plan should I follow\?[\s\S]*1\) Fast[\s\S]*3\) Other/);
+    terminal.line("2");
+    await terminal.waitFor(/✓ Answered\n/);
+    await browserPage.locator(".receipt[data-outcome=answered]").waitFor();
+    expect(await browserPage.locator(".receipt").first().textContent()).toBe("Answered on another device");
+    expect(await browserPage.locator(".answer-summary dd").textContent()).toBe("Thorough");
+
+    await terminal.waitFor(/! Approve notes_write/);
+    terminal.line("a");
+    await browserPage.locator(".receipt[data-outcome=approved]").waitFor();
+    expect(await browserPage.locator(".receipt[data-outcome=approved]").textContent()).toBe(
+      "Approved on another device",
+    );
+    await terminal.waitFor(/Noted the thorough plan\./);
+  });
+
+  it("loses to a browser that answers first, shows that device's receipt, and leaves on Ctrl-C", async () => {
+    const session = await scriptedSession([askReply("toolu_cli_race"), say("Fast it is.")]);
+    const browserPage = await openDevice(browser, session, "browser");
+    const terminal = attach(session);
+    await terminal.waitFor(/Connected as terminal/);
+    terminal.line("Plan it");
+    await terminal.waitFor(/1\) Fast/);
+    await browserPage.getByLabel("Fast").check();
+    await browserPage.getByRole("button", { name: "Submit answers" }).click();
+    const screen = await terminal.waitFor(/✓ Answered on another device \(web-[0-9a-f]+\)/);
+    expect(screen).toMatch(/you› *$/m);
+    await terminal.waitFor(/Fast it is\./);
+
+    terminal.keys("C-c");
+    await terminal.waitFor(/Left the session/);
+    await expect.poll(() => terminal.exitStatus()).toBe(0);
+  });
+
+  it("refuses a bad or expired link with one line and exit code 2, changing nothing", async () => {
+    const session = await scriptedSession([say("unused")]);
+    const before = await (
+      await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/events`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      })
+    ).json();
+    const wrongToken = session.shareUrl.replace(/token=[^&]+/, `token=${"A".repeat(43)}`);
+    for (const link of [wrongToken, "https://example.invalid/not-a-link"]) {
+      const run = spawnSync(PARLEY[0]!, [PARLEY[1]!, "attach", link], {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 15_000,
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(run.stderr).toMatch(
+        /^parley: (this link does not open a session: Wrong token|not a Parley share link)/,
+      );
+    }
+    const after = await (
+      await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/events`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      })
+    ).json();
+    expect(after).toEqual(before);
+  });
+});

@@ -1,0 +1,16 @@
+// The typed client the package exports as `parley/client`: the same connection logic the web page
+// uses (resume by cursor, resend of unacknowledged commands, pings), plus the HTTP calls and the
+// protocol's zod schemas and types. Runs in browsers and in Node 22 (which has a global WebSocket).
+export * from "../../src/protocol/index";
+export { ApiError, createSession, fetchSnapshot } from "./session-api";
+export {
+  CommandError,
+  type CommandInput,
+  type CommandOutcome,
+  type ConnectionInfo,
+  type ConnectionState,
+  SessionClient,
+  type SessionClientOptions,
+} from "./session-client";
+export { buildShareUrl, parseSessionHash, parseShareLink, type SessionRoute } from "./session-link";
+export { backoffDelay, type SocketLike } from "./session-socket";
