@@ -109,10 +109,11 @@ export class TerminalDevice {
       this.show(this.active.prompt.input(line), this.active.card);
       return;
     }
-    if (!line.trim()) return this.rl.prompt();
-    this.client
-      .send({ type: "send_message", text: line })
-      .catch((error: Error) => this.print(`✗ ${error.message}`));
+    if (line.trim()) {
+      this.client
+        .send({ type: "send_message", text: line })
+        .catch((error: Error) => this.print(`✗ ${error.message}`));
+    }
     this.rl.prompt();
   }
 
