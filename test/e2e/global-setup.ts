@@ -3,6 +3,7 @@
 import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
@@ -12,7 +13,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return undefined;
   }
   const server = await startWranglerDev({
-    vars: { ALLOW_SCRIPTED_SESSIONS: "true" },
+    // VAPID keys turn on "Notify this device"; no webhook, which would only retry into the void.
+    vars: {
+      ALLOW_SCRIPTED_SESSIONS: "true",
+      VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
+      VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
+      VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
+    },
     verbose: process.env.E2E_VERBOSE === "1",
   });
   project.provide("baseUrl", server.baseUrl);

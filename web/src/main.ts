@@ -1,5 +1,6 @@
 // Browser entry: the start page, or the session named in the URL fragment (`#/s/<id>?token=…`).
 import { deviceId } from "./device-id";
+import { safeLocalStorage } from "./safe-storage";
 import { ApiError, fetchSnapshot } from "./session-api";
 import { parseSessionHash } from "./session-link";
 import { mountSession } from "./ui/app";
@@ -32,15 +33,7 @@ async function start(root: HTMLElement): Promise<void> {
     }
     // Network trouble: carry on, the socket client retries until the server answers.
   }
-  mountSession(root, route, deviceId(safeStorage()));
-}
-
-function safeStorage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
+  mountSession(root, route, deviceId(safeLocalStorage()));
 }
 
 window.addEventListener("hashchange", () => location.reload());

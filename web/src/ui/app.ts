@@ -2,6 +2,8 @@
 // renders, routes keyboard shortcuts to the active card and keeps the newest output in view.
 import type { InteractionResolution, PermissionMode } from "../../../src/protocol/index";
 import { type PendingPrompt, pendingInteractions } from "../interaction-view";
+import { rememberSession } from "../recent-sessions";
+import { safeLocalStorage } from "../safe-storage";
 import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../session-client";
 import type { SessionRoute } from "../session-link";
 import { buildShareUrl } from "../session-link";
@@ -12,6 +14,7 @@ import { Composer } from "./composer";
 import { ConnectionBadge } from "./connection-badge";
 import { h } from "./dom";
 import type { CardContext } from "./interaction-card";
+import { notifyControl } from "./notify-control";
 import { shareLink } from "./share-link";
 import { StatusBar } from "./status-bar";
 import { Transcript } from "./transcript";
@@ -100,6 +103,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       { class: "top" },
       h("h1", {}, h("a", { href: "/", text: "Parley" })),
       badge.el,
+      notifyControl(route, deviceId),
       shareLink(buildShareUrl(location.origin, route)),
     ),
     status.demo,
@@ -143,6 +147,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     document.title = view.status === "awaiting_input" ? "● Waiting for you — Parley" : "Parley";
     if (atBottom) scroller.scrollTop = scroller.scrollHeight;
     focusNewCard();
+    focusLinkedCard();
     noteAnsweredCards();
     restoreLostFocus();
   }
@@ -169,6 +174,18 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     if (document.activeElement && document.activeElement !== document.body) focusLost = false;
   }
 
+  /** A notification's link names its card (`&card=`): bring that card into view once it is shown. */
+  let linkedCard = new URLSearchParams(location.hash.split("?")[1] ?? "").get("card");
+  function focusLinkedCard(): void {
+    const linked = pendingInteractions(view).find(
+      (prompt) => prompt.interaction.id === linkedCard || prompt.item.id === linkedCard,
+    );
+    const card = cardOf(transcript, linked);
+    if (!card) return;
+    linkedCard = null;
+    card.focus();
+  }
+
   /** A new prompt takes focus unless the person is typing somewhere else. */
   function focusNewCard(): void {
     const first = pendingInteractions(view)[0];
@@ -189,6 +206,21 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   });
 
   client.on("hello", (frame) => dispatch({ type: "hello", frame, receivedAt: Date.now() }));
+  // The start page lists this session with its last status and message (written only on change).
+  let remembered = "";
+  const remember = () => {
+    const key = `${view.status}\u0000${view.lastUserText ?? ""}`;
+    if (key === remembered) return;
+    remembered = key;
+    rememberSession(safeLocalStorage(), {
+      ...route,
+      status: view.status,
+      title: view.lastUserText ?? undefined,
+    });
+  };
+  client.on("hello", remember);
+  client.on("events", remember);
+  rememberSession(safeLocalStorage(), route);
   client.on("events", (events) => dispatch({ type: "events", events }));
   client.on("delta", (frame) => dispatch({ type: "delta", frame }));
   client.on("connection", (info) => {

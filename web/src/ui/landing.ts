@@ -1,7 +1,10 @@
 // The start page: one button that creates a session and opens it (asking for the gateway token
-// only when the deployment requires one).
+// only when the deployment requires one), and the sessions this browser opened before.
+
+import { safeLocalStorage } from "../safe-storage";
 import { ApiError, createSession } from "../session-api";
 import { h, setText } from "./dom";
+import { recentList } from "./recent-list";
 
 const TOKEN_KEY = "parley.gatewayToken";
 
@@ -52,6 +55,7 @@ export function mountLanding(root: HTMLElement, open: (sessionId: string, token:
         text: "Run an agent that stops to ask you — questions and tool approvals — and carries on when you answer, from any device.",
       }),
       form,
+      recentList(safeLocalStorage()),
     ),
   );
 }

@@ -1,0 +1,232 @@
+import { webcrypto } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DeliveryView, SessionEvent } from "../../src/protocol/index";
+import { hasChromium } from "./browser-env";
+import {
+  askReply,
+  baseUrl,
+  launchBrowser,
+  openDevice,
+  postAs,
+  postMessage,
+  say,
+  scriptedSession,
+} from "./harness";
+
+const b64url = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("base64url");
+
+/** Real browser keys for a push subscription whose push service is the test (there is no internet here). */
+async function fakePushService(): Promise<{ endpoint: string; p256dh: string; auth: string }> {
+  const pair = await webcrypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+    "deriveBits",
+  ]);
+  return {
+    endpoint: `https://push.parley.invalid/send/${Math.random().toString(36).slice(2)}`,
+    p256dh: b64url(await webcrypto.subtle.exportKey("raw", pair.publicKey)),
+    auth: b64url(webcrypto.getRandomValues(new Uint8Array(16)).buffer),
+  };
+}
+
+let contexts: BrowserContext[] = [];
+afterEach(async () => {
+  for (const context of contexts) await context.close();
+  contexts = [];
+});
+
+function track(page: Page): Page {
+  contexts.push(page.context());
+  return page;
+}
+
+describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("subscribes this device with notification permission granted, and its service worker shows and replaces the card's notification", async () => {
+    const session = await scriptedSession([askReply("toolu_push_card"), say("Thanks.")]);
+    const service = await fakePushService();
+    const context = await browser.newContext();
+    contexts.push(context);
+    await context.grantPermissions(["notifications"], { origin: baseUrl() });
+    // Chromium's own push service (FCM) is out of reach offline: the browser's subscribe() answers with
+    // this endpoint instead; permission, service worker and the page's code are all real.
+    await context.addInitScript((fake) => {
+      const subscription = {
+        endpoint: fake.endpoint,
+        expirationTime: null,
+        toJSON: () => ({
+          endpoint: fake.endpoint,
+          expirationTime: null,
+          keys: { p256dh: fake.p256dh, auth: fake.auth },
+        }),
+      };
+      let subscribed = false;
+      PushManager.prototype.subscribe = async () => {
+        subscribed = true;
+        return subscription as unknown as PushSubscription;
+      };
+      PushManager.prototype.getSubscription = async () =>
+        subscribed ? (subscription as unknown as PushSubscription) : null;
+    }, service);
+    const page = await context.newPage();
+    await page.goto(session.shareUrl);
+    await page.locator(".connection[data-state=connected]").waitFor();
+
+    const toggle = page.getByRole("button", { name: "Notify this device" });
+    await toggle.click();
+    await page.getByRole("button", { name: "Notifications on" }).waitFor();
+    expect(await page.locator(".notify").getAttribute("data-state")).toBe("on");
+    const deviceId = await page.evaluate(() => localStorage.getItem("parley.deviceId"));
+
+    // The session now pushes to this device when a card opens (the delivery is logged under its id).
+    await postMessage(session, "Plan it");
+    await page.locator(".question-card").waitFor();
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/deliveries`, {
+          headers: { authorization: `Bearer ${session.token}` },
+        });
+        const { deliveries } = (await response.json()) as { deliveries: DeliveryView[] };
+        return deliveries.filter((row) => row.channel === "push").map((row) => [row.target, row.change]);
+      })
+      .toEqual([[deviceId, "opened"]]);
+
+    // Deliver pushes to the real service worker, as the push service would.
+    const cdp = await context.newCDPSession(page);
+    const registrations: Array<{ registrationId: string; scopeURL: string }> = [];
+    cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => registrations.push(...event.registrations));
+    await cdp.send("ServiceWorker.enable");
+    await expect.poll(() => registrations.some((r) => r.scopeURL.startsWith(baseUrl()))).toBe(true);
+    const registrationId = registrations.find((r) => r.scopeURL.startsWith(baseUrl()))?.registrationId ?? "";
+    const push = async (message: Record<string, unknown>) =>
+      cdp.send("ServiceWorker.deliverPushMessage", {
+        origin: baseUrl(),
+        registrationId,
+        data: JSON.stringify(message),
+      });
+    const notifications = () =>
+      page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.ready;
+        return (await registration.getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+        }));
+      });
+    const url = `${session.shareUrl}&card=toolu_push_card`;
+    await push({
+      change: "opened",
+      toolCallId: "toolu_push_card",
+      title: "The agent has a question",
+      body: "Which plan should I follow? — 10 minutes left to answer",
+      url,
+    });
+    await expect.poll(notifications).toEqual([
+      {
+        title: "The agent has a question",
+        body: "Which plan should I follow? — 10 minutes left to answer",
+        tag: "toolu_push_card",
+      },
+    ]);
+    await push({
+      change: "resolved",
+      toolCallId: "toolu_push_card",
+      title: "Answered on web-1",
+      body: "Which plan should I follow?",
+      url,
+    });
+    await expect
+      .poll(notifications)
+      .toEqual([{ title: "Answered on web-1", body: "Which plan should I follow?", tag: "toolu_push_card" }]);
+
+    await page.getByRole("button", { name: "Notifications on" }).click();
+    await page.getByRole("button", { name: "Notify this device" }).waitFor();
+  });
+
+  it("hides the button and says why when the server has no VAPID keys", async () => {
+    const session = await scriptedSession([say("hi")]);
+    const context = await browser.newContext();
+    contexts.push(context);
+    await context.route("**/api/notify", (route) =>
+      route.fulfill({
+        json: {
+          vapidPublicKey: null,
+          reason:
+            "This server has no VAPID keys (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY), so it cannot send Web Push.",
+        },
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto(session.shareUrl);
+    await page.locator(".notify[data-state=unavailable]").waitFor();
+    expect(await page.getByRole("button", { name: "Notify this device" }).count()).toBe(0);
+    expect(await page.locator(".notify-note").textContent()).toMatch(
+      /^Notifications off: This server has no VAPID keys/,
+    );
+  });
+
+  it("streams events to a browser EventSource, resuming after a cursor and continuing live", async () => {
+    const session = await scriptedSession([say("First."), say("Second.")]);
+    await postMessage(session, "one");
+    const page = track(await openDevice(browser, session, "watcher"));
+    await page.getByText("First.").waitFor();
+    await page.evaluate(
+      ({ sessionId, token }) => {
+        const seen: unknown[] = [];
+        (window as unknown as { seen: unknown[] }).seen = seen;
+        const source = new EventSource(`/api/sessions/${sessionId}/events/stream?token=${token}&after=2`);
+        source.onmessage = (message) =>
+          seen.push({ id: message.lastEventId, event: JSON.parse(message.data) });
+      },
+      { sessionId: session.sessionId, token: session.token },
+    );
+    const seen = () =>
+      page.evaluate(() => (window as unknown as { seen: Array<{ id: string; event: SessionEvent }> }).seen);
+    await expect.poll(async () => (await seen()).some((m) => m.event.type === "done")).toBe(true);
+    await postMessage(session, "two");
+    await expect.poll(async () => (await seen()).filter((m) => m.event.type === "done").length).toBe(2);
+    await expect.poll(async () => (await seen()).at(-1)?.event.type).toBe("session_status");
+    const messages = await seen();
+    expect(messages.map((m) => m.event.seq)).toEqual(messages.map((_, i) => i + 3));
+    expect(messages.every((m) => m.id === String(m.event.seq))).toBe(true);
+    expect(
+      messages
+        .filter((m) => m.event.type === "user_message")
+        .map((m) => (m.event.data as { text: string }).text),
+    ).toEqual(["two"]);
+  });
+
+  it("lists recent sessions on the start page with their status, reopens them and forgets them", async () => {
+    const first = await scriptedSession([askReply("toolu_recent")]);
+    const second = await scriptedSession([say("Done here.")]);
+    const page = track(await openDevice(browser, second, "lister"));
+    await page.getByRole("textbox", { name: "Message to the agent" }).fill("Tidy the docs");
+    await page.getByRole("textbox", { name: "Message to the agent" }).press("Enter");
+    await page.getByText("Done here.").waitFor();
+    await page.goto(first.shareUrl);
+    await page.locator(".connection[data-state=connected]").waitFor();
+    await postAs(first, "messages", { text: "Plan the release" });
+    await page.locator(".question-card").waitFor();
+
+    await page.goto(`${baseUrl()}/`);
+    const items = page.locator(".recent-item");
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await items.nth(0).locator(".recent-open").textContent()).toBe("Plan the release");
+    await expect.poll(() => items.nth(0).locator(".recent-status").textContent()).toBe("Waiting for you");
+    expect(await items.nth(1).locator(".recent-open").textContent()).toBe("Tidy the docs");
+    await expect.poll(() => items.nth(1).locator(".recent-status").textContent()).toBe("Idle");
+
+    await page.getByRole("button", { name: "Forget Tidy the docs" }).click();
+    await expect.poll(() => items.count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => items.count()).toBe(1);
+    await page.getByRole("link", { name: "Reopen Plan the release" }).click();
+    await page.locator(".question-card").waitFor();
+  });
+});

@@ -1,0 +1,9 @@
+// localStorage, or null where the browser blocks it (private modes, sandboxed frames).
+
+export function safeLocalStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
