@@ -10,10 +10,13 @@ client.on("events", (events) => {
   for (const event of events) {
     if (event.type === "text_delta") process.stdout.write(event.data.text);
     if (event.type === "question_prompt") {
-      const answers = Object.fromEntries(event.data.request.questions.map((q) => [q.question, q.options[0].label]));
+      const answers = Object.fromEntries(
+        event.data.request.questions.map((q) => [q.question, q.options[0].label]),
+      );
       client.send({ type: "submit_answers", toolCallId: event.data.toolCallId, answers });
     }
-    if (event.type === "approval_required") client.send({ type: "approve", toolCallId: event.data.toolCallId });
+    if (event.type === "approval_required")
+      client.send({ type: "approve", toolCallId: event.data.toolCallId });
     if (event.type === "done") client.close();
   }
 });
