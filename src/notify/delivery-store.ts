@@ -52,6 +52,16 @@ export class SqlDeliveryStore {
     );
   }
 
+  /** Devices an "opened" push for this card was queued for. */
+  pushedDevices(toolCallId: string): string[] {
+    return this.sql
+      .all<{ target: string }>(
+        `SELECT DISTINCT target FROM deliveries WHERE channel = 'push' AND change = 'opened' AND tool_call_id = ?`,
+        toolCallId,
+      )
+      .map((row) => row.target);
+  }
+
   earliestDue(): number | null {
     return (
       this.sql.one<{ d: number | null }>(`SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`)

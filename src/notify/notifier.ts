@@ -23,6 +23,8 @@ export interface NotifierDeps {
   card(toolCallId: string): { toolName: string; request: unknown; expiresAt: number } | null;
   session(): { sessionId: string; shareUrl: string };
   now(): number;
+  /** True while the device has the session open (a live socket): it sees the card without a push. */
+  isConnected(deviceId: string): boolean;
   /** Moves the one alarm to the earliest due row after new deliveries were enqueued. */
   rearm(): void;
 }
@@ -36,7 +38,7 @@ export class Notifier {
       const notice = this.noticeFor(event);
       if (!notice) return;
       if (this.deps.config.push) {
-        for (const deviceId of this.deps.subscriptions.deviceIds())
+        for (const deviceId of this.pushTargets(notice))
           this.deps.deliveries.enqueue("push", deviceId, notice);
       }
       if (this.deps.config.webhook) {
@@ -47,6 +49,19 @@ export class Notifier {
       // A notification must never fail the turn that stored the event.
       console.error("Notifier.onEvent failed", error);
     }
+  }
+
+  /**
+   * An opened card is pushed to subscribed devices that do not have the session open; a resolved
+   * one to the devices that were told it opened, so their notification is replaced.
+   */
+  private pushTargets(notice: CardNotice): string[] {
+    const subscribed = this.deps.subscriptions.deviceIds();
+    if (notice.change === "resolved") {
+      const told = new Set(this.deps.deliveries.pushedDevices(notice.card.toolCallId));
+      return subscribed.filter((deviceId) => told.has(deviceId));
+    }
+    return subscribed.filter((deviceId) => !this.deps.isConnected(deviceId));
   }
 
   /** Sends every delivery that is due; returns how many were attempted. Never throws. */

@@ -67,6 +67,7 @@ export class SessionObject extends DurableObject<Env> {
         shareUrl: this.state.meta.get("share_url", z.string()) ?? "",
       }),
       now: () => Date.now(),
+      isConnected: (deviceId) => this.ctx.getWebSockets(deviceId).length > 0,
       rearm: () => this.state.deadlines.rearm(),
     });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
@@ -127,7 +128,11 @@ export class SessionObject extends DurableObject<Env> {
 
   async stats(): Promise<CommandOutcome> {
     if (!this.state.exists()) return unknownSession();
-    const stats: SessionStats = this.state.stats();
+    const stats: SessionStats = {
+      ...this.state.stats(),
+      sockets: this.ctx.getWebSockets().length,
+      streams: this.streams.size,
+    };
     return { ok: true, result: stats };
   }
 

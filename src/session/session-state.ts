@@ -158,7 +158,7 @@ export class SessionState {
     };
   }
 
-  stats(): SessionStats {
+  stats(): Omit<SessionStats, "sockets" | "streams"> {
     return {
       rowsWritten: this.sql.rowsWritten,
       rowsRead: this.sql.rowsRead,

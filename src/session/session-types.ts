@@ -33,4 +33,7 @@ export interface SessionStats {
   events: number;
   eventsByType: Record<string, number>;
   messages: number;
+  /** Open WebSockets and SSE streams right now. */
+  sockets: number;
+  streams: number;
 }

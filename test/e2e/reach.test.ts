@@ -66,27 +66,36 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
           keys: { p256dh: fake.p256dh, auth: fake.auth },
         }),
       };
-      let subscribed = false;
+      // The browser keeps a subscription across page loads; so does this stand-in.
+      const KEY = "test.pushSubscribed";
       PushManager.prototype.subscribe = async () => {
-        subscribed = true;
+        localStorage.setItem(KEY, "1");
         return subscription as unknown as PushSubscription;
       };
       PushManager.prototype.getSubscription = async () =>
-        subscribed ? (subscription as unknown as PushSubscription) : null;
+        localStorage.getItem(KEY) ? (subscription as unknown as PushSubscription) : null;
     }, service);
-    const page = await context.newPage();
-    await page.goto(session.shareUrl);
-    await page.locator(".connection[data-state=connected]").waitFor();
+    const first = await context.newPage();
+    await first.goto(session.shareUrl);
+    await first.locator(".connection[data-state=connected]").waitFor();
 
-    const toggle = page.getByRole("button", { name: "Notify this device" });
+    const toggle = first.getByRole("button", { name: "Notify this device" });
     await toggle.click();
-    await page.getByRole("button", { name: "Notifications on" }).waitFor();
-    expect(await page.locator(".notify").getAttribute("data-state")).toBe("on");
-    const deviceId = await page.evaluate(() => localStorage.getItem("parley.deviceId"));
+    await first.getByRole("button", { name: "Notifications on" }).waitFor();
+    expect(await first.locator(".notify").getAttribute("data-state")).toBe("on");
+    const deviceId = await first.evaluate(() => localStorage.getItem("parley.deviceId"));
 
-    // The session now pushes to this device when a card opens (the delivery is logged under its id).
+    // With every tab closed, the session pushes to this device when a card opens (logged under its id).
+    await first.close();
+    await expect
+      .poll(async () => {
+        const response = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/stats`, {
+          headers: { authorization: `Bearer ${session.token}` },
+        });
+        return ((await response.json()) as { sockets: number }).sockets;
+      })
+      .toBe(0);
     await postMessage(session, "Plan it");
-    await page.locator(".question-card").waitFor();
     await expect
       .poll(async () => {
         const response = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/deliveries`, {
@@ -96,6 +105,15 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
         return deliveries.filter((row) => row.channel === "push").map((row) => [row.target, row.change]);
       })
       .toEqual([[deviceId, "opened"]]);
+
+    // The notification's link opens the session at that card.
+    const url = `${session.shareUrl}&card=toolu_push_card`;
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.locator(".question-card").waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest(".question-card") !== null))
+      .toBe(true);
 
     // Deliver pushes to the real service worker, as the push service would.
     const cdp = await context.newCDPSession(page);
@@ -119,7 +137,6 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
           tag: n.tag,
         }));
       });
-    const url = `${session.shareUrl}&card=toolu_push_card`;
     await push({
       change: "opened",
       toolCallId: "toolu_push_card",

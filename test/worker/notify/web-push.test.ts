@@ -141,6 +141,34 @@ describe("Web Push notifications", () => {
     ]);
   });
 
+  it("does not push to a subscribed device that has the session open, nor its resolution", async () => {
+    const { session, device } = await askingSession();
+    const host = pushHost();
+    const keys = await browserKeys();
+    await subscribe(session, "laptop", `https://${host}/open-tab`, keys.json);
+    await subscribe(session, "phone", `https://${host}/pocket`, keys.json);
+    await openCard(device);
+    await device.request({
+      type: "submit_answers",
+      toolCallId: "toolu_ask_push",
+      answers: { "0": "SQLite" },
+    });
+    await deliver(
+      session,
+      async () => (await deliveryLog(session)).filter((row) => row.status === "delivered").length >= 4,
+      "the pushes and webhooks",
+    );
+    const pushes = (await deliveryLog(session)).filter((row) => row.channel === "push");
+    expect(pushes.map((row) => [row.target, row.change])).toEqual([
+      ["phone", "resolved"],
+      ["phone", "opened"],
+    ]);
+    expect((await sentTo(host)).map((request) => new URL(request.url).pathname)).toEqual([
+      "/pocket",
+      "/pocket",
+    ]);
+  });
+
   it("removes a subscription the push service answers 410 Gone, and stops pushing to it", async () => {
     const { session, device } = await askingSession();
     const host = pushHost();

@@ -184,6 +184,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     if (!card) return;
     linkedCard = null;
     card.focus();
+    (document.activeElement as HTMLElement | null)?.scrollIntoView({ block: "center" });
   }
 
   /** A new prompt takes focus unless the person is typing somewhere else. */
