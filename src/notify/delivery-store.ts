@@ -3,6 +3,9 @@
 import { type CardChange, CardNotice, type DeliveryView } from "../protocol/notify";
 import type { SqlCounter } from "../session/sql-counter";
 
+/** Settled rows kept for the log; older ones are dropped as new ones arrive. */
+const KEPT_ROWS = 500;
+
 export type Channel = DeliveryView["channel"];
 export type DeliveryStatus = DeliveryView["status"];
 
@@ -49,6 +52,10 @@ export class SqlDeliveryStore {
       at,
       at,
       at,
+    );
+    this.sql.run(
+      `DELETE FROM deliveries WHERE status != 'pending' AND id <= (SELECT MAX(id) FROM deliveries) - ?`,
+      KEPT_ROWS,
     );
   }
 

@@ -34,6 +34,8 @@ const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
   ...kinds.toolSpecs().map((spec) => spec.name),
 ]);
 const WATCHDOG_MS = 120_000;
+/** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
+const MAX_PUSH_DEVICES = 20;
 
 type Attachment = { deviceId: string };
 
@@ -111,6 +113,16 @@ export class SessionObject extends DurableObject<Env> {
   /** Stores this device's push subscription (replacing an older one of the same device). */
   async subscribePush(body: PushSubscriptionBody): Promise<CommandOutcome> {
     if (!this.state.exists()) return unknownSession();
+    const known = this.state.subscriptions.deviceIds();
+    if (known.length >= MAX_PUSH_DEVICES && !known.includes(body.deviceId)) {
+      return {
+        ok: false,
+        error: {
+          code: "invalid_input",
+          message: `A session takes push subscriptions from at most ${MAX_PUSH_DEVICES} devices`,
+        },
+      };
+    }
     this.state.subscriptions.put(body.deviceId, body.subscription);
     return { ok: true, result: { deviceId: body.deviceId } };
   }

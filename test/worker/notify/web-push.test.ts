@@ -251,6 +251,24 @@ describe("Web Push notifications", () => {
     expect(await storageFingerprint(session.sessionId)).toBe(before);
   });
 
+  it("takes subscriptions from at most twenty devices, while one device may replace its own", async () => {
+    const { session } = await askingSession();
+    const keys = await browserKeys();
+    for (let i = 0; i < 20; i++) {
+      expect((await subscribe(session, `device-${i}`, `https://${pushHost()}/d${i}`, keys.json)).status).toBe(
+        201,
+      );
+    }
+    const before = await storageFingerprint(session.sessionId);
+    const refused = await subscribe(session, "device-20", `https://${pushHost()}/d20`, keys.json);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /at most 20 devices/,
+    );
+    expect(await storageFingerprint(session.sessionId)).toBe(before);
+    expect((await subscribe(session, "device-3", `https://${pushHost()}/again`, keys.json)).status).toBe(201);
+  });
+
   it("tells the page the VAPID public key to subscribe with", async () => {
     const response = await api("GET", "/api/notify");
     expect(await response.json()).toEqual({ vapidPublicKey: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY, reason: null });
