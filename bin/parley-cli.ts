@@ -40,7 +40,13 @@ async function attach(args: string[]): Promise<void> {
     }`;
   const client = new SessionClient({ ...route, deviceId });
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  new TerminalDevice(client, rl, (text) => process.stdout.write(text), deviceId);
+  new TerminalDevice(
+    client,
+    rl,
+    (text) => process.stdout.write(text),
+    deviceId,
+    process.stdin.isTTY === true,
+  );
   const leave = () => {
     client.close();
     rl.close();

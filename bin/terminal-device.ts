@@ -7,7 +7,7 @@ import type { Resolution } from "../web/src/session-state";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
 
 const MESSAGE_PROMPT = "you› ";
-const MAX_TOOL_LINE = 160;
+const MAX_TOOL_LINE = 120;
 
 export class TerminalDevice {
   private readonly queue: Card[] = [];
@@ -21,6 +21,8 @@ export class TerminalDevice {
     private readonly rl: ReadLine,
     private readonly write: (text: string) => void,
     private readonly deviceId: string,
+    /** A terminal echoes typed lines; the message then comes back as an event and is shown once. */
+    private readonly echoes = false,
   ) {
     client.on("hello", (hello) => {
       const snapshot = hello.snapshot;
@@ -110,6 +112,7 @@ export class TerminalDevice {
       return;
     }
     if (line.trim()) {
+      if (this.echoes) this.write("\x1b[1A\r\x1b[K");
       this.client
         .send({ type: "send_message", text: line })
         .catch((error: Error) => this.print(`✗ ${error.message}`));
@@ -144,14 +147,15 @@ export class TerminalDevice {
     if (end < 0) return;
     const complete = this.partial.slice(0, end);
     this.partial = this.partial.slice(end + 1);
-    this.print(complete);
+    this.line(complete);
   }
 
+  /** Ends streamed text that has no newline yet, so what follows starts on its own line. */
   private flush(): void {
     if (!this.partial) return;
     const rest = this.partial;
     this.partial = "";
-    this.print(rest);
+    this.line(rest);
   }
 
   private setPrompt(text: string): void {
@@ -160,8 +164,14 @@ export class TerminalDevice {
     this.rl.prompt(true);
   }
 
-  /** Prints above the input line, then redraws the prompt with what was being typed. */
+  /** Prints a line of its own (after any streamed text), above the input line. */
   private print(text: string): void {
+    this.flush();
+    this.line(text);
+  }
+
+  /** Writes above the input line, then redraws the prompt with what was being typed. */
+  private line(text: string): void {
     this.write(`\r\x1b[K${text}\n`);
     this.rl.setPrompt(this.promptText);
     this.rl.prompt(true);
