@@ -64,6 +64,7 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
     terminal.line("Plan the release");
     await browserPage.getByText("Plan the release").waitFor();
     await terminal.waitFor(/\? \[Plan\] Which plan should I follow\?[\s\S]*1\) Fast[\s\S]*3\) Other/);
+    expect(terminal.text().match(/you› Plan the release/g)).toHaveLength(1);
     terminal.line("2");
     await terminal.waitFor(/✓ Answered\n/);
     await browserPage.locator(".receipt[data-outcome=answered]").waitFor();
