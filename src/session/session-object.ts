@@ -1,7 +1,6 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
-import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
 import { timeOutDue } from "../agent/resolve-interaction";
@@ -11,7 +10,7 @@ import { type Config, readConfig } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
-import { Notifier } from "../notify/notifier";
+import type { Notifier } from "../notify/notifier";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
@@ -22,6 +21,7 @@ import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry } from "../tools/registry";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
+import { sessionNotifier } from "./session-notifier";
 import { SessionState } from "./session-state";
 import { type SessionInit, type SessionStats, StreamQuery, WebSocketQuery } from "./session-types";
 import { parseCommandFrame } from "./socket-frames";
@@ -56,22 +56,11 @@ export class SessionObject extends DurableObject<Env> {
       (event) => this.notifier.onEvent(event),
     );
     this.streams = new EventStreams(this.state.events);
-    this.notifier = new Notifier({
-      config: this.config,
-      subscriptions: this.state.subscriptions,
-      deliveries: this.state.deliveries,
-      card: (toolCallId) => {
-        const record = this.state.interactions.get(toolCallId);
-        return record && { toolName: record.toolName, request: record.request, expiresAt: record.deadline };
-      },
-      session: () => ({
-        sessionId: this.state.meta.get("session_id", z.string()) ?? "",
-        shareUrl: this.state.meta.get("share_url", z.string()) ?? "",
-      }),
-      now: () => Date.now(),
-      isConnected: (deviceId) => this.ctx.getWebSockets(deviceId).length > 0,
-      rearm: () => this.state.deadlines.rearm(),
-    });
+    this.notifier = sessionNotifier(
+      this.state,
+      this.config,
+      (deviceId) => ctx.getWebSockets(deviceId).length > 0,
+    );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
