@@ -31,6 +31,7 @@ async function attach(args: string[]): Promise<void> {
       fail(`this link does not open a session: ${error.message}`, 2);
     fail(`cannot reach ${route.baseUrl}: ${error instanceof Error ? error.message : String(error)}`, 1);
   }
+  if (typeof WebSocket === "undefined") fail(`attach needs Node 22 or newer (this is ${process.version})`, 1);
   const deviceId =
     device ??
     `cli-${
