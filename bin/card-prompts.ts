@@ -1,7 +1,9 @@
 // Answering cards line by line in a terminal: a question as numbered options with "Other" and
-// multi-select, an approval as approve / always / deny with a reason. Pure: text in, text out.
+// multi-select, an approval as approve / always / deny with a reason, a form field by field
+// (form-prompt.ts). Pure: text in, text out.
 import type { CommandInput } from "../web/src/client";
 import { type AnswerValue, type Question, questionsOf } from "../web/src/interaction-view";
+import { FormPrompt, formFields } from "./form-prompt";
 
 export interface Card {
   toolCallId: string;
@@ -30,6 +32,10 @@ export function promptFor(card: Card): CardPrompt | null {
     return questions.length > 0 ? new QuestionPrompt(card.toolCallId, questions) : null;
   }
   if (card.kind === "approval") return new ApprovalPrompt(card);
+  if (card.kind === "form") {
+    const form = formFields(card.request);
+    return form ? new FormPrompt(card, form) : null;
+  }
   return null;
 }
 

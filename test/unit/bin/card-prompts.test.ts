@@ -113,3 +113,74 @@ describe("answering cards in a terminal", () => {
     expect(promptFor({ toolCallId: "t", kind: "plan", toolName: "ExitPlanMode", request: {} })).toBeNull();
   });
 });
+
+describe("answering a form in a terminal, field by field", () => {
+  const form: Card = {
+    toolCallId: "toolu_form",
+    kind: "form",
+    toolName: "RequestUserInput",
+    request: {
+      message: "Details for the booking",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string", title: "Name", description: "As on the ticket" },
+          seats: { type: "integer", title: "Seats", minimum: 1, default: 2 },
+          window: { type: "boolean", title: "Window seat" },
+          meal: {
+            type: "string",
+            title: "Meal",
+            oneOf: [
+              { const: "veg", title: "Vegetarian" },
+              { const: "any", title: "Anything" },
+            ],
+          },
+          extras: { type: "array", title: "Extras", items: { enum: ["wifi", "lounge", "bag"] } },
+        },
+        required: ["name", "meal"],
+      },
+    },
+  };
+
+  it("asks each field in order and sends the typed values as an accepted form", () => {
+    const replies = run(form, ["Ada", "", "y", "1", "3,1"]);
+    expect(replies[0]).toMatchObject({
+      lines: ["▤ Details for the booking", expect.any(String), "  Name * — As on the ticket"],
+      prompt: "name› ",
+    });
+    expect(replies[2]).toMatchObject({ lines: ["  Window seat"], prompt: "y/n› " });
+    expect(replies[3]).toMatchObject({
+      lines: ["  Meal *", "    1) Vegetarian", "    2) Anything"],
+      prompt: "choice› ",
+    });
+    expect(replies[5]).toEqual({
+      kind: "send",
+      command: {
+        type: "respond",
+        toolCallId: "toolu_form",
+        response: {
+          action: "accept",
+          content: { name: "Ada", seats: 2, window: true, meal: "veg", extras: ["wifi", "bag"] },
+        },
+      },
+    });
+  });
+
+  it("insists on required fields, checks numbers and yes/no, and skips optional fields on Enter", () => {
+    const replies = run(form, ["", "Ada", "two", "2.5", "3", "maybe", "", "2", ""]);
+    expect(replies[1]).toMatchObject({ lines: ["This field is required.", "  Name * — As on the ticket"] });
+    expect(replies[3]).toMatchObject({ lines: ["Type a number.", expect.any(String)] });
+    expect(replies[4]).toMatchObject({ lines: ["Type a whole number.", expect.any(String)] });
+    expect(replies[6]).toMatchObject({ lines: ["Type y or n.", expect.any(String)] });
+    expect(replies[9]).toMatchObject({
+      command: { response: { action: "accept", content: { name: "Ada", seats: 3, meal: "any" } } },
+    });
+  });
+
+  it("declines with !decline at any field", () => {
+    expect(run(form, ["Ada", "!decline"])[2]).toEqual({
+      kind: "send",
+      command: { type: "respond", toolCallId: "toolu_form", response: { action: "decline" } },
+    });
+  });
+});
