@@ -10,6 +10,13 @@ import type { SendResult } from "./send-result";
 import type { SqlSubscriptionStore } from "./subscription-store";
 import { sendWebhook } from "./webhook-sender";
 
+const CARD_EVENTS = new Set<SessionEvent["type"]>([
+  "question_prompt",
+  "approval_required",
+  "interaction_prompt",
+  "interaction_resolved",
+]);
+
 /** Waits before attempts 2, 3, …; after the last one a delivery is marked failed. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
 /** How long a row taken for sending is held before another alarm may take it again. */
@@ -108,6 +115,9 @@ export class Notifier {
   }
 
   private noticeFor(event: SessionEvent): CardNotice | null {
+    // Most events (streamed text above all) are not card changes: decide before reading anything.
+    if (!CARD_EVENTS.has(event.type)) return null;
+    if (!this.deps.config.push && !this.deps.config.webhook) return null;
     const session = this.deps.session();
     const context: NoticeContext = {
       sessionId: session.sessionId,
