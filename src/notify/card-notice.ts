@@ -38,7 +38,7 @@ export interface NoticeContext {
 
 /** The notice for a card that just opened. */
 export function openedNotice(card: InteractionPromptData, context: NoticeContext): CardNotice {
-  const left = describeDuration(Math.max(0, card.expiresAt - context.now));
+  const left = describeDuration(roundedLeft(card.expiresAt - context.now));
   const { title, line } = describe(card.kind, card.toolName, card.request);
   return {
     change: "opened",
@@ -69,6 +69,12 @@ export function resolvedNotice(
     body: clip(line),
     url: cardUrl(context.sessionUrl, card.toolCallId),
   };
+}
+
+// The notice is written a few milliseconds after the card: say "10 minutes", not "9 minutes and 59.998 seconds".
+function roundedLeft(ms: number): number {
+  const unit = ms >= 60_000 ? 60_000 : 1_000;
+  return Math.max(0, Math.round(ms / unit) * unit);
 }
 
 function pick(card: { toolCallId: string; kind: string; toolName: string; request: unknown }) {
