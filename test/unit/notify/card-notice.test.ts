@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { openedNotice, resolvedNotice } from "../../../src/notify/card-notice";
+
+const context = {
+  sessionId: "0123456789abcdef0123456789abcdef",
+  seq: 7,
+  sessionUrl: "https://parley.test/#/s/0123456789abcdef0123456789abcdef?token=t",
+  now: 1_000_000,
+};
+
+function card(kind: string, request: unknown, left = 600_000 - 3) {
+  return {
+    toolCallId: "toolu_1",
+    kind,
+    toolName: "Tool",
+    request,
+    createdAt: context.now,
+    expiresAt: context.now + left,
+  };
+}
+
+describe("card notices for pushes and webhooks", () => {
+  it("words a question with its first question, how many more, and the time left in whole minutes", () => {
+    const notice = openedNotice(
+      card("question", { questions: [{ question: "Which plan?" }, { question: "When?" }] }),
+      context,
+    );
+    expect(notice).toMatchObject({
+      change: "opened",
+      title: "The agent has a question",
+      body: "Which plan? (+1 more) — 10 minutes left to answer",
+      url: `${context.sessionUrl}&card=toolu_1`,
+      deadline: context.now + 600_000 - 3,
+    });
+  });
+
+  it("words an approval with the tool and its description, and seconds under a minute", () => {
+    const notice = openedNotice(
+      card("approval", { toolName: "notes_write", description: "Save a note", input: {} }, 42_400),
+      context,
+    );
+    expect(notice).toMatchObject({
+      title: "Approve notes_write?",
+      body: "Save a note — 42 seconds left to answer",
+    });
+  });
+
+  it("words any other kind from its message or title, without knowing the kind", () => {
+    const notice = openedNotice(card("form", { message: "Details for the booking" }), context);
+    expect(notice).toMatchObject({
+      title: "The agent is waiting (form)",
+      body: "Details for the booking — 10 minutes left to answer",
+    });
+    expect(openedNotice(card("plan", 42), context).body).toBe(
+      "Tool is waiting for you — 10 minutes left to answer",
+    );
+  });
+
+  it("says how and where a card was resolved, and clips long text", () => {
+    const notice = resolvedNotice(
+      {
+        ...card("question", { questions: [{ question: "x".repeat(400) }] }),
+        outcome: "answered",
+        resolvedBy: "phone",
+      },
+      context,
+    );
+    expect(notice.title).toBe("Answered on phone");
+    expect(notice.body).toHaveLength(240);
+    expect(notice.body.endsWith("…")).toBe(true);
+    expect(notice.card).toMatchObject({ outcome: "answered", resolvedBy: "phone" });
+    const timedOut = resolvedNotice(
+      { ...card("approval", {}), outcome: "timed_out", resolvedBy: null },
+      context,
+    );
+    expect(timedOut.title).toBe("Timed out");
+  });
+});
