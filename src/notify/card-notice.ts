@@ -48,7 +48,7 @@ export function openedNotice(card: InteractionPromptData, context: NoticeContext
     deadline: card.expiresAt,
     title,
     body: clip(`${line} — ${left} left to answer`),
-    url: cardUrl(context.sessionUrl, card.toolCallId),
+    url: cardUrl(context.sessionUrl, card.interactionId ?? card.toolCallId),
   };
 }
 
@@ -67,7 +67,7 @@ export function resolvedNotice(
     deadline: card.expiresAt,
     title: `${OUTCOME_WORDS[card.outcome]}${by}`,
     body: clip(line),
-    url: cardUrl(context.sessionUrl, card.toolCallId),
+    url: cardUrl(context.sessionUrl, card.interactionId ?? card.toolCallId),
   };
 }
 
@@ -77,8 +77,21 @@ function roundedLeft(ms: number): number {
   return Math.max(0, Math.round(ms / unit) * unit);
 }
 
-function pick(card: { toolCallId: string; kind: string; toolName: string; request: unknown }) {
-  return { toolCallId: card.toolCallId, kind: card.kind, toolName: card.toolName, request: card.request };
+function pick(card: {
+  interactionId?: string | undefined;
+  toolCallId: string;
+  kind: string;
+  toolName: string;
+  request: unknown;
+}) {
+  return {
+    // Events stored before interactions had ids of their own name only the tool call.
+    interactionId: card.interactionId ?? card.toolCallId,
+    toolCallId: card.toolCallId,
+    kind: card.kind,
+    toolName: card.toolName,
+    request: card.request,
+  };
 }
 
 function describe(kind: string, toolName: string, request: unknown): { title: string; line: string } {
@@ -99,8 +112,8 @@ function describe(kind: string, toolName: string, request: unknown): { title: st
   return { title: `The agent is waiting (${kind})`, line };
 }
 
-function cardUrl(sessionUrl: string, toolCallId: string): string {
-  return `${sessionUrl}&card=${encodeURIComponent(toolCallId)}`;
+function cardUrl(sessionUrl: string, interactionId: string): string {
+  return `${sessionUrl}&card=${encodeURIComponent(interactionId)}`;
 }
 
 function clip(text: string): string {

@@ -22,7 +22,7 @@ type Row = {
   channel: Channel;
   target: string;
   change: CardChange;
-  tool_call_id: string;
+  interaction_id: string;
   notice: string;
   status: DeliveryStatus;
   attempts: number;
@@ -42,12 +42,12 @@ export class SqlDeliveryStore {
   enqueue(channel: Channel, target: string, notice: CardNotice): void {
     const at = this.now();
     this.sql.run(
-      `INSERT INTO deliveries (channel, target, change, tool_call_id, notice, status, attempts, next_at, created_at, updated_at)
+      `INSERT INTO deliveries (channel, target, change, interaction_id, notice, status, attempts, next_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       channel,
       target,
       notice.change,
-      notice.card.toolCallId,
+      notice.card.interactionId,
       JSON.stringify(notice),
       at,
       at,
@@ -60,11 +60,11 @@ export class SqlDeliveryStore {
   }
 
   /** Devices an "opened" push for this card was queued for. */
-  pushedDevices(toolCallId: string): string[] {
+  pushedDevices(interactionId: string): string[] {
     return this.sql
       .all<{ target: string }>(
-        `SELECT DISTINCT target FROM deliveries WHERE channel = 'push' AND change = 'opened' AND tool_call_id = ?`,
-        toolCallId,
+        `SELECT DISTINCT target FROM deliveries WHERE channel = 'push' AND change = 'opened' AND interaction_id = ?`,
+        interactionId,
       )
       .map((row) => row.target);
   }
@@ -131,7 +131,7 @@ export class SqlDeliveryStore {
       channel: row.channel,
       target: row.target,
       change: row.change,
-      toolCallId: row.tool_call_id,
+      interactionId: row.interaction_id,
       status: row.status,
       attempts: row.attempts,
       nextAt: row.status === "pending" ? row.next_at : null,

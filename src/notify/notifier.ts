@@ -26,8 +26,8 @@ export interface NotifierDeps {
   config: Pick<Config, "push" | "webhook">;
   subscriptions: SqlSubscriptionStore;
   deliveries: SqlDeliveryStore;
-  /** The card as stored, for a resolution event (which names only the tool call). */
-  card(toolCallId: string): { toolName: string; request: unknown; expiresAt: number } | null;
+  /** The card as stored, for a resolution event (which carries only its outcome). */
+  card(interactionId: string): { toolName: string; request: unknown; expiresAt: number } | null;
   session(): { sessionId: string; shareUrl: string };
   now(): number;
   /** True while the device has the session open (a live socket): it sees the card without a push. */
@@ -65,7 +65,7 @@ export class Notifier {
   private pushTargets(notice: CardNotice): string[] {
     const subscribed = this.deps.subscriptions.deviceIds();
     if (notice.change === "resolved") {
-      const told = new Set(this.deps.deliveries.pushedDevices(notice.card.toolCallId));
+      const told = new Set(this.deps.deliveries.pushedDevices(notice.card.interactionId));
       return subscribed.filter((deviceId) => told.has(deviceId));
     }
     return subscribed.filter((deviceId) => !this.deps.isConnected(deviceId));
@@ -131,7 +131,7 @@ export class Notifier {
       case "interaction_prompt":
         return openedNotice(event.data, context);
       case "interaction_resolved": {
-        const card = this.deps.card(event.data.toolCallId);
+        const card = this.deps.card(event.data.interactionId ?? event.data.toolCallId);
         if (!card) return null;
         return resolvedNotice({ ...event.data, ...card }, context);
       }

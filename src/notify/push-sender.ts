@@ -15,7 +15,7 @@ export function pushMessage(notice: CardNotice) {
   return {
     change: notice.change,
     sessionId: notice.sessionId,
-    toolCallId: notice.card.toolCallId,
+    interactionId: notice.card.interactionId,
     title: notice.title,
     body: notice.body,
     url: notice.url,
@@ -54,5 +54,5 @@ export async function sendPush(
 // RFC 8030 topics replace an undelivered push with a newer one of the same topic: a resolve then
 // supersedes its card's open push on a phone that was offline. Topics are at most 32 base64url chars.
 function topicOf(notice: CardNotice): string {
-  return notice.card.toolCallId.replace(/[^A-Za-z0-9_-]/g, "").slice(-32) || "card";
+  return notice.card.interactionId.replace(/[^A-Za-z0-9_-]/g, "").slice(-32) || "card";
 }

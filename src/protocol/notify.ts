@@ -1,7 +1,7 @@
 // Reaching people away from the tab: push subscriptions a device registers, the payloads pushes and
 // webhooks carry, and the delivery log a session's owner can read.
 import { z } from "zod";
-import { DeviceId, SessionId, ToolCallId } from "./session";
+import { DeviceId, InteractionId, SessionId, ToolCallId } from "./session";
 
 function base64UrlBytes(text: string): number | null {
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return null;
@@ -56,6 +56,8 @@ export const CardNotice = z.object({
   sessionId: SessionId,
   seq: z.number().int().positive(),
   card: z.object({
+    /** The card's own id (what `respond` and the page's `&card=` take). */
+    interactionId: InteractionId,
     toolCallId: ToolCallId,
     kind: z.string(),
     toolName: z.string(),
@@ -78,7 +80,7 @@ export const DeliveryView = z.object({
   /** The device id for a push, the URL's origin for a webhook. */
   target: z.string(),
   change: CardChange,
-  toolCallId: ToolCallId,
+  interactionId: InteractionId,
   status: z.enum(["pending", "delivered", "failed", "gone"]),
   attempts: z.number().int(),
   nextAt: z.number().nullable(),

@@ -47,7 +47,7 @@ const MIGRATIONS: string[][] = [
     // Push and webhook deliveries: side effects of stored card events, retried on the one alarm.
     `CREATE TABLE deliveries (
       id INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, target TEXT NOT NULL, change TEXT NOT NULL,
-      tool_call_id TEXT NOT NULL, notice TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
+      interaction_id TEXT NOT NULL, notice TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
       next_at INTEGER, last_status INTEGER, last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
     `CREATE INDEX deliveries_due ON deliveries (status, next_at)`,
   ],

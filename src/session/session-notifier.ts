@@ -14,8 +14,8 @@ export function sessionNotifier(
     config,
     subscriptions: state.subscriptions,
     deliveries: state.deliveries,
-    card: (toolCallId) => {
-      const record = state.interactions.get(toolCallId);
+    card: (interactionId) => {
+      const record = state.interactions.get(interactionId);
       return record && { toolName: record.toolName, request: record.request, expiresAt: record.deadline };
     },
     session: () => ({

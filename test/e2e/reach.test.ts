@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
       });
     await push({
       change: "opened",
-      toolCallId: "toolu_push_card",
+      interactionId: "toolu_push_card",
       title: "The agent has a question",
       body: "Which plan should I follow? — 10 minutes left to answer",
       url,
@@ -153,7 +153,7 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
     ]);
     await push({
       change: "resolved",
-      toolCallId: "toolu_push_card",
+      interactionId: "toolu_push_card",
       title: "Answered on web-1",
       body: "Which plan should I follow?",
       url,

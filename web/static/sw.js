@@ -7,7 +7,7 @@ self.addEventListener("push", (event) => {
   if (!message || typeof message.title !== "string") return;
   const options = {
     body: message.body,
-    tag: message.toolCallId,
+    tag: message.interactionId,
     data: { url: message.url },
     timestamp: Date.now(),
   };

@@ -110,7 +110,7 @@ describe("Web Push notifications", () => {
     expect(notice).toMatchObject({
       change: "opened",
       sessionId: session.sessionId,
-      toolCallId: "toolu_ask_push",
+      interactionId: "toolu_ask_push",
       title: "The agent has a question",
     });
     expect((notice as unknown as { body: string }).body).toMatch(
@@ -128,7 +128,7 @@ describe("Web Push notifications", () => {
     const [, resolved] = await decryptedPushes(host, keys);
     expect(resolved).toMatchObject({
       change: "resolved",
-      toolCallId: "toolu_ask_push",
+      interactionId: "toolu_ask_push",
       title: "Answered on laptop",
     });
 

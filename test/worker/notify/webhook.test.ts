@@ -80,7 +80,13 @@ describe("signed webhooks", () => {
     expect(opened?.notice).toMatchObject({
       change: "opened",
       sessionId: session.sessionId,
-      card: { toolCallId: "toolu_hook_approve", kind: "approval", toolName: "notes_write", outcome: null },
+      card: {
+        interactionId: "toolu_hook_approve",
+        toolCallId: "toolu_hook_approve",
+        kind: "approval",
+        toolName: "notes_write",
+        outcome: null,
+      },
       title: "Approve notes_write?",
       url: `${session.shareUrl}&card=toolu_hook_approve`,
     });
