@@ -1,11 +1,14 @@
 // Answering cards line by line in a terminal: a question as numbered options with "Other" and
 // multi-select, an approval as approve / always / deny with a reason, a form field by field
 // (form-prompt.ts). Pure: text in, text out.
+import type { Question } from "../src/interactions/kinds/question";
 import type { CommandInput } from "../web/src/client";
-import { type AnswerValue, type Question, questionsOf } from "../web/src/interaction-view";
+import { type AnswerValue, questionsOf } from "../web/src/interaction-view";
 import { FormPrompt, formFields } from "./form-prompt";
 
 export interface Card {
+  /** The card's own id; events stored before interactions had ids of their own leave it out. */
+  interactionId?: string | undefined;
   toolCallId: string;
   kind: string;
   toolName: string;

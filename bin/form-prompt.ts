@@ -94,7 +94,7 @@ export class FormPrompt implements CardPrompt {
     if (text === "!decline") {
       return {
         kind: "send",
-        command: { type: "respond", toolCallId: this.card.toolCallId, response: { action: "decline" } },
+        command: { type: "respond", ...this.target(), response: { action: "decline" } },
       };
     }
     const field = this.form.fields[this.index]!;
@@ -143,6 +143,13 @@ export class FormPrompt implements CardPrompt {
     return { ok: true, value: text };
   }
 
+  /** A tool may ask several forms in one call, so a form is answered by its own id. */
+  private target(): { interactionId: string } | { toolCallId: string } {
+    return this.card.interactionId
+      ? { interactionId: this.card.interactionId }
+      : { toolCallId: this.card.toolCallId };
+  }
+
   private next(): Reply {
     this.index += 1;
     return this.index < this.form.fields.length ? this.ask([]) : this.done();
@@ -153,7 +160,7 @@ export class FormPrompt implements CardPrompt {
       kind: "send",
       command: {
         type: "respond",
-        toolCallId: this.card.toolCallId,
+        ...this.target(),
         response: { action: "accept", content: this.content },
       },
     };

@@ -1,9 +1,9 @@
 // A terminal as one more device of a session: streams the transcript, asks open cards one at a
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
 import type { Interface as ReadLine } from "node:readline";
-import type { SessionClient, SessionEvent } from "../web/src/client";
+import type { InteractionResolution, SessionClient, SessionEvent } from "../web/src/client";
+import { formReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
-import type { Resolution } from "../web/src/session-state";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
 
 const MESSAGE_PROMPT = "you› ";
@@ -82,13 +82,19 @@ export class TerminalDevice {
     if (!this.active) this.next();
   }
 
-  private resolved(resolution: Resolution & { toolCallId: string }): void {
-    const index = this.queue.findIndex((card) => card.toolCallId === resolution.toolCallId);
+  private resolved(resolution: InteractionResolution): void {
+    const id = resolution.interactionId ?? resolution.toolCallId;
+    const index = this.queue.findIndex((card) => cardId(card) === id);
     if (index >= 0) this.queue.splice(index, 1);
     const by =
       resolution.resolvedBy && resolution.resolvedBy !== this.deviceId ? ` (${resolution.resolvedBy})` : "";
-    this.print(`✓ ${receiptText(resolution, this.deviceId)}${by}`);
-    if (this.active?.card.toolCallId === resolution.toolCallId) {
+    // The same words the page's cards use, so every device tells the same story.
+    const words =
+      resolution.kind === "form"
+        ? formReceipt(resolution, this.deviceId)
+        : receiptText(resolution, this.deviceId);
+    this.print(`✓ ${words}${by}`);
+    if (this.active && cardId(this.active.card) === id) {
       this.active = null;
       this.next();
     }
@@ -176,6 +182,10 @@ export class TerminalDevice {
     this.rl.setPrompt(this.promptText);
     this.rl.prompt(true);
   }
+}
+
+function cardId(card: Card): string {
+  return card.interactionId ?? card.toolCallId;
 }
 
 function clip(text: string): string {

@@ -98,6 +98,43 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
     await expect.poll(() => terminal.exitStatus()).toBe(0);
   });
 
+  it("fills in a form a tool asks for mid-run, field by field, while the browser shows the receipt", async () => {
+    const session = await scriptedSession(
+      [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_cli_cal",
+              name: "calendar_add_event",
+              input: { title: "Dentist" },
+            },
+          ],
+        },
+        say("It's in the calendar."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    const browserPage = await openDevice(browser, session, "browser");
+    const terminal = attach(session);
+    await terminal.waitFor(/Connected as terminal/);
+    terminal.line("Dentist on Dec 1st at 9:30");
+    await terminal.waitFor(/▤ [\s\S]*Title \* \[Dentist\]/);
+    terminal.line("");
+    await terminal.waitFor(/Starts at \*/);
+    terminal.line("2026-12-01T09:30");
+    await terminal.waitFor(/Length \(minutes\) \* \[30\]/);
+    terminal.line("45");
+    await terminal.waitFor(/✓ Accepted\n/);
+    const card = browserPage.locator(".tool-card[data-tool-call-id=toolu_cli_cal] .form-card");
+    await card.locator(".receipt[data-outcome=answered]").waitFor();
+    expect(await card.locator(".receipt").textContent()).toBe("Accepted on another device");
+    await browserPage
+      .getByText("Added “Dentist” at 2026-12-01T09:30 for 45 minutes.")
+      .waitFor({ state: "attached" });
+    await terminal.waitFor(/It's in the calendar\./);
+  });
+
   it("refuses a bad or expired link with one line and exit code 2, changing nothing", async () => {
     const session = await scriptedSession([say("unused")]);
     const before = await (

@@ -115,7 +115,9 @@ describe("answering cards in a terminal", () => {
 });
 
 describe("answering a form in a terminal, field by field", () => {
+  // A form a tool asks mid-run has an id of its own, which the answer must name.
   const form: Card = {
+    interactionId: "toolu_form-elicit-1",
     toolCallId: "toolu_form",
     kind: "form",
     toolName: "RequestUserInput",
@@ -157,7 +159,7 @@ describe("answering a form in a terminal, field by field", () => {
       kind: "send",
       command: {
         type: "respond",
-        toolCallId: "toolu_form",
+        interactionId: "toolu_form-elicit-1",
         response: {
           action: "accept",
           content: { name: "Ada", seats: 2, window: true, meal: "veg", extras: ["wifi", "bag"] },
@@ -180,7 +182,7 @@ describe("answering a form in a terminal, field by field", () => {
   it("declines with !decline at any field", () => {
     expect(run(form, ["Ada", "!decline"])[2]).toEqual({
       kind: "send",
-      command: { type: "respond", toolCallId: "toolu_form", response: { action: "decline" } },
+      command: { type: "respond", interactionId: "toolu_form-elicit-1", response: { action: "decline" } },
     });
   });
 });
