@@ -155,6 +155,51 @@ describe("signed webhooks", () => {
     expect(attempts[1]?.body).toEqual(attempts[0]?.body);
   });
 
+  it("names a form a tool asks mid-run by its own interaction id, and words it from its message", async () => {
+    const session = await createSession({
+      permissionMode: "bypassPermissions",
+      script: [
+        toolReply([{ id: "toolu_hook_cal", name: "calendar_add_event", input: { title: "Dentist" } }]),
+        textReply("Booked."),
+      ],
+    });
+    const device = await connect(session, { device: "laptop" });
+    devices.push(device);
+    await device.request({ type: "send_message", text: "dentist tomorrow" });
+    const prompt = await device.waitForEvent("interaction_prompt");
+    const interactionId = prompt.data.interactionId ?? "";
+    expect(interactionId).not.toBe("toolu_hook_cal");
+    const [opened] = await deliver(
+      session,
+      async () => (await hooksFor(session.sessionId)).length >= 1 && hooksFor(session.sessionId),
+      "the opened webhook",
+    );
+    expect(opened?.notice).toMatchObject({
+      card: { interactionId, toolCallId: "toolu_hook_cal", kind: "form" },
+      title: "The agent is waiting (form)",
+      body: "Add “Dentist” to the calendar? Check the details. — 10 minutes left to answer",
+      url: `${session.shareUrl}&card=${interactionId}`,
+    });
+    await device.request({
+      type: "respond",
+      interactionId,
+      response: { action: "accept", content: { title: "Dentist", start: "2026-12-01T09:30", minutes: 30 } },
+    });
+    const hooks = await deliver(
+      session,
+      async () => (await hooksFor(session.sessionId)).length >= 2 && hooksFor(session.sessionId),
+      "the resolved webhook",
+    );
+    expect(hooks[1]?.notice).toMatchObject({
+      change: "resolved",
+      card: { interactionId, outcome: "answered", resolvedBy: "laptop" },
+    });
+    expect((await deliveryLog(session)).map((row) => [row.change, row.interactionId])).toEqual([
+      ["resolved", interactionId],
+      ["opened", interactionId],
+    ]);
+  });
+
   it("shows the delivery log only to the session's token holder", async () => {
     const { session } = await approvalSession();
     const other = await createSession();
