@@ -61,6 +61,12 @@ export class TerminalDevice {
       case "interaction_resolved":
         this.resolved(event.data);
         break;
+      case "agent_started":
+        this.print(`» the ${event.data.agent} agent takes over: ${event.data.task}`);
+        break;
+      case "agent_completed":
+        this.print(`« the ${event.data.agent} agent is done (${event.data.outcome})`);
+        break;
       case "error":
         this.print(`✗ ${event.data.message}`);
         break;
