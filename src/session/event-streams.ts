@@ -48,7 +48,9 @@ export class EventStreams {
 
   /** Sends one stored event frame to every stream. */
   broadcast(frame: string): void {
-    if (this.writers.size === 0) return;
+    // Only stored events (they begin with their seq) go out: an SSE id must be a resumable cursor,
+    // so provisional live deltas stay on the WebSocket and SSE clients read the stored text.
+    if (this.writers.size === 0 || !frame.startsWith('{"seq":')) return;
     const text = message(frame);
     for (const writer of this.writers) this.write(writer, text);
   }
