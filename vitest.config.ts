@@ -1,5 +1,14 @@
+import process from "node:process";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { freePorts } from "./test/mcp-servers/free-ports";
+import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
+
+// The test MCP servers listen on free loopback ports, picked here so the Worker's MCP_SERVERS
+// binding and the global setup that starts the servers agree.
+const [everything, killable, mrtr, garbage, down, control] = (await freePorts(6)) as number[];
+const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
+process.env.PARLEY_MCP_TEST_PORTS = JSON.stringify(ports);
 
 export default defineConfig({
   plugins: [
@@ -11,12 +20,14 @@ export default defineConfig({
           INTERACTION_TIMEOUT_MS: "600000",
           ALLOW_SCRIPTED_SESSIONS: "true",
           SESSION_SECRET: "test-session-secret",
+          MCP_SERVERS: testMcpServers(ports),
         },
       },
     }),
   ],
   test: {
     include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
+    globalSetup: ["test/mcp-servers/global-setup.ts"],
     // The first test of each file also pays for loading the Worker into a fresh isolate; on a
     // busy 2-core machine that alone can take several seconds.
     testTimeout: 20_000,

@@ -1,6 +1,7 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import { z } from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
+import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
 
 const Flag = z
   .string()
@@ -40,6 +41,8 @@ export interface Config {
   allowScriptedSessions: boolean;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
+  /** MCP servers sessions may use (`MCP_SERVERS`); header values already resolved from secrets. */
+  mcpServers: McpServerConfig[];
 }
 
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
@@ -64,6 +67,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     maxAgentDepth: e.MAX_AGENT_DEPTH,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
+    mcpServers: readMcpServers(env),
   };
 }
 

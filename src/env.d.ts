@@ -15,6 +15,8 @@ declare namespace Cloudflare {
     MAX_TURN_ITERATIONS?: string;
     /** "true" lets `POST /api/sessions` carry a model script (tests, e2e, benchmarks). */
     ALLOW_SCRIPTED_SESSIONS?: string;
+    /** JSON array of MCP servers sessions may use (README "MCP servers"). */
+    MCP_SERVERS?: string;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");

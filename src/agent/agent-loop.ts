@@ -261,6 +261,9 @@ export class AgentLoop {
     const frame = deps.frames.top();
     if (frame) deps.frames.countModelCall(frame.frameId);
     let watchdogAt = deps.clock.now();
+    // Tools listed by MCP servers may need fetching first; a server that cannot be listed is left out.
+    await deps.tools.prepare?.(signal);
+    if (signal.aborted) return "aborted";
 
     const framed = frameRequest(deps);
     const request = buildModelRequest({

@@ -50,6 +50,7 @@ export async function settleToolCalls(
         input: use.input,
         risk: tool.risk,
         description: tool.description,
+        ...(tool.mcp ? { mcp: tool.mcp } : {}),
       });
     }
   }

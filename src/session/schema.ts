@@ -41,6 +41,14 @@ const MIGRATIONS: string[][] = [
     `ALTER TABLE messages ADD COLUMN frame_id TEXT NOT NULL DEFAULT 'main'`,
     `CREATE INDEX messages_by_frame ON messages (frame_id, id)`,
   ],
+  [
+    // Per MCP server: how to resume its session, and its cached tool list (src/session/mcp-store.ts).
+    `CREATE TABLE mcp_servers (
+      name TEXT PRIMARY KEY, session_id TEXT, protocol_version TEXT, discover TEXT, tools TEXT,
+      listed_at INTEGER, stale INTEGER NOT NULL, error TEXT, failed_at INTEGER)`,
+    // An MCP tool call waiting for input (2026-07-28 input_required): its rounds, stored with the call.
+    `CREATE TABLE mcp_calls (tool_call_id TEXT PRIMARY KEY, server TEXT NOT NULL, state TEXT NOT NULL, at INTEGER NOT NULL)`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

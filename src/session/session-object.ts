@@ -9,6 +9,7 @@ import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import { type Config, readConfig } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
+import { createSessionTools } from "../mcp/session-tools";
 import type { ModelClient } from "../model/model-client";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
@@ -16,7 +17,7 @@ import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import type { SessionSnapshot } from "../protocol/session";
 import { BUILTIN_TOOLS } from "../tools/builtin";
-import { createToolRegistry } from "../tools/registry";
+import { createToolRegistry, type ToolRegistry } from "../tools/registry";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { SessionState } from "./session-state";
 import { type SessionInit, type SessionStats, WebSocketQuery } from "./session-types";
@@ -176,7 +177,7 @@ export class SessionObject extends DurableObject<Env> {
     const model = this.state.createModel(this.config);
     const deps = this.state.agentDeps({
       model,
-      tools,
+      tools: this.sessionTools(),
       kinds,
       agents,
       settings: {
@@ -191,6 +192,20 @@ export class SessionObject extends DurableObject<Env> {
     });
     this.runtime = { deps, loop: new AgentLoop(deps), model };
     return this.runtime;
+  }
+
+  /** The built-in tools, plus the tools of the MCP servers this session selected. */
+  private sessionTools(): ToolRegistry {
+    const selected = new Set(this.state.mcp.selected());
+    if (selected.size === 0) return tools;
+    return createSessionTools({
+      builtin: BUILTIN_TOOLS,
+      servers: this.config.mcpServers.filter((server) => selected.has(server.name)),
+      store: this.state.mcp,
+      fetch: (input, init) => fetch(input, init),
+      now: () => Date.now(),
+      onProblem: (message) => this.state.events.append("error", { code: "mcp_server", message }),
+    });
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */

@@ -9,6 +9,7 @@ import { EventLog } from "./event-log";
 import { SqlFrameStore } from "./frame-store";
 import { SqlInboxStore } from "./inbox-store";
 import { SqlInteractionStore } from "./interaction-store";
+import { SqlMcpStore } from "./mcp-store";
 import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
@@ -37,6 +38,7 @@ export class SessionState {
   readonly notes: SqlNotesStore;
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
+  readonly mcp: SqlMcpStore;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -56,6 +58,7 @@ export class SessionState {
     this.notes = new SqlNotesStore(this.sql, now);
     this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
     this.sentMessages = new SentMessageLog(this.sql, now);
+    this.mcp = new SqlMcpStore(this.sql, this.meta);
   }
 
   exists(): boolean {
@@ -69,6 +72,7 @@ export class SessionState {
     if (init.systemPrompt) this.meta.set("system_prompt", init.systemPrompt);
     if (init.script) this.meta.set("script", init.script);
     if (init.interactionTimeoutMs) this.meta.set("interaction_timeout_ms", init.interactionTimeoutMs);
+    if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
     this.meta.set("created_at", now());
   }
 

@@ -9,6 +9,8 @@ export const SessionInit = z.object({
   systemPrompt: z.string().nullable(),
   script: z.array(ScriptedReply).nullable(),
   interactionTimeoutMs: z.number().int().positive().nullable(),
+  /** The configured MCP servers this session uses, by name (checked by the Worker). */
+  mcpServers: z.array(z.string()).optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
 

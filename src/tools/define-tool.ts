@@ -53,6 +53,18 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   /** Safe to run twice: an interrupted idempotent tool is re-run, others get an error result. */
   idempotent: boolean;
   run(input: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput>;
+  /** The JSON schema the model sees, for tools that bring their own (MCP tools); else built from `input`. */
+  inputSchema?: Record<string, unknown>;
+  /** Where an MCP tool comes from, for approval cards: the server, its own tool name, title and annotations. */
+  mcp?: McpToolOrigin;
+}
+
+/** The facts about an MCP tool that a person approving a call should see. */
+export interface McpToolOrigin {
+  server: string;
+  tool: string;
+  title?: string;
+  annotations?: Record<string, unknown>;
 }
 
 /** Identity function that keeps the input type of `run` tied to the zod schema. */

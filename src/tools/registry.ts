@@ -39,6 +39,11 @@ export interface ToolRegistry {
    * aborts and oversized output all come back as a result the model can read and recover from.
    */
   execute(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolExecution>;
+  /**
+   * Makes the tool list ready before a model call (for tools listed by MCP servers, which may need
+   * fetching). Never throws: a source that cannot list its tools leaves them out and says why.
+   */
+  prepare?(signal: AbortSignal): Promise<void>;
 }
 
 /** The model can act on a few issues; a wall of them only costs tokens. */
@@ -55,7 +60,15 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
     byName.set(tool.name, tool);
   }
   // Computed once up front so an unrepresentable schema fails at startup too.
-  const specs = tools.map((tool) => toToolSpec(tool.name, tool.description, tool.input));
+  const specs = tools.map((tool) =>
+    tool.inputSchema
+      ? {
+          name: tool.name,
+          description: tool.description,
+          input_schema: { ...tool.inputSchema, type: "object" as const },
+        }
+      : toToolSpec(tool.name, tool.description, tool.input),
+  );
 
   return {
     get: (name) => byName.get(name),

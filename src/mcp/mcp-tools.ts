@@ -1,0 +1,110 @@
+// The session's MCP tools as tool definitions: built from the cached lists, one per server tool the
+// deployment allows, named `mcp__<server>__<tool>`, validated against the server's own JSON schema.
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
+import { z } from "zod";
+import { defineTool, type ToolDefinition } from "../tools/define-tool";
+import type { McpServerConfig } from "./mcp-config";
+import { type McpConnection, McpError } from "./mcp-connection";
+import { describeCallResult } from "./mcp-result";
+import type { ListedTool, McpStateStore } from "./mcp-state";
+import { mcpToolName, mcpToolRisk } from "./mcp-tool-naming";
+
+const validators = new CfWorkerJsonSchemaValidator({ shortcircuit: false });
+
+export interface McpToolSet {
+  tools: ToolDefinition[];
+  /** Tools left out (a name too long or taken), worded for the people using the session. */
+  leftOut: string[];
+}
+
+export function buildMcpTools(
+  servers: readonly McpServerConfig[],
+  store: McpStateStore,
+  connect: (server: McpServerConfig) => McpConnection,
+  taken: ReadonlySet<string>,
+): McpToolSet {
+  const tools: ToolDefinition[] = [];
+  const leftOut: string[] = [];
+  const names = new Set(taken);
+  for (const server of servers) {
+    const record = store.get(server.name);
+    if (!record.tools) continue;
+    const allowed = server.tools ? new Set(server.tools) : null;
+    for (const listed of record.tools) {
+      if (allowed && !allowed.has(listed.name)) continue;
+      const name = mcpToolName(server.name, listed.name);
+      if (!name) {
+        leftOut.push(`MCP tool "${listed.name}" of "${server.name}" was left out: its name is too long.`);
+        continue;
+      }
+      if (names.has(name)) {
+        leftOut.push(
+          `MCP tool "${listed.name}" of "${server.name}" was left out: its name collides with ${name}.`,
+        );
+        continue;
+      }
+      names.add(name);
+      tools.push(defineMcpTool(server, listed, name, store, connect));
+    }
+  }
+  return { tools, leftOut };
+}
+
+function defineMcpTool(
+  server: McpServerConfig,
+  listed: ListedTool,
+  name: string,
+  store: McpStateStore,
+  connect: (server: McpServerConfig) => McpConnection,
+): ToolDefinition {
+  const { risk, idempotent } = mcpToolRisk(listed, server.overrides[listed.name]);
+  const { $schema: _dialect, ...schema } = listed.inputSchema;
+  const check = compile(listed.inputSchema);
+  const title = listed.title ?? listed.annotations?.title;
+  return defineTool({
+    name,
+    description: listed.description ?? title ?? `The ${listed.name} tool of MCP server ${server.name}.`,
+    input: z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+      const problem = check(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    inputSchema: { properties: {}, ...schema },
+    risk,
+    idempotent,
+    mcp: {
+      server: server.name,
+      tool: listed.name,
+      ...(title ? { title } : {}),
+      ...(listed.annotations ? { annotations: listed.annotations } : {}),
+    },
+    async run(input, ctx) {
+      try {
+        const outcome = await connect(server).callTool(listed.name, input, { signal: ctx.signal });
+        if (outcome.kind === "input_required") {
+          return {
+            content: `MCP server "${server.name}" asked for input, which this tool call cannot collect.`,
+            isError: true,
+          };
+        }
+        return describeCallResult(server.name, outcome.result);
+      } catch (error) {
+        if (!(error instanceof McpError)) throw error;
+        if (error.toolGone) store.markStale(server.name);
+        return { content: error.message, isError: true };
+      }
+    },
+  });
+}
+
+/** A validator for the server's schema; a schema the validator cannot compile lets the server judge. */
+function compile(schema: Record<string, unknown>): (value: unknown) => string | null {
+  try {
+    const validate = validators.getValidator(schema as never);
+    return (value) => {
+      const result = validate(value);
+      return result.valid ? null : result.errorMessage;
+    };
+  } catch {
+    return () => null;
+  }
+}

@@ -1,0 +1,74 @@
+// The real MCP servers the worker and browser tests talk to, on loopback ports, plus a small
+// control endpoint through which tests (running inside workerd) restart or kill them.
+import { startEverything, type EverythingProcess } from "./everything-process";
+import { createMrtrHandler, type RecordedCall } from "./mrtr-server";
+import { type RunningServer, serveFetch } from "./node-fetch-server";
+
+export interface TestServerPorts {
+  everything: number;
+  killable: number;
+  mrtr: number;
+  garbage: number;
+  /** Nothing ever listens here. */
+  down: number;
+  control: number;
+}
+
+/** The `MCP_SERVERS` value that points at the test servers. */
+export function testMcpServers(ports: TestServerPorts): string {
+  const at = (port: number) => `http://127.0.0.1:${port}/mcp`;
+  return JSON.stringify([
+    {
+      name: "everything",
+      url: at(ports.everything),
+      timeoutMs: 10_000,
+      // Both are annotated read-only; this deployment wants a person to approve them anyway.
+      risk: { echo: { risk: "network" }, "get-sum": { risk: "network" } },
+    },
+    { name: "killable", url: at(ports.killable), timeoutMs: 10_000 },
+    { name: "mrtr", url: at(ports.mrtr), timeoutMs: 1_500, risk: { "get.time": { risk: "network" } } },
+    { name: "garbage", url: at(ports.garbage), timeoutMs: 3_000 },
+    { name: "down", url: at(ports.down), timeoutMs: 3_000 },
+  ]);
+}
+
+export async function startTestServers(ports: TestServerPorts): Promise<() => Promise<void>> {
+  const calls: RecordedCall[] = [];
+  const mrtr = createMrtrHandler(calls);
+  const everything = await startEverything(ports.everything);
+  let killable: EverythingProcess | null = await startEverything(ports.killable);
+  const servers: RunningServer[] = [
+    await serveFetch(ports.mrtr, (request) => mrtr.fetch(request)),
+    // Speaks MCP until a tool is called, then answers with a body that is not JSON-RPC at all.
+    await serveFetch(ports.garbage, async (request) => {
+      const body = request.method === "POST" ? await request.clone().text() : "";
+      if (body.includes('"tools/call"')) {
+        return new Response('{"jsonrpc":"2.0","id":', { headers: { "content-type": "application/json" } });
+      }
+      return mrtr.fetch(request);
+    }),
+    await serveFetch(ports.control, async (request) => {
+      const { pathname } = new URL(request.url);
+      switch (`${request.method} ${pathname}`) {
+        case "POST /killable/kill":
+          await killable?.stop();
+          killable = null;
+          return Response.json({ ok: true });
+        case "POST /killable/start":
+          await killable?.stop();
+          killable = await startEverything(ports.killable);
+          return Response.json({ ok: true });
+        case "GET /mrtr/calls":
+          return Response.json(calls);
+        case "POST /mrtr/reset":
+          calls.length = 0;
+          return Response.json({ ok: true });
+        default:
+          return new Response("no such control route", { status: 404 });
+      }
+    }),
+  ];
+  return async () => {
+    await Promise.all([everything.stop(), killable?.stop(), ...servers.map((server) => server.close())]);
+  };
+}

@@ -1,0 +1,133 @@
+// MCP tools offered to the model: listing server-everything, naming, schemas and risk, the cached
+// list in SQLite, selection per session, and approvals answered from a second device.
+import { describe, expect, it } from "vitest";
+import { api, connect, textReply, toolReply } from "../../helpers/session-harness";
+import {
+  eventsOf,
+  lastMessage,
+  modelRequests,
+  post,
+  tableRows,
+  toolResultsOf,
+} from "../interactions/interaction-fixtures";
+import { mcpSession } from "./mcp-fixtures";
+
+const ECHO = "mcp__everything__echo";
+const SUM = "mcp__everything__get-sum";
+
+describe("MCP tools", () => {
+  it("offers the tools server-everything lists, named mcp__<server>__<tool> with the server's own schema", async () => {
+    const { session, device } = await mcpSession(["everything"], [textReply("Hello.")]);
+    await device.request({ type: "send_message", text: "hi" });
+    await device.waitForDone(1, 15_000);
+
+    const [request] = await modelRequests(session);
+    const names = request?.tools?.map((tool) => tool.name) ?? [];
+    expect(names).toEqual(expect.arrayContaining([ECHO, SUM, "mcp__everything__get-tiny-image", "notes_read"]));
+    const echo = request?.tools?.find((tool) => tool.name === ECHO);
+    expect(echo?.input_schema).toMatchObject({
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+    });
+    const [cached] = await tableRows<{ name: string; session_id: string; protocol_version: string; tools: string }>(
+      session,
+      "SELECT name, session_id, protocol_version, tools FROM mcp_servers",
+    );
+    expect(cached?.name).toBe("everything");
+    expect(cached?.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(cached?.protocol_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(JSON.parse(cached?.tools ?? "[]").map((tool: { name: string }) => tool.name)).toContain("echo");
+  });
+
+  it("runs echo after a second device approves, showing the server, tool, title and annotations on the card", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [toolReply([{ name: ECHO, id: "toolu_echo", input: { message: "hello from Parley" } }]), textReply("Done.")],
+    );
+    const phone = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "echo something" });
+    const card = await phone.waitForEvent("approval_required", undefined, 15_000);
+    expect(card.data.request).toMatchObject({
+      toolName: ECHO,
+      input: { message: "hello from Parley" },
+      risk: "network",
+      mcp: { server: "everything", tool: "echo", annotations: { readOnlyHint: true, idempotentHint: true } },
+    });
+
+    const approved = await post(session, "approve", { toolCallId: "toolu_echo" }, "phone");
+    expect(approved.status).toBe(200);
+    await device.waitForDone(1, 15_000);
+    const result = eventsOf(device, "tool_result")[0];
+    expect(result?.data).toMatchObject({ name: ECHO, content: "Echo: hello from Parley", isError: false });
+    const [, second] = await modelRequests(session);
+    expect(toolResultsOf(lastMessage(second))).toEqual([
+      { toolUseId: "toolu_echo", content: "Echo: hello from Parley", isError: false },
+    ]);
+    device.close();
+    phone.close();
+  });
+
+  it("remembers 'always allow' per MCP tool: get-sum runs again without a card, echo still asks", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([{ name: SUM, id: "toolu_sum1", input: { a: 2, b: 3 } }]),
+        toolReply([
+          { name: SUM, id: "toolu_sum2", input: { a: 40, b: 2 } },
+          { name: ECHO, id: "toolu_echo2", input: { message: "still asks" } },
+        ]),
+        textReply("Done."),
+      ],
+    );
+    const phone = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "add" });
+    await phone.waitForEvent("approval_required", (e) => e.data.toolCallId === "toolu_sum1", 15_000);
+    expect((await post(session, "approve", { toolCallId: "toolu_sum1", remember: true }, "phone")).status).toBe(200);
+    await device.waitForEvent("approval_required", (e) => e.data.toolCallId === "toolu_echo2", 15_000);
+    await device.waitForEvent("tool_result", (e) => e.data.toolCallId === "toolu_sum2", 15_000);
+    expect(eventsOf(device, "approval_required").map((e) => e.data.toolCallId)).toEqual(["toolu_sum1", "toolu_echo2"]);
+    const sums = eventsOf(device, "tool_result").filter((e) => e.data.name === SUM);
+    expect(sums.map((e) => e.data.content)).toEqual(["The sum of 2 and 3 is 5.", "The sum of 40 and 2 is 42."]);
+    expect((await post(session, "deny", { toolCallId: "toolu_echo2" }, "phone")).status).toBe(200);
+    await device.waitForDone(1, 15_000);
+    device.close();
+    phone.close();
+  });
+
+  it("runs a tool annotated read-only without asking, and shows its structured content to the model", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([{ name: "mcp__everything__get-structured-content", id: "toolu_weather", input: { location: "New York" } }]),
+        textReply("Done."),
+      ],
+    );
+    await device.request({ type: "send_message", text: "weather?" });
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "approval_required")).toEqual([]);
+    const [, second] = await modelRequests(session);
+    const [result] = toolResultsOf(lastMessage(second));
+    expect(result?.isError).toBe(false);
+    expect(JSON.parse(String(result?.content))).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    device.close();
+  });
+
+  it("refuses an unknown MCP server name when a session is created", async () => {
+    const response = await api("POST", "/api/sessions", { body: { mcpServers: ["everything", "nope"] } });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("invalid_input");
+    expect(body.error.message).toContain('unknown MCP server "nope"');
+    expect(body.error.message).toContain("everything");
+  });
+
+  it("offers no MCP tools to a session that selected none", async () => {
+    const { session, device } = await mcpSession([], [textReply("Hello.")]);
+    await device.request({ type: "send_message", text: "hi" });
+    await device.waitForDone();
+    const [request] = await modelRequests(session);
+    expect(request?.tools?.some((tool) => tool.name.startsWith("mcp__"))).toBe(false);
+    expect(await tableRows(session, "SELECT * FROM mcp_servers")).toEqual([]);
+  });
+});
