@@ -50,9 +50,9 @@ export class McpConnection {
 
   /** Every tool the server offers (all pages), validated loosely: the server owns its schemas. */
   async listTools(signal: AbortSignal): Promise<ListedTool[]> {
-    return this.session(signal, undefined, async (client) => {
+    return this.session(signal, undefined, async (client, live) => {
       const { tools } = await client.listTools(undefined, {
-        signal,
+        signal: live,
         timeout: this.server.timeoutMs,
         cacheMode: "bypass",
       });
@@ -70,12 +70,12 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: McpCallOptions,
   ): Promise<McpCallOutcome> {
-    return this.session(options.signal, options.onElicit, async (client) => {
+    return this.session(options.signal, options.onElicit, async (client, live) => {
       const params: Record<string, unknown> = { name, arguments: args };
       if (options.inputResponses) params.inputResponses = options.inputResponses;
       if (options.requestState) params.requestState = options.requestState;
       const result: unknown = await client.callTool(params as { name: string }, {
-        signal: options.signal,
+        signal: live,
         timeout: this.server.timeoutMs,
         allowInputRequired: true,
       });
@@ -99,7 +99,7 @@ export class McpConnection {
   private async session<T>(
     signal: AbortSignal,
     onElicit: McpCallOptions["onElicit"],
-    work: (client: Client) => Promise<T>,
+    work: (client: Client, live: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const stored = this.store.get(this.server.name);
     const resuming = stored.sessionId !== null || stored.discover !== null;
@@ -120,7 +120,7 @@ export class McpConnection {
     resuming: boolean,
     signal: AbortSignal,
     onElicit: McpCallOptions["onElicit"],
-    work: (client: Client) => Promise<T>,
+    work: (client: Client, live: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const { name, url, headers, timeoutMs } = this.server;
     const stored = this.store.get(name);
@@ -131,6 +131,18 @@ export class McpConnection {
       inputRequired: { autoFulfill: false },
     });
     client.setNotificationHandler("notifications/tools/list_changed", () => this.store.markStale(name));
+    // The SDK leaves a request waiting for its timeout when the stream carrying its answer breaks;
+    // a server that went away should fail the call now, so the loss aborts it.
+    const lost = new AbortController();
+    const forward = () => lost.abort(signal.reason);
+    signal.addEventListener("abort", forward, { once: true });
+    client.onerror = (error) => {
+      if (/Maximum reconnection attempts|Failed to reconnect/.test(error.message)) {
+        lost.abort(
+          new McpError(`MCP server "${name}" closed the connection before answering (it may have stopped).`),
+        );
+      }
+    };
     // Without a live card to show it on, an elicitation is declined rather than left hanging.
     client.setRequestHandler("elicitation/create", (request) =>
       onElicit ? onElicit(request.params) : Promise.resolve({ action: "decline" as const }),
@@ -154,7 +166,11 @@ export class McpConnection {
         : stored.discover !== null
           ? { kind: "modern" as const, discover: stored.discover as never }
           : { kind: "legacy" as const };
-      await client.connect(transport, { signal, timeout: timeoutMs, ...(prior ? { prior } : {}) });
+      await client.connect(transport, {
+        signal: lost.signal,
+        timeout: timeoutMs,
+        ...(prior ? { prior } : {}),
+      });
       if (!resuming) {
         this.store.saveConnection(name, {
           sessionId: transport.sessionId ?? null,
@@ -162,8 +178,12 @@ export class McpConnection {
           discover: client.getDiscoverResult() ?? null,
         });
       }
-      return await work(client);
+      return await work(client, lost.signal);
+    } catch (error) {
+      if (lost.signal.reason instanceof McpError) throw lost.signal.reason;
+      throw error;
     } finally {
+      signal.removeEventListener("abort", forward);
       await client.close().catch(() => undefined);
     }
   }

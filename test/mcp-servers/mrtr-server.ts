@@ -1,5 +1,7 @@
 // A 2026-07-28 MCP server built with the official server SDK, for tests: a tool that asks for input
 // with `input_required` (multi round-trip), a tool that never answers, and two names that collide.
+
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import {
   acceptedContent,
   createMcpHandler,
@@ -8,7 +10,6 @@ import {
   inputResponse,
   McpServer,
 } from "@modelcontextprotocol/server";
-import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
 
 /** One `tools/call` of `confirm-deploy` as the server received it. */
@@ -38,7 +39,10 @@ export function createMrtrHandler(calls: RecordedCall[]) {
         });
         const view = inputResponse(ctx.mcpReq.inputResponses, "confirm");
         if (view.kind === "elicit" && view.action !== "accept") {
-          return { content: [{ type: "text", text: `Deployment to ${env} was ${view.action}d.` }], isError: true };
+          return {
+            content: [{ type: "text", text: `Deployment to ${env} was ${view.action}d.` }],
+            isError: true,
+          };
         }
         const confirmed = acceptedContent(
           ctx.mcpReq.inputResponses,
@@ -64,10 +68,18 @@ export function createMrtrHandler(calls: RecordedCall[]) {
           });
         }
         if (state !== `deploy:${env}:round-1`) {
-          return { content: [{ type: "text", text: `requestState came back changed: ${String(state)}` }], isError: true };
+          return {
+            content: [{ type: "text", text: `requestState came back changed: ${String(state)}` }],
+            isError: true,
+          };
         }
         return {
-          content: [{ type: "text", text: `Deployed to ${env} (${confirmed.window}, confirmed=${confirmed.confirm}).` }],
+          content: [
+            {
+              type: "text",
+              text: `Deployed to ${env} (${confirmed.window}, confirmed=${confirmed.confirm}).`,
+            },
+          ],
         };
       },
     );
@@ -76,10 +88,23 @@ export function createMrtrHandler(calls: RecordedCall[]) {
       { description: "Never answers.", inputSchema: z.object({}), annotations: { readOnlyHint: true } },
       () => new Promise<CallToolResult>(() => undefined),
     );
+    server.registerTool(
+      "big-output",
+      {
+        description: "Answers with `size` characters.",
+        inputSchema: z.object({ size: z.number().int().min(1).max(1_000_000) }),
+        annotations: { readOnlyHint: true },
+      },
+      async ({ size }) => ({ content: [{ type: "text", text: "y".repeat(size) }] }),
+    );
     for (const name of ["get.time", "get_time"]) {
       server.registerTool(
         name,
-        { description: `Tells the time (${name}).`, inputSchema: z.object({}), annotations: { readOnlyHint: true } },
+        {
+          description: `Tells the time (${name}).`,
+          inputSchema: z.object({}),
+          annotations: { readOnlyHint: true },
+        },
         async () => ({ content: [{ type: "text", text: `${name}: 12:00` }] }),
       );
     }

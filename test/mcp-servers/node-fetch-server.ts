@@ -7,7 +7,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function serveFetch(port: number, handler: (request: Request) => Promise<Response>): Promise<RunningServer> {
+export async function serveFetch(
+  port: number,
+  handler: (request: Request) => Promise<Response>,
+): Promise<RunningServer> {
   const server = http.createServer(async (req, res) => {
     try {
       const chunks: Buffer[] = [];
@@ -29,7 +32,9 @@ export async function serveFetch(port: number, handler: (request: Request) => Pr
       const response = await handler(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (!response.body) return void res.end();
-      Readable.fromWeb(response.body as never).on("error", () => res.destroy()).pipe(res);
+      Readable.fromWeb(response.body as never)
+        .on("error", () => res.destroy())
+        .pipe(res);
     } catch (error) {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end(String(error));

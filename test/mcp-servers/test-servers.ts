@@ -1,6 +1,6 @@
 // The real MCP servers the worker and browser tests talk to, on loopback ports, plus a small
 // control endpoint through which tests (running inside workerd) restart or kill them.
-import { startEverything, type EverythingProcess } from "./everything-process";
+import { type EverythingProcess, startEverything } from "./everything-process";
 import { createMrtrHandler, type RecordedCall } from "./mrtr-server";
 import { type RunningServer, serveFetch } from "./node-fetch-server";
 

@@ -1,7 +1,7 @@
 // Shared pieces of the MCP worker tests: sessions that use the test servers (started by the global
 // setup), and the control endpoint that kills or restarts them.
 import { inject } from "vitest";
-import { connect, createSession, type CreatedSession, type Device } from "../../helpers/session-harness";
+import { type CreatedSession, connect, createSession, type Device } from "../../helpers/session-harness";
 
 export const controlUrl = (): string => inject("mcpControlUrl" as never) as string;
 

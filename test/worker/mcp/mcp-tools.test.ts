@@ -23,17 +23,21 @@ describe("MCP tools", () => {
 
     const [request] = await modelRequests(session);
     const names = request?.tools?.map((tool) => tool.name) ?? [];
-    expect(names).toEqual(expect.arrayContaining([ECHO, SUM, "mcp__everything__get-tiny-image", "notes_read"]));
+    expect(names).toEqual(
+      expect.arrayContaining([ECHO, SUM, "mcp__everything__get-tiny-image", "notes_read"]),
+    );
     const echo = request?.tools?.find((tool) => tool.name === ECHO);
     expect(echo?.input_schema).toMatchObject({
       type: "object",
       properties: { message: { type: "string" } },
       required: ["message"],
     });
-    const [cached] = await tableRows<{ name: string; session_id: string; protocol_version: string; tools: string }>(
-      session,
-      "SELECT name, session_id, protocol_version, tools FROM mcp_servers",
-    );
+    const [cached] = await tableRows<{
+      name: string;
+      session_id: string;
+      protocol_version: string;
+      tools: string;
+    }>(session, "SELECT name, session_id, protocol_version, tools FROM mcp_servers");
     expect(cached?.name).toBe("everything");
     expect(cached?.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(cached?.protocol_version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -43,7 +47,10 @@ describe("MCP tools", () => {
   it("runs echo after a second device approves, showing the server, tool, title and annotations on the card", async () => {
     const { session, device } = await mcpSession(
       ["everything"],
-      [toolReply([{ name: ECHO, id: "toolu_echo", input: { message: "hello from Parley" } }]), textReply("Done.")],
+      [
+        toolReply([{ name: ECHO, id: "toolu_echo", input: { message: "hello from Parley" } }]),
+        textReply("Done."),
+      ],
     );
     const phone = await connect(session, { device: "phone" });
     await device.request({ type: "send_message", text: "echo something" });
@@ -83,12 +90,20 @@ describe("MCP tools", () => {
     const phone = await connect(session, { device: "phone" });
     await device.request({ type: "send_message", text: "add" });
     await phone.waitForEvent("approval_required", (e) => e.data.toolCallId === "toolu_sum1", 15_000);
-    expect((await post(session, "approve", { toolCallId: "toolu_sum1", remember: true }, "phone")).status).toBe(200);
+    expect(
+      (await post(session, "approve", { toolCallId: "toolu_sum1", remember: true }, "phone")).status,
+    ).toBe(200);
     await device.waitForEvent("approval_required", (e) => e.data.toolCallId === "toolu_echo2", 15_000);
     await device.waitForEvent("tool_result", (e) => e.data.toolCallId === "toolu_sum2", 15_000);
-    expect(eventsOf(device, "approval_required").map((e) => e.data.toolCallId)).toEqual(["toolu_sum1", "toolu_echo2"]);
+    expect(eventsOf(device, "approval_required").map((e) => e.data.toolCallId)).toEqual([
+      "toolu_sum1",
+      "toolu_echo2",
+    ]);
     const sums = eventsOf(device, "tool_result").filter((e) => e.data.name === SUM);
-    expect(sums.map((e) => e.data.content)).toEqual(["The sum of 2 and 3 is 5.", "The sum of 40 and 2 is 42."]);
+    expect(sums.map((e) => e.data.content)).toEqual([
+      "The sum of 2 and 3 is 5.",
+      "The sum of 40 and 2 is 42.",
+    ]);
     expect((await post(session, "deny", { toolCallId: "toolu_echo2" }, "phone")).status).toBe(200);
     await device.waitForDone(1, 15_000);
     device.close();
@@ -99,7 +114,13 @@ describe("MCP tools", () => {
     const { session, device } = await mcpSession(
       ["everything"],
       [
-        toolReply([{ name: "mcp__everything__get-structured-content", id: "toolu_weather", input: { location: "New York" } }]),
+        toolReply([
+          {
+            name: "mcp__everything__get-structured-content",
+            id: "toolu_weather",
+            input: { location: "New York" },
+          },
+        ]),
         textReply("Done."),
       ],
     );
@@ -109,7 +130,10 @@ describe("MCP tools", () => {
     const [, second] = await modelRequests(session);
     const [result] = toolResultsOf(lastMessage(second));
     expect(result?.isError).toBe(false);
-    expect(JSON.parse(String(result?.content))).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    expect(JSON.parse(String(result?.content))).toMatchObject({
+      temperature: expect.any(Number),
+      conditions: expect.any(String),
+    });
     device.close();
   });
 
