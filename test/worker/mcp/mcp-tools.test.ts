@@ -1,5 +1,6 @@
 // MCP tools offered to the model: listing server-everything, naming, schemas and risk, the cached
 // list in SQLite, selection per session, and approvals answered from a second device.
+import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, connect, textReply, toolReply } from "../../helpers/session-harness";
 import {
@@ -7,6 +8,7 @@ import {
   lastMessage,
   modelRequests,
   post,
+  stubOf,
   tableRows,
   toolResultsOf,
 } from "../interactions/interaction-fixtures";
@@ -135,6 +137,33 @@ describe("MCP tools", () => {
       conditions: expect.any(String),
     });
     device.close();
+  });
+
+  it("picks up the same server session after eviction, from the Mcp-Session-Id kept in SQLite", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([{ name: "mcp__everything__get-tiny-image", id: "toolu_img", input: {} }]),
+        textReply("One."),
+        toolReply([{ name: "mcp__everything__get-annotated-message", id: "toolu_msg", input: { messageType: "success" } }]),
+        textReply("Two."),
+      ],
+    );
+    await device.request({ type: "send_message", text: "one" });
+    await device.waitForDone(1, 15_000);
+    const [before] = await tableRows<{ session_id: string }>(session, "SELECT session_id FROM mcp_servers");
+    device.close();
+
+    await evictDurableObject(stubOf(session), { webSockets: "hibernate" });
+    const again = await connect(session, { device: "laptop" });
+    await again.request({ type: "send_message", text: "two" });
+    await again.waitForDone(2, 15_000);
+    const [after] = await tableRows<{ session_id: string }>(session, "SELECT session_id FROM mcp_servers");
+    expect(after?.session_id).toBe(before?.session_id);
+    const results = eventsOf(again, "tool_result");
+    expect(results.at(-1)?.data).toMatchObject({ toolCallId: "toolu_msg", isError: false });
+    expect(results.at(-1)?.data.content).toContain("Operation completed successfully");
+    again.close();
   });
 
   it("refuses an unknown MCP server name when a session is created", async () => {
