@@ -37,6 +37,8 @@ const ServerEntry = z.strictObject({
   risk: z.record(z.string().min(1).max(128), ToolOverride).optional(),
   /** How long one request to this server may take before it becomes an error result. */
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
+  /** Used by sessions that do not pick their servers (`mcpServers` absent); true when absent. */
+  byDefault: z.boolean().optional(),
 });
 
 export interface McpServerConfig {
@@ -47,6 +49,7 @@ export interface McpServerConfig {
   tools: string[] | null;
   overrides: Record<string, McpToolOverride>;
   timeoutMs: number;
+  byDefault: boolean;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
@@ -105,10 +108,35 @@ export function readMcpServers(env: Record<string, unknown>): McpServerConfig[] 
       tools: server.tools ?? null,
       overrides: server.risk ?? {},
       timeoutMs: server.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
+      byDefault: server.byDefault ?? true,
     });
   });
   if (problems.length > 0) throw new Error(`Invalid MCP_SERVERS:\n  ${problems.join("\n  ")}`);
   return servers;
+}
+
+/**
+ * The servers a new session uses, in configuration order: the ones it names, or when it names none,
+ * those configured to be used by default. An unknown name is refused with the available ones listed.
+ */
+export function selectMcpServers(
+  servers: readonly McpServerConfig[],
+  names: readonly string[] | undefined,
+): { ok: true; names: string[] } | { ok: false; message: string } {
+  if (!names)
+    return { ok: true, names: servers.filter((server) => server.byDefault).map((server) => server.name) };
+  const known = new Set(servers.map((server) => server.name));
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    const available = [...known].join(", ") || "none are configured";
+    const listed = unknown.map((name) => `"${name}"`).join(", ");
+    return { ok: false, message: `unknown MCP server ${listed} (available: ${available})` };
+  }
+  const wanted = new Set(names);
+  return {
+    ok: true,
+    names: servers.filter((server) => wanted.has(server.name)).map((server) => server.name),
+  };
 }
 
 function nameOf(entry: unknown): string {

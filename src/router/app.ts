@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { type Config, readConfig } from "../config";
+import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
 import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
@@ -64,7 +65,8 @@ app.post("/api/sessions", async (c) => {
   if (script && !script.success)
     throw new HttpError("invalid_input", `script: ${describeZodError(script.error)}`);
 
-  const mcpServers = selectMcpServers(config, body.mcpServers);
+  const mcpServers = selectMcpServers(config.mcpServers, body.mcpServers);
+  if (!mcpServers.ok) throw new HttpError("invalid_input", `mcpServers: ${mcpServers.message}`);
   const sessionId = newSessionId();
   const token = await signSessionToken(config.sessionSecret, sessionId);
   const created = await sessionStub(c.env, sessionId).create({
@@ -73,7 +75,7 @@ app.post("/api/sessions", async (c) => {
     systemPrompt: body.systemPrompt ?? null,
     script: script?.data ?? null,
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
-    mcpServers,
+    mcpServers: mcpServers.names,
   });
   if (!created.ok) throw HttpError.from(created.error);
 
@@ -124,22 +126,6 @@ app.onError((error, c) => {
   console.error("Parley request failed", error);
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });
-
-/** The MCP servers a new session asked for, in configuration order; an unknown name is a 400. */
-function selectMcpServers(config: Config, names: string[] | undefined): string[] {
-  if (!names) return [];
-  const known = new Set(config.mcpServers.map((server) => server.name));
-  const unknown = names.filter((name) => !known.has(name));
-  if (unknown.length > 0) {
-    const available = [...known].join(", ") || "none are configured";
-    throw new HttpError(
-      "invalid_input",
-      `mcpServers: unknown MCP server ${unknown.map((name) => `"${name}"`).join(", ")} (available: ${available})`,
-    );
-  }
-  const wanted = new Set(names);
-  return config.mcpServers.filter((server) => wanted.has(server.name)).map((server) => server.name);
-}
 
 function bearer(header: string | undefined): string | null {
   const match = header?.match(/^Bearer\s+(\S+)$/i);

@@ -1,6 +1,7 @@
 // The session's MCP servers in SQLite: which ones it uses, each one's session id, protocol version
 // and cached tool list, so any instance can offer the tools and reconnect without asking again.
 import { z } from "zod";
+import { McpCallState, type McpCallStore } from "../mcp/mcp-rounds";
 import {
   ListedTool,
   type McpConnectionRecord,
@@ -23,6 +24,33 @@ type Row = {
 };
 
 const SELECTED_KEY = "mcp_servers";
+
+/** MCP tool calls waiting for input (2026-07-28 `input_required`), by tool call id. */
+export class SqlMcpCallStore implements McpCallStore {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly now: () => number,
+  ) {}
+
+  get(toolCallId: string): McpCallState | null {
+    const row = this.sql.one<{ state: string }>(
+      `SELECT state FROM mcp_calls WHERE tool_call_id = ?`,
+      toolCallId,
+    );
+    return row ? McpCallState.parse(JSON.parse(row.state)) : null;
+  }
+
+  save(toolCallId: string, server: string, state: McpCallState): void {
+    this.sql.run(
+      `INSERT INTO mcp_calls (tool_call_id, server, state, at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (tool_call_id) DO UPDATE SET state = excluded.state, at = excluded.at`,
+      toolCallId,
+      server,
+      JSON.stringify(state),
+      this.now(),
+    );
+  }
+}
 
 export class SqlMcpStore implements McpStateStore {
   constructor(

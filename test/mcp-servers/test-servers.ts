@@ -17,7 +17,8 @@ export interface TestServerPorts {
 /** The `MCP_SERVERS` value that points at the test servers. */
 export function testMcpServers(ports: TestServerPorts): string {
   const at = (port: number) => `http://127.0.0.1:${port}/mcp`;
-  return JSON.stringify([
+  // Sessions pick these by name, so the tests that do not use MCP see none of them.
+  const servers = [
     {
       name: "everything",
       url: at(ports.everything),
@@ -29,7 +30,8 @@ export function testMcpServers(ports: TestServerPorts): string {
     { name: "mrtr", url: at(ports.mrtr), timeoutMs: 1_500, risk: { "get.time": { risk: "network" } } },
     { name: "garbage", url: at(ports.garbage), timeoutMs: 3_000 },
     { name: "down", url: at(ports.down), timeoutMs: 3_000 },
-  ]);
+  ];
+  return JSON.stringify(servers.map((server) => ({ ...server, byDefault: false })));
 }
 
 export async function startTestServers(ports: TestServerPorts): Promise<() => Promise<void>> {

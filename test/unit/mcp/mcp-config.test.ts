@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MCP_TIMEOUT_MS, readMcpServers } from "../../../src/mcp/mcp-config";
+import { DEFAULT_MCP_TIMEOUT_MS, readMcpServers, selectMcpServers } from "../../../src/mcp/mcp-config";
 
 const github = {
   name: "github",
@@ -22,6 +22,7 @@ describe("MCP server configuration", () => {
         tools: null,
         overrides: {},
         timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
+        byDefault: true,
       },
     ];
     expect(readMcpServers({ ...env, MCP_SERVERS: JSON.stringify([github]) })).toEqual(expected);
@@ -86,5 +87,31 @@ describe("MCP server configuration", () => {
         MCP_SERVERS: JSON.stringify([{ name: "x", url: "https://x.example.com", header: {} }]),
       }),
     ).toThrow(/MCP_SERVERS\[0\] \("x"\): .*header/);
+  });
+});
+
+describe("the MCP servers a session uses", () => {
+  const servers = readMcpServers({
+    MCP_SERVERS: JSON.stringify([
+      { name: "a", url: "https://a.example.com" },
+      { name: "b", url: "https://b.example.com", byDefault: false },
+      { name: "c", url: "https://c.example.com" },
+    ]),
+  });
+
+  it("are the default ones when the session names none, and none when it names an empty list", () => {
+    expect(selectMcpServers(servers, undefined)).toEqual({ ok: true, names: ["a", "c"] });
+    expect(selectMcpServers(servers, [])).toEqual({ ok: true, names: [] });
+  });
+
+  it("are the named ones in configuration order, default or not", () => {
+    expect(selectMcpServers(servers, ["c", "b"])).toEqual({ ok: true, names: ["b", "c"] });
+  });
+
+  it("refuse an unknown name and list the available ones", () => {
+    expect(selectMcpServers(servers, ["a", "zzz"])).toEqual({
+      ok: false,
+      message: 'unknown MCP server "zzz" (available: a, b, c)',
+    });
   });
 });

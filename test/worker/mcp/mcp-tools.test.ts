@@ -145,7 +145,13 @@ describe("MCP tools", () => {
       [
         toolReply([{ name: "mcp__everything__get-tiny-image", id: "toolu_img", input: {} }]),
         textReply("One."),
-        toolReply([{ name: "mcp__everything__get-annotated-message", id: "toolu_msg", input: { messageType: "success" } }]),
+        toolReply([
+          {
+            name: "mcp__everything__get-annotated-message",
+            id: "toolu_msg",
+            input: { messageType: "success" },
+          },
+        ]),
         textReply("Two."),
       ],
     );
