@@ -3,6 +3,8 @@
 import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { freePorts } from "../mcp-servers/free-ports";
+import { startTestServers, type TestServerPorts, testMcpServers } from "../mcp-servers/test-servers";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
@@ -11,10 +13,20 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("baseUrl", "");
     return undefined;
   }
+  // The test MCP servers run for the whole suite; sessions pick them by name.
+  const [everything, killable, mrtr, garbage, down, control] = await freePorts(6);
+  const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
+  const stopMcp = await startTestServers(ports);
+  const mcpServers = testMcpServers(ports);
   const server = await startWranglerDev({
-    vars: { ALLOW_SCRIPTED_SESSIONS: "true" },
+    vars: { ALLOW_SCRIPTED_SESSIONS: "true", MCP_SERVERS: mcpServers },
     verbose: process.env.E2E_VERBOSE === "1",
   });
   project.provide("baseUrl", server.baseUrl);
-  return () => server.stop();
+  project.provide("mcpServers", mcpServers);
+  project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
+  return async () => {
+    await server.stop();
+    await stopMcp();
+  };
 }

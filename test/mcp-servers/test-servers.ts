@@ -4,6 +4,15 @@ import { type EverythingProcess, startEverything } from "./everything-process";
 import { createMrtrHandler, type RecordedCall } from "./mrtr-server";
 import { type RunningServer, serveFetch } from "./node-fetch-server";
 
+declare module "vitest" {
+  interface ProvidedContext {
+    /** `http://127.0.0.1:<port>` of the control endpoint of the test MCP servers. */
+    mcpControlUrl: string;
+    /** The `MCP_SERVERS` value the Worker under test was given. */
+    mcpServers: string;
+  }
+}
+
 export interface TestServerPorts {
   everything: number;
   killable: number;

@@ -3,7 +3,7 @@
 import { inject } from "vitest";
 import { type CreatedSession, connect, createSession, type Device } from "../../helpers/session-harness";
 
-export const controlUrl = (): string => inject("mcpControlUrl" as never) as string;
+export const controlUrl = (): string => inject("mcpControlUrl");
 
 export async function control(method: "GET" | "POST", route: string): Promise<unknown> {
   const response = await fetch(`${controlUrl()}${route}`, { method });
