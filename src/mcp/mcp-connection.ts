@@ -210,7 +210,7 @@ export class McpConnection {
       }
     }
     if (error instanceof ProtocolError) {
-      const gone = /unknown tool|tool .*not found/i.test(error.message);
+      const gone = /unknown tool|tool \S+ not found/i.test(error.message);
       return new McpError(`${server} returned JSON-RPC error ${error.code}: ${error.message}`, gone);
     }
     if (error instanceof SyntaxError) {

@@ -10,6 +10,7 @@ import type { ListedTool, McpStateStore } from "./mcp-state";
 import { mcpToolName, mcpToolRisk } from "./mcp-tool-naming";
 
 const validators = new CfWorkerJsonSchemaValidator({ shortcircuit: false });
+const TOOL_GONE = /unknown tool|tool \S+ not found/i;
 
 export interface McpToolSet {
   tools: ToolDefinition[];
@@ -86,7 +87,12 @@ function defineMcpTool(
             isError: true,
           };
         }
-        return describeCallResult(server.name, outcome.result);
+        const output = describeCallResult(server.name, outcome.result);
+        // Servers report a tool they no longer have as an error result or a JSON-RPC error.
+        if (typeof output === "object" && output.isError && TOOL_GONE.test(output.content)) {
+          store.markStale(server.name);
+        }
+        return output;
       } catch (error) {
         if (!(error instanceof McpError)) throw error;
         if (error.toolGone) store.markStale(server.name);

@@ -1,6 +1,6 @@
 // MCP tools offered to the model: listing server-everything, naming, schemas and risk, the cached
 // list in SQLite, selection per session, and approvals answered from a second device.
-import { evictDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, connect, textReply, toolReply } from "../../helpers/session-harness";
 import {
@@ -170,6 +170,62 @@ describe("MCP tools", () => {
     expect(results.at(-1)?.data).toMatchObject({ toolCallId: "toolu_msg", isError: false });
     expect(results.at(-1)?.data.content).toContain("Operation completed successfully");
     again.close();
+  });
+
+  it("lists the tools again when a call finds its tool gone from the server", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        textReply("Listed."),
+        toolReply([{ name: "mcp__everything__vanished", id: "toolu_gone", input: {} }]),
+        textReply("It was gone."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "list" });
+    await device.waitForDone(1, 15_000);
+    // The cached list still names a tool the server no longer has (it was removed since).
+    const cached = await tableRows<{ tools: string }>(session, "SELECT tools FROM mcp_servers");
+    const tools = [
+      ...JSON.parse(cached[0]?.tools ?? "[]"),
+      { name: "vanished", inputSchema: { type: "object" } },
+    ];
+    await runInDurableObject(stubOf(session), (_instance, state) => {
+      state.storage.sql.exec("UPDATE mcp_servers SET tools = ?", JSON.stringify(tools));
+    });
+    device.close();
+    await evictDurableObject(stubOf(session), { webSockets: "hibernate" });
+
+    const again = await connect(session, { device: "laptop" });
+    await again.request({ type: "send_message", text: "call it" });
+    await again.waitForDone(2, 15_000);
+    // The instance after eviction saw two model calls: with the stale list, then after the result.
+    const requests = await modelRequests(session);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.tools?.some((tool) => tool.name === "mcp__everything__vanished")).toBe(true);
+    const [result] = toolResultsOf(lastMessage(requests[1]));
+    expect(result).toEqual({
+      toolUseId: "toolu_gone",
+      content: "MCP error -32602: Tool vanished not found",
+      isError: true,
+    });
+    expect(requests[1]?.tools?.some((tool) => tool.name === "mcp__everything__vanished")).toBe(false);
+    again.close();
+  });
+
+  it("checks arguments against the server's schema before asking anyone to approve them", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [toolReply([{ name: ECHO, id: "toolu_bad_args", input: { text: "no message" } }]), textReply("Oops.")],
+    );
+    await device.request({ type: "send_message", text: "echo" });
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "approval_required")).toEqual([]);
+    const [, second] = await modelRequests(session);
+    const [result] = toolResultsOf(lastMessage(second));
+    expect(result?.isError).toBe(true);
+    expect(String(result?.content)).toMatch(/^Invalid input for tool "mcp__everything__echo": .*message/);
+    device.close();
   });
 
   it("refuses an unknown MCP server name when a session is created", async () => {
