@@ -46,7 +46,7 @@ export interface AgentDeps {
   kinds: InteractionRegistry;
   agents: AgentRegistry;
   /** What the host gives a running tool; the loop adds `elicit`, which is its own. */
-  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit">;
+  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit" | "toolCallId">;
   /**
    * Runs `work` as one storage transaction: all of its writes commit, or none do when it throws
    * (and then none of its events reach a device).

@@ -2,7 +2,6 @@
 // closed after it, resuming the stored `Mcp-Session-Id` so nothing about it lives only in memory.
 import {
   Client,
-  type ElicitRequestParams,
   type ElicitResult,
   ProtocolError,
   SdkError,
@@ -26,7 +25,7 @@ export interface McpCallOptions {
   inputResponses?: Record<string, unknown>;
   requestState?: string | null;
   /** Answers a 2025-11-25 `elicitation/create` the server pushes while this call is open. */
-  onElicit?: (params: ElicitRequestParams) => Promise<ElicitResult>;
+  onElicit?: (params: unknown) => Promise<ElicitResult>;
 }
 
 /** A failure talking to a server, worded for the model and the person reading the transcript. */

@@ -3,6 +3,8 @@
 // person answers (`ctx.elicit`, a durable interrupt), and only when all are answered is the call
 // retried with `inputResponses` and the state exactly as the server sent it.
 import { z } from "zod";
+import { ElicitRequestFormParams, type ElicitResult } from "../protocol/elicitation";
+import { describeZodError } from "../protocol/errors";
 import type { ToolOutput } from "../tools/define-tool";
 import type { McpCallOptions, McpCallOutcome } from "./mcp-connection";
 import { describeCallResult } from "./mcp-result";
@@ -20,15 +22,6 @@ export interface McpCallStore {
   save(toolCallId: string, server: string, state: McpCallState): void;
 }
 
-export interface FormParams {
-  message: string;
-  requestedSchema: { type: "object"; properties: Record<string, unknown>; required?: string[] };
-}
-export type FormAnswer =
-  | { action: "accept"; content: Record<string, unknown> }
-  | { action: "decline" }
-  | { action: "cancel" };
-
 /** Rounds one call may take before it is given up: a server that never stops asking is a bug. */
 export const MAX_INPUT_ROUNDS = 5;
 
@@ -40,7 +33,8 @@ export interface RoundsContext {
   signal: AbortSignal;
   call(options: Omit<McpCallOptions, "signal">): Promise<McpCallOutcome>;
   calls: McpCallStore;
-  elicit(params: FormParams): Promise<FormAnswer>;
+  /** `ctx.elicit`: a form card, answered durably (the tool runs again once it is resolved). */
+  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
 }
 
 export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
@@ -77,6 +71,17 @@ export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
   }
 }
 
+/**
+ * A URL elicitation happens on the server's own page (sign-in, payment): the card shows the link and
+ * asks the person to accept once they have finished there, or decline.
+ */
+export function urlConfirmation(message: string, url: string): ElicitRequestFormParams {
+  return {
+    message: `${message}\n\nOpen ${url} and finish there, then accept this form (or decline).`,
+    requestedSchema: { type: "object", properties: {} },
+  };
+}
+
 const Embedded = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
 const UrlParams = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
 
@@ -92,15 +97,14 @@ async function answer(
   if (method === "elicitation/create") {
     const url = UrlParams.safeParse(params);
     if (url.success) {
-      // A URL elicitation is done on the server's own page; the card asks the person to confirm.
-      const done = await ctx.elicit({
-        message: `${url.data.message}\n\nOpen ${url.data.url} and finish there, then accept this form.`,
-        requestedSchema: { type: "object", properties: {} },
-      });
+      const done = await ctx.elicit(urlConfirmation(url.data.message, url.data.url));
       return { response: { action: done.action } };
     }
-    const { mode: _mode, ...form } = params;
-    return { response: await ctx.elicit(form as unknown as FormParams) };
+    const form = ElicitRequestFormParams.safeParse(params);
+    if (!form.success) {
+      return { refused: `${from} asked for a form Parley cannot show: ${describeZodError(form.error)}.` };
+    }
+    return { response: await ctx.elicit(form.data) };
   }
   if (method === "roots/list") return { response: { roots: [] } };
   if (method === "sampling/createMessage") {

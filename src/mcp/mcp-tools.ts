@@ -2,10 +2,13 @@
 // deployment allows, named `mcp__<server>__<tool>`, validated against the server's own JSON schema.
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { z } from "zod";
+import { ElicitRequestFormParams } from "../protocol/elicitation";
+import { describeZodError } from "../protocol/errors";
 import { defineTool, type ToolDefinition } from "../tools/define-tool";
+import { type LiveForms, liveFormId } from "./live-forms";
 import type { McpServerConfig } from "./mcp-config";
 import { type McpConnection, McpError } from "./mcp-connection";
-import { describeCallResult } from "./mcp-result";
+import { callWithRounds, type McpCallStore, urlConfirmation } from "./mcp-rounds";
 import type { ListedTool, McpStateStore } from "./mcp-state";
 import { mcpToolName, mcpToolRisk } from "./mcp-tool-naming";
 
@@ -18,12 +21,20 @@ export interface McpToolSet {
   leftOut: string[];
 }
 
+/** What MCP tools run with: the session's server state, stored rounds, live forms and connections. */
+export interface McpToolDeps {
+  store: McpStateStore;
+  calls: McpCallStore;
+  live: LiveForms;
+  connect(server: McpServerConfig): McpConnection;
+}
+
 export function buildMcpTools(
   servers: readonly McpServerConfig[],
-  store: McpStateStore,
-  connect: (server: McpServerConfig) => McpConnection,
+  deps: McpToolDeps,
   taken: ReadonlySet<string>,
 ): McpToolSet {
+  const { store } = deps;
   const tools: ToolDefinition[] = [];
   const leftOut: string[] = [];
   const names = new Set(taken);
@@ -45,7 +56,7 @@ export function buildMcpTools(
         continue;
       }
       names.add(name);
-      tools.push(defineMcpTool(server, listed, name, store, connect));
+      tools.push(defineMcpTool(server, listed, name, deps));
     }
   }
   return { tools, leftOut };
@@ -55,9 +66,9 @@ function defineMcpTool(
   server: McpServerConfig,
   listed: ListedTool,
   name: string,
-  store: McpStateStore,
-  connect: (server: McpServerConfig) => McpConnection,
+  deps: McpToolDeps,
 ): ToolDefinition {
+  const { store } = deps;
   const { risk, idempotent } = mcpToolRisk(listed, server.overrides[listed.name]);
   const { $schema: _dialect, ...schema } = listed.inputSchema;
   const check = compile(listed.inputSchema);
@@ -79,15 +90,37 @@ function defineMcpTool(
       ...(listed.annotations ? { annotations: listed.annotations } : {}),
     },
     async run(input, ctx) {
+      const connection = deps.connect(server);
+      let pushed = 0;
+      // 2025-11-25: a form pushed inside the open call is answered over that call.
+      const onElicit = async (raw: unknown) => {
+        pushed += 1;
+        const url = UrlElicitation.safeParse(raw);
+        const params = url.success
+          ? urlConfirmation(url.data.message, url.data.url)
+          : ElicitRequestFormParams.parse(raw);
+        const form = {
+          id: liveFormId(ctx.toolCallId, pushed),
+          toolCallId: ctx.toolCallId,
+          toolName: name,
+          params,
+        };
+        const answer = await deps.live.ask(form, ctx.signal);
+        return url.success ? { action: answer.action } : answer;
+      };
       try {
-        const outcome = await connect(server).callTool(listed.name, input, { signal: ctx.signal });
-        if (outcome.kind === "input_required") {
-          return {
-            content: `MCP server "${server.name}" asked for input, which this tool call cannot collect.`,
-            isError: true,
-          };
-        }
-        const output = describeCallResult(server.name, outcome.result);
+        // 2026-07-28: an `input_required` answer is stored and its forms asked durably.
+        const output = await callWithRounds({
+          server: server.name,
+          tool: listed.name,
+          toolCallId: ctx.toolCallId,
+          input,
+          signal: ctx.signal,
+          calls: deps.calls,
+          elicit: (params) => ctx.elicit(params),
+          call: (options) =>
+            connection.callTool(listed.name, input, { ...options, signal: ctx.signal, onElicit }),
+        });
         // Servers report a tool they no longer have as an error result or a JSON-RPC error.
         if (typeof output === "object" && output.isError && TOOL_GONE.test(output.content)) {
           store.markStale(server.name);
@@ -101,6 +134,8 @@ function defineMcpTool(
     },
   });
 }
+
+const UrlElicitation = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
 
 /** A validator for the server's schema; a schema the validator cannot compile lets the server judge. */
 function compile(schema: Record<string, unknown>): (value: unknown) => string | null {

@@ -3,8 +3,10 @@
 // a model call, for servers never listed, marked stale, or whose last listing failed a while ago.
 import type { ToolDefinition } from "../tools/define-tool";
 import { createToolRegistry, type ToolRegistry } from "../tools/registry";
+import type { LiveForms } from "./live-forms";
 import type { McpServerConfig } from "./mcp-config";
 import { McpConnection } from "./mcp-connection";
+import type { McpCallStore } from "./mcp-rounds";
 import type { McpStateStore } from "./mcp-state";
 import { buildMcpTools } from "./mcp-tools";
 
@@ -16,6 +18,8 @@ export interface SessionToolsOptions {
   /** The servers this session selected, in configuration order. */
   servers: readonly McpServerConfig[];
   store: McpStateStore;
+  calls: McpCallStore;
+  live: LiveForms;
   fetch: typeof fetch;
   now(): number;
   /** Told when a server cannot be listed or a tool is left out (the session shows it on every device). */
@@ -26,12 +30,13 @@ export function createSessionTools(options: SessionToolsOptions): ToolRegistry {
   const { builtin, servers, store } = options;
   const builtinNames = new Set(builtin.map((tool) => tool.name));
   const connect = (server: McpServerConfig) => new McpConnection(server, store, options.fetch);
+  const deps = { store, calls: options.calls, live: options.live, connect };
   // INVARIANT: a registry built from the stored lists; a new instance builds the same one.
   let current: ToolRegistry | null = null;
   let leftOut: string[] = [];
   const registry = () => {
     if (current) return current;
-    const mcp = buildMcpTools(servers, store, connect, builtinNames);
+    const mcp = buildMcpTools(servers, deps, builtinNames);
     leftOut = mcp.leftOut;
     current = createToolRegistry([...builtin, ...mcp.tools]);
     return current;

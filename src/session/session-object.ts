@@ -19,6 +19,7 @@ import type { SessionSnapshot } from "../protocol/session";
 import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry, type ToolRegistry } from "../tools/registry";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { createLiveForms } from "./live-forms";
 import { SessionState } from "./session-state";
 import { type SessionInit, type SessionStats, WebSocketQuery } from "./session-types";
 import { parseCommandFrame } from "./socket-frames";
@@ -202,6 +203,9 @@ export class SessionObject extends DurableObject<Env> {
       builtin: BUILTIN_TOOLS,
       servers: this.config.mcpServers.filter((server) => selected.has(server.name)),
       store: this.state.mcp,
+      calls: this.state.mcpCalls,
+      // The forms need the agent's stores, which are built around this registry: read them lazily.
+      live: createLiveForms(() => this.agent().deps),
       fetch: (input, init) => fetch(input, init),
       now: () => Date.now(),
       onProblem: (message) => this.state.events.append("error", { code: "mcp_server", message }),

@@ -9,7 +9,7 @@ import { EventLog } from "./event-log";
 import { SqlFrameStore } from "./frame-store";
 import { SqlInboxStore } from "./inbox-store";
 import { SqlInteractionStore } from "./interaction-store";
-import { SqlMcpStore } from "./mcp-store";
+import { SqlMcpCallStore, SqlMcpStore } from "./mcp-store";
 import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
@@ -39,6 +39,7 @@ export class SessionState {
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
   readonly mcp: SqlMcpStore;
+  readonly mcpCalls: SqlMcpCallStore;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -59,6 +60,7 @@ export class SessionState {
     this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
     this.sentMessages = new SentMessageLog(this.sql, now);
     this.mcp = new SqlMcpStore(this.sql, this.meta);
+    this.mcpCalls = new SqlMcpCallStore(this.sql, now);
   }
 
   exists(): boolean {

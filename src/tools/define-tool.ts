@@ -26,6 +26,8 @@ export interface ToolContext {
   notes: NotesStore;
   fetch: typeof fetch;
   now(): number;
+  /** The id of the tool call being run, for tools that keep state of their own per call (MCP). */
+  toolCallId: string;
   /**
    * Asks the person to fill in a form (MCP elicitation) and returns their answer. Nothing waits in
    * memory: the first time, the form is stored and the run ends (by throwing a `ToolPause`, which a

@@ -40,7 +40,12 @@ export function createMrtrHandler(calls: RecordedCall[]) {
         const view = inputResponse(ctx.mcpReq.inputResponses, "confirm");
         if (view.kind === "elicit" && view.action !== "accept") {
           return {
-            content: [{ type: "text", text: `Deployment to ${env} was ${view.action}d.` }],
+            content: [
+              {
+                type: "text",
+                text: `Deployment to ${env} was ${view.action === "decline" ? "declined" : "cancelled"}.`,
+              },
+            ],
             isError: true,
           };
         }

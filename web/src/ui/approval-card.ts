@@ -84,7 +84,7 @@ export class ApprovalCard extends AnswerableCard {
         risk ? h("span", { class: `chip risk risk-${risk}`, text: risk }) : null,
         this.countdown.el,
       ),
-      mcpOriginLine(item.interaction?.request),
+      mcpOriginLine(interaction.request),
       this.args,
       this.controls,
       this.receipt,
