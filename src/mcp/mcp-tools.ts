@@ -2,13 +2,11 @@
 // deployment allows, named `mcp__<server>__<tool>`, validated against the server's own JSON schema.
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { z } from "zod";
-import { ElicitRequestFormParams } from "../protocol/elicitation";
-import { describeZodError } from "../protocol/errors";
 import { defineTool, type ToolDefinition } from "../tools/define-tool";
-import { type LiveForms, liveFormId } from "./live-forms";
+import { type LiveForms, pushedFormHandler } from "./live-forms";
 import type { McpServerConfig } from "./mcp-config";
 import { type McpConnection, McpError } from "./mcp-connection";
-import { callWithRounds, type McpCallStore, urlConfirmation } from "./mcp-rounds";
+import { callWithRounds, type McpCallStore } from "./mcp-rounds";
 import type { ListedTool, McpStateStore } from "./mcp-state";
 import { mcpToolName, mcpToolRisk } from "./mcp-tool-naming";
 
@@ -91,23 +89,12 @@ function defineMcpTool(
     },
     async run(input, ctx) {
       const connection = deps.connect(server);
-      let pushed = 0;
       // 2025-11-25: a form pushed inside the open call is answered over that call.
-      const onElicit = async (raw: unknown) => {
-        pushed += 1;
-        const url = UrlElicitation.safeParse(raw);
-        const params = url.success
-          ? urlConfirmation(url.data.message, url.data.url)
-          : ElicitRequestFormParams.parse(raw);
-        const form = {
-          id: liveFormId(ctx.toolCallId, pushed),
-          toolCallId: ctx.toolCallId,
-          toolName: name,
-          params,
-        };
-        const answer = await deps.live.ask(form, ctx.signal);
-        return url.success ? { action: answer.action } : answer;
-      };
+      const onElicit = pushedFormHandler(
+        deps.live,
+        { toolCallId: ctx.toolCallId, toolName: name },
+        ctx.signal,
+      );
       try {
         // 2026-07-28: an `input_required` answer is stored and its forms asked durably.
         const output = await callWithRounds({
@@ -134,8 +121,6 @@ function defineMcpTool(
     },
   });
 }
-
-const UrlElicitation = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
 
 /** A validator for the server's schema; a schema the validator cannot compile lets the server judge. */
 function compile(schema: Record<string, unknown>): (value: unknown) => string | null {
