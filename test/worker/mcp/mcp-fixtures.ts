@@ -1,7 +1,7 @@
 // Shared pieces of the MCP worker tests: sessions that use the test servers (started by the global
 // setup), and the control endpoint that kills or restarts them.
 import { inject } from "vitest";
-import { type CreatedSession, connect, createSession, type Device } from "../../helpers/session-harness";
+import { api, type CreatedSession, connect, createSession, type Device } from "../../helpers/session-harness";
 
 export const controlUrl = (): string => inject("mcpControlUrl");
 
@@ -20,4 +20,19 @@ export async function mcpSession(
   const session = await createSession({ mcpServers: servers, script, ...extra });
   const device = await connect(session, { device: "laptop" });
   return { session, device };
+}
+
+/** Answers the form `interactionId` over HTTP, as the device `device` would. */
+export async function respond(
+  session: CreatedSession,
+  interactionId: string,
+  response: unknown,
+  device: string,
+) {
+  const reply = await api("POST", `/api/sessions/${session.sessionId}/respond`, {
+    token: session.token,
+    body: { interactionId, response },
+    headers: { "x-device-id": device },
+  });
+  return { status: reply.status, body: (await reply.json()) as Record<string, unknown> };
 }

@@ -3,7 +3,7 @@
 // once with the answers and the server's `requestState`; decline and timeout reach the server as such.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, type CreatedSession, connect, textReply, toolReply } from "../../helpers/session-harness";
+import { connect, textReply, toolReply } from "../../helpers/session-harness";
 import type { RecordedCall } from "../../mcp-servers/mrtr-server";
 import {
   dumpStorage,
@@ -14,22 +14,13 @@ import {
   tableRows,
   toolResultsOf,
 } from "../interactions/interaction-fixtures";
-import { control, mcpSession } from "./mcp-fixtures";
+import { control, mcpSession, respond } from "./mcp-fixtures";
 
 const DEPLOY = "mcp__mrtr__confirm-deploy";
 
 async function callsFor(env: string): Promise<RecordedCall[]> {
   const calls = (await control("GET", "/mrtr/calls")) as RecordedCall[];
   return calls.filter((call) => (call.arguments as { env: string }).env === env);
-}
-
-async function respond(session: CreatedSession, interactionId: string, response: unknown, device: string) {
-  const reply = await api("POST", `/api/sessions/${session.sessionId}/respond`, {
-    token: session.token,
-    body: { interactionId, response },
-    headers: { "x-device-id": device },
-  });
-  return { status: reply.status, body: (await reply.json()) as Record<string, unknown> };
 }
 
 function deploySession(env: string, extra: Record<string, unknown> = {}) {

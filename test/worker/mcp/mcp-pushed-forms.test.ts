@@ -3,20 +3,11 @@
 // the instance loses the call, and the session says so.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, type CreatedSession, connect, textReply, toolReply } from "../../helpers/session-harness";
+import { connect, textReply, toolReply } from "../../helpers/session-harness";
 import { eventsOf, stubOf } from "../interactions/interaction-fixtures";
-import { mcpSession } from "./mcp-fixtures";
+import { mcpSession, respond } from "./mcp-fixtures";
 
 const TRIGGER = "mcp__everything__trigger-elicitation-request";
-
-async function respond(session: CreatedSession, interactionId: string, response: unknown, device: string) {
-  const reply = await api("POST", `/api/sessions/${session.sessionId}/respond`, {
-    token: session.token,
-    body: { interactionId, response },
-    headers: { "x-device-id": device },
-  });
-  return { status: reply.status, body: (await reply.json()) as Record<string, unknown> };
-}
 
 function triggerSession(id: string, extra: Record<string, unknown> = {}) {
   return mcpSession(["everything"], [toolReply([{ name: TRIGGER, id, input: {} }]), textReply("Thanks.")], {
