@@ -89,6 +89,40 @@ export function createMrtrHandler(calls: RecordedCall[]) {
       },
     );
     server.registerTool(
+      "sign-in",
+      { description: "Needs the person to sign in on the server's page.", inputSchema: z.object({}) },
+      async (_args, ctx): Promise<CallToolResult | InputRequiredResult> => {
+        const view = inputResponse(ctx.mcpReq.inputResponses, "signin");
+        if (view.kind !== "elicit") {
+          return inputRequired({
+            inputRequests: {
+              signin: inputRequired.elicitUrl({
+                message: "Sign in to the test service",
+                url: "https://auth.example.com/signin?session=test",
+              }),
+            },
+          });
+        }
+        return {
+          content: [{ type: "text", text: `Sign-in ${view.action}.` }],
+          isError: view.action !== "accept",
+        };
+      },
+    );
+    server.registerTool(
+      "summarize",
+      { description: "Asks the client's model for a summary.", inputSchema: z.object({}) },
+      async (): Promise<CallToolResult | InputRequiredResult> =>
+        inputRequired({
+          inputRequests: {
+            summary: inputRequired.createMessage({
+              messages: [{ role: "user", content: { type: "text", text: "Summarize" } }],
+              maxTokens: 50,
+            }),
+          },
+        }),
+    );
+    server.registerTool(
       "sleep",
       { description: "Never answers.", inputSchema: z.object({}), annotations: { readOnlyHint: true } },
       () => new Promise<CallToolResult>(() => undefined),

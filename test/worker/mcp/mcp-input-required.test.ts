@@ -144,3 +144,46 @@ describe("an MCP tool that answers input_required", () => {
     device.close();
   });
 });
+
+describe("other input an MCP server asks for", () => {
+  it("shows a URL request as a card to confirm after visiting the page, and passes the outcome on", async () => {
+    const { session, device } = await mcpSession(
+      ["mrtr"],
+      [toolReply([{ name: "mcp__mrtr__sign-in", id: "toolu_signin", input: {} }]), textReply("Signed in.")],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "sign in" });
+    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    expect((prompt.data.request as { message: string }).message).toBe(
+      "Sign in to the test service\n\nOpen https://auth.example.com/signin?session=test and finish there, then accept this form (or decline).",
+    );
+    expect(
+      (await respond(session, prompt.data.interactionId ?? "", { action: "accept", content: {} }, "phone"))
+        .status,
+    ).toBe(200);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "tool_result").at(-1)?.data).toMatchObject({
+      content: "Sign-in accept.",
+      isError: false,
+    });
+    device.close();
+  });
+
+  it("refuses sampling: the call ends with an error result and the session goes on", async () => {
+    const { device } = await mcpSession(
+      ["mrtr"],
+      [
+        toolReply([{ name: "mcp__mrtr__summarize", id: "toolu_sample", input: {} }]),
+        textReply("No summary."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "summarize" });
+    await device.waitForDone(1, 15_000);
+    const result = eventsOf(device, "tool_result").at(-1)?.data;
+    expect(result?.isError).toBe(true);
+    expect(result?.content).toMatch(/^MCP server "mrtr" .*sampl/i);
+    expect(eventsOf(device, "interaction_prompt")).toEqual([]);
+    device.close();
+  });
+});
