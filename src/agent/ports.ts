@@ -6,6 +6,7 @@ import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
+import type { ToolImage } from "../tools/define-tool";
 
 /** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */
 export interface EventSink {
@@ -105,6 +106,8 @@ export interface ToolResultRecord extends ToolResult {
   toolCallId: string;
   name: string;
   truncated: boolean;
+  /** Images shown to the model after the text (MCP tools that return small images). */
+  images?: ToolImage[];
 }
 
 export interface ToolResultStore {

@@ -1,7 +1,13 @@
 // An MCP `tools/call` result as the tool result the model reads: text, structured content and
-// resource links in order; binary content described rather than inlined; `isError` kept.
+// resource links in order; small images passed on as images, other binary content described; `isError` kept.
 import { z } from "zod";
-import type { ToolOutput } from "../tools/define-tool";
+import type { ToolImage, ToolOutput } from "../tools/define-tool";
+
+/** Images up to this many base64 characters (about 150 KB) are shown to the model; larger ones are described. */
+export const MAX_IMAGE_CHARS = 200_000;
+/** At most this many images of one result are shown to the model. */
+export const MAX_IMAGES_PER_RESULT = 3;
+const IMAGE_TYPES = new Set<string>(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 const Block = z.looseObject({ type: z.string() });
 const CallResult = z.looseObject({
@@ -17,14 +23,28 @@ export function describeCallResult(server: string, raw: unknown): ToolOutput {
     return { content: `MCP server "${server}" returned a malformed tool result.`, isError: true };
   }
   const { content, structuredContent, isError } = parsed.data;
-  const parts = content.map(describeBlock);
+  const images: ToolImage[] = [];
+  const parts = content.map((block) => {
+    const image = showableImage(block, images.length);
+    if (!image) return describeBlock(block);
+    images.push(image);
+    return `[image ${images.length}: ${image.mediaType}, ${describeBytes(base64Bytes(image.data))} — shown below]`;
+  });
   if (structuredContent !== undefined) {
     const json = JSON.stringify(structuredContent, null, 2);
     // Servers often repeat the structured content as text for older clients: say it once.
     const repeated = parts.some((part) => sameJson(part, structuredContent));
     if (!repeated) parts.push(`Structured content:\n${json}`);
   }
-  return { content: parts.join("\n\n"), isError: isError === true };
+  return { content: parts.join("\n\n"), isError: isError === true, ...(images.length > 0 ? { images } : {}) };
+}
+
+function showableImage(block: z.infer<typeof Block>, shown: number): ToolImage | null {
+  if (block.type !== "image" || shown >= MAX_IMAGES_PER_RESULT) return null;
+  const { mimeType, data } = block;
+  if (typeof mimeType !== "string" || !IMAGE_TYPES.has(mimeType)) return null;
+  if (typeof data !== "string" || data.length === 0 || data.length > MAX_IMAGE_CHARS) return null;
+  return { mediaType: mimeType as ToolImage["mediaType"], data };
 }
 
 function describeBlock(block: z.infer<typeof Block>): string {

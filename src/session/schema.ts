@@ -49,6 +49,10 @@ const MIGRATIONS: string[][] = [
     // An MCP tool call waiting for input (2026-07-28 input_required): its rounds, stored with the call.
     `CREATE TABLE mcp_calls (tool_call_id TEXT PRIMARY KEY, server TEXT NOT NULL, state TEXT NOT NULL, at INTEGER NOT NULL)`,
   ],
+  [
+    // Small images a tool result shows the model (MCP image content), as JSON [{ mediaType, data }].
+    `ALTER TABLE tool_results ADD COLUMN images TEXT`,
+  ],
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -44,8 +44,14 @@ export class ToolPause extends Error {
   override readonly name = "ToolPause";
 }
 
+/** An image a tool hands the model with its result (base64, one of the types the Messages API takes). */
+export interface ToolImage {
+  mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  data: string;
+}
+
 /** A tool's own answer: plain text, or text flagged as an error the model should see as such. */
-export type ToolOutput = string | { content: string; isError?: boolean };
+export type ToolOutput = string | { content: string; isError?: boolean; images?: ToolImage[] };
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   name: string;

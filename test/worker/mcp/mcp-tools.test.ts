@@ -139,6 +139,26 @@ describe("MCP tools", () => {
     device.close();
   });
 
+  it("shows the model a small image a tool returns, as an image block after the text", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([{ name: "mcp__everything__get-tiny-image", id: "toolu_tiny", input: {} }]),
+        textReply("Seen."),
+      ],
+    );
+    await device.request({ type: "send_message", text: "picture" });
+    await device.waitForDone(1, 15_000);
+    const [, second] = await modelRequests(session);
+    const block = lastMessage(second).content;
+    const result = Array.isArray(block) ? block.find((b) => b.type === "tool_result") : undefined;
+    const content = result?.type === "tool_result" && Array.isArray(result.content) ? result.content : [];
+    expect(content[0]).toMatchObject({ type: "text", text: expect.stringContaining("[image 1: image/png") });
+    expect(content[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
+    expect(eventsOf(device, "tool_result")[0]?.data.content).toContain("— shown below]");
+    device.close();
+  });
+
   it("picks up the same server session after eviction, from the Mcp-Session-Id kept in SQLite", async () => {
     const { session, device } = await mcpSession(
       ["everything"],
