@@ -52,7 +52,12 @@ export function resultBlocks(
   return uses.map((use, i) => {
     const text = contents[i] ?? "";
     const images = results[i]?.images ?? [];
-    const kept = images.filter((image) => (imageBudget -= image.data.length) >= 0);
+    const kept: ToolImage[] = [];
+    for (const image of images) {
+      if (image.data.length > imageBudget) continue;
+      imageBudget -= image.data.length;
+      kept.push(image);
+    }
     const left = images.length - kept.length;
     const note =
       left > 0 ? `\n[${left} image(s) left out: the results of this step carry too many images]` : "";
