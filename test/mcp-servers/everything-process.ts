@@ -10,6 +10,12 @@ const ENTRY = path.join(
   "dist/index.js",
 );
 
+// However this process ends, the servers it started end with it.
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export interface EverythingProcess {
   port: number;
   stop(): Promise<void>;
@@ -20,6 +26,8 @@ export async function startEverything(port: number): Promise<EverythingProcess> 
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   await new Promise<void>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => reject(new Error(`server-everything did not start: ${output}`)), 20_000);
