@@ -1,23 +1,26 @@
-// `npm run bench`: starts Parley (snapshotted from the working tree) and the bare-broadcast baseline
-// under `wrangler dev` on loopback, runs the scenarios against both, and prints and writes the
-// results table. Any failure ends the run with a message and a non-zero exit, and no table.
-import { rmSync } from "node:fs";
+// `npm run bench`: starts a local Messages API, Parley (snapshotted from the working tree), the
+// bare-broadcast baseline and, with --peers, the agents SDK under `wrangler dev` on loopback, runs
+// the scenarios against them, and prints and writes the results table. Any failure ends the run
+// with a message and a non-zero exit, and no table.
+import { existsSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { startWranglerDev } from "../scripts/wrangler-dev.mjs";
+import { startMockModelThread } from "./lib/mock-model.mjs";
 import { readOptions, USAGE, UsageError } from "./lib/options.mjs";
 import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import { describeCode, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
-import { runFanout } from "./scenarios/fanout.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
+import { runGlass } from "./scenarios/model-to-glass.mjs";
 import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
 import { runResume } from "./scenarios/resume.mjs";
 import { runStorage } from "./scenarios/storage.mjs";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
+const PEERS = fileURLToPath(new URL("./peers/", import.meta.url));
 const started = performance.now();
 const loadAtStart = loadavg()[0] ?? 0;
 
@@ -59,6 +62,10 @@ async function main() {
     process.on(signal, () => process.exit(130));
   /** @type {import("../scripts/wrangler-dev.mjs").DevServer[]} */
   const servers = [];
+  if (options.peers && !existsSync(`${PEERS}node_modules/@cloudflare/ai-chat`)) {
+    throw new UsageError("--peers needs the peer installed first: npm ci --prefix bench/peers");
+  }
+  const model = await startMockModelThread();
   try {
     log(`snapshotting and starting Parley and the baseline (state in ${work})`);
     const code = await describeCode(options.ref);
@@ -69,7 +76,13 @@ async function main() {
         label: "parley",
         config: parleyConfig,
         persistTo: `${work}/parley-state`,
-        vars: { ALLOW_SCRIPTED_SESSIONS: "true" },
+        // Sessions without a script use the real Anthropic SDK, pointed at the local Messages API.
+        vars: {
+          ALLOW_SCRIPTED_SESSIONS: "true",
+          ANTHROPIC_API_KEY: "bench-key",
+          ANTHROPIC_BASE_URL: model.baseUrl,
+          ALLOW_OPEN_GATEWAY: "true",
+        },
         logDir: RESULTS,
       });
     const [parleyServer, bareServer] = await Promise.all([
@@ -79,6 +92,16 @@ async function main() {
       ),
     ]);
     servers.push(parleyServer, bareServer);
+    const agentsServer = options.peers
+      ? await startWranglerDev({
+          label: "agents",
+          config: `${PEERS}wrangler.toml`,
+          persistTo: `${work}/agents-state`,
+          vars: { MOCK_MODEL_URL: model.baseUrl },
+          logDir: RESULTS,
+        })
+      : null;
+    if (agentsServer) servers.push(agentsServer);
     const bare = new BareTarget(bareServer.baseUrl);
     let parley = new ParleyTarget(parleyServer.baseUrl);
     await preflight(parley);
@@ -114,7 +137,15 @@ async function main() {
       replay: () =>
         runReplay({ parley, bare, options: replayOptions, fixture: /** @type {any} */ (replayFixture) }),
       many: () => runManySessions({ log, options: manyOptions, fixture: /** @type {any} */ (manyFixture) }),
-      fanout: () => runFanout({ parley, bare, log, options: { ...options } }),
+      glass: () =>
+        runGlass({
+          parley,
+          bare,
+          agentsUrl: agentsServer?.baseUrl ?? null,
+          modelUrl: model.baseUrl,
+          log,
+          options: { ...options },
+        }),
       storage: () =>
         runStorage({
           parley,
@@ -158,12 +189,16 @@ async function main() {
       `Local \`wrangler dev\` on loopback; each value is the median of ${options.repeats} measured repeats after a warm-up ` +
         `(${options.resumeRepeats} for answer-to-resume; yes/no and error counts show the worst repeat). ` +
         "Baseline = a bare-broadcast Durable Object " +
-        "(bench/baseline) driven by the same load generator in the same run; ratio = Parley ÷ baseline. " +
+        "(bench/baseline) driven by the same load generator in the same run; ratio = Parley ÷ baseline" +
+        (options.peers
+          ? "; agents SDK = Cloudflare's AIChatAgent (bench/peers) in the same run, ÷ agents = Parley ÷ agents. "
+          : ". ") +
+        "The model is a local Messages API stamping each delta at emission (bench/lib/mock-model.mjs). " +
         "See bench/README.md for what each figure includes.",
       "",
       `Parameters: \`${process.argv.slice(2).join(" ") || "(defaults)"}\` → devices ${options.devices.join("/")}, ` +
-        `paced ${options.pacedDeltas} deltas ${options.paceMs} ms apart, burst ${options.burstDeltas} deltas, ` +
-        `${options.chunk} characters per delta, storage ${options.storageDeltas} deltas, ` +
+        `model deltas ${options.paces.join(" and ")} ms apart (${options.pacedDeltas} at the fastest pace, ~2 s of stream at slower ones), ` +
+        `burst ${options.burstDeltas} deltas, storage ${options.storageDeltas} scripted deltas of ${options.chunk} characters ${options.paceMs} ms apart, ` +
         `replay ${options.replayMissed.join("/")} missed, ${options.sessions} sessions, ` +
         `${options.resumeRepeats} answers timed per answer-to-resume figure.`,
       "",
@@ -185,6 +220,7 @@ async function main() {
     return 0;
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
+    await model.close();
     await rm(work, { recursive: true, force: true });
   }
 }

@@ -22,6 +22,7 @@ export class BareBroadcast extends DurableObject {
     const url = new URL(request.url);
     if (url.pathname.endsWith("/ws")) return this.accept(url);
     if (url.pathname.endsWith("/burst")) return this.burst(url);
+    if (url.pathname.endsWith("/model")) return this.relayModel(url);
     return new Response("not found", { status: 404 });
   }
 
@@ -63,6 +64,47 @@ export class BareBroadcast extends DurableObject {
     return Response.json({ sent: count, lastSeq: this.seq });
   }
 
+  // The model-to-glass floor: call a Messages API (the benchmark's local one) and broadcast each
+  // text delta the moment its line is read, with the least parsing that finds it.
+  async relayModel(url) {
+    const api = url.searchParams.get("api") ?? "";
+    const prompt = url.searchParams.get("prompt") ?? "";
+    const response = await fetch(`${api}/v1/messages`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-api-key": "bench",
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify({
+        model: "bench-model",
+        max_tokens: 4096,
+        stream: true,
+        messages: [{ role: "user", content: prompt }],
+      }),
+    });
+    if (!response.ok || !response.body) return new Response(`model ${response.status}`, { status: 502 });
+    const decoder = new TextDecoder();
+    let buffered = "";
+    let deltas = 0;
+    for await (const chunk of response.body) {
+      buffered += decoder.decode(chunk, { stream: true });
+      let end = buffered.indexOf("\n");
+      while (end >= 0) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 1);
+        if (line.startsWith("data: ") && line.includes('"text_delta"')) {
+          const event = JSON.parse(line.slice(6));
+          this.broadcast("text_delta", { turnId: "bare", index: 0, text: event.delta.text });
+          deltas += 1;
+        }
+        end = buffered.indexOf("\n");
+      }
+    }
+    this.broadcast("done", { turnId: "bare" });
+    return Response.json({ deltas, lastSeq: this.seq });
+  }
+
   broadcast(type, data) {
     this.seq += 1;
     const event = { seq: this.seq, at: Date.now(), type, data };
@@ -96,7 +138,7 @@ export class BareBroadcast extends DurableObject {
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst)$/);
+    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst|model)$/);
     if (!match) return new Response("bare broadcast baseline", { status: 200 });
     const stub = env.BARE.get(env.BARE.idFromName(match[1]));
     return stub.fetch(request);

@@ -6,6 +6,8 @@ import { now, withTimeout } from "./clock.mjs";
 /**
  * @typedef {{ seq: number, at: number, type: string, data: any }} WireEvent
  * @typedef {(event: WireEvent, receivedAt: number, replayed: boolean) => void} EventListener
+ * @typedef {{ type: "delta", turnId: string, call: number, index: number, offset: number, text: string, toolCallId?: string }} DeltaFrame
+ * @typedef {(delta: DeltaFrame, receivedAt: number) => void} DeltaListener
  * @typedef {{ type: "ack", requestId: string | null, ok: boolean, error?: { code: string, message: string } }} Ack
  */
 
@@ -22,6 +24,7 @@ export class Device {
   gaps = 0;
   duplicates = 0;
   /** @type {EventListener | null} */ onEvent = null;
+  /** Live model output (frames without seq). @type {DeltaListener | null} */ onDelta = null;
   /** @type {Map<string, (ack: Ack) => void>} */ #pending = new Map();
   /** @type {Set<{ test: () => boolean, resolve: () => void }>} */ #waiters = new Set();
   /** @type {Error | null} */ #failure = null;
@@ -48,12 +51,13 @@ export class Device {
   /**
    * Opens a socket and resolves after the server's `hello` frame.
    * @param {string} url ws:// URL including token, after and device parameters
-   * @param {{ after?: number, onEvent?: EventListener, timeoutMs?: number }} [options]
+   * @param {{ after?: number, onEvent?: EventListener, onDelta?: DeltaListener, timeoutMs?: number }} [options]
    */
-  static async connect(url, { after = 0, onEvent, timeoutMs = 15_000 } = {}) {
+  static async connect(url, { after = 0, onEvent, onDelta, timeoutMs = 30_000 } = {}) {
     const socket = new WebSocket(url, { perMessageDeflate: false, handshakeTimeout: timeoutMs });
     const device = new Device(socket, after);
     if (onEvent) device.onEvent = onEvent;
+    if (onDelta) device.onDelta = onDelta;
     await withTimeout(
       device.until(() => device.hello !== null),
       timeoutMs,
@@ -72,6 +76,8 @@ export class Device {
     const frame = JSON.parse(text);
     if (typeof frame.seq === "number") {
       this.#event(frame, receivedAt, false);
+    } else if (frame.type === "delta") {
+      this.onDelta?.(frame, receivedAt);
     } else if (frame.type === "batch") {
       this.batchFrames += 1;
       for (const event of frame.events) this.#event(event, receivedAt, true);

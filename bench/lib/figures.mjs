@@ -2,13 +2,14 @@
 // repeat when there is a comparable one, and the target it is judged against.
 
 /**
- * @typedef {{ ratioAtMost: number } | { ratioAtLeast: number } | { atMost: number } | { below: number } | { equals: number }} Target
+ * @typedef {{ ratioAtMost: number, belowAgents?: boolean } | { ratioAtLeast: number } | { atMost: number } | { below: number } | { equals: number }} Target
  * @typedef {object} Figure
  * @property {string} scenario
  * @property {string} label
  * @property {string} unit            "ms", "events/s", "rows", "yes/no", …
  * @property {number[]} parley        one value per repeat
  * @property {number[] | null} bare   one value per repeat, or null when the baseline has no such figure
+ * @property {number[] | null} [agents] the agents SDK peer's values (`--peers`), when it has the figure
  * @property {Target | null} target
  * @property {"median" | "worst"} aggregate  "worst" for yes/no and error counts: one bad repeat decides
  * @property {"lower" | "higher"} better
@@ -20,7 +21,7 @@
  * @returns {Figure}
  */
 export function figure(figure) {
-  return { bare: null, target: null, aggregate: "median", better: "lower", ...figure };
+  return { bare: null, agents: null, target: null, aggregate: "median", better: "lower", ...figure };
 }
 
 /**

@@ -2,7 +2,7 @@
 // two cores.
 import { parseArgs } from "node:util";
 
-export const SCENARIOS = ["fanout", "storage", "replay", "resume", "many"];
+export const SCENARIOS = ["glass", "storage", "replay", "resume", "many"];
 
 /** A mistake on the command line: reported without a stack trace. */
 export class UsageError extends Error {}
@@ -11,11 +11,14 @@ export const USAGE = `Usage: npm run bench -- [options]
 
   --scenarios LIST       which to run, comma-separated (default: ${SCENARIOS.join(",")})
   --repeats N            measured repeats per figure; the table shows their median (default 3)
-  --devices LIST         fan-out device counts (default 1,10,100)
-  --paced-deltas K       text deltas in a paced fan-out stream (default 300)
-  --pace-ms MS           delay between paced deltas (default 2)
-  --burst-deltas K       text deltas in a burst fan-out stream (default 2000)
-  --chunk C              characters per text delta (default 4)
+  --devices LIST         model-to-glass device counts (default 1,10,100)
+  --paces LIST           ms between model deltas in the paced streams (default 2.5,20)
+  --paced-deltas K       deltas of the fastest paced stream; slower ones stream ~2 s (default 300)
+  --burst-deltas K       deltas of the burst stream (default 2000)
+  --peers                also run Cloudflare's agents SDK (install it first:
+                         npm ci --prefix bench/peers) and report ratios against it
+  --pace-ms MS           delay between the storage scenario's scripted deltas (default 2)
+  --chunk C              characters per scripted text delta (default 4)
   --storage-deltas K     text deltas in the storage scenario's streamed turn (default 1000)
   --replay-missed LIST   events a reconnecting device missed (default 1000,10000)
   --sessions S           paused sessions answered at once (default 200)
@@ -32,6 +35,15 @@ function positiveInts(text, name) {
   const values = text.split(",").map((part) => Number(part.trim()));
   if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0)) {
     throw new UsageError(`--${name} wants positive whole numbers, got "${text}"`);
+  }
+  return values;
+}
+
+/** @param {string} text @param {string} name */
+function positiveNumbers(text, name) {
+  const values = text.split(",").map((part) => Number(part.trim()));
+  if (values.some((value) => !Number.isFinite(value) || value <= 0)) {
+    throw new UsageError(`--${name} wants positive numbers, got "${text}"`);
   }
   return values;
 }
@@ -61,6 +73,8 @@ export function readOptions(argv) {
       scenarios: { type: "string", default: SCENARIOS.join(",") },
       repeats: { type: "string", default: "3" },
       devices: { type: "string", default: "1,10,100" },
+      paces: { type: "string", default: "2.5,20" },
+      peers: { type: "boolean", default: false },
       "paced-deltas": { type: "string", default: "300" },
       "pace-ms": { type: "string", default: "2" },
       "burst-deltas": { type: "string", default: "2000" },
@@ -89,6 +103,8 @@ export function readOptions(argv) {
     full: SCENARIOS.every((name) => scenarios.includes(name)) && !values["no-eviction"],
     repeats: int(values.repeats, "repeats"),
     devices: positiveInts(values.devices, "devices"),
+    paces: positiveNumbers(values.paces, "paces"),
+    peers: values.peers,
     pacedDeltas: int(values["paced-deltas"], "paced-deltas"),
     paceMs: int(values["pace-ms"], "pace-ms"),
     burstDeltas: int(values["burst-deltas"], "burst-deltas"),
@@ -103,7 +119,7 @@ export function readOptions(argv) {
     out: values.out,
   };
   // A scripted reply holds at most 100 000 characters of text.
-  for (const deltas of [options.pacedDeltas, options.burstDeltas, options.storageDeltas]) {
+  for (const deltas of [options.storageDeltas]) {
     if (deltas * chunk > 100_000)
       throw new UsageError(`${deltas} deltas × ${chunk} characters exceed one scripted reply`);
   }

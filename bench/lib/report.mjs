@@ -29,7 +29,8 @@ export function formatValue(value, unit) {
 /** @param {import("./figures.mjs").Target | null} target @param {string} unit */
 function describeTarget(target, unit) {
   if (!target) return "—";
-  if ("ratioAtMost" in target) return `≤ ${target.ratioAtMost}× baseline`;
+  if ("ratioAtMost" in target)
+    return `≤ ${target.ratioAtMost}× baseline${target.belowAgents ? ", < agents" : ""}`;
   if ("ratioAtLeast" in target) return `≥ ${target.ratioAtLeast}× baseline`;
   if ("atMost" in target) return `≤ ${formatValue(target.atMost, unit)}`;
   if ("below" in target) return `< ${formatValue(target.below, unit)}`;
@@ -40,11 +41,15 @@ function describeTarget(target, unit) {
  * @param {import("./figures.mjs").Target | null} target
  * @param {number} value
  * @param {number | null} ratio
+ * @param {number | null} agentsRatio
  * @returns {boolean | null}
  */
-function judge(target, value, ratio) {
+function judge(target, value, ratio, agentsRatio) {
   if (!target) return null;
-  if ("ratioAtMost" in target) return ratio !== null && ratio <= target.ratioAtMost;
+  if ("ratioAtMost" in target) {
+    const belowAgents = !target.belowAgents || agentsRatio === null || agentsRatio < 1;
+    return ratio !== null && ratio <= target.ratioAtMost && belowAgents;
+  }
   if ("ratioAtLeast" in target) return ratio !== null && ratio >= target.ratioAtLeast;
   if ("atMost" in target) return value <= target.atMost;
   if ("below" in target) return value < target.below;
@@ -57,6 +62,8 @@ function judge(target, value, ratio) {
  * @property {number} value
  * @property {number | null} baseline
  * @property {number | null} ratio
+ * @property {number | null} agents   the agents peer's value (`--peers`)
+ * @property {number | null} agentsRatio Parley ÷ agents
  * @property {boolean | null} pass
  */
 
@@ -70,10 +77,13 @@ export function toRows(figures) {
     const value = aggregate(figure.parley, figure);
     const baseline = figure.bare && figure.bare.length > 0 ? aggregate(figure.bare, figure) : null;
     const ratio = baseline !== null && baseline !== 0 && figure.unit !== "yes/no" ? value / baseline : null;
-    for (const number of [value, baseline ?? 0, ratio ?? 0]) {
+    const agents = figure.agents && figure.agents.length > 0 ? aggregate(figure.agents, figure) : null;
+    const agentsRatio = agents !== null && agents !== 0 && figure.unit !== "yes/no" ? value / agents : null;
+    for (const number of [value, baseline ?? 0, ratio ?? 0, agents ?? 0, agentsRatio ?? 0]) {
       if (!Number.isFinite(number)) throw new Error(`figure "${figure.label}" is not a finite number`);
     }
-    return { figure, value, baseline, ratio, pass: judge(figure.target, value, ratio) };
+    const pass = judge(figure.target, value, ratio, agentsRatio);
+    return { figure, value, baseline, ratio, agents, agentsRatio, pass };
   });
 }
 
@@ -82,16 +92,18 @@ export function toRows(figures) {
  */
 export function markdownTable(rows) {
   const lines = [
-    "| scenario | figure | Parley | baseline | ratio | target | result |",
-    "|---|---|---:|---:|---:|---|---|",
+    "| scenario | figure | Parley | baseline | ratio | agents SDK | ÷ agents | target | result |",
+    "|---|---|---:|---:|---:|---:|---:|---|---|",
   ];
-  for (const { figure, value, baseline, ratio, pass } of rows) {
+  for (const { figure, value, baseline, ratio, agents, agentsRatio, pass } of rows) {
     const cells = [
       figure.scenario,
       figure.label,
       formatValue(value, figure.unit),
       baseline === null ? "—" : formatValue(baseline, figure.unit),
       ratio === null ? "—" : `${ratio.toFixed(2)}×`,
+      agents === null ? "—" : formatValue(agents, figure.unit),
+      agentsRatio === null ? "—" : `${agentsRatio.toFixed(2)}×`,
       describeTarget(figure.target, figure.unit),
       pass === null ? "" : pass ? "pass" : "**FAIL**",
     ];

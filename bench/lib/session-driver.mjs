@@ -3,6 +3,9 @@
 import { withTimeout } from "./clock.mjs";
 import { Device } from "./device.mjs";
 
+/** Untimed waits: generous, since a machine shared with other work can be slow to prepare. */
+const SETUP_TIMEOUT_MS = 30_000;
+
 /**
  * A device on a Parley session that remembers what the scenarios ask about: the latest turn end,
  * the latest prompt, and the current status.
@@ -13,6 +16,8 @@ export class SessionDevice {
   /** @type {{ toolCallId: string, type: string } | null} */ prompt = null;
   /** @type {((event: import("./device.mjs").WireEvent, receivedAt: number) => void) | null} */
   listener = null;
+  /** Called with the receipt time of every live model delta. @type {((receivedAt: number) => void) | null} */
+  deltaListener = null;
   /** Set by `open`. @type {Device} */
   device = /** @type {any} */ (null);
 
@@ -26,6 +31,7 @@ export class SessionDevice {
     watcher.device = await Device.connect(parley.socketUrl(session, options), {
       after: options.after ?? 0,
       onEvent: (event, receivedAt) => watcher.#see(event, receivedAt),
+      onDelta: (_, receivedAt) => watcher.deltaListener?.(receivedAt),
     });
     watcher.status = watcher.device.hello.snapshot.status;
     return watcher;
@@ -69,7 +75,7 @@ export class SessionDevice {
     await this.send(text);
     await withTimeout(
       this.device.until(() => this.prompt !== null && this.status === "awaiting_input"),
-      15_000,
+      SETUP_TIMEOUT_MS,
       `the session did not pause on a ${type}`,
     );
     const prompt = /** @type {{ toolCallId: string, type: string }} */ (this.prompt);
@@ -81,7 +87,7 @@ export class SessionDevice {
   async send(text) {
     const ack = await withTimeout(
       this.device.request({ type: "send_message", text }),
-      10_000,
+      SETUP_TIMEOUT_MS,
       "send_message ack",
     );
     if (!ack.ok) throw new Error(`send_message was refused: ${JSON.stringify(ack.error)}`);

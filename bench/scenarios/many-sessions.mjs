@@ -12,7 +12,9 @@ import { uniqueName } from "../lib/targets.mjs";
 
 /** @typedef {{ sessions: number, repeats: number }} ManyOptions */
 
-const SETUP_CONCURRENCY = 32;
+// Low enough that preparing 200 sessions on a machine shared with other work does not starve the
+// server of the seconds each hello needs under that load.
+const SETUP_CONCURRENCY = 8;
 const ANSWER_TIMEOUT_MS = 60_000;
 
 /**
@@ -80,6 +82,10 @@ async function parleyRound(fixture) {
     let resumedAt = 0;
     watcher.listener = (event, receivedAt) => {
       if (event.type === "text_delta" && resumedAt === 0) resumedAt = receivedAt;
+    };
+    // The first text is the live delta; the stored copy follows it.
+    watcher.deltaListener = (receivedAt) => {
+      if (resumedAt === 0) resumedAt = receivedAt;
     };
     watcher.prompt = null;
     const ack = await watcher.device.request({ type: "submit_answers", toolCallId, answers: ANSWERS });

@@ -117,6 +117,7 @@ async function replay(url, after, lastSeq, label) {
  * @typedef {object} ReplayFixture
  * @property {import("../lib/targets.mjs").ParleySession} session  a Parley session holding the events
  * @property {string} bareName  a bare object holding as many events of the same average size
+ * @property {number} chars     text characters per baseline event (to fill it again)
  * @property {number} lastSeq
  */
 
@@ -146,7 +147,7 @@ export async function prepareReplay({ parley, bare, options, log }) {
   log(
     `replay: ${filled.lastSeq} events of ~${Math.round(filled.averageBytes)} bytes each (${filled.detail})`,
   );
-  return { session: filled.session, bareName, lastSeq: filled.lastSeq };
+  return { session: filled.session, bareName, lastSeq: filled.lastSeq, chars };
 }
 
 /**
@@ -155,7 +156,15 @@ export async function prepareReplay({ parley, bare, options, log }) {
  */
 export async function runReplay({ parley, bare, options, fixture }) {
   const scenario = "3. Replay";
-  const { session, bareName, lastSeq } = fixture;
+  const { session, bareName, lastSeq, chars } = fixture;
+  // The baseline keeps events in memory only: if it hibernated while the rest was prepared on a
+  // busy machine, it is filled again (untimed) so both replay the same history.
+  const held = await bare.burst(bareName, { n: 0, paceMs: 0, chars });
+  if (held.lastSeq !== lastSeq) {
+    const refill = await bare.burst(bareName, { n: lastSeq - held.lastSeq, paceMs: 0, chars });
+    if (refill.lastSeq !== lastSeq)
+      throw new Error(`baseline refilled ${refill.lastSeq} events, wanted ${lastSeq}`);
+  }
   /** @type {import("../lib/figures.mjs").Figure[]} */
   const figures = [];
   for (const missed of options.missed) {

@@ -14,7 +14,7 @@ import { uniqueName } from "../lib/targets.mjs";
 const RESUME_TIMEOUT_MS = 15_000;
 
 /**
- * Sends the resolving command and times it to the first text_delta that follows.
+ * Sends the resolving command and times it to the first live model delta that follows.
  * @param {SessionDevice} watcher
  * @param {Record<string, unknown>} command
  * @returns {Promise<number>} milliseconds
@@ -23,6 +23,10 @@ export async function timeResume(watcher, command) {
   let resumedAt = 0;
   watcher.listener = (event, receivedAt) => {
     if (event.type === "text_delta" && resumedAt === 0) resumedAt = receivedAt;
+  };
+  // The first text is the live delta; the stored copy follows it.
+  watcher.deltaListener = (receivedAt) => {
+    if (resumedAt === 0) resumedAt = receivedAt;
   };
   const sentAt = now();
   const ack = await withTimeout(watcher.device.request(command), RESUME_TIMEOUT_MS, `${command.type} ack`);
@@ -33,6 +37,7 @@ export async function timeResume(watcher, command) {
     "the model did not resume",
   );
   watcher.listener = null;
+  watcher.deltaListener = null;
   return resumedAt - sentAt;
 }
 

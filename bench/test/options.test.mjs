@@ -7,22 +7,36 @@ import { readOptions } from "../lib/options.mjs";
 
 test("with no options every scenario runs and the run counts as a full one", () => {
   const options = readOptions([]);
-  assert.deepEqual(options.scenarios, ["fanout", "storage", "replay", "resume", "many"]);
+  assert.deepEqual(options.scenarios, ["glass", "storage", "replay", "resume", "many"]);
   assert.equal(options.full, true);
+  assert.deepEqual(options.paces, [2.5, 20]);
+  assert.equal(options.peers, false);
   assert.deepEqual(options.devices, [1, 10, 100]);
   assert.deepEqual(options.replayMissed, [1000, 10000]);
 });
 
 test("a subset of scenarios is not a full run, so it cannot overwrite latest.md", () => {
-  assert.equal(readOptions(["--scenarios", "fanout"]).full, false);
+  assert.equal(readOptions(["--scenarios", "glass"]).full, false);
   assert.equal(readOptions(["--no-eviction"]).full, false);
 });
 
 test("unknown scenarios and malformed numbers are refused with the option's name", () => {
-  assert.throws(() => readOptions(["--scenarios", "fanout,nope"]), /unknown scenario "nope"/);
+  assert.throws(() => readOptions(["--scenarios", "glass,nope"]), /unknown scenario "nope"/);
+  assert.throws(() => readOptions(["--paces", "2.5,0"]), /--paces wants positive numbers/);
+  assert.throws(() => readOptions(["--peers=yes"]), /peers/);
   assert.throws(() => readOptions(["--devices", "10,x"]), /--devices/);
   assert.throws(() => readOptions(["--repeats", "0"]), /--repeats/);
-  assert.throws(() => readOptions(["--burst-deltas", "30000", "--chunk", "4"]), /exceed one scripted reply/);
+  assert.throws(
+    () => readOptions(["--storage-deltas", "30000", "--chunk", "4"]),
+    /exceed one scripted reply/,
+  );
+});
+
+test("--peers adds the agents SDK to a run and keeps the paces it is given, decimals included", () => {
+  const options = readOptions(["--peers", "--paces", "1.5,40"]);
+  assert.equal(options.peers, true);
+  assert.deepEqual(options.paces, [1.5, 40]);
+  assert.equal(options.full, true);
 });
 
 test("npm run bench -- --help prints the options and starts nothing", () => {

@@ -64,7 +64,47 @@ test("the table has one row per figure with value, baseline, ratio, target and r
   assert.equal(lines.length, 4);
   assert.equal(
     lines[2],
-    "| 1. Fan-out | burst chars/s | 900 chars/s | 1,000 chars/s | 0.90× | ≥ 0.8× baseline | pass |",
+    "| 1. Fan-out | burst chars/s | 900 chars/s | 1,000 chars/s | 0.90× | — | — | ≥ 0.8× baseline | pass |",
   );
-  assert.equal(lines[3], "| 2. Storage | rows per turn | 22 rows | — | — | — |  |");
+  assert.equal(lines[3], "| 2. Storage | rows per turn | 22 rows | — | — | — | — | — |  |");
+});
+
+test("with the agents peer, a latency target also needs Parley below agents, and the table shows both ratios", () => {
+  const [fast, slow] = toRows([
+    figure({
+      scenario: "1",
+      label: "p99",
+      unit: "ms",
+      parley: [3],
+      bare: [2],
+      agents: [6],
+      target: { ratioAtMost: 1.5, belowAgents: true },
+    }),
+    figure({
+      scenario: "1",
+      label: "p99",
+      unit: "ms",
+      parley: [3],
+      bare: [2.5],
+      agents: [2.9],
+      target: { ratioAtMost: 1.5, belowAgents: true },
+    }),
+  ]);
+  assert.equal(fast?.pass, true);
+  assert.equal(fast?.agentsRatio, 0.5);
+  assert.equal(slow?.pass, false);
+  const line = markdownTable(
+    toRows([
+      figure({
+        scenario: "1",
+        label: "p99",
+        unit: "ms",
+        parley: [3],
+        bare: [2],
+        agents: [6],
+        target: { ratioAtMost: 1.5, belowAgents: true },
+      }),
+    ]),
+  ).split("\n")[2];
+  assert.equal(line, "| 1 | p99 | 3 ms | 2 ms | 1.50× | 6 ms | 0.50× | ≤ 1.5× baseline, < agents | pass |");
 });

@@ -1,6 +1,7 @@
 // The durable agent loop (DESIGN §4). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
 import { ModelError, type ToolUseBlockParam } from "../model/model-client";
+import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
 import { buildModelRequest } from "./model-request";
@@ -8,7 +9,7 @@ import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending } from "./resolve-interaction";
 import { refuseUnavailableTools, settleStackCalls } from "./stack-calls";
 import { frameRequest, isStackTool } from "./stack-tools";
-import { StreamAssembler, type StreamOutput } from "./stream-assembler";
+import { StreamAssembler, type StreamOutput, stoppingAfter } from "./stream-assembler";
 import { settleToolCalls } from "./tool-phase";
 import { resultBlocks, toolUses } from "./tool-results";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
@@ -273,11 +274,18 @@ export class AgentLoop {
       messages: deps.transcript.messages(),
       pausedForPerson: current.pausedForPerson,
     });
-    const assembler = new StreamAssembler((output) => this.broadcastOutput(turn.id, output), deps.clock.now);
+    const assembler = new StreamAssembler(
+      (output) => this.broadcastOutput(turn.id, current.iterations, output),
+      deps.clock.now,
+      {
+        live: (delta) =>
+          deps.events.sendLive({ type: "delta", turnId: turn.id, call: current.iterations, ...delta }),
+      },
+    );
     live.assembler = assembler;
 
     try {
-      for await (const event of deps.model.stream(request, signal)) {
+      for await (const event of stoppingAfter(deps.model.stream(request, signal), assembler)) {
         if (signal.aborted) return "aborted";
         assembler.push(event);
         const now = deps.clock.now();
@@ -318,12 +326,21 @@ export class AgentLoop {
     return "continue";
   }
 
-  private broadcastOutput(turnId: string, output: StreamOutput): void {
+  /** Streamed output not stored yet, for a device that joins (or resumes) mid-stream. */
+  unstoredDelta(): DeltaFrame | null {
+    const turn = this.deps.turn.current();
+    const delta = this.live?.assembler?.unstored();
+    return turn && delta ? { type: "delta", turnId: turn.id, call: turn.iterations, ...delta } : null;
+  }
+
+  private broadcastOutput(turnId: string, call: number, output: StreamOutput): void {
     const { events } = this.deps;
     switch (output.type) {
-      case "text_delta":
-        events.append("text_delta", { turnId, index: output.index, text: output.text });
+      case "text_delta": {
+        const { index, offset, text } = output;
+        events.append("text_delta", { turnId, index, text, call, offset });
         return;
+      }
       case "tool_call_start":
         events.append("tool_call_start", {
           turnId,
@@ -333,7 +350,11 @@ export class AgentLoop {
         });
         return;
       case "tool_call_delta":
-        events.append("tool_call_delta", { toolCallId: output.toolCallId, partialJson: output.partialJson });
+        events.append("tool_call_delta", {
+          toolCallId: output.toolCallId,
+          partialJson: output.partialJson,
+          offset: output.offset,
+        });
         return;
       case "tool_call_end":
         events.append("tool_call_end", {

@@ -5,12 +5,15 @@ import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
+import type { DeltaFrame } from "../protocol/frames";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
 import type { ToolImage } from "../tools/define-tool";
 
 /** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */
 export interface EventSink {
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent;
+  /** Sends streamed model output to every device now, without storing it (DESIGN §19). */
+  sendLive(frame: DeltaFrame): void;
 }
 
 export interface StoredMessage {

@@ -1,13 +1,22 @@
-// Folds the model's raw stream events into the assistant message, and turns its deltas into
-// client events. Deltas are coalesced (up to MAX_DELTAS per event, or whatever arrived within
-// MAX_DELAY_MS) so a long reply costs a bounded number of stored rows.
+// Folds the model's raw stream events into the assistant message. Each text or tool-input delta
+// goes out at once as a live delta (DESIGN §19); what is stored for replay is coalesced into few
+// events that carry the offsets they cover, and a timer stores a paused stream's text promptly.
 import type { ContentBlockParam, ModelStreamEvent, StopReason } from "../model/model-client";
 
 export type StreamOutput =
-  | { type: "text_delta"; index: number; text: string }
+  | { type: "text_delta"; index: number; offset: number; text: string }
   | { type: "tool_call_start"; toolCallId: string; name: string; index: number }
-  | { type: "tool_call_delta"; toolCallId: string; partialJson: string }
+  | { type: "tool_call_delta"; toolCallId: string; offset: number; partialJson: string }
   | { type: "tool_call_end"; toolCallId: string; name: string; input: unknown };
+
+/** One piece of streamed output as devices get it live: `text` at `offset` of block `index`. */
+export interface LiveDelta {
+  index: number;
+  offset: number;
+  text: string;
+  /** Set when the piece is tool input JSON. */
+  toolCallId?: string;
+}
 
 export interface AssembledMessage {
   content: ContentBlockParam[];
@@ -16,37 +25,78 @@ export interface AssembledMessage {
 }
 
 /**
- * Deltas merged into one event at most. 25 → 40 full events per 1 000 deltas, which leaves room
- * within the budget of 50 stored rows for the first delta (sent alone, at once) and block edges.
+ * While the stream flows, a stored event takes at least this many deltas… 25 → at most 40 events
+ * per 1 000 deltas, leaving room under the budget of 50 rows for block edges and pauses.
  */
-export const MAX_DELTAS = 25;
+export const STORE_EVERY_DELTAS = 25;
+/** …and stored events are at least this far apart, so a pause cannot store more than 10 a second… */
+export const MIN_STORE_INTERVAL_MS = 100;
 /**
- * A buffered delta older than this is flushed with the next one to arrive. 100 ms keeps streamed
- * text smooth to a reader while a model that streams a delta every few milliseconds still fills
- * events of MAX_DELTAS (≤ 40 rows per 1 000 deltas); at 50 ms such a stream cost ~66 rows.
+ * …and a flowing stream stores at most 4 a second. Each write holds every send after it until it
+ * is durable (the output gate), so a fast stream's live deltas should meet as few writes as possible.
  */
-export const MAX_DELAY_MS = 100;
+export const FLOWING_STORE_INTERVAL_MS = 250;
+/**
+ * A stream silent this long is paused: what it sent is stored then (but never sooner than
+ * MIN_STORE_INTERVAL_MS after the last stored event, so pauses cannot exceed 10 rows a second).
+ * Either wait ends within 100 ms of the newest buffered delta; 60 leaves room for the timer's
+ * lateness, the write and the trip to devices, and is still well above a real model's ~20 ms pace.
+ */
+export const PAUSE_FLUSH_MS = 60;
+/** A stored event never grows past this many characters, whatever the pace (replay frames stay small). */
+export const MAX_EVENT_CHARS = 16_384;
+
+/** Runs `callback` after `ms`; the returned function cancels it. */
+export type Schedule = (callback: () => void, ms: number) => () => void;
+
+const defaultSchedule: Schedule = (callback, ms) => {
+  const timer = setTimeout(callback, ms);
+  return () => clearTimeout(timer);
+};
+
+export interface StreamAssemblerOptions {
+  /** Receives every delta the moment it arrives. */
+  live?: (delta: LiveDelta) => void;
+  schedule?: Schedule;
+}
 
 type Block =
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; json: string }
   | { type: "other" };
 
+/** Live pieces of one block that arrived in the same task, sent as one delta when it ends. */
+interface LiveBatch {
+  index: number;
+  offset: number;
+  end: number;
+  parts: string[];
+  toolCallId: string | undefined;
+}
+
 interface Pending {
   index: number;
+  /** Where the first buffered piece starts in its block. */
+  offset: number;
   parts: string[];
+  chars: number;
 }
 
 export class StreamAssembler {
   private readonly blocks = new Map<number, Block>();
   private pending: Pending | null = null;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
+  private lastDeltaAt = 0;
+  private cancelTimer: (() => void) | null = null;
+  private liveBatch: LiveBatch | null = null;
+  private cancelLiveTimer: (() => void) | null = null;
   private stopReason: StopReason | null = null;
   private usage = { input_tokens: 0, output_tokens: 0 };
 
   constructor(
     private readonly emit: (output: StreamOutput) => void,
     private readonly now: () => number,
+    private readonly options: StreamAssemblerOptions = {},
   ) {}
 
   push(event: ModelStreamEvent): void {
@@ -62,8 +112,8 @@ export class StreamAssembler {
         this.flush();
         const block = event.content_block;
         if (block.type === "text") {
-          this.blocks.set(event.index, { type: "text", text: block.text });
-          if (block.text) this.emit({ type: "text_delta", index: event.index, text: block.text });
+          this.blocks.set(event.index, { type: "text", text: "" });
+          this.delta(event.index, block.text);
         } else if (block.type === "tool_use") {
           this.blocks.set(event.index, { type: "tool_use", id: block.id, name: block.name, json: "" });
           this.emit({ type: "tool_call_start", toolCallId: block.id, name: block.name, index: event.index });
@@ -73,14 +123,8 @@ export class StreamAssembler {
         return;
       }
       case "content_block_delta": {
-        const block = this.blocks.get(event.index);
-        if (event.delta.type === "text_delta" && block?.type === "text") {
-          block.text += event.delta.text;
-          this.buffer(event.index, event.delta.text);
-        } else if (event.delta.type === "input_json_delta" && block?.type === "tool_use") {
-          block.json += event.delta.partial_json;
-          this.buffer(event.index, event.delta.partial_json);
-        }
+        if (event.delta.type === "text_delta") this.delta(event.index, event.delta.text);
+        else if (event.delta.type === "input_json_delta") this.delta(event.index, event.delta.partial_json);
         return;
       }
       case "content_block_stop": {
@@ -107,6 +151,28 @@ export class StreamAssembler {
     }
   }
 
+  /** What was streamed but is not stored yet, as one delta (for a device that joins mid-stream). */
+  unstored(): LiveDelta | null {
+    const pending = this.pending;
+    if (!pending) return null;
+    const block = this.blocks.get(pending.index);
+    const text = pending.parts.join("");
+    pending.parts = [text];
+    return block?.type === "tool_use"
+      ? { index: pending.index, offset: pending.offset, text, toolCallId: block.id }
+      : { index: pending.index, offset: pending.offset, text };
+  }
+
+  /**
+   * Sends and stores whatever is still buffered, and stops the timers: a call that ends early
+   * (failed or lost) leaves the same text in replay as devices saw live.
+   */
+  stop(): void {
+    this.flush();
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+  }
+
   /** The finished message: empty text blocks dropped (the API rejects them), tool inputs parsed. */
   finish(): AssembledMessage {
     this.flush();
@@ -131,24 +197,122 @@ export class StreamAssembler {
     return out;
   }
 
-  private buffer(index: number, piece: string): void {
+  private delta(index: number, piece: string): void {
+    const block = this.blocks.get(index);
+    if (piece === "" || !block || block.type === "other") return;
+    let offset: number;
+    if (block.type === "text") {
+      offset = block.text.length;
+      block.text += piece;
+    } else {
+      offset = block.json.length;
+      block.json += piece;
+    }
+    this.sendLive(index, offset, piece, block.type === "tool_use" ? block.id : undefined);
+    this.buffer(index, offset, piece);
+  }
+
+  // A delta goes out when the current task ends, merged with any others of its block that arrived
+  // in the same task (one network read often carries many). A paced stream thus sends each delta at
+  // once, and a burst, or a loaded object that fell behind, sends fewer, fuller frames.
+  private sendLive(index: number, offset: number, piece: string, toolCallId: string | undefined): void {
+    if (!this.options.live) return;
+    const batch = this.liveBatch;
+    if (batch && batch.index === index && batch.end === offset) {
+      batch.parts.push(piece);
+      batch.end += piece.length;
+      return;
+    }
+    this.flushLive();
+    this.liveBatch = { index, offset, end: offset + piece.length, parts: [piece], toolCallId };
+    const schedule = this.options.schedule ?? defaultSchedule;
+    this.cancelLiveTimer = schedule(() => {
+      this.cancelLiveTimer = null;
+      this.flushLive();
+    }, 0);
+  }
+
+  // Also runs before anything is stored, so the device's copy never waits behind the stored write
+  // (or the output gate that holds sends until the write is durable).
+  private flushLive(): void {
+    this.cancelLiveTimer?.();
+    this.cancelLiveTimer = null;
+    const batch = this.liveBatch;
+    if (!batch) return;
+    this.liveBatch = null;
+    const text = batch.parts.join("");
+    const { index, offset, toolCallId } = batch;
+    this.options.live?.(toolCallId ? { index, offset, text, toolCallId } : { index, offset, text });
+  }
+
+  private buffer(index: number, offset: number, piece: string): void {
     if (this.pending && this.pending.index !== index) this.flush();
-    this.pending ??= { index, parts: [] };
+    const now = this.now();
+    this.lastDeltaAt = now;
+    if (!this.pending) {
+      this.pending = { index, offset, parts: [], chars: 0 };
+      this.armPauseTimer(PAUSE_FLUSH_MS);
+    }
     this.pending.parts.push(piece);
-    if (this.pending.parts.length >= MAX_DELTAS || this.now() - this.lastFlushAt >= MAX_DELAY_MS)
-      this.flush();
+    this.pending.chars += piece.length;
+    const due =
+      this.pending.parts.length >= STORE_EVERY_DELTAS && now - this.lastFlushAt >= FLOWING_STORE_INTERVAL_MS;
+    if (due || this.pending.chars >= MAX_EVENT_CHARS) this.flush();
+  }
+
+  // One timer per buffered group: when it fires, a stream silent since PAUSE_FLUSH_MS is stored now,
+  // and a flowing one is checked again when its last delta turns that old.
+  private armPauseTimer(ms: number): void {
+    const schedule = this.options.schedule ?? defaultSchedule;
+    this.cancelTimer?.();
+    this.cancelTimer = schedule(() => {
+      this.cancelTimer = null;
+      if (!this.pending) return;
+      const now = this.now();
+      const wait = Math.max(
+        this.lastDeltaAt + PAUSE_FLUSH_MS - now,
+        this.lastFlushAt + MIN_STORE_INTERVAL_MS - now,
+      );
+      if (wait > 0) return this.armPauseTimer(wait);
+      try {
+        this.flush();
+      } catch (error) {
+        // Storage failing here fails the loop's next write too, which ends the turn properly.
+        console.error("StreamAssembler could not store a paused stream", error);
+      }
+    }, ms);
   }
 
   private flush(): void {
+    this.flushLive();
     const pending = this.pending;
     if (!pending) return;
     this.pending = null;
+    this.cancelTimer?.();
+    this.cancelTimer = null;
     this.lastFlushAt = this.now();
     const block = this.blocks.get(pending.index);
+    const { index, offset } = pending;
     const joined = pending.parts.join("");
-    if (block?.type === "text") this.emit({ type: "text_delta", index: pending.index, text: joined });
+    if (block?.type === "text") this.emit({ type: "text_delta", index, offset, text: joined });
     if (block?.type === "tool_use")
-      this.emit({ type: "tool_call_delta", toolCallId: block.id, partialJson: joined });
+      this.emit({ type: "tool_call_delta", toolCallId: block.id, offset, partialJson: joined });
+  }
+}
+
+/**
+ * The model's events, then `assembler.stop()` however the stream ends (finished, failed or
+ * aborted), before the caller hears of it: buffered text reaches devices and storage before any
+ * event that says how the call ended.
+ */
+export async function* stoppingAfter<T>(
+  events: AsyncIterable<T>,
+  assembler: StreamAssembler,
+): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } finally {
+    assembler.stop();
   }
 }
 

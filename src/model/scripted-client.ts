@@ -69,6 +69,7 @@ export class ScriptedModelClient implements ModelClient {
       const event = events[sent];
       if (!event) return;
       if (pace > 0 && sent > 0) await sleep(pace, signal);
+      if (reply.pause && reply.pause.afterEvents === sent) await sleep(reply.pause.ms, signal);
       throwIfAborted(signal);
       yield event;
     }

@@ -48,6 +48,8 @@ export const ScriptedReply = z.strictObject({
   textChunkSize: z.number().int().min(1).max(MAX_SCRIPTED_TEXT_CHARS).optional(),
   /** Delay before each event after the first, in milliseconds (benchmarks); 0 streams at once. */
   paceMs: z.number().int().nonnegative().max(60_000).optional(),
+  /** After this many events, go quiet for `ms` and then stream on (a model pausing mid-sentence). */
+  pause: z.strictObject({ afterEvents: Count, ms: z.number().int().nonnegative().max(60_000) }).optional(),
   /** After this many events, hang until the call is aborted (a hung call or a crash mid-stream). */
   stallAfterEvents: Count.optional(),
   /** Fail with this error, at once or after `afterEvents` events. */

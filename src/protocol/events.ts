@@ -33,15 +33,30 @@ export const EVENT_DATA = {
   }),
   /** A turn began working on the user message `messageId`. */
   turn_started: z.object({ turnId: z.string(), messageId: z.string() }),
-  /** Streamed assistant text; deltas are coalesced, so clients must not rely on how text is split. */
-  text_delta: z.object({ turnId: z.string(), index: z.number().int(), text: z.string() }),
+  /**
+   * Streamed assistant text, coalesced: clients must not rely on how text is split. `call` (the
+   * model call within the turn) and `offset` (where `text` starts in block `index`) match the live
+   * `delta` frames; events stored before they existed lack them and simply append.
+   */
+  text_delta: z.object({
+    turnId: z.string(),
+    index: z.number().int(),
+    text: z.string(),
+    call: z.number().int().positive().optional(),
+    offset: z.number().int().nonnegative().optional(),
+  }),
   tool_call_start: z.object({
     turnId: z.string(),
     toolCallId: ToolCallId,
     name: z.string(),
     index: z.number().int(),
   }),
-  tool_call_delta: z.object({ toolCallId: ToolCallId, partialJson: z.string() }),
+  /** Streamed tool input JSON, coalesced; `offset` is where `partialJson` starts in the input. */
+  tool_call_delta: z.object({
+    toolCallId: ToolCallId,
+    partialJson: z.string(),
+    offset: z.number().int().nonnegative().optional(),
+  }),
   tool_call_end: z.object({ toolCallId: ToolCallId, name: z.string(), input: z.unknown() }),
   /** The result the model will see for one tool call. */
   tool_result: z.object({

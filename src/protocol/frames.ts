@@ -1,8 +1,8 @@
-// Frames without a seq (server → client): the `hello` snapshot, `ack`s for commands, and `batch`
-// frames that carry many stored events at once during replay.
+// Frames without a seq (server → client): the `hello` snapshot, `ack`s for commands, `batch`
+// frames that carry many stored events at once during replay, and live model `delta`s.
 import { z } from "zod";
 import { ErrorBody } from "./errors";
-import { SessionSnapshot } from "./session";
+import { SessionSnapshot, ToolCallId } from "./session";
 
 export const HelloFrame = z.object({
   type: z.literal("hello"),
@@ -30,6 +30,24 @@ export const BatchFrame = z.object({
   more: z.boolean().optional(),
 });
 export type BatchFrame = z.infer<typeof BatchFrame>;
+
+/**
+ * One streamed piece of model output, sent to every device the moment it arrives and never stored
+ * (DESIGN §19). `offset` is where `text` starts, in UTF-16 code units, within content block `index`
+ * of model call `call` of the turn; stored `text_delta` / `tool_call_delta` events carry the same
+ * coordinates, so a device merges live and stored copies exactly (`mergeText`). Tool input JSON
+ * carries its `toolCallId`. A `turn_restarted` event voids every delta of its turn before it.
+ */
+export const DeltaFrame = z.object({
+  type: z.literal("delta"),
+  turnId: z.string(),
+  call: z.number().int().positive(),
+  index: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
+  text: z.string(),
+  toolCallId: ToolCallId.optional(),
+});
+export type DeltaFrame = z.infer<typeof DeltaFrame>;
 
 /** The text the server answers to a "ping" text frame without waking the Durable Object. */
 export const PING = "ping";

@@ -9,3 +9,4 @@ export * from "./frames";
 export * from "./http";
 export * from "./limits";
 export * from "./session";
+export * from "./text-merge";

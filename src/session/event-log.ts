@@ -2,6 +2,7 @@
 // reads the stored frames back verbatim, so live and replayed events are identical.
 import type { EventSink } from "../agent/ports";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
+import type { DeltaFrame } from "../protocol/frames";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
 import type { SqlCounter } from "./sql-counter";
 
@@ -62,6 +63,10 @@ export class EventLog implements EventSink {
 
   private storedSeq(): number {
     return this.sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
+  }
+
+  sendLive(frame: DeltaFrame): void {
+    this.broadcast(JSON.stringify(frame));
   }
 
   /** Stored frames after `after`, oldest first, at most `limit`. */

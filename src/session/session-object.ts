@@ -111,7 +111,7 @@ export class SessionObject extends DurableObject<Env> {
     // Hello and replay are sent synchronously after accepting, so no live event can slip between.
     const hello: HelloFrame = { type: "hello", deviceId, snapshot: this.buildSnapshot() };
     server.send(JSON.stringify(hello));
-    for (const frame of this.state.events.replayFrames(query.data.after)) server.send(frame);
+    this.replayTo(server, query.data.after);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -124,7 +124,7 @@ export class SessionObject extends DurableObject<Env> {
       const command = parsed.command;
       requestId = command.requestId ?? null;
       if (command.type === "resume") {
-        for (const frame of this.state.events.replayFrames(command.after)) ws.send(frame);
+        this.replayTo(ws, command.after);
         return sendAck(ws, {
           type: "ack",
           requestId,
@@ -149,6 +149,14 @@ export class SessionObject extends DurableObject<Env> {
         error: { code: "internal", message: "Internal error" },
       });
     }
+  }
+
+  // Stored events after the cursor, then what the model streamed since the last stored one, so a
+  // device joining mid-stream has the exact text before the next live delta reaches it.
+  private replayTo(ws: WebSocket, after: number): void {
+    for (const frame of this.state.events.replayFrames(after)) ws.send(frame);
+    const unstored = this.runtime?.loop.unstoredDelta();
+    if (unstored) ws.send(JSON.stringify(unstored));
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {

@@ -68,6 +68,35 @@ describe.skipIf(!hasChromium)("losing the connection", () => {
     expect(await page.locator(".transcript .message").count()).toBe(2);
   });
 
+  it("shows streamed text live with nothing doubled or missing when the socket drops mid-stream", async () => {
+    const words = Array.from({ length: 80 }, (_, i) => `w${i}`).join(" ");
+    const session = await scriptedSession([say(words, { textChunkSize: 3, paceMs: 20 })]);
+    const page = await openDevice(browser, session);
+    await page.addInitScript(TRACK_SOCKETS);
+    await page.reload();
+    await page.locator(".connection[data-state=connected]").waitFor();
+    await typeMessage(page, "Stream something long");
+    const reply = page.locator(".transcript .message.assistant .message-text");
+    await reply.filter({ hasText: "w5 " }).waitFor();
+
+    // The socket drops while the model streams on; the page resumes from its cursor.
+    await page.evaluate(() => {
+      for (const socket of (window as unknown as { __sockets: WebSocket[] }).__sockets) socket.close();
+    });
+    const seen: string[] = [];
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      seen.push(...(await reply.allTextContents()));
+      if (seen.at(-1) === words) break;
+      await page.waitForTimeout(25);
+    }
+    await page.locator(".connection[data-state=connected]").waitFor();
+    expect(await reply.allTextContents()).toEqual([words]);
+    // At every moment the page showed a prefix of the reply: never a repeat, never a hole.
+    for (const text of seen) expect(words.startsWith(text), text).toBe(true);
+    expect(new Set(seen).size).toBeGreaterThan(3);
+  });
+
   it("shows the winning answer, not an error, when its own answer arrives after another device's", async () => {
     const session = await scriptedSession([askReply("toolu_race"), say("Fast it is.")]);
     const page = await openDevice(browser, session);

@@ -2,7 +2,7 @@
 // the last seen seq on every (re)connect, dedupes events, keeps the socket alive with pings,
 // reconnects with backoff, queues commands while disconnected and turns acks into promises.
 // Runs in browsers and in Node (pass `createSocket`, e.g. the `ws` package).
-import type { AckFrame, ClientCommand, HelloFrame, SessionEvent } from "../../src/protocol/index";
+import type { AckFrame, ClientCommand, DeltaFrame, HelloFrame, SessionEvent } from "../../src/protocol/index";
 import { backoffDelay, parseFrame, type SocketLike, socketUrl } from "./session-socket";
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "offline" | "closed";
@@ -59,6 +59,8 @@ export interface SessionClientOptions {
 interface Listeners {
   hello: (frame: HelloFrame) => void;
   events: (events: SessionEvent[]) => void;
+  /** Live model output; merge it by offset (`mergeText`), since stored copies follow. */
+  delta: (frame: DeltaFrame) => void;
   connection: (info: ConnectionInfo) => void;
 }
 interface Pending {
@@ -79,6 +81,7 @@ export class SessionClient {
   private readonly listeners: { [K in keyof Listeners]: Set<Listeners[K]> } = {
     hello: new Set(),
     events: new Set(),
+    delta: new Set(),
     connection: new Set(),
   };
   private nextRequest = 1;
@@ -166,7 +169,10 @@ export class SessionClient {
     if (!frame || frame.kind === "pong") return;
     if (frame.kind === "hello") this.onHello(frame.hello);
     else if (frame.kind === "ack") this.onAck(frame.ack);
-    else {
+    else if (frame.kind === "delta") {
+      // Merged by offset, a live delta needs no cursor: one past a gap waits for the gap to fill.
+      for (const listener of this.listeners.delta) listener(frame.delta);
+    } else {
       // Live events broadcast while the rest of a replay is requested lie beyond a gap; taking them
       // would move the cursor past events never seen. The replay answering `resume` includes them.
       if (this.continuing && !frame.replay) return;

@@ -1,6 +1,6 @@
 // Wire details of the session socket: its URL, the backoff schedule, and a small structural parser
 // for server frames (the bundle carries protocol types only, not zod, to stay light).
-import type { AckFrame, HelloFrame, SessionEvent } from "../../src/protocol/index";
+import type { AckFrame, DeltaFrame, HelloFrame, SessionEvent } from "../../src/protocol/index";
 
 /** The subset of the WebSocket API the client uses; browsers' and Node's `ws` both fit. */
 export interface SocketLike {
@@ -15,6 +15,8 @@ export type ServerFrame =
   | { kind: "pong" }
   | { kind: "hello"; hello: HelloFrame }
   | { kind: "ack"; ack: AckFrame }
+  /** Live model output, not stored; merged by offset with the stored copy that follows. */
+  | { kind: "delta"; delta: DeltaFrame }
   /** `replay` marks a `batch` frame (stored events resent), as opposed to one live event. */
   | { kind: "events"; events: SessionEvent[]; replay: boolean; more: boolean };
 
@@ -56,6 +58,22 @@ function isEvent(value: unknown): value is SessionEvent {
   );
 }
 
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+function isDelta(value: Record<string, unknown>): value is DeltaFrame {
+  return (
+    value.type === "delta" &&
+    typeof value.turnId === "string" &&
+    isCount(value.call) &&
+    isCount(value.index) &&
+    isCount(value.offset) &&
+    typeof value.text === "string" &&
+    (value.toolCallId === undefined || typeof value.toolCallId === "string")
+  );
+}
+
 function textOf(data: unknown): string | null {
   if (typeof data === "string") return data;
   // Node's `ws` may hand over a Buffer; decode it rather than dropping the frame.
@@ -82,6 +100,7 @@ export function parseFrame(data: unknown): ServerFrame | null {
     return { kind: "hello", hello: value as HelloFrame };
   }
   if (value.type === "ack" && typeof value.ok === "boolean") return { kind: "ack", ack: value as AckFrame };
+  if (isDelta(value)) return { kind: "delta", delta: value };
   if (value.type === "batch" && Array.isArray(value.events)) {
     return { kind: "events", events: value.events.filter(isEvent), replay: true, more: value.more === true };
   }

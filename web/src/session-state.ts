@@ -3,6 +3,7 @@
 import { applyStackEvent } from "../../src/protocol/agent-stack-fold";
 import type {
   AgentFrameView,
+  DeltaFrame,
   HelloFrame,
   InteractionPromptData,
   InteractionResolution,
@@ -10,6 +11,7 @@ import type {
   SessionEvent,
   SessionStatus,
 } from "../../src/protocol/index";
+import { mergeText, type TextPiece } from "../../src/protocol/text-merge";
 import { agentNotice } from "./agent-notices";
 import { ViewDraft } from "./view-draft";
 
@@ -35,7 +37,10 @@ export interface AssistantItem {
   kind: "assistant";
   id: string;
   turnId: string;
+  /** The block's text from its start, exact: live and stored copies are merged by offset. */
   text: string;
+  /** Pieces that arrived past a gap in `text` (a reconnect mid-stream), shown once it fills. */
+  ahead: readonly TextPiece[];
   streaming: boolean;
   agent: Speaker;
 }
@@ -47,6 +52,8 @@ export interface ToolItem {
   name: string;
   /** Raw argument JSON as it streams; `input` replaces it once the call is complete. */
   argsJson: string;
+  /** Argument pieces that arrived past a gap in `argsJson`. */
+  argsAhead: readonly TextPiece[];
   input: unknown;
   phase: ToolPhase;
   result: { content: string; isError: boolean; truncated: boolean } | null;
@@ -93,6 +100,8 @@ export interface SessionView {
 export type ViewAction =
   | { type: "hello"; frame: HelloFrame; receivedAt: number }
   | { type: "events"; events: readonly SessionEvent[] }
+  /** A live model delta (no seq): shown at once, merged with the stored copy by offset. */
+  | { type: "delta"; frame: DeltaFrame }
   | { type: "resolution"; resolution: InteractionResolution };
 
 export function initialView(): SessionView {
@@ -125,6 +134,11 @@ export function reduceView(view: SessionView, action: ViewAction): SessionView {
       return applyHello(view, action.frame, action.receivedAt);
     case "events":
       return applyEvents(view, action.events);
+    case "delta": {
+      const draft = new ViewDraft(view);
+      applyDelta(draft, action.frame);
+      return draft.finish();
+    }
     case "resolution": {
       const draft = new ViewDraft(view);
       resolve(draft, action.resolution);
@@ -194,7 +208,12 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       return;
     }
     case "text_delta": {
-      const { turnId, index, text } = event.data;
+      const { turnId, index, text, call, offset } = event.data;
+      if (call !== undefined && offset !== undefined) {
+        mergeBlockText(draft, turnId, call, index, offset, text);
+        return;
+      }
+      // Stored before events carried offsets: each one simply continues the block.
       const id = v.liveBlocks[index];
       const current = id ? draft.get(id) : undefined;
       if (current?.kind === "assistant") {
@@ -205,6 +224,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
           id: `text:${event.seq}`,
           turnId,
           text,
+          ahead: [],
           streaming: true,
           agent: draft.speaker(),
         };
@@ -222,8 +242,10 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       return;
     }
     case "tool_call_delta": {
-      const item = draft.tool(event.data.toolCallId, "");
-      draft.put({ ...item, argsJson: item.argsJson + event.data.partialJson });
+      const { toolCallId, partialJson, offset } = event.data;
+      const item = draft.tool(toolCallId, "");
+      if (offset !== undefined) mergeArgs(draft, item, offset, partialJson);
+      else draft.put({ ...item, argsJson: item.argsJson + partialJson });
       return;
     }
     case "tool_call_end": {
@@ -272,6 +294,37 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       draft.append(agentNotice(event));
       return;
   }
+}
+
+function applyDelta(draft: ViewDraft, frame: DeltaFrame): void {
+  if (frame.toolCallId) mergeArgs(draft, draft.tool(frame.toolCallId, ""), frame.offset, frame.text);
+  else mergeBlockText(draft, frame.turnId, frame.call, frame.index, frame.offset, frame.text);
+}
+
+/** One content block of one model call is one item, whichever copy of its text arrives first. */
+function mergeBlockText(
+  draft: ViewDraft,
+  turnId: string,
+  call: number,
+  index: number,
+  offset: number,
+  piece: string,
+): void {
+  const id = `text:${turnId}:${call}:${index}`;
+  let item = draft.get(id);
+  if (item?.kind !== "assistant") {
+    item = { kind: "assistant", id, turnId, text: "", ahead: [], streaming: true, agent: draft.speaker() };
+    draft.append(item);
+    draft.view.liveBlocks = { ...draft.view.liveBlocks, [index]: id };
+  }
+  const merged = mergeText(item, offset, piece);
+  if (merged !== item) draft.put({ ...item, text: merged.text, ahead: merged.ahead });
+}
+
+function mergeArgs(draft: ViewDraft, item: ToolItem, offset: number, piece: string): void {
+  const merged = mergeText({ text: item.argsJson, ahead: item.argsAhead }, offset, piece);
+  if (merged.text !== item.argsJson || merged.ahead !== item.argsAhead)
+    draft.put({ ...item, argsJson: merged.text, argsAhead: merged.ahead });
 }
 
 // Events stored before interactions had ids of their own carry only the tool call's id, which was it.

@@ -43,6 +43,7 @@ export class ViewDraft {
       toolCallId,
       name,
       argsJson: "",
+      argsAhead: [],
       input: undefined,
       phase: "streaming",
       result: null,

@@ -1,6 +1,7 @@
 // The loop's small stores in memory (events, inbox, tool results, rules, deadlines), and
 // `createMemoryStores`, which wires every port so `AgentLoop` runs without a Durable Object.
 import type { EventData, EventType, SessionEvent } from "../../protocol/events";
+import type { DeltaFrame } from "../../protocol/frames";
 import type {
   DeadlineScheduler,
   EventSink,
@@ -17,6 +18,8 @@ import { MemoryTurnStore } from "./memory-turn-store";
 
 export class MemoryEventSink implements EventSink {
   readonly events: SessionEvent[] = [];
+  /** Live deltas sent (never stored), in order. */
+  readonly live: DeltaFrame[] = [];
 
   constructor(private readonly now: () => number) {}
 
@@ -24,6 +27,10 @@ export class MemoryEventSink implements EventSink {
     const event = { seq: this.events.length + 1, at: this.now(), type, data: structuredClone(data) };
     this.events.push(event as SessionEvent);
     return structuredClone(event) as SessionEvent;
+  }
+
+  sendLive(frame: DeltaFrame): void {
+    this.live.push(structuredClone(frame));
   }
 }
 

@@ -1,18 +1,52 @@
 import { describe, expect, it } from "vitest";
-import { MAX_DELAY_MS, StreamAssembler, type StreamOutput } from "../../../src/agent/stream-assembler";
+import {
+  type LiveDelta,
+  PAUSE_FLUSH_MS,
+  StreamAssembler,
+  type StreamOutput,
+} from "../../../src/agent/stream-assembler";
 import type { ModelStreamEvent } from "../../../src/model/model-client";
 import type { ScriptedReply } from "../../../src/model/scripted-reply";
 import { sseEvents } from "../../../src/model/sse-events";
 
-/** An assembler on a hand-driven clock that records what it emits. */
+/** An assembler on a hand-driven clock and timer that records what it stores and sends live. */
 function harness() {
   const clock = { now: 0 };
   const out: StreamOutput[] = [];
+  /** When each output was emitted, on the hand-driven clock. */
+  const outAt: number[] = [];
+  const live: LiveDelta[] = [];
+  let timers: Array<{ at: number; fire: () => void }> = [];
   const assembler = new StreamAssembler(
-    (output) => out.push(output),
+    (output) => {
+      out.push(output);
+      outAt.push(clock.now);
+    },
     () => clock.now,
+    {
+      live: (delta) => live.push(delta),
+      schedule: (fire, ms) => {
+        const timer = { at: clock.now + ms, fire };
+        timers.push(timer);
+        return () => {
+          timers = timers.filter((other) => other !== timer);
+        };
+      },
+    },
   );
-  return { clock, out, assembler };
+  /** Moves the clock on by `ms`, firing the timers that fall due, in order. */
+  const advance = (ms: number) => {
+    const end = clock.now + ms;
+    for (;;) {
+      const next = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
+      if (!next) break;
+      timers = timers.filter((t) => t !== next);
+      clock.now = next.at;
+      next.fire();
+    }
+    clock.now = end;
+  };
+  return { clock, out, outAt, live, assembler, advance, pendingTimers: () => timers.length };
 }
 
 function play(reply: ScriptedReply): ModelStreamEvent[] {
@@ -60,39 +94,117 @@ describe("StreamAssembler", () => {
     expect(assembler.finish().usage.input_tokens).toBe(1105);
   });
 
-  it("sends the first delta at once, then merges a burst so 1 000 deltas make at most 50 events", () => {
-    const { out, assembler } = harness();
+  it("sends every delta live as soon as the task it arrived in ends, with the offset it starts at", () => {
+    const { out, live, assembler, advance } = harness();
+    const events = play({ content: [{ type: "text", text: "one two three" }], textChunkSize: 4 });
+    for (const event of events) {
+      const before = live.length;
+      assembler.push(event);
+      advance(0);
+      if (event.type === "content_block_delta") expect(live.length).toBe(before + 1);
+    }
+    expect(live).toEqual([
+      { index: 0, offset: 0, text: "one " },
+      { index: 0, offset: 4, text: "two " },
+      { index: 0, offset: 8, text: "thre" },
+      { index: 0, offset: 12, text: "e" },
+    ]);
+    // Stored: one event covering the whole block, from offset 0.
+    expect(out).toEqual([{ type: "text_delta", index: 0, offset: 0, text: "one two three" }]);
+  });
+
+  it("sends deltas that arrive in one task (one network read) as one live delta", () => {
+    const { live, assembler, advance } = harness();
+    const events = play({ content: [{ type: "text", text: "abcdefghij" }], textChunkSize: 2 });
+    for (const event of events.slice(0, 5)) assembler.push(event);
+    expect(live).toEqual([]);
+    advance(0);
+    expect(live).toEqual([{ index: 0, offset: 0, text: "abcdef" }]);
+    for (const event of events.slice(5)) assembler.push(event);
+    // The block ended: its text went out before anything was stored.
+    expect(live.map((d) => d.text).join("")).toBe("abcdefghij");
+  });
+
+  it("stores 1 000 deltas streamed every 2.5 ms in at most 4 events a second, so few writes meet live sends", () => {
+    const { out, assembler, advance } = harness();
     const text = "abcdefghij".repeat(100);
     for (const event of play({ content: [{ type: "text", text }], textChunkSize: 1 })) {
       assembler.push(event);
-      if (event.type === "content_block_delta") {
-        // The first delta is emitted before the second arrives.
-        expect(out.length).toBeGreaterThan(0);
-      }
+      advance(2.5);
     }
-    const deltas = out.filter((o) => o.type === "text_delta");
-    expect(deltas.length).toBeLessThanOrEqual(50);
-    expect(deltas[0]).toEqual({ type: "text_delta", index: 0, text: "a" });
+    const stored = out.filter((o) => o.type === "text_delta");
+    expect(stored.length).toBeLessThanOrEqual(50);
+    expect(stored.length).toBeLessThanOrEqual(Math.ceil(((1000 * 2.5) / 1000) * 4) + 1);
+    expect(textOf(out)).toBe(text);
+    // Offsets chain: each stored event starts where the one before ended.
+    let at = 0;
+    for (const event of stored) {
+      if (event.type !== "text_delta") continue;
+      expect(event.offset).toBe(at);
+      at += event.text.length;
+    }
+  });
+
+  it("stores 1 000 deltas streamed every 20 ms (a real model's pace) in at most 50 events", () => {
+    const { out, assembler, advance } = harness();
+    const text = "x".repeat(1000);
+    for (const event of play({ content: [{ type: "text", text }], textChunkSize: 1 })) {
+      assembler.push(event);
+      advance(20);
+    }
+    expect(out.filter((o) => o.type === "text_delta").length).toBeLessThanOrEqual(50);
     expect(textOf(out)).toBe(text);
   });
 
-  it("sends each delta alone when they arrive further apart than the coalescing window", () => {
-    const { clock, out, assembler } = harness();
-    for (const event of play({ content: [{ type: "text", text: "one two three four" }], textChunkSize: 4 })) {
-      clock.now += MAX_DELAY_MS;
+  it("stores a paused stream's text within 100 ms of its last delta, from the timer alone", () => {
+    const { out, assembler, advance, pendingTimers } = harness();
+    const events = play({ content: [{ type: "text", text: "The answer is" }], textChunkSize: 4 });
+    const stop = events.findIndex((e) => e.type === "content_block_stop");
+    for (const event of events.slice(0, stop)) {
       assembler.push(event);
+      advance(20);
     }
-    expect(out.map((o) => (o.type === "text_delta" ? o.text : o.type))).toEqual([
-      "one ",
-      "two ",
-      "thre",
-      "e fo",
-      "ur",
-    ]);
+    // The model goes quiet mid-sentence: nothing arrives, yet the text is stored in time.
+    const quietSince = 20;
+    advance(100 - quietSince);
+    expect(textOf(out)).toBe("The answer is");
+    expect(PAUSE_FLUSH_MS).toBeLessThan(100);
+    expect(pendingTimers()).toBe(0);
+  });
+
+  it("at any pace stores at most 10 events a second, and all of it within 100 ms once the model falls silent", () => {
+    for (const pace of [5, 45, 61, 65, 99, 150]) {
+      const { clock, out, outAt, assembler, advance } = harness();
+      const arrivedAt: number[] = [];
+      const text = "y".repeat(100);
+      for (const event of play({ content: [{ type: "text", text }], textChunkSize: 1 })) {
+        if (event.type === "content_block_stop") break;
+        if (event.type === "content_block_delta") arrivedAt.push(clock.now);
+        assembler.push(event);
+        advance(pace);
+      }
+      advance(1_000);
+      expect(textOf(out)).toBe(text);
+      const seconds = (arrivedAt.length * pace) / 1000;
+      expect(out.length, `pace ${pace}`).toBeLessThanOrEqual(Math.ceil(seconds * 10) + 1);
+      // When the model falls silent, everything it sent is stored within 100 ms of its last delta.
+      const lastArrival = arrivedAt.at(-1) ?? 0;
+      expect((outAt.at(-1) ?? 0) - lastArrival, `pace ${pace}`).toBeLessThanOrEqual(100);
+    }
+  });
+
+  it("gives what is streamed but not yet stored as one delta, for a device that joins mid-stream", () => {
+    const { out, assembler, live } = harness();
+    const events = play({ content: [{ type: "text", text: "abcdefghij" }], textChunkSize: 2 });
+    for (const event of events.slice(0, 5)) assembler.push(event);
+    expect(out).toEqual([]);
+    expect(assembler.unstored()).toEqual({ index: 0, offset: 0, text: "abcdef" });
+    assembler.stop();
+    expect(live.map((d) => d.text).join("")).toBe("abcdef");
   });
 
   it("flushes buffered text before a tool call starts, so devices see events in stream order", () => {
-    const { out, assembler } = harness();
+    const { out, live, assembler } = harness();
     const events = play({
       content: [
         { type: "text", text: "Checking the time now." },
@@ -108,6 +220,12 @@ describe("StreamAssembler", () => {
     expect(out.filter((o) => o.type === "tool_call_start")).toEqual([
       { type: "tool_call_start", toolCallId: "toolu_t", name: "current_time", index: 1 },
     ]);
+    expect(
+      live
+        .filter((d) => d.toolCallId === "toolu_t")
+        .map((d) => d.text)
+        .join(""),
+    ).toBe(JSON.stringify({ timeZone: "UTC" }));
     const json = out.map((o) => (o.type === "tool_call_delta" ? o.partialJson : "")).join("");
     expect(JSON.parse(json)).toEqual({ timeZone: "UTC" });
     expect(out.at(-1)).toEqual({

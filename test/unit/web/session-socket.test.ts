@@ -26,6 +26,13 @@ describe("server frames", () => {
     });
   });
 
+  it("recognises a live delta frame and ignores one whose offset is not a count", () => {
+    const delta = { type: "delta", turnId: "t1", call: 1, index: 0, offset: 4, text: "abc" };
+    expect(parseFrame(JSON.stringify(delta))).toEqual({ kind: "delta", delta });
+    expect(parseFrame(JSON.stringify({ ...delta, offset: -1 }))).toBeNull();
+    expect(parseFrame(JSON.stringify({ ...delta, offset: 1.5 }))).toBeNull();
+  });
+
   it("ignores frames it cannot read instead of throwing", () => {
     expect(parseFrame("{not json")).toBeNull();
     expect(parseFrame(JSON.stringify({ type: "hello" }))).toBeNull();

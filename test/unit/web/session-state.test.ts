@@ -17,7 +17,56 @@ function tool(view: SessionView, toolCallId: string): ToolItem {
   return item;
 }
 
+function live(call: number, index: number, offset: number, text: string, toolCallId?: string) {
+  return {
+    type: "delta" as const,
+    frame: {
+      type: "delta" as const,
+      turnId: "t1",
+      call,
+      index,
+      offset,
+      text,
+      ...(toolCallId ? { toolCallId } : {}),
+    },
+  };
+}
+
 describe("session view reducer", () => {
+  it("shows live deltas at once and merges the stored copy that follows without doubling it", () => {
+    let view = apply(initialView(), [1, "turn_started", { turnId: "t1", messageId: "m1" }]);
+    view = reduceView(view, live(1, 0, 0, "Hel"));
+    view = reduceView(view, live(1, 0, 3, "lo, "));
+    expect(texts(view)).toEqual(["assistant:Hello, "]);
+    view = apply(view, [2, "text_delta", { turnId: "t1", index: 0, text: "Hello, ", call: 1, offset: 0 }]);
+    view = reduceView(view, live(1, 0, 7, "world"));
+    view = apply(view, [3, "text_delta", { turnId: "t1", index: 0, text: "world", call: 1, offset: 7 }]);
+    expect(texts(view)).toEqual(["assistant:Hello, world"]);
+    // The next model call of the turn starts its blocks at index 0 again: a new item, not a merge.
+    view = reduceView(view, live(2, 0, 0, "Again"));
+    expect(texts(view)).toEqual(["assistant:Hello, world", "assistant:Again"]);
+  });
+
+  it("merges live and stored tool input by offset, and drops a lost call's live text on turn_restarted", () => {
+    let view = apply(
+      initialView(),
+      [1, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [2, "tool_call_start", { turnId: "t1", toolCallId: "toolu_1", name: "notes_read", index: 0 }],
+    );
+    view = reduceView(view, live(1, 0, 0, '{"key"', "toolu_1"));
+    view = apply(view, [
+      3,
+      "tool_call_delta",
+      { toolCallId: "toolu_1", partialJson: '{"key":"a"}', offset: 0 },
+    ]);
+    view = reduceView(view, live(1, 0, 6, ':"a"}', "toolu_1"));
+    expect(tool(view, "toolu_1").argsJson).toBe('{"key":"a"}');
+
+    view = reduceView(view, live(2, 1, 0, "lost text"));
+    view = apply(view, [4, "turn_restarted", { turnId: "t1", reason: "lost" }]);
+    expect(texts(view).filter((t) => t.startsWith("assistant"))).toEqual([]);
+  });
+
   it("shows a message sent during a turn as queued until its own turn starts", () => {
     let view = apply(
       initialView(),

@@ -190,6 +190,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
 
   client.on("hello", (frame) => dispatch({ type: "hello", frame, receivedAt: Date.now() }));
   client.on("events", (events) => dispatch({ type: "events", events }));
+  client.on("delta", (frame) => dispatch({ type: "delta", frame }));
   client.on("connection", (info) => {
     connection = info;
     badge.update(info);
