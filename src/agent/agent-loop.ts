@@ -74,6 +74,12 @@ export class AgentLoop {
     return false;
   }
 
+  /** Stops a live run without writing anything (the session is being erased). */
+  halt(): void {
+    this.rerun = false;
+    this.live?.controller.abort("cancelled" satisfies AbortReason);
+  }
+
   /**
    * Ends the current turn now and unwinds the agent stack: a live model stream is aborted (its
    * text so far is kept), pending interactions and unrun tools get cancelled results, every

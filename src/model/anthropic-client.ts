@@ -11,7 +11,7 @@ import {
 
 export interface AnthropicModelClientOptions {
   apiKey: string;
-  /** The model every request is expected to name (e.g. `claude-sonnet-4-5`); shown to clients. */
+  /** The model every request is expected to name (e.g. `claude-sonnet-5-5`); shown to clients. */
   model: string;
   baseURL?: string;
   /** Replaces the global `fetch` (tests serve the API from a fake). */

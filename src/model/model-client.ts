@@ -23,7 +23,7 @@ export interface ModelRequest {
 }
 
 export interface ModelClient {
-  /** Model name shown to clients (e.g. `claude-sonnet-4-5`, `demo`). */
+  /** Model name shown to clients (e.g. `claude-sonnet-5-5`, `demo`). */
   readonly name: string;
   /** True for the built-in offline demo model. */
   readonly demo: boolean;

@@ -20,6 +20,11 @@ export const ErrorCode = z.enum([
   "not_top_agent",
   "queue_full",
   "misconfigured",
+  "link_expired",
+  "link_revoked",
+  "rate_limited",
+  "too_many_sockets",
+  "too_many_links",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -53,6 +58,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_top_agent: 409,
   queue_full: 409,
   misconfigured: 500,
+  link_expired: 401,
+  link_revoked: 401,
+  rate_limited: 429,
+  too_many_sockets: 429,
+  too_many_links: 409,
   internal: 500,
 };
 

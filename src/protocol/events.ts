@@ -82,6 +82,8 @@ export const EVENT_DATA = {
   agent_started: AgentStartedData,
   /** A delegated agent's frame ended; `result` went back to its parent as the delegation's tool_result. */
   agent_completed: AgentCompletedData,
+  /** The session has been idle long enough to be erased at `expiresAt` unless it is used before. */
+  session_expiring: z.object({ expiresAt: z.number() }),
   /** A turn ended: `stopReason` is the model's, or `cancelled`, `error`, `iteration_limit`. */
   done: z.object({ turnId: z.string(), stopReason: z.string(), usage: Usage }),
 } as const;

@@ -1,12 +1,15 @@
 // Frames without a seq (server → client): the `hello` snapshot, `ack`s for commands, `batch`
 // frames that carry many stored events at once during replay, and live model `delta`s.
 import { z } from "zod";
+import { Role } from "./access";
 import { ErrorBody } from "./errors";
 import { SessionSnapshot, ToolCallId } from "./session";
 
 export const HelloFrame = z.object({
   type: z.literal("hello"),
   deviceId: z.string(),
+  /** What this connection may do: `owner`, `answer` or `view` (absent from older servers: owner). */
+  role: Role.optional(),
   snapshot: SessionSnapshot,
 });
 export type HelloFrame = z.infer<typeof HelloFrame>;

@@ -97,5 +97,7 @@ export const SessionSnapshot = z.object({
   interactionTimeoutMs: z.number().int().positive(),
   serverTime: z.number(),
   createdAt: z.number(),
+  /** When the session is erased if nothing happens in it before (retention). */
+  expiresAt: z.number().optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;

@@ -10,9 +10,12 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import { linkRoutes } from "./link-routes";
 import { readJsonBody } from "./read-json-body";
+import { limitSessionCreation } from "./session-creation-limit";
 import { sessionRoutes } from "./session-routes";
-import { newSessionId, signSessionToken, verifySessionToken } from "./session-token";
+import { newSessionId, signSessionToken } from "./session-token";
+import { checkAccessToken } from "./share-token";
 
 export const app = new Hono<AppEnv>();
 
@@ -53,6 +56,7 @@ app.post("/api/sessions", async (c) => {
     if (!timingSafeEqual(presented, config.gatewayToken))
       throw new HttpError("forbidden", "Wrong gateway token");
   }
+  await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
   const body = await readJsonBody(c, CreateSessionBody, { optional: true });
   if ((body.script || body.interactionTimeoutMs) && !config.allowScriptedSessions) {
     throw new HttpError(
@@ -101,16 +105,21 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
         : "This session needs its token (Authorization: Bearer, or ?token= for the WebSocket)",
     );
   }
-  if (!(await verifySessionToken(c.get("config").sessionSecret, id.data, token))) {
+  // Role and expiry are checked here; revocation needs the object's storage and is checked there.
+  const checked = await checkAccessToken(c.get("config").sessionSecret, id.data, token, Date.now());
+  if (!checked.ok) {
+    if (checked.reason === "expired") throw new HttpError("link_expired", "This share link has expired");
     throw new HttpError("forbidden", "Wrong token for this session");
   }
   c.set("sessionId", id.data);
+  c.set("access", checked.access);
   await next();
 });
 
 // Every session route is authorized here, in the Worker, so a bad request never wakes the object.
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
+app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {

@@ -6,12 +6,10 @@ import { decideBatch } from "../agent/batch-decision";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
+import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
 
 export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; error: ErrorBody };
-
-/** Messages that may wait behind a running turn; each becomes a model turn. */
-export const MAX_QUEUED_MESSAGES = 20;
 
 export interface CommandContext {
   deps: AgentDeps;

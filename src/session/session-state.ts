@@ -13,9 +13,11 @@ import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
 import { SqlPermissionRuleStore } from "./permission-rule-store";
+import { DEFAULT_RETENTION_MS, Retention } from "./retention";
 import { migrate } from "./schema";
 import { SentMessageLog } from "./sent-message-log";
 import type { SessionInit, SessionStats } from "./session-types";
+import { ShareLinks } from "./share-links";
 import { SqlCounter } from "./sql-counter";
 import { SqlToolResultStore } from "./tool-result-store";
 import { SqlTranscriptStore } from "./transcript-store";
@@ -37,10 +39,13 @@ export class SessionState {
   readonly notes: SqlNotesStore;
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
+  readonly links: ShareLinks;
+  readonly retention: Retention;
 
   constructor(
     private readonly storage: DurableObjectStorage,
     broadcast: (frame: string) => void,
+    retentionMs = DEFAULT_RETENTION_MS,
   ) {
     migrate(storage.sql);
     this.sql = new SqlCounter(storage.sql);
@@ -56,6 +61,9 @@ export class SessionState {
     this.notes = new SqlNotesStore(this.sql, now);
     this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
     this.sentMessages = new SentMessageLog(this.sql, now);
+    this.links = new ShareLinks(this.meta, now);
+    this.retention = new Retention(this.sql, this.meta, this.events, retentionMs);
+    this.deadlines.addSource(() => (this.exists() ? this.retention.nextDeadline() : null));
   }
 
   exists(): boolean {
@@ -146,6 +154,7 @@ export class SessionState {
       interactionTimeoutMs: this.interactionTimeoutMs(config),
       serverTime: now(),
       createdAt: this.meta.get("created_at", z.number()) ?? 0,
+      expiresAt: this.retention.expiresAt(),
     };
   }
 
