@@ -2,6 +2,7 @@
 // Durable Object. Errors from anywhere become `{ error: { code, message } }` here and only here.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { secureHeaders } from "hono/secure-headers";
 import { type Config, readConfig } from "../config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
@@ -23,6 +24,17 @@ export const app = new Hono<AppEnv>();
 // and a flag that only suppresses repeated log lines; a new isolate rebuilds both.
 const configs = new WeakMap<object, Config>();
 let warnedOpen = false;
+
+// The page's own headers come from Workers Assets (web/static/_headers); API answers are JSON that
+// nothing should ever render, frame or sniff.
+app.use(
+  "/api/*",
+  secureHeaders({
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    referrerPolicy: "no-referrer",
+    xFrameOptions: "DENY",
+  }),
+);
 
 app.use("/api/*", async (c, next) => {
   let config = configs.get(c.env);

@@ -94,7 +94,8 @@ sessionRoutes.get("/ws", async (c) => {
   const forwarded = new Request(c.req.raw);
   forwarded.headers.set(ACCESS_HEADER, JSON.stringify(c.get("access")));
   const response = await stub(c).fetch(forwarded);
-  if (response.status === 101) return response;
+  // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
+  if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });
   throw HttpError.from(ErrorBody.parse(await response.json()));
 });
 

@@ -87,7 +87,9 @@ describe("retention of idle sessions", () => {
     const device = await connect(session);
     await device.request({ type: "send_message", text: "hi" });
     await device.waitForDone();
-    const lastEventAt = device.events.at(-1)?.at ?? 0;
+    await device.waitForEvent("session_status", (e) => e.data.status === "idle");
+    const [last] = await sqlRows<{ at: number }>(session, `SELECT MAX(at) AS at FROM events`);
+    const lastEventAt = last?.at ?? 0;
     const alarm = await alarmOf(session);
     expect(alarm).toBe(lastEventAt + 29 * DAY);
 
