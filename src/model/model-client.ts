@@ -53,6 +53,8 @@ export class ModelError extends Error {
   constructor(
     readonly code: ModelErrorCode,
     message: string,
+    /** How long the API asked callers to wait (`retry-after`), when it said. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }

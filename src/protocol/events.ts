@@ -82,6 +82,16 @@ export const EVENT_DATA = {
   agent_started: AgentStartedData,
   /** A delegated agent's frame ended; `result` went back to its parent as the delegation's tool_result. */
   agent_completed: AgentCompletedData,
+  /** The model call failed for a passing reason (overload, rate limit, 5xx); it is re-issued at `retryAt`. */
+  model_retry: z.object({
+    turnId: z.string(),
+    attempt: z.number().int(),
+    retryAt: z.number(),
+    code: z.string(),
+    message: z.string(),
+  }),
+  /** Something the person should know about how the model's reply ended (refusal, output limit). */
+  turn_notice: z.object({ turnId: z.string(), code: z.string(), message: z.string() }),
   /** The session has been idle long enough to be erased at `expiresAt` unless it is used before. */
   session_expiring: z.object({ expiresAt: z.number() }),
   /** A turn ended: `stopReason` is the model's, or `cancelled`, `error`, `iteration_limit`. */

@@ -321,6 +321,9 @@ export class SessionObject extends DurableObject<Env> {
         watchdogMs: WATCHDOG_MS,
         maxFormsPerToolCall: this.config.maxFormsPerToolCall,
         maxAgentDepth: this.config.maxAgentDepth,
+        modelRetryBaseMs: this.config.modelRetryBaseMs,
+        modelRetryGiveUpMs: this.config.modelRetryGiveUpMs,
+        contextTokens: this.config.contextTokens,
       },
     });
     this.runtime = { deps, loop: new AgentLoop(deps), model };

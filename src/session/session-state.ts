@@ -1,6 +1,7 @@
 // The session's stores over one SQLite database, and the views built from them (snapshot, stats).
 import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
+import type { TurnRecord } from "../agent/ports";
 import type { Config } from "../config";
 import type { ModelClient } from "../model/model-client";
 import type { SessionSnapshot } from "../protocol/session";
@@ -24,6 +25,10 @@ import { SqlTranscriptStore } from "./transcript-store";
 import { SqlTurnStore } from "./turn-store";
 
 const now = () => Date.now();
+
+function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
+  return turn?.retry ? { attempt: turn.retry.attempt, retryAt: turn.retry.at, code: turn.retry.code } : null;
+}
 
 export class SessionState {
   readonly sql: SqlCounter;
@@ -155,6 +160,7 @@ export class SessionState {
       serverTime: now(),
       createdAt: this.meta.get("created_at", z.number()) ?? 0,
       expiresAt: this.retention.expiresAt(),
+      modelRetry: modelRetryOf(this.turn.current()),
     };
   }
 

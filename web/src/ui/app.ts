@@ -71,6 +71,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   const badge = new ConnectionBadge(() => client.reconnectNow());
   const status = new StatusBar({
     retry: () => view.lastUserText && void send(view.lastUserText).catch(() => undefined),
+    retryNow: () => void client.send({ type: "retry_now" }).catch(() => undefined),
     setMode: (mode: PermissionMode) =>
       void client.send({ type: "set_permission_mode", mode }).catch(() => undefined),
   });
