@@ -209,15 +209,15 @@ export class SessionObject extends DurableObject<Env> {
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     let requestId: string | null = null;
     try {
+      const parsed = parseCommandFrame(message);
       if (!this.budget.take(ws)) {
         return sendAck(ws, {
           type: "ack",
-          requestId: null,
+          requestId: parsed.ok ? (parsed.command.requestId ?? null) : parsed.requestId,
           ok: false,
           error: { code: "rate_limited", message: "Too many commands on this connection; slow down" },
         });
       }
-      const parsed = parseCommandFrame(message);
       if (!parsed.ok)
         return sendAck(ws, { type: "ack", requestId: parsed.requestId, ok: false, error: parsed.error });
       const command = parsed.command;
