@@ -4,6 +4,7 @@ import { ModelError, type ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
+import { fitContext } from "./context-budget";
 import { buildModelRequest } from "./model-request";
 import { onModelFailure, passesWithTime, waitingForRetry } from "./model-retry";
 import type { FrameRecord, TurnRecord } from "./ports";
@@ -201,6 +202,14 @@ export class AgentLoop {
       const frame = deps.frames.top();
       if (frame && popFrameThatCannotContinue(deps, frame)) continue;
       if (waitingForRetry(deps, turn)) return;
+      try {
+        await fitContext(deps, turn.id, turn.pausedForPerson, live.controller.signal);
+      } catch (error) {
+        if (live.controller.signal.aborted) return;
+        // The summarizing call failed: wait or fail exactly as a failed model call would.
+        if (onModelFailure(deps, turn, error, false) === "waiting") return;
+        continue;
+      }
       if ((await this.callModel(live, deps.turn.current() ?? turn)) !== "continue") return;
     }
   }

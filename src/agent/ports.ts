@@ -30,6 +30,8 @@ export interface TranscriptStore {
   last(): StoredMessage | null;
   /** Appends a message; a user message after a user message is merged into it (the API alternates roles). */
   append(role: "user" | "assistant", content: ContentBlockParam[]): void;
+  /** Replaces the current frame's transcript (clearing old tool results, compaction). */
+  rewrite(messages: MessageParam[]): void;
 }
 
 export interface QueuedMessage {

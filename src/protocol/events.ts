@@ -90,6 +90,15 @@ export const EVENT_DATA = {
     code: z.string(),
     message: z.string(),
   }),
+  /** The transcript was trimmed to fit the model's context window: old tool results cleared, or older turns summarized. */
+  context_compacted: z.object({
+    turnId: z.string(),
+    action: z.enum(["cleared_tool_results", "summarized"]),
+    clearedResults: z.number().int(),
+    summarizedMessages: z.number().int(),
+    tokensBefore: z.number().int(),
+    tokensAfter: z.number().int(),
+  }),
   /** Something the person should know about how the model's reply ended (refusal, output limit). */
   turn_notice: z.object({ turnId: z.string(), code: z.string(), message: z.string() }),
   /** The session has been idle long enough to be erased at `expiresAt` unless it is used before. */

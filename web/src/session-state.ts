@@ -302,6 +302,17 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
         ),
       );
       return;
+    case "context_compacted":
+      draft.append(
+        notice(
+          event.seq,
+          "info",
+          event.data.action === "summarized"
+            ? `Earlier conversation (${event.data.summarizedMessages} messages) was summarized by the model to stay within its context window.`
+            : `${event.data.clearedResults} old tool result(s) were cleared to stay within the model's context window.`,
+        ),
+      );
+      return;
     case "turn_notice":
       draft.append(notice(event.seq, "info", event.data.message));
       return;

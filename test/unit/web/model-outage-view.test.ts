@@ -40,6 +40,19 @@ describe("the view of a model outage and of how a reply ended", () => {
     expect(view.modelRetry).toEqual({ attempt: 2, retryAt: 9_000 });
   });
 
+  it("tells the person when old tool results were cleared or history was summarized", () => {
+    const data = { turnId: "t1", clearedResults: 0, summarizedMessages: 0, tokensBefore: 9, tokensAfter: 3 };
+    const view = apply(
+      initialView(),
+      [1, "context_compacted", { ...data, action: "cleared_tool_results", clearedResults: 4 }],
+      [2, "context_compacted", { ...data, action: "summarized", summarizedMessages: 12 }],
+    );
+    expect(noticeTexts(view)).toEqual([
+      "4 old tool result(s) were cleared to stay within the model's context window.",
+      "Earlier conversation (12 messages) was summarized by the model to stay within its context window.",
+    ]);
+  });
+
   it("shows the server's notice for a refusal once, and warns before the session expires", () => {
     const view = apply(
       initialView(),
