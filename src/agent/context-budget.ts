@@ -109,7 +109,7 @@ export function clearOldResults(messages: MessageParam[]): { messages: MessagePa
   const out = [...messages];
   for (let i = out.length - 1; i >= 0; i--) {
     const message = out[i];
-    if (!message || message.role !== "user") continue;
+    if (message?.role !== "user") continue;
     const content = blocks(message);
     if (!content.some((block) => block.type === "tool_result")) continue;
     recent += 1;

@@ -1,5 +1,5 @@
 // Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
-// `EVENT_DATA` is the one table of event types and their payloads; `parseEvent` validates any of them.
+// `EVENT_DATA` is the one table of event types and their payloads.
 import { z } from "zod";
 import { AgentCompletedData, AgentStartedData } from "./agents";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
@@ -116,20 +116,6 @@ export type SessionEvent = {
 }[EventType];
 
 export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
-
-const EventEnvelope = z.object({
-  seq: z.number().int().positive(),
-  at: z.number(),
-  type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]),
-  data: z.unknown(),
-});
-
-/** Validates an event read back from storage or received by a client. */
-export function parseEvent(value: unknown): SessionEvent {
-  const envelope = EventEnvelope.parse(value);
-  const data = EVENT_DATA[envelope.type].parse(envelope.data);
-  return { ...envelope, data } as SessionEvent;
-}
 
 /** The event types that announce a prompt; a kind names its own (`interaction_prompt` by default). */
 export const PROMPT_EVENT_TYPES = ["question_prompt", "approval_required", "interaction_prompt"] as const;
