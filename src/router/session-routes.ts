@@ -109,12 +109,14 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/decide-batch", bodyOf(DecideBatchCommand), "decide_batch"],
   ["/cancel", z.strictObject({}), "cancel"],
   ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
+  ["/retry-now", z.strictObject({}), "retry_now"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {
   sessionRoutes.post(path, async (c) => {
     requireCommand(c, type);
-    const body = await readJsonBody(c, schema, { optional: type === "cancel" || type === "end_agent" });
+    const optional = type === "cancel" || type === "end_agent" || type === "retry_now";
+    const body = await readJsonBody(c, schema, { optional });
     // An Idempotency-Key makes a retried POST …/messages return the first result, not post twice.
     const requestId = idempotencyKey(c.req.header("idempotency-key"));
     const command = { ...body, type, ...(requestId ? { requestId } : {}) } as SessionCommand;

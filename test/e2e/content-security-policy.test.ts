@@ -96,6 +96,7 @@ describe.skipIf(!hasChromium)("the page's Content-Security-Policy", () => {
     await viewer.locator(".connection[data-state=connected]").waitFor();
     expect(await viewer.getByRole("textbox", { name: "Message to the agent" }).isDisabled()).toBe(true);
     expect(await viewer.locator(".share").isHidden()).toBe(true);
+    expect(await viewer.getByRole("combobox", { name: "Permission mode" }).isHidden()).toBe(true);
 
     const item = owner.locator(".share-link", { hasText: "wall screen" });
     await item.waitFor();

@@ -53,6 +53,7 @@ const ROUTES = [
   ["POST", "/deny", "deny"],
   ["POST", "/respond", "respond"],
   ["POST", "/cancel", "cancel"],
+  ["POST", "/retry-now", "retry_now"],
   ["PATCH", "", "set_permission_mode"],
 ] as const;
 

@@ -187,6 +187,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
 
   client.on("hello", (frame) => {
     share.setRole(frame.role ?? "owner");
+    // The stylesheet hides what this role may not do (the server refuses it anyway).
+    root.dataset.role = frame.role ?? "owner";
     composer.setViewOnly(frame.role === "view");
     dispatch({ type: "hello", frame, receivedAt: Date.now() });
   });
