@@ -142,6 +142,7 @@ export class SessionObject extends DurableObject<Env> {
         error: { code: "too_many_links", message: "This session holds too many share links" },
       };
     }
+    this.state.deadlines.rearm(); // its expiry closes its sockets
     return { ok: true, result: record };
   }
 
@@ -155,6 +156,7 @@ export class SessionObject extends DurableObject<Env> {
     if (!this.exists()) return unknownSession();
     const link = this.state.links.revoke(linkId);
     if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
+    this.state.deadlines.rearm();
     for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
       closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
     }
@@ -281,6 +283,11 @@ export class SessionObject extends DurableObject<Env> {
       return;
     }
     if (retention?.type === "warn") this.state.retention.warn(retention.expiresAt);
+    for (const link of this.state.links.takeExpired(now)) {
+      for (const ws of this.ctx.getWebSockets(socketTag(link))) {
+        closeSocket(ws, SOCKET_CLOSE.expired, "This share link has expired");
+      }
+    }
     // Deadlines are drained here and may throw, so the platform retries the alarm; the turn itself
     // runs on, like after any command, and reports its own failures as events.
     const timedOut = timeOutDue(deps, now) > 0;

@@ -69,6 +69,7 @@ export class SessionState {
     this.links = new ShareLinks(this.meta, now);
     this.retention = new Retention(this.sql, this.meta, this.events, retentionMs);
     this.deadlines.addSource(() => (this.exists() ? this.retention.nextDeadline() : null));
+    this.deadlines.addSource(() => this.links.nextExpiry());
   }
 
   exists(): boolean {

@@ -53,6 +53,32 @@ export class ShareLinks {
   }
 
   /**
+   * The next expiry of a live (unrevoked) link still to be enforced, so the alarm can close that
+   * link's sockets when it comes; null when none is ahead.
+   */
+  nextExpiry(): number | null {
+    const enforced = this.meta.get("share_links_expired_until", z.number()) ?? 0;
+    const ahead = this.list()
+      .filter((link) => link.revokedAt === null && link.expiresAt !== null && link.expiresAt > enforced)
+      .map((link) => link.expiresAt as number);
+    return ahead.length > 0 ? Math.min(...ahead) : null;
+  }
+
+  /** Links that expired by `now` and were not yet enforced; marks them enforced. */
+  takeExpired(now: number): ShareLinkView[] {
+    const enforced = this.meta.get("share_links_expired_until", z.number()) ?? 0;
+    const expired = this.list().filter(
+      (link) =>
+        link.revokedAt === null &&
+        link.expiresAt !== null &&
+        link.expiresAt > enforced &&
+        link.expiresAt <= now,
+    );
+    if (expired.length > 0) this.meta.set("share_links_expired_until", now);
+    return expired;
+  }
+
+  /**
    * Whether `access` may still be used: the owner always; a link only while the object knows it
    * and it is neither revoked nor expired. Notes the use for the owner's list.
    */

@@ -10,7 +10,7 @@ import { DeviceId } from "../protocol/session";
 export const ACCESS_HEADER = "x-parley-access";
 
 /** Close codes a device can act on: stop reconnecting and say why. */
-export const SOCKET_CLOSE = { revoked: 4001, deleted: 4004 } as const;
+export const SOCKET_CLOSE = { revoked: 4001, expired: 4002, deleted: 4004 } as const;
 
 export const WebSocketQuery = z.object({
   after: z.coerce.number().int().nonnegative().default(0),

@@ -59,6 +59,7 @@ export interface SessionClientOptions {
 /** Close codes after which reconnecting is pointless (the server's `SOCKET_CLOSE`). */
 const FINAL_CLOSE: Record<number, string> = {
   4001: "This share link was revoked by the session's owner.",
+  4002: "This share link has expired.",
   4004: "This session was deleted.",
 };
 

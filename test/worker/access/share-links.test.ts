@@ -1,6 +1,9 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { signShareToken } from "../../../src/router/share-token";
+import type { SessionObject } from "../../../src/session/session-object";
 import { api, connect, createSession, textReply } from "../../helpers/session-harness";
+import { alarmOf, stubOf } from "../../helpers/session-object-probe";
 import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
 import { expectError, mintLink } from "./access-fixtures";
 
@@ -137,6 +140,37 @@ describe("share links with roles", () => {
       404,
       "unknown_session",
     );
+  });
+
+  it("closes a link's live sockets when it expires, on the session's alarm, and refuses it afterwards", async () => {
+    const session = await createSession();
+    const link = await mintLink(session, { expiresInSeconds: 60 });
+    const phone = await connect(session, { token: link.token });
+    const owner = await connect(session);
+    expect(await alarmOf(session)).toBe(link.expiresAt);
+    // The minute passes: the link's record says so, and the alarm comes.
+    await runInDurableObject<SessionObject, void>(stubOf(session), (_instance, state) => {
+      const row = state.storage.sql
+        .exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'share_links'`)
+        .one();
+      const links = JSON.parse(row.value).map((l: { expiresAt: number }) => ({
+        ...l,
+        expiresAt: Date.now() - 1,
+      }));
+      state.storage.sql.exec(`UPDATE meta SET value = ? WHERE key = 'share_links'`, JSON.stringify(links));
+    });
+    await runDurableObjectAlarm(stubOf(session));
+    await phone.until(() => phone.closed, "the expired link's socket to close");
+    expect(phone.closeCode).toBe(4002);
+    expect(owner.closed).toBe(false);
+    await expectError(
+      await api("GET", `/api/sessions/${session.sessionId}`, { token: link.token }),
+      401,
+      "link_expired",
+    );
+    // Later alarms find nothing more to enforce.
+    expect(await alarmOf(session)).toBeGreaterThan(Date.now() + 28 * 24 * 60 * 60 * 1000);
+    owner.close();
   });
 
   it("refuses tampered links, links of another session and links unknown to the session", async () => {
