@@ -1,6 +1,7 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import { z } from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
+import { SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
 
 const Flag = z
   .string()
@@ -29,6 +30,8 @@ const EnvSchema = z.object({
     .min(100)
     .max(7 * 86_400_000)
     .default(3_600_000),
+  SOCKET_COMMAND_BURST: z.coerce.number().int().min(1).max(1_000_000).default(SOCKET_COMMAND_BURST),
+  SOCKET_COMMANDS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(SOCKET_COMMANDS_PER_SECOND),
   MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
   ALLOW_SCRIPTED_SESSIONS: Flag,
   ALLOW_OPEN_GATEWAY: Flag,
@@ -58,6 +61,9 @@ export interface Config {
   modelRetryGiveUpMs: number;
   /** The model's context window, in tokens; requests are kept under it. */
   contextTokens: number;
+  /** Commands one socket may send in a burst, and how fast that allowance refills. */
+  socketCommandBurst: number;
+  socketCommandsPerSecond: number;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
 }
@@ -87,6 +93,8 @@ export function readConfig(env: Record<string, unknown>): Config {
     modelRetryBaseMs: e.MODEL_RETRY_BASE_MS,
     modelRetryGiveUpMs: e.MODEL_RETRY_GIVE_UP_MS,
     contextTokens: e.MODEL_CONTEXT_TOKENS,
+    socketCommandBurst: e.SOCKET_COMMAND_BURST,
+    socketCommandsPerSecond: e.SOCKET_COMMANDS_PER_SECOND,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
   };
 }

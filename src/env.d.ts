@@ -18,6 +18,8 @@ declare namespace Cloudflare {
     MODEL_RETRY_BASE_MS?: string;
     MODEL_RETRY_GIVE_UP_MS?: string;
     MODEL_CONTEXT_TOKENS?: string;
+    SOCKET_COMMAND_BURST?: string;
+    SOCKET_COMMANDS_PER_SECOND?: string;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
     /** "true" lets `POST /api/sessions` carry a model script (tests, e2e, benchmarks). */

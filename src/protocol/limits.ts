@@ -27,6 +27,9 @@ export const WATCHDOG_MS = 120_000;
 export const MAX_SHARE_LINKS = 50;
 /** Open WebSockets per session, across every device and link. */
 export const MAX_SOCKETS_PER_SESSION = 32;
-/** Commands one socket may send in a burst; the allowance refills at SOCKET_COMMANDS_PER_SECOND. */
+/**
+ * Commands one socket may send in a burst; the allowance refills at SOCKET_COMMANDS_PER_SECOND.
+ * Defaults for the variables of the same names (a deployment may tune them).
+ */
 export const SOCKET_COMMAND_BURST = 20;
 export const SOCKET_COMMANDS_PER_SECOND = 10;

@@ -6,7 +6,7 @@ const encoder = new TextEncoder();
 // INVARIANT: imported keys per secret; secrets are fixed for an isolate's life, and a new isolate re-imports.
 const keys = new Map<string, Promise<CryptoKey>>();
 
-export function key(secret: string): Promise<CryptoKey> {
+function key(secret: string): Promise<CryptoKey> {
   let imported = keys.get(secret);
   if (!imported) {
     imported = crypto.subtle.importKey(
@@ -39,15 +39,15 @@ export function newSessionId(): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export function toBase64Url(bytes: Uint8Array): string {
+function toBase64Url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes))
     .replaceAll("+", "-")
     .replaceAll("/", "_")
     .replace(/=+$/, "");
 }
 
-export function fromBase64Url(text: string, maxLength = 100): Uint8Array<ArrayBuffer> | null {
-  if (text.length > maxLength || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
+function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(text)) return null;
   try {
     const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
     return Uint8Array.from(binary, (c) => c.charCodeAt(0));

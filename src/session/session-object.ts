@@ -13,7 +13,7 @@ import type { ModelClient } from "../model/model-client";
 import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
-import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
+import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import { MAX_SOCKETS_PER_SESSION, WATCHDOG_MS } from "../protocol/limits";
 import type { SessionSnapshot } from "../protocol/session";
@@ -24,10 +24,13 @@ import { exportSession } from "./session-export";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
+  accessOf,
+  closeSocket,
   readSocketAccess,
   refuseSocket,
   SOCKET_CLOSE,
   type SocketAttachment,
+  sendAck,
   socketTag,
 } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
@@ -48,11 +51,16 @@ export class SessionObject extends DurableObject<Env> {
   private stateRef: SessionState | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: { deps: AgentDeps; loop: AgentLoop; model: ModelClient } | null = null;
-  private readonly budget = new SocketBudget(() => Date.now());
+  private readonly budget: SocketBudget;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
+    this.budget = new SocketBudget(
+      () => Date.now(),
+      this.config.socketCommandBurst,
+      this.config.socketCommandsPerSecond,
+    );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
@@ -354,28 +362,6 @@ export class SessionObject extends DurableObject<Env> {
         // A socket closing mid-broadcast must not stop the others.
       }
     }
-  }
-}
-
-/** Sockets accepted before share links existed carry only a device id: they were the owner's. */
-function accessOf(attachment: SocketAttachment | null): Access {
-  if (!attachment?.role || attachment.role === "owner" || !attachment.linkId) return OWNER;
-  return { role: attachment.role, linkId: attachment.linkId };
-}
-
-function sendAck(ws: WebSocket, frame: AckFrame): void {
-  try {
-    ws.send(JSON.stringify(frame));
-  } catch {
-    // The socket went away; the client resumes and reads the outcome from the event log.
-  }
-}
-
-function closeSocket(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason);
-  } catch {
-    // Already closed by the runtime; nothing to do.
   }
 }
 

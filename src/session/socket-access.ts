@@ -2,8 +2,9 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import { z } from "zod";
-import { Access, type Role } from "../protocol/access";
+import { Access, OWNER, type Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
+import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
 
 /** Set by the Worker on the upgrade request it forwards; a client's own value is overwritten. */
@@ -56,5 +57,27 @@ function parseJson(text: string | null): unknown {
     return JSON.parse(text);
   } catch {
     return null;
+  }
+}
+
+/** Sockets accepted before share links existed carry only a device id: they were the owner's. */
+export function accessOf(attachment: SocketAttachment | null): Access {
+  if (!attachment?.role || attachment.role === "owner" || !attachment.linkId) return OWNER;
+  return { role: attachment.role, linkId: attachment.linkId };
+}
+
+export function sendAck(ws: WebSocket, frame: AckFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // The socket went away; the client resumes and reads the outcome from the event log.
+  }
+}
+
+export function closeSocket(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // Already closed by the runtime; nothing to do.
   }
 }

@@ -1,7 +1,5 @@
 // Commands per socket per second: a token bucket per live socket. A refused frame gets a
 // `rate_limited` ack and the socket stays open.
-import { SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "../protocol/limits";
-
 interface Bucket {
   tokens: number;
   at: number;
@@ -14,8 +12,8 @@ export class SocketBudget {
 
   constructor(
     private readonly now: () => number,
-    private readonly burst = SOCKET_COMMAND_BURST,
-    private readonly perSecond = SOCKET_COMMANDS_PER_SECOND,
+    private readonly burst: number,
+    private readonly perSecond: number,
   ) {}
 
   /** Takes one command from the socket's allowance; false when it is spent. */

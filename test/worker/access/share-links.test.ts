@@ -131,7 +131,7 @@ describe("share links with roles", () => {
   it("refuses an expired link in the Worker, without waking any session object", async () => {
     // A session that was never created: had the object been asked, it would answer 404.
     const sessionId = "0123456789abcdef0123456789abcdef";
-    const claims = { linkId: "f".repeat(32), role: "answer" as const, expiresAt: Date.now() - 1 };
+    const claims = { linkId: "f".repeat(32), role: "answer" as const, expiresAt: Date.now() - 2_000 };
     const token = await signShareToken(SECRET, sessionId, claims);
     await expectError(await api("GET", `/api/sessions/${sessionId}`, { token }), 401, "link_expired");
     const fresh = await signShareToken(SECRET, sessionId, { ...claims, expiresAt: Date.now() + 60_000 });
