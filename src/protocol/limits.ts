@@ -26,7 +26,7 @@ export const WATCHDOG_MS = 120_000;
 /** Share links one session may hold (revoked ones included). */
 export const MAX_SHARE_LINKS = 50;
 /** Open WebSockets per session, across every device and link. */
-export const MAX_SOCKETS_PER_SESSION = 32;
+export const MAX_SOCKETS_PER_SESSION = 128;
 /**
  * Commands one socket may send in a burst; the allowance refills at SOCKET_COMMANDS_PER_SECOND.
  * Defaults for the variables of the same names (a deployment may tune them).
