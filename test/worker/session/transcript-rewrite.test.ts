@@ -13,7 +13,7 @@ describe("rewriting the stored transcript", () => {
     const messages = await runInDurableObject<SessionObject, MessageParam[]>(
       stubOf(session),
       (_instance, state) => {
-        const store = new SqlTranscriptStore(new SqlCounter(state.storage.sql), () => 1);
+        const store = new SqlTranscriptStore(new SqlCounter(state.storage.sql), () => 1, { top: () => null });
         store.append("user", [{ type: "text", text: "old" }]);
         store.append("assistant", [{ type: "text", text: "old reply" }]);
         store.rewrite([
