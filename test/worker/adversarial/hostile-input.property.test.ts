@@ -27,6 +27,8 @@ const EXPECTED_REFUSALS = new Set([
   "invalid_answer",
   "nothing_to_cancel",
   "nothing_to_retry",
+  "no_agent",
+  "not_top_agent",
 ]);
 
 /** True for input that is well-formed and would legitimately act on the session (not bad input). */
@@ -54,6 +56,7 @@ const ROUTES = [
   ["POST", "/respond", "respond"],
   ["POST", "/cancel", "cancel"],
   ["POST", "/retry-now", "retry_now"],
+  ["POST", "/end-agent", "end_agent"],
   ["PATCH", "", "set_permission_mode"],
 ] as const;
 
