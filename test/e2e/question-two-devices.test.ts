@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)("a question answered on one of two devices", () =>
     for (const page of [laptop, phone]) {
       await expect.poll(() => page.locator(".question-card").count()).toBe(1);
       await page.getByText("Which plan should I follow?", { exact: true }).waitFor();
-      await page.getByText("Ship today with the basics").waitFor();
+      await page.getByText("Ship today with the basics", { exact: true }).waitFor();
     }
     await expect.poll(() => phone.locator(".status-bar").getAttribute("data-status")).toBe("awaiting_input");
     await screenshot(laptop, "question");
