@@ -1,6 +1,4 @@
 // Browser entry: the start page, or the session named in the URL fragment (`#/s/<id>?token=…`).
-// First, so that no schema is built before zod is told the page forbids eval.
-import "./strict-csp";
 import { deviceId } from "./device-id";
 import { ApiError, fetchSnapshot } from "./session-api";
 import { parseSessionHash } from "./session-link";
