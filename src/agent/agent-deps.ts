@@ -28,6 +28,12 @@ export interface AgentSettings {
   maxFormsPerToolCall: number;
   /** Most delegated agents stacked on top of the main agent. */
   maxAgentDepth: number;
+  /** First wait after a passing model failure (defaults in model-retry.ts). */
+  modelRetryBaseMs?: number;
+  /** How long a model outage may last before the turn fails. */
+  modelRetryGiveUpMs?: number;
+  /** The model's context window, in tokens (defaults in context-budget.ts). */
+  contextTokens?: number;
 }
 
 export interface AgentDeps {

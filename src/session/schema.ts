@@ -55,9 +55,7 @@ const MIGRATIONS: string[][] = [
   ],
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
-
-/** Brings the database up to SCHEMA_VERSION; safe to run on every constructor call. */
+/** Brings the database up to the last migration; safe to run on every constructor call. */
 export function migrate(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];

@@ -1,7 +1,7 @@
 // Shapes that cross from the Worker into the session's Durable Object (RPC arguments, query strings).
 import { z } from "zod";
 import { ScriptedReply } from "../model/scripted-reply";
-import { DeviceId, PermissionMode } from "../protocol/session";
+import { PermissionMode } from "../protocol/session";
 
 export const SessionInit = z.object({
   sessionId: z.string(),
@@ -13,12 +13,6 @@ export const SessionInit = z.object({
   mcpServers: z.array(z.string()).optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
-
-export const WebSocketQuery = z.object({
-  after: z.coerce.number().int().nonnegative().default(0),
-  device: DeviceId.optional(),
-  token: z.string().optional(),
-});
 
 export interface SessionStats {
   rowsWritten: number;
