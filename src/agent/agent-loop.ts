@@ -1,6 +1,6 @@
 // The durable agent loop (DESIGN §4). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
-import { ModelError, type ToolUseBlockParam } from "../model/model-client";
+import type { ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
