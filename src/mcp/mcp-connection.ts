@@ -14,6 +14,9 @@ import { ListedTool, type McpStateStore } from "./mcp-state";
 
 const CLIENT_INFO = { name: "parley", version: "0.1.0" };
 
+/** After a turn cancel has answered a held elicitation `cancel`, how long the server may take to end its call. */
+const CANCEL_GRACE_MS = 2_000;
+
 /** What a `tools/call` came back with: a result, or (2026-07-28) a request for input first. */
 export type McpCallOutcome =
   | { kind: "result"; result: unknown }
@@ -133,7 +136,13 @@ export class McpConnection {
     // The SDK leaves a request waiting for its timeout when the stream carrying its answer breaks;
     // a server that went away should fail the call now, so the loss aborts it.
     const lost = new AbortController();
-    const forward = () => lost.abort(signal.reason);
+    // A cancel while the server waits on a person answers its elicitation `cancel` (the spec's action
+    // for a dismissed request) before the call is aborted, so the server hears why it ends.
+    let asking = 0;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const forward = () => {
+      if (asking === 0) lost.abort(signal.reason);
+    };
     signal.addEventListener("abort", forward, { once: true });
     client.onerror = (error) => {
       if (/Maximum reconnection attempts|Failed to reconnect/.test(error.message)) {
@@ -143,9 +152,18 @@ export class McpConnection {
       }
     };
     // Without a live card to show it on, an elicitation is declined rather than left hanging.
-    client.setRequestHandler("elicitation/create", (request) =>
-      onElicit ? onElicit(request.params) : Promise.resolve({ action: "decline" as const }),
-    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      if (!onElicit) return { action: "decline" as const };
+      asking += 1;
+      try {
+        return await onElicit(request.params);
+      } finally {
+        asking -= 1;
+        if (signal.aborted && asking === 0 && !lost.signal.aborted) {
+          grace = setTimeout(() => lost.abort(signal.reason), CANCEL_GRACE_MS);
+        }
+      }
+    });
     const transport = new StreamableHTTPClientTransport(new URL(url), {
       fetch: (input, init) => this.fetchImpl(input, init),
       requestInit: { headers },
@@ -182,6 +200,7 @@ export class McpConnection {
       if (lost.signal.reason instanceof McpError) throw lost.signal.reason;
       throw error;
     } finally {
+      clearTimeout(grace);
       signal.removeEventListener("abort", forward);
       await client.close().catch(() => undefined);
     }

@@ -1,5 +1,6 @@
 // The real MCP servers the worker and browser tests talk to, on loopback ports, plus a small
 // control endpoint through which tests (running inside workerd) restart or kill them.
+import { createChangingHandler } from "./changing-server";
 import { type EverythingProcess, startEverything } from "./everything-process";
 import { createMrtrHandler, type RecordedCall } from "./mrtr-server";
 import { type RunningServer, serveFetch } from "./node-fetch-server";
@@ -38,6 +39,16 @@ export function testMcpServers(ports: TestServerPorts): string {
     { name: "killable", url: at(ports.killable), timeoutMs: 10_000 },
     { name: "mrtr", url: at(ports.mrtr), timeoutMs: 1_500, risk: { "get.time": { risk: "network" } } },
     { name: "garbage", url: at(ports.garbage), timeoutMs: 3_000 },
+    // server-everything again, behind a proxy that keeps every message the client sent it.
+    { name: "recorded", url: `http://127.0.0.1:${ports.control}/everything/mcp`, timeoutMs: 10_000 },
+    // server-everything again, where the deployment declares the elicitation demo safe to repeat.
+    {
+      name: "retrying",
+      url: at(ports.everything),
+      timeoutMs: 10_000,
+      risk: { "trigger-elicitation-request": { idempotent: true } },
+    },
+    { name: "changing", url: `http://127.0.0.1:${ports.mrtr}/changing/mcp`, timeoutMs: 3_000 },
     { name: "down", url: at(ports.down), timeoutMs: 3_000 },
   ];
   return JSON.stringify(servers.map((server) => ({ ...server, byDefault: false })));
@@ -46,10 +57,16 @@ export function testMcpServers(ports: TestServerPorts): string {
 export async function startTestServers(ports: TestServerPorts): Promise<() => Promise<void>> {
   const calls: RecordedCall[] = [];
   const mrtr = createMrtrHandler(calls);
+  const changing = createChangingHandler();
+  const sent: unknown[] = [];
   const everything = await startEverything(ports.everything);
   let killable: EverythingProcess | null = await startEverything(ports.killable);
   const servers: RunningServer[] = [
-    await serveFetch(ports.mrtr, (request) => mrtr.fetch(request)),
+    await serveFetch(ports.mrtr, (request) =>
+      new URL(request.url).pathname.startsWith("/changing/")
+        ? changing.handler.fetch(request)
+        : mrtr.fetch(request),
+    ),
     // Speaks MCP until a tool is called, then answers with a body that is not JSON-RPC at all.
     await serveFetch(ports.garbage, async (request) => {
       const body = request.method === "POST" ? await request.clone().text() : "";
@@ -60,6 +77,7 @@ export async function startTestServers(ports: TestServerPorts): Promise<() => Pr
     }),
     await serveFetch(ports.control, async (request) => {
       const { pathname } = new URL(request.url);
+      if (pathname === "/everything/mcp") return recordAndForward(request, ports.everything, sent);
       switch (`${request.method} ${pathname}`) {
         case "POST /killable/kill":
           await killable?.stop();
@@ -71,6 +89,11 @@ export async function startTestServers(ports: TestServerPorts): Promise<() => Pr
           return Response.json({ ok: true });
         case "GET /mrtr/calls":
           return Response.json(calls);
+        case "GET /everything/sent":
+          return Response.json(sent);
+        case "POST /changing/reset":
+          changing.reset();
+          return Response.json({ ok: true });
         case "POST /mrtr/reset":
           calls.length = 0;
           return Response.json({ ok: true });
@@ -82,4 +105,22 @@ export async function startTestServers(ports: TestServerPorts): Promise<() => Pr
   return async () => {
     await Promise.all([everything.stop(), killable?.stop(), ...servers.map((server) => server.close())]);
   };
+}
+
+/** Passes one request on to server-everything, keeping the JSON-RPC message the client sent. */
+async function recordAndForward(request: Request, port: number, sent: unknown[]): Promise<Response> {
+  const body = request.method === "POST" ? await request.text() : undefined;
+  if (body) sent.push(JSON.parse(body));
+  const headers = new Headers(request.headers);
+  for (const name of ["host", "connection", "content-length"]) headers.delete(name);
+  const answer = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: request.method,
+    headers,
+    body,
+    signal: request.signal,
+  });
+  const out = new Headers(answer.headers);
+  for (const name of ["content-encoding", "content-length", "transfer-encoding", "connection"])
+    out.delete(name);
+  return new Response(answer.body, { status: answer.status, headers: out });
 }

@@ -4,16 +4,31 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { connect, textReply, toolReply } from "../../helpers/session-harness";
-import { eventsOf, stubOf } from "../interactions/interaction-fixtures";
-import { mcpSession, respond } from "./mcp-fixtures";
+import { expectValidTranscript } from "../../helpers/valid-transcript";
+import {
+  eventsOf,
+  lastMessage,
+  modelRequests,
+  stubOf,
+  toolResultsOf,
+} from "../interactions/interaction-fixtures";
+import { control, mcpSession, respond } from "./mcp-fixtures";
 
 const TRIGGER = "mcp__everything__trigger-elicitation-request";
 
-function triggerSession(id: string, extra: Record<string, unknown> = {}) {
-  return mcpSession(["everything"], [toolReply([{ name: TRIGGER, id, input: {} }]), textReply("Thanks.")], {
+function triggerSession(id: string, extra: Record<string, unknown> = {}, server = "everything") {
+  const name = TRIGGER.replace("everything", server);
+  return mcpSession([server], [toolReply([{ name, id, input: {} }]), textReply("Thanks.")], {
     permissionMode: "bypassPermissions",
     ...extra,
   });
+}
+
+/** Loses the instance holding the call: eviction would wait for it, a crash or a deploy does not. */
+async function loseInstance(session: Awaited<ReturnType<typeof triggerSession>>["session"]) {
+  await runInDurableObject(stubOf(session), (_instance, state) => state.abort("instance lost")).catch(
+    () => undefined,
+  );
 }
 
 /** Every kind of field server-everything asks for, filled in. */
@@ -128,10 +143,7 @@ describe("a form an MCP server pushes inside an open call", () => {
     await device.request({ type: "send_message", text: "ask me" });
     await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
     device.close();
-    // Eviction waits for the held call to finish, as a graceful one would; a crash or a deploy does not.
-    await runInDurableObject(stubOf(session), (_instance, state) => state.abort("instance lost")).catch(
-      () => undefined,
-    );
+    await loseInstance(session);
 
     const phone = await connect(session, { device: "phone" });
     expect(
@@ -149,5 +161,52 @@ describe("a form an MCP server pushes inside an open call", () => {
     expect(result).toMatchObject({ toolCallId: "toolu_push_lost", isError: true });
     expect(result?.content).toMatch(/was interrupted by a server restart and was not run again/);
     phone.close();
+  });
+
+  it("calls a tool the deployment declares idempotent again after the instance is lost, with the answer given", async () => {
+    const { session, device } = await triggerSession("toolu_push_retry", {}, "retrying");
+    await device.request({ type: "send_message", text: "ask me" });
+    await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    device.close();
+    await loseInstance(session);
+
+    const phone = await connect(session, { device: "phone" });
+    const late = { action: "accept", content: { name: "Late but kept" } };
+    expect((await respond(session, "toolu_push_retry-pushed-1", late, "phone")).status).toBe(200);
+    await phone.waitForDone(1, 15_000);
+    const result = eventsOf(phone, "tool_result").at(-1)?.data;
+    expect(result).toMatchObject({ toolCallId: "toolu_push_retry", isError: false });
+    expect(result?.content).toContain("- Name: Late but kept");
+    // The re-run's form is the one already answered: no second card opened.
+    expect(eventsOf(phone, "interaction_prompt").filter((e) => e.data.kind === "form")).toHaveLength(1);
+    phone.close();
+  });
+
+  it("answers the server's held form cancel when the turn is cancelled, and the session goes idle", async () => {
+    const { session, device } = await triggerSession("toolu_push_cancel", {}, "recorded");
+    await device.request({ type: "send_message", text: "ask me" });
+    await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    const before = ((await control("GET", "/everything/sent")) as unknown[]).length;
+    expect((await device.request({ type: "cancel" })).ok).toBe(true);
+    const done = await device.waitForDone(1, 15_000);
+    expect(done.data.stopReason).toBe("cancelled");
+    await device.waitForEvent("session_status", (e) => e.seq > done.seq && e.data.status === "idle");
+
+    // The server hears `cancel` for its elicitation over the open call, not only a dropped request.
+    await expect
+      .poll(async () => ((await control("GET", "/everything/sent")) as unknown[]).slice(before), {
+        timeout: 5_000,
+      })
+      .toContainEqual(expect.objectContaining({ result: { action: "cancel" } }));
+    expect(eventsOf(device, "interaction_resolved").at(-1)?.data.outcome).toBe("cancelled");
+
+    await device.request({ type: "send_message", text: "never mind" });
+    await device.waitForDone(2, 15_000);
+    const requests = await modelRequests(session);
+    const last = requests.at(-1);
+    expectValidTranscript(last?.messages ?? []);
+    const [cancelled] = toolResultsOf(lastMessage(last));
+    expect(cancelled).toMatchObject({ toolUseId: "toolu_push_cancel", isError: true });
+    device.close();
   });
 });
