@@ -112,6 +112,10 @@ function defineMcpTool(
         if (typeof output === "object" && output.isError && TOOL_GONE.test(output.content)) {
           store.markStale(server.name);
         }
+        // A tool that may change the server may change its tool list too, and a 2026-07-28 server
+        // announces that only on a `subscriptions/listen` stream, which nothing holds open between
+        // calls: such a call marks the list stale, as `notifications/tools/list_changed` does.
+        if (listed.annotations?.readOnlyHint !== true) store.markStale(server.name);
         return output;
       } catch (error) {
         if (!(error instanceof McpError)) throw error;
