@@ -1,7 +1,16 @@
+import process from "node:process";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
+import { freePorts } from "./test/mcp-servers/free-ports";
+import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
+
+// The test MCP servers listen on free loopback ports, picked here so the Worker's MCP_SERVERS
+// binding and the global setup that starts the servers agree.
+const [everything, killable, mrtr, garbage, down, control] = (await freePorts(6)) as number[];
+const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
+process.env.PARLEY_MCP_TEST_PORTS = JSON.stringify(ports);
 
 const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.
@@ -21,11 +30,17 @@ export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ...bindings, MCP_SERVERS: testMcpServers(ports) } },
+          }),
+        ],
         test: {
           name: "workers",
           include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
           exclude: ["test/worker/notify/**"],
+          globalSetup: ["test/mcp-servers/global-setup.ts"],
           ...shared,
         },
       },

@@ -77,11 +77,15 @@ async function main() {
         config: parleyConfig,
         persistTo: `${work}/parley-state`,
         // Sessions without a script use the real Anthropic SDK, pointed at the local Messages API.
+        // The load generator sends thousands of commands over one socket; the per-socket allowance
+        // meant for misbehaving clients is lifted so it measures delivery, not the limit.
         vars: {
           ALLOW_SCRIPTED_SESSIONS: "true",
           ANTHROPIC_API_KEY: "bench-key",
           ANTHROPIC_BASE_URL: model.baseUrl,
           ALLOW_OPEN_GATEWAY: "true",
+          SOCKET_COMMANDS_PER_SECOND: "1000000",
+          SOCKET_COMMAND_BURST: "1000000",
         },
         logDir: RESULTS,
       });

@@ -1,23 +1,39 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import { z } from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
+import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
+import { SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
 
 const Flag = z
   .string()
   .optional()
   .transform((value) => value === "true" || value === "1");
 
+/** The model sessions use unless ANTHROPIC_MODEL names another. */
+export const DEFAULT_MODEL = "claude-sonnet-5-5";
+
 const EnvSchema = z.object({
   GATEWAY_TOKEN: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(1).optional(),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  ANTHROPIC_MODEL: z.string().min(1).default("claude-sonnet-4-5"),
+  ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_MODEL),
   ANTHROPIC_BASE_URL: z.url().optional(),
   ANTHROPIC_MAX_TOKENS: z.coerce.number().int().min(1).max(128_000).default(4_096),
   INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
   MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
   MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
+  SESSION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(30),
+  MODEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
+  MODEL_RETRY_GIVE_UP_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
+  SOCKET_COMMAND_BURST: z.coerce.number().int().min(1).max(1_000_000).default(SOCKET_COMMAND_BURST),
+  SOCKET_COMMANDS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(SOCKET_COMMANDS_PER_SECOND),
+  MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
   ALLOW_SCRIPTED_SESSIONS: Flag,
   ALLOW_OPEN_GATEWAY: Flag,
   VAPID_PUBLIC_KEY: z
@@ -52,12 +68,25 @@ export interface Config {
   /** Most delegated agents stacked on top of the main agent. */
   maxAgentDepth: number;
   allowScriptedSessions: boolean;
+  /** Idle sessions are erased after this long without an event. */
+  retentionMs: number;
+  /** First wait after a model call fails for a reason that may pass (overload, rate limit, 5xx). */
+  modelRetryBaseMs: number;
+  /** A turn whose model stays unavailable this long fails. */
+  modelRetryGiveUpMs: number;
+  /** The model's context window, in tokens; requests are kept under it. */
+  contextTokens: number;
+  /** Commands one socket may send in a burst, and how fast that allowance refills. */
+  socketCommandBurst: number;
+  socketCommandsPerSecond: number;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
   /** Web Push VAPID keys (RFC 8292); without them the page hides "Notify this device". */
   push: { publicKey: string; privateKey: string; subject: string } | null;
   /** Signed webhook for every opened and resolved card. */
   webhook: { url: string; secret: string } | null;
+  /** MCP servers sessions may use (`MCP_SERVERS`); header values already resolved from secrets. */
+  mcpServers: McpServerConfig[];
 }
 
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
@@ -87,6 +116,12 @@ export function readConfig(env: Record<string, unknown>): Config {
     maxFormsPerToolCall: e.MAX_FORMS_PER_TOOL_CALL,
     maxAgentDepth: e.MAX_AGENT_DEPTH,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
+    retentionMs: Math.round(e.SESSION_RETENTION_DAYS * 86_400_000),
+    modelRetryBaseMs: e.MODEL_RETRY_BASE_MS,
+    modelRetryGiveUpMs: e.MODEL_RETRY_GIVE_UP_MS,
+    contextTokens: e.MODEL_CONTEXT_TOKENS,
+    socketCommandBurst: e.SOCKET_COMMAND_BURST,
+    socketCommandsPerSecond: e.SOCKET_COMMANDS_PER_SECOND,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
     push:
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY
@@ -100,6 +135,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       e.NOTIFY_WEBHOOK_URL && e.NOTIFY_WEBHOOK_SECRET
         ? { url: e.NOTIFY_WEBHOOK_URL, secret: e.NOTIFY_WEBHOOK_SECRET }
         : null,
+    mcpServers: readMcpServers(env),
   };
 }
 

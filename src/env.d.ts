@@ -13,8 +13,19 @@ declare namespace Cloudflare {
     ANTHROPIC_MAX_TOKENS?: string;
     INTERACTION_TIMEOUT_MS?: string;
     MAX_TURN_ITERATIONS?: string;
+    /** Days an idle session is kept (default 30); its devices are warned a day before. */
+    SESSION_RETENTION_DAYS?: string;
+    MODEL_RETRY_BASE_MS?: string;
+    MODEL_RETRY_GIVE_UP_MS?: string;
+    MODEL_CONTEXT_TOKENS?: string;
+    SOCKET_COMMAND_BURST?: string;
+    SOCKET_COMMANDS_PER_SECOND?: string;
+    /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
+    SESSION_CREATION_LIMITER?: RateLimit;
     /** "true" lets `POST /api/sessions` carry a model script (tests, e2e, benchmarks). */
     ALLOW_SCRIPTED_SESSIONS?: string;
+    /** JSON array of MCP servers sessions may use (README "MCP servers"). */
+    MCP_SERVERS?: string;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");

@@ -28,6 +28,12 @@ export interface AgentSettings {
   maxFormsPerToolCall: number;
   /** Most delegated agents stacked on top of the main agent. */
   maxAgentDepth: number;
+  /** First wait after a passing model failure (defaults in model-retry.ts). */
+  modelRetryBaseMs?: number;
+  /** How long a model outage may last before the turn fails. */
+  modelRetryGiveUpMs?: number;
+  /** The model's context window, in tokens (defaults in context-budget.ts). */
+  contextTokens?: number;
 }
 
 export interface AgentDeps {
@@ -46,7 +52,7 @@ export interface AgentDeps {
   kinds: InteractionRegistry;
   agents: AgentRegistry;
   /** What the host gives a running tool; the loop adds `elicit`, which is its own. */
-  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit">;
+  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit" | "toolCallId">;
   /**
    * Runs `work` as one storage transaction: all of its writes commit, or none do when it throws
    * (and then none of its events reach a device).

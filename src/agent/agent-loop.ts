@@ -1,14 +1,17 @@
 // The durable agent loop (DESIGN §4). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
-import { ModelError, type ToolUseBlockParam } from "../model/model-client";
+import type { ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
+import { fitContext } from "./context-budget";
 import { buildModelRequest } from "./model-request";
+import { onModelFailure, passesWithTime, waitingForRetry } from "./model-retry";
 import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending } from "./resolve-interaction";
 import { refuseUnavailableTools, settleStackCalls } from "./stack-calls";
 import { frameRequest, isStackTool } from "./stack-tools";
+import { reviewStop } from "./stop-reasons";
 import { StreamAssembler, type StreamOutput, stoppingAfter } from "./stream-assembler";
 import { settleToolCalls } from "./tool-phase";
 import { resultBlocks, toolUses } from "./tool-results";
@@ -72,6 +75,12 @@ export class AgentLoop {
       this.live.controller.abort("stalled" satisfies AbortReason);
     }
     return false;
+  }
+
+  /** Stops a live run without writing anything (the session is being erased). */
+  halt(): void {
+    this.rerun = false;
+    this.live?.controller.abort("cancelled" satisfies AbortReason);
   }
 
   /**
@@ -176,7 +185,7 @@ export class AgentLoop {
         deps.transcript.append("user", blocks);
         continue;
       }
-      if (last?.role === "assistant") {
+      if (last?.role === "assistant" && !turn.continuePaused) {
         // An assistant message without tool calls ends the turn (the stop was recorded then).
         endTurn(deps, turn, "end_turn", null);
         continue;
@@ -192,7 +201,16 @@ export class AgentLoop {
       }
       const frame = deps.frames.top();
       if (frame && popFrameThatCannotContinue(deps, frame)) continue;
-      if ((await this.callModel(live, deps.turn.current() ?? turn)) === "aborted") return;
+      if (waitingForRetry(deps, turn)) return;
+      try {
+        await fitContext(deps, turn.id, turn.pausedForPerson, live.controller.signal);
+      } catch (error) {
+        if (live.controller.signal.aborted) return;
+        // The summarizing call failed: wait or fail exactly as a failed model call would.
+        if (onModelFailure(deps, turn, error, false) === "waiting") return;
+        continue;
+      }
+      if ((await this.callModel(live, deps.turn.current() ?? turn)) !== "continue") return;
     }
   }
 
@@ -254,7 +272,7 @@ export class AgentLoop {
   }
 
   /** One model call: stream to every device, then persist the whole assistant message at once. */
-  private async callModel(live: LiveRun, turn: TurnRecord): Promise<"continue" | "aborted"> {
+  private async callModel(live: LiveRun, turn: TurnRecord): Promise<"continue" | "aborted" | "waiting"> {
     const { deps } = this;
     const signal = live.controller.signal;
     const current: TurnRecord = { ...turn, iterations: turn.iterations + 1, callInFlight: true };
@@ -262,6 +280,9 @@ export class AgentLoop {
     const frame = deps.frames.top();
     if (frame) deps.frames.countModelCall(frame.frameId);
     let watchdogAt = deps.clock.now();
+    // Tools listed by MCP servers may need fetching first; a server that cannot be listed is left out.
+    await deps.tools.prepare?.(signal);
+    if (signal.aborted) return "aborted";
 
     const framed = frameRequest(deps);
     const request = buildModelRequest({
@@ -293,17 +314,14 @@ export class AgentLoop {
       }
     } catch (error) {
       if (signal.aborted) return "aborted";
-      const code = error instanceof ModelError ? error.code : "internal";
+      const hadOutput = assembler.finish().content.length > 0;
+      // An outage waits and retries wherever it happens; any other failure inside a delegated
+      // agent ends that agent only, and its parent decides what to do.
+      if (!frame || passesWithTime(error)) {
+        return onModelFailure(deps, turn, error, hadOutput) === "waiting" ? "waiting" : "continue";
+      }
       const message = errorMessage(error);
-      // Inside a delegated agent the failure ends that agent only; its parent decides what to do.
-      if (frame)
-        abandonFrame(
-          deps,
-          frame,
-          "failed",
-          `Agent "${frame.agent}" failed: the model call failed: ${message}`,
-        );
-      else failTurn(deps, current, `model_${code}`, message, `The model call failed: ${message}`);
+      abandonFrame(deps, frame, "failed", `Agent "${frame.agent}" failed: the model call failed: ${message}`);
       return "continue";
     } finally {
       live.assembler = null;
@@ -311,14 +329,22 @@ export class AgentLoop {
     if (signal.aborted) return "aborted";
 
     const message = assembler.finish();
+    const reply = reviewStop(message.content, message.stopReason);
     const usage = {
       input_tokens: current.usage.input_tokens + message.usage.input_tokens,
       output_tokens: current.usage.output_tokens + message.usage.output_tokens,
     };
-    const finished: TurnRecord = { ...current, usage, callInFlight: false };
+    const { retry: _settled, ...rest } = current;
+    const finished: TurnRecord = {
+      ...rest,
+      usage,
+      callInFlight: false,
+      continuePaused: reply.continuePaused,
+    };
     deps.turn.save(finished);
-    if (message.content.length > 0) deps.transcript.append("assistant", message.content);
-    if (toolUses(message.content).length === 0)
+    if (reply.content.length > 0) deps.transcript.append("assistant", reply.content);
+    if (reply.notice) deps.events.append("turn_notice", { turnId: turn.id, ...reply.notice });
+    if (!reply.continuePaused && toolUses(reply.content).length === 0)
       endTurn(deps, finished, message.stopReason ?? "end_turn", null);
     return "continue";
   }

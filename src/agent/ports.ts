@@ -7,6 +7,7 @@ import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
+import type { ToolImage } from "../tools/define-tool";
 
 /** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */
 export interface EventSink {
@@ -30,6 +31,8 @@ export interface TranscriptStore {
   last(): StoredMessage | null;
   /** Appends a message; a user message after a user message is merged into it (the API alternates roles). */
   append(role: "user" | "assistant", content: ContentBlockParam[]): void;
+  /** Replaces the current frame's transcript (clearing old tool results, compaction). */
+  rewrite(messages: MessageParam[]): void;
 }
 
 export interface QueuedMessage {
@@ -41,6 +44,16 @@ export interface InboxStore {
   push(message: QueuedMessage): void;
   shift(): QueuedMessage | null;
   size(): number;
+}
+
+/** A model call that failed for a passing reason, waiting to be re-issued at `at`. */
+export interface ModelRetry {
+  attempt: number;
+  /** When the first failure of this outage happened; the turn gives up some time after. */
+  since: number;
+  at: number;
+  code: string;
+  message: string;
 }
 
 /** The current turn, persisted so any instance can pick it up. */
@@ -55,6 +68,10 @@ export interface TurnRecord {
   callInFlight: boolean;
   /** Lost or stalled model calls re-issued in this turn; past a limit the turn fails instead. */
   restarts: number;
+  /** Set while the turn waits out a model outage. */
+  retry?: ModelRetry;
+  /** The last reply stopped with `pause_turn`: the model is called again to continue it. */
+  continuePaused?: boolean;
 }
 
 export interface TurnStore {
@@ -108,6 +125,8 @@ export interface ToolResultRecord extends ToolResult {
   toolCallId: string;
   name: string;
   truncated: boolean;
+  /** Images shown to the model after the text (MCP tools that return small images). */
+  images?: ToolImage[];
 }
 
 export interface ToolResultStore {

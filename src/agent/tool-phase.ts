@@ -50,6 +50,7 @@ export async function settleToolCalls(
         input: use.input,
         risk: tool.risk,
         description: tool.description,
+        ...(tool.mcp ? { mcp: tool.mcp } : {}),
       });
     }
   }
@@ -74,7 +75,7 @@ async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSig
   }
   deps.results.markStarted(use.id);
   const forms = toolElicitation(deps, use);
-  const context = { ...deps.toolContext(signal), elicit: forms.elicit };
+  const context = { ...deps.toolContext(signal), elicit: forms.elicit, toolCallId: use.id };
   const result = await deps.tools.execute(use.name, use.input, context);
   if (signal.aborted) return; // a cancel already recorded this call's result
   if (result.paused || forms.paused) {

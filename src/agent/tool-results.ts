@@ -2,16 +2,25 @@
 // and the barrier check that pairs every tool_use of an assistant message with one result.
 import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, ToolResultBlockParam, ToolUseBlockParam } from "../model/model-client";
+import type { ToolImage } from "../tools/define-tool";
 import type { AgentDeps } from "./agent-deps";
 
 export function recordResult(
   deps: Pick<AgentDeps, "results" | "events">,
   toolCallId: string,
   name: string,
-  result: ToolResult & { truncated?: boolean },
+  result: ToolResult & { truncated?: boolean; images?: ToolImage[] },
 ): void {
   const truncated = result.truncated ?? false;
-  deps.results.put({ toolCallId, name, content: result.content, isError: result.isError, truncated });
+  const images = result.images && result.images.length > 0 ? { images: result.images } : {};
+  deps.results.put({
+    toolCallId,
+    name,
+    content: result.content,
+    isError: result.isError,
+    truncated,
+    ...images,
+  });
   deps.events.append("tool_result", {
     toolCallId,
     name,
@@ -39,13 +48,39 @@ export function resultBlocks(
   const results = uses.map((use) => deps.results.get(use.id));
   if (results.some((result) => !result)) return null;
   const contents = fitBatch(results.map((result) => result?.content ?? ""));
-  return uses.map((use, i) => ({
-    type: "tool_result",
-    tool_use_id: use.id,
-    content: contents[i] ?? "",
-    ...(results[i]?.isError ? { is_error: true } : {}),
-  }));
+  let imageBudget = MAX_BATCH_IMAGE_BYTES;
+  return uses.map((use, i) => {
+    const text = contents[i] ?? "";
+    const images = results[i]?.images ?? [];
+    const kept: ToolImage[] = [];
+    for (const image of images) {
+      if (image.data.length > imageBudget) continue;
+      imageBudget -= image.data.length;
+      kept.push(image);
+    }
+    const left = images.length - kept.length;
+    const note =
+      left > 0 ? `\n[${left} image(s) left out: the results of this step carry too many images]` : "";
+    return {
+      type: "tool_result",
+      tool_use_id: use.id,
+      content:
+        images.length === 0
+          ? text
+          : [
+              { type: "text", text: text + note },
+              ...kept.map((image) => ({
+                type: "image" as const,
+                source: { type: "base64" as const, media_type: image.mediaType, data: image.data },
+              })),
+            ],
+      ...(results[i]?.isError ? { is_error: true } : {}),
+    };
+  });
 }
+
+/** Base64 characters of images one batch of results may carry, next to its text (the row limit). */
+export const MAX_BATCH_IMAGE_BYTES = 600_000;
 
 /**
  * Shortens the largest results until the batch fits MAX_RESULT_BATCH_BYTES: small results stay

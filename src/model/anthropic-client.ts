@@ -11,7 +11,7 @@ import {
 
 export interface AnthropicModelClientOptions {
   apiKey: string;
-  /** The model every request is expected to name (e.g. `claude-sonnet-4-5`); shown to clients. */
+  /** The model every request is expected to name (e.g. `claude-sonnet-5-5`); shown to clients. */
   model: string;
   baseURL?: string;
   /** Replaces the global `fetch` (tests serve the API from a fake). */
@@ -66,7 +66,11 @@ export function toModelError(error: unknown, signal?: AbortSignal): ModelError {
     return new ModelError("connection", `Could not reach the model API: ${error.message}`);
   }
   if (error instanceof APIError) {
-    return new ModelError(codeOf(error.type, error.status), error.apiMessage ?? error.message);
+    return new ModelError(
+      codeOf(error.type, error.status),
+      error.apiMessage ?? error.message,
+      retryAfterMs(error.headers),
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new ModelError("api_error", `The model call failed: ${message}`);
@@ -91,6 +95,18 @@ function codeOf(type: string | null, status: number | undefined): ModelErrorCode
   if (status === 401 || status === 403) return "authentication";
   if (status !== undefined && status >= 400 && status < 500) return "invalid_request";
   return "api_error";
+}
+
+/** `retry-after-ms`, else `retry-after` in seconds or as an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
+  const ms = Number(headers?.get("retry-after-ms"));
+  if (headers?.get("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers?.get("retry-after");
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
 function abortedError(): ModelError {

@@ -2,6 +2,7 @@
 // a read-only tool, an AskUserQuestion, then an approval for an edit or a form, and a reply that
 // uses the answers.
 // It decides from the transcript alone, so it works for any number of turns and after restarts.
+import { mcpTour, mcpTourResult } from "./demo-mcp";
 import {
   delegateResearch,
   demoFrameOf,
@@ -83,13 +84,15 @@ export function demoReply(request: ModelRequest, _callIndex: number): ScriptedRe
   if (results.length === 0) {
     const said = userText(blocks);
     if (inPlanMode(request)) return proposePlan(said, null);
-    return SUBAGENT_TOUR.test(said) ? delegateResearch(said) : greet(said);
+    return SUBAGENT_TOUR.test(said) ? delegateResearch(said) : (mcpTour(request, said) ?? greet(said));
   }
 
   const calls = toolNames(request.messages.at(-2));
   const result = results[0];
   if (!result) return politeEnd();
-  switch (calls.get(result.tool_use_id)) {
+  const tool = calls.get(result.tool_use_id) ?? "";
+  if (tool.startsWith("mcp__")) return mcpTourResult(tool, result, resultText(result));
+  switch (tool) {
     case "current_time":
       return askQuestions(result);
     case "AskUserQuestion":

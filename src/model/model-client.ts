@@ -23,7 +23,7 @@ export interface ModelRequest {
 }
 
 export interface ModelClient {
-  /** Model name shown to clients (e.g. `claude-sonnet-4-5`, `demo`). */
+  /** Model name shown to clients (e.g. `claude-sonnet-5-5`, `demo`). */
   readonly name: string;
   /** True for the built-in offline demo model. */
   readonly demo: boolean;
@@ -53,6 +53,8 @@ export class ModelError extends Error {
   constructor(
     readonly code: ModelErrorCode,
     message: string,
+    /** How long the API asked callers to wait (`retry-after`), when it said. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }

@@ -61,7 +61,8 @@ export class ScriptedModelClient implements ModelClient {
 
     for (let sent = 0; sent <= events.length; sent++) {
       throwIfAborted(signal);
-      if (reply.error && failAt === sent) throw new ModelError(reply.error.code, reply.error.message);
+      if (reply.error && failAt === sent)
+        throw new ModelError(reply.error.code, reply.error.message, reply.error.retryAfterMs ?? null);
       if (stallAt === sent) {
         await abortOf(signal);
         throwIfAborted(signal);

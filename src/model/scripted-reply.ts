@@ -58,6 +58,8 @@ export const ScriptedReply = z.strictObject({
       code: ModelErrorCode,
       message: z.string().max(1_000),
       afterEvents: Count.optional(),
+      /** The wait the API would have asked for (`retry-after`), in milliseconds. */
+      retryAfterMs: Count.optional(),
     })
     .optional(),
 });

@@ -102,6 +102,9 @@ export const SetPermissionModeCommand = z.strictObject({
   mode: PermissionMode,
 });
 
+/** Re-issues a model call that waits out an outage now, instead of at its retry time. */
+export const RetryNowCommand = z.strictObject({ type: z.literal("retry_now"), requestId: RequestId });
+
 export const ClientCommand = z.discriminatedUnion("type", [
   ResumeCommand,
   SendMessageCommand,
@@ -113,6 +116,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   CancelCommand,
   EndAgentCommand,
   SetPermissionModeCommand,
+  RetryNowCommand,
 ]);
 export type ClientCommand = z.infer<typeof ClientCommand>;
 export const COMMAND_TYPES = ClientCommand.options.map((option) => option.shape.type.value);

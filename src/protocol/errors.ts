@@ -18,8 +18,14 @@ export const ErrorCode = z.enum([
   "nothing_to_cancel",
   "no_agent",
   "not_top_agent",
+  "nothing_to_retry",
   "queue_full",
   "misconfigured",
+  "link_expired",
+  "link_revoked",
+  "rate_limited",
+  "too_many_sockets",
+  "too_many_links",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -51,8 +57,14 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   nothing_to_cancel: 409,
   no_agent: 409,
   not_top_agent: 409,
+  nothing_to_retry: 409,
   queue_full: 409,
   misconfigured: 500,
+  link_expired: 401,
+  link_revoked: 401,
+  rate_limited: 429,
+  too_many_sockets: 429,
+  too_many_links: 409,
   internal: 500,
 };
 

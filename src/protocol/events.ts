@@ -1,5 +1,5 @@
 // Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
-// `EVENT_DATA` is the one table of event types and their payloads; `parseEvent` validates any of them.
+// `EVENT_DATA` is the one table of event types and their payloads.
 import { z } from "zod";
 import { AgentCompletedData, AgentStartedData } from "./agents";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
@@ -82,6 +82,27 @@ export const EVENT_DATA = {
   agent_started: AgentStartedData,
   /** A delegated agent's frame ended; `result` went back to its parent as the delegation's tool_result. */
   agent_completed: AgentCompletedData,
+  /** The model call failed for a passing reason (overload, rate limit, 5xx); it is re-issued at `retryAt`. */
+  model_retry: z.object({
+    turnId: z.string(),
+    attempt: z.number().int(),
+    retryAt: z.number(),
+    code: z.string(),
+    message: z.string(),
+  }),
+  /** The transcript was trimmed to fit the model's context window: old tool results cleared, or older turns summarized. */
+  context_compacted: z.object({
+    turnId: z.string(),
+    action: z.enum(["cleared_tool_results", "summarized"]),
+    clearedResults: z.number().int(),
+    summarizedMessages: z.number().int(),
+    tokensBefore: z.number().int(),
+    tokensAfter: z.number().int(),
+  }),
+  /** Something the person should know about how the model's reply ended (refusal, output limit). */
+  turn_notice: z.object({ turnId: z.string(), code: z.string(), message: z.string() }),
+  /** The session has been idle long enough to be erased at `expiresAt` unless it is used before. */
+  session_expiring: z.object({ expiresAt: z.number() }),
   /** A turn ended: `stopReason` is the model's, or `cancelled`, `error`, `iteration_limit`. */
   done: z.object({ turnId: z.string(), stopReason: z.string(), usage: Usage }),
 } as const;
@@ -95,20 +116,6 @@ export type SessionEvent = {
 }[EventType];
 
 export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
-
-const EventEnvelope = z.object({
-  seq: z.number().int().positive(),
-  at: z.number(),
-  type: z.enum(EVENT_TYPES as [EventType, ...EventType[]]),
-  data: z.unknown(),
-});
-
-/** Validates an event read back from storage or received by a client. */
-export function parseEvent(value: unknown): SessionEvent {
-  const envelope = EventEnvelope.parse(value);
-  const data = EVENT_DATA[envelope.type].parse(envelope.data);
-  return { ...envelope, data } as SessionEvent;
-}
 
 /** The event types that announce a prompt; a kind names its own (`interaction_prompt` by default). */
 export const PROMPT_EVENT_TYPES = ["question_prompt", "approval_required", "interaction_prompt"] as const;

@@ -1,12 +1,15 @@
-// Frames without a seq (server → client): the `hello` snapshot, `ack`s for commands, `batch`
-// frames that carry many stored events at once during replay, and live model `delta`s.
+// Frames without a seq (server → client): the `hello` snapshot, `ack`s for commands and live model
+// `delta`s. Replay's `{ type: "batch", events, more? }` frames are spliced as text by event-log.ts.
 import { z } from "zod";
+import { Role } from "./access";
 import { ErrorBody } from "./errors";
 import { SessionSnapshot, ToolCallId } from "./session";
 
 export const HelloFrame = z.object({
   type: z.literal("hello"),
   deviceId: z.string(),
+  /** What this connection may do: `owner`, `answer` or `view` (absent from older servers: owner). */
+  role: Role.optional(),
   snapshot: SessionSnapshot,
 });
 export type HelloFrame = z.infer<typeof HelloFrame>;
@@ -19,17 +22,6 @@ export const AckFrame = z.object({
   error: ErrorBody.optional(),
 });
 export type AckFrame = z.infer<typeof AckFrame>;
-
-/**
- * Replay of stored events, in order; `events` are the same objects live frames carry. `more` marks
- * the last frame of a replay that stopped at its size budget: send `resume` from the last seq.
- */
-export const BatchFrame = z.object({
-  type: z.literal("batch"),
-  events: z.array(z.unknown()),
-  more: z.boolean().optional(),
-});
-export type BatchFrame = z.infer<typeof BatchFrame>;
 
 /**
  * One streamed piece of model output, sent to every device the moment it arrives and never stored

@@ -16,6 +16,8 @@ export const CreateSessionBody = z.strictObject({
   script: z.array(ScriptedReplyInput).max(1_000).optional(),
   /** Per-session interaction deadline override for tests and demos (needs ALLOW_SCRIPTED_SESSIONS). */
   interactionTimeoutMs: z.number().int().min(100).max(86_400_000).optional(),
+  /** Names of configured MCP servers whose tools this session offers (absent: the default ones). */
+  mcpServers: z.array(z.string().min(1).max(64)).max(32).optional(),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 

@@ -1,4 +1,5 @@
 // The wire protocol shared by the Worker, the Durable Object and the browser client.
+export * from "./access";
 export * from "./agents";
 export * from "./commands";
 export * from "./elicitation";

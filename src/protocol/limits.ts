@@ -19,3 +19,17 @@ export const MAX_REPLAY_BYTES = 4 * 1024 * 1024;
 export const MAX_NOTE_CHARS = 2_000;
 /** Longest markdown `preview` of one AskUserQuestion option, in characters. */
 export const MAX_PREVIEW_CHARS = 8_000;
+/** Messages that may wait behind a running turn; each becomes a model turn. */
+export const MAX_QUEUED_MESSAGES = 20;
+/** How long a model call may go without progress before the alarm presumes it lost, in ms. */
+export const WATCHDOG_MS = 120_000;
+/** Share links one session may hold (revoked ones included). */
+export const MAX_SHARE_LINKS = 50;
+/** Open WebSockets per session, across every device and link. */
+export const MAX_SOCKETS_PER_SESSION = 128;
+/**
+ * Commands one socket may send in a burst; the allowance refills at SOCKET_COMMANDS_PER_SECOND.
+ * Defaults for the variables of the same names (a deployment may tune them).
+ */
+export const SOCKET_COMMAND_BURST = 20;
+export const SOCKET_COMMANDS_PER_SECOND = 10;

@@ -97,5 +97,12 @@ export const SessionSnapshot = z.object({
   interactionTimeoutMs: z.number().int().positive(),
   serverTime: z.number(),
   createdAt: z.number(),
+  /** When the session is erased if nothing happens in it before (retention). */
+  expiresAt: z.number().optional(),
+  /** Set while the turn waits out a model outage: when the call is re-issued, and why. */
+  modelRetry: z
+    .object({ attempt: z.number().int(), retryAt: z.number(), code: z.string() })
+    .nullable()
+    .optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;

@@ -2,7 +2,9 @@
 // Durable Object. Errors from anywhere become `{ error: { code, message } }` here and only here.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { secureHeaders } from "hono/secure-headers";
 import { type Config, readConfig } from "../config";
+import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
 import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
@@ -11,9 +13,12 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import { linkRoutes } from "./link-routes";
 import { readJsonBody } from "./read-json-body";
+import { limitSessionCreation } from "./session-creation-limit";
 import { sessionRoutes } from "./session-routes";
-import { newSessionId, signSessionToken, verifySessionToken } from "./session-token";
+import { newSessionId, signSessionToken } from "./session-token";
+import { checkAccessToken } from "./share-token";
 
 export const app = new Hono<AppEnv>();
 
@@ -21,6 +26,17 @@ export const app = new Hono<AppEnv>();
 // and a flag that only suppresses repeated log lines; a new isolate rebuilds both.
 const configs = new WeakMap<object, Config>();
 let warnedOpen = false;
+
+// The page's own headers come from Workers Assets (web/static/_headers); API answers are JSON that
+// nothing should ever render, frame or sniff.
+app.use(
+  "/api/*",
+  secureHeaders({
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    referrerPolicy: "no-referrer",
+    xFrameOptions: "DENY",
+  }),
+);
 
 app.use("/api/*", async (c, next) => {
   let config = configs.get(c.env);
@@ -54,6 +70,7 @@ app.post("/api/sessions", async (c) => {
     if (!timingSafeEqual(presented, config.gatewayToken))
       throw new HttpError("forbidden", "Wrong gateway token");
   }
+  await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
   const body = await readJsonBody(c, CreateSessionBody, { optional: true });
   if ((body.script || body.interactionTimeoutMs) && !config.allowScriptedSessions) {
     throw new HttpError(
@@ -65,6 +82,8 @@ app.post("/api/sessions", async (c) => {
   if (script && !script.success)
     throw new HttpError("invalid_input", `script: ${describeZodError(script.error)}`);
 
+  const mcpServers = selectMcpServers(config.mcpServers, body.mcpServers);
+  if (!mcpServers.ok) throw new HttpError("invalid_input", `mcpServers: ${mcpServers.message}`);
   const sessionId = newSessionId();
   const token = await signSessionToken(config.sessionSecret, sessionId);
   const url = new URL(c.req.url);
@@ -76,6 +95,7 @@ app.post("/api/sessions", async (c) => {
     script: script?.data ?? null,
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
     shareUrl,
+    mcpServers: mcpServers.names,
   });
   if (!created.ok) throw HttpError.from(created.error);
 
@@ -116,16 +136,21 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
         : "This session needs its token (Authorization: Bearer, or ?token= for the WebSocket and the event stream)",
     );
   }
-  if (!(await verifySessionToken(c.get("config").sessionSecret, id.data, token))) {
+  // Role and expiry are checked here; revocation needs the object's storage and is checked there.
+  const checked = await checkAccessToken(c.get("config").sessionSecret, id.data, token, Date.now());
+  if (!checked.ok) {
+    if (checked.reason === "expired") throw new HttpError("link_expired", "This share link has expired");
     throw new HttpError("forbidden", "Wrong token for this session");
   }
   c.set("sessionId", id.data);
+  c.set("access", checked.access);
   await next();
 });
 
 // Every session route is authorized here, in the Worker, so a bad request never wakes the object.
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
+app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {

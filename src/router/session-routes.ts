@@ -12,12 +12,14 @@ import {
   type SessionCommand,
   SubmitAnswersCommand,
 } from "../protocol/commands";
-import { describeZodError } from "../protocol/errors";
+import { describeZodError, ErrorBody } from "../protocol/errors";
 import { EventsQuery, PatchSessionBody } from "../protocol/http";
 import { PushSubscriptionBody } from "../protocol/notify";
 import { DeviceId } from "../protocol/session";
 import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
+import { ACCESS_HEADER, WebSocketQuery } from "../session/socket-access";
+import { requireCommand, requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { readJsonBody } from "./read-json-body";
@@ -50,24 +52,38 @@ function deviceOf(header: string | undefined): string | null {
   return parsed.data;
 }
 
-sessionRoutes.get("/", async (c) => c.json(unwrap(await stub(c).snapshot())));
+sessionRoutes.get("/", async (c) => c.json(unwrap(await stub(c).snapshot(c.get("access")))));
+
+sessionRoutes.delete("/", async (c) => {
+  requireOwner(c, "delete the session");
+  unwrap(await stub(c).destroy());
+  return c.json({ ok: true });
+});
+
+sessionRoutes.get("/export", async (c) => {
+  requireOwner(c, "export the session");
+  const exported = unwrap(await stub(c).exportSession());
+  c.header("content-disposition", `attachment; filename="parley-${c.get("sessionId")}.json"`);
+  return c.json(exported);
+});
 
 sessionRoutes.patch("/", async (c) => {
+  requireCommand(c, "set_permission_mode");
   const body = await readJsonBody(c, PatchSessionBody);
   const command: SessionCommand = { type: "set_permission_mode", mode: body.permissionMode };
   return c.json({
     ok: true,
-    result: unwrap(await stub(c).command(command, deviceOf(c.req.header("x-device-id")))),
+    result: unwrap(await stub(c).command(command, deviceOf(c.req.header("x-device-id")), c.get("access"))),
   });
 });
 
 sessionRoutes.get("/events", async (c) => {
   const query = EventsQuery.safeParse(c.req.query());
   if (!query.success) throw new HttpError("invalid_input", describeZodError(query.error));
-  return c.json(unwrap(await stub(c).eventsPage(query.data.after, query.data.limit)));
+  return c.json(unwrap(await stub(c).eventsPage(query.data.after, query.data.limit, c.get("access"))));
 });
 
-sessionRoutes.get("/stats", async (c) => c.json(unwrap(await stub(c).stats())));
+sessionRoutes.get("/stats", async (c) => c.json(unwrap(await stub(c).stats(c.get("access")))));
 
 /** Resume cursor of an SSE request: `Last-Event-ID` (sent by a reconnecting EventSource) wins over `?after=`. */
 const StreamCursor = z.object({
@@ -93,7 +109,14 @@ sessionRoutes.get("/events/stream", async (c) => {
   const forwarded = new URL(url.pathname, url.origin);
   forwarded.searchParams.set("after", cursor.data.lastEventId ?? cursor.data.after ?? "0");
   if (cursor.data.device) forwarded.searchParams.set("device", cursor.data.device);
-  return stub(c).fetch(new Request(forwarded, { signal: c.req.raw.signal }));
+  const response = await stub(c).fetch(
+    new Request(forwarded, {
+      signal: c.req.raw.signal,
+      headers: { [ACCESS_HEADER]: JSON.stringify(c.get("access")) },
+    }),
+  );
+  if (response.ok) return response;
+  throw HttpError.from(ErrorBody.parse(await response.json()));
 });
 
 sessionRoutes.post("/push-subscriptions", async (c) => {
@@ -101,23 +124,34 @@ sessionRoutes.post("/push-subscriptions", async (c) => {
     throw new HttpError("not_found", "This server has no VAPID keys, so it does not offer Web Push");
   }
   const body = await readJsonBody(c, PushSubscriptionBody);
-  return c.json({ ok: true, result: unwrap(await stub(c).subscribePush(body)) }, 201);
+  return c.json({ ok: true, result: unwrap(await stub(c).subscribePush(body, c.get("access"))) }, 201);
 });
 
 sessionRoutes.delete("/push-subscriptions/:deviceId", async (c) => {
   const deviceId = DeviceId.safeParse(c.req.param("deviceId"));
   if (!deviceId.success)
     throw new HttpError("invalid_input", `device id: ${describeZodError(deviceId.error)}`);
-  return c.json({ ok: true, result: unwrap(await stub(c).unsubscribePush(deviceId.data)) });
+  return c.json({ ok: true, result: unwrap(await stub(c).unsubscribePush(deviceId.data, c.get("access"))) });
 });
 
-sessionRoutes.get("/deliveries", async (c) => c.json(unwrap(await stub(c).deliveries())));
+sessionRoutes.get("/deliveries", async (c) => {
+  requireOwner(c, "read the delivery log");
+  return c.json(unwrap(await stub(c).deliveries()));
+});
 
 sessionRoutes.get("/ws", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
     throw new HttpError("invalid_input", "Expected a WebSocket upgrade request");
   }
-  return stub(c).fetch(c.req.raw);
+  const query = WebSocketQuery.safeParse(c.req.query());
+  if (!query.success) throw new HttpError("invalid_input", describeZodError(query.error));
+  // The object trusts this header because only the Worker can reach it; a client's copy is replaced.
+  const forwarded = new Request(c.req.raw);
+  forwarded.headers.set(ACCESS_HEADER, JSON.stringify(c.get("access")));
+  const response = await stub(c).fetch(forwarded);
+  // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
+  if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });
+  throw HttpError.from(ErrorBody.parse(await response.json()));
 });
 
 /** POST routes that are exactly one command each. */
@@ -130,15 +164,20 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/decide-batch", bodyOf(DecideBatchCommand), "decide_batch"],
   ["/cancel", z.strictObject({}), "cancel"],
   ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
+  ["/retry-now", z.strictObject({}), "retry_now"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {
   sessionRoutes.post(path, async (c) => {
-    const body = await readJsonBody(c, schema, { optional: type === "cancel" || type === "end_agent" });
+    requireCommand(c, type);
+    const optional = type === "cancel" || type === "end_agent" || type === "retry_now";
+    const body = await readJsonBody(c, schema, { optional });
     // An Idempotency-Key makes a retried POST …/messages return the first result, not post twice.
     const requestId = idempotencyKey(c.req.header("idempotency-key"));
     const command = { ...body, type, ...(requestId ? { requestId } : {}) } as SessionCommand;
-    const result = unwrap(await stub(c).command(command, deviceOf(c.req.header("x-device-id"))));
+    const result = unwrap(
+      await stub(c).command(command, deviceOf(c.req.header("x-device-id")), c.get("access")),
+    );
     return c.json({ ok: true, result }, type === "send_message" ? 202 : 200);
   });
 }

@@ -1,5 +1,5 @@
-// Session capability tokens: base64url(HMAC-SHA256(secret, sessionId)). Anyone holding the token
-// may use the session; nothing else (device ids included) is trusted for authorization.
+// Owner tokens: base64url(HMAC-SHA256(secret, sessionId)). Anyone holding one owns the session;
+// nothing else (device ids included) is trusted for authorization. Share links: share-token.ts.
 
 const encoder = new TextEncoder();
 

@@ -3,15 +3,14 @@
 import type { AgentDeps } from "../agent/agent-deps";
 import type { AgentLoop } from "../agent/agent-loop";
 import { decideBatch } from "../agent/batch-decision";
+import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
+import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
 
 export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; error: ErrorBody };
-
-/** Messages that may wait behind a running turn; each becomes a model turn. */
-export const MAX_QUEUED_MESSAGES = 20;
 
 export interface CommandContext {
   deps: AgentDeps;
@@ -97,6 +96,16 @@ export function executeCommand(
       const ended = loop.endAgent(deviceId);
       wake(loop);
       return { ok: true, result: { frameId: ended?.frameId ?? top.frameId, agent: top.agent } };
+    }
+    case "retry_now": {
+      if (!retryNow(deps)) {
+        return {
+          ok: false,
+          error: { code: "nothing_to_retry", message: "No model call is waiting to be retried" },
+        };
+      }
+      wake(loop);
+      return { ok: true };
     }
     case "set_permission_mode":
       deps.turn.setMode(command.mode);

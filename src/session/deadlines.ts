@@ -10,12 +10,13 @@ export class AlarmDeadlines implements DeadlineScheduler {
   // INVARIANT: mirrors the alarm this instance last set, to skip redundant setAlarm calls;
   // undefined (unknown) in a new instance, so the first rearm always writes.
   private armed: number | null | undefined;
+  // Deadlines kept outside this class (retention, link expiry, notification deliveries); each says its next time or null.
+  private readonly sources: Array<() => number | null> = [];
 
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly meta: MetaStore,
     private readonly interactions: SqlInteractionStore,
-    private readonly others: ReadonlyArray<{ earliestDue(): number | null }> = [],
   ) {}
 
   watchdog(): number | null {
@@ -28,11 +29,16 @@ export class AlarmDeadlines implements DeadlineScheduler {
     this.rearm();
   }
 
+  /** Adds a deadline source the alarm must also wake for. */
+  addSource(source: () => number | null): void {
+    this.sources.push(source);
+  }
+
   earliest(): number | null {
     const candidates = [
       this.interactions.earliestDeadline(),
       this.watchdog(),
-      ...this.others.map((other) => other.earliestDue()),
+      ...this.sources.map((source) => source()),
     ].filter((value): value is number => value !== null);
     return candidates.length > 0 ? Math.min(...candidates) : null;
   }

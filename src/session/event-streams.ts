@@ -12,7 +12,8 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 export class EventStreams {
   // INVARIANT: open HTTP responses of this instance only; an evicted instance drops them, and
   // each client reconnects with Last-Event-ID, so no event is lost.
-  private readonly writers = new Set<WritableStreamDefaultWriter<Uint8Array>>();
+  // Each writer carries the socket tag of whoever opened it, so revoking a link ends its streams.
+  private readonly writers = new Map<WritableStreamDefaultWriter<Uint8Array>, string>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly events: EventLog) {}
@@ -22,7 +23,7 @@ export class EventStreams {
   }
 
   /** A `text/event-stream` response: hello, the replay after `after`, then live events. */
-  open(after: number, hello: HelloFrame): Response {
+  open(after: number, hello: HelloFrame, tag: string): Response {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, {
       highWaterMark: MAX_BUFFERED_BYTES,
       size: (chunk) => chunk.byteLength,
@@ -35,7 +36,7 @@ export class EventStreams {
       if (frames.length < MAX_EVENTS_PAGE) break;
       cursor = seqOf(frames[frames.length - 1]!);
     }
-    this.writers.add(writer);
+    this.writers.set(writer, tag);
     this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
     return new Response(readable, {
       headers: {
@@ -52,11 +53,22 @@ export class EventStreams {
     // so provisional live deltas stay on the WebSocket and SSE clients read the stored text.
     if (this.writers.size === 0 || !frame.startsWith('{"seq":')) return;
     const text = message(frame);
-    for (const writer of this.writers) this.write(writer, text);
+    for (const writer of this.writers.keys()) this.write(writer, text);
+  }
+
+  /** Ends every stream opened with `tag` (a revoked or expired link), or every stream. */
+  close(tag?: string): void {
+    for (const [writer, opener] of this.writers) {
+      if (tag !== undefined && opener !== tag) continue;
+      this.writers.delete(writer);
+      writer.close().catch(() => {
+        // The reader is already gone; nothing to release.
+      });
+    }
   }
 
   private beat(): void {
-    for (const writer of this.writers) this.write(writer, `: heartbeat ${Date.now()}\n\n`);
+    for (const writer of this.writers.keys()) this.write(writer, `: heartbeat ${Date.now()}\n\n`);
     if (this.writers.size === 0) {
       clearInterval(this.heartbeat);
       this.heartbeat = undefined;

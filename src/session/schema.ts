@@ -50,12 +50,20 @@ const MIGRATIONS: string[][] = [
       interaction_id TEXT NOT NULL, notice TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
       next_at INTEGER, last_status INTEGER, last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
     `CREATE INDEX deliveries_due ON deliveries (status, next_at)`,
+    // Per MCP server: how to resume its session, and its cached tool list (src/session/mcp-store.ts).
+    `CREATE TABLE mcp_servers (
+      name TEXT PRIMARY KEY, session_id TEXT, protocol_version TEXT, discover TEXT, tools TEXT,
+      listed_at INTEGER, stale INTEGER NOT NULL, error TEXT, failed_at INTEGER)`,
+    // An MCP tool call waiting for input (2026-07-28 input_required): its rounds, stored with the call.
+    `CREATE TABLE mcp_calls (tool_call_id TEXT PRIMARY KEY, server TEXT NOT NULL, state TEXT NOT NULL, at INTEGER NOT NULL)`,
+  ],
+  [
+    // Small images a tool result shows the model (MCP image content), as JSON [{ mediaType, data }].
+    `ALTER TABLE tool_results ADD COLUMN images TEXT`,
   ],
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
-
-/** Brings the database up to SCHEMA_VERSION; safe to run on every constructor call. */
+/** Brings the database up to the last migration; safe to run on every constructor call. */
 export function migrate(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];

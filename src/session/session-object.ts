@@ -9,21 +9,38 @@ import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import { type Config, readConfig } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
 import { createInteractionRegistry } from "../interactions/registry";
+import { createSessionTools } from "../mcp/session-tools";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
+import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
-import { describeZodError } from "../protocol/errors";
-import { type AckFrame, type HelloFrame, PING, PONG } from "../protocol/frames";
+import type { ErrorBody } from "../protocol/errors";
+import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
+import { MAX_SOCKETS_PER_SESSION, WATCHDOG_MS } from "../protocol/limits";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { BUILTIN_TOOLS } from "../tools/builtin";
-import { createToolRegistry } from "../tools/registry";
+import { createToolRegistry, type ToolRegistry } from "../tools/registry";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
+import { createLiveForms } from "./live-forms";
+import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
 import { SessionState } from "./session-state";
-import { type SessionInit, type SessionStats, StreamQuery, WebSocketQuery } from "./session-types";
+import type { SessionInit, SessionStats } from "./session-types";
+import {
+  accessOf,
+  closeSocket,
+  readSocketAccess,
+  readStreamAccess,
+  refuseSocket,
+  SOCKET_CLOSE,
+  type SocketAttachment,
+  sendAck,
+  socketTag,
+} from "./socket-access";
+import { SocketBudget } from "./socket-budget";
 import { parseCommandFrame } from "./socket-frames";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
@@ -33,57 +50,90 @@ const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
   ...tools.names(),
   ...kinds.toolSpecs().map((spec) => spec.name),
 ]);
-const WATCHDOG_MS = 120_000;
 /** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
 const MAX_PUSH_DEVICES = 20;
 
-type Attachment = { deviceId: string };
-
 export class SessionObject extends DurableObject<Env> {
   private readonly config: Config;
-  private readonly state: SessionState;
-  private readonly notifier: Notifier;
-  private readonly streams: EventStreams;
+  // INVARIANT: the stores over this object's SQLite, built on first use; erasing the session
+  // drops them so that nothing (no table, no row) is written again until a new `create`.
+  private stateRef: SessionState | null = null;
+  // INVARIANT: open SSE streams live only while this instance does (a stream keeps it awake);
+  // a client whose stream ends reconnects with Last-Event-ID and gets the rest from storage.
+  private streamsRef: EventStreams | null = null;
+  // INVARIANT: built from the stores; pending deliveries are rows, so a new instance loses nothing.
+  private notifierRef: Notifier | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: { deps: AgentDeps; loop: AgentLoop; model: ModelClient } | null = null;
+  private readonly budget: SocketBudget;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
-    this.state = new SessionState(
-      ctx.storage,
-      (frame) => this.broadcast(frame),
-      (event) => this.notifier.onEvent(event),
-    );
-    this.streams = new EventStreams(this.state.events);
-    this.notifier = sessionNotifier(
-      this.state,
-      this.config,
-      (deviceId) => ctx.getWebSockets(deviceId).length > 0,
+    this.budget = new SocketBudget(
+      () => Date.now(),
+      this.config.socketCommandBurst,
+      this.config.socketCommandsPerSecond,
     );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
-    if (this.state.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
+    if (this.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
       this.state.deadlines.setWatchdog(Date.now());
     }
   }
 
+  private get state(): SessionState {
+    this.stateRef ??= new SessionState(
+      this.ctx.storage,
+      (frame) => this.broadcast(frame),
+      (event) => this.notifier.onEvent(event),
+      this.config.retentionMs,
+    );
+    return this.stateRef;
+  }
+
+  private get streams(): EventStreams {
+    this.streamsRef ??= new EventStreams(this.state.events);
+    return this.streamsRef;
+  }
+
+  private get notifier(): Notifier {
+    this.notifierRef ??= sessionNotifier(
+      this.state,
+      this.config,
+      (deviceId) => this.ctx.getWebSockets(deviceId).length > 0,
+    );
+    return this.notifierRef;
+  }
+
+  /** Whether this object holds a session; an erased or never-created one has no tables at all. */
+  private exists(): boolean {
+    if (this.stateRef) return this.stateRef.exists();
+    const tables = this.ctx.storage.sql
+      .exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`)
+      .toArray();
+    return tables.length > 0 && this.state.exists();
+  }
+
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
-    if (this.state.exists())
+    if (this.exists())
       return { ok: false, error: { code: "invalid_input", message: "Session already exists" } };
     this.state.initialize(init);
+    this.state.deadlines.rearm();
     return { ok: true };
   }
 
-  async snapshot(): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+  async snapshot(access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     return { ok: true, result: this.buildSnapshot() };
   }
 
-  async eventsPage(after: number, limit: number): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+  async eventsPage(after: number, limit: number, access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     const frames = this.state.events.framesAfter(after, limit + 1);
     const page: EventsPage = {
       events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
@@ -93,15 +143,27 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, result: page };
   }
 
-  async command(command: SessionCommand, deviceId: string | null): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+  async command(
+    command: SessionCommand,
+    deviceId: string | null,
+    access: Access = OWNER,
+  ): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
+    if (!mayRun(access.role, command.type)) {
+      return {
+        ok: false,
+        error: { code: "forbidden", message: `A ${access.role} link may not send ${command.type}` },
+      };
+    }
     const { deps, loop } = this.agent();
     return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
   }
 
   /** Stores this device's push subscription (replacing an older one of the same device). */
-  async subscribePush(body: PushSubscriptionBody): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+  async subscribePush(body: PushSubscriptionBody, access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     const known = this.state.subscriptions.deviceIds();
     if (known.length >= MAX_PUSH_DEVICES && !known.includes(body.deviceId)) {
       return {
@@ -116,78 +178,146 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, result: { deviceId: body.deviceId } };
   }
 
-  async unsubscribePush(deviceId: string): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+  async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     return { ok: true, result: { removed: this.state.subscriptions.delete(deviceId) } };
   }
 
-  /** The push and webhook delivery log, newest first. */
+  /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
   async deliveries(): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+    if (!this.exists()) return unknownSession();
     return { ok: true, result: { deliveries: this.state.deliveries.list() } };
   }
 
-  async stats(): Promise<CommandOutcome> {
-    if (!this.state.exists()) return unknownSession();
+  async stats(access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     const stats: SessionStats = {
       ...this.state.stats(),
       sockets: this.ctx.getWebSockets().length,
-      streams: this.streams.size,
+      streams: this.streamsRef?.size ?? 0,
     };
     return { ok: true, result: stats };
   }
 
+  /** Records a share link the Worker signs next (owner only, checked by the Worker). */
+  async addLink(
+    link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+  ): Promise<CommandOutcome> {
+    if (!this.exists()) return unknownSession();
+    const record = this.state.links.add(link);
+    if (!record) {
+      return {
+        ok: false,
+        error: { code: "too_many_links", message: "This session holds too many share links" },
+      };
+    }
+    this.state.deadlines.rearm(); // its expiry closes its sockets
+    return { ok: true, result: record };
+  }
+
+  async listLinks(): Promise<CommandOutcome> {
+    if (!this.exists()) return unknownSession();
+    return { ok: true, result: { links: this.state.links.list() } };
+  }
+
+  /** Revokes a link and closes its live sockets at once. */
+  async revokeLink(linkId: string): Promise<CommandOutcome> {
+    if (!this.exists()) return unknownSession();
+    const link = this.state.links.revoke(linkId);
+    if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
+    this.state.deadlines.rearm();
+    for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
+      closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
+    }
+    this.streamsRef?.close(socketTag({ linkId }));
+    return { ok: true, result: link };
+  }
+
+  /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
+  async destroy(): Promise<CommandOutcome> {
+    if (!this.exists()) return unknownSession();
+    this.erase("The session was deleted");
+    return { ok: true };
+  }
+
+  /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
+  async exportSession(): Promise<CommandOutcome> {
+    if (!this.exists()) return unknownSession();
+    return { ok: true, result: exportSession(this.state, this.buildSnapshot()) };
+  }
+
   override async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.pathname.endsWith("/events/stream")) return this.openStream(url);
-    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-      return Response.json(
-        { error: { code: "invalid_input", message: "Expected a WebSocket upgrade" } },
-        { status: 426 },
-      );
+    if (new URL(request.url).pathname.endsWith("/events/stream")) return this.openStream(request);
+    // Refusals travel back as a bare ErrorBody; the Worker turns them into its one error response.
+    const socket = readSocketAccess(request);
+    if (!socket.ok) return refuseSocket(socket.error);
+    const refused = this.gate(socket.access);
+    if (refused) return refuseSocket(refused);
+    if (this.ctx.getWebSockets().length >= MAX_SOCKETS_PER_SESSION) {
+      return refuseSocket({
+        code: "too_many_sockets",
+        message: `This session already has ${MAX_SOCKETS_PER_SESSION} open connections`,
+      });
     }
-    if (!this.state.exists()) return Response.json({ error: unknownSession().error }, { status: 404 });
-    const query = WebSocketQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!query.success) {
-      return Response.json(
-        { error: { code: "invalid_input", message: describeZodError(query.error) } },
-        { status: 400 },
-      );
-    }
-    const deviceId = query.data.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
+    const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
     const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [deviceId]);
-    server.serializeAttachment({ deviceId } satisfies Attachment);
+    this.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
+    server.serializeAttachment({
+      deviceId,
+      role: socket.access.role,
+      linkId: socket.access.linkId,
+    } satisfies SocketAttachment);
     // Hello and replay are sent synchronously after accepting, so no live event can slip between.
-    const hello: HelloFrame = { type: "hello", deviceId, snapshot: this.buildSnapshot() };
+    const hello: HelloFrame = {
+      type: "hello",
+      deviceId,
+      role: socket.access.role,
+      snapshot: this.buildSnapshot(),
+    };
     server.send(JSON.stringify(hello));
-    this.replayTo(server, query.data.after);
+    this.replayTo(server, socket.after);
     return new Response(null, { status: 101, webSocket: client });
   }
 
   /** `GET …/events/stream` (checked by the Worker): hello, replay after the cursor, then live. */
-  private openStream(url: URL): Response {
-    if (!this.state.exists()) return Response.json({ error: unknownSession().error }, { status: 404 });
-    const query = StreamQuery.safeParse(Object.fromEntries(url.searchParams));
-    if (!query.success) {
-      return Response.json(
-        { error: { code: "invalid_input", message: describeZodError(query.error) } },
-        { status: 400 },
-      );
-    }
-    const deviceId = query.data.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
-    return this.streams.open(query.data.after, { type: "hello", deviceId, snapshot: this.buildSnapshot() });
+  private openStream(request: Request): Response {
+    const stream = readStreamAccess(request);
+    if (!stream.ok) return refuseSocket(stream.error);
+    const refused = this.gate(stream.access);
+    if (refused) return refuseSocket(refused);
+    const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
+    const hello: HelloFrame = {
+      type: "hello",
+      deviceId,
+      role: stream.access.role,
+      snapshot: this.buildSnapshot(),
+    };
+    return this.streams.open(stream.after, hello, socketTag(stream.access));
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     let requestId: string | null = null;
     try {
       const parsed = parseCommandFrame(message);
+      if (!this.budget.take(ws)) {
+        return sendAck(ws, {
+          type: "ack",
+          requestId: parsed.ok ? (parsed.command.requestId ?? null) : parsed.requestId,
+          ok: false,
+          error: { code: "rate_limited", message: "Too many commands on this connection; slow down" },
+        });
+      }
       if (!parsed.ok)
         return sendAck(ws, { type: "ack", requestId: parsed.requestId, ok: false, error: parsed.error });
       const command = parsed.command;
       requestId = command.requestId ?? null;
+      const attachment = ws.deserializeAttachment() as SocketAttachment | null;
+      const access = accessOf(attachment);
       if (command.type === "resume") {
+        const refused = this.gate(access);
+        if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
         this.replayTo(ws, command.after);
         return sendAck(ws, {
           type: "ack",
@@ -196,8 +326,7 @@ export class SessionObject extends DurableObject<Env> {
           result: { lastSeq: this.state.events.lastSeq },
         });
       }
-      const attachment = ws.deserializeAttachment() as Attachment | null;
-      const outcome = await this.command(command, attachment?.deviceId ?? null);
+      const outcome = await this.command(command, attachment?.deviceId ?? null, access);
       sendAck(
         ws,
         outcome.ok
@@ -224,18 +353,31 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code === 1005 ? 1000 : code, reason);
-    } catch {
-      // Already closed by the runtime; nothing to do.
-    }
+    closeSocket(ws, code === 1005 ? 1000 : code, reason);
+  }
+
+  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
+    console.error("SessionObject.webSocketError", error);
+    closeSocket(ws, 1011, "Connection error");
   }
 
   override async alarm(): Promise<void> {
-    if (!this.state.exists()) return;
+    if (!this.exists()) return;
     const { deps, loop } = this.agent();
     this.state.deadlines.fired();
     const now = deps.clock.now();
+    const retention = this.state.retention.due(now);
+    if (retention?.type === "expire") {
+      this.erase("The session expired after its retention period without activity");
+      return;
+    }
+    if (retention?.type === "warn") this.state.retention.warn(retention.expiresAt);
+    for (const link of this.state.links.takeExpired(now)) {
+      for (const ws of this.ctx.getWebSockets(socketTag(link))) {
+        closeSocket(ws, SOCKET_CLOSE.expired, "This share link has expired");
+      }
+      this.streamsRef?.close(socketTag(link));
+    }
     // Deadlines are drained here and may throw, so the platform retries the alarm; the turn itself
     // runs on, like after any command, and reports its own failures as events.
     const timedOut = timeOutDue(deps, now) > 0;
@@ -247,12 +389,30 @@ export class SessionObject extends DurableObject<Env> {
     if ((await this.notifier.deliverDue(now)) > 0) this.state.deadlines.rearm();
   }
 
+  private gate(access: Access): ErrorBody | null {
+    if (!this.exists()) return unknownSession().error;
+    return this.state.links.admit(access);
+  }
+
+  private erase(reason: string): void {
+    this.runtime?.loop.halt();
+    for (const ws of this.ctx.getWebSockets()) closeSocket(ws, SOCKET_CLOSE.deleted, reason);
+    this.runtime = null;
+    this.stateRef = null;
+    this.notifierRef = null;
+    this.streamsRef?.close();
+    this.streamsRef = null;
+    // Storage operations are ordered and covered by the output gate; no need to await here.
+    void this.ctx.storage.deleteAlarm();
+    void this.ctx.storage.deleteAll();
+  }
+
   private agent(): { deps: AgentDeps; loop: AgentLoop; model: ModelClient } {
     if (this.runtime) return this.runtime;
     const model = this.state.createModel(this.config);
     const deps = this.state.agentDeps({
       model,
-      tools,
+      tools: this.sessionTools(),
       kinds,
       agents,
       settings: {
@@ -263,10 +423,30 @@ export class SessionObject extends DurableObject<Env> {
         watchdogMs: WATCHDOG_MS,
         maxFormsPerToolCall: this.config.maxFormsPerToolCall,
         maxAgentDepth: this.config.maxAgentDepth,
+        modelRetryBaseMs: this.config.modelRetryBaseMs,
+        modelRetryGiveUpMs: this.config.modelRetryGiveUpMs,
+        contextTokens: this.config.contextTokens,
       },
     });
     this.runtime = { deps, loop: new AgentLoop(deps), model };
     return this.runtime;
+  }
+
+  /** The built-in tools, plus the tools of the MCP servers this session selected. */
+  private sessionTools(): ToolRegistry {
+    const selected = new Set(this.state.mcp.selected());
+    if (selected.size === 0) return tools;
+    return createSessionTools({
+      builtin: BUILTIN_TOOLS,
+      servers: this.config.mcpServers.filter((server) => selected.has(server.name)),
+      store: this.state.mcp,
+      calls: this.state.mcpCalls,
+      // The forms need the agent's stores, which are built around this registry: read them lazily.
+      live: createLiveForms(() => this.agent().deps),
+      fetch: (input, init) => fetch(input, init),
+      now: () => Date.now(),
+      onProblem: (message) => this.state.events.append("error", { code: "mcp_server", message }),
+    });
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */
@@ -279,7 +459,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private broadcast(frame: string): void {
-    this.streams?.broadcast(frame);
+    this.streamsRef?.broadcast(frame);
     for (const ws of this.ctx.getWebSockets()) {
       try {
         ws.send(frame);
@@ -287,14 +467,6 @@ export class SessionObject extends DurableObject<Env> {
         // A socket closing mid-broadcast must not stop the others.
       }
     }
-  }
-}
-
-function sendAck(ws: WebSocket, frame: AckFrame): void {
-  try {
-    ws.send(JSON.stringify(frame));
-  } catch {
-    // The socket went away; the client resumes and reads the outcome from the event log.
   }
 }
 

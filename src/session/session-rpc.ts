@@ -1,5 +1,6 @@
 // The RPC surface the Worker calls on a session's Durable Object. Results carry `unknown` payloads,
 // which the generated stub types cannot express, so the stub is typed through this interface.
+import type { Access, ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { CommandOutcome } from "./command-handler";
@@ -7,12 +8,17 @@ import type { SessionInit } from "./session-types";
 
 export interface SessionRpc {
   create(init: SessionInit): Promise<CommandOutcome>;
-  snapshot(): Promise<CommandOutcome>;
-  eventsPage(after: number, limit: number): Promise<CommandOutcome>;
-  command(command: SessionCommand, deviceId: string | null): Promise<CommandOutcome>;
-  stats(): Promise<CommandOutcome>;
-  subscribePush(body: PushSubscriptionBody): Promise<CommandOutcome>;
-  unsubscribePush(deviceId: string): Promise<CommandOutcome>;
+  snapshot(access?: Access): Promise<CommandOutcome>;
+  eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;
+  command(command: SessionCommand, deviceId: string | null, access?: Access): Promise<CommandOutcome>;
+  stats(access?: Access): Promise<CommandOutcome>;
+  addLink(link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">): Promise<CommandOutcome>;
+  listLinks(): Promise<CommandOutcome>;
+  revokeLink(linkId: string): Promise<CommandOutcome>;
+  destroy(): Promise<CommandOutcome>;
+  exportSession(): Promise<CommandOutcome>;
+  subscribePush(body: PushSubscriptionBody, access?: Access): Promise<CommandOutcome>;
+  unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
   deliveries(): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }

@@ -1,6 +1,7 @@
 // The session's stores over one SQLite database, and the views built from them (snapshot, stats).
 import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
+import type { TurnRecord } from "../agent/ports";
 import type { Config } from "../config";
 import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
@@ -12,19 +13,26 @@ import { EventLog } from "./event-log";
 import { SqlFrameStore } from "./frame-store";
 import { SqlInboxStore } from "./inbox-store";
 import { SqlInteractionStore } from "./interaction-store";
+import { SqlMcpCallStore, SqlMcpStore } from "./mcp-store";
 import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
 import { SqlPermissionRuleStore } from "./permission-rule-store";
+import { DEFAULT_RETENTION_MS, Retention } from "./retention";
 import { migrate } from "./schema";
 import { SentMessageLog } from "./sent-message-log";
 import type { SessionInit, SessionStats } from "./session-types";
+import { ShareLinks } from "./share-links";
 import { SqlCounter } from "./sql-counter";
 import { SqlToolResultStore } from "./tool-result-store";
 import { SqlTranscriptStore } from "./transcript-store";
 import { SqlTurnStore } from "./turn-store";
 
 const now = () => Date.now();
+
+function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
+  return turn?.retry ? { attempt: turn.retry.attempt, retryAt: turn.retry.at, code: turn.retry.code } : null;
+}
 
 export class SessionState {
   readonly sql: SqlCounter;
@@ -42,11 +50,16 @@ export class SessionState {
   readonly sentMessages: SentMessageLog;
   readonly subscriptions: SqlSubscriptionStore;
   readonly deliveries: SqlDeliveryStore;
+  readonly mcp: SqlMcpStore;
+  readonly mcpCalls: SqlMcpCallStore;
+  readonly links: ShareLinks;
+  readonly retention: Retention;
 
   constructor(
     private readonly storage: DurableObjectStorage,
     broadcast: (frame: string) => void,
     afterAppend?: (event: SessionEvent) => void,
+    retentionMs = DEFAULT_RETENTION_MS,
   ) {
     migrate(storage.sql);
     this.sql = new SqlCounter(storage.sql);
@@ -63,7 +76,14 @@ export class SessionState {
     this.sentMessages = new SentMessageLog(this.sql, now);
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
-    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions, [this.deliveries]);
+    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
+    this.deadlines.addSource(() => this.deliveries.earliestDue());
+    this.mcp = new SqlMcpStore(this.sql, this.meta);
+    this.mcpCalls = new SqlMcpCallStore(this.sql, now);
+    this.links = new ShareLinks(this.meta, now);
+    this.retention = new Retention(this.sql, this.meta, this.events, retentionMs);
+    this.deadlines.addSource(() => (this.exists() ? this.retention.nextDeadline() : null));
+    this.deadlines.addSource(() => this.links.nextExpiry());
   }
 
   exists(): boolean {
@@ -78,6 +98,7 @@ export class SessionState {
     if (init.script) this.meta.set("script", init.script);
     if (init.interactionTimeoutMs) this.meta.set("interaction_timeout_ms", init.interactionTimeoutMs);
     if (init.shareUrl) this.meta.set("share_url", init.shareUrl);
+    if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
     this.meta.set("created_at", now());
   }
 
@@ -155,6 +176,8 @@ export class SessionState {
       interactionTimeoutMs: this.interactionTimeoutMs(config),
       serverTime: now(),
       createdAt: this.meta.get("created_at", z.number()) ?? 0,
+      expiresAt: this.retention.expiresAt(),
+      modelRetry: modelRetryOf(this.turn.current()),
     };
   }
 

@@ -1,7 +1,7 @@
 // Shapes that cross from the Worker into the session's Durable Object (RPC arguments, query strings).
 import { z } from "zod";
 import { ScriptedReply } from "../model/scripted-reply";
-import { DeviceId, PermissionMode } from "../protocol/session";
+import { PermissionMode } from "../protocol/session";
 
 export const SessionInit = z.object({
   sessionId: z.string(),
@@ -11,20 +11,10 @@ export const SessionInit = z.object({
   interactionTimeoutMs: z.number().int().positive().nullable(),
   /** The link that opens this session (with its token), for notifications sent from the object. */
   shareUrl: z.string().nullable().optional(),
+  /** The configured MCP servers this session uses, by name (checked by the Worker). */
+  mcpServers: z.array(z.string()).optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
-
-export const WebSocketQuery = z.object({
-  after: z.coerce.number().int().nonnegative().default(0),
-  device: DeviceId.optional(),
-  token: z.string().optional(),
-});
-
-/** What the Worker forwards to the object for `GET …/events/stream` (Last-Event-ID already folded into `after`). */
-export const StreamQuery = z.object({
-  after: z.coerce.number().int().nonnegative().default(0),
-  device: DeviceId.optional(),
-});
 
 export interface SessionStats {
   rowsWritten: number;

@@ -1,9 +1,21 @@
 // Tool results gathered for assistant messages, and markers for tools that started running
 // (so a restart can tell an interrupted run from one that never began).
+import { z } from "zod";
 import type { ToolResultRecord, ToolResultStore } from "../agent/ports";
 import type { SqlCounter } from "./sql-counter";
 
-type Row = { tool_call_id: string; name: string; content: string; is_error: number; truncated: number };
+type Row = {
+  tool_call_id: string;
+  name: string;
+  content: string;
+  is_error: number;
+  truncated: number;
+  images: string | null;
+};
+
+const StoredImages = z.array(
+  z.object({ mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]), data: z.string() }),
+);
 
 export class SqlToolResultStore implements ToolResultStore {
   constructor(
@@ -13,7 +25,7 @@ export class SqlToolResultStore implements ToolResultStore {
 
   get(toolCallId: string): ToolResultRecord | null {
     const row = this.sql.one<Row>(
-      `SELECT tool_call_id, name, content, is_error, truncated FROM tool_results WHERE tool_call_id = ?`,
+      `SELECT tool_call_id, name, content, is_error, truncated, images FROM tool_results WHERE tool_call_id = ?`,
       toolCallId,
     );
     if (!row) return null;
@@ -23,20 +35,22 @@ export class SqlToolResultStore implements ToolResultStore {
       content: row.content,
       isError: row.is_error === 1,
       truncated: row.truncated === 1,
+      ...(row.images === null ? {} : { images: StoredImages.parse(JSON.parse(row.images)) }),
     };
   }
 
   put(record: ToolResultRecord): void {
     // First result wins: a late tool run never overwrites a cancel or timeout result.
     this.sql.run(
-      `INSERT INTO tool_results (tool_call_id, name, content, is_error, truncated, at)
-       VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
+      `INSERT INTO tool_results (tool_call_id, name, content, is_error, truncated, at, images)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
       record.toolCallId,
       record.name,
       record.content,
       record.isError ? 1 : 0,
       record.truncated ? 1 : 0,
       this.now(),
+      record.images && record.images.length > 0 ? JSON.stringify(record.images) : null,
     );
   }
 

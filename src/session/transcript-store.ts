@@ -46,6 +46,24 @@ export class SqlTranscriptStore implements TranscriptStore {
     );
   }
 
+  /** Replaces the current frame's transcript (clearing old tool results, compaction). */
+  rewrite(messages: MessageParam[]): void {
+    const frameId = this.frameId();
+    this.sql.run(`DELETE FROM messages WHERE frame_id = ?`, frameId);
+    const at = this.now();
+    for (const message of messages) {
+      const content =
+        typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+      this.sql.run(
+        `INSERT INTO messages (role, content, at, frame_id) VALUES (?, ?, ?, ?)`,
+        message.role,
+        JSON.stringify(content),
+        at,
+        frameId,
+      );
+    }
+  }
+
   /** Messages of every frame. */
   count(): number {
     return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM messages`)?.n ?? 0;

@@ -13,6 +13,16 @@ const TurnRecordSchema = z.object({
   pausedForPerson: z.boolean(),
   callInFlight: z.boolean().default(false),
   restarts: z.number().int().default(0),
+  retry: z
+    .object({
+      attempt: z.number().int(),
+      since: z.number(),
+      at: z.number(),
+      code: z.string(),
+      message: z.string(),
+    })
+    .optional(),
+  continuePaused: z.boolean().optional(),
 });
 
 export class SqlTurnStore implements TurnStore {

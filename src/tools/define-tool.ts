@@ -26,6 +26,8 @@ export interface ToolContext {
   notes: NotesStore;
   fetch: typeof fetch;
   now(): number;
+  /** The id of the tool call being run, for tools that keep state of their own per call (MCP). */
+  toolCallId: string;
   /**
    * Asks the person to fill in a form (MCP elicitation) and returns their answer. Nothing waits in
    * memory: the first time, the form is stored and the run ends (by throwing a `ToolPause`, which a
@@ -42,8 +44,14 @@ export class ToolPause extends Error {
   override readonly name = "ToolPause";
 }
 
+/** An image a tool hands the model with its result (base64, one of the types the Messages API takes). */
+export interface ToolImage {
+  mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+  data: string;
+}
+
 /** A tool's own answer: plain text, or text flagged as an error the model should see as such. */
-export type ToolOutput = string | { content: string; isError?: boolean };
+export type ToolOutput = string | { content: string; isError?: boolean; images?: ToolImage[] };
 
 export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   name: string;
@@ -53,6 +61,18 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   /** Safe to run twice: an interrupted idempotent tool is re-run, others get an error result. */
   idempotent: boolean;
   run(input: z.infer<Input>, ctx: ToolContext): Promise<ToolOutput>;
+  /** The JSON schema the model sees, for tools that bring their own (MCP tools); else built from `input`. */
+  inputSchema?: Record<string, unknown>;
+  /** Where an MCP tool comes from, for approval cards: the server, its own tool name, title and annotations. */
+  mcp?: McpToolOrigin;
+}
+
+/** The facts about an MCP tool that a person approving a call should see. */
+export interface McpToolOrigin {
+  server: string;
+  tool: string;
+  title?: string;
+  annotations?: Record<string, unknown>;
 }
 
 /** Identity function that keeps the input type of `run` tied to the zod schema. */

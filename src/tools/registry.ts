@@ -4,7 +4,13 @@ import type { ToolSpec } from "../model/model-client";
 import { toToolSpec } from "../model/tool-spec";
 import { describeZodError } from "../protocol/errors";
 import { MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
-import { type ToolContext, type ToolDefinition, type ToolOutput, ToolPause } from "./define-tool";
+import {
+  type ToolContext,
+  type ToolDefinition,
+  type ToolImage,
+  type ToolOutput,
+  ToolPause,
+} from "./define-tool";
 
 /** A finished tool call, ready to become a tool_result block. */
 export interface ToolExecution {
@@ -14,6 +20,8 @@ export interface ToolExecution {
   truncated: boolean;
   /** The run stopped to wait for a person (`ctx.elicit`); it has no result yet and runs again later. */
   paused?: true;
+  /** Images the model sees after the text (small ones only; see the tool that made them). */
+  images?: ToolImage[];
 }
 
 const PAUSED: ToolExecution = {
@@ -39,6 +47,11 @@ export interface ToolRegistry {
    * aborts and oversized output all come back as a result the model can read and recover from.
    */
   execute(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolExecution>;
+  /**
+   * Makes the tool list ready before a model call (for tools listed by MCP servers, which may need
+   * fetching). Never throws: a source that cannot list its tools leaves them out and says why.
+   */
+  prepare?(signal: AbortSignal): Promise<void>;
 }
 
 /** The model can act on a few issues; a wall of them only costs tokens. */
@@ -55,7 +68,15 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
     byName.set(tool.name, tool);
   }
   // Computed once up front so an unrepresentable schema fails at startup too.
-  const specs = tools.map((tool) => toToolSpec(tool.name, tool.description, tool.input));
+  const specs = tools.map((tool) =>
+    tool.inputSchema
+      ? {
+          name: tool.name,
+          description: tool.description,
+          input_schema: { ...tool.inputSchema, type: "object" as const },
+        }
+      : toToolSpec(tool.name, tool.description, tool.input),
+  );
 
   return {
     get: (name) => byName.get(name),
@@ -107,7 +128,9 @@ function finish(output: ToolOutput): ToolExecution {
   const raw = typeof output === "string" ? output : output?.content;
   const content = typeof raw === "string" ? raw : String(raw ?? "");
   // An empty tool_result reads as a glitch to the model; say explicitly that nothing came back.
-  return truncate(content === "" ? "(no output)" : content, isError);
+  const execution = truncate(content === "" ? "(no output)" : content, isError);
+  const images = typeof output === "object" && output !== null ? output.images : undefined;
+  return images && images.length > 0 ? { ...execution, images } : execution;
 }
 
 function failure(message: string): ToolExecution {

@@ -4,6 +4,8 @@ import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
+import { freePorts } from "../mcp-servers/free-ports";
+import { startTestServers, type TestServerPorts, testMcpServers } from "../mcp-servers/test-servers";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
@@ -12,10 +14,16 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("baseUrl", "");
     return undefined;
   }
+  // The test MCP servers run for the whole suite; sessions pick them by name.
+  const [everything, killable, mrtr, garbage, down, control] = await freePorts(6);
+  const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
+  const stopMcp = await startTestServers(ports);
+  const mcpServers = testMcpServers(ports);
   const server = await startWranglerDev({
     // VAPID keys turn on "Notify this device"; no webhook, which would only retry into the void.
     vars: {
       ALLOW_SCRIPTED_SESSIONS: "true",
+      MCP_SERVERS: mcpServers,
       VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
       VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
       VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
@@ -23,5 +31,10 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     verbose: process.env.E2E_VERBOSE === "1",
   });
   project.provide("baseUrl", server.baseUrl);
-  return () => server.stop();
+  project.provide("mcpServers", mcpServers);
+  project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
+  return async () => {
+    await server.stop();
+    await stopMcp();
+  };
 }

@@ -30,7 +30,11 @@ export interface TestSession {
 
 export async function scriptedSession(
   script: Reply[],
-  options: { interactionTimeoutMs?: number; permissionMode?: "default" | "plan" | "bypassPermissions" } = {},
+  options: {
+    interactionTimeoutMs?: number;
+    permissionMode?: "default" | "plan" | "bypassPermissions";
+    mcpServers?: string[];
+  } = {},
 ): Promise<TestSession> {
   const created = await createSession(baseUrl(), { script, ...options });
   return { ...created, shareUrl: buildShareUrl(baseUrl(), created) };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
 import {
   askReply,
+  baseUrl,
   launchBrowser,
   openDevice,
   say,
@@ -23,17 +24,20 @@ describe.skipIf(!hasChromium)("a question answered on one of two devices", () =>
   it("shows options with their descriptions, collapses on both devices to the same receipt and carries on", async () => {
     const session = await scriptedSession([askReply("toolu_plan"), say("Going with the fast plan.")]);
     const laptop = await openDevice(browser, session, "laptop");
-    // The phone joins through the link the laptop shows.
+    // The phone joins through an answer link the laptop mints.
     await laptop.getByText("Open on another device").click();
-    const shown = await laptop.getByLabel("Share link for this session").inputValue();
-    expect(shown).toBe(session.shareUrl);
+    await laptop.getByRole("button", { name: "Create link" }).click();
+    const field = laptop.getByLabel("Share link for this session");
+    await expect.poll(() => field.inputValue()).toMatch(/token=eyJ/);
+    const shown = await field.inputValue();
+    expect(shown.startsWith(`${baseUrl()}/#/s/${session.sessionId}?token=`)).toBe(true);
     const phone = await openDevice(browser, { ...session, shareUrl: shown }, "phone");
 
     await typeMessage(laptop, "Plan the release");
     for (const page of [laptop, phone]) {
       await expect.poll(() => page.locator(".question-card").count()).toBe(1);
-      await page.getByText("Which plan should I follow?").waitFor();
-      await page.getByText("Ship today with the basics").waitFor();
+      await page.getByText("Which plan should I follow?", { exact: true }).waitFor();
+      await page.getByText("Ship today with the basics", { exact: true }).waitFor();
     }
     await expect.poll(() => phone.locator(".status-bar").getAttribute("data-status")).toBe("awaiting_input");
     await screenshot(laptop, "question");

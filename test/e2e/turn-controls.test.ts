@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)("turn controls", () => {
 
   it("shows a failed turn with its error and retries the last message", async () => {
     const session = await scriptedSession([
-      { content: [], error: { code: "api_error", message: "the model fell over" } },
+      { content: [], error: { code: "invalid_request", message: "the model fell over" } },
       say("Second time lucky."),
     ]);
     const page = await openDevice(browser, session);

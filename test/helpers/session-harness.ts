@@ -38,6 +38,7 @@ export class Device {
   readonly acks: AckFrame[] = [];
   hello: HelloFrame | null = null;
   closed = false;
+  closeCode: number | null = null;
   private waiters: Array<() => void> = [];
   private nextRequest = 0;
   // Request ids are unique per connection, as a real client's must be.
@@ -58,8 +59,9 @@ export class Device {
       }
       for (const wake of this.waiters.splice(0)) wake();
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       this.closed = true;
+      this.closeCode = event.code;
       for (const wake of this.waiters.splice(0)) wake();
     });
   }

@@ -1,9 +1,13 @@
-// HTTP calls the client makes outside the socket: creating a session and checking a share link.
+// HTTP calls the client makes outside the socket: creating a session, checking a share link, and
+// the owner's share links.
 import type {
   CreateSessionBody,
   CreateSessionResponse,
   ErrorBody,
+  MintedLink,
+  MintLinkBody,
   SessionSnapshot,
+  ShareLinkView,
 } from "../../src/protocol/index";
 
 /** A non-2xx answer from the API, with the protocol error code when the body had one. */
@@ -64,4 +68,50 @@ export function fetchSnapshot(
 ): Promise<SessionSnapshot> {
   const url = new URL(`/api/sessions/${encodeURIComponent(sessionId)}`, baseUrl).toString();
   return call(url, { headers: { authorization: `Bearer ${token}` } }, options.fetch);
+}
+
+function ownerHeaders(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}`, "content-type": "application/json" };
+}
+
+function linksUrl(baseUrl: string, sessionId: string, linkId?: string): string {
+  const path = `/api/sessions/${encodeURIComponent(sessionId)}/links${linkId ? `/${linkId}` : ""}`;
+  return new URL(path, baseUrl).toString();
+}
+
+/** `POST …/links` (owner): a new share link with a role, an optional lifetime and label. */
+export function mintLink(
+  baseUrl: string,
+  route: { sessionId: string; token: string },
+  body: MintLinkBody,
+  options: RequestOptions = {},
+): Promise<MintedLink> {
+  const init = { method: "POST", headers: ownerHeaders(route.token), body: JSON.stringify(body) };
+  return call(linksUrl(baseUrl, route.sessionId), init, options.fetch);
+}
+
+/** `GET …/links` (owner): every link minted for the session, revoked ones included. */
+export async function listLinks(
+  baseUrl: string,
+  route: { sessionId: string; token: string },
+  options: RequestOptions = {},
+): Promise<ShareLinkView[]> {
+  const init = { headers: ownerHeaders(route.token) };
+  const body = await call<{ links: ShareLinkView[] }>(
+    linksUrl(baseUrl, route.sessionId),
+    init,
+    options.fetch,
+  );
+  return body.links;
+}
+
+/** `DELETE …/links/:linkId` (owner): revokes a link; its open devices are disconnected at once. */
+export function revokeLink(
+  baseUrl: string,
+  route: { sessionId: string; token: string },
+  linkId: string,
+  options: RequestOptions = {},
+): Promise<ShareLinkView> {
+  const init = { method: "DELETE", headers: ownerHeaders(route.token) };
+  return call(linksUrl(baseUrl, route.sessionId, linkId), init, options.fetch);
 }

@@ -56,7 +56,16 @@ export interface SessionClientOptions {
   backoffMaxMs?: number;
 }
 
+/** Close codes after which reconnecting is pointless (the server's `SOCKET_CLOSE`). */
+const FINAL_CLOSE: Record<number, string> = {
+  4001: "This share link was revoked by the session's owner.",
+  4002: "This share link has expired.",
+  4004: "This session was deleted.",
+};
+
 interface Listeners {
+  /** The server ended this device's access for good; the client stops reconnecting. */
+  ended: (reason: string) => void;
   hello: (frame: HelloFrame) => void;
   events: (events: SessionEvent[]) => void;
   /** Live model output; merge it by offset (`mergeText`), since stored copies follow. */
@@ -79,6 +88,7 @@ export class SessionClient {
   private continuing = false;
   private readonly pending = new Map<string, Pending>();
   private readonly listeners: { [K in keyof Listeners]: Set<Listeners[K]> } = {
+    ended: new Set(),
     hello: new Set(),
     events: new Set(),
     delta: new Set(),
@@ -121,7 +131,12 @@ export class SessionClient {
     const socket = create(socketUrl(this.options, this.seq));
     this.socket = socket;
     socket.onmessage = (event) => this.onMessage(socket, event.data);
-    socket.onclose = () => this.dropped(socket);
+    socket.onclose = (event) => {
+      const code = (event as { code?: unknown } | null)?.code;
+      const final = typeof code === "number" ? FINAL_CLOSE[code] : undefined;
+      if (final && socket === this.socket) return this.end(final);
+      this.dropped(socket);
+    };
     socket.onerror = () => this.dropped(socket);
     // A handshake that hangs counts as a dead socket too: no hello in time means try again.
     this.armPongDeadline(true);
@@ -227,6 +242,11 @@ export class SessionClient {
     if (!waiting) return;
     const socket = this.socket;
     this.pongTimer = setTimeout(() => socket && this.dropped(socket), this.options.pongTimeoutMs ?? 10_000);
+  }
+
+  private end(reason: string): void {
+    this.close();
+    for (const listener of this.listeners.ended) listener(reason);
   }
 
   private dropped(socket: SocketLike): void {

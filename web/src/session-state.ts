@@ -95,6 +95,8 @@ export interface SessionView {
   stackAsOf: number;
   /** The stack as of the event being applied, folded from events alone, to label each item. */
   speakers: readonly AgentFrameView[];
+  /** Set while the turn waits out a model outage: when the call is re-issued (server clock). */
+  modelRetry: { attempt: number; retryAt: number } | null;
 }
 
 export type ViewAction =
@@ -124,6 +126,7 @@ export function initialView(): SessionView {
     stack: [],
     stackAsOf: 0,
     speakers: [],
+    modelRetry: null,
   };
 }
 
@@ -161,6 +164,9 @@ function applyHello(view: SessionView, frame: HelloFrame, receivedAt: number): S
     clockSkewMs: snapshot.serverTime - receivedAt,
     stack: snapshot.stack,
     stackAsOf: snapshot.lastSeq,
+    modelRetry: snapshot.modelRetry
+      ? { attempt: snapshot.modelRetry.attempt, retryAt: snapshot.modelRetry.retryAt }
+      : null,
   });
   // The snapshot names pending prompts even when their events predate this client's cursor.
   for (const { status: _status, ...pending } of snapshot.pending) {
@@ -182,6 +188,8 @@ function applyEvents(view: SessionView, events: readonly SessionEvent[]): Sessio
 
 function applyEvent(draft: ViewDraft, event: SessionEvent): void {
   const v = draft.view;
+  // Any progress of the turn (or its end) means the waited-for retry happened.
+  if (v.modelRetry && event.type !== "model_retry" && event.type !== "session_status") v.modelRetry = null;
   switch (event.type) {
     case "user_message": {
       const { messageId, text, queued, deviceId } = event.data;
@@ -284,6 +292,39 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     case "error":
       draft.append(notice(event.seq, "error", event.data.message));
       return;
+    case "model_retry":
+      v.modelRetry = { attempt: event.data.attempt, retryAt: event.data.retryAt };
+      draft.append(
+        notice(
+          event.seq,
+          "info",
+          `The model is unavailable (${event.data.code}: ${event.data.message}); retrying at ${clockTime(event.data.retryAt)} (attempt ${event.data.attempt}).`,
+        ),
+      );
+      return;
+    case "context_compacted":
+      draft.append(
+        notice(
+          event.seq,
+          "info",
+          event.data.action === "summarized"
+            ? `Earlier conversation (${event.data.summarizedMessages} messages) was summarized by the model to stay within its context window.`
+            : `${event.data.clearedResults} old tool result(s) were cleared to stay within the model's context window.`,
+        ),
+      );
+      return;
+    case "turn_notice":
+      draft.append(notice(event.seq, "info", event.data.message));
+      return;
+    case "session_expiring":
+      draft.append(
+        notice(
+          event.seq,
+          "info",
+          `This session has been idle and will be deleted at ${new Date(event.data.expiresAt).toLocaleString()} unless it is used before.`,
+        ),
+      );
+      return;
     case "done":
       finishTurn(draft, event.data.stopReason, event.seq);
       return;
@@ -364,10 +405,9 @@ function applyStack(draft: ViewDraft, event: SessionEvent): void {
   if (event.seq > v.stackAsOf) v.stack = applyStackEvent(v.stack, event);
 }
 
+// `max_tokens` and `refusal` come with their own `turn_notice`, which says more.
 const STOP_NOTICES: Record<string, string> = {
   cancelled: "Turn cancelled.",
-  max_tokens: "The reply was cut off at the output token limit.",
-  refusal: "The model declined to continue.",
   iteration_limit: "The turn stopped after too many tool rounds.",
   rejected: "Turn stopped after a denial.",
 };
@@ -377,6 +417,10 @@ function finishTurn(draft: ViewDraft, stopReason: string, seq: number): void {
   draft.view.liveBlocks = {};
   const text = STOP_NOTICES[stopReason];
   if (text) draft.append(notice(seq, "info", text));
+}
+
+function clockTime(at: number): string {
+  return new Date(at).toLocaleTimeString();
 }
 
 function notice(seq: number, level: NoticeItem["level"], text: string): NoticeItem {

@@ -5,6 +5,7 @@ import type { FrameStore, StoredMessage, TranscriptStore } from "../ports";
 
 export class MemoryTranscriptStore implements TranscriptStore {
   readonly #rows: (StoredMessage & { frameId: string })[] = [];
+  #nextId = 1;
 
   constructor(private readonly frames: Pick<FrameStore, "top">) {}
 
@@ -31,7 +32,21 @@ export class MemoryTranscriptStore implements TranscriptStore {
       last.content = [...last.content, ...structuredClone(content)];
       return;
     }
-    this.#rows.push({ id: this.#rows.length + 1, role, content: structuredClone(content), frameId });
+    this.#rows.push({ id: this.#nextId++, role, content: structuredClone(content), frameId });
+  }
+
+  /** Replaces the current frame's transcript (clearing old tool results, compaction). */
+  rewrite(messages: MessageParam[]): void {
+    const frameId = this.#frameId();
+    const kept = this.#rows.filter((row) => row.frameId !== frameId);
+    this.#rows.length = 0;
+    this.#rows.push(...kept);
+    for (const message of messages) {
+      const content: ContentBlockParam[] =
+        typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+      const role = message.role === "assistant" ? "assistant" : "user";
+      this.#rows.push({ id: this.#nextId++, role, content: structuredClone(content), frameId });
+    }
   }
 
   /** Messages of every frame. */

@@ -17,6 +17,15 @@ export const ApprovalRequest = z.object({
   risk: z.enum(RISKS),
   /** A one-line summary of what the call would do, when the policy can say. */
   description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+  /** For an MCP tool: its server, its own name, title and annotations (the server's claims). */
+  mcp: z
+    .object({
+      server: z.string().max(64),
+      tool: z.string().max(128),
+      title: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+      annotations: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

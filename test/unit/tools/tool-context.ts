@@ -14,6 +14,7 @@ export function toolContext(overrides: Partial<ToolContext> = {}): ToolContext {
       throw new Error(`unexpected network access in a test: ${String(input)}`);
     },
     now: () => FIXED_NOW,
+    toolCallId: "toolu_test",
     elicit: async () => {
       throw new Error("unexpected form in a test that does not answer one");
     },

@@ -167,11 +167,11 @@ describe("the iteration cap", () => {
 });
 
 describe("a failed model call", () => {
-  it("fails the turn with an error event and a failed status, then a next message sends a valid transcript", async () => {
+  it("that will not pass (invalid request) fails the turn with an error event and a failed status, then a next message sends a valid transcript", async () => {
     const session = await createSession({
       script: [
         toolReply([{ name: "current_time", input: {} }]),
-        { content: [], error: { code: "overloaded", message: "Overloaded after 3 retries" } },
+        { content: [], error: { code: "invalid_request", message: "prompt is malformed" } },
         textReply("I am back."),
       ],
     });
@@ -180,9 +180,9 @@ describe("a failed model call", () => {
     const done = await device.waitForDone();
     expect(done.data.stopReason).toBe("error");
     const error = device.event("error");
-    expect(error?.data).toEqual({ code: "model_overloaded", message: "Overloaded after 3 retries" });
+    expect(error?.data).toEqual({ code: "model_invalid_request", message: "prompt is malformed" });
     const failed = await device.waitForEvent("session_status", (e) => e.data.status === "failed");
-    expect(failed.data.error).toContain("Overloaded after 3 retries");
+    expect(failed.data.error).toContain("prompt is malformed");
     expect(failed.seq).toBeGreaterThan(error?.seq ?? Number.POSITIVE_INFINITY);
 
     await device.request({ type: "send_message", text: "second" });

@@ -1,7 +1,7 @@
 // Messages sent while a turn runs wait in the inbox and run in order; cancel ends a turn at once and
 // leaves a transcript the next model call can use.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_QUEUED_MESSAGES } from "../../../src/session/command-handler";
+import { MAX_QUEUED_MESSAGES } from "../../../src/protocol/limits";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { eventsOf, expectValidTranscript, lastRequest, modelRequests, userTexts } from "./agent-harness";
 
@@ -113,9 +113,18 @@ describe("a full inbox", () => {
     const device = await connect(session);
     await device.request({ type: "send_message", text: "first" });
     await device.waitForEvent("text_delta");
+    // Over HTTP: one socket may not send this many commands this fast.
     for (let i = 0; i < MAX_QUEUED_MESSAGES; i += 1) {
-      expect((await device.request({ type: "send_message", text: `queued ${i}` })).ok).toBe(true);
+      const queued = await api("POST", `/api/sessions/${session.sessionId}/messages`, {
+        token: session.token,
+        body: { text: `queued ${i}` },
+      });
+      expect(queued.status).toBe(202);
     }
+    await device.until(
+      () => device.events.filter((e) => e.type === "user_message").length > MAX_QUEUED_MESSAGES,
+      "queued messages",
+    );
     const before = device.events.length;
     const refused = await device.request({ type: "send_message", text: "one too many" });
     expect(refused).toMatchObject({ ok: false, error: { code: "queue_full" } });

@@ -155,7 +155,8 @@ describe("live deltas", () => {
       script: [
         textReply("Half a thought", {
           textChunkSize: 2,
-          error: { code: "overloaded", message: "busy", afterEvents: 5 },
+          // A failure that will not pass with time, so the turn ends (an outage would wait and retry).
+          error: { code: "invalid_request", message: "bad request", afterEvents: 5 },
         }),
       ],
     });

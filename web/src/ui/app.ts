@@ -6,7 +6,6 @@ import { rememberSession } from "../recent-sessions";
 import { safeLocalStorage } from "../safe-storage";
 import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../session-client";
 import type { SessionRoute } from "../session-link";
-import { buildShareUrl } from "../session-link";
 import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
 import { AgentBreadcrumb } from "./agent-breadcrumb";
 import { BatchBar } from "./batch-bar";
@@ -15,7 +14,7 @@ import { ConnectionBadge } from "./connection-badge";
 import { h } from "./dom";
 import type { CardContext } from "./interaction-card";
 import { notifyControl } from "./notify-control";
-import { shareLink } from "./share-link";
+import { SharePanel } from "./share-link";
 import { StatusBar } from "./status-bar";
 import { Transcript } from "./transcript";
 
@@ -75,6 +74,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   const badge = new ConnectionBadge(() => client.reconnectNow());
   const status = new StatusBar({
     retry: () => view.lastUserText && void send(view.lastUserText).catch(() => undefined),
+    retryNow: () => void client.send({ type: "retry_now" }).catch(() => undefined),
     setMode: (mode: PermissionMode) =>
       void client.send({ type: "set_permission_mode", mode }).catch(() => undefined),
   });
@@ -92,6 +92,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   });
   const breadcrumb = new AgentBreadcrumb();
 
+  const share = new SharePanel(route);
+  const ended = h("p", { class: "session-ended", role: "alert", hidden: true });
   const emptyHint = h("p", {
     class: "empty-hint",
     hidden: true,
@@ -104,8 +106,9 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       h("h1", {}, h("a", { href: "/", text: "Parley" })),
       badge.el,
       notifyControl(route, deviceId),
-      shareLink(buildShareUrl(location.origin, route)),
+      share.el,
     ),
+    ended,
     status.demo,
     h("main", { class: "conversation" }, emptyHint, transcript.el, transcript.queuedEl),
     h("footer", { class: "bottom" }, batchBar.el, status.el, breadcrumb.el, composer.el),
@@ -206,7 +209,18 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     if (cardOf(transcript, pendingInteractions(view)[0])?.handleKey(event)) event.preventDefault();
   });
 
-  client.on("hello", (frame) => dispatch({ type: "hello", frame, receivedAt: Date.now() }));
+  client.on("hello", (frame) => {
+    share.setRole(frame.role ?? "owner");
+    // The stylesheet hides what this role may not do (the server refuses it anyway).
+    root.dataset.role = frame.role ?? "owner";
+    composer.setViewOnly(frame.role === "view");
+    dispatch({ type: "hello", frame, receivedAt: Date.now() });
+  });
+  client.on("ended", (reason) => {
+    ended.textContent = reason;
+    ended.hidden = false;
+    share.setRole("none");
+  });
   // The start page lists this session with its last status and message (written only on change).
   let remembered = "";
   const remember = () => {

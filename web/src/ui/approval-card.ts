@@ -7,6 +7,7 @@ import type { InteractionState, ToolItem } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
 import { isTextEntry } from "./interaction-card";
+import { mcpOriginLine } from "./mcp-origin";
 
 function requestOf(
   interaction: InteractionState,
@@ -83,6 +84,7 @@ export class ApprovalCard extends AnswerableCard {
         risk ? h("span", { class: `chip risk risk-${risk}`, text: risk }) : null,
         this.countdown.el,
       ),
+      mcpOriginLine(interaction.request),
       this.args,
       this.controls,
       this.receipt,

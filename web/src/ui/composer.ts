@@ -23,6 +23,7 @@ export class Composer {
   private readonly error = h("p", { class: "composer-error", role: "alert", hidden: true });
   private sending = false;
   private locked = true;
+  private viewOnly = false;
 
   constructor(private readonly actions: ComposerActions) {
     this.input = h("textarea", {
@@ -63,33 +64,40 @@ export class Composer {
     this.input.addEventListener("input", () => this.refreshButton());
   }
 
+  /** A view-only link may read but not send; the server would refuse it anyway. */
+  setViewOnly(viewOnly: boolean): void {
+    this.viewOnly = viewOnly;
+  }
+
   update(view: SessionView, connection: ConnectionInfo): void {
     const busy = view.status === "running" || view.status === "awaiting_input";
     const top = view.stack.at(-1) ?? null;
     const whom = top ? top.agent : "the agent";
     this.topFrameId = top?.frameId ?? null;
-    this.endAgentButton.hidden = !top || !view.connectedOnce;
+    this.endAgentButton.hidden = !top || !view.connectedOnce || this.viewOnly;
     setText(this.endAgentButton, top ? `End ${top.agent}` : "End this agent");
     this.endAgentButton.title = top ? `Stop ${top.agent} and hand the conversation back to its caller` : "";
     this.input.setAttribute("aria-label", `Message to ${whom}`);
     // An open question takes a chat message as its answer, so the box stays open for one.
     const chatAnswers = pendingInteractions(view).some((prompt) => readsChat(prompt.interaction.kind));
     const waiting = view.status === "awaiting_input" && !chatAnswers;
-    this.locked = !view.connectedOnce || waiting || connection.state === "closed";
+    this.locked = this.viewOnly || !view.connectedOnce || waiting || connection.state === "closed";
     this.input.disabled = this.locked;
-    this.input.placeholder = !view.connectedOnce
-      ? "Connecting…"
-      : connection.state !== "connected"
-        ? "Reconnecting — a message sent now goes out once the connection is back"
-        : chatAnswers
-          ? "Answer the card above, or reply here in your own words"
-          : view.status === "awaiting_input"
-            ? "Answer the card above to continue (or cancel the turn)"
-            : view.status === "running"
-              ? "The agent is working — a message sent now waits its turn"
-              : `Message ${whom} (Enter to send, Shift+Enter for a new line)`;
+    this.input.placeholder = this.viewOnly
+      ? "This link is view only"
+      : !view.connectedOnce
+        ? "Connecting…"
+        : connection.state !== "connected"
+          ? "Reconnecting — a message sent now goes out once the connection is back"
+          : chatAnswers
+            ? "Answer the card above, or reply here in your own words"
+            : view.status === "awaiting_input"
+              ? "Answer the card above to continue (or cancel the turn)"
+              : view.status === "running"
+                ? "The agent is working — a message sent now waits its turn"
+                : `Message ${whom} (Enter to send, Shift+Enter for a new line)`;
     setText(this.sendButton, view.status === "running" ? "Queue" : "Send");
-    this.cancelButton.hidden = !busy;
+    this.cancelButton.hidden = !busy || this.viewOnly;
     this.refreshButton();
   }
 

@@ -1,4 +1,5 @@
-// The session's state in words — thinking, waiting for you, ready, failed (with Retry) — plus the
+// The session's state in words — thinking, waiting for you, ready, failed (with Retry), waiting out
+// a model outage (with Retry now) — plus the
 // demo-model notice and the permission mode switch.
 import type { PermissionMode } from "../../../src/protocol/index";
 import type { SessionView } from "../session-state";
@@ -13,6 +14,7 @@ const MODES: [PermissionMode, string][] = [
 
 export interface StatusActions {
   retry(): void;
+  retryNow(): void;
   setMode(mode: PermissionMode): void;
 }
 
@@ -27,6 +29,7 @@ export class StatusBar {
   private readonly text = h("span", { class: "status-text" });
   private readonly error = h("span", { class: "status-error" });
   private readonly retry: HTMLButtonElement;
+  private readonly retryNow: HTMLButtonElement;
   private readonly mode: HTMLSelectElement;
 
   constructor(actions: StatusActions) {
@@ -35,6 +38,12 @@ export class StatusBar {
       text: "Retry",
       hidden: true,
       on: { click: () => actions.retry() },
+    });
+    this.retryNow = h("button", {
+      type: "button",
+      text: "Retry now",
+      hidden: true,
+      on: { click: () => actions.retryNow() },
     });
     this.mode = h(
       "select",
@@ -51,6 +60,7 @@ export class StatusBar {
       this.text,
       this.error,
       this.retry,
+      this.retryNow,
       h("label", { class: "mode" }, "Tools: ", this.mode),
     );
   }
@@ -63,7 +73,11 @@ export class StatusBar {
       awaiting_input: "Waiting for you",
       failed: "Failed",
     }[view.status];
-    setText(this.text, words);
+    setText(
+      this.text,
+      view.modelRetry && view.status === "running" ? "Model unavailable — waiting to retry" : words,
+    );
+    this.retryNow.hidden = !view.modelRetry || view.status !== "running";
     setText(this.error, view.status === "failed" && view.error ? view.error : "");
     this.retry.hidden = view.status !== "failed" || !view.lastUserText;
     if (this.mode.value !== view.mode) this.mode.value = view.mode;

@@ -1,0 +1,118 @@
+// A `tools/call` that asks for input first (protocol 2026-07-28, `input_required`): each round's
+// requests and opaque `requestState` are stored with the tool call, every request becomes a form a
+// person answers (`ctx.elicit`, a durable interrupt), and only when all are answered is the call
+// retried with `inputResponses` and the state exactly as the server sent it.
+import { z } from "zod";
+import { ElicitRequestFormParams, type ElicitResult } from "../protocol/elicitation";
+import { describeZodError } from "../protocol/errors";
+import type { ToolOutput } from "../tools/define-tool";
+import type { McpCallOptions, McpCallOutcome } from "./mcp-connection";
+import { describeCallResult } from "./mcp-result";
+
+export const McpRound = z.object({
+  inputRequests: z.record(z.string(), z.unknown()),
+  requestState: z.string().nullable(),
+});
+export const McpCallState = z.object({ rounds: z.array(McpRound) });
+export type McpCallState = z.infer<typeof McpCallState>;
+
+/** The rounds of one tool call, kept in SQLite so the answers and the retry survive any restart. */
+export interface McpCallStore {
+  get(toolCallId: string): McpCallState | null;
+  save(toolCallId: string, server: string, state: McpCallState): void;
+}
+
+/** Rounds one call may take before it is given up: a server that never stops asking is a bug. */
+export const MAX_INPUT_ROUNDS = 5;
+
+export interface RoundsContext {
+  server: string;
+  tool: string;
+  toolCallId: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+  call(options: Omit<McpCallOptions, "signal">): Promise<McpCallOutcome>;
+  calls: McpCallStore;
+  /** `ctx.elicit`: a form card, answered durably (the tool runs again once it is resolved). */
+  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+}
+
+export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
+  let state = ctx.calls.get(ctx.toolCallId);
+  if (!state) {
+    const first = await ctx.call({});
+    if (first.kind === "result") return describeCallResult(ctx.server, first.result);
+    state = { rounds: [{ inputRequests: first.inputRequests, requestState: first.requestState }] };
+    ctx.calls.save(ctx.toolCallId, ctx.server, state);
+  }
+  // Earlier rounds are replayed: their forms return the recorded answers and were already sent.
+  for (let index = 0; ; index += 1) {
+    const round = state.rounds[index];
+    if (!round) throw new Error("a stored round is missing");
+    const inputResponses: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(round.inputRequests)) {
+      const answered = await answer(ctx, request);
+      if ("refused" in answered) return { content: answered.refused, isError: true };
+      inputResponses[key] = answered.response;
+    }
+    if (index < state.rounds.length - 1) continue;
+    if (state.rounds.length > MAX_INPUT_ROUNDS) {
+      return {
+        content: `MCP server "${ctx.server}" kept asking for input (${state.rounds.length} rounds); the call was given up.`,
+        isError: true,
+      };
+    }
+    const next = await ctx.call({ inputResponses, requestState: round.requestState });
+    if (next.kind === "result") return describeCallResult(ctx.server, next.result);
+    state = {
+      rounds: [...state.rounds, { inputRequests: next.inputRequests, requestState: next.requestState }],
+    };
+    ctx.calls.save(ctx.toolCallId, ctx.server, state);
+  }
+}
+
+/**
+ * A URL elicitation happens on the server's own page (sign-in, payment): the card shows the link and
+ * asks the person to accept once they have finished there, or decline.
+ */
+export function urlConfirmation(message: string, url: string): ElicitRequestFormParams {
+  return {
+    message: `${message}\n\nOpen ${url} and finish there, then accept this form (or decline).`,
+    requestedSchema: { type: "object", properties: {} },
+  };
+}
+
+const Embedded = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
+const UrlParams = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
+
+/** One embedded request answered: a form for an elicitation, a refusal for anything else. */
+async function answer(
+  ctx: RoundsContext,
+  raw: unknown,
+): Promise<{ response: unknown } | { refused: string }> {
+  const request = Embedded.safeParse(raw);
+  const from = `MCP server "${ctx.server}"`;
+  if (!request.success) return { refused: `${from} sent an input request that is not an MCP request.` };
+  const { method, params = {} } = request.data;
+  if (method === "elicitation/create") {
+    const url = UrlParams.safeParse(params);
+    if (url.success) {
+      const done = await ctx.elicit(urlConfirmation(url.data.message, url.data.url));
+      return { response: { action: done.action } };
+    }
+    const form = ElicitRequestFormParams.safeParse(params);
+    if (!form.success) {
+      return { refused: `${from} asked for a form Parley cannot show: ${describeZodError(form.error)}.` };
+    }
+    return { response: await ctx.elicit(form.data) };
+  }
+  if (method === "roots/list") return { response: { roots: [] } };
+  if (method === "sampling/createMessage") {
+    return {
+      refused: `${from} asked this client to run the model for it (sampling), which Parley does not offer; the call was not completed.`,
+    };
+  }
+  return {
+    refused: `${from} asked for "${method}", which Parley cannot answer; the call was not completed.`,
+  };
+}

@@ -1,0 +1,68 @@
+// Who may do what in a session (DESIGN §17): the owner's token, and share links with a role, an
+// optional expiry and a label, as the owner mints, lists and revokes them.
+import { z } from "zod";
+
+/** `owner`: everything; `answer`: send messages and resolve cards; `view`: read only. */
+export const Role = z.enum(["owner", "answer", "view"]);
+export type Role = z.infer<typeof Role>;
+
+/** The roles a share link can carry (only the session's own token is the owner's). */
+export const LinkRole = Role.exclude(["owner"]);
+export type LinkRole = z.infer<typeof LinkRole>;
+
+/** Share link ids: 16 random bytes as 32 hex characters, like session ids. */
+export const LinkId = z.string().regex(/^[0-9a-f]{32}$/, "link id must be 32 hex characters");
+
+/** Who presented a request: the owner, or the holder of share link `linkId`. */
+export const Access = z.discriminatedUnion("role", [
+  z.strictObject({ role: z.literal("owner"), linkId: z.null() }),
+  z.strictObject({ role: LinkRole, linkId: LinkId }),
+]);
+export type Access = z.infer<typeof Access>;
+
+export const OWNER: Access = { role: "owner", linkId: null };
+
+/** Longest a share link may live, and its longest label. */
+export const MAX_LINK_TTL_MS = 366 * 24 * 60 * 60 * 1000;
+export const MAX_LINK_LABEL_CHARS = 80;
+
+/** `POST /api/sessions/:id/links`: mint a share link. */
+export const MintLinkBody = z.strictObject({
+  role: LinkRole.default("answer"),
+  /** Lifetime in seconds from now; absent for a link that lasts until revoked. */
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(MAX_LINK_TTL_MS / 1000)
+    .optional(),
+  label: z.string().trim().max(MAX_LINK_LABEL_CHARS).optional(),
+});
+export type MintLinkBody = z.input<typeof MintLinkBody>;
+
+/** A share link as the owner sees it in the list. */
+export const ShareLinkView = z.object({
+  linkId: LinkId,
+  role: LinkRole,
+  label: z.string().nullable(),
+  createdAt: z.number(),
+  expiresAt: z.number().nullable(),
+  lastUsedAt: z.number().nullable(),
+  revokedAt: z.number().nullable(),
+});
+export type ShareLinkView = z.infer<typeof ShareLinkView>;
+
+/** The answer to minting: the link's record, its token and ready-made URLs. */
+export const MintedLink = ShareLinkView.extend({
+  token: z.string(),
+  shareUrl: z.string(),
+  websocketUrl: z.string(),
+});
+export type MintedLink = z.infer<typeof MintedLink>;
+
+/** What each role may send: `view` may only replay; `answer` may not change settings. */
+export function mayRun(role: Role, command: string): boolean {
+  if (role === "owner") return true;
+  if (role === "view") return command === "resume";
+  return command !== "set_permission_mode";
+}

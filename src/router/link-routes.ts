@@ -1,0 +1,55 @@
+// Share links, owner only: mint (`POST …/links`), list with last use (`GET …/links`), revoke
+// (`DELETE …/links/:linkId`, which closes the link's live sockets).
+import { Hono } from "hono";
+import { LinkId, type MintedLink, MintLinkBody, type ShareLinkView } from "../protocol/access";
+import { sessionStub } from "../session/session-rpc";
+import { requireOwner } from "./access-guard";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { readJsonBody } from "./read-json-body";
+import { newSessionId } from "./session-token";
+import { signShareToken } from "./share-token";
+
+export const linkRoutes = new Hono<AppEnv>();
+
+linkRoutes.use("*", async (c, next) => {
+  requireOwner(c, "manage share links");
+  await next();
+});
+
+linkRoutes.post("/", async (c) => {
+  const body = await readJsonBody(c, MintLinkBody, { optional: true });
+  const sessionId = c.get("sessionId");
+  const link = {
+    linkId: newSessionId(),
+    role: body.role,
+    label: body.label || null,
+    expiresAt: body.expiresInSeconds === undefined ? null : Date.now() + body.expiresInSeconds * 1000,
+  };
+  const added = await sessionStub(c.env, sessionId).addLink(link);
+  if (!added.ok) throw HttpError.from(added.error);
+  const token = await signShareToken(c.get("config").sessionSecret, sessionId, link);
+  const url = new URL(c.req.url);
+  const wsOrigin = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
+  const minted: MintedLink = {
+    ...(added.result as ShareLinkView),
+    token,
+    shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
+    websocketUrl: `${wsOrigin}/api/sessions/${sessionId}/ws?token=${token}`,
+  };
+  return c.json(minted, 201);
+});
+
+linkRoutes.get("/", async (c) => {
+  const listed = await sessionStub(c.env, c.get("sessionId")).listLinks();
+  if (!listed.ok) throw HttpError.from(listed.error);
+  return c.json(listed.result);
+});
+
+linkRoutes.delete("/:linkId", async (c) => {
+  const linkId = LinkId.safeParse(c.req.param("linkId"));
+  if (!linkId.success) throw new HttpError("not_found", "No such share link (ids are 32 hex characters)");
+  const revoked = await sessionStub(c.env, c.get("sessionId")).revokeLink(linkId.data);
+  if (!revoked.ok) throw HttpError.from(revoked.error);
+  return c.json(revoked.result);
+});

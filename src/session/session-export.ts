@@ -1,0 +1,19 @@
+// `GET /api/sessions/:id/export`: the session as one JSON document the owner can keep — the
+// transcript exactly as the model saw it and the whole event log.
+import type { SessionSnapshot } from "../protocol/session";
+import type { SessionState } from "./session-state";
+
+export function exportSession(state: SessionState, snapshot: SessionSnapshot) {
+  const events: unknown[] = [];
+  for (const row of state.sql.iterate<{ frame: string }>(`SELECT frame FROM events ORDER BY seq`)) {
+    events.push(JSON.parse(row.frame));
+  }
+  return {
+    format: "parley.session-export.v1",
+    exportedAt: Date.now(),
+    snapshot,
+    shareLinks: state.links.list(),
+    transcript: state.transcript.messages(),
+    events,
+  };
+}

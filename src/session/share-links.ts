@@ -1,0 +1,102 @@
+// The session's share links as the object keeps them (one JSON row in `meta`, at most
+// MAX_SHARE_LINKS): minted, listed with when each was last used, revoked, and checked on every use.
+import { z } from "zod";
+import { type Access, LinkId, LinkRole, type ShareLinkView } from "../protocol/access";
+import type { ErrorBody } from "../protocol/errors";
+import { MAX_SHARE_LINKS } from "../protocol/limits";
+import type { MetaStore } from "./meta-store";
+
+const StoredLinks = z.array(
+  z.object({
+    linkId: LinkId,
+    role: LinkRole,
+    label: z.string().nullable(),
+    createdAt: z.number(),
+    expiresAt: z.number().nullable(),
+    lastUsedAt: z.number().nullable(),
+    revokedAt: z.number().nullable(),
+  }),
+);
+
+// "Last used" is for people reading a list, so it is written at most this often per link.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export class ShareLinks {
+  constructor(
+    private readonly meta: MetaStore,
+    private readonly now: () => number,
+  ) {}
+
+  list(): ShareLinkView[] {
+    return this.meta.get("share_links", StoredLinks) ?? [];
+  }
+
+  /** Records a link the Worker is about to sign; false when the session holds too many. */
+  add(link: Omit<ShareLinkView, "createdAt" | "lastUsedAt" | "revokedAt">): ShareLinkView | null {
+    const links = this.list();
+    if (links.length >= MAX_SHARE_LINKS) return null;
+    const record: ShareLinkView = { ...link, createdAt: this.now(), lastUsedAt: null, revokedAt: null };
+    this.meta.set("share_links", [...links, record]);
+    return record;
+  }
+
+  /** Marks a link revoked; null when there is no such link, the record otherwise (idempotent). */
+  revoke(linkId: string): ShareLinkView | null {
+    const links = this.list();
+    const link = links.find((candidate) => candidate.linkId === linkId);
+    if (!link) return null;
+    if (link.revokedAt === null) {
+      link.revokedAt = this.now();
+      this.meta.set("share_links", links);
+    }
+    return link;
+  }
+
+  /**
+   * The next expiry of a live (unrevoked) link still to be enforced, so the alarm can close that
+   * link's sockets when it comes; null when none is ahead.
+   */
+  nextExpiry(): number | null {
+    const enforced = this.meta.get("share_links_expired_until", z.number()) ?? 0;
+    const ahead = this.list()
+      .filter((link) => link.revokedAt === null && link.expiresAt !== null && link.expiresAt > enforced)
+      .map((link) => link.expiresAt as number);
+    return ahead.length > 0 ? Math.min(...ahead) : null;
+  }
+
+  /** Links that expired by `now` and were not yet enforced; marks them enforced. */
+  takeExpired(now: number): ShareLinkView[] {
+    const enforced = this.meta.get("share_links_expired_until", z.number()) ?? 0;
+    const expired = this.list().filter(
+      (link) =>
+        link.revokedAt === null &&
+        link.expiresAt !== null &&
+        link.expiresAt > enforced &&
+        link.expiresAt <= now,
+    );
+    if (expired.length > 0) this.meta.set("share_links_expired_until", now);
+    return expired;
+  }
+
+  /**
+   * Whether `access` may still be used: the owner always; a link only while the object knows it
+   * and it is neither revoked nor expired. Notes the use for the owner's list.
+   */
+  admit(access: Access): ErrorBody | null {
+    if (access.linkId === null) return null;
+    const links = this.list();
+    const link = links.find((candidate) => candidate.linkId === access.linkId);
+    const now = this.now();
+    if (!link || link.revokedAt !== null) {
+      return { code: "link_revoked", message: "This share link was revoked by the session's owner" };
+    }
+    if (link.expiresAt !== null && link.expiresAt <= now) {
+      return { code: "link_expired", message: "This share link has expired" };
+    }
+    if (link.lastUsedAt === null || now - link.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      link.lastUsedAt = now;
+      this.meta.set("share_links", links);
+    }
+    return null;
+  }
+}

@@ -1,0 +1,88 @@
+// What a WebSocket connection may do: the Worker states who connected in a header (it checked the
+// token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
+// in the socket's attachment for every later command.
+import { z } from "zod";
+import { Access, OWNER, type Role } from "../protocol/access";
+import { describeZodError, type ErrorBody } from "../protocol/errors";
+import type { AckFrame } from "../protocol/frames";
+import { DeviceId } from "../protocol/session";
+
+/** Set by the Worker on the upgrade request it forwards; a client's own value is overwritten. */
+export const ACCESS_HEADER = "x-parley-access";
+
+/** Close codes a device can act on: stop reconnecting and say why. */
+export const SOCKET_CLOSE = { revoked: 4001, expired: 4002, deleted: 4004 } as const;
+
+export const WebSocketQuery = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  device: DeviceId.optional(),
+  token: z.string().optional(),
+});
+
+export interface SocketAttachment {
+  deviceId: string;
+  role?: Role;
+  linkId?: string | null;
+}
+
+export type SocketRequest =
+  | { ok: true; access: Access; device: string | undefined; after: number }
+  | { ok: false; error: ErrorBody };
+
+export function readSocketAccess(request: Request): SocketRequest {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+    return { ok: false, error: { code: "invalid_input", message: "Expected a WebSocket upgrade" } };
+  }
+  return readStreamAccess(request);
+}
+
+/** Who opened a connection (a WebSocket or an event stream) and from which cursor. */
+export function readStreamAccess(request: Request): SocketRequest {
+  const access = Access.safeParse(parseJson(request.headers.get(ACCESS_HEADER)));
+  if (!access.success) return { ok: false, error: { code: "forbidden", message: "No access was stated" } };
+  const query = WebSocketQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success)
+    return { ok: false, error: { code: "invalid_input", message: describeZodError(query.error) } };
+  return { ok: true, access: access.data, device: query.data.device, after: query.data.after };
+}
+
+/** The tag every socket of one link (or of the owner) carries. */
+export function socketTag(access: Pick<Access, "linkId">): string {
+  return access.linkId === null ? "owner" : `link:${access.linkId}`;
+}
+
+/** A refused upgrade: the ErrorBody alone; the Worker shapes the HTTP response from it. */
+export function refuseSocket(error: ErrorBody): Response {
+  return Response.json(error, { status: 400 });
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Sockets accepted before share links existed carry only a device id: they were the owner's. */
+export function accessOf(attachment: SocketAttachment | null): Access {
+  if (!attachment?.role || attachment.role === "owner" || !attachment.linkId) return OWNER;
+  return { role: attachment.role, linkId: attachment.linkId };
+}
+
+export function sendAck(ws: WebSocket, frame: AckFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    // The socket went away; the client resumes and reads the outcome from the event log.
+  }
+}
+
+export function closeSocket(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // Already closed by the runtime; nothing to do.
+  }
+}

@@ -1,0 +1,189 @@
+// Protocol 2026-07-28 elicitation (`input_required`): the server's request is stored with the tool
+// call, its form is answered from any device — after eviction too — and the call is retried exactly
+// once with the answers and the server's `requestState`; decline and timeout reach the server as such.
+import { evictDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { connect, textReply, toolReply } from "../../helpers/session-harness";
+import type { RecordedCall } from "../../mcp-servers/mrtr-server";
+import {
+  dumpStorage,
+  eventsOf,
+  lastMessage,
+  modelRequests,
+  stubOf,
+  tableRows,
+  toolResultsOf,
+} from "../interactions/interaction-fixtures";
+import { control, mcpSession, respond } from "./mcp-fixtures";
+
+const DEPLOY = "mcp__mrtr__confirm-deploy";
+
+async function callsFor(env: string): Promise<RecordedCall[]> {
+  const calls = (await control("GET", "/mrtr/calls")) as RecordedCall[];
+  return calls.filter((call) => (call.arguments as { env: string }).env === env);
+}
+
+function deploySession(env: string, extra: Record<string, unknown> = {}) {
+  return mcpSession(
+    ["mrtr"],
+    [
+      toolReply([{ name: DEPLOY, id: `toolu_${env.replaceAll("-", "_")}`, input: { env } }]),
+      textReply("Finished."),
+    ],
+    { permissionMode: "bypassPermissions", ...extra },
+  );
+}
+
+describe("an MCP tool that answers input_required", () => {
+  it("opens the server's form, survives eviction, and retries once with the answers and the untouched requestState", async () => {
+    const env = `staging-${crypto.randomUUID().slice(0, 8)}`;
+    const { session, device } = await deploySession(env);
+    await device.request({ type: "send_message", text: "deploy" });
+    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    expect(prompt.data.request).toMatchObject({
+      message: `Deploy to ${env}?`,
+      requestedSchema: { properties: { confirm: { type: "boolean" }, window: { enum: ["now", "tonight"] } } },
+    });
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    const [stored] = await tableRows<{ state: string }>(session, "SELECT state FROM mcp_calls");
+    expect(JSON.parse(stored?.state ?? "{}")).toMatchObject({
+      rounds: [
+        {
+          requestState: `deploy:${env}:round-1`,
+          inputRequests: { confirm: { method: "elicitation/create" } },
+        },
+      ],
+    });
+    expect(await callsFor(env)).toHaveLength(1);
+    device.close();
+
+    await evictDurableObject(stubOf(session), { webSockets: "close" });
+    const phone = await connect(session, { device: "phone" });
+    const content = { confirm: true, window: "tonight" };
+    const answered = await respond(
+      session,
+      prompt.data.interactionId ?? "",
+      { action: "accept", content },
+      "phone",
+    );
+    expect(answered.status).toBe(200);
+    await phone.waitForDone(1, 15_000);
+
+    const result = eventsOf(phone, "tool_result").at(-1);
+    expect(result?.data).toMatchObject({
+      name: DEPLOY,
+      content: `Deployed to ${env} (tonight, confirmed=true).`,
+      isError: false,
+    });
+    expect(await callsFor(env)).toEqual([
+      { arguments: { env }, inputResponses: null, requestState: null },
+      {
+        arguments: { env },
+        inputResponses: { confirm: { action: "accept", content } },
+        requestState: `deploy:${env}:round-1`,
+      },
+    ]);
+    const [request] = await modelRequests(session);
+    expect(toolResultsOf(lastMessage(request))[0]?.content).toBe(
+      `Deployed to ${env} (tonight, confirmed=true).`,
+    );
+    phone.close();
+  });
+
+  it("passes a decline on to the server, which ends the call its own way", async () => {
+    const env = `prod-${crypto.randomUUID().slice(0, 8)}`;
+    const { session, device } = await deploySession(env);
+    await device.request({ type: "send_message", text: "deploy" });
+    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    expect(
+      (await respond(session, prompt.data.interactionId ?? "", { action: "decline" }, "phone")).status,
+    ).toBe(200);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "tool_result").at(-1)?.data).toMatchObject({
+      content: `Deployment to ${env} was declined.`,
+      isError: true,
+    });
+    expect((await callsFor(env)).map((call) => call.inputResponses)).toEqual([
+      null,
+      { confirm: { action: "decline" } },
+    ]);
+    device.close();
+  });
+
+  it("answers cancel when the form times out", async () => {
+    const env = `qa-${crypto.randomUUID().slice(0, 8)}`;
+    const { device } = await deploySession(env, { interactionTimeoutMs: 300 });
+    await device.request({ type: "send_message", text: "deploy" });
+    await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "interaction_resolved").at(-1)?.data.outcome).toBe("timed_out");
+    expect(eventsOf(device, "tool_result").at(-1)?.data.content).toBe(`Deployment to ${env} was cancelled.`);
+    expect((await callsFor(env)).map((call) => call.inputResponses)).toEqual([
+      null,
+      { confirm: { action: "cancel" } },
+    ]);
+    device.close();
+  });
+
+  it("refuses a malformed answer and changes nothing", async () => {
+    const env = `dev-${crypto.randomUUID().slice(0, 8)}`;
+    const { session, device } = await deploySession(env);
+    await device.request({ type: "send_message", text: "deploy" });
+    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+    const before = await dumpStorage(session);
+    const bad = await respond(
+      session,
+      prompt.data.interactionId ?? "",
+      { action: "accept", content: { window: "someday" } },
+      "phone",
+    );
+    expect(bad.status).toBe(400);
+    expect(await dumpStorage(session)).toEqual(before);
+    expect(await callsFor(env)).toHaveLength(1);
+    device.close();
+  });
+});
+
+describe("other input an MCP server asks for", () => {
+  it("shows a URL request as a card to confirm after visiting the page, and passes the outcome on", async () => {
+    const { session, device } = await mcpSession(
+      ["mrtr"],
+      [toolReply([{ name: "mcp__mrtr__sign-in", id: "toolu_signin", input: {} }]), textReply("Signed in.")],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "sign in" });
+    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
+    expect((prompt.data.request as { message: string }).message).toBe(
+      "Sign in to the test service\n\nOpen https://auth.example.com/signin?session=test and finish there, then accept this form (or decline).",
+    );
+    expect(
+      (await respond(session, prompt.data.interactionId ?? "", { action: "accept", content: {} }, "phone"))
+        .status,
+    ).toBe(200);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "tool_result").at(-1)?.data).toMatchObject({
+      content: "Sign-in accept.",
+      isError: false,
+    });
+    device.close();
+  });
+
+  it("refuses sampling: the call ends with an error result and the session goes on", async () => {
+    const { device } = await mcpSession(
+      ["mrtr"],
+      [
+        toolReply([{ name: "mcp__mrtr__summarize", id: "toolu_sample", input: {} }]),
+        textReply("No summary."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "summarize" });
+    await device.waitForDone(1, 15_000);
+    const result = eventsOf(device, "tool_result").at(-1)?.data;
+    expect(result?.isError).toBe(true);
+    expect(result?.content).toMatch(/^MCP server "mrtr" .*sampl/i);
+    expect(eventsOf(device, "interaction_prompt")).toEqual([]);
+    device.close();
+  });
+});
