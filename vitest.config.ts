@@ -7,10 +7,17 @@ import { freePorts } from "./test/mcp-servers/free-ports";
 import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
 
 // The test MCP servers listen on free loopback ports, picked here so the Worker's MCP_SERVERS
-// binding and the global setup that starts the servers agree.
-const [everything, killable, mrtr, garbage, down, control] = (await freePorts(6)) as number[];
-const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
+// binding and the global setup that starts the servers agree. With several projects this file may
+// be read more than once in one process, so the first pick is kept.
+const ports = process.env.PARLEY_MCP_TEST_PORTS
+  ? (JSON.parse(process.env.PARLEY_MCP_TEST_PORTS) as TestServerPorts)
+  : await pickPorts();
 process.env.PARLEY_MCP_TEST_PORTS = JSON.stringify(ports);
+
+async function pickPorts(): Promise<TestServerPorts> {
+  const [everything, killable, mrtr, garbage, down, control] = (await freePorts(6)) as number[];
+  return { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
+}
 
 const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.

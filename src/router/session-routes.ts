@@ -115,7 +115,8 @@ sessionRoutes.get("/events/stream", async (c) => {
       headers: { [ACCESS_HEADER]: JSON.stringify(c.get("access")) },
     }),
   );
-  if (response.ok) return response;
+  // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
+  if (response.ok) return new Response(response.body, response);
   throw HttpError.from(ErrorBody.parse(await response.json()));
 });
 
