@@ -112,7 +112,7 @@ function describe(kind: string, toolName: string, request: unknown): { title: st
   return { title: `The agent is waiting (${kind})`, line };
 }
 
-function cardUrl(sessionUrl: string, interactionId: string): string {
+export function cardUrl(sessionUrl: string, interactionId: string): string {
   return `${sessionUrl}&card=${encodeURIComponent(interactionId)}`;
 }
 

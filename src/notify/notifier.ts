@@ -3,7 +3,7 @@
 import type { Config } from "../config";
 import type { SessionEvent } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
-import { type NoticeContext, openedNotice, resolvedNotice } from "./card-notice";
+import { cardUrl, type NoticeContext, openedNotice, resolvedNotice } from "./card-notice";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
 import { sendPush } from "./push-sender";
 import type { SendResult } from "./send-result";
@@ -29,6 +29,8 @@ export interface NotifierDeps {
   /** The card as stored, for a resolution event (which carries only its outcome). */
   card(interactionId: string): { toolName: string; request: unknown; expiresAt: number } | null;
   session(): { sessionId: string; shareUrl: string };
+  /** False once share link `linkId` was revoked or expired: its subscriptions get no more pushes. */
+  linkIsLive(linkId: string): boolean;
   now(): number;
   /** True while the device has the session open (a live socket): it sees the card without a push. */
   isConnected(deviceId: string): boolean;
@@ -108,10 +110,14 @@ export class Notifier {
       if (!webhook) return { kind: "failed", httpStatus: 0, error: "NOTIFY_WEBHOOK_URL is no longer set" };
       return sendWebhook(webhook, delivery.notice, delivery.id, now);
     }
-    const subscription = this.deps.subscriptions.get(delivery.target);
-    if (!subscription) return { kind: "gone", httpStatus: 0 };
+    const stored = this.deps.subscriptions.get(delivery.target);
+    if (!stored) return { kind: "gone", httpStatus: 0 };
+    if (stored.linkId !== null && !this.deps.linkIsLive(stored.linkId))
+      return { kind: "gone", httpStatus: 0 };
     if (!push) return { kind: "failed", httpStatus: 0, error: "VAPID keys are no longer set" };
-    return sendPush(push, subscription, delivery.notice, now);
+    // The stored notice links with the owner's token (the webhook's); a device gets its own.
+    const notice = { ...delivery.notice, url: cardUrl(stored.url, delivery.notice.card.interactionId) };
+    return sendPush(push, stored.subscription, notice, now);
   }
 
   private noticeFor(event: SessionEvent): CardNotice | null {

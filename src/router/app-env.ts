@@ -4,5 +4,6 @@ import type { Access } from "../protocol/access";
 
 export type AppEnv = {
   Bindings: Env;
-  Variables: { config: Config; sessionId: string; access: Access };
+  /** `token` is the bearer token the request presented, already checked against `access`. */
+  Variables: { config: Config; sessionId: string; access: Access; token: string };
 };

@@ -144,6 +144,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   }
   c.set("sessionId", id.data);
   c.set("access", checked.access);
+  c.set("token", token);
   await next();
 });
 

@@ -125,7 +125,10 @@ sessionRoutes.post("/push-subscriptions", async (c) => {
     throw new HttpError("not_found", "This server has no VAPID keys, so it does not offer Web Push");
   }
   const body = await readJsonBody(c, PushSubscriptionBody);
-  return c.json({ ok: true, result: unwrap(await stub(c).subscribePush(body, c.get("access"))) }, 201);
+  // The device's notifications link with the token it presented, never the owner's.
+  const sessionUrl = `${new URL(c.req.url).origin}/#/s/${c.get("sessionId")}?token=${c.get("token")}`;
+  const outcome = await stub(c).subscribePush(body, c.get("access"), sessionUrl);
+  return c.json({ ok: true, result: unwrap(outcome) }, 201);
 });
 
 sessionRoutes.delete("/push-subscriptions/:deviceId", async (c) => {

@@ -42,8 +42,10 @@ const MIGRATIONS: string[][] = [
     `CREATE INDEX messages_by_frame ON messages (frame_id, id)`,
   ],
   [
-    // One Web Push subscription per device; a newer one from the same device replaces it.
-    `CREATE TABLE push_subscriptions (device_id TEXT PRIMARY KEY, subscription TEXT NOT NULL, at INTEGER NOT NULL)`,
+    // One Web Push subscription per device; a newer one from the same device replaces it. `url` is the
+    // session link with the token the device subscribed with, `link_id` that token's share link (NULL: owner).
+    `CREATE TABLE push_subscriptions (
+      device_id TEXT PRIMARY KEY, subscription TEXT NOT NULL, url TEXT NOT NULL, link_id TEXT, at INTEGER NOT NULL)`,
     // Push and webhook deliveries: side effects of stored card events, retried on the one alarm.
     `CREATE TABLE deliveries (
       id INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, target TEXT NOT NULL, change TEXT NOT NULL,

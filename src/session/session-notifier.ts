@@ -22,6 +22,7 @@ export function sessionNotifier(
       sessionId: state.meta.get("session_id", z.string()) ?? "",
       shareUrl: state.meta.get("share_url", z.string()) ?? "",
     }),
+    linkIsLive: (linkId) => state.links.isLive(linkId),
     now: () => Date.now(),
     isConnected,
     rearm: () => state.deadlines.rearm(),

@@ -161,7 +161,12 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** Stores this device's push subscription (replacing an older one of the same device). */
-  async subscribePush(body: PushSubscriptionBody, access: Access = OWNER): Promise<CommandOutcome> {
+  /** `sessionUrl` carries the token the device presented: its pushes link with that, not the owner's. */
+  async subscribePush(
+    body: PushSubscriptionBody,
+    access: Access,
+    sessionUrl: string,
+  ): Promise<CommandOutcome> {
     const refused = this.gate(access);
     if (refused) return { ok: false, error: refused };
     const known = this.state.subscriptions.deviceIds();
@@ -174,7 +179,10 @@ export class SessionObject extends DurableObject<Env> {
         },
       };
     }
-    this.state.subscriptions.put(body.deviceId, body.subscription);
+    this.state.subscriptions.put(body.deviceId, body.subscription, {
+      url: sessionUrl,
+      linkId: access.linkId,
+    });
     return { ok: true, result: { deviceId: body.deviceId } };
   }
 
@@ -232,6 +240,7 @@ export class SessionObject extends DurableObject<Env> {
       closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
     }
     this.streamsRef?.close(socketTag({ linkId }));
+    this.state.subscriptions.deleteByLink(linkId);
     return { ok: true, result: link };
   }
 

@@ -17,7 +17,7 @@ export interface SessionRpc {
   revokeLink(linkId: string): Promise<CommandOutcome>;
   destroy(): Promise<CommandOutcome>;
   exportSession(): Promise<CommandOutcome>;
-  subscribePush(body: PushSubscriptionBody, access?: Access): Promise<CommandOutcome>;
+  subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string): Promise<CommandOutcome>;
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
   deliveries(): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;

@@ -78,6 +78,12 @@ export class ShareLinks {
     return expired;
   }
 
+  /** Whether link `linkId` is known, unrevoked and unexpired (without noting a use). */
+  isLive(linkId: string): boolean {
+    const link = this.list().find((candidate) => candidate.linkId === linkId);
+    return !!link && link.revokedAt === null && (link.expiresAt === null || link.expiresAt > this.now());
+  }
+
   /**
    * Whether `access` may still be used: the owner always; a link only while the object knows it
    * and it is neither revoked nor expired. Notes the use for the owner's list.

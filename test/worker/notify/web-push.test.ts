@@ -10,6 +10,7 @@ import {
   toolReply,
 } from "../../helpers/session-harness";
 import { sqlRows } from "../../helpers/session-object-probe";
+import { mintLink } from "../access/access-fixtures";
 import { storageFingerprint } from "../channel/channel-fixtures";
 import {
   type BrowserKeys,
@@ -166,6 +167,93 @@ describe("Web Push notifications", () => {
     expect((await sentTo(host)).map((request) => new URL(request.url).pathname)).toEqual([
       "/pocket",
       "/pocket",
+    ]);
+  });
+
+  it("links a device that subscribed through an answer link with that link's token, never the owner's", async () => {
+    const { session, device } = await askingSession();
+    const link = await mintLink(session, { role: "answer", label: "phone" });
+    const host = pushHost();
+    const keys = await browserKeys();
+    const subscribed = await subscribe(
+      { ...session, token: link.token },
+      "phone",
+      `https://${host}/p`,
+      keys.json,
+    );
+    expect(subscribed.status).toBe(201);
+
+    await openCard(device);
+    await device.request({
+      type: "submit_answers",
+      toolCallId: "toolu_ask_push",
+      answers: { "0": "Postgres" },
+    });
+    await deliver(session, async () => (await sentTo(host)).length >= 2, "the open and resolve pushes");
+    const notices = (await decryptedPushes(host, keys)) as unknown as Array<{ change: string; url: string }>;
+    expect(notices.map((notice) => notice.change)).toEqual(["opened", "resolved"]);
+    for (const notice of notices) {
+      expect(notice.url).toBe(`${link.shareUrl}&card=toolu_ask_push`);
+      expect(notice.url).not.toContain(session.token);
+    }
+  });
+
+  it("stops pushing to a device once the share link it subscribed through is revoked", async () => {
+    const { session, device } = await askingSession();
+    const link = await mintLink(session, { role: "view" });
+    const host = pushHost();
+    const keys = await browserKeys();
+    await subscribe({ ...session, token: link.token }, "viewer-phone", `https://${host}/viewer`, keys.json);
+    await subscribe(session, "owner-phone", `https://${host}/owner`, keys.json);
+    const revoked = await api("DELETE", `/api/sessions/${session.sessionId}/links/${link.linkId}`, {
+      token: session.token,
+    });
+    expect(revoked.status).toBe(200);
+
+    await openCard(device);
+    await deliver(session, async () => (await sentTo(host)).length >= 1, "the owner's push");
+    await deliver(
+      session,
+      async () => (await deliveryLog(session)).every((row) => row.status !== "pending"),
+      "every delivery settled",
+    );
+    expect((await sentTo(host)).map((request) => new URL(request.url).pathname)).toEqual(["/owner"]);
+    expect(await sqlRows(session.sessionId, `SELECT device_id FROM push_subscriptions`)).toEqual([
+      { device_id: "owner-phone" },
+    ]);
+  });
+
+  it("sends nothing to a device whose share link expired since it subscribed, and forgets it", async () => {
+    const { session, device } = await askingSession();
+    const link = await mintLink(session, { role: "answer", expiresInSeconds: 60 });
+    const host = pushHost();
+    const keys = await browserKeys();
+    await subscribe({ ...session, token: link.token }, "lent-phone", `https://${host}/lent`, keys.json);
+    await subscribe(session, "owner-phone", `https://${host}/owner`, keys.json);
+    // The minute passes: the link's record says so.
+    await sqlRows(
+      session.sessionId,
+      `UPDATE meta SET value = json_set(value, '$[0].expiresAt', ?) WHERE key = 'share_links'`,
+      Date.now() - 1,
+    );
+
+    await openCard(device);
+    await deliver(
+      session,
+      async () => {
+        const rows = (await deliveryLog(session)).filter((row) => row.channel === "push");
+        return rows.length === 2 && rows.every((row) => row.status !== "pending") && rows;
+      },
+      "both push deliveries settled",
+    );
+    const pushes = (await deliveryLog(session)).filter((row) => row.channel === "push");
+    expect(pushes.map((row) => [row.target, row.status]).sort()).toEqual([
+      ["lent-phone", "gone"],
+      ["owner-phone", "delivered"],
+    ]);
+    expect((await sentTo(host)).map((request) => new URL(request.url).pathname)).toEqual(["/owner"]);
+    expect(await sqlRows(session.sessionId, `SELECT device_id FROM push_subscriptions`)).toEqual([
+      { device_id: "owner-phone" },
     ]);
   });
 
