@@ -1,22 +1,13 @@
 // The session's share links as the object keeps them (one JSON row in `meta`, at most
 // MAX_SHARE_LINKS): minted, listed with when each was last used, revoked, and checked on every use.
 import { z } from "zod";
-import { type Access, LinkId, LinkRole, type ShareLinkView } from "../protocol/access";
+import { type Access, ShareLinkView } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
 import { MAX_SHARE_LINKS } from "../protocol/limits";
 import type { MetaStore } from "./meta-store";
 
-const StoredLinks = z.array(
-  z.object({
-    linkId: LinkId,
-    role: LinkRole,
-    label: z.string().nullable(),
-    createdAt: z.number(),
-    expiresAt: z.number().nullable(),
-    lastUsedAt: z.number().nullable(),
-    revokedAt: z.number().nullable(),
-  }),
-);
+// Stored exactly as the owner sees them in the list.
+const StoredLinks = z.array(ShareLinkView);
 
 // "Last used" is for people reading a list, so it is written at most this often per link.
 const LAST_USED_RESOLUTION_MS = 60_000;
