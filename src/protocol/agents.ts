@@ -30,5 +30,3 @@ export const AgentCompletedData = z.object({
   /** What the parent receives as the delegation call's tool_result. */
   result: z.string(),
 });
-
-export { applyStackEvent } from "./agent-stack-fold";
