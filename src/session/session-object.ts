@@ -1,15 +1,8 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
-import type { AgentDeps } from "../agent/agent-deps";
-import { AgentLoop } from "../agent/agent-loop";
 import { timeOutDue } from "../agent/resolve-interaction";
-import { createAgentRegistry } from "../agents/agent-registry";
-import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import { type Config, readConfig } from "../config";
-import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
-import { createInteractionRegistry } from "../interactions/registry";
-import { createSessionTools } from "../mcp/session-tools";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
@@ -17,16 +10,14 @@ import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
-import { MAX_SOCKETS_PER_SESSION, WATCHDOG_MS } from "../protocol/limits";
+import { MAX_SOCKETS_PER_SESSION } from "../protocol/limits";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
-import { BUILTIN_TOOLS } from "../tools/builtin";
-import { createToolRegistry, type ToolRegistry } from "../tools/registry";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
-import { createLiveForms } from "./live-forms";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
+import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
@@ -43,13 +34,6 @@ import {
 import { SocketBudget } from "./socket-budget";
 import { parseCommandFrame } from "./socket-frames";
 
-const tools = createToolRegistry(BUILTIN_TOOLS);
-const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
-// A bad agent file fails here, at start-up, naming the file and the field.
-const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
-  ...tools.names(),
-  ...kinds.toolSpecs().map((spec) => spec.name),
-]);
 /** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
 const MAX_PUSH_DEVICES = 20;
 
@@ -64,7 +48,7 @@ export class SessionObject extends DurableObject<Env> {
   // INVARIANT: built from the stores; pending deliveries are rows, so a new instance loses nothing.
   private notifierRef: Notifier | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
-  private runtime: { deps: AgentDeps; loop: AgentLoop; model: ModelClient } | null = null;
+  private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -416,46 +400,9 @@ export class SessionObject extends DurableObject<Env> {
     void this.ctx.storage.deleteAll();
   }
 
-  private agent(): { deps: AgentDeps; loop: AgentLoop; model: ModelClient } {
-    if (this.runtime) return this.runtime;
-    const model = this.state.createModel(this.config);
-    const deps = this.state.agentDeps({
-      model,
-      tools: this.sessionTools(),
-      kinds,
-      agents,
-      settings: {
-        model: this.config.model,
-        maxTokens: this.config.maxTokens,
-        interactionTimeoutMs: this.state.interactionTimeoutMs(this.config),
-        maxTurnIterations: this.config.maxTurnIterations,
-        watchdogMs: WATCHDOG_MS,
-        maxFormsPerToolCall: this.config.maxFormsPerToolCall,
-        maxAgentDepth: this.config.maxAgentDepth,
-        modelRetryBaseMs: this.config.modelRetryBaseMs,
-        modelRetryGiveUpMs: this.config.modelRetryGiveUpMs,
-        contextTokens: this.config.contextTokens,
-      },
-    });
-    this.runtime = { deps, loop: new AgentLoop(deps), model };
+  private agent(): SessionRuntime {
+    this.runtime ??= buildSessionRuntime(this.state, this.config);
     return this.runtime;
-  }
-
-  /** The built-in tools, plus the tools of the MCP servers this session selected. */
-  private sessionTools(): ToolRegistry {
-    const selected = new Set(this.state.mcp.selected());
-    if (selected.size === 0) return tools;
-    return createSessionTools({
-      builtin: BUILTIN_TOOLS,
-      servers: this.config.mcpServers.filter((server) => selected.has(server.name)),
-      store: this.state.mcp,
-      calls: this.state.mcpCalls,
-      // The forms need the agent's stores, which are built around this registry: read them lazily.
-      live: createLiveForms(() => this.agent().deps),
-      fetch: (input, init) => fetch(input, init),
-      now: () => Date.now(),
-      onProblem: (message) => this.state.events.append("error", { code: "mcp_server", message }),
-    });
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */

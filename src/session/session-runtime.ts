@@ -1,0 +1,76 @@
+// What a session runs on: the agent loop over the session's stores, its model client, and its
+// tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
+import type { AgentDeps } from "../agent/agent-deps";
+import { AgentLoop } from "../agent/agent-loop";
+import { createAgentRegistry } from "../agents/agent-registry";
+import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
+import type { Config } from "../config";
+import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
+import { createInteractionRegistry } from "../interactions/registry";
+import { createSessionTools } from "../mcp/session-tools";
+import type { ModelClient } from "../model/model-client";
+import { WATCHDOG_MS } from "../protocol/limits";
+import { BUILTIN_TOOLS } from "../tools/builtin";
+import { createToolRegistry, type ToolRegistry } from "../tools/registry";
+import { createLiveForms } from "./live-forms";
+import type { SessionState } from "./session-state";
+
+const tools = createToolRegistry(BUILTIN_TOOLS);
+const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
+// A bad agent file fails here, at start-up, naming the file and the field.
+const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
+  ...tools.names(),
+  ...kinds.toolSpecs().map((spec) => spec.name),
+]);
+
+export interface SessionRuntime {
+  deps: AgentDeps;
+  loop: AgentLoop;
+  model: ModelClient;
+}
+
+/** Builds the loop, model and tools of a session from its stored settings and the deployment's config. */
+export function buildSessionRuntime(state: SessionState, config: Config): SessionRuntime {
+  const model = state.createModel(config);
+  let runtime: SessionRuntime | null = null;
+  const deps = state.agentDeps({
+    model,
+    // The forms MCP servers push need the agent's stores, which are built around this registry.
+    tools: sessionTools(state, config, () => {
+      if (!runtime) throw new Error("a live MCP form arrived before the session's runtime was built");
+      return runtime.deps;
+    }),
+    kinds,
+    agents,
+    settings: {
+      model: config.model,
+      maxTokens: config.maxTokens,
+      interactionTimeoutMs: state.interactionTimeoutMs(config),
+      maxTurnIterations: config.maxTurnIterations,
+      watchdogMs: WATCHDOG_MS,
+      maxFormsPerToolCall: config.maxFormsPerToolCall,
+      maxAgentDepth: config.maxAgentDepth,
+      modelRetryBaseMs: config.modelRetryBaseMs,
+      modelRetryGiveUpMs: config.modelRetryGiveUpMs,
+      contextTokens: config.contextTokens,
+    },
+  });
+  runtime = { deps, loop: new AgentLoop(deps), model };
+  return runtime;
+}
+
+/** The built-in tools, plus the tools of the MCP servers this session selected. */
+function sessionTools(state: SessionState, config: Config, agentDeps: () => AgentDeps): ToolRegistry {
+  const selected = new Set(state.mcp.selected());
+  if (selected.size === 0) return tools;
+  return createSessionTools({
+    builtin: BUILTIN_TOOLS,
+    servers: config.mcpServers.filter((server) => selected.has(server.name)),
+    store: state.mcp,
+    calls: state.mcpCalls,
+    live: createLiveForms(agentDeps),
+    fetch: (input, init) => fetch(input, init),
+    now: () => Date.now(),
+    onProblem: (message) => state.events.append("error", { code: "mcp_server", message }),
+  });
+}
