@@ -15,13 +15,19 @@ export interface StoredSubscription extends SubscriberLink {
   subscription: PushSubscriptionJson;
 }
 
+/** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
+export const MAX_PUSH_DEVICES = 20;
+
 export class SqlSubscriptionStore {
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
   ) {}
 
-  put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): void {
+  /** Stores (or replaces) a device's subscription; false when the session already has the most devices. */
+  put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): boolean {
+    const known = this.deviceIds();
+    if (known.length >= MAX_PUSH_DEVICES && !known.includes(deviceId)) return false;
     this.sql.run(
       `INSERT INTO push_subscriptions (device_id, subscription, url, link_id, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (device_id) DO UPDATE SET subscription = excluded.subscription, url = excluded.url,
@@ -32,6 +38,7 @@ export class SqlSubscriptionStore {
       link.linkId,
       this.now(),
     );
+    return true;
   }
 
   get(deviceId: string): StoredSubscription | null {

@@ -5,6 +5,7 @@ import { timeOutDue } from "../agent/resolve-interaction";
 import { type Config, readConfig } from "../config";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
+import { MAX_PUSH_DEVICES } from "../notify/subscription-store";
 import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
@@ -21,21 +22,16 @@ import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
-  accessOf,
   closeSocket,
   readSocketAccess,
   readStreamAccess,
   refuseSocket,
   SOCKET_CLOSE,
   type SocketAttachment,
-  sendAck,
   socketTag,
 } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
-import { parseCommandFrame } from "./socket-frames";
-
-/** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
-const MAX_PUSH_DEVICES = 20;
+import { answerSocketFrame } from "./socket-commands";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly config: Config;
@@ -144,8 +140,10 @@ export class SessionObject extends DurableObject<Env> {
     return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
   }
 
-  /** Stores this device's push subscription (replacing an older one of the same device). */
-  /** `sessionUrl` carries the token the device presented: its pushes link with that, not the owner's. */
+  /**
+   * Stores this device's push subscription (replacing an older one of the same device).
+   * `sessionUrl` carries the token the device presented: its pushes link with that, not the owner's.
+   */
   async subscribePush(
     body: PushSubscriptionBody,
     access: Access,
@@ -153,20 +151,14 @@ export class SessionObject extends DurableObject<Env> {
   ): Promise<CommandOutcome> {
     const refused = this.gate(access);
     if (refused) return { ok: false, error: refused };
-    const known = this.state.subscriptions.deviceIds();
-    if (known.length >= MAX_PUSH_DEVICES && !known.includes(body.deviceId)) {
-      return {
-        ok: false,
-        error: {
-          code: "invalid_input",
-          message: `A session takes push subscriptions from at most ${MAX_PUSH_DEVICES} devices`,
-        },
-      };
-    }
-    this.state.subscriptions.put(body.deviceId, body.subscription, {
+    const stored = this.state.subscriptions.put(body.deviceId, body.subscription, {
       url: sessionUrl,
       linkId: access.linkId,
     });
+    if (!stored) {
+      const message = `A session takes push subscriptions from at most ${MAX_PUSH_DEVICES} devices`;
+      return { ok: false, error: { code: "invalid_input", message } };
+    }
     return { ok: true, result: { deviceId: body.deviceId } };
   }
 
@@ -291,50 +283,19 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    let requestId: string | null = null;
-    try {
-      const parsed = parseCommandFrame(message);
-      if (!this.budget.take(ws)) {
-        return sendAck(ws, {
-          type: "ack",
-          requestId: parsed.ok ? (parsed.command.requestId ?? null) : parsed.requestId,
-          ok: false,
-          error: { code: "rate_limited", message: "Too many commands on this connection; slow down" },
-        });
-      }
-      if (!parsed.ok)
-        return sendAck(ws, { type: "ack", requestId: parsed.requestId, ok: false, error: parsed.error });
-      const command = parsed.command;
-      requestId = command.requestId ?? null;
-      const attachment = ws.deserializeAttachment() as SocketAttachment | null;
-      const access = accessOf(attachment);
-      if (command.type === "resume") {
-        const refused = this.gate(access);
-        if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
-        this.replayTo(ws, command.after);
-        return sendAck(ws, {
-          type: "ack",
-          requestId,
-          ok: true,
-          result: { lastSeq: this.state.events.lastSeq },
-        });
-      }
-      const outcome = await this.command(command, attachment?.deviceId ?? null, access);
-      sendAck(
-        ws,
-        outcome.ok
-          ? { type: "ack", requestId, ok: true, result: outcome.result }
-          : { type: "ack", requestId, ok: false, error: outcome.error },
-      );
-    } catch (error) {
-      console.error("SessionObject.webSocketMessage failed", error);
-      sendAck(ws, {
-        type: "ack",
-        requestId,
-        ok: false,
-        error: { code: "internal", message: "Internal error" },
-      });
-    }
+    await answerSocketFrame(
+      {
+        budget: this.budget,
+        gate: (access) => this.gate(access),
+        replay: (socket, after) => {
+          this.replayTo(socket, after);
+          return this.state.events.lastSeq;
+        },
+        run: (command, deviceId, access) => this.command(command, deviceId, access),
+      },
+      ws,
+      message,
+    );
   }
 
   // Stored events after the cursor, then what the model streamed since the last stored one, so a

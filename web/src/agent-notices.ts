@@ -1,6 +1,6 @@
 // The transcript's markers where a delegated agent takes over the conversation or hands it back.
 import type { SessionEvent } from "../../src/protocol/index";
-import type { NoticeItem } from "./session-state";
+import type { NoticeItem } from "./session-view";
 
 type AgentEvent = Extract<SessionEvent, { type: "agent_started" | "agent_completed" }>;
 

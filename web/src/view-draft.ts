@@ -1,6 +1,6 @@
 // Copy-on-write working copy of a session view: the reducer mutates this, never its input, so one
 // action copies the containers once and gives every touched item a new object.
-import type { SessionView, ToolItem, TranscriptItem } from "./session-state";
+import type { SessionView, ToolItem, TranscriptItem } from "./session-view";
 
 export class ViewDraft {
   readonly view: SessionView;

@@ -1,0 +1,64 @@
+// One WebSocket frame in, one ack out: rate limit, parse, check who sent it, then replay or run the
+// command. Never throws, so a bad frame or a failing command cannot close the socket.
+import type { Access } from "../protocol/access";
+import type { SessionCommand } from "../protocol/commands";
+import type { ErrorBody } from "../protocol/errors";
+import type { CommandOutcome } from "./command-handler";
+import { accessOf, type SocketAttachment, sendAck } from "./socket-access";
+import type { SocketBudget } from "./socket-budget";
+import { parseCommandFrame } from "./socket-frames";
+
+/** What the session offers a socket's commands. */
+export interface SocketCommandHost {
+  budget: SocketBudget;
+  gate(access: Access): ErrorBody | null;
+  /** Sends the stored events after `after` to this socket; returns the last seq sent. */
+  replay(ws: WebSocket, after: number): number;
+  run(command: SessionCommand, deviceId: string | null, access: Access): Promise<CommandOutcome>;
+}
+
+export async function answerSocketFrame(
+  host: SocketCommandHost,
+  ws: WebSocket,
+  message: string | ArrayBuffer,
+): Promise<void> {
+  let requestId: string | null = null;
+  try {
+    const parsed = parseCommandFrame(message);
+    if (!host.budget.take(ws)) {
+      return sendAck(ws, {
+        type: "ack",
+        requestId: parsed.ok ? (parsed.command.requestId ?? null) : parsed.requestId,
+        ok: false,
+        error: { code: "rate_limited", message: "Too many commands on this connection; slow down" },
+      });
+    }
+    if (!parsed.ok)
+      return sendAck(ws, { type: "ack", requestId: parsed.requestId, ok: false, error: parsed.error });
+    const command = parsed.command;
+    requestId = command.requestId ?? null;
+    const attachment = ws.deserializeAttachment() as SocketAttachment | null;
+    const access = accessOf(attachment);
+    if (command.type === "resume") {
+      const refused = host.gate(access);
+      if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
+      const lastSeq = host.replay(ws, command.after);
+      return sendAck(ws, { type: "ack", requestId, ok: true, result: { lastSeq } });
+    }
+    const outcome = await host.run(command, attachment?.deviceId ?? null, access);
+    sendAck(
+      ws,
+      outcome.ok
+        ? { type: "ack", requestId, ok: true, result: outcome.result }
+        : { type: "ack", requestId, ok: false, error: outcome.error },
+    );
+  } catch (error) {
+    console.error("SessionObject.webSocketMessage failed", error);
+    sendAck(ws, {
+      type: "ack",
+      requestId,
+      ok: false,
+      error: { code: "internal", message: "Internal error" },
+    });
+  }
+}
