@@ -11,5 +11,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    // A fresh CI machine runs these right after the Workers suite; a second is too short a wait for
+    // a service worker to start or a page to catch up there, and a poll that passes returns at once.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

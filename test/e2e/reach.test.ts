@@ -118,10 +118,18 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
     // Deliver pushes to the real service worker, as the push service would.
     const cdp = await context.newCDPSession(page);
     const registrations: Array<{ registrationId: string; scopeURL: string }> = [];
+    const activated = new Set<string>();
     cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => registrations.push(...event.registrations));
+    cdp.on("ServiceWorker.workerVersionUpdated", (event) => {
+      for (const version of event.versions) {
+        if (version.status === "activated") activated.add(version.registrationId);
+      }
+    });
     await cdp.send("ServiceWorker.enable");
     await expect.poll(() => registrations.some((r) => r.scopeURL.startsWith(baseUrl()))).toBe(true);
     const registrationId = registrations.find((r) => r.scopeURL.startsWith(baseUrl()))?.registrationId ?? "";
+    // The browser hands a push to the active worker; wait until there is one.
+    await expect.poll(() => activated.has(registrationId)).toBe(true);
     const push = async (message: Record<string, unknown>) =>
       cdp.send("ServiceWorker.deliverPushMessage", {
         origin: baseUrl(),
