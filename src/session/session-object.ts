@@ -74,7 +74,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private get streams(): EventStreams {
-    this.streamsRef ??= new EventStreams(this.state.events);
+    this.streamsRef ??= new EventStreams(this.state.events, this.config.sseHeartbeatMs);
     return this.streamsRef;
   }
 
@@ -354,6 +354,11 @@ export class SessionObject extends DurableObject<Env> {
   private agent(): SessionRuntime {
     this.runtime ??= buildSessionRuntime(this.state, this.config);
     return this.runtime;
+  }
+
+  /** Open SSE streams of this instance, and whether their heartbeat runs (tests check it stops). */
+  get streamStatus(): { open: number; beating: boolean } {
+    return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */
