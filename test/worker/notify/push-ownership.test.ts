@@ -125,20 +125,31 @@ describe("who owns a push subscription", () => {
     );
   });
 
-  it("forgets a share link's subscriptions when the link expires, and frees its device ids", async () => {
+  it("frees the device ids of a share link once it expired, and forgets its subscriptions when the alarm enforces the expiry", async () => {
     const { session } = await pushSession();
     const keys = await browserKeys();
-    const link = await mintLink(session, { role: "answer", expiresInSeconds: 60 });
-    await subscribe({ ...session, token: link.token }, "lent-phone", `https://${pushHost()}/l`, keys.json);
+    const lent = await mintLink(session, { role: "answer", expiresInSeconds: 60 });
+    const next = await mintLink(session, { role: "answer" });
+    const asLent = { ...session, token: lent.token };
+    await subscribe(asLent, "lent-phone", `https://${pushHost()}/l`, keys.json);
+    await subscribe(asLent, "lent-tablet", `https://${pushHost()}/t`, keys.json);
     await subscribe(session, "owner-phone", `https://${pushHost()}/o`, keys.json);
-    // The minute passes: the link's record says so, and the alarm that enforces expiries runs.
+    // The minute passes: the link's record says so (the alarm that enforces it has not run yet).
     await sqlRows(
       session.sessionId,
       `UPDATE meta SET value = json_set(value, '$[0].expiresAt', ?) WHERE key = 'share_links'`,
       Date.now() - 1,
     );
+    const phone = `https://${pushHost()}/next`;
+    expect((await subscribe({ ...session, token: next.token }, "lent-phone", phone, keys.json)).status).toBe(
+      201,
+    );
+
     await runDurableObjectAlarm(stubOf(session.sessionId));
-    expect((await subscribers(session.sessionId)).map((row) => row.device_id)).toEqual(["owner-phone"]);
+    expect(await subscribers(session.sessionId)).toEqual([
+      { device_id: "lent-phone", link_id: next.linkId, endpoint: phone },
+      { device_id: "owner-phone", link_id: null, endpoint: expect.stringMatching(/\/o$/) },
+    ]);
   });
 
   it("lets a view link subscribe: a person following the session is told that the agent waits", async () => {
