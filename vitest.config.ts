@@ -24,6 +24,8 @@ const bindings = {
   INTERACTION_TIMEOUT_MS: "600000",
   ALLOW_SCRIPTED_SESSIONS: "true",
   SESSION_SECRET: "test-session-secret",
+  // Heartbeats every quarter second, so a test sees an idle stream get some without waiting 15 s.
+  SSE_HEARTBEAT_MS: "250",
 };
 
 const shared = {

@@ -1,6 +1,6 @@
 // A form (MCP elicitation, form mode) answered field by field in a terminal: text, numbers, yes/no,
-// numbered single and multiple choices, defaults on Enter, and `!decline`. Reads the request
-// structurally; the server checks the values again and names any field that does not fit.
+// numbered single and multiple choices, defaults on Enter; `!decline` and `!cancel` at any field.
+// Reads the request structurally; the server checks the values again and names any field that does not fit.
 import type { Card, CardPrompt, Reply } from "./card-prompts";
 
 interface Option {
@@ -19,6 +19,18 @@ interface Field {
 }
 
 type Json = Record<string, unknown>;
+
+/** Typed at any field: the MCP ElicitResult actions other than `accept`. */
+const ENDINGS: Record<string, "decline" | "cancel"> = { "!decline": "decline", "!cancel": "cancel" };
+/** What a form without fields (a bare confirmation) takes instead. */
+const CONFIRM: Record<string, "accept" | "decline" | "cancel"> = {
+  a: "accept",
+  accept: "accept",
+  d: "decline",
+  decline: "decline",
+  c: "cancel",
+  cancel: "cancel",
+};
 const isRecord = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -82,20 +94,29 @@ export class FormPrompt implements CardPrompt {
   start(): Reply {
     this.index = 0;
     this.content = {};
-    const intro = [
-      `▤ ${this.form.message || "A form"}`,
-      "  Enter keeps a [default] or skips an optional field; !decline declines.",
-    ];
-    return this.form.fields.length === 0 ? this.done() : this.ask(intro);
+    const title = `▤ ${this.form.message || "A form"}`;
+    if (this.form.fields.length === 0) {
+      return {
+        kind: "ask",
+        lines: [title, "  a) accept   d) decline   c) cancel (dismiss it)"],
+        prompt: "a/d/c› ",
+      };
+    }
+    return this.ask([
+      title,
+      "  Enter keeps a [default] or skips an optional field; !decline declines, !cancel dismisses the form.",
+    ]);
   }
 
   input(line: string): Reply {
     const text = line.trim();
-    if (text === "!decline") {
-      return {
-        kind: "send",
-        command: { type: "respond", ...this.target(), response: { action: "decline" } },
-      };
+    const ending = ENDINGS[text];
+    if (ending) return this.end(ending);
+    if (this.form.fields.length === 0) {
+      const action = CONFIRM[text.toLowerCase()];
+      if (action === "accept") return this.done();
+      if (action) return this.end(action);
+      return { kind: "ask", lines: ["Type a, d or c."], prompt: "a/d/c› " };
     }
     const field = this.form.fields[this.index]!;
     if (text === "") {
@@ -148,6 +169,11 @@ export class FormPrompt implements CardPrompt {
     return this.card.interactionId
       ? { interactionId: this.card.interactionId }
       : { toolCallId: this.card.toolCallId };
+  }
+
+  /** Declines or dismisses the form, as an MCP ElicitResult without content. */
+  private end(action: "decline" | "cancel"): Reply {
+    return { kind: "send", command: { type: "respond", ...this.target(), response: { action } } };
   }
 
   private next(): Reply {

@@ -33,6 +33,7 @@ const EnvSchema = z.object({
     .default(3_600_000),
   SOCKET_COMMAND_BURST: z.coerce.number().int().min(1).max(1_000_000).default(SOCKET_COMMAND_BURST),
   SOCKET_COMMANDS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(SOCKET_COMMANDS_PER_SECOND),
+  SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(90_000).default(15_000),
   MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
   ALLOW_SCRIPTED_SESSIONS: Flag,
   ALLOW_OPEN_GATEWAY: Flag,
@@ -79,6 +80,8 @@ export interface Config {
   /** Commands one socket may send in a burst, and how fast that allowance refills. */
   socketCommandBurst: number;
   socketCommandsPerSecond: number;
+  /** How often an idle SSE stream gets a heartbeat comment. */
+  sseHeartbeatMs: number;
   /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
   allowOpenGateway: boolean;
   /** Web Push VAPID keys (RFC 8292); without them the page hides "Notify this device". */
@@ -122,6 +125,7 @@ export function readConfig(env: Record<string, unknown>): Config {
     contextTokens: e.MODEL_CONTEXT_TOKENS,
     socketCommandBurst: e.SOCKET_COMMAND_BURST,
     socketCommandsPerSecond: e.SOCKET_COMMANDS_PER_SECOND,
+    sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     allowOpenGateway: e.ALLOW_OPEN_GATEWAY,
     push:
       e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY

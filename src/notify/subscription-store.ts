@@ -1,5 +1,5 @@
 // Web Push subscriptions of a session's devices, one per device id, as the browser reported them,
-// each with the session link (and share link) the device subscribed through.
+// each with the session link (and share link) the device subscribed through, which owns it.
 import { type PushSubscriptionJson, PushSubscriptionJson as Schema } from "../protocol/notify";
 import type { SqlCounter } from "../session/sql-counter";
 
@@ -17,6 +17,8 @@ export interface StoredSubscription extends SubscriberLink {
 
 /** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
 export const MAX_PUSH_DEVICES = 20;
+/** Devices one share link may subscribe, so that no single link can take every place (the owner's too). */
+export const MAX_PUSH_DEVICES_PER_LINK = 5;
 
 export class SqlSubscriptionStore {
   constructor(
@@ -24,10 +26,8 @@ export class SqlSubscriptionStore {
     private readonly now: () => number,
   ) {}
 
-  /** Stores (or replaces) a device's subscription; false when the session already has the most devices. */
-  put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): boolean {
-    const known = this.deviceIds();
-    if (known.length >= MAX_PUSH_DEVICES && !known.includes(deviceId)) return false;
+  /** Stores (or replaces) a device's subscription; the caller has checked who may. */
+  put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): void {
     this.sql.run(
       `INSERT INTO push_subscriptions (device_id, subscription, url, link_id, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (device_id) DO UPDATE SET subscription = excluded.subscription, url = excluded.url,
@@ -38,7 +38,6 @@ export class SqlSubscriptionStore {
       link.linkId,
       this.now(),
     );
-    return true;
   }
 
   get(deviceId: string): StoredSubscription | null {
@@ -50,10 +49,27 @@ export class SqlSubscriptionStore {
     return { subscription: Schema.parse(JSON.parse(row.subscription)), url: row.url, linkId: row.link_id };
   }
 
+  /** Who owns the device's subscription: a share link id, null for the owner, undefined when none. */
+  holder(deviceId: string): string | null | undefined {
+    const row = this.sql.one<{ link_id: string | null }>(
+      `SELECT link_id FROM push_subscriptions WHERE device_id = ?`,
+      deviceId,
+    );
+    return row ? row.link_id : undefined;
+  }
+
   deviceIds(): string[] {
     return this.sql
       .all<{ device_id: string }>(`SELECT device_id FROM push_subscriptions ORDER BY at`)
       .map((row) => row.device_id);
+  }
+
+  /** How many devices subscribed through share link `linkId`. */
+  countByLink(linkId: string): number {
+    return (
+      this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM push_subscriptions WHERE link_id = ?`, linkId)
+        ?.n ?? 0
+    );
   }
 
   /** Removes the device's subscription; true when there was one. */
@@ -61,7 +77,7 @@ export class SqlSubscriptionStore {
     return this.sql.run(`DELETE FROM push_subscriptions WHERE device_id = ?`, deviceId) > 0;
   }
 
-  /** Removes every subscription made through share link `linkId` (it was revoked). */
+  /** Removes every subscription made through share link `linkId` (it was revoked or expired). */
   deleteByLink(linkId: string): number {
     return this.sql.run(`DELETE FROM push_subscriptions WHERE link_id = ?`, linkId);
   }

@@ -26,6 +26,7 @@ export const ErrorCode = z.enum([
   "rate_limited",
   "too_many_sockets",
   "too_many_links",
+  "not_your_subscription",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -65,6 +66,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   too_many_sockets: 429,
   too_many_links: 409,
+  not_your_subscription: 403,
   internal: 500,
 };
 

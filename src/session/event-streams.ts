@@ -5,7 +5,6 @@ import { MAX_EVENTS_PAGE } from "../protocol/limits";
 import type { EventLog } from "./event-log";
 
 const encoder = new TextEncoder();
-const HEARTBEAT_MS = 15_000;
 /** A reader this far behind is dropped; it reconnects with Last-Event-ID and loses nothing. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
@@ -14,12 +13,22 @@ export class EventStreams {
   // each client reconnects with Last-Event-ID, so no event is lost.
   // Each writer carries the socket tag of whoever opened it, so revoking a link ends its streams.
   private readonly writers = new Map<WritableStreamDefaultWriter<Uint8Array>, string>();
+  // INVARIANT: runs only while a stream is open, so an idle instance is free to hibernate.
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly events: EventLog) {}
+  constructor(
+    private readonly events: EventLog,
+    /** How often an idle stream gets a `: heartbeat` comment, so proxies do not close it. */
+    private readonly heartbeatMs: number,
+  ) {}
 
   get size(): number {
     return this.writers.size;
+  }
+
+  /** Whether the heartbeat timer runs (it stops with the last stream). */
+  get beating(): boolean {
+    return this.heartbeat !== undefined;
   }
 
   /** A `text/event-stream` response: hello, the replay after `after`, then live events. */
@@ -37,7 +46,9 @@ export class EventStreams {
       cursor = seqOf(frames[frames.length - 1]!);
     }
     this.writers.set(writer, tag);
-    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
+    // A reader that goes away (the client disconnected) errors the writer: forget it at once.
+    writer.closed.catch(() => this.drop(writer));
+    this.heartbeat ??= setInterval(() => this.beat(), this.heartbeatMs);
     return new Response(readable, {
       headers: {
         "content-type": "text/event-stream; charset=utf-8",
@@ -60,7 +71,7 @@ export class EventStreams {
   close(tag?: string): void {
     for (const [writer, opener] of this.writers) {
       if (tag !== undefined && opener !== tag) continue;
-      this.writers.delete(writer);
+      this.forget(writer);
       writer.close().catch(() => {
         // The reader is already gone; nothing to release.
       });
@@ -69,10 +80,6 @@ export class EventStreams {
 
   private beat(): void {
     for (const writer of this.writers.keys()) this.write(writer, `: heartbeat ${Date.now()}\n\n`);
-    if (this.writers.size === 0) {
-      clearInterval(this.heartbeat);
-      this.heartbeat = undefined;
-    }
   }
 
   private write(writer: WritableStreamDefaultWriter<Uint8Array>, text: string): void {
@@ -84,10 +91,20 @@ export class EventStreams {
   }
 
   private drop(writer: WritableStreamDefaultWriter<Uint8Array>): void {
-    if (!this.writers.delete(writer)) return;
+    if (!this.forget(writer)) return;
     writer.abort().catch(() => {
       // The reader is already gone; nothing to release.
     });
+  }
+
+  /** Removes a stream; the heartbeat stops with the last one. True when it was open. */
+  private forget(writer: WritableStreamDefaultWriter<Uint8Array>): boolean {
+    if (!this.writers.delete(writer)) return false;
+    if (this.writers.size === 0 && this.heartbeat !== undefined) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = undefined;
+    }
+    return true;
   }
 }
 

@@ -5,7 +5,6 @@ import { timeOutDue } from "../agent/resolve-interaction";
 import { type Config, readConfig } from "../config";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
-import { MAX_PUSH_DEVICES } from "../notify/subscription-store";
 import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
@@ -16,6 +15,7 @@ import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
+import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
@@ -74,7 +74,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private get streams(): EventStreams {
-    this.streamsRef ??= new EventStreams(this.state.events);
+    this.streamsRef ??= new EventStreams(this.state.events, this.config.sseHeartbeatMs);
     return this.streamsRef;
   }
 
@@ -140,10 +140,7 @@ export class SessionObject extends DurableObject<Env> {
     return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
   }
 
-  /**
-   * Stores this device's push subscription (replacing an older one of the same device).
-   * `sessionUrl` carries the token the device presented: its pushes link with that, not the owner's.
-   */
+  /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
   async subscribePush(
     body: PushSubscriptionBody,
     access: Access,
@@ -151,21 +148,13 @@ export class SessionObject extends DurableObject<Env> {
   ): Promise<CommandOutcome> {
     const refused = this.gate(access);
     if (refused) return { ok: false, error: refused };
-    const stored = this.state.subscriptions.put(body.deviceId, body.subscription, {
-      url: sessionUrl,
-      linkId: access.linkId,
-    });
-    if (!stored) {
-      const message = `A session takes push subscriptions from at most ${MAX_PUSH_DEVICES} devices`;
-      return { ok: false, error: { code: "invalid_input", message } };
-    }
-    return { ok: true, result: { deviceId: body.deviceId } };
+    return subscribePush(this.state, body, access, sessionUrl);
   }
 
   async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
     const refused = this.gate(access);
     if (refused) return { ok: false, error: refused };
-    return { ok: true, result: { removed: this.state.subscriptions.delete(deviceId) } };
+    return unsubscribePush(this.state, deviceId, access);
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
@@ -331,6 +320,7 @@ export class SessionObject extends DurableObject<Env> {
         closeSocket(ws, SOCKET_CLOSE.expired, "This share link has expired");
       }
       this.streamsRef?.close(socketTag(link));
+      this.state.subscriptions.deleteByLink(link.linkId);
     }
     // Deadlines are drained here and may throw, so the platform retries the alarm; the turn itself
     // runs on, like after any command, and reports its own failures as events.
@@ -364,6 +354,11 @@ export class SessionObject extends DurableObject<Env> {
   private agent(): SessionRuntime {
     this.runtime ??= buildSessionRuntime(this.state, this.config);
     return this.runtime;
+  }
+
+  /** Open SSE streams of this instance, and whether their heartbeat runs (tests check it stops). */
+  get streamStatus(): { open: number; beating: boolean } {
+    return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */

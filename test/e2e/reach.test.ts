@@ -16,7 +16,10 @@ import {
 
 const b64url = (bytes: ArrayBuffer) => Buffer.from(bytes).toString("base64url");
 
-/** Real browser keys for a push subscription whose push service is the test (there is no internet here). */
+/**
+ * Keys made the way a browser makes them, for the stand-in subscription below; its endpoint is on an
+ * `.invalid` host that no push service answers (there is no internet here).
+ */
 async function fakePushService(): Promise<{ endpoint: string; p256dh: string; auth: string }> {
   const pair = await webcrypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
     "deriveBits",
@@ -54,8 +57,20 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
     const context = await browser.newContext();
     contexts.push(context);
     await context.grantPermissions(["notifications"], { origin: baseUrl() });
-    // Chromium's own push service (FCM) is out of reach offline: the browser's subscribe() answers with
-    // this endpoint instead; permission, service worker and the page's code are all real.
+    // What is real here: Chromium; the notification permission, granted through the browser context;
+    // the page's "Notify this device" code and the service worker it registers (/sw.js); the
+    // subscription the page POSTs to the Worker (wrangler dev); the delivery row the Worker writes when
+    // a card opens with every tab closed; the notification's link opening the session at the card; and
+    // the service worker's push handler showing, then replacing, the notification.
+    // What is not: Chromium's push service (FCM) is out of reach offline, so PushManager.subscribe and
+    // getSubscription are replaced below by a stand-in that records the options the page passes and
+    // returns a subscription the test made (an endpoint on push.parley.invalid, keys from
+    // fakePushService). The Worker's encrypted push to that endpoint therefore never arrives (its
+    // delivery is left failing, which the test checks), and the pushes the service worker receives are
+    // plain JSON notices the test hands it through the DevTools protocol
+    // (ServiceWorker.deliverPushMessage), not the Worker's ciphertext. The payload encryption
+    // (RFC 8291) and the VAPID signature (RFC 8292) are checked where the Worker's real requests are
+    // caught and decrypted: test/worker/notify/web-push.test.ts.
     await context.addInitScript((fake) => {
       const subscription = {
         endpoint: fake.endpoint,
@@ -68,7 +83,18 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
       };
       // The browser keeps a subscription across page loads; so does this stand-in.
       const KEY = "test.pushSubscribed";
-      PushManager.prototype.subscribe = async () => {
+      PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
+        const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+        localStorage.setItem(
+          "test.subscribeOptions",
+          JSON.stringify({
+            userVisibleOnly: options?.userVisibleOnly,
+            applicationServerKey: btoa(String.fromCharCode(...key))
+              .replaceAll("+", "-")
+              .replaceAll("/", "_")
+              .replace(/=+$/, ""),
+          }),
+        );
         localStorage.setItem(KEY, "1");
         return subscription as unknown as PushSubscription;
       };
@@ -84,6 +110,13 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
     await first.getByRole("button", { name: "Notifications on" }).waitFor();
     expect(await first.locator(".notify").getAttribute("data-state")).toBe("on");
     const deviceId = await first.evaluate(() => localStorage.getItem("parley.deviceId"));
+    // The page subscribed with the server's VAPID key, for notifications the person sees.
+    const { vapidPublicKey } = (await (await fetch(`${baseUrl()}/api/notify`)).json()) as {
+      vapidPublicKey: string;
+    };
+    expect(
+      JSON.parse((await first.evaluate(() => localStorage.getItem("test.subscribeOptions"))) ?? "null"),
+    ).toEqual({ userVisibleOnly: true, applicationServerKey: vapidPublicKey });
 
     // With every tab closed, the session pushes to this device when a card opens (logged under its id).
     await first.close();
@@ -102,9 +135,12 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
           headers: { authorization: `Bearer ${session.token}` },
         });
         const { deliveries } = (await response.json()) as { deliveries: DeliveryView[] };
-        return deliveries.filter((row) => row.channel === "push").map((row) => [row.target, row.change]);
+        return deliveries
+          .filter((row) => row.channel === "push")
+          .map((row) => [row.target, row.change, row.attempts > 0 && row.status]);
       })
-      .toEqual([[deviceId, "opened"]]);
+      // Attempted, and not delivered: no push service answers on push.parley.invalid.
+      .toEqual([[deviceId, "opened", expect.stringMatching(/^(pending|failed)$/)]]);
 
     // The notification's link opens the session at that card.
     const url = `${session.shareUrl}&card=toolu_push_card`;

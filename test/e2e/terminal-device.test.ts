@@ -135,6 +135,44 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
     await terminal.waitFor(/It's in the calendar\./);
   });
 
+  it("declines one form and dismisses the next from the terminal, while the browser shows each receipt", async () => {
+    const addEvent = (id: string, title: string) => ({
+      content: [{ type: "tool_use" as const, id, name: "calendar_add_event", input: { title } }],
+    });
+    const session = await scriptedSession(
+      [addEvent("toolu_cli_no", "Dentist"), addEvent("toolu_cli_later", "Gym"), say("Nothing was added.")],
+      { permissionMode: "bypassPermissions" },
+    );
+    const browserPage = await openDevice(browser, session, "browser");
+    const terminal = attach(session);
+    await terminal.waitFor(/Connected as terminal/);
+    terminal.line("Add the dentist and the gym");
+    await terminal.waitFor(
+      /▤ Add “Dentist”[\s\S]*!decline declines, !cancel dismisses the form\.[\s\S]*Title \*/,
+    );
+    terminal.line("!decline");
+    await terminal.waitFor(/✓ Declined\n/);
+    const declined = browserPage.locator(".tool-card[data-tool-call-id=toolu_cli_no] .form-card .receipt");
+    await declined.waitFor();
+    expect(await declined.textContent()).toBe("Declined on another device");
+    await browserPage
+      .getByText("The user declined; nothing was added to the calendar.")
+      .waitFor({ state: "attached" });
+
+    await terminal.waitFor(/▤ Add “Gym”/);
+    terminal.line("!cancel");
+    await terminal.waitFor(/✓ Dismissed\n/);
+    const dismissed = browserPage.locator(
+      ".tool-card[data-tool-call-id=toolu_cli_later] .form-card .receipt",
+    );
+    await dismissed.waitFor();
+    expect(await dismissed.textContent()).toBe("Dismissed on another device");
+    await browserPage
+      .getByText("The form was dismissed or timed out; nothing was added to the calendar.")
+      .waitFor({ state: "attached" });
+    await terminal.waitFor(/Nothing was added\./);
+  });
+
   it("refuses a bad or expired link with one line and exit code 2, changing nothing", async () => {
     const session = await scriptedSession([say("unused")]);
     const before = await (

@@ -62,3 +62,8 @@ export async function alarmOf(ref: SessionRef): Promise<number | null> {
 export function eventsOf<T extends SessionEvent["type"]>(device: Device, type: T) {
   return device.events.filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);
 }
+
+/** How many SSE streams the object's instance holds open, and whether their heartbeat timer runs. */
+export async function streamStatus(ref: SessionRef): Promise<{ open: number; beating: boolean }> {
+  return runInDurableObject(stubOf(ref), (instance: SessionObject) => instance.streamStatus);
+}

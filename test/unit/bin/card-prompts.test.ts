@@ -179,10 +179,52 @@ describe("answering a form in a terminal, field by field", () => {
     });
   });
 
-  it("declines with !decline at any field", () => {
-    expect(run(form, ["Ada", "!decline"])[2]).toEqual({
+  it("says at the first field how to decline or dismiss, and declines with !decline at any field", () => {
+    const [start, , declined] = run(form, ["Ada", "!decline"]);
+    expect(start).toMatchObject({
+      lines: [
+        "▤ Details for the booking",
+        "  Enter keeps a [default] or skips an optional field; !decline declines, !cancel dismisses the form.",
+        expect.any(String),
+      ],
+    });
+    expect(declined).toEqual({
       kind: "send",
       command: { type: "respond", interactionId: "toolu_form-elicit-1", response: { action: "decline" } },
     });
+    expect(run(form, ["!decline"])[1]).toMatchObject({ command: { response: { action: "decline" } } });
+  });
+
+  it("dismisses the form with !cancel at any field, answered as the MCP action cancel", () => {
+    for (const lines of [["!cancel"], ["Ada", "", " !cancel "]]) {
+      expect(run(form, lines).at(-1)).toEqual({
+        kind: "send",
+        command: { type: "respond", interactionId: "toolu_form-elicit-1", response: { action: "cancel" } },
+      });
+    }
+  });
+
+  it("asks before answering a form without fields: accept, decline or cancel, never accepted unasked", () => {
+    const confirm: Card = {
+      toolCallId: "toolu_confirm",
+      kind: "form",
+      toolName: "RequestUserInput",
+      request: { message: "Deploy now?", requestedSchema: { type: "object", properties: {} } },
+    };
+    expect(run(confirm, [])[0]).toEqual({
+      kind: "ask",
+      lines: ["▤ Deploy now?", "  a) accept   d) decline   c) cancel (dismiss it)"],
+      prompt: "a/d/c› ",
+    });
+    expect(run(confirm, ["maybe"])[1]).toMatchObject({ kind: "ask", lines: ["Type a, d or c."] });
+    const answered = (line: string) => (run(confirm, [line])[1] as { command?: unknown }).command;
+    expect(answered("a")).toEqual({
+      type: "respond",
+      toolCallId: "toolu_confirm",
+      response: { action: "accept", content: {} },
+    });
+    expect(answered("D")).toMatchObject({ response: { action: "decline" } });
+    expect(answered("c")).toMatchObject({ response: { action: "cancel" } });
+    expect(answered("!cancel")).toMatchObject({ response: { action: "cancel" } });
   });
 });

@@ -1,7 +1,9 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { api, connect, createSession, type Device, ORIGIN, textReply } from "../../helpers/session-harness";
+import { streamStatus } from "../../helpers/session-object-probe";
 import { SseReader } from "../../helpers/sse-reader";
+import { mintLink } from "../access/access-fixtures";
 import { expectContiguous, storageFingerprint, waitForIdle } from "./channel-fixtures";
 
 let cleanup: Array<() => unknown> = [];
@@ -131,5 +133,39 @@ describe("the SSE event stream", () => {
       expect(body.error.message).toMatch(/Last-Event-ID|after/);
     }
     expect(await storageFingerprint(session.sessionId)).toBe(before);
+  });
+
+  // The worker tests run with SSE_HEARTBEAT_MS=250 (vitest.config.ts); the default is 15 s.
+  it("sends a stream that stays idle a `: heartbeat` comment each interval, and no event", async () => {
+    const session = await createSession();
+    const reader = await open(session);
+    await reader.until(() => reader.comments.length >= 2, "two heartbeats");
+    expect(reader.comments.slice(0, 2)).toEqual([
+      expect.stringMatching(/^heartbeat \d+$/),
+      expect.stringMatching(/^heartbeat \d+$/),
+    ]);
+    expect(reader.messages.map((m) => m.event)).toEqual(["hello"]);
+  });
+
+  it("keeps beating for the streams still open, and stops the heartbeat timer when the last one closes", async () => {
+    const session = await createSession();
+    const viewer = await mintLink(session, { role: "view" });
+    const leaving = await open(session);
+    const staying = await open({ ...session, token: viewer.token });
+    await leaving.until(() => leaving.comments.length >= 1, "a heartbeat on the first stream");
+    expect(await streamStatus(session)).toEqual({ open: 2, beating: true });
+
+    // The first client goes away: its stream is forgotten, the other one still gets heartbeats.
+    await leaving.close();
+    await expect.poll(() => streamStatus(session)).toEqual({ open: 1, beating: true });
+    const heard = staying.comments.length;
+    await staying.until(() => staying.comments.length > heard, "a heartbeat after the other stream left");
+
+    // Revoking the link ends the last stream; the timer stops with it, not a beat later.
+    const revoked = await api("DELETE", `/api/sessions/${session.sessionId}/links/${viewer.linkId}`, {
+      token: session.token,
+    });
+    expect(revoked.status).toBe(200);
+    expect(await streamStatus(session)).toEqual({ open: 0, beating: false });
   });
 });

@@ -4,8 +4,53 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { expect } from "vitest";
 import type { DeliveryView } from "../../../src/protocol";
 import { CONTROL_HOST } from "../../helpers/notify-bindings";
-import { api, type CreatedSession } from "../../helpers/session-harness";
+import { api, type CreatedSession, type Device, toolReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
+
+/** A model reply that opens one question card, `toolu_ask_push`. */
+export const ASK = toolReply([
+  {
+    id: "toolu_ask_push",
+    name: "AskUserQuestion",
+    input: {
+      questions: [
+        {
+          question: "Which database should the service use?",
+          header: "Database",
+          multiSelect: false,
+          options: [
+            { label: "Postgres", description: "Relational" },
+            { label: "SQLite", description: "Embedded" },
+          ],
+        },
+      ],
+    },
+  },
+]);
+
+/** A push service host of a test's own, so its recorded requests are only that test's. */
+export function pushHost(): string {
+  return `push-${crypto.randomUUID().slice(0, 8)}.parley.test`;
+}
+
+/** `POST …/push-subscriptions` for `deviceId` with `session.token` (the owner's or a share link's). */
+export async function subscribe(
+  session: { sessionId: string; token: string },
+  deviceId: string,
+  endpoint: string,
+  keys: { p256dh: string; auth: string },
+): Promise<Response> {
+  return api("POST", `/api/sessions/${session.sessionId}/push-subscriptions`, {
+    token: session.token,
+    body: { deviceId, subscription: { endpoint, expirationTime: null, keys } },
+  });
+}
+
+/** Sends a message that makes the scripted model open the `ASK` card. */
+export async function openCard(device: Device): Promise<void> {
+  await device.request({ type: "send_message", text: "set up the service" });
+  await device.waitForEvent("question_prompt");
+}
 
 export interface SentRequest {
   method: string;

@@ -1,25 +1,22 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { CardNotice } from "../../../src/protocol";
 import { NOTIFY_BINDINGS } from "../../helpers/notify-bindings";
-import {
-  api,
-  connect,
-  createSession,
-  type Device,
-  textReply,
-  toolReply,
-} from "../../helpers/session-harness";
+import { api, connect, createSession, type Device, textReply } from "../../helpers/session-harness";
 import { sqlRows } from "../../helpers/session-object-probe";
 import { mintLink } from "../access/access-fixtures";
 import { storageFingerprint } from "../channel/channel-fixtures";
 import {
+  ASK,
   type BrowserKeys,
   browserKeys,
   decryptPush,
   deliver,
   deliveryLog,
+  openCard,
+  pushHost,
   scriptAnswers,
   sentTo,
+  subscribe,
   verifyVapid,
 } from "./notify-fixtures";
 
@@ -29,52 +26,11 @@ afterEach(() => {
   devices = [];
 });
 
-const ASK = toolReply([
-  {
-    id: "toolu_ask_push",
-    name: "AskUserQuestion",
-    input: {
-      questions: [
-        {
-          question: "Which database should the service use?",
-          header: "Database",
-          multiSelect: false,
-          options: [
-            { label: "Postgres", description: "Relational" },
-            { label: "SQLite", description: "Embedded" },
-          ],
-        },
-      ],
-    },
-  },
-]);
-
-function pushHost(): string {
-  return `push-${crypto.randomUUID().slice(0, 8)}.parley.test`;
-}
-
-async function subscribe(
-  session: { sessionId: string; token: string },
-  deviceId: string,
-  endpoint: string,
-  keys: { p256dh: string; auth: string },
-): Promise<Response> {
-  return api("POST", `/api/sessions/${session.sessionId}/push-subscriptions`, {
-    token: session.token,
-    body: { deviceId, subscription: { endpoint, expirationTime: null, keys } },
-  });
-}
-
 async function askingSession(script = [ASK, textReply("Postgres it is.")]) {
   const session = await createSession({ script });
   const device = await connect(session, { device: "laptop" });
   devices.push(device);
   return { session, device };
-}
-
-async function openCard(device: Device): Promise<void> {
-  await device.request({ type: "send_message", text: "set up the service" });
-  await device.waitForEvent("question_prompt");
 }
 
 async function decryptedPushes(host: string, keys: BrowserKeys): Promise<CardNotice[]> {
