@@ -3,9 +3,9 @@
 // person answers (`ctx.elicit`, a durable interrupt), and only when all are answered is the call
 // retried with `inputResponses` and the state exactly as the server sent it.
 import { z } from "zod";
-import { ElicitRequestFormParams, type ElicitResult } from "../protocol/elicitation";
-import { describeZodError } from "../protocol/errors";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import type { ToolOutput } from "../tools/define-tool";
+import { readElicitRequest } from "./elicit-request";
 import type { McpCallOptions, McpCallOutcome } from "./mcp-connection";
 import { describeCallResult } from "./mcp-result";
 
@@ -33,8 +33,8 @@ export interface RoundsContext {
   signal: AbortSignal;
   call(options: Omit<McpCallOptions, "signal">): Promise<McpCallOutcome>;
   calls: McpCallStore;
-  /** `ctx.elicit`: a form card, answered durably (the tool runs again once it is resolved). */
-  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+  /** `ctx.elicit`: a form or URL card, answered durably (the tool runs again once it is resolved). */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
 }
 
 export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
@@ -71,19 +71,7 @@ export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
   }
 }
 
-/**
- * A URL elicitation happens on the server's own page (sign-in, payment): the card shows the link and
- * asks the person to accept once they have finished there, or decline.
- */
-export function urlConfirmation(message: string, url: string): ElicitRequestFormParams {
-  return {
-    message: `${message}\n\nOpen ${url} and finish there, then accept this form (or decline).`,
-    requestedSchema: { type: "object", properties: {} },
-  };
-}
-
 const Embedded = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
-const UrlParams = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
 
 /** One embedded request answered: a form for an elicitation, a refusal for anything else. */
 async function answer(
@@ -95,16 +83,11 @@ async function answer(
   if (!request.success) return { refused: `${from} sent an input request that is not an MCP request.` };
   const { method, params = {} } = request.data;
   if (method === "elicitation/create") {
-    const url = UrlParams.safeParse(params);
-    if (url.success) {
-      const done = await ctx.elicit(urlConfirmation(url.data.message, url.data.url));
-      return { response: { action: done.action } };
-    }
-    const form = ElicitRequestFormParams.safeParse(params);
-    if (!form.success) {
-      return { refused: `${from} asked for a form Parley cannot show: ${describeZodError(form.error)}.` };
-    }
-    return { response: await ctx.elicit(form.data) };
+    const read = readElicitRequest(params);
+    if (!read.ok) return { refused: `${from} asked for ${read.message}.` };
+    const done = await ctx.elicit(read.params);
+    // A URL request is answered with the action alone: its values stay on the server's page.
+    return { response: read.params.mode === "url" ? { action: done.action } : done };
   }
   if (method === "roots/list") return { response: { roots: [] } };
   if (method === "sampling/createMessage") {
