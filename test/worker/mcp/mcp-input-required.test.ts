@@ -210,6 +210,84 @@ describe("other input an MCP server asks for", () => {
     device.close();
   });
 
+  it("visits the page a -32042 refusal names, across an eviction, then sends the call again as it was", async () => {
+    const url = "https://billing.example.com/approve?order=7";
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([
+          {
+            name: "mcp__everything__trigger-url-elicitation",
+            id: "toolu_required",
+            input: { url, message: "Approve the order", errorPath: true },
+          },
+        ]),
+        textReply("Order approved."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "approve my order" });
+    const required = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(required.data).toMatchObject({
+      toolCallId: "toolu_required",
+      request: { mode: "url", url: "https://modelcontextprotocol.io", message: expect.any(String) },
+    });
+    device.close();
+    await evictDurableObject(stubOf(session), { webSockets: "close" });
+
+    const phone = await connect(session, { device: "phone" });
+    expect(
+      (await respond(session, required.data.interactionId ?? "", { action: "accept" }, "phone")).status,
+    ).toBe(200);
+    // Sent again, the call goes ahead and the server asks for its own page over the open call.
+    const pushed = await phone.waitForEvent(
+      "interaction_prompt",
+      (e) => e.data.kind === "url" && e.data.interactionId !== required.data.interactionId,
+      15_000,
+    );
+    expect(pushed.data.request).toMatchObject({ mode: "url", url, message: "Approve the order" });
+    expect(
+      (await respond(session, pushed.data.interactionId ?? "", { action: "accept" }, "phone")).status,
+    ).toBe(200);
+    await phone.waitForDone(1, 15_000);
+    const result = eventsOf(phone, "tool_result").at(-1)?.data;
+    expect(result?.isError).toBe(false);
+    expect(result?.content).toContain("✅ User completed the URL elicitation flow.");
+    phone.close();
+  });
+
+  it("does not send a -32042 call again when its page is declined, and says why", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([
+          {
+            name: "mcp__everything__trigger-url-elicitation",
+            id: "toolu_required_no",
+            input: { url: "https://billing.example.com/x", errorPath: true },
+          },
+        ]),
+        textReply("Not approved."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "approve my order" });
+    const required = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(
+      (await respond(session, required.data.interactionId ?? "", { action: "decline" }, "laptop")).status,
+    ).toBe(200);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "tool_result").at(-1)?.data).toEqual(
+      expect.objectContaining({
+        content:
+          'MCP server "everything" needs the user to finish on its page before this call; the user declined to open it, so the call was not completed.',
+        isError: true,
+      }),
+    );
+    expect(eventsOf(device, "interaction_prompt")).toHaveLength(1);
+    device.close();
+  });
+
   it("refuses sampling: the call ends with an error result and the session goes on", async () => {
     const { device } = await mcpSession(
       ["mrtr"],
