@@ -1,10 +1,11 @@
 // Answering cards line by line in a terminal: a question as numbered options with "Other" and
 // multi-select, an approval as approve / always / deny with a reason, a form field by field
-// (form-prompt.ts). Pure: text in, text out.
+// (form-prompt.ts), a page to visit (url-prompt.ts). Pure: text in, text out.
 import type { Question } from "../src/interactions/kinds/question";
 import type { CommandInput } from "../web/src/client";
 import { type AnswerValue, questionsOf } from "../web/src/interaction-view";
 import { FormPrompt, formFields } from "./form-prompt";
+import { urlPrompt } from "./url-prompt";
 
 export interface Card {
   /** The card's own id; events stored before interactions had ids of their own leave it out. */
@@ -39,6 +40,7 @@ export function promptFor(card: Card): CardPrompt | null {
     const form = formFields(card.request);
     return form ? new FormPrompt(card, form) : null;
   }
+  if (card.kind === "url") return urlPrompt(card);
   return null;
 }
 

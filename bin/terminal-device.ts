@@ -98,7 +98,9 @@ export class TerminalDevice {
     const words =
       resolution.kind === "form"
         ? formReceipt(resolution, this.deviceId)
-        : receiptText(resolution, this.deviceId);
+        : resolution.kind === "url"
+          ? formReceipt(resolution, this.deviceId, "Finished on the page")
+          : receiptText(resolution, this.deviceId);
     this.print(`✓ ${words}${by}`);
     if (this.active && cardId(this.active.card) === id) {
       this.active = null;

@@ -1,8 +1,8 @@
 // `ctx.elicit` for one run of one tool call: a durable interrupt. The k-th call returns the k-th
 // recorded form result, or stores the form and ends the run; the tool runs again once it resolves.
-import { elicitResultOf } from "../interactions/kinds/form";
+import { elicitationKind, elicitResultOf } from "../interactions/elicitation-kinds";
 import type { ToolUseBlockParam } from "../model/model-client";
-import type { ElicitRequestFormParams, ElicitResult } from "../protocol/elicitation";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import { ToolPause } from "../tools/define-tool";
 import type { AgentDeps } from "./agent-deps";
 import { storePending } from "./open-interaction";
@@ -18,7 +18,7 @@ export function isToolForm(record: { id: string; toolCallId: string }): boolean 
 }
 
 export interface ToolElicitation {
-  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
   /** Set once this run asked for a form that has no answer yet: its output, if any, is void. */
   readonly paused: boolean;
 }
@@ -43,15 +43,11 @@ export function toolElicitation(deps: AgentDeps, use: ToolUseBlockParam): ToolEl
       if (recorded) return recorded;
       paused = true;
       if (record) throw new ToolPause(); // still waiting (not normally reached: pending calls do not run)
-      const opened = deps.kinds.open("form", params);
-      if (!opened.ok) throw new Error(`its form is invalid: ${opened.message}`);
-      storePending(deps, {
-        id,
-        toolCallId: use.id,
-        toolName: use.name,
-        kind: "form",
-        request: opened.request,
-      });
+      const kind = elicitationKind(params);
+      const opened = deps.kinds.open(kind, params);
+      if (!opened.ok)
+        throw new Error(`its ${kind === "url" ? "URL request" : "form"} is invalid: ${opened.message}`);
+      storePending(deps, { id, toolCallId: use.id, toolName: use.name, kind, request: opened.request });
       throw new ToolPause();
     },
   };

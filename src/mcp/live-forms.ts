@@ -2,17 +2,15 @@
 // card is stored and shown on every device like any form, but the answer can only travel back over
 // that open call, so it lives as long as this instance does.
 import type { ElicitResult as McpElicitResult } from "@modelcontextprotocol/client";
-import { z } from "zod";
-import { ElicitRequestFormParams, type ElicitResult } from "../protocol/elicitation";
-import { describeZodError } from "../protocol/errors";
-import { urlConfirmation } from "./mcp-rounds";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import { readElicitRequest } from "./elicit-request";
 
 export interface LiveForm {
   /** Derived from the tool call, so a re-run of an idempotent call finds an answer already given. */
   id: string;
   toolCallId: string;
   toolName: string;
-  params: ElicitRequestFormParams;
+  params: ElicitRequestParams;
 }
 
 export interface LiveForms {
@@ -24,8 +22,6 @@ export interface LiveForms {
 export function liveFormId(toolCallId: string, k: number): string {
   return `${toolCallId}-pushed-${k}`;
 }
-
-const UrlElicitation = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
 
 /**
  * Answers the `elicitation/create` requests a server pushes during one tool call: the k-th becomes
@@ -42,13 +38,9 @@ export function pushedFormHandler(
   return async (raw) => {
     pushed += 1;
     const id = liveFormId(call.toolCallId, pushed);
-    const url = UrlElicitation.safeParse(raw);
-    if (url.success) {
-      const params = urlConfirmation(url.data.message, url.data.url);
-      return { action: (await live.ask({ id, ...call, params }, signal)).action };
-    }
-    const form = ElicitRequestFormParams.safeParse(raw);
-    if (!form.success) throw new Error(`Parley cannot show this form: ${describeZodError(form.error)}`);
-    return live.ask({ id, ...call, params: form.data }, signal);
+    const read = readElicitRequest(raw);
+    if (!read.ok) throw new Error(`The server asked for ${read.message}`);
+    const answer = await live.ask({ id, ...call, params: read.params }, signal);
+    return read.params.mode === "url" ? { action: answer.action } : answer;
   };
 }

@@ -4,6 +4,7 @@ import {
   Client,
   type ElicitResult,
   ProtocolError,
+  ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
   SdkHttpError,
@@ -17,10 +18,14 @@ const CLIENT_INFO = { name: "parley", version: "0.1.0" };
 /** After a turn cancel has answered a held elicitation `cancel`, how long the server may take to end its call. */
 const CANCEL_GRACE_MS = 2_000;
 
-/** What a `tools/call` came back with: a result, or (2026-07-28) a request for input first. */
+/**
+ * What a `tools/call` came back with: a result, a request for input first (2026-07-28), or a refusal
+ * until the person has finished on the server's pages (-32042, URL elicitation required).
+ */
 export type McpCallOutcome =
   | { kind: "result"; result: unknown }
-  | { kind: "input_required"; inputRequests: Record<string, unknown>; requestState: string | null };
+  | { kind: "input_required"; inputRequests: Record<string, unknown>; requestState: string | null }
+  | { kind: "url_required"; elicitations: unknown[] };
 
 export interface McpCallOptions {
   signal: AbortSignal;
@@ -76,11 +81,18 @@ export class McpConnection {
       const params: Record<string, unknown> = { name, arguments: args };
       if (options.inputResponses) params.inputResponses = options.inputResponses;
       if (options.requestState) params.requestState = options.requestState;
-      const result: unknown = await client.callTool(params as { name: string }, {
-        signal: live,
-        timeout: this.server.timeoutMs,
-        allowInputRequired: true,
-      });
+      let result: unknown;
+      try {
+        result = await client.callTool(params as { name: string }, {
+          signal: live,
+          timeout: this.server.timeoutMs,
+          allowInputRequired: true,
+        });
+      } catch (error) {
+        const pages = urlElicitationsOf(error);
+        if (pages) return { kind: "url_required", elicitations: pages };
+        throw error;
+      }
       const record = (result ?? {}) as Record<string, unknown>;
       if (record.resultType === "input_required") {
         return {
@@ -240,6 +252,14 @@ export class McpConnection {
     const message = error instanceof Error ? error.message : String(error);
     return new McpError(`${server} failed: ${message}`);
   }
+}
+
+/** The pages a -32042 refusal asks the person to visit, or `null` for any other failure. */
+function urlElicitationsOf(error: unknown): unknown[] | null {
+  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired)
+    return null;
+  const pages = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+  return Array.isArray(pages) && pages.length > 0 ? pages : null;
 }
 
 /** The server does not know the session we resumed (404 per the spec; some servers answer 400). */

@@ -1,18 +1,22 @@
 // A `tools/call` that asks for input first (protocol 2026-07-28, `input_required`): each round's
 // requests and opaque `requestState` are stored with the tool call, every request becomes a form a
 // person answers (`ctx.elicit`, a durable interrupt), and only when all are answered is the call
-// retried with `inputResponses` and the state exactly as the server sent it.
+// retried with `inputResponses` and the state exactly as the server sent it. A call refused with
+// "URL elicitation required" (-32042) is a round too: its pages are visited, then the call is re-sent.
 import { z } from "zod";
-import { ElicitRequestFormParams, type ElicitResult } from "../protocol/elicitation";
-import { describeZodError } from "../protocol/errors";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import type { ToolOutput } from "../tools/define-tool";
+import { readElicitRequest } from "./elicit-request";
 import type { McpCallOptions, McpCallOutcome } from "./mcp-connection";
 import { describeCallResult } from "./mcp-result";
 
 export const McpRound = z.object({
   inputRequests: z.record(z.string(), z.unknown()),
   requestState: z.string().nullable(),
+  /** Set for a -32042 refusal: the same call is sent again, as it was, once every page is visited. */
+  urlRequired: z.literal(true).optional(),
 });
+type McpRound = z.infer<typeof McpRound>;
 export const McpCallState = z.object({ rounds: z.array(McpRound) });
 export type McpCallState = z.infer<typeof McpCallState>;
 
@@ -33,8 +37,8 @@ export interface RoundsContext {
   signal: AbortSignal;
   call(options: Omit<McpCallOptions, "signal">): Promise<McpCallOutcome>;
   calls: McpCallStore;
-  /** `ctx.elicit`: a form card, answered durably (the tool runs again once it is resolved). */
-  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+  /** `ctx.elicit`: a form or URL card, answered durably (the tool runs again once it is resolved). */
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
 }
 
 export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
@@ -42,7 +46,7 @@ export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
   if (!state) {
     const first = await ctx.call({});
     if (first.kind === "result") return describeCallResult(ctx.server, first.result);
-    state = { rounds: [{ inputRequests: first.inputRequests, requestState: first.requestState }] };
+    state = { rounds: [roundOf(first)] };
     ctx.calls.save(ctx.toolCallId, ctx.server, state);
   }
   // Earlier rounds are replayed: their forms return the recorded answers and were already sent.
@@ -62,28 +66,40 @@ export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
         isError: true,
       };
     }
-    const next = await ctx.call({ inputResponses, requestState: round.requestState });
+    if (round.urlRequired) {
+      const unfinished = Object.values(inputResponses).find(
+        (response) => (response as { action?: unknown }).action !== "accept",
+      ) as { action: string } | undefined;
+      if (unfinished) {
+        const how = unfinished.action === "decline" ? "declined to open" : "did not finish on";
+        return {
+          content: `MCP server "${ctx.server}" needs the user to finish on its page before this call; the user ${how} it, so the call was not completed.`,
+          isError: true,
+        };
+      }
+    }
+    const next = await ctx.call(
+      round.urlRequired ? {} : { inputResponses, requestState: round.requestState },
+    );
     if (next.kind === "result") return describeCallResult(ctx.server, next.result);
-    state = {
-      rounds: [...state.rounds, { inputRequests: next.inputRequests, requestState: next.requestState }],
-    };
+    state = { rounds: [...state.rounds, roundOf(next)] };
     ctx.calls.save(ctx.toolCallId, ctx.server, state);
   }
 }
 
-/**
- * A URL elicitation happens on the server's own page (sign-in, payment): the card shows the link and
- * asks the person to accept once they have finished there, or decline.
- */
-export function urlConfirmation(message: string, url: string): ElicitRequestFormParams {
-  return {
-    message: `${message}\n\nOpen ${url} and finish there, then accept this form (or decline).`,
-    requestedSchema: { type: "object", properties: {} },
-  };
+/** The round a call that asked for input stores: its requests, or a -32042 refusal's pages as requests. */
+function roundOf(outcome: Exclude<McpCallOutcome, { kind: "result" }>): McpRound {
+  if (outcome.kind === "input_required") {
+    return { inputRequests: outcome.inputRequests, requestState: outcome.requestState };
+  }
+  const inputRequests: Record<string, unknown> = {};
+  outcome.elicitations.forEach((params, i) => {
+    inputRequests[`page-${i + 1}`] = { method: "elicitation/create", params };
+  });
+  return { inputRequests, requestState: null, urlRequired: true };
 }
 
 const Embedded = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
-const UrlParams = z.looseObject({ mode: z.literal("url"), message: z.string(), url: z.string() });
 
 /** One embedded request answered: a form for an elicitation, a refusal for anything else. */
 async function answer(
@@ -95,16 +111,11 @@ async function answer(
   if (!request.success) return { refused: `${from} sent an input request that is not an MCP request.` };
   const { method, params = {} } = request.data;
   if (method === "elicitation/create") {
-    const url = UrlParams.safeParse(params);
-    if (url.success) {
-      const done = await ctx.elicit(urlConfirmation(url.data.message, url.data.url));
-      return { response: { action: done.action } };
-    }
-    const form = ElicitRequestFormParams.safeParse(params);
-    if (!form.success) {
-      return { refused: `${from} asked for a form Parley cannot show: ${describeZodError(form.error)}.` };
-    }
-    return { response: await ctx.elicit(form.data) };
+    const read = readElicitRequest(params);
+    if (!read.ok) return { refused: `${from} asked for ${read.message}.` };
+    const done = await ctx.elicit(read.params);
+    // A URL request is answered with the action alone: its values stay on the server's page.
+    return { response: read.params.mode === "url" ? { action: done.action } : done };
   }
   if (method === "roots/list") return { response: { roots: [] } };
   if (method === "sampling/createMessage") {

@@ -251,3 +251,43 @@ export const ElicitResult = z.discriminatedUnion(
   { error: 'action must be "accept", "decline" or "cancel"' },
 );
 export type ElicitResult = z.infer<typeof ElicitResult>;
+
+/** Longest URL a URL request may carry; browsers and servers start refusing not far above it. */
+export const MAX_ELICIT_URL_CHARS = 2_048;
+
+/**
+ * MCP `ElicitRequestURLParams`: the person finishes on the server's own page (a sign-in, a payment),
+ * so nothing they type there passes through Parley. Only http(s) pages: a `javascript:` or `data:`
+ * link must never reach a card.
+ */
+export const ElicitRequestURLParams = z.object({
+  mode: z.literal("url"),
+  message: z.string().trim().min(1, "message must not be empty").max(MAX_TEXT_FIELD_CHARS),
+  url: z
+    .string()
+    .max(MAX_ELICIT_URL_CHARS, `url must be at most ${MAX_ELICIT_URL_CHARS} characters`)
+    .pipe(z.url({ protocol: /^https?$/, error: "url must be an http or https address" })),
+  elicitationId: z
+    .string()
+    .max(MAX_KEY_CHARS * 4)
+    .optional(),
+});
+export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParams>;
+
+/** Either mode of MCP `elicitation/create`; a request without `mode` is a form, as in the spec. */
+export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
+
+/** A URL request's result: accepting carries no values, which stay on the server's page. */
+export const UrlElicitResult = z.discriminatedUnion(
+  "action",
+  [
+    z.strictObject(
+      { action: z.literal("accept") },
+      { error: "a URL request is accepted without content: the values stay on the server's page" },
+    ),
+    z.strictObject({ action: z.literal("decline") }),
+    z.strictObject({ action: z.literal("cancel") }),
+  ],
+  { error: 'action must be "accept", "decline" or "cancel"' },
+);
+export type UrlElicitResult = z.infer<typeof UrlElicitResult>;

@@ -3,7 +3,7 @@
 // server holds the call open.
 import type { AgentDeps } from "../agent/agent-deps";
 import { storePending } from "../agent/open-interaction";
-import { elicitResultOf } from "../interactions/kinds/form";
+import { elicitationKind, elicitResultOf } from "../interactions/elicitation-kinds";
 import type { LiveForms } from "../mcp/live-forms";
 
 /** How often a held call looks for its answer: local SQLite reads, and a person is slower. */
@@ -14,9 +14,10 @@ export function createLiveForms(deps: () => AgentDeps): LiveForms {
     async ask(form, signal) {
       const d = deps();
       if (!d.interactions.get(form.id)) {
-        const opened = d.kinds.open("form", form.params);
+        const kind = elicitationKind(form.params);
+        const opened = d.kinds.open(kind, form.params);
         if (!opened.ok) throw new Error(`the form cannot be shown: ${opened.message}`);
-        storePending(d, { ...form, kind: "form", request: opened.request });
+        storePending(d, { ...form, kind, request: opened.request });
         // A person may take longer than the watchdog allows a silent run; the held call is not lost.
         d.deadlines.setWatchdog(null);
         d.turn.setStatus("awaiting_input");

@@ -1,6 +1,6 @@
 // The shape of a tool: one file per tool under builtin/, each a `defineTool({...})` call.
 import type { z } from "zod";
-import type { ElicitRequestFormParams, ElicitResult } from "../protocol/elicitation";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 
 /** How dangerous a tool is; the permission policy decides from this (DESIGN §5). */
 export type ToolRisk = "read" | "edit" | "network" | "execute";
@@ -34,9 +34,10 @@ export interface ToolContext {
    * tool must let through); once it is resolved, the tool runs again from the start and its k-th
    * `elicit` returns the k-th recorded answer. So a tool that elicits must do the same things up to
    * each `elicit`, and keep its side effects after the last one. Timeouts and a cancelled turn come
-   * back as `{ action: "cancel" }`.
+   * back as `{ action: "cancel" }`. A URL request (`mode: "url"`) sends the person to a page instead;
+   * accepting it returns no values (`content` is empty), since they stay on that page.
    */
-  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+  elicit(params: ElicitRequestParams): Promise<ElicitResult>;
 }
 
 /** Ends a run that waits for a person (see `ToolContext.elicit`); tools must not catch it. */

@@ -109,4 +109,56 @@ describe.skipIf(!hasChromium)("MCP tools in the page", () => {
       },
     });
   });
+  it("shows a server's page to visit with its whole address, opens nothing by itself, and the phone's 'I've finished' reaches the server", async () => {
+    const id = "toolu_mcp_url";
+    const url = "https://accounts.example.com/connect?account=ada&scope=read";
+    const session = await scriptedSession(
+      [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id,
+              name: "mcp__everything__trigger-url-elicitation",
+              input: { url, message: "Connect your example.com account" },
+            },
+          ],
+        },
+        say("Your account is connected."),
+      ],
+      { mcpServers: ["everything"], permissionMode: "bypassPermissions" },
+    );
+    const laptop = await openDevice(browser, session, "laptop");
+    const phone = await openDevice(browser, session, "phone");
+    const opened: string[] = [];
+    phone.context().on("page", (page) => opened.push(page.url()));
+    await typeMessage(laptop, "Connect my account");
+
+    for (const page of [laptop, phone]) {
+      const card = page.locator(`.tool-card[data-tool-call-id="${id}"] .url-card`);
+      await card.waitFor();
+      expect(await card.locator(".card-title").textContent()).toBe("Connect your example.com account");
+      expect(await card.locator(".url-host").textContent()).toBe("accounts.example.com");
+      expect(await card.locator(".url-full").textContent()).toBe(url);
+      const link = card.getByRole("link", { name: "Open accounts.example.com" });
+      expect(await link.getAttribute("href")).toBe(url);
+      expect(await link.getAttribute("target")).toBe("_blank");
+      expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    }
+    await screenshot(phone, "mcp-url");
+    expect(opened).toEqual([]);
+
+    await phone.locator(".url-card").getByRole("button", { name: "I've finished" }).click();
+    await laptop.getByText("Your account is connected.").waitFor();
+    expect(await laptop.locator(".url-card .receipt").textContent()).toBe(
+      "Finished on the page on another device",
+    );
+    expect(await phone.locator(".url-card .receipt").textContent()).toBe("Finished on the page");
+    expect(await laptop.locator(".url-card button").count()).toBe(0);
+    const result = await laptop
+      .locator(`.tool-card[data-tool-call-id="${id}"] .tool-result-text`)
+      .textContent();
+    expect(result).toContain("✅ User completed the URL elicitation flow.");
+    expect(JSON.parse(result?.split("Raw result: ")[1] ?? "{}")).toEqual({ action: "accept" });
+  });
 });

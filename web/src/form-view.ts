@@ -1,5 +1,5 @@
 // Pure helpers for the form card: the fields of an MCP form as the card lays them out, the values
-// it reads back from inputs, and the summary and receipt once the form is resolved.
+// it reads back from inputs, the summary and receipt once it is resolved, and a URL request's page.
 
 import { optionsOf } from "../../src/protocol/form-content";
 import type {
@@ -113,13 +113,25 @@ const WORDS: Record<string, string> = {
 export function formReceipt(
   resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy">,
   deviceId: string | null,
+  accepted = "Accepted",
 ): string {
   const action = (resolution.response as { action?: unknown } | null)?.action;
   // A turn cancel also ends as `cancelled`, but with no response of the person's own.
   let text =
     resolution.outcome === "cancelled" && action !== "cancel"
       ? "Cancelled"
-      : (WORDS[resolution.outcome] ?? "");
+      : resolution.outcome === "answered"
+        ? accepted
+        : (WORDS[resolution.outcome] ?? "");
   if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
   return text;
+}
+
+/** A URL request's page, read defensively: `null` unless it is an http(s) address the browser parses. */
+export function pageOf(request: unknown): { message: string; url: string; host: string } | null {
+  const { message, url } = (request ?? {}) as { message?: unknown; url?: unknown };
+  if (typeof url !== "string" || !URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+  return { message: typeof message === "string" ? message : "", url: parsed.href, host: parsed.host };
 }

@@ -3,13 +3,12 @@
 import { z } from "zod";
 import {
   ElicitRequestFormParams,
-  ElicitResult,
+  type ElicitResult,
   MAX_FORM_FIELDS,
   STRING_FORMATS,
 } from "../../protocol/elicitation";
 import { describeZodError } from "../../protocol/errors";
 import { checkContent, describeFields } from "../../protocol/form-content";
-import type { InteractionStatus } from "../../protocol/session";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 
@@ -76,13 +75,3 @@ export const formInteraction = defineInteraction<ElicitRequestFormParams, Elicit
   }),
   onCancel: () => ({ content: "User cancelled the turn before answering the form", isError: true }),
 });
-
-/**
- * What `ctx.elicit` returns for a resolved form: the person's own ElicitResult, or `cancel` when the
- * deadline passed or the turn was cancelled first (MCP has no separate action for either).
- */
-export function elicitResultOf(status: InteractionStatus, response: unknown): ElicitResult | null {
-  if (status === "pending") return null;
-  const stored = ElicitResult.safeParse(response);
-  return stored.success ? stored.data : { action: "cancel" };
-}

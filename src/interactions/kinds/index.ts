@@ -4,9 +4,10 @@ import { approvalInteraction } from "./approval";
 import { formInteraction } from "./form";
 import { planInteraction } from "./plan";
 import { questionInteraction } from "./question";
+import { urlInteraction } from "./url";
 
 export { ApprovalRequest, ApprovalResponse, approvalInteraction } from "./approval";
-export { elicitResultOf, formInteraction } from "./form";
+export { formInteraction } from "./form";
 export { PLAN_CHOICES, PlanRequest, PlanResponse, planInteraction } from "./plan";
 export { Question, QuestionOption, QuestionRequest, questionInteraction } from "./question";
 export {
@@ -17,6 +18,7 @@ export {
   RawQuestionAnswers,
   splitJoinedLabels,
 } from "./question-answers";
+export { urlInteraction } from "./url";
 
 /** The built-in kinds, in the order their tools are offered to the model. */
 export const BUILTIN_INTERACTIONS: readonly AnyInteractionKind[] = [
@@ -24,4 +26,5 @@ export const BUILTIN_INTERACTIONS: readonly AnyInteractionKind[] = [
   formInteraction,
   approvalInteraction,
   planInteraction,
+  urlInteraction,
 ];

@@ -228,3 +228,41 @@ describe("answering a form in a terminal, field by field", () => {
     expect(answered("!cancel")).toMatchObject({ response: { action: "cancel" } });
   });
 });
+
+describe("a page to visit, in a terminal", () => {
+  const card: Card = {
+    interactionId: "toolu_u-pushed-1",
+    toolCallId: "toolu_u",
+    kind: "url",
+    toolName: "mcp__everything__trigger-url-elicitation",
+    request: { mode: "url", message: "Connect your account", url: "https://accounts.example.com/c?a=1" },
+  };
+
+  it("shows the whole address and its host, and sends accept only once the person types done", () => {
+    const [start, stray, done] = run(card, ["yes", "done"]);
+    expect(start).toEqual({
+      kind: "ask",
+      lines: ["↗ Connect your account", "  Open on accounts.example.com: https://accounts.example.com/c?a=1"],
+      prompt: "done, !decline or !cancel: ",
+    });
+    expect(stray).toMatchObject({
+      kind: "ask",
+      lines: ["  Type done once you have finished on accounts.example.com."],
+    });
+    expect(done).toEqual({
+      kind: "send",
+      command: { type: "respond", interactionId: "toolu_u-pushed-1", response: { action: "accept" } },
+    });
+  });
+
+  it("declines or dismisses it", () => {
+    expect(run(card, ["!decline"])[1]).toMatchObject({ command: { response: { action: "decline" } } });
+    expect(run(card, ["!cancel"])[1]).toMatchObject({ command: { response: { action: "cancel" } } });
+  });
+
+  it("offers nothing to answer for an address that is not an http(s) page", () => {
+    expect(
+      promptFor({ ...card, request: { mode: "url", message: "x", url: "javascript:alert(1)" } }),
+    ).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { McpCallOutcome } from "../../../src/mcp/mcp-connection";
 import { callWithRounds, type McpCallState } from "../../../src/mcp/mcp-rounds";
+import type { ElicitResult } from "../../../src/protocol/elicitation";
 
 function rounds(outcomes: McpCallOutcome[]) {
   const sent: unknown[] = [];
@@ -21,7 +22,7 @@ function rounds(outcomes: McpCallOutcome[]) {
       if (!next) throw new Error("no more outcomes");
       return next;
     },
-    elicit: async () => ({ action: "accept" as const, content: { ok: true } }),
+    elicit: async (_params: unknown): Promise<ElicitResult> => ({ action: "accept", content: { ok: true } }),
   };
   return { context, sent, stored };
 }
@@ -66,6 +67,62 @@ describe("input_required rounds", () => {
     expect(JSON.stringify(output)).toMatch(
       /asked for a form Parley cannot show: .*nested objects are not supported/,
     );
+  });
+
+  it("ask the person to visit a URL request's page, and send back only the action", async () => {
+    const asked: unknown[] = [];
+    const { context, sent } = rounds([
+      {
+        kind: "input_required",
+        inputRequests: {
+          signin: {
+            method: "elicitation/create",
+            params: {
+              mode: "url",
+              message: "Sign in",
+              url: "https://auth.example.com/s",
+              elicitationId: "e1",
+            },
+          },
+        },
+        requestState: "st",
+      },
+      { kind: "result", result: { content: [{ type: "text", text: "Signed in." }] } },
+    ]);
+    context.elicit = async (params) => {
+      asked.push(params);
+      return { action: "accept", content: { ok: true } };
+    };
+    expect(await callWithRounds(context)).toMatchObject({ isError: false });
+    expect(asked).toEqual([
+      { mode: "url", message: "Sign in", url: "https://auth.example.com/s", elicitationId: "e1" },
+    ]);
+    expect(sent[1]).toEqual({ inputResponses: { signin: { action: "accept" } }, requestState: "st" });
+  });
+
+  it("refuse a URL request whose address is not an http(s) page, showing the person nothing", async () => {
+    const { context, sent } = rounds([
+      {
+        kind: "input_required",
+        inputRequests: {
+          signin: {
+            method: "elicitation/create",
+            params: { mode: "url", message: "Sign in", url: "javascript:alert(1)" },
+          },
+        },
+        requestState: null,
+      },
+    ]);
+    context.elicit = async () => {
+      throw new Error("no card may open");
+    };
+    const output = await callWithRounds(context);
+    expect(output).toEqual({
+      content:
+        'MCP server "s" asked for a page to open that Parley will not show: url: url must be an http or https address.',
+      isError: true,
+    });
+    expect(sent).toHaveLength(1);
   });
 
   it("give up on a server that keeps asking", async () => {

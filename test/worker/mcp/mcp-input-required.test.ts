@@ -146,26 +146,145 @@ describe("an MCP tool that answers input_required", () => {
 });
 
 describe("other input an MCP server asks for", () => {
-  it("shows a URL request as a card to confirm after visiting the page, and passes the outcome on", async () => {
+  it("shows a URL request as a page to visit on every device, and passes on only the action", async () => {
     const { session, device } = await mcpSession(
       ["mrtr"],
       [toolReply([{ name: "mcp__mrtr__sign-in", id: "toolu_signin", input: {} }]), textReply("Signed in.")],
       { permissionMode: "bypassPermissions" },
     );
+    const phone = await connect(session, { device: "phone" });
     await device.request({ type: "send_message", text: "sign in" });
-    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "form", 15_000);
-    expect((prompt.data.request as { message: string }).message).toBe(
-      "Sign in to the test service\n\nOpen https://auth.example.com/signin?session=test and finish there, then accept this form (or decline).",
+    const prompt = await phone.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(prompt.data.request).toEqual({
+      mode: "url",
+      message: "Sign in to the test service",
+      url: "https://auth.example.com/signin?session=test",
+    });
+    await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
+
+    // Values typed on the server's page never pass through Parley, so an accept carrying any is refused.
+    const before = await dumpStorage(session);
+    const withValues = await respond(
+      session,
+      prompt.data.interactionId ?? "",
+      { action: "accept", content: { password: "hunter2" } },
+      "phone",
     );
-    expect(
-      (await respond(session, prompt.data.interactionId ?? "", { action: "accept", content: {} }, "phone"))
-        .status,
-    ).toBe(200);
+    expect(withValues.status).toBe(400);
+    expect(await dumpStorage(session)).toEqual(before);
+
+    const done = await respond(session, prompt.data.interactionId ?? "", { action: "accept" }, "phone");
+    expect(done.status).toBe(200);
     await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "interaction_resolved").at(-1)?.data).toMatchObject({
+      outcome: "answered",
+      resolvedBy: "phone",
+    });
     expect(eventsOf(device, "tool_result").at(-1)?.data).toMatchObject({
       content: "Sign-in accept.",
       isError: false,
     });
+    device.close();
+    phone.close();
+  });
+
+  it("tells the server a URL request was declined", async () => {
+    const { session, device } = await mcpSession(
+      ["mrtr"],
+      [
+        toolReply([{ name: "mcp__mrtr__sign-in", id: "toolu_nosign", input: {} }]),
+        textReply("Not signed in."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "sign in" });
+    const prompt = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(
+      (await respond(session, prompt.data.interactionId ?? "", { action: "decline" }, "laptop")).status,
+    ).toBe(200);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "tool_result").at(-1)?.data).toMatchObject({
+      content: "Sign-in decline.",
+      isError: true,
+    });
+    device.close();
+  });
+
+  it("visits the page a -32042 refusal names, across an eviction, then sends the call again as it was", async () => {
+    const url = "https://billing.example.com/approve?order=7";
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([
+          {
+            name: "mcp__everything__trigger-url-elicitation",
+            id: "toolu_required",
+            input: { url, message: "Approve the order", errorPath: true },
+          },
+        ]),
+        textReply("Order approved."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "approve my order" });
+    const required = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(required.data).toMatchObject({
+      toolCallId: "toolu_required",
+      request: { mode: "url", url: "https://modelcontextprotocol.io", message: expect.any(String) },
+    });
+    device.close();
+    await evictDurableObject(stubOf(session), { webSockets: "close" });
+
+    const phone = await connect(session, { device: "phone" });
+    expect(
+      (await respond(session, required.data.interactionId ?? "", { action: "accept" }, "phone")).status,
+    ).toBe(200);
+    // Sent again, the call goes ahead and the server asks for its own page over the open call.
+    const pushed = await phone.waitForEvent(
+      "interaction_prompt",
+      (e) => e.data.kind === "url" && e.data.interactionId !== required.data.interactionId,
+      15_000,
+    );
+    expect(pushed.data.request).toMatchObject({ mode: "url", url, message: "Approve the order" });
+    expect(
+      (await respond(session, pushed.data.interactionId ?? "", { action: "accept" }, "phone")).status,
+    ).toBe(200);
+    await phone.waitForDone(1, 15_000);
+    const result = eventsOf(phone, "tool_result").at(-1)?.data;
+    expect(result?.isError).toBe(false);
+    expect(result?.content).toContain("✅ User completed the URL elicitation flow.");
+    phone.close();
+  });
+
+  it("does not send a -32042 call again when its page is declined, and says why", async () => {
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([
+          {
+            name: "mcp__everything__trigger-url-elicitation",
+            id: "toolu_required_no",
+            input: { url: "https://billing.example.com/x", errorPath: true },
+          },
+        ]),
+        textReply("Not approved."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    await device.request({ type: "send_message", text: "approve my order" });
+    const required = await device.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(
+      (await respond(session, required.data.interactionId ?? "", { action: "decline" }, "laptop")).status,
+    ).toBe(200);
+    await device.waitForDone(1, 15_000);
+    expect(eventsOf(device, "tool_result").at(-1)?.data).toEqual(
+      expect.objectContaining({
+        content:
+          'MCP server "everything" needs the user to finish on its page before this call; the user declined to open it, so the call was not completed.',
+        isError: true,
+      }),
+    );
+    expect(eventsOf(device, "interaction_prompt")).toHaveLength(1);
     device.close();
   });
 

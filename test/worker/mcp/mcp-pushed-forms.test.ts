@@ -210,3 +210,38 @@ describe("a form an MCP server pushes inside an open call", () => {
     device.close();
   });
 });
+
+describe("a URL an MCP server pushes inside an open call", () => {
+  it("opens as a page to visit on every device, and the action goes back over the call", async () => {
+    const name = "mcp__everything__trigger-url-elicitation";
+    const url = "https://example.com/connect?account=ada";
+    const { session, device } = await mcpSession(
+      ["everything"],
+      [
+        toolReply([{ name, id: "toolu_push_url", input: { url, message: "Connect your account" } }]),
+        textReply("Done."),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    const phone = await connect(session, { device: "phone" });
+    await device.request({ type: "send_message", text: "connect" });
+    const prompt = await phone.waitForEvent("interaction_prompt", (e) => e.data.kind === "url", 15_000);
+    expect(prompt.data).toMatchObject({
+      toolCallId: "toolu_push_url",
+      interactionId: "toolu_push_url-pushed-1",
+      request: { mode: "url", url, message: "Connect your account" },
+    });
+    expect((await respond(session, "toolu_push_url-pushed-1", { action: "accept" }, "phone")).status).toBe(
+      200,
+    );
+    await device.waitForDone(1, 15_000);
+    const result = eventsOf(device, "tool_result").at(-1)?.data;
+    expect(result?.isError).toBe(false);
+    expect(result?.content).toContain("✅ User completed the URL elicitation flow.");
+    expect(result?.content).toContain(`URL: ${url}`);
+    // The server got the action alone: a URL request's values stay on its page.
+    expect(result?.content).toMatch(/Raw result: \{\s*"action": "accept"\s*\}/);
+    device.close();
+    phone.close();
+  });
+});

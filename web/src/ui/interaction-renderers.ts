@@ -6,6 +6,7 @@ import { FormCard } from "./form-card";
 import { type InteractionCard, UnsupportedCard } from "./interaction-card";
 import { PlanCard } from "./plan-card";
 import { QuestionCard } from "./question-card";
+import { UrlCard } from "./url-card";
 
 export interface InteractionRenderer {
   create(interaction: InteractionState, item: ToolItem): InteractionCard;
@@ -39,6 +40,8 @@ const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
     standsForTool: (i) => i.id === i.toolCallId,
   },
   plan: { create: (i) => new PlanCard(i), waiting: "needs approval", standsForTool: () => true },
+  // Only tools and MCP servers send a person to a page, so the card sits inside that tool's card.
+  url: { create: (i) => new UrlCard(i), waiting: "waiting for you", standsForTool: () => false },
 };
 
 const UNSUPPORTED: InteractionRenderer = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BUILTIN_INTERACTIONS, elicitResultOf } from "../../../../src/interactions/kinds";
+import { BUILTIN_INTERACTIONS } from "../../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../../src/interactions/registry";
 import { DEMO_FORM } from "../../../../src/model/demo-script";
 
@@ -207,17 +207,6 @@ describe("the form kind", () => {
       expect(registry.cancelled("form", request).content).toBe(
         "User cancelled the turn before answering the form",
       );
-    });
-
-    it("gives a tool the person's ElicitResult, or cancel when the form lapsed or the turn ended", () => {
-      expect(elicitResultOf("answered", { action: "accept", content: { a: 1 } })).toEqual({
-        action: "accept",
-        content: { a: 1 },
-      });
-      expect(elicitResultOf("denied", { action: "decline" })).toEqual({ action: "decline" });
-      expect(elicitResultOf("timed_out", null)).toEqual({ action: "cancel" });
-      expect(elicitResultOf("cancelled", null)).toEqual({ action: "cancel" });
-      expect(elicitResultOf("pending", null)).toBeNull();
     });
   });
 });

@@ -1,0 +1,35 @@
+// The `url` kind: MCP elicitation in URL mode. A server (or a tool, through `ctx.elicit`) sends the
+// person to its own page — a sign-in, a payment — and the card asks them to say when they are done.
+import { ElicitRequestURLParams, UrlElicitResult } from "../../protocol/elicitation";
+import { describeZodError } from "../../protocol/errors";
+import { defineInteraction } from "../define-interaction";
+import { describeDuration } from "../describe-duration";
+
+/**
+ * A page to visit, opened only by tools and MCP servers: the model gets no tool for it, so it can
+ * never send a person to an address it made up.
+ */
+export const urlInteraction = defineInteraction<ElicitRequestURLParams, UrlElicitResult>({
+  kind: "url",
+  request: ElicitRequestURLParams,
+  parseResponse(_request, raw) {
+    const parsed = UrlElicitResult.safeParse(raw);
+    return parsed.success
+      ? { ok: true, response: parsed.data }
+      : { ok: false, message: describeZodError(parsed.error) };
+  },
+  outcome: (_request, response) =>
+    response.action === "accept" ? "answered" : response.action === "decline" ? "denied" : "cancelled",
+  toResult(request, response) {
+    if (response.action === "accept")
+      return { content: `User opened ${request.url} and said they finished there.`, isError: false };
+    if (response.action === "decline")
+      return { content: `User declined to open ${request.url}.`, isError: false };
+    return { content: `User dismissed the request to open ${request.url}.`, isError: false };
+  },
+  onTimeout: (request, { timeoutMs }) => ({
+    content: `User did not confirm visiting ${request.url} within ${describeDuration(timeoutMs)}`,
+    isError: true,
+  }),
+  onCancel: () => ({ content: "User cancelled the turn before visiting the page", isError: true }),
+});

@@ -1,0 +1,18 @@
+// Reads an `elicitation/create` a server sends, in either protocol: a URL request when `mode` says
+// so, otherwise a form (MCP's default), each checked against what Parley can show a person.
+import {
+  ElicitRequestFormParams,
+  type ElicitRequestParams,
+  ElicitRequestURLParams,
+} from "../protocol/elicitation";
+import { describeZodError } from "../protocol/errors";
+
+export type ReadElicitRequest = { ok: true; params: ElicitRequestParams } | { ok: false; message: string };
+
+export function readElicitRequest(raw: unknown): ReadElicitRequest {
+  const url = typeof raw === "object" && raw !== null && (raw as { mode?: unknown }).mode === "url";
+  const parsed = (url ? ElicitRequestURLParams : ElicitRequestFormParams).safeParse(raw);
+  if (parsed.success) return { ok: true, params: parsed.data };
+  const what = url ? "a page to open that Parley will not show" : "a form Parley cannot show";
+  return { ok: false, message: `${what}: ${describeZodError(parsed.error)}` };
+}
