@@ -95,7 +95,7 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
 
     terminal.keys("C-c");
     await terminal.waitFor(/Left the session/);
-    await expect.poll(() => terminal.exitStatus()).toBe(0);
+    await expect.poll(() => terminal.exitState(), { timeout: 20_000 }).toBe("exited 0");
   });
 
   it("fills in a form a tool asks for mid-run, field by field, while the browser shows the receipt", async () => {

@@ -43,17 +43,20 @@ export class TmuxTerminal {
     }
   }
 
-  /** The command's exit status once it ended, else null. */
-  exitStatus(): number | null {
+  /**
+   * How the command ended, as tmux saw it: "running", "exited <status>", "killed by signal <n>", or
+   * "ended" while tmux has not yet collected the status (a window, longer on a loaded machine).
+   */
+  exitState(): string {
     const out = execFileSync(
       "tmux",
-      ["display-message", "-p", "-t", this.name, "#{pane_dead} #{pane_dead_status}"],
-      {
-        encoding: "utf8",
-      },
+      ["display-message", "-p", "-t", this.name, "#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}"],
+      { encoding: "utf8" },
     ).trim();
-    const [dead, status] = out.split(" ");
-    return dead === "1" ? Number(status) : null;
+    const [dead, status, signal] = out.split("|");
+    if (dead !== "1") return "running";
+    if (status) return `exited ${status}`;
+    return signal ? `killed by signal ${signal}` : "ended";
   }
 
   kill(): void {
