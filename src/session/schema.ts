@@ -63,6 +63,10 @@ const MIGRATIONS: string[][] = [
     // Small images a tool result shows the model (MCP image content), as JSON [{ mediaType, data }].
     `ALTER TABLE tool_results ADD COLUMN images TEXT`,
   ],
+  [
+    // The frame whose tool call an interaction belongs to: a parent's cards stay open while its child runs.
+    `ALTER TABLE interactions ADD COLUMN frame_id TEXT NOT NULL DEFAULT 'main'`,
+  ],
 ];
 
 /** Brings the database up to the last migration; safe to run on every constructor call. */
