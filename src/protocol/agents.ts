@@ -1,9 +1,9 @@
 // The agent stack as clients see it: a frame per delegated agent and how a frame ended; the fold
 // that turns stack events into the current stack lives in agent-stack-fold.ts.
 import { z } from "zod";
+import { MAIN_FRAME_ID } from "./main-frame";
 
-/** The main agent's frame id; delegated agents get generated ids. */
-export const MAIN_FRAME_ID = "main";
+export { MAIN_FRAME_ID };
 
 /**
  * Which agent an event belongs to, so a device labels it without folding the stack: the frame's

@@ -2,15 +2,20 @@
 // runtime: the child starts at once, the parent's barrier holds, and losing the instance at each
 // state in between resumes exactly once with transcripts the Messages API accepts.
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ModelRequest, ToolResultBlockParam } from "../../../src/model/model-client";
+import type { EventsPage, SessionEvent } from "../../../src/protocol";
 import {
+  api,
   type CreatedSession,
   connect,
   createSession,
+  ORIGIN,
   textReply,
   toolReply,
 } from "../../helpers/session-harness";
+import { SseReader } from "../../helpers/sse-reader";
 import { eventsOf, expectValidTranscript, modelRequests, sqlRows, stubOf } from "./agent-harness";
 
 const delegate = (id: string, agent: string, prompt = "Help, please.") => ({
@@ -282,5 +287,42 @@ describe("a delegated agent beside its parent's open cards, across eviction", ()
       ["toolu_d", true],
     ]);
     await expectStoredTranscriptsValid(session);
+  });
+
+  it("gives HTTP and SSE readers who joined after the child started each event's agent, without folding", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([write, delegate("toolu_d", "researcher")]),
+        textReply("Researcher here: what for?"),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "go" });
+    await device.waitForDone();
+    const started = device.event("agent_started")?.seq ?? 0;
+    const frameId = device.event("agent_started")?.data.frameId;
+    const mark = { frameId, agent: "researcher", depth: 1 };
+
+    const response = await api("GET", `/api/sessions/${session.sessionId}/events?after=${started}`, {
+      token: session.token,
+    });
+    const page = (await response.json()) as EventsPage;
+    const later = page.events as SessionEvent[];
+    expect(later.find((e) => e.type === "text_delta")?.data).toMatchObject(mark);
+
+    const sse = new SseReader(
+      await exports.default.fetch(`${ORIGIN}/api/sessions/${session.sessionId}/events/stream?after=0`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      }),
+    );
+    try {
+      await sse.until(() => sse.events.some((e) => e.type === "done"), "done");
+      const of = (type: SessionEvent["type"]) => sse.events.find((e) => e.type === type)?.data;
+      expect(of("approval_required")).toMatchObject(MAIN);
+      expect(of("tool_call_start")).toMatchObject(MAIN);
+      expect(of("text_delta")).toMatchObject(mark);
+    } finally {
+      await sse.close();
+    }
   });
 });
