@@ -104,6 +104,34 @@ describe("a delegated agent beside its parent's open cards, across eviction", ()
     await expectStoredTranscriptsValid(session);
   });
 
+  it("keeps an approval given while the child streams across eviction, and runs the approved tool once when main resumes", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([write, delegate("toolu_d", "researcher")]),
+        textReply("Lost in the crash, this text", { stallAfterEvents: 3 }),
+        toolReply([complete("toolu_c", "found it")]),
+        textReply("Main resumes with both."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "go" });
+    await device.waitForEvent("text_delta", (e) => e.data.text.includes("Lost"));
+    expect(await device.request({ type: "approve", toolCallId: "toolu_w" })).toMatchObject({ ok: true });
+    const stub = stubOf(session);
+    await evictDurableObject(stub);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await device.waitForDone();
+    expect(eventsOf(device, "turn_restarted")).toHaveLength(1);
+    expect(eventsOf(device, "tool_result").filter((e) => e.data.toolCallId === "toolu_w")).toHaveLength(1);
+    expect(await sqlRows(session, "SELECT key, text FROM notes")).toEqual([{ key: "k", text: "v" }]);
+    const [, main] = await modelRequests(session);
+    expect(lastResults(main)).toEqual([
+      ["toolu_w", false],
+      ["toolu_d", false],
+    ]);
+    await expectStoredTranscriptsValid(session);
+  });
+
   it("keeps both frames' cards across eviction; the child's answer pops it, and after another eviction the parent's resumes main", async () => {
     const session = await createSession({
       script: [
