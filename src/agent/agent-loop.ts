@@ -181,7 +181,8 @@ export class AgentLoop {
           // A delegated agent starts at once; this frame's open cards wait for a person meanwhile.
           if (startDelegation(deps, uses) === "moved") continue;
           // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
-          if (pendingOnTop(deps).length === 0) continue;
+          const asked = new Set(uses.map((use) => use.id));
+          if (!deps.interactions.pending().some((record) => asked.has(record.toolCallId))) continue;
           deps.turn.setStatus("awaiting_input");
           deps.deadlines.setWatchdog(null);
           return;
