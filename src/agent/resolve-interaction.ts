@@ -13,7 +13,7 @@ export type ResolveResult =
   | { ok: false; error: ErrorBody };
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
-function resolutionOf(record: InteractionRecord): InteractionResolution {
+function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord): InteractionResolution {
   if (record.status === "pending") throw new Error(`interaction ${record.id} is still pending`);
   return {
     toolCallId: record.toolCallId,
@@ -23,6 +23,7 @@ function resolutionOf(record: InteractionRecord): InteractionResolution {
     response: record.response,
     resolvedBy: record.resolvedBy,
     resolvedAt: record.resolvedAt ?? 0,
+    ...markOf(deps, record.frameId),
   };
 }
 
@@ -54,13 +55,13 @@ export function answerInteraction(
       },
     };
   }
-  if (record.status !== "pending") return alreadyResolved(record);
+  if (record.status !== "pending") return alreadyResolved(deps, record);
   const at = deps.clock.now();
   // Every device's countdown promised this deadline: an answer after it loses to the timeout,
   // even when the alarm has not run yet.
   if (record.deadline <= at) {
     timeOutDue(deps, at);
-    return alreadyResolved(deps.interactions.get(id) ?? record);
+    return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   const parsed = deps.kinds.respond(record.kind, record.request, raw);
   if (!parsed.ok) {
@@ -69,7 +70,7 @@ export function answerInteraction(
   }
 
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
-    return alreadyResolved(deps.interactions.get(id) ?? record);
+    return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   // A tool's own form gives the tool its answer when it runs again, not a result of its own.
   if (parsed.result && !isToolForm(record))
@@ -176,13 +177,13 @@ function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
   if (deps.turn.current() && pendingOnTop(deps).length === 0) deps.turn.setStatus("running");
 }
 
-function alreadyResolved(record: InteractionRecord): ResolveResult {
+function alreadyResolved(deps: Pick<AgentDeps, "frames">, record: InteractionRecord): ResolveResult {
   return {
     ok: false,
     error: {
       code: "already_resolved",
       message: `Interaction "${record.id}" was already ${record.status.replace("_", " ")}`,
-      resolution: resolutionOf(record),
+      resolution: resolutionOf(deps, record),
     },
   };
 }
