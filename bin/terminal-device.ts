@@ -45,10 +45,11 @@ export class TerminalDevice {
         );
         break;
       case "text_delta":
-        this.stream(event.data.text);
+        // A delegated agent's text starts with its name (the event's mark says who speaks).
+        this.stream(this.partial === "" ? `${by(event.data)}${event.data.text}` : event.data.text);
         break;
       case "tool_call_end":
-        this.print(`⚙ ${event.data.name} ${clip(JSON.stringify(event.data.input ?? {}))}`);
+        this.print(`⚙ ${by(event.data)}${event.data.name} ${clip(JSON.stringify(event.data.input ?? {}))}`);
         break;
       case "tool_result":
         this.print(`  ${event.data.isError ? "✗" : "↳"} ${clip(event.data.content.split("\n")[0] ?? "")}`);
@@ -194,6 +195,11 @@ export class TerminalDevice {
 
 function cardId(card: Card): string {
   return card.interactionId ?? card.toolCallId;
+}
+
+/** "researcher› " for a delegated agent's output; nothing for the main agent or unmarked events. */
+function by(mark: { agent?: string | undefined; depth?: number | undefined }): string {
+  return mark.agent !== undefined && mark.depth !== undefined && mark.depth > 0 ? `${mark.agent}› ` : "";
 }
 
 function clip(text: string): string {

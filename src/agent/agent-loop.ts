@@ -5,14 +5,16 @@ import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
 import { fitContext } from "./context-budget";
+import { topMark } from "./frame-mark";
 import { buildModelRequest } from "./model-request";
 import { onModelFailure, passesWithTime, waitingForRetry } from "./model-retry";
+import { appendOutput } from "./output-events";
 import type { FrameRecord, TurnRecord } from "./ports";
-import { cancelPending } from "./resolve-interaction";
-import { refuseUnavailableTools, settleStackCalls } from "./stack-calls";
+import { cancelPending, pendingOnTop } from "./resolve-interaction";
+import { refuseUnavailableTools, settleStackCalls, startDelegation } from "./stack-calls";
 import { frameRequest, isStackTool } from "./stack-tools";
 import { reviewStop } from "./stop-reasons";
-import { StreamAssembler, type StreamOutput, stoppingAfter } from "./stream-assembler";
+import { StreamAssembler, stoppingAfter } from "./stream-assembler";
 import { settleToolCalls } from "./tool-phase";
 import { resultBlocks, toolUses } from "./tool-results";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
@@ -68,7 +70,8 @@ export class AgentLoop {
       if (deps.deadlines.watchdog() !== null) deps.deadlines.setWatchdog(null);
       return false;
     }
-    if (!this.live) return deps.interactions.pending().length === 0;
+    // A parent's open cards do not hold its delegated agent: only the top frame's do.
+    if (!this.live) return pendingOnTop(deps).length === 0;
     const watchdog = deps.deadlines.watchdog();
     if (watchdog !== null && watchdog <= now) {
       this.rerun = true;
@@ -116,7 +119,8 @@ export class AgentLoop {
     const { deps } = this;
     const frame = deps.frames.top();
     if (!frame) return null;
-    if (this.stopLiveRun(deviceId)) this.rerun = true;
+    // Only this agent's cards are cancelled: its parent's stay open for the person to answer.
+    if (this.stopLiveRun(deviceId, frame.frameId)) this.rerun = true;
     abandonFrame(deps, frame, "ended", endedByPersonResult(frame));
     if (!deps.turn.current()) this.startTurn(frame.frameId);
     return frame;
@@ -135,6 +139,8 @@ export class AgentLoop {
       try {
         // The stack is cleaned up too: the next message goes to the main agent, not a broken child.
         const explain = (use: ToolUseBlockParam) => `${use.name} did not run: the turn failed (${message}).`;
+        // Every frame's cards close too: none may stay answerable for a stack that is gone.
+        cancelPending(this.deps, null);
         closeOpenToolUses(this.deps, explain);
         unwindStack(this.deps, "failed", explain);
         failTurn(this.deps, turn, "internal", message);
@@ -158,7 +164,7 @@ export class AgentLoop {
       }
       // Until this turn pauses or ends, a lost instance is noticed by the watchdog alarm.
       deps.deadlines.setWatchdog(deps.clock.now() + deps.settings.watchdogMs);
-      if (deps.turn.status() !== "running" && deps.interactions.pending().length === 0) {
+      if (deps.turn.status() !== "running" && pendingOnTop(deps).length === 0) {
         deps.turn.setStatus("running");
       }
       const last = deps.transcript.last();
@@ -172,13 +178,15 @@ export class AgentLoop {
         );
         if (outcome === "aborted") return;
         if (outcome === "waiting") {
+          // A delegated agent starts at once; this frame's open cards wait for a person meanwhile.
+          if (startDelegation(deps, uses) === "moved") continue;
           // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
-          if (deps.interactions.pending().length === 0) continue;
+          const asked = new Set(uses.map((use) => use.id));
+          if (!deps.interactions.pending().some((record) => asked.has(record.toolCallId))) continue;
           deps.turn.setStatus("awaiting_input");
           deps.deadlines.setWatchdog(null);
           return;
         }
-        // Delegation waits for the rest of the batch, so a parent never has cards open under a child.
         if (settleStackCalls(deps, uses) === "moved") continue;
         const blocks = resultBlocks(deps, uses);
         if (!blocks) throw new Error("tool phase reported complete with a result missing");
@@ -234,15 +242,18 @@ export class AgentLoop {
     return true;
   }
 
-  /** Aborts this instance's live run and keeps its partial text and cards' cancellation; true when one ran. */
-  private stopLiveRun(deviceId: string | null): boolean {
+  /**
+   * Aborts this instance's live run, keeps its partial text and cancels the open cards (of frame
+   * `frameId` only, when given); true when a run was live.
+   */
+  private stopLiveRun(deviceId: string | null, frameId: string | null = null): boolean {
     const { deps } = this;
     const live = this.live;
     const partial = live?.assembler?.partialText() ?? [];
     live?.controller.abort("cancelled" satisfies AbortReason);
     if (live) live.assembler = null;
     if (partial.length > 0) deps.transcript.append("assistant", partial);
-    cancelPending(deps, deviceId);
+    cancelPending(deps, deviceId, frameId);
     return live !== null;
   }
 
@@ -267,7 +278,7 @@ export class AgentLoop {
       restarts: 0,
     };
     deps.turn.save(turn);
-    deps.events.append("turn_started", { turnId: turn.id, messageId });
+    deps.events.append("turn_started", { turnId: turn.id, messageId, ...topMark(deps) });
     deps.turn.setStatus("running");
   }
 
@@ -292,12 +303,19 @@ export class AgentLoop {
       messages: deps.transcript.messages(),
       pausedForPerson: current.pausedForPerson,
     });
+    const mark = topMark(deps);
     const assembler = new StreamAssembler(
-      (output) => this.broadcastOutput(turn.id, current.iterations, output),
+      (output) => appendOutput(deps.events, turn.id, current.iterations, mark, output),
       deps.clock.now,
       {
         live: (delta) =>
-          deps.events.sendLive({ type: "delta", turnId: turn.id, call: current.iterations, ...delta }),
+          deps.events.sendLive({
+            type: "delta",
+            turnId: turn.id,
+            call: current.iterations,
+            ...delta,
+            ...mark,
+          }),
       },
     );
     live.assembler = assembler;
@@ -353,39 +371,9 @@ export class AgentLoop {
   unstoredDelta(): DeltaFrame | null {
     const turn = this.deps.turn.current();
     const delta = this.live?.assembler?.unstored();
-    return turn && delta ? { type: "delta", turnId: turn.id, call: turn.iterations, ...delta } : null;
-  }
-
-  private broadcastOutput(turnId: string, call: number, output: StreamOutput): void {
-    const { events } = this.deps;
-    switch (output.type) {
-      case "text_delta": {
-        const { index, offset, text } = output;
-        events.append("text_delta", { turnId, index, text, call, offset });
-        return;
-      }
-      case "tool_call_start":
-        events.append("tool_call_start", {
-          turnId,
-          toolCallId: output.toolCallId,
-          name: output.name,
-          index: output.index,
-        });
-        return;
-      case "tool_call_delta":
-        events.append("tool_call_delta", {
-          toolCallId: output.toolCallId,
-          partialJson: output.partialJson,
-          offset: output.offset,
-        });
-        return;
-      case "tool_call_end":
-        events.append("tool_call_end", {
-          toolCallId: output.toolCallId,
-          name: output.name,
-          input: output.input,
-        });
-    }
+    return turn && delta
+      ? { type: "delta", turnId: turn.id, call: turn.iterations, ...delta, ...topMark(this.deps) }
+      : null;
   }
 }
 

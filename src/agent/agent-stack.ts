@@ -5,6 +5,7 @@ import type { AgentDefinition } from "../agents/agent-definition";
 import type { ToolUseBlockParam } from "../model/model-client";
 import { type AgentOutcome, MAIN_FRAME_ID } from "../protocol/agents";
 import type { AgentDeps } from "./agent-deps";
+import { markOf } from "./frame-mark";
 import type { FrameRecord } from "./ports";
 import { DELEGATE_TOOL_NAME, type DelegateInput } from "./stack-tools";
 import { recordResult } from "./tool-results";
@@ -48,7 +49,13 @@ export function popFrame(
 ): boolean {
   if (!deps.frames.end(frame.frameId, outcome, deps.clock.now())) return false;
   deps.events.append("agent_completed", { frameId: frame.frameId, agent: frame.agent, outcome, result });
-  recordResult(deps, frame.parentToolCallId, DELEGATE_TOOL_NAME, { content: result, isError });
+  recordResult(
+    deps,
+    frame.parentToolCallId,
+    DELEGATE_TOOL_NAME,
+    { content: result, isError },
+    markOf(deps, frame.parentFrameId),
+  );
   return true;
 }
 

@@ -27,17 +27,17 @@ const BATCH_KIND = "approval";
 
 /**
  * Checks a batch without touching storage: every card exists, is an approval, is named once, and
- * all belong to one assistant message (`messageOf` gives the index of the message that called
- * a tool, or null). Returns the records in the order named, or the first problem.
+ * all belong to one assistant message (`messageOf` names the message that called a tool, or
+ * null). Returns the records in the order named, or the first problem.
  */
 export function checkBatch(
   toolCallIds: readonly string[],
   find: (toolCallId: string) => InteractionRecord | null,
-  messageOf: (toolCallId: string) => number | null,
+  messageOf: (toolCallId: string) => string | number | null,
 ): { ok: true; records: InteractionRecord[] } | { ok: false; error: ErrorBody } {
   const seen = new Set<string>();
   const records: InteractionRecord[] = [];
-  let message: { index: number; firstId: string } | null = null;
+  let message: { index: string | number; firstId: string } | null = null;
   for (const id of toolCallIds) {
     if (seen.has(id)) return invalid(`"${id}" is named twice in the batch`);
     seen.add(id);
@@ -74,12 +74,20 @@ export function checkBatch(
 
 /** Applies a checked batch atomically. The caller stops the turn when `stopped` says so. */
 export function decideBatch(deps: AgentDeps, batch: BatchDecision, deviceId: string | null): BatchResult {
-  const indexOf = toolUseIndex(deps.transcript.messages());
-  const checked = checkBatch(
-    batch.toolCallIds,
-    (id) => deps.interactions.get(id),
-    (id) => indexOf.get(id) ?? null,
-  );
+  // A parent's cards stay open while its delegated agent runs: each card is found in its own frame.
+  const indexes = new Map<string, Map<string, number>>();
+  const messageOf = (id: string): string | null => {
+    const frameId = deps.interactions.get(id)?.frameId;
+    if (frameId === undefined) return null;
+    let index = indexes.get(frameId);
+    if (!index) {
+      index = toolUseIndex(deps.transcript.messagesOf(frameId));
+      indexes.set(frameId, index);
+    }
+    const at = index.get(id);
+    return at === undefined ? null : `${frameId}#${at}`;
+  };
+  const checked = checkBatch(batch.toolCallIds, (id) => deps.interactions.get(id), messageOf);
   if (!checked.ok) return checked;
   const response =
     batch.decision === "approve"

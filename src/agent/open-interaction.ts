@@ -2,6 +2,7 @@
 // memory; the answer, the alarm or a cancel resumes the loop from storage.
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
+import { topMark } from "./frame-mark";
 import { recordResult } from "./tool-results";
 
 /** A validated request to put in front of a person, and whose tool call it belongs to. */
@@ -18,7 +19,18 @@ export function storePending(deps: AgentDeps, pending: PendingInteraction): void
   const createdAt = deps.clock.now();
   const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
   const { id, toolCallId, toolName, kind, request } = pending;
-  deps.interactions.create({ id, toolCallId, kind, toolName, request, deadline: expiresAt, createdAt });
+  // Only the frame on top runs its tools, so the card is always its own.
+  const frame = topMark(deps);
+  deps.interactions.create({
+    id,
+    toolCallId,
+    frameId: frame.frameId,
+    kind,
+    toolName,
+    request,
+    deadline: expiresAt,
+    createdAt,
+  });
   deps.events.append(deps.kinds.promptEvent(kind), {
     toolCallId,
     interactionId: id,
@@ -27,6 +39,7 @@ export function storePending(deps: AgentDeps, pending: PendingInteraction): void
     request,
     createdAt,
     expiresAt,
+    ...frame,
   });
   const turn = deps.turn.current();
   if (turn && !turn.pausedForPerson) deps.turn.save({ ...turn, pausedForPerson: true });

@@ -28,6 +28,8 @@ export interface StoredMessage {
  */
 export interface TranscriptStore {
   messages(): MessageParam[];
+  /** One frame's transcript, whether or not it is on top. */
+  messagesOf(frameId: string): MessageParam[];
   last(): StoredMessage | null;
   /** Appends a message; a user message after a user message is merged into it (the API alternates roles). */
   append(role: "user" | "assistant", content: ContentBlockParam[]): void;
@@ -94,6 +96,8 @@ export interface InteractionRecord {
   id: string;
   /** The tool call it belongs to. */
   toolCallId: string;
+  /** The frame whose tool call it belongs to (MAIN_FRAME_ID for the main agent). */
+  frameId: string;
   kind: string;
   toolName: string;
   request: unknown;

@@ -3,6 +3,7 @@
 import type { ErrorBody } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
+import { markOf, topMark } from "./frame-mark";
 import type { InteractionRecord } from "./ports";
 import { isToolForm } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
@@ -12,7 +13,7 @@ export type ResolveResult =
   | { ok: false; error: ErrorBody };
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
-function resolutionOf(record: InteractionRecord): InteractionResolution {
+function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord): InteractionResolution {
   if (record.status === "pending") throw new Error(`interaction ${record.id} is still pending`);
   return {
     toolCallId: record.toolCallId,
@@ -22,6 +23,7 @@ function resolutionOf(record: InteractionRecord): InteractionResolution {
     response: record.response,
     resolvedBy: record.resolvedBy,
     resolvedAt: record.resolvedAt ?? 0,
+    ...markOf(deps, record.frameId),
   };
 }
 
@@ -53,13 +55,13 @@ export function answerInteraction(
       },
     };
   }
-  if (record.status !== "pending") return alreadyResolved(record);
+  if (record.status !== "pending") return alreadyResolved(deps, record);
   const at = deps.clock.now();
   // Every device's countdown promised this deadline: an answer after it loses to the timeout,
   // even when the alarm has not run yet.
   if (record.deadline <= at) {
     timeOutDue(deps, at);
-    return alreadyResolved(deps.interactions.get(id) ?? record);
+    return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   const parsed = deps.kinds.respond(record.kind, record.request, raw);
   if (!parsed.ok) {
@@ -68,11 +70,11 @@ export function answerInteraction(
   }
 
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
-    return alreadyResolved(deps.interactions.get(id) ?? record);
+    return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   // A tool's own form gives the tool its answer when it runs again, not a result of its own.
   if (parsed.result && !isToolForm(record))
-    recordResult(deps, record.toolCallId, record.toolName, parsed.result);
+    recordResult(deps, record.toolCallId, record.toolName, parsed.result, markOf(deps, record.frameId));
   if (parsed.remember) deps.rules.allow(record.toolName);
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
   if (parsed.mode) deps.turn.setMode(parsed.mode);
@@ -102,6 +104,7 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
         record.toolCallId,
         record.toolName,
         deps.kinds.timeout(record.kind, record.request, { timeoutMs }),
+        markOf(deps, record.frameId),
       );
     }
     announceResolution(deps, record, "timed_out", null, null, now);
@@ -111,12 +114,22 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
   return count;
 }
 
-/** Cancels every pending interaction, so no card can be answered afterwards. */
-export function cancelPending(deps: AgentDeps, deviceId: string | null): void {
+/**
+ * Cancels the pending interactions of one frame (`frameId`), or of every frame when it is null, so
+ * no card can be answered afterwards.
+ */
+export function cancelPending(deps: AgentDeps, deviceId: string | null, frameId: string | null = null): void {
   const now = deps.clock.now();
   for (const record of deps.interactions.pending()) {
+    if (frameId !== null && record.frameId !== frameId) continue;
     if (!deps.interactions.resolve(record.id, "cancelled", null, deviceId, now)) continue;
-    recordResult(deps, record.toolCallId, record.toolName, deps.kinds.cancelled(record.kind, record.request));
+    recordResult(
+      deps,
+      record.toolCallId,
+      record.toolName,
+      deps.kinds.cancelled(record.kind, record.request),
+      markOf(deps, record.frameId),
+    );
     announceResolution(deps, record, "cancelled", null, deviceId, now);
   }
 }
@@ -139,6 +152,7 @@ function announceResolution(
     resolvedBy,
     resolvedAt,
     ...(batch ? { batch } : {}),
+    ...markOf(deps, record.frameId),
   };
   deps.events.append("interaction_resolved", resolution);
   deps.deadlines.rearm();
@@ -146,20 +160,30 @@ function announceResolution(
 }
 
 /**
- * Once nothing waits for a person, the turn is working again. Saying so here rather than when the
- * loop gets to it matters: the loop may still be busy with a tool approved earlier in the batch.
+ * The pending interactions of the frame on top of the stack: the ones the loop waits on now. A
+ * parent's cards stay open while its delegated agent runs; they hold only the parent's barrier.
  */
-function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
-  if (deps.turn.current() && deps.interactions.pending().length === 0) deps.turn.setStatus("running");
+export function pendingOnTop(deps: Pick<AgentDeps, "interactions" | "frames">) {
+  const { frameId } = topMark(deps);
+  return deps.interactions.pending().filter((record) => record.frameId === frameId);
 }
 
-function alreadyResolved(record: InteractionRecord): ResolveResult {
+/**
+ * Once nothing the top agent waits on is left to a person, the turn is working again. Saying so
+ * here rather than when the loop gets to it matters: the loop may still be busy with a tool
+ * approved earlier in the batch.
+ */
+function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
+  if (deps.turn.current() && pendingOnTop(deps).length === 0) deps.turn.setStatus("running");
+}
+
+function alreadyResolved(deps: Pick<AgentDeps, "frames">, record: InteractionRecord): ResolveResult {
   return {
     ok: false,
     error: {
       code: "already_resolved",
       message: `Interaction "${record.id}" was already ${record.status.replace("_", " ")}`,
-      resolution: resolutionOf(record),
+      resolution: resolutionOf(deps, record),
     },
   };
 }
@@ -167,24 +191,24 @@ function alreadyResolved(record: InteractionRecord): ResolveResult {
 /** True when a chat message now would answer an open card (see `replyInChat`). */
 export function chatAnswersACard(deps: AgentDeps): boolean {
   const at = deps.clock.now();
-  return deps.interactions
-    .pending()
-    .some((record) => record.deadline > at && deps.kinds.readsChat(record.kind));
+  return pendingOnTop(deps).some((record) => record.deadline > at && deps.kinds.readsChat(record.kind));
 }
 
 /**
  * A chat message sent while cards are open answers the ones whose kind reads chat (an open
  * AskUserQuestion becomes the SDK's `replied_in_chat`), so the message reaches the model with
- * their results instead of queueing behind the turn. Returns the cards it resolved.
+ * their results instead of queueing behind the turn. Returns the cards it resolved. A message
+ * goes to the agent on top of the stack, so only that agent's cards read it: a parent's question
+ * left open while its delegated agent talks with the person is answered on its card.
  */
 export function replyInChat(deps: AgentDeps, text: string, deviceId: string | null): string[] {
   const at = deps.clock.now();
   const answered: string[] = [];
-  for (const record of deps.interactions.pending()) {
+  for (const record of pendingOnTop(deps)) {
     if (record.deadline <= at) continue; // the deadline already decided this card
     const reply = deps.kinds.chatReply(record.kind, record.request, text);
     if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at)) continue;
-    recordResult(deps, record.toolCallId, record.toolName, reply.result);
+    recordResult(deps, record.toolCallId, record.toolName, reply.result, markOf(deps, record.frameId));
     announceResolution(deps, record, "answered", reply.response, deviceId, at);
     answered.push(record.toolCallId);
   }

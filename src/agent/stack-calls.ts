@@ -1,5 +1,6 @@
 // The tool phase's part for the stack: tools a delegated agent may not use are refused, `Agent`
-// calls push a frame (one at a time, once the rest of the batch is settled) and `complete` pops.
+// calls push a frame (one at a time, at once, even while sibling cards wait for a person) and
+// `complete` pops (once the rest of its batch is settled).
 import type { ToolUseBlockParam } from "../model/model-client";
 import { describeZodError } from "../protocol/errors";
 import type { AgentDeps } from "./agent-deps";
@@ -27,6 +28,21 @@ export function refuseUnavailableTools(deps: AgentDeps, uses: ToolUseBlockParam[
       `Tool "${use.name}" is not available to agent "${frame.agent}". Its tools: ${[...tools, COMPLETE_TOOL_NAME].join(", ")}.`,
     );
   }
+}
+
+/**
+ * Starts the batch's first delegation that has no result yet, without waiting for the other calls:
+ * their cards stay open and answerable while the child runs, and the parent's barrier still holds
+ * its next model call until every call — the child's result included — has one. "moved" when a
+ * frame was pushed. (A delegation with a result was refused or has already come back; one that is
+ * running is on top of this frame, so the loop is not here.)
+ */
+export function startDelegation(deps: AgentDeps, uses: ToolUseBlockParam[]): "moved" | "none" {
+  for (const use of uses) {
+    if (use.name !== DELEGATE_TOOL_NAME || deps.results.get(use.id)) continue;
+    if (delegate(deps, use)) return "moved";
+  }
+  return "none";
 }
 
 /**

@@ -2,14 +2,21 @@
 // and the barrier check that pairs every tool_use of an assistant message with one result.
 import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, ToolResultBlockParam, ToolUseBlockParam } from "../model/model-client";
+import type { FrameMark } from "../protocol/agents";
 import type { ToolImage } from "../tools/define-tool";
 import type { AgentDeps } from "./agent-deps";
+import { topMark } from "./frame-mark";
 
+/**
+ * Records the one result of a tool call. `frame` is the agent whose call it is: the top of the
+ * stack unless said otherwise (a parent's card answered while its child runs, a delegation's result).
+ */
 export function recordResult(
-  deps: Pick<AgentDeps, "results" | "events">,
+  deps: Pick<AgentDeps, "results" | "events" | "frames">,
   toolCallId: string,
   name: string,
   result: ToolResult & { truncated?: boolean; images?: ToolImage[] },
+  frame: FrameMark = topMark(deps),
 ): void {
   const truncated = result.truncated ?? false;
   const images = result.images && result.images.length > 0 ? { images: result.images } : {};
@@ -27,6 +34,7 @@ export function recordResult(
     content: result.content,
     isError: result.isError,
     truncated,
+    ...frame,
   });
 }
 

@@ -8,7 +8,9 @@ export const DEFAULT_AGENT_MAX_ITERATIONS = 25;
 
 const AgentName = z
   .string()
-  .regex(/^[a-z][a-z0-9-]{0,63}$/, "must be lowercase letters, digits and hyphens, starting with a letter");
+  .regex(/^[a-z][a-z0-9-]{0,63}$/, "must be lowercase letters, digits and hyphens, starting with a letter")
+  // Events mark the main agent's output with the agent name "main".
+  .refine((name) => name !== "main", '"main" is the main agent\'s name');
 
 // Claude Code writes `tools: Read, Grep`; a YAML list works too.
 const ToolList = z

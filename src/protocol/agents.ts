@@ -1,9 +1,26 @@
 // The agent stack as clients see it: a frame per delegated agent and how a frame ended; the fold
 // that turns stack events into the current stack lives in agent-stack-fold.ts.
 import { z } from "zod";
+import { MAIN_FRAME_ID } from "./main-frame";
 
-/** The main agent's frame id; delegated agents get generated ids. */
-export const MAIN_FRAME_ID = "main";
+export { MAIN_FRAME_ID };
+
+/**
+ * Which agent an event belongs to, so a device labels it without folding the stack: the frame's
+ * id, its agent's name and its depth. The main agent is `{ frameId: "main", agent: "main", depth: 0 }`.
+ */
+export const FrameMark = z.object({
+  frameId: z.string(),
+  agent: z.string(),
+  depth: z.number().int().nonnegative(),
+});
+export type FrameMark = z.infer<typeof FrameMark>;
+
+/** The main agent's mark (the agent name "main" is reserved for it). */
+export const MAIN_FRAME_MARK: FrameMark = { frameId: MAIN_FRAME_ID, agent: MAIN_FRAME_ID, depth: 0 };
+
+/** The mark's fields on an event payload: optional, since events stored before marks lack them. */
+export const FRAME_MARK_FIELDS = FrameMark.partial().shape;
 
 /** How a delegated agent's frame ended. */
 export const AgentOutcome = z.enum(["completed", "failed", "cancelled", "ended"]);

@@ -1,7 +1,7 @@
 // Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
 // `EVENT_DATA` is the one table of event types and their payloads.
 import { z } from "zod";
-import { AgentCompletedData, AgentStartedData } from "./agents";
+import { AgentCompletedData, AgentStartedData, FRAME_MARK_FIELDS } from "./agents";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
 
 const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() }).nullable();
@@ -20,19 +20,30 @@ export const InteractionPromptData = z.object({
   request: z.unknown(),
   createdAt: z.number(),
   expiresAt: z.number(),
+  ...FRAME_MARK_FIELDS,
 });
 export type InteractionPromptData = z.infer<typeof InteractionPromptData>;
 
+/**
+ * Events an agent produces (text, tool calls and results, prompts and their resolutions) and the
+ * user messages and turns addressed to one carry its FrameMark — `frameId`, `agent`, `depth` — so a
+ * device labels each without folding `agent_started` / `agent_completed`. Events stored before
+ * marks existed lack them (then the fold says who spoke).
+ */
 export const EVENT_DATA = {
-  /** A user message was accepted; `queued` when it waits in the inbox behind a running turn. */
+  /**
+   * A user message was accepted; `queued` when it waits in the inbox behind a running turn. Its
+   * mark is the agent it went to; a queued message has none yet (its `turn_started` says).
+   */
   user_message: z.object({
     messageId: z.string(),
     text: z.string(),
     queued: z.boolean(),
     deviceId: z.string().nullable(),
+    ...FRAME_MARK_FIELDS,
   }),
-  /** A turn began working on the user message `messageId`. */
-  turn_started: z.object({ turnId: z.string(), messageId: z.string() }),
+  /** A turn began working on the user message `messageId`, in the conversation of the marked agent. */
+  turn_started: z.object({ turnId: z.string(), messageId: z.string(), ...FRAME_MARK_FIELDS }),
   /**
    * Streamed assistant text, coalesced: clients must not rely on how text is split. `call` (the
    * model call within the turn) and `offset` (where `text` starts in block `index`) match the live
@@ -44,20 +55,28 @@ export const EVENT_DATA = {
     text: z.string(),
     call: z.number().int().positive().optional(),
     offset: z.number().int().nonnegative().optional(),
+    ...FRAME_MARK_FIELDS,
   }),
   tool_call_start: z.object({
     turnId: z.string(),
     toolCallId: ToolCallId,
     name: z.string(),
     index: z.number().int(),
+    ...FRAME_MARK_FIELDS,
   }),
   /** Streamed tool input JSON, coalesced; `offset` is where `partialJson` starts in the input. */
   tool_call_delta: z.object({
     toolCallId: ToolCallId,
     partialJson: z.string(),
     offset: z.number().int().nonnegative().optional(),
+    ...FRAME_MARK_FIELDS,
   }),
-  tool_call_end: z.object({ toolCallId: ToolCallId, name: z.string(), input: z.unknown() }),
+  tool_call_end: z.object({
+    toolCallId: ToolCallId,
+    name: z.string(),
+    input: z.unknown(),
+    ...FRAME_MARK_FIELDS,
+  }),
   /** The result the model will see for one tool call. */
   tool_result: z.object({
     toolCallId: ToolCallId,
@@ -65,6 +84,7 @@ export const EVENT_DATA = {
     content: z.string(),
     isError: z.boolean(),
     truncated: z.boolean(),
+    ...FRAME_MARK_FIELDS,
   }),
   question_prompt: InteractionPromptData,
   approval_required: InteractionPromptData,

@@ -2,6 +2,7 @@
 // `delta`s. Replay's `{ type: "batch", events, more? }` frames are spliced as text by event-log.ts.
 import { z } from "zod";
 import { Role } from "./access";
+import { FRAME_MARK_FIELDS } from "./agents";
 import { ErrorBody } from "./errors";
 import { SessionSnapshot, ToolCallId } from "./session";
 
@@ -29,6 +30,7 @@ export type AckFrame = z.infer<typeof AckFrame>;
  * of model call `call` of the turn; stored `text_delta` / `tool_call_delta` events carry the same
  * coordinates, so a device merges live and stored copies exactly (`mergeText`). Tool input JSON
  * carries its `toolCallId`. A `turn_restarted` event voids every delta of its turn before it.
+ * `frameId`, `agent` and `depth` say which agent is speaking (FrameMark), as on the stored events.
  */
 export const DeltaFrame = z.object({
   type: z.literal("delta"),
@@ -38,6 +40,7 @@ export const DeltaFrame = z.object({
   offset: z.number().int().nonnegative(),
   text: z.string(),
   toolCallId: ToolCallId.optional(),
+  ...FRAME_MARK_FIELDS,
 });
 export type DeltaFrame = z.infer<typeof DeltaFrame>;
 

@@ -1,6 +1,6 @@
 // Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
 import { z } from "zod";
-import { AgentFrameView } from "./agents";
+import { AgentFrameView, FRAME_MARK_FIELDS } from "./agents";
 
 export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
@@ -61,6 +61,8 @@ export const InteractionView = z.object({
   status: InteractionStatus,
   createdAt: z.number(),
   expiresAt: z.number(),
+  /** The agent whose tool call asked (FrameMark); absent from older servers. */
+  ...FRAME_MARK_FIELDS,
 });
 export type InteractionView = z.infer<typeof InteractionView>;
 
@@ -79,6 +81,8 @@ export const InteractionResolution = z.object({
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),
+  /** The agent whose tool call asked (FrameMark); absent on events stored before marks. */
+  ...FRAME_MARK_FIELDS,
 });
 export type InteractionResolution = z.infer<typeof InteractionResolution>;
 

@@ -3,6 +3,7 @@
 import type { AgentDeps } from "../agent/agent-deps";
 import type { AgentLoop } from "../agent/agent-loop";
 import { decideBatch } from "../agent/batch-decision";
+import { topMark } from "../agent/frame-mark";
 import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { SessionCommand } from "../protocol/commands";
@@ -33,7 +34,13 @@ export function executeCommand(
       if (chatAnswersACard(deps)) {
         const messageId = deps.newId("msg");
         const answered = deps.atomically(() => {
-          deps.events.append("user_message", { messageId, text: command.text, queued: false, deviceId });
+          deps.events.append("user_message", {
+            messageId,
+            text: command.text,
+            queued: false,
+            deviceId,
+            ...topMark(deps),
+          });
           if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued: false });
           return replyInChat(deps, command.text, deviceId);
         });
@@ -54,7 +61,9 @@ export function executeCommand(
       const queued = deps.turn.current() !== null || deps.inbox.size() > 0;
       deps.inbox.push({ id: messageId, text: command.text });
       if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued });
-      deps.events.append("user_message", { messageId, text: command.text, queued, deviceId });
+      // A queued message reaches whichever agent is on top when its turn starts (turn_started says).
+      const to = queued ? {} : topMark(deps);
+      deps.events.append("user_message", { messageId, text: command.text, queued, deviceId, ...to });
       wake(loop);
       return { ok: true, result: { messageId, queued } };
     }

@@ -8,6 +8,7 @@ import type { SqlCounter } from "./sql-counter";
 type Row = {
   id: string;
   tool_call_id: string;
+  frame_id: string;
   kind: string;
   tool_name: string;
   request: string;
@@ -19,7 +20,7 @@ type Row = {
   resolved_by: string | null;
 };
 
-const COLUMNS = `id, tool_call_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by`;
+const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by`;
 
 export class SqlInteractionStore implements InteractionStore {
   constructor(private readonly sql: SqlCounter) {}
@@ -54,10 +55,11 @@ export class SqlInteractionStore implements InteractionStore {
 
   create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void {
     this.sql.run(
-      `INSERT INTO interactions (id, tool_call_id, kind, tool_name, request, status, deadline, created_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
+      `INSERT INTO interactions (id, tool_call_id, frame_id, kind, tool_name, request, status, deadline, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       record.id,
       record.toolCallId,
+      record.frameId,
       record.kind,
       record.toolName,
       JSON.stringify(record.request),
@@ -90,6 +92,7 @@ function toRecord(row: Row): InteractionRecord {
   return {
     id: row.id,
     toolCallId: row.tool_call_id,
+    frameId: row.frame_id,
     kind: row.kind,
     toolName: row.tool_name,
     request: z.unknown().parse(JSON.parse(row.request)),

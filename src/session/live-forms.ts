@@ -3,6 +3,7 @@
 // server holds the call open.
 import type { AgentDeps } from "../agent/agent-deps";
 import { storePending } from "../agent/open-interaction";
+import { pendingOnTop } from "../agent/resolve-interaction";
 import { elicitationKind, elicitResultOf } from "../interactions/elicitation-kinds";
 import type { LiveForms } from "../mcp/live-forms";
 
@@ -26,7 +27,7 @@ export function createLiveForms(deps: () => AgentDeps): LiveForms {
         const record = d.interactions.get(form.id);
         const answer = record && elicitResultOf(record.status, record.response);
         if (answer) {
-          if (d.turn.current() && d.interactions.pending().length === 0) {
+          if (d.turn.current() && pendingOnTop(d).length === 0) {
             d.deadlines.setWatchdog(d.clock.now() + d.settings.watchdogMs);
           }
           return answer;

@@ -63,6 +63,15 @@ const MIGRATIONS: string[][] = [
     // Small images a tool result shows the model (MCP image content), as JSON [{ mediaType, data }].
     `ALTER TABLE tool_results ADD COLUMN images TEXT`,
   ],
+  [
+    // The frame whose tool call an interaction belongs to: a parent's cards stay open while its child runs.
+    `ALTER TABLE interactions ADD COLUMN frame_id TEXT NOT NULL DEFAULT 'main'`,
+    // Rows from before: the frame whose assistant message holds the tool call.
+    `UPDATE interactions SET frame_id = COALESCE((
+      SELECT m.frame_id FROM messages m, json_each(m.content) b
+      WHERE m.role = 'assistant' AND json_extract(b.value, '$.id') = interactions.tool_call_id
+      ORDER BY m.id DESC LIMIT 1), 'main')`,
+  ],
 ];
 
 /** Brings the database up to the last migration; safe to run on every constructor call. */

@@ -1,6 +1,7 @@
 // The session's stores over one SQLite database, and the views built from them (snapshot, stats).
 import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
+import { markOf } from "../agent/frame-mark";
 import type { TurnRecord } from "../agent/ports";
 import type { Config } from "../config";
 import type { ModelClient } from "../model/model-client";
@@ -162,6 +163,7 @@ export class SessionState {
         status: record.status,
         createdAt: record.createdAt,
         expiresAt: record.deadline,
+        ...markOf(this, record.frameId),
       })),
       queued: this.inbox.size(),
       stack: this.frames.stack().map(({ frameId, agent, parentToolCallId, task, depth }) => ({

@@ -19,8 +19,12 @@ export class SqlTranscriptStore implements TranscriptStore {
   ) {}
 
   messages(): MessageParam[] {
+    return this.messagesOf(this.frameId());
+  }
+
+  messagesOf(frameId: string): MessageParam[] {
     return this.sql
-      .all<Row>(`SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`, this.frameId())
+      .all<Row>(`SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`, frameId)
       .map((row) => ({ role: role(row.role), content: parseContent(row.content) }) as MessageParam);
   }
 

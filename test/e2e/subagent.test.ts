@@ -85,4 +85,50 @@ describe.skipIf(!hasChromium)("a conversation with a subagent across two devices
     await laptop.getByText(/^researcher was ended by you/).waitFor();
     await expect.poll(() => laptop.locator(".agent-stack").isHidden()).toBe(true);
   });
+
+  it("the researcher talks while the main agent's approval stays open, and approving it after the hand-back resumes main", async () => {
+    const session = await scriptedSession([
+      {
+        content: [
+          { type: "text", text: "I'll save a note and ask the researcher." },
+          { type: "tool_use", id: "toolu_note", name: "notes_write", input: { key: "plan", text: "async" } },
+          { ...delegate.content[1], id: "toolu_delegate" },
+        ],
+      } as typeof delegate,
+      say("Which Python version matters to you?"),
+      complete,
+      say("Saved the note, and the researcher found TaskGroup."),
+    ]);
+    const laptop = await openDevice(browser, session, "laptop");
+    const phone = await openDevice(browser, session, "phone");
+    await typeMessage(laptop, "Research async APIs");
+
+    for (const page of [laptop, phone]) {
+      // The researcher did not wait for the approval: it speaks while the main agent's card is open.
+      await page.getByText("Which Python version matters to you?").waitFor();
+      const card = page.locator(".tool-card[data-tool-call-id=toolu_note]");
+      await card.getByRole("button", { name: "Approve", exact: true }).waitFor();
+      expect(await card.locator(".tool-head").textContent()).not.toContain("by researcher");
+    }
+    // The message goes to the researcher, the agent on top, not to the open card.
+    const box = phone.getByRole("textbox", { name: "Message to researcher" });
+    await box.fill("3.13");
+    await box.press("Enter");
+    for (const page of [laptop, phone]) {
+      await page
+        .getByText("researcher completed and handed its result back: Python 3.13 has TaskGroup.")
+        .waitFor();
+      await expect.poll(() => page.locator(".agent-stack").isHidden()).toBe(true);
+    }
+    expect(await laptop.getByText("Saved the note, and the researcher found TaskGroup.").count()).toBe(0);
+
+    await laptop
+      .locator(".tool-card[data-tool-call-id=toolu_note]")
+      .getByRole("button", { name: "Approve", exact: true })
+      .click();
+    for (const page of [laptop, phone]) {
+      await page.getByText("Saved the note, and the researcher found TaskGroup.").waitFor();
+    }
+    await screenshot(phone, "subagent-beside-approval");
+  });
 });

@@ -2,6 +2,7 @@
 // the AskUserQuestion request shape, kept apart from the DOM so they are unit-tested.
 import type { PlanRequest, PlanResponse, Question } from "../../src/interactions/kinds/index";
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
+import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
 export type { AnswerValue, Question };
@@ -136,15 +137,30 @@ export interface PendingPrompt {
   interaction: InteractionState;
 }
 
-/** Pending interactions in transcript order; the first is the one keyboard shortcuts act on. */
+/**
+ * True when the prompt belongs to the agent on top of the stack, the one the person is talking to
+ * (a prompt from a server that did not mark frames counts as the top's).
+ */
+export function isTopAgentPrompt(view: SessionView, interaction: Pick<InteractionState, "frameId">): boolean {
+  const top = view.stack.at(-1)?.frameId ?? MAIN_FRAME_ID;
+  return interaction.frameId === undefined || interaction.frameId === top;
+}
+
+/**
+ * Pending interactions: the top agent's first, then those of agents below it (a parent's cards
+ * stay open while its delegated agent runs), each in transcript order. The first is the "top"
+ * card: it takes focus and keyboard shortcuts act on it.
+ */
 export function pendingInteractions(view: SessionView): PendingPrompt[] {
-  const result: PendingPrompt[] = [];
+  const top: PendingPrompt[] = [];
+  const below: PendingPrompt[] = [];
   for (const id of view.order) {
     const item = view.items.get(id);
     const interaction = item?.kind === "tool" ? openInteraction(item) : null;
-    if (item?.kind === "tool" && interaction) result.push({ item, interaction });
+    if (item?.kind !== "tool" || !interaction) continue;
+    (isTopAgentPrompt(view, interaction) ? top : below).push({ item, interaction });
   }
-  return result;
+  return [...top, ...below];
 }
 
 /** Tool arguments as readable, indented JSON; a partial stream is shown as it arrived. */

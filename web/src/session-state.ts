@@ -99,13 +99,14 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
   switch (event.type) {
     case "user_message": {
       const { messageId, text, queued, deviceId } = event.data;
+      // A queued message is labelled with the agent on top now, and again when its turn starts.
       const item: UserItem = {
         kind: "user",
         id: `user:${messageId}`,
         messageId,
         text,
         deviceId,
-        agent: draft.speaker(),
+        agent: draft.speaker(event.data),
       };
       v.lastUserText = text;
       if (queued) v.queued = [...v.queued, item];
@@ -116,7 +117,9 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       const waiting = v.queued.find((m) => m.messageId === event.data.messageId);
       if (waiting) {
         v.queued = v.queued.filter((m) => m !== waiting);
-        draft.append(waiting);
+        draft.append(
+          event.data.depth === undefined ? waiting : { ...waiting, agent: draft.speaker(event.data) },
+        );
       }
       v.liveBlocks = {};
       return;
@@ -124,7 +127,8 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     case "text_delta": {
       const { turnId, index, text, call, offset } = event.data;
       if (call !== undefined && offset !== undefined) {
-        mergeBlockText(draft, turnId, call, index, offset, text);
+        const { agent, depth } = event.data;
+        mergeBlockText(draft, { turnId, call, index, offset, text, agent, depth });
         return;
       }
       // Stored before events carried offsets: each one simply continues the block.
@@ -140,7 +144,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
           text,
           ahead: [],
           streaming: true,
-          agent: draft.speaker(),
+          agent: draft.speaker(event.data),
         };
         draft.append(item);
         v.liveBlocks = { ...v.liveBlocks, [index]: item.id };
@@ -149,7 +153,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     }
     case "tool_call_start": {
       draft.endStreaming();
-      const item = draft.tool(event.data.toolCallId, event.data.name);
+      const item = draft.tool(event.data.toolCallId, event.data.name, draft.speaker(event.data));
       // A card the hello snapshot created ahead of the replay belongs here, after the text before it.
       draft.moveToEnd(item.id);
       v.liveBlocks = { ...v.liveBlocks, [event.data.index]: item.id };
@@ -157,19 +161,19 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     }
     case "tool_call_delta": {
       const { toolCallId, partialJson, offset } = event.data;
-      const item = draft.tool(toolCallId, "");
+      const item = draft.tool(toolCallId, "", draft.speaker(event.data));
       if (offset !== undefined) mergeArgs(draft, item, offset, partialJson);
       else draft.put({ ...item, argsJson: item.argsJson + partialJson });
       return;
     }
     case "tool_call_end": {
-      const item = draft.tool(event.data.toolCallId, event.data.name);
+      const item = draft.tool(event.data.toolCallId, event.data.name, draft.speaker(event.data));
       draft.put({ ...item, name: event.data.name, input: event.data.input, phase: "pending" });
       return;
     }
     case "tool_result": {
       const { toolCallId, name, content, isError, truncated } = event.data;
-      const item = draft.tool(toolCallId, name);
+      const item = draft.tool(toolCallId, name, draft.speaker(event.data));
       draft.put({ ...item, phase: isError ? "error" : "done", result: { content, isError, truncated } });
       v.liveBlocks = {};
       return;
@@ -244,23 +248,30 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
 }
 
 function applyDelta(draft: ViewDraft, frame: DeltaFrame): void {
-  if (frame.toolCallId) mergeArgs(draft, draft.tool(frame.toolCallId, ""), frame.offset, frame.text);
-  else mergeBlockText(draft, frame.turnId, frame.call, frame.index, frame.offset, frame.text);
+  if (frame.toolCallId) {
+    mergeArgs(draft, draft.tool(frame.toolCallId, "", draft.speaker(frame)), frame.offset, frame.text);
+  } else mergeBlockText(draft, frame);
+}
+
+/** Where a piece of streamed text goes, and who speaks it (a live frame or a stored event). */
+interface TextPieceAt {
+  turnId: string;
+  call: number;
+  index: number;
+  offset: number;
+  text: string;
+  agent?: string | undefined;
+  depth?: number | undefined;
 }
 
 /** One content block of one model call is one item, whichever copy of its text arrives first. */
-function mergeBlockText(
-  draft: ViewDraft,
-  turnId: string,
-  call: number,
-  index: number,
-  offset: number,
-  piece: string,
-): void {
+function mergeBlockText(draft: ViewDraft, at: TextPieceAt): void {
+  const { turnId, call, index, offset, text: piece } = at;
   const id = `text:${turnId}:${call}:${index}`;
   let item = draft.get(id);
   if (item?.kind !== "assistant") {
-    item = { kind: "assistant", id, turnId, text: "", ahead: [], streaming: true, agent: draft.speaker() };
+    const agent = draft.speaker(at);
+    item = { kind: "assistant", id, turnId, text: "", ahead: [], streaming: true, agent };
     draft.append(item);
     draft.view.liveBlocks = { ...draft.view.liveBlocks, [index]: id };
   }
@@ -282,7 +293,7 @@ function interactionIdOf(data: { toolCallId: string; interactionId?: string | un
 
 /** Adds a prompt to its tool call's card; one already known (snapshot, then replay) keeps its state. */
 function addInteraction(draft: ViewDraft, interaction: InteractionState): void {
-  const item = draft.tool(interaction.toolCallId, interaction.toolName);
+  const item = draft.tool(interaction.toolCallId, interaction.toolName, draft.speaker(interaction));
   if (item.interactions.some((known) => known.id === interaction.id)) return;
   const phase = item.phase === "streaming" ? "pending" : item.phase;
   draft.put({ ...item, phase, interactions: [...item.interactions, interaction] });

@@ -1,6 +1,6 @@
 // Copy-on-write working copy of a session view: the reducer mutates this, never its input, so one
 // action copies the containers once and gives every touched item a new object.
-import type { SessionView, ToolItem, TranscriptItem } from "./session-view";
+import type { SessionView, Speaker, ToolItem, TranscriptItem } from "./session-view";
 
 export class ViewDraft {
   readonly view: SessionView;
@@ -34,7 +34,7 @@ export class ViewDraft {
   }
 
   /** The card for a tool call, created on first sight so prompts never lack a place to render. */
-  tool(toolCallId: string, name: string): ToolItem {
+  tool(toolCallId: string, name: string, agent: Speaker = this.speaker()): ToolItem {
     const existing = this.items.get(`tool:${toolCallId}`);
     if (existing?.kind === "tool") return existing;
     const item: ToolItem = {
@@ -48,14 +48,18 @@ export class ViewDraft {
       phase: "streaming",
       result: null,
       interactions: [],
-      agent: this.speaker(),
+      agent,
     };
     this.append(item);
     return item;
   }
 
-  /** The agent speaking as of the event being applied: null for the main agent. */
-  speaker(): string | null {
+  /**
+   * The agent that produced an event: its mark when it has one (null for the main agent), else —
+   * for events stored before marks — the stack folded up to the event being applied.
+   */
+  speaker(mark: { agent?: string | undefined; depth?: number | undefined } = {}): Speaker {
+    if (mark.agent !== undefined && mark.depth !== undefined) return mark.depth === 0 ? null : mark.agent;
     return this.view.speakers.at(-1)?.agent ?? null;
   }
 

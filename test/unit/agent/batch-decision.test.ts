@@ -6,6 +6,7 @@ function card(toolCallId: string, kind = "approval"): InteractionRecord {
   return {
     id: toolCallId,
     toolCallId,
+    frameId: "main",
     kind,
     toolName: "notes_write",
     request: {},

@@ -67,6 +67,9 @@ export function describeStoreContract(name: string, withStores: WithStores): voi
         expect(transcript.messages()).toEqual([
           { role: "user", content: [...text("the task"), ...text("more")] },
         ]);
+        // A frame below the top is still readable by its id (a parent's cards are decided there).
+        expect(transcript.messagesOf("main")).toEqual([{ role: "user", content: text("main asks") }]);
+        expect(transcript.messagesOf("f1")).toEqual(transcript.messages());
         frames.end("f1", "completed", 2_000);
         expect(transcript.messages()).toEqual([{ role: "user", content: text("main asks") }]);
       }));
@@ -175,14 +178,22 @@ export function describeStoreContract(name: string, withStores: WithStores): voi
 
     it("lists pending interactions in creation order and the due ones by deadline", () =>
       withStores(({ interactions }) => {
-        const base = { kind: "question", toolName: "AskUserQuestion", request: { q: 1 } };
+        const base = { kind: "question", toolName: "AskUserQuestion", request: { q: 1 }, frameId: "main" };
         interactions.create({ ...base, id: "a", toolCallId: "a", deadline: 900, createdAt: 10 });
         interactions.create({ ...base, id: "b", toolCallId: "b", deadline: 500, createdAt: 20 });
         // A tool's own form: an interaction id of its own, belonging to tool call b.
-        interactions.create({ ...base, id: "b#form1", toolCallId: "b", deadline: 2_000, createdAt: 30 });
+        // A delegated agent's card: it remembers the frame whose tool call it belongs to.
+        interactions.create({
+          ...base,
+          id: "b#form1",
+          toolCallId: "b",
+          frameId: "frame_7",
+          deadline: 2_000,
+          createdAt: 30,
+        });
         expect(interactions.pending().map((r) => r.id)).toEqual(["a", "b", "b#form1"]);
         expect(interactions.due(1_000).map((r) => r.id)).toEqual(["b", "a"]);
-        expect(interactions.get("b#form1")?.toolCallId).toBe("b");
+        expect(interactions.get("b#form1")).toMatchObject({ toolCallId: "b", frameId: "frame_7" });
         expect(interactions.get("a")).toEqual({
           ...base,
           id: "a",
@@ -201,6 +212,7 @@ export function describeStoreContract(name: string, withStores: WithStores): voi
         interactions.create({
           id: "a",
           toolCallId: "a",
+          frameId: "main",
           kind: "approval",
           toolName: "notes_write",
           request: {},

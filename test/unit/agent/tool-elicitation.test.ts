@@ -27,6 +27,7 @@ function host(records: InteractionRecord[] = [], maxFormsPerToolCall = 3) {
     events: { append: (type: string, data: unknown) => events.push({ type, data }) },
     clock: { now: () => 5 },
     turn: { current: () => null },
+    frames: { top: () => null },
     deadlines: { rearm: () => {} },
   } as unknown as AgentDeps;
   return { deps, rows, events };
@@ -40,6 +41,7 @@ function answered(
   return {
     id: formId(USE.id, k),
     toolCallId: USE.id,
+    frameId: "main",
     kind: "form",
     toolName: USE.name,
     request: ASK,
@@ -60,6 +62,7 @@ describe("ctx.elicit for one tool run", () => {
     expect(forms.paused).toBe(true);
     expect(rows.get("toolu_1-form-1")).toMatchObject({
       toolCallId: "toolu_1",
+      frameId: "main",
       kind: "form",
       deadline: 1_005,
     });

@@ -38,6 +38,11 @@ describe("an agent definition file", () => {
       file("name: Bad Name\ndescription: x"),
       /^agents\/bad\.md: field "name": must be lowercase/,
     ],
+    [
+      "the main agent's name",
+      file("name: main\ndescription: x"),
+      /^agents\/bad\.md: field "name": "main" is the main agent's name/,
+    ],
     ["no description", file("name: a"), /^agents\/bad\.md: field "description": /],
     [
       "a cap that is not a number",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isTopAgentPrompt, pendingInteractions } from "../../../web/src/interaction-view";
 import { initialView, reduceView, type SessionView } from "../../../web/src/session-state";
-import { ev, hello } from "./events";
+import { ev, hello, QUESTION_REQUEST } from "./events";
 
 const researcher = {
   frameId: "f1",
@@ -72,5 +73,71 @@ describe("the agent stack in the web view", () => {
     view = events(view, history);
     expect(view.stack).toEqual([researcher]);
     expect(labels(view).at(-1)).toBe("user:researcher");
+  });
+
+  it("labels marked events by their own mark, even for a device that joined after the agent started", () => {
+    const main = { frameId: "main", agent: "main", depth: 0 };
+    const mark = { frameId: "f1", agent: "researcher", depth: 1 };
+    // The device resumes past agent_started, so no fold could tell it who speaks.
+    let view = reduceView(initialView(), {
+      type: "hello",
+      frame: hello({ lastSeq: 4, stack: [researcher] }),
+      receivedAt: 50_000,
+    });
+    view = events(view, [
+      ev(5, "text_delta", { turnId: "t1", index: 0, text: "Which version?", call: 2, offset: 0, ...mark }),
+      ev(6, "tool_result", {
+        toolCallId: "toolu_w",
+        name: "notes_write",
+        content: "saved",
+        isError: false,
+        truncated: false,
+        ...main,
+      }),
+      ev(7, "user_message", { messageId: "m2", text: "3.13", queued: false, deviceId: "phone", ...mark }),
+    ]);
+    view = reduceView(view, {
+      type: "delta",
+      frame: { type: "delta", turnId: "t2", call: 1, index: 0, offset: 0, text: "Noted", ...mark },
+    });
+    expect(labels(view)).toEqual([
+      "assistant:researcher",
+      "tool:main",
+      "user:researcher",
+      "assistant:researcher",
+    ]);
+  });
+
+  it("labels a queued message with the agent its turn started in", () => {
+    const view = events(events(initialView(), history), [
+      ev(8, "user_message", { messageId: "m3", text: "later", queued: true, deviceId: "phone" }),
+      ev(9, "agent_completed", { frameId: "f1", agent: "researcher", outcome: "completed", result: "3.13" }),
+      ev(10, "turn_started", { turnId: "t3", messageId: "m3", frameId: "main", agent: "main", depth: 0 }),
+    ]);
+    expect(labels(view).at(-1)).toBe("user:main");
+  });
+
+  it("puts the top agent's open card first, and only its questions read the chat", () => {
+    const prompt = (seq: number, toolCallId: string, frameId: string, agent: string, depth: number) =>
+      ev(seq, "question_prompt", {
+        toolCallId,
+        kind: "question",
+        toolName: "AskUserQuestion",
+        request: QUESTION_REQUEST,
+        createdAt: 1_000,
+        expiresAt: 601_000,
+        frameId,
+        agent,
+        depth,
+      });
+    const view = events(initialView(), [
+      prompt(1, "toolu_main", "main", "main", 0),
+      ev(2, "agent_started", researcher),
+      prompt(3, "toolu_child", "f1", "researcher", 1),
+    ]);
+    const open = pendingInteractions(view);
+    expect(open.map((p) => p.interaction.toolCallId)).toEqual(["toolu_child", "toolu_main"]);
+    expect(open.map((p) => isTopAgentPrompt(view, p.interaction))).toEqual([true, false]);
+    expect(open.map((p) => p.item.agent)).toEqual(["researcher", null]);
   });
 });

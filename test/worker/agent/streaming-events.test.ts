@@ -77,11 +77,14 @@ describe("streaming events", () => {
       "session_status:idle",
     ]);
     const turnId = device.event("turn_started")?.data.turnId;
+    // The main agent speaks: every event it produces says so.
+    const main = { frameId: "main", agent: "main", depth: 0 };
     expect(device.event("tool_call_start")?.data).toEqual({
       turnId,
       toolCallId: "toolu_clock",
       name: "current_time",
       index: 1,
+      ...main,
     });
     const json = eventsOf(device, "tool_call_delta")
       .map((e) => e.data.partialJson)
@@ -91,6 +94,7 @@ describe("streaming events", () => {
       toolCallId: "toolu_clock",
       name: "current_time",
       input: { timeZone: "Europe/Paris" },
+      ...main,
     });
     expect(device.event("tool_result")?.data.content).toContain("Europe/Paris");
     expect(streamedText(device)).toBe("Let me check.It is teatime.");

@@ -71,7 +71,10 @@ export class BatchBar {
   }
 
   update(view: SessionView): void {
-    const open = pendingInteractions(view).filter((prompt) => prompt.interaction.kind === BATCH_KIND);
+    // A batch decides one agent's message: the approvals of the agent whose card is on top.
+    const approvals = pendingInteractions(view).filter((prompt) => prompt.interaction.kind === BATCH_KIND);
+    const frameId = approvals[0]?.interaction.frameId;
+    const open = approvals.filter((prompt) => prompt.interaction.frameId === frameId);
     const ids = open.map((prompt) => prompt.interaction.toolCallId);
     if (ids.join(" ") !== this.ids.join(" ")) {
       this.ids = ids;

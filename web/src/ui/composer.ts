@@ -1,6 +1,6 @@
 // The message box: Enter sends, Shift+Enter adds a line; while a turn runs a message is queued,
 // while a card waits for an answer the box is locked, and Cancel stops the running turn.
-import { pendingInteractions } from "../interaction-view";
+import { isTopAgentPrompt, pendingInteractions } from "../interaction-view";
 import type { ConnectionInfo } from "../session-client";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
@@ -78,8 +78,11 @@ export class Composer {
     setText(this.endAgentButton, top ? `End ${top.agent}` : "End this agent");
     this.endAgentButton.title = top ? `Stop ${top.agent} and hand the conversation back to its caller` : "";
     this.input.setAttribute("aria-label", `Message to ${whom}`);
-    // An open question takes a chat message as its answer, so the box stays open for one.
-    const chatAnswers = pendingInteractions(view).some((prompt) => readsChat(prompt.interaction.kind));
+    // An open question takes a chat message as its answer, so the box stays open for one; only the
+    // top agent's questions do, since a message always goes to the agent on top.
+    const chatAnswers = pendingInteractions(view).some(
+      (prompt) => readsChat(prompt.interaction.kind) && isTopAgentPrompt(view, prompt.interaction),
+    );
     const waiting = view.status === "awaiting_input" && !chatAnswers;
     this.locked = this.viewOnly || !view.connectedOnce || waiting || connection.state === "closed";
     this.input.disabled = this.locked;

@@ -1,0 +1,42 @@
+// Migrations on a database written by an older version: rows stored before a column existed get
+// the value the new code would have written.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { migrate } from "../../../src/session/schema";
+import type { SessionObject } from "../../../src/session/session-object";
+import { createSession } from "../../helpers/session-harness";
+import { stubOf } from "../../helpers/session-object-probe";
+
+describe("the session schema's migrations", () => {
+  it("gives interactions stored before frames were recorded the frame whose message holds their tool call", async () => {
+    const session = await createSession();
+    const rows = await runInDurableObject<SessionObject, unknown[]>(stubOf(session), (_instance, state) => {
+      const sql = state.storage.sql;
+      // Back to the schema before interactions had a frame (migration 7), with rows written then.
+      sql.exec(`ALTER TABLE interactions DROP COLUMN frame_id`);
+      sql.exec(`UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
+      const toolUse = (id: string) =>
+        JSON.stringify([{ type: "tool_use", id, name: "notes_write", input: {} }]);
+      sql.exec(
+        `INSERT INTO messages (role, content, at, frame_id) VALUES ('assistant', ?, 1, 'main'), ('assistant', ?, 2, 'frame_7')`,
+        toolUse("toolu_main"),
+        toolUse("toolu_child"),
+      );
+      for (const id of ["toolu_main", "toolu_child", "toolu_gone"]) {
+        sql.exec(
+          `INSERT INTO interactions (id, tool_call_id, kind, tool_name, request, status, deadline, created_at)
+           VALUES (?, ?, 'approval', 'notes_write', '{}', 'pending', 10, 1)`,
+          id,
+          id,
+        );
+      }
+      migrate(sql);
+      return sql.exec(`SELECT id, frame_id FROM interactions ORDER BY id`).toArray();
+    });
+    expect(rows).toEqual([
+      { id: "toolu_child", frame_id: "frame_7" },
+      { id: "toolu_gone", frame_id: "main" },
+      { id: "toolu_main", frame_id: "main" },
+    ]);
+  });
+});
