@@ -11,7 +11,13 @@ const Flag = z
   .transform((value) => value === "true" || value === "1");
 
 /** The model ids the pinned SDK names (its `Model` type also admits any other string). */
-type KnownModel = Model extends infer Id ? (Id extends string ? (string extends Id ? never : Id) : never) : never;
+type KnownModel = Model extends infer Id
+  ? Id extends string
+    ? string extends Id
+      ? never
+      : Id
+    : never
+  : never;
 
 /**
  * The model sessions use unless ANTHROPIC_MODEL names another: the current Sonnet. The type check

@@ -74,6 +74,44 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await screenshot(page, "demo-form");
   });
 
+  it("plays the outage tour offline: the model is overloaded twice, the page says when it retries, and the turn completes", async () => {
+    const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    await page.goto(baseUrl());
+    await page.getByRole("button", { name: "Start a session" }).click();
+    await page.locator(".connection[data-state=connected]").waitFor();
+    await typeMessage(page, "Show me what happens when the model is down");
+    const question = page.locator(".question-card");
+    await question.waitFor();
+    await page.locator(".question-card:focus").waitFor();
+    await page.keyboard.press("4");
+    await page.keyboard.press("1");
+    await expect.poll(() => question.getByRole("button", { name: "Submit answers" }).isEnabled()).toBe(true);
+    await page.keyboard.press("Enter");
+
+    const status = page.locator(".status-bar");
+    const retryNow = status.getByRole("button", { name: "Retry now" });
+    for (const attempt of [1, 2]) {
+      await page
+        .getByText(
+          new RegExp(`unavailable \\(overloaded: Overloaded\\); retrying at .* \\(attempt ${attempt}\\)`),
+        )
+        .waitFor();
+      await retryNow.waitFor();
+      expect(await status.locator(".status-text").textContent()).toMatch(
+        /^Model unavailable — retrying at \d/,
+      );
+      // The backoff doubles: about 5 s before the first retry, 10 s before the second.
+      const left = (await status.getByRole("timer").textContent()) ?? "";
+      expect(left).toMatch(attempt === 1 ? /^\(in 0:0[1-5]\)$/ : /^\(in 0:(0[1-9]|10)\)$/);
+      if (attempt === 1) await screenshot(page, "demo-outage");
+      await retryNow.click();
+    }
+    await page.getByText(/^I'm back\. The model was overloaded/).waitFor();
+    await expect.poll(() => status.getAttribute("data-status")).toBe("idle");
+    expect(await retryNow.isVisible()).toBe(false);
+    expect(await status.getByRole("timer").isVisible()).toBe(false);
+  });
+
   it("plays the subagent tour offline: the researcher takes over, delegates a note, and hands back", async () => {
     const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
     await page.goto(baseUrl());
