@@ -2,14 +2,14 @@
 // path, evictions), the real Anthropic SDK, and a fake network edge serving the Messages API —
 // which rejects a prompt over the model's window as the API does — and a site of large pages.
 import { evictDurableObject } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLEARED_RESULT, SUMMARY_PREFIX } from "../../../src/agent/context-budget";
 import type { ContentBlockParam, MessageParam } from "../../../src/model/model-client";
-import type { SessionEvent } from "../../../src/protocol";
 import { createMessagesApiFetch, type FakeApiResponse } from "../../helpers/messages-api-fetch";
 import { MODEL_API_BINDINGS, MODEL_API_HOST } from "../../helpers/model-api-bindings";
-import { api, connect, createSession, type Device } from "../../helpers/session-harness";
-import { stubOf } from "../../helpers/session-object-probe";
+import { serveHosts } from "../../helpers/model-api-network";
+import { api, connect, createSession } from "../../helpers/session-harness";
+import { eventsOf, stubOf } from "../../helpers/session-object-probe";
 import { expectValidTranscript } from "../../helpers/valid-transcript";
 
 const TURNS = 300;
@@ -97,30 +97,19 @@ function sizeStrictModel() {
 }
 
 const model = sizeStrictModel();
-const realFetch = globalThis.fetch;
-
-beforeAll(() => {
-  // The network's edge: the SDK's calls and fetch_url's both leave through the global fetch.
-  vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.host === MODEL_API_HOST) return model.api.fetch(input, init);
-    if (url.host === DOCS_HOST) {
-      const n = Number(url.pathname.split("/").at(-1));
-      return new Response(page(n), { headers: { "content-type": "text/html; charset=utf-8" } });
-    }
-    return realFetch(input, init);
-  });
-});
-afterAll(() => {
-  vi.unstubAllGlobals();
+serveHosts({
+  [MODEL_API_HOST]: model.api.fetch,
+  [DOCS_HOST]: (input) => {
+    const n = Number(
+      new URL(input instanceof Request ? input.url : String(input)).pathname.split("/").at(-1),
+    );
+    return new Response(page(n), { headers: { "content-type": "text/html; charset=utf-8" } });
+  },
 });
 
 /** Messages as stored: requests mark the prompt cache's breakpoints, the transcript does not. */
 const withoutCacheMarks = (messages: MessageParam[]): MessageParam[] =>
   JSON.parse(JSON.stringify(messages, (key, value) => (key === "cache_control" ? undefined : value)));
-
-const ofType = <T extends SessionEvent["type"]>(device: Device, type: T) =>
-  device.events.filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);
 
 describe("a long session against a model that rejects oversized prompts", () => {
   it("runs 300 turns with large tool results through evictions, every turn succeeding", {
@@ -144,18 +133,18 @@ describe("a long session against a model that rejects oversized prompts", () => 
     expect(model.seen.invalid).toEqual([]);
     expect(model.seen.largestResult).toBeGreaterThan(PAGE_CHARS * 0.9);
     for (const device of [phone, laptop]) {
-      expect(ofType(device, "error")).toEqual([]);
-      expect(ofType(device, "done").map((event) => event.data.stopReason)).toEqual(
+      expect(eventsOf(device, "error")).toEqual([]);
+      expect(eventsOf(device, "done").map((event) => event.data.stopReason)).toEqual(
         Array.from({ length: TURNS }, () => "end_turn"),
       );
-      const compactions = ofType(device, "context_compacted");
+      const compactions = eventsOf(device, "context_compacted");
       expect(new Set(compactions.map((event) => event.data.action))).toEqual(
         new Set(["cleared_tool_results", "summarized"]),
       );
       for (const event of compactions) expect(event.data.tokensAfter).toBeLessThan(event.data.tokensBefore);
     }
     expect(model.seen.summaries).toBeGreaterThan(0);
-    const replies = ofType(phone, "text_delta")
+    const replies = eventsOf(phone, "text_delta")
       .map((event) => event.data.text)
       .join("");
     expect(replies).toContain(`I read page 1.`);
