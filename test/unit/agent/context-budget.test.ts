@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { CLEARED_RESULT, clearOldResults, compactionCut } from "../../../src/agent/context-budget";
 import type { MessageParam } from "../../../src/model/model-client";
+import { transcriptProblems } from "../../helpers/valid-transcript";
 
 describe("context budget helpers", () => {
   const result = (id: string, text: string) => ({
@@ -33,6 +34,15 @@ describe("context budget helpers", () => {
       content: [result("b", CLEARED_RESULT), result("c", "short")],
     });
     expect(cleared.slice(5)).toEqual(messages.slice(5));
+    // Clearing keeps every exchange whole; the check the long-session test relies on would see a gap.
+    expect(transcriptProblems(cleared)).toEqual([]);
+    expect(transcriptProblems([...cleared.slice(0, 4), ...cleared.slice(5)])).toEqual([
+      "message 4 answers [] to tool_use [b,c]",
+      "message 4 repeats role assistant",
+    ]);
+    expect(transcriptProblems(cleared.slice(1))).toEqual([
+      "the transcript does not open with a user message",
+    ]);
   });
 
   it("cuts at the start of the latest turn, never inside a tool exchange", () => {

@@ -10,7 +10,7 @@ import { MODEL_API_BINDINGS, MODEL_API_HOST } from "../../helpers/model-api-bind
 import { serveHosts } from "../../helpers/model-api-network";
 import { api, connect, createSession } from "../../helpers/session-harness";
 import { eventsOf, stubOf } from "../../helpers/session-object-probe";
-import { expectValidTranscript } from "../../helpers/valid-transcript";
+import { expectValidTranscript, transcriptProblems } from "../../helpers/valid-transcript";
 
 const TURNS = 300;
 const WINDOW = Number(MODEL_API_BINDINGS.MODEL_CONTEXT_TOKENS);
@@ -76,11 +76,7 @@ function sizeStrictModel() {
       const text = `Summary ${seen.summaries}: the person has had the handbook read to them one page at a time.`;
       return { reply: { content: [{ type: "text", text }] } };
     }
-    try {
-      expectValidTranscript(messages);
-    } catch (error) {
-      seen.invalid.push(String(error));
-    }
+    seen.invalid.push(...transcriptProblems(messages));
     seen.lastMessages = messages;
     const last = blocksOf(messages.at(-1));
     const results = last.filter((block) => block.type === "tool_result");
