@@ -1,6 +1,7 @@
 import process from "node:process";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
 import { freePorts } from "./test/mcp-servers/free-ports";
@@ -48,7 +49,7 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
-          exclude: ["test/worker/notify/**"],
+          exclude: ["test/worker/notify/**", "test/worker/model-api/**"],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
           ...shared,
         },
@@ -63,6 +64,17 @@ export default defineConfig({
           }),
         ],
         test: { name: "notify", include: ["test/worker/notify/**/*.test.ts"], ...shared },
+      },
+      // Sessions here talk to the Messages API through the real SDK (the tests serve it at the
+      // network's edge), with a small context window so a long session fills it quickly.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ...bindings, ...MODEL_API_BINDINGS } },
+          }),
+        ],
+        test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...shared },
       },
     ],
   },

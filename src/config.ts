@@ -1,4 +1,5 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
+import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import { z } from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
@@ -9,8 +10,21 @@ const Flag = z
   .optional()
   .transform((value) => value === "true" || value === "1");
 
-/** The model sessions use unless ANTHROPIC_MODEL names another. */
-export const DEFAULT_MODEL = "claude-sonnet-5-5";
+/** The model ids the pinned SDK names (its `Model` type also admits any other string). */
+type KnownModel = Model extends infer Id
+  ? Id extends string
+    ? string extends Id
+      ? never
+      : Id
+    : never
+  : never;
+
+/**
+ * The model sessions use unless ANTHROPIC_MODEL names another: the current Sonnet. The type check
+ * fails when an SDK upgrade drops the id; test/unit/model/default-model.test.ts fails when the SDK
+ * calls it deprecated.
+ */
+export const DEFAULT_MODEL = "claude-sonnet-5-5" satisfies KnownModel;
 
 const EnvSchema = z.object({
   GATEWAY_TOKEN: z.string().min(1).optional(),

@@ -1,8 +1,9 @@
 // The offline demo model: a short conversation that shows Parley off without an API key —
-// a read-only tool, an AskUserQuestion, then an approval for an edit or a form, and a reply that
-// uses the answers.
+// a read-only tool, an AskUserQuestion, then an approval for an edit, a form or a model outage,
+// and a reply that uses the answers.
 // It decides from the transcript alone, so it works for any number of turns and after restarts.
 import { mcpTour, mcpTourResult } from "./demo-mcp";
+import { outageTour } from "./demo-outage";
 import {
   delegateResearch,
   demoFrameOf,
@@ -24,6 +25,7 @@ export const DEMO_QUESTIONS = [
       { label: "Approvals", description: "Ask you to approve a tool before it runs." },
       { label: "Notes", description: "Keep a note in this session's own storage." },
       { label: "Forms", description: "Fill in a form with typed, checked fields." },
+      { label: "Outages", description: "Watch the model be overloaded and the turn wait it out." },
     ],
   },
   {
@@ -74,7 +76,7 @@ export const DEMO_FORM = {
 } as const;
 
 /** The next reply of the demo model for this transcript. */
-export function demoReply(request: ModelRequest, _callIndex: number): ScriptedReply {
+export function demoReply(request: ModelRequest, callIndex: number): ScriptedReply {
   const last = request.messages.at(-1);
   if (last?.role !== "user") return politeEnd();
   const frame = demoFrameOf(request);
@@ -96,7 +98,9 @@ export function demoReply(request: ModelRequest, _callIndex: number): ScriptedRe
     case "current_time":
       return askQuestions(result);
     case "AskUserQuestion":
-      return writeNote(result);
+      return !result.is_error && resultText(result).includes('="Outages"')
+        ? outageTour(result, callIndex)
+        : writeNote(result);
     case "ExitPlanMode":
       return afterPlan(result);
     case "notes_write":

@@ -1,4 +1,4 @@
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
 import { baseUrl, launchBrowser, screenshot, typeMessage } from "./harness";
@@ -11,6 +11,20 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
   afterAll(async () => {
     await browser?.close();
   });
+
+  /** Starts a session from the front page and answers the demo's questions: tour `key`, on a laptop. */
+  async function pickTour(message: string, key: string): Promise<Page> {
+    const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
+    await page.goto(baseUrl());
+    await page.getByRole("button", { name: "Start a session" }).click();
+    await page.locator(".connection[data-state=connected]").waitFor();
+    await typeMessage(page, message);
+    await page.locator(".question-card").waitFor();
+    await page.locator(".question-card:focus").waitFor();
+    await page.keyboard.press(key);
+    await page.keyboard.press("1");
+    return page;
+  }
 
   it("starts from the front page, says it is the demo, and plays through with the keyboard alone", async () => {
     const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
@@ -48,16 +62,7 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
   });
 
   it("shows a form when Forms is picked, checked on the page and answered with the keyboard", async () => {
-    const page = await (await browser.newContext({ reducedMotion: "reduce" })).newPage();
-    await page.goto(baseUrl());
-    await page.getByRole("button", { name: "Start a session" }).click();
-    await page.locator(".connection[data-state=connected]").waitFor();
-    await typeMessage(page, "Show me forms");
-    const question = page.locator(".question-card");
-    await question.waitFor();
-    await page.locator(".question-card:focus").waitFor();
-    await page.keyboard.press("3");
-    await page.keyboard.press("1");
+    const page = await pickTour("Show me forms", "3");
     await page.keyboard.press("Enter");
 
     const form = page.locator(".form-card");
@@ -72,6 +77,39 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await form.locator(".receipt[data-outcome=answered]").waitFor();
     await page.getByText("That was the form tour.", { exact: false }).waitFor();
     await screenshot(page, "demo-form");
+  });
+
+  it("plays the outage tour offline: the model is overloaded twice, the page says when it retries, and the turn completes", async () => {
+    const page = await pickTour("Show me what happens when the model is down", "4");
+    const question = page.locator(".question-card");
+    await expect.poll(() => question.getByRole("button", { name: "Submit answers" }).isEnabled()).toBe(true);
+    await page.keyboard.press("Enter");
+
+    const status = page.locator(".status-bar");
+    const retryNow = status.getByRole("button", { name: "Retry now" });
+    for (const attempt of [1, 2]) {
+      await page
+        .getByText(
+          new RegExp(`unavailable \\(overloaded: Overloaded\\); retrying at .* \\(attempt ${attempt}\\)`),
+        )
+        .waitFor();
+      await retryNow.waitFor();
+      expect(await status.locator(".status-text").textContent()).toMatch(
+        /^Model unavailable — retrying at \d/,
+      );
+      // The backoff doubles: about 5 s before the first retry, 10 s before the second.
+      // (The page corrects for the server's clock, measured to within a network round trip.)
+      const left = (await status.getByRole("timer").textContent()) ?? "";
+      const seconds = Number(/^\(in 0:(\d\d)\)$/.exec(left)?.[1]);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThanOrEqual(attempt === 1 ? 7 : 12);
+      if (attempt === 1) await screenshot(page, "demo-outage");
+      await retryNow.click();
+    }
+    await page.getByText(/^I'm back\. The model was overloaded/).waitFor();
+    await expect.poll(() => status.getAttribute("data-status")).toBe("idle");
+    expect(await retryNow.isVisible()).toBe(false);
+    expect(await status.getByRole("timer").isVisible()).toBe(false);
   });
 
   it("plays the subagent tour offline: the researcher takes over, delegates a note, and hands back", async () => {

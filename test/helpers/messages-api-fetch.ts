@@ -25,9 +25,12 @@ export interface RecordedRequest {
 
 export interface MessagesApi {
   fetch: typeof fetch;
-  /** Every request the fake received, in order (retries included). */
+  /** Every request the fake received, in order (retries included); a long run may empty it. */
   requests: RecordedRequest[];
 }
+
+/** Decides the answer to one request from what was sent (a model that reads its prompt). */
+export type FakeApiResponder = (body: Record<string, unknown>, callIndex: number) => FakeApiResponse;
 
 /** The API's error `type` for each scripted failure code. */
 const ERROR_TYPES: Record<ModelErrorCode, string> = {
@@ -41,30 +44,38 @@ const ERROR_TYPES: Record<ModelErrorCode, string> = {
   script_exhausted: "invalid_request_error",
 };
 
-/** A fake Messages API answering successive requests with `responses`. */
-export function createMessagesApiFetch(responses: FakeApiResponse[]): MessagesApi {
+export interface MessagesApiOptions {
+  /**
+   * Cut streams into 1–7 byte chunks (the default), so the SDK must reassemble lines, JSON and
+   * characters; or send each SSE message whole, for long runs that have proven that elsewhere.
+   */
+  chunks?: "awkward" | "whole";
+}
+
+/** A fake Messages API answering successive requests with `responses`, or as `responses` decides. */
+export function createMessagesApiFetch(
+  responses: FakeApiResponse[] | FakeApiResponder,
+  options: MessagesApiOptions = {},
+): MessagesApi {
   const requests: RecordedRequest[] = [];
+  let calls = 0;
   const fakeFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
-    const callIndex = requests.length;
-    requests.push({
-      url: request.url,
-      method: request.method,
-      headers: request.headers,
-      body: (await request.json()) as Record<string, unknown>,
-    });
+    const callIndex = calls++;
+    const body = (await request.json()) as Record<string, unknown>;
+    requests.push({ url: request.url, method: request.method, headers: request.headers, body });
     const signal = init?.signal ?? undefined;
     if (signal?.aborted) throw abortError();
-    const response = responses[callIndex];
+    const response = Array.isArray(responses) ? responses[callIndex] : responses(body, callIndex);
     if (!response) return jsonError(500, "api_error", `The fake API has no response for call ${callIndex}.`);
     if ("networkError" in response) throw new TypeError(response.networkError);
     if ("status" in response) {
       return jsonError(response.status, response.error.type, response.error.message, response.headers);
     }
-    const model = String(requests[callIndex]?.body.model);
+    const model = String(body.model);
     const frames =
       "reply" in response ? replyFrames(response.reply, callIndex, model) : response.events.map(eventFrame);
-    return new Response(sseBody(frames, signal, callIndex), {
+    return new Response(sseBody(frames, signal, options.chunks === "whole" ? null : callIndex), {
       headers: { "content-type": "text/event-stream", "request-id": `req_fake_${callIndex}` },
     });
   };
@@ -107,11 +118,16 @@ function replyFrames(reply: ScriptedReply, callIndex: number, model: string): Fr
 
 /**
  * Serves frames as a byte stream cut into 1–7 byte chunks that ignore line, JSON and UTF-8
- * boundaries. Aborting the request errors the body, as a real fetch does.
+ * boundaries (or, without a seed, one chunk a frame). Aborting the request errors the body, as a
+ * real fetch does.
  */
-function sseBody(frames: Frame[], signal: AbortSignal | undefined, seed: number): ReadableStream<Uint8Array> {
+function sseBody(
+  frames: Frame[],
+  signal: AbortSignal | undefined,
+  seed: number | null,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const random = seededRandom(seed + 1);
+  const random = seededRandom((seed ?? 0) + 1);
   let next = 0;
   let pending: Uint8Array = new Uint8Array(0);
   let aborted: () => void = () => {};
@@ -134,7 +150,7 @@ function sseBody(frames: Frame[], signal: AbortSignal | undefined, seed: number)
         }
         if (signal?.aborted) return controller.error(abortError());
       }
-      const size = 1 + Math.floor(random() * 7);
+      const size = seed === null ? pending.length : 1 + Math.floor(random() * 7);
       controller.enqueue(pending.slice(0, size));
       pending = pending.slice(size);
     },

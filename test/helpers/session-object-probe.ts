@@ -58,6 +58,17 @@ export async function alarmOf(ref: SessionRef): Promise<number | null> {
   return runInDurableObject(stubOf(ref), (_instance: SessionObject, state) => state.storage.getAlarm());
 }
 
+/** Lets time pass for a waiting model retry: it becomes due now, and the outage began `ago` ms before. */
+export async function passRetryTime(ref: SessionRef, ago = 0): Promise<void> {
+  await runInDurableObject<SessionObject, void>(stubOf(ref), (_instance, state) => {
+    const row = state.storage.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'turn'`).one();
+    const turn = JSON.parse(row.value);
+    turn.retry.at = Date.now() - 1;
+    turn.retry.since -= ago;
+    state.storage.sql.exec(`UPDATE meta SET value = ? WHERE key = 'turn'`, JSON.stringify(turn));
+  });
+}
+
 /** Events of one type a device received. */
 export function eventsOf<T extends SessionEvent["type"]>(device: Device, type: T) {
   return device.events.filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);

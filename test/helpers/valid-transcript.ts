@@ -1,30 +1,42 @@
-// The Messages API's rules for a transcript, as one assertion shared by unit and worker tests.
+// The Messages API's rules for a transcript, as one check shared by unit and worker tests (and by
+// fake APIs that judge every request they receive, so it is plain code, cheap enough to run often).
 import { expect } from "vitest";
-import type { MessageParam } from "../../src/model/model-client";
+import type { ContentBlockParam, MessageParam } from "../../src/model/model-client";
+
+const blocksOf = (message: MessageParam | undefined): ContentBlockParam[] =>
+  message && typeof message.content !== "string" ? message.content : [];
 
 /**
- * Asserts what the Messages API demands of a transcript: it opens with a user message, roles
- * alternate, and every tool_use is answered by a tool_result, in order, at the start of the next
- * user message (and no tool_result answers anything else).
+ * What the Messages API would refuse in a transcript, or [] when it is valid: it opens with a user
+ * message, roles alternate, and every tool_use is answered by a tool_result, in order, at the start
+ * of the next user message (and no tool_result answers anything else).
  */
-export function expectValidTranscript(messages: MessageParam[]): void {
-  expect(messages[0]?.role).toBe("user");
+export function transcriptProblems(messages: MessageParam[]): string[] {
+  const problems: string[] = [];
+  if (messages[0]?.role !== "user") problems.push("the transcript does not open with a user message");
+  if (blocksOf(messages[0]).some((b) => b.type === "tool_result")) {
+    problems.push("the first message carries a tool_result");
+  }
   messages.forEach((message, i) => {
-    if (i > 0)
-      expect(message.role, `message ${i} repeats role ${message.role}`).not.toBe(messages[i - 1]?.role);
-    const blocks = typeof message.content === "string" ? [] : message.content;
-    const uses = message.role === "assistant" ? blocks.filter((b) => b.type === "tool_use") : [];
+    if (i > 0 && message.role === messages[i - 1]?.role)
+      problems.push(`message ${i} repeats role ${message.role}`);
+    if (message.role !== "assistant") return;
+    const uses = blocksOf(message).flatMap((b) => (b.type === "tool_use" ? [b.id] : []));
     const next = messages[i + 1];
-    const nextBlocks = next && typeof next.content !== "string" ? next.content : [];
-    const results = nextBlocks.filter((b) => b.type === "tool_result");
-    if (message.role === "assistant") {
-      if (uses.length > 0) expect(next, `tool_use in message ${i} is never answered`).toBeDefined();
-      expect(results.map((r) => r.tool_use_id)).toEqual(uses.map((u) => u.id));
-      // tool_result blocks must come first in their user message.
-      expect(nextBlocks.slice(0, results.length).every((b) => b.type === "tool_result")).toBe(true);
+    const nextBlocks = blocksOf(next);
+    const results = nextBlocks.flatMap((b) => (b.type === "tool_result" ? [b.tool_use_id] : []));
+    if (uses.length > 0 && !next) problems.push(`tool_use in message ${i} is never answered`);
+    else if (results.join() !== uses.join()) {
+      problems.push(`message ${i + 1} answers [${results.join()}] to tool_use [${uses.join()}]`);
+    }
+    if (nextBlocks.slice(0, results.length).some((b) => b.type !== "tool_result")) {
+      problems.push(`message ${i + 1} has tool_result blocks after other content`);
     }
   });
-  const first = messages[0];
-  const firstBlocks = first && typeof first.content !== "string" ? first.content : [];
-  expect(firstBlocks.some((b) => b.type === "tool_result")).toBe(false);
+  return problems;
+}
+
+/** Asserts the transcript is one the Messages API accepts. */
+export function expectValidTranscript(messages: MessageParam[]): void {
+  expect(transcriptProblems(messages)).toEqual([]);
 }

@@ -79,7 +79,7 @@ describe("the demo model", () => {
     expect(textOf(message)).toContain("2026-05-01T12:00:00.000Z (Friday)");
     expect(toolOf(message)).toMatchObject({ name: "AskUserQuestion", input: { questions: DEMO_QUESTIONS } });
     expect(DEMO_QUESTIONS.map((q) => [q.header, q.multiSelect, q.options.length])).toEqual([
-      ["Next step", false, 3],
+      ["Next step", false, 4],
       ["Devices", true, 3],
     ]);
   });
@@ -105,6 +105,24 @@ describe("the demo model", () => {
     const done = await chat.result(submitted).reply();
     expect(textOf(done)).toContain(submitted);
     expect(toolOf(done)).toBeUndefined();
+  });
+
+  it("is overloaded twice when the person picks Outages, then recovers from the same transcript", async () => {
+    const chat = new Conversation().say("Hi");
+    await chat.reply();
+    await chat.result("2026-05-01T12:00:00.000Z (Friday)").reply();
+    chat.result(ANSWERS.replace('="Approvals"', '="Outages"'));
+    const overloaded = { name: "ModelError", code: "overloaded", message: "Overloaded" };
+    await expect(chat.reply()).rejects.toMatchObject(overloaded);
+    await expect(chat.reply()).rejects.toMatchObject(overloaded);
+    const back = await chat.reply();
+    expect(textOf(back)).toMatch(/^I'm back\. The model was overloaded .* 2 times in a row/);
+    expect(back.stopReason).toBe("end_turn");
+    // A later outage tour in the same session fails twice again, counted from its own question.
+    await chat.say("again").reply();
+    await chat.result("12:00").reply();
+    chat.result(ANSWERS.replace('="Approvals"', '="Outages"'));
+    await expect(chat.reply()).rejects.toMatchObject(overloaded);
   });
 
   it("ends the tour saying the note was written once the person approves", async () => {

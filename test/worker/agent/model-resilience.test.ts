@@ -2,20 +2,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
-import { alarmOf, eventsOf, modelRequests, stubOf } from "../../helpers/session-object-probe";
+import { alarmOf, eventsOf, modelRequests, passRetryTime, stubOf } from "../../helpers/session-object-probe";
 import { storageFingerprint } from "../channel/channel-fixtures";
 import { expectValidTranscript } from "./agent-harness";
-
-/** Lets time pass for a waiting retry: it becomes due now, and the outage began `ago` ms before. */
-async function passRetryTime(session: { sessionId: string }, ago = 0): Promise<void> {
-  await runInDurableObject<SessionObject, void>(stubOf(session), (_instance, state) => {
-    const row = state.storage.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'turn'`).one();
-    const turn = JSON.parse(row.value);
-    turn.retry.at = Date.now() - 1;
-    turn.retry.since -= ago;
-    state.storage.sql.exec(`UPDATE meta SET value = ? WHERE key = 'turn'`, JSON.stringify(turn));
-  });
-}
 
 /** The announced wait, from the event's own time (stamped a moment after the failure). */
 function expectWait(event: { at: number; data: { retryAt: number } }, ms: number): void {

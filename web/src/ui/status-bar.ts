@@ -1,7 +1,8 @@
 // The session's state in words — thinking, waiting for you, ready, failed (with Retry), waiting out
-// a model outage (with Retry now) — plus the
-// demo-model notice and the permission mode switch.
+// a model outage (when the retry comes, a countdown, and Retry now) — plus the demo-model notice
+// and the permission mode switch.
 import type { PermissionMode } from "../../../src/protocol/index";
+import { formatRemaining } from "../interaction-view";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
 
@@ -30,6 +31,11 @@ export class StatusBar {
   private readonly error = h("span", { class: "status-error" });
   private readonly retry: HTMLButtonElement;
   private readonly retryNow: HTMLButtonElement;
+  // Ticks outside the polite live region's announcements, like a card's countdown.
+  private readonly retryIn = h("span", { class: "retry-in", role: "timer", "aria-live": "off" });
+  private retryTimer: ReturnType<typeof setInterval> | undefined;
+  private retryAt: number | null = null;
+  private clockSkewMs = 0;
   private readonly mode: HTMLSelectElement;
 
   constructor(actions: StatusActions) {
@@ -58,6 +64,7 @@ export class StatusBar {
       { class: "status-bar", role: "status", "aria-live": "polite" },
       h("span", { class: "status-dot", "aria-hidden": "true" }),
       this.text,
+      this.retryIn,
       this.error,
       this.retry,
       this.retryNow,
@@ -73,14 +80,36 @@ export class StatusBar {
       awaiting_input: "Waiting for you",
       failed: "Failed",
     }[view.status];
+    const retryAt = view.modelRetry && view.status === "running" ? view.modelRetry.retryAt : null;
     setText(
       this.text,
-      view.modelRetry && view.status === "running" ? "Model unavailable — waiting to retry" : words,
+      retryAt === null ? words : `Model unavailable — retrying at ${new Date(retryAt).toLocaleTimeString()}`,
     );
-    this.retryNow.hidden = !view.modelRetry || view.status !== "running";
+    this.retryNow.hidden = retryAt === null;
+    this.showRetryIn(retryAt, view.clockSkewMs);
     setText(this.error, view.status === "failed" && view.error ? view.error : "");
     this.retry.hidden = view.status !== "failed" || !view.lastUserText;
     if (this.mode.value !== view.mode) this.mode.value = view.mode;
     this.demo.hidden = !view.demo;
+  }
+
+  /** Counts down to the server's retry time, corrected by the clock skew seen at hello. */
+  private showRetryIn(retryAt: number | null, clockSkewMs: number): void {
+    this.retryAt = retryAt;
+    this.clockSkewMs = clockSkewMs;
+    this.retryIn.hidden = retryAt === null;
+    if (retryAt === null) {
+      clearInterval(this.retryTimer);
+      this.retryTimer = undefined;
+      return;
+    }
+    this.tick();
+    this.retryTimer ??= setInterval(() => this.tick(), 250);
+  }
+
+  private tick(): void {
+    if (this.retryAt === null) return;
+    const ms = this.retryAt - (Date.now() + this.clockSkewMs);
+    setText(this.retryIn, ms > 0 ? `(in ${formatRemaining(ms)})` : "(now)");
   }
 }
