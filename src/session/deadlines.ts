@@ -66,7 +66,7 @@ export class AlarmDeadlines implements DeadlineScheduler {
     this.armed = undefined;
   }
 
-  /** The session is being erased: no alarm may be set again by this instance. */
+  /** The session is being erased: a re-arm already queued must not read its dropped tables. */
   discard(): void {
     this.discarded = true;
   }
