@@ -7,6 +7,8 @@ import { fileURLToPath } from "node:url";
 import { WRANGLER, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** What a commit's Worker is built from. */
+const SERVER_PATHS = ["src", "agents", "wrangler.toml", "package.json"];
 
 /**
  * Rewrites Parley's wrangler.toml for the snapshot: no web build and no static assets (the benchmark
@@ -104,15 +106,11 @@ export async function describeCode(ref) {
 async function exportCommit(ref, target) {
   await mkdir(target, { recursive: true });
   const archive = `${target}.tar`;
-  await run("git", [
-    "archive",
-    "--format=tar",
-    `--output=${archive}`,
-    ref,
-    "src",
-    "wrangler.toml",
-    "package.json",
-  ]);
+  // The Worker also bundles files from outside src (the agent definitions in agents/, since they
+  // were added); only paths the commit has are named, or git archive refuses.
+  const present = (await run("git", ["ls-tree", "--name-only", ref])).split("\n");
+  const paths = SERVER_PATHS.filter((path) => present.includes(path));
+  await run("git", ["archive", "--format=tar", `--output=${archive}`, ref, ...paths]);
   await run("tar", ["-xf", archive, "-C", target]);
   await symlink(`${REPO_ROOT}node_modules`, `${target}/node_modules`, "dir");
   return `${target}/src/index.ts`;

@@ -163,7 +163,7 @@ export class AgentLoop {
         continue;
       }
       // Until this turn pauses or ends, a lost instance is noticed by the watchdog alarm.
-      deps.deadlines.setWatchdog(deps.clock.now() + deps.settings.watchdogMs);
+      this.refreshWatchdog();
       if (deps.turn.status() !== "running" && pendingOnTop(deps).length === 0) {
         deps.turn.setStatus("running");
       }
@@ -220,6 +220,16 @@ export class AgentLoop {
       }
       if ((await this.callModel(live, deps.turn.current() ?? turn)) !== "continue") return;
     }
+  }
+
+  // Moved only when it is not nearly a full watchdogMs ahead: each move is a write and a new alarm
+  // that every later send (the next call's first text, say) waits on until they are durable.
+  private refreshWatchdog(): void {
+    const { clock, deadlines, settings } = this.deps;
+    const due = clock.now() + settings.watchdogMs;
+    const watchdog = deadlines.watchdog();
+    if (watchdog === null || watchdog < due - Math.min(WATCHDOG_REFRESH_MS, settings.watchdogMs / 4))
+      deadlines.setWatchdog(due);
   }
 
   /**

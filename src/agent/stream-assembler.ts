@@ -45,6 +45,14 @@ export const FLOWING_STORE_INTERVAL_MS = 250;
 export const PAUSE_FLUSH_MS = 60;
 /** A stored event never grows past this many characters, whatever the pace (replay frames stay small). */
 export const MAX_EVENT_CHARS = 16_384;
+/**
+ * Live frames go out at most once per this many milliseconds. A delta arriving later than that
+ * after the last frame (any real model's pace, even 2.5 ms) goes out at once, in the task that
+ * read it; deltas arriving faster (a burst, or an object that fell behind) wait at most this long
+ * and go out together, so a device gets fewer, fuller frames instead of one per delta. Each
+ * network read is its own task, so merging "what arrived in one task" would merge nothing.
+ */
+export const LIVE_FRAME_INTERVAL_MS = 1;
 
 /** Runs `callback` after `ms`; the returned function cancels it. */
 export type Schedule = (callback: () => void, ms: number) => () => void;
@@ -65,7 +73,7 @@ type Block =
   | { type: "tool_use"; id: string; name: string; json: string }
   | { type: "other" };
 
-/** Live pieces of one block that arrived in the same task, sent as one delta when it ends. */
+/** Live pieces of one block not sent yet, sent as one delta. */
 interface LiveBatch {
   index: number;
   offset: number;
@@ -90,6 +98,7 @@ export class StreamAssembler {
   private cancelTimer: (() => void) | null = null;
   private liveBatch: LiveBatch | null = null;
   private cancelLiveTimer: (() => void) | null = null;
+  private lastLiveAt = Number.NEGATIVE_INFINITY;
   private stopReason: StopReason | null = null;
   private usage = { input_tokens: 0, output_tokens: 0 };
 
@@ -212,24 +221,29 @@ export class StreamAssembler {
     this.buffer(index, offset, piece);
   }
 
-  // A delta goes out when the current task ends, merged with any others of its block that arrived
-  // in the same task (one network read often carries many). A paced stream thus sends each delta at
-  // once, and a burst, or a loaded object that fell behind, sends fewer, fuller frames.
+  // A delta goes out at once unless a frame went out less than LIVE_FRAME_INTERVAL_MS ago; then
+  // it joins the held piece of its block, which the next later delta or a timer sends.
   private sendLive(index: number, offset: number, piece: string, toolCallId: string | undefined): void {
     if (!this.options.live) return;
     const batch = this.liveBatch;
     if (batch && batch.index === index && batch.end === offset) {
       batch.parts.push(piece);
       batch.end += piece.length;
+    } else {
+      this.flushLive();
+      this.liveBatch = { index, offset, end: offset + piece.length, parts: [piece], toolCallId };
+    }
+    const wait = this.lastLiveAt + LIVE_FRAME_INTERVAL_MS - this.now();
+    if (wait <= 0) {
+      this.flushLive();
       return;
     }
-    this.flushLive();
-    this.liveBatch = { index, offset, end: offset + piece.length, parts: [piece], toolCallId };
+    if (this.cancelLiveTimer) return;
     const schedule = this.options.schedule ?? defaultSchedule;
     this.cancelLiveTimer = schedule(() => {
       this.cancelLiveTimer = null;
       this.flushLive();
-    }, 0);
+    }, wait);
   }
 
   // Also runs before anything is stored, so the device's copy never waits behind the stored write
@@ -240,7 +254,8 @@ export class StreamAssembler {
     const batch = this.liveBatch;
     if (!batch) return;
     this.liveBatch = null;
-    const text = batch.parts.join("");
+    this.lastLiveAt = this.now();
+    const text = batch.parts.length === 1 ? (batch.parts[0] as string) : batch.parts.join("");
     const { index, offset, toolCallId } = batch;
     this.options.live?.(toolCallId ? { index, offset, text, toolCallId } : { index, offset, text });
   }

@@ -12,6 +12,9 @@ export class AlarmDeadlines implements DeadlineScheduler {
   private armed: number | null | undefined;
   // Deadlines kept outside this class (retention, link expiry, notification deliveries); each says its next time or null.
   private readonly sources: Array<() => number | null> = [];
+  // INVARIANT: true while a rearm is queued for the end of the current task.
+  private rearming = false;
+  private discarded = false;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -43,17 +46,37 @@ export class AlarmDeadlines implements DeadlineScheduler {
     return candidates.length > 0 ? Math.min(...candidates) : null;
   }
 
+  /**
+   * Moves the alarm to the earliest deadline once the current task's synchronous work is done.
+   * One step (an answer resolving its card, the loop moving its watchdog, a tool's result) may
+   * ask many times; reading every deadline source and writing the alarm once, not each time,
+   * keeps that work and those writes off what the step's sends wait for (the output gate).
+   */
   rearm(): void {
+    if (this.rearming) return;
+    this.rearming = true;
+    queueMicrotask(() => {
+      this.rearming = false;
+      if (!this.discarded) this.apply();
+    });
+  }
+
+  /** Forget the cached alarm (the platform clears it when it fires). */
+  fired(): void {
+    this.armed = undefined;
+  }
+
+  /** The session is being erased: a re-arm already queued must not read its dropped tables. */
+  discard(): void {
+    this.discarded = true;
+  }
+
+  private apply(): void {
     const next = this.earliest();
     if (next === this.armed) return;
     this.armed = next;
     // Storage operations are ordered and covered by the output gate; no need to await here.
     if (next === null) void this.storage.deleteAlarm();
     else void this.storage.setAlarm(next);
-  }
-
-  /** Forget the cached alarm (the platform clears it when it fires). */
-  fired(): void {
-    this.armed = undefined;
   }
 }

@@ -33,4 +33,33 @@ describe("the agent loop on in-memory stores", () => {
     expect(h.stores.turn.status()).toBe("idle");
     expect(h.model.requests).toHaveLength(2);
   });
+
+  it("moves the watchdog once when an answer resumes the turn, not again on each pass through the loop", async () => {
+    const moves: Array<number | null> = [];
+    const h = loopHarness(
+      [tools({ id: "toolu_w", name: "notes_write", input: { key: "k", text: "v" } }), text("Saved.")],
+      {
+        extend: (deps) => ({
+          ...deps,
+          deadlines: {
+            watchdog: () => deps.deadlines.watchdog(),
+            rearm: () => deps.deadlines.rearm(),
+            setWatchdog: (at) => {
+              moves.push(at);
+              deps.deadlines.setWatchdog(at);
+            },
+          },
+        }),
+      },
+    );
+    await h.say("save a note");
+    moves.length = 0;
+    h.clock.now += 5_000;
+    expect(answerInteraction(h.deps, "toolu_w", "approval", { decision: "approve" }, "phone").ok).toBe(true);
+    await h.loop.advance();
+    // The tool ran and the model was called again in passes a moment apart: one move, then the
+    // turn's end clears it.
+    expect(h.stores.turn.status()).toBe("idle");
+    expect(moves).toEqual([h.clock.now + 120_000, null]);
+  });
 });

@@ -94,14 +94,15 @@ describe("StreamAssembler", () => {
     expect(assembler.finish().usage.input_tokens).toBe(1105);
   });
 
-  it("sends every delta live as soon as the task it arrived in ends, with the offset it starts at", () => {
+  it("sends each delta live at once, in the task that read it, with the offset it starts at", () => {
     const { out, live, assembler, advance } = harness();
     const events = play({ content: [{ type: "text", text: "one two three" }], textChunkSize: 4 });
     for (const event of events) {
       const before = live.length;
       assembler.push(event);
-      advance(0);
+      // No timer has run: the delta went out inside push().
       if (event.type === "content_block_delta") expect(live.length).toBe(before + 1);
+      advance(2.5);
     }
     expect(live).toEqual([
       { index: 0, offset: 0, text: "one " },
@@ -113,16 +114,42 @@ describe("StreamAssembler", () => {
     expect(out).toEqual([{ type: "text_delta", index: 0, offset: 0, text: "one two three" }]);
   });
 
-  it("sends deltas that arrive in one task (one network read) as one live delta", () => {
-    const { live, assembler, advance } = harness();
-    const events = play({ content: [{ type: "text", text: "abcdefghij" }], textChunkSize: 2 });
-    for (const event of events.slice(0, 5)) assembler.push(event);
-    expect(live).toEqual([]);
-    advance(0);
-    expect(live).toEqual([{ index: 0, offset: 0, text: "abcdef" }]);
-    for (const event of events.slice(5)) assembler.push(event);
-    // The block ended: its text went out before anything was stored.
-    expect(live.map((d) => d.text).join("")).toBe("abcdefghij");
+  it("sends at most one live frame a millisecond: faster deltas wait at most that long and go out together", () => {
+    const { clock, live, assembler, advance } = harness();
+    const sentAt: number[] = [];
+    const events = play({ content: [{ type: "text", text: "abcdefghijklmnop" }], textChunkSize: 2 });
+    const [start, blockStart, ...rest] = events;
+    assembler.push(start as ModelStreamEvent);
+    assembler.push(blockStart as ModelStreamEvent);
+    const deltas = rest.filter((event) => event.type === "content_block_delta");
+    const arrivedAt: number[] = [];
+    // A burst: a delta every 0.25 ms, each read in its own task.
+    for (const delta of deltas) {
+      const before = live.length;
+      arrivedAt.push(clock.now);
+      assembler.push(delta);
+      for (let i = before; i < live.length; i++) sentAt.push(clock.now);
+      const sending = live.length;
+      advance(0.25);
+      for (let i = sending; i < live.length; i++) sentAt.push(clock.now);
+    }
+    const sending = live.length;
+    advance(1);
+    for (let i = sending; i < live.length; i++) sentAt.push(clock.now);
+    expect(live[0]).toEqual({ index: 0, offset: 0, text: "ab" });
+    // Eight deltas in 2 ms went out as three frames, exact and in order, none later than 1 ms.
+    expect(live.length).toBe(3);
+    expect(live.map((d) => d.text).join("")).toBe("abcdefghijklmnop");
+    let offset = 0;
+    live.forEach((delta, i) => {
+      expect(delta.offset).toBe(offset);
+      offset += delta.text.length;
+      const firstPiece = delta.offset / 2;
+      expect((sentAt[i] ?? Number.POSITIVE_INFINITY) - (arrivedAt[firstPiece] ?? 0)).toBeLessThanOrEqual(1);
+    });
+    // The block ended: nothing is held, and the stored copy matches.
+    for (const event of rest.filter((event) => event.type !== "content_block_delta")) assembler.push(event);
+    expect(live.map((d) => d.text).join("")).toBe("abcdefghijklmnop");
   });
 
   it("stores 1 000 deltas streamed every 2.5 ms in at most 4 events a second, so few writes meet live sends", () => {
