@@ -2,12 +2,19 @@
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../web/src/client";
-import { formReceipt } from "../web/src/form-view";
+import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
 
 const MESSAGE_PROMPT = "you› ";
 const MAX_TOOL_LINE = 120;
+/** Kinds whose receipts have words of their own; the page's cards use the same ones. */
+const RECEIPTS: Partial<
+  Record<string, (resolution: InteractionResolution, deviceId: string | null) => string>
+> = {
+  form: formReceipt,
+  url: urlReceipt,
+};
 
 export class TerminalDevice {
   private readonly queue: Card[] = [];
@@ -96,12 +103,8 @@ export class TerminalDevice {
     const by =
       resolution.resolvedBy && resolution.resolvedBy !== this.deviceId ? ` (${resolution.resolvedBy})` : "";
     // The same words the page's cards use, so every device tells the same story.
-    const words =
-      resolution.kind === "form"
-        ? formReceipt(resolution, this.deviceId)
-        : resolution.kind === "url"
-          ? formReceipt(resolution, this.deviceId, "Finished on the page")
-          : receiptText(resolution, this.deviceId);
+    const receipt = RECEIPTS[resolution.kind] ?? receiptText;
+    const words = receipt(resolution, this.deviceId);
     this.print(`✓ ${words}${by}`);
     if (this.active && cardId(this.active.card) === id) {
       this.active = null;

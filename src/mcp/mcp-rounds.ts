@@ -67,11 +67,11 @@ export async function callWithRounds(ctx: RoundsContext): Promise<ToolOutput> {
       };
     }
     if (round.urlRequired) {
-      const unfinished = Object.values(inputResponses).find(
-        (response) => (response as { action?: unknown }).action !== "accept",
-      ) as { action: string } | undefined;
-      if (unfinished) {
-        const how = unfinished.action === "decline" ? "declined to open" : "did not finish on";
+      const actions = Object.values(inputResponses).map(
+        (response) => (response as { action: string }).action,
+      );
+      if (actions.some((action) => action !== "accept")) {
+        const how = actions.includes("decline") ? "declined to open" : "did not finish on";
         return {
           content: `MCP server "${ctx.server}" needs the user to finish on its page before this call; the user ${how} it, so the call was not completed.`,
           isError: true,

@@ -127,6 +127,14 @@ export function formReceipt(
   return text;
 }
 
+/** The receipt line of a resolved URL request: as a form's, with what accepting it means. */
+export function urlReceipt(
+  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy">,
+  deviceId: string | null,
+): string {
+  return formReceipt(resolution, deviceId, "Finished on the page");
+}
+
 /** A URL request's page, read defensively: `null` unless it is an http(s) address the browser parses. */
 export function pageOf(request: unknown): { message: string; url: string; host: string } | null {
   const { message, url } = (request ?? {}) as { message?: unknown; url?: unknown };

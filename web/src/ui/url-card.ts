@@ -2,7 +2,7 @@
 // whole address and its host set apart so they can judge where it leads before opening it, then
 // "I've finished" or Decline. Nothing opens by itself, and nothing typed there comes back here.
 import type { InteractionResolution } from "../../../src/protocol/index";
-import { formReceipt, pageOf } from "../form-view";
+import { pageOf, urlReceipt } from "../form-view";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
@@ -84,7 +84,7 @@ export class UrlCard extends AnswerableCard {
   }
 
   protected override receiptText(resolution: InteractionResolution, deviceId: string | null): string {
-    return formReceipt(resolution, deviceId, "Finished on the page");
+    return urlReceipt(resolution, deviceId);
   }
 
   /** Esc declines; Enter (not on a button or the link, which act themselves) says it is done. */
