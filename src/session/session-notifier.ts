@@ -23,7 +23,7 @@ export function sessionNotifier(
       shareUrl: state.meta.get("share_url", z.string()) ?? "",
     }),
     linkIsLive: (linkId) => state.links.isLive(linkId),
-    now: () => Date.now(),
+    now: () => state.clock.now(),
     isConnected,
     rearm: () => state.deadlines.rearm(),
   });

@@ -19,6 +19,7 @@ import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
+import { SessionClock } from "./session-clock";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
@@ -46,12 +47,14 @@ export class SessionObject extends DurableObject<Env> {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
+  /** The one clock of this instance (tests move it forward instead of sleeping). */
+  readonly clock = new SessionClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
     this.budget = new SocketBudget(
-      () => Date.now(),
+      () => this.clock.now(),
       this.config.socketCommandBurst,
       this.config.socketCommandsPerSecond,
     );
@@ -59,7 +62,7 @@ export class SessionObject extends DurableObject<Env> {
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
     if (this.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
-      this.state.deadlines.setWatchdog(Date.now());
+      this.state.deadlines.setWatchdog(this.clock.now());
     }
   }
 
@@ -69,6 +72,7 @@ export class SessionObject extends DurableObject<Env> {
       (frame) => this.broadcast(frame),
       (event) => this.notifier.onEvent(event),
       this.config.retentionMs,
+      this.clock,
     );
     return this.stateRef;
   }

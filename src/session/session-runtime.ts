@@ -70,7 +70,7 @@ function sessionTools(state: SessionState, config: Config, agentDeps: () => Agen
     calls: state.mcpCalls,
     live: createLiveForms(agentDeps),
     fetch: (input, init) => fetch(input, init),
-    now: () => Date.now(),
+    now: () => state.clock.now(),
     onProblem: (message) => state.events.append("error", { code: "mcp_server", message }),
   });
 }
