@@ -144,8 +144,12 @@ describe("fetch_url limits", () => {
 
   it("stops when the turn is cancelled", async () => {
     const controller = new AbortController();
-    const pending = fetchWith(neverAnswering(), { url: "https://slow.example/" }, controller.signal);
-    setTimeout(() => controller.abort(), 5);
+    // The turn is cancelled once the request is out, while the tool waits for its answer.
+    const pending = fetchWith(
+      neverAnswering(() => controller.abort()),
+      { url: "https://slow.example/" },
+      controller.signal,
+    );
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/cancelled/);
