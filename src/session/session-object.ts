@@ -16,10 +16,10 @@ import type { SessionSnapshot } from "../protocol/session";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
+import { SessionClock } from "./session-clock";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
-import { SessionClock } from "./session-clock";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {

@@ -14,8 +14,13 @@ function fetchWith(fetch: typeof globalThis.fetch, input: unknown, signal?: Abor
   return registry.execute("fetch_url", input, toolContext({ fetch, ...(signal ? { signal } : {}) }));
 }
 
+// The status text is set as a server would send it: runtimes disagree on what `new Response` fills in.
 const html = (body: string, init: ResponseInit = {}) =>
-  new Response(body, { ...init, headers: { "content-type": "text/html; charset=utf-8", ...init.headers } });
+  new Response(body, {
+    statusText: "OK",
+    ...init,
+    headers: { "content-type": "text/html; charset=utf-8", ...init.headers },
+  });
 
 describe("fetch_url on a page", () => {
   it("returns the status, final URL, content type, title and readable text of an HTML page", async () => {
