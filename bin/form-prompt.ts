@@ -1,7 +1,7 @@
 // A form (MCP elicitation, form mode) answered field by field in a terminal: text, numbers, yes/no,
 // numbered single and multiple choices, defaults on Enter; `!decline` and `!cancel` at any field.
 // Reads the request structurally; the server checks the values again and names any field that does not fit.
-import type { Card, CardPrompt, Reply } from "./card-prompts";
+import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
 interface Option {
   value: string;
@@ -210,3 +210,8 @@ export class FormPrompt implements CardPrompt {
     return { kind: "ask", lines, prompt };
   }
 }
+
+export const formPrompt: TerminalPrompt = (card: Card) => {
+  const form = formFields(card.request);
+  return form ? new FormPrompt(card, form) : null;
+};

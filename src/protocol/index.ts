@@ -10,5 +10,6 @@ export * from "./frames";
 export * from "./http";
 export * from "./limits";
 export * from "./notify";
+export * from "./prompt-event";
 export * from "./session";
 export * from "./text-merge";
