@@ -37,7 +37,8 @@ const shared = {
 };
 
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
-const CORE_UNIT_TESTS = ["agent", "interactions", "tools", "model", "protocol"].map(
+// The terminal device (bin/) is a Node program, so its tests run there too.
+const CORE_UNIT_TESTS = ["agent", "interactions", "tools", "model", "protocol", "bin"].map(
   (folder) => `test/unit/${folder}/**/*.test.ts`,
 );
 
