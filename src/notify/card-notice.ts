@@ -5,17 +5,10 @@ import type { KindSummary } from "../interactions/define-interaction";
 import { describeDuration } from "../interactions/describe-duration";
 import type { InteractionPromptData } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
+import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import type { InteractionOutcome } from "../protocol/session";
 
 const MAX_BODY_CHARS = 240;
-
-const OUTCOME_WORDS: Record<InteractionOutcome, string> = {
-  answered: "Answered",
-  approved: "Approved",
-  denied: "Denied",
-  timed_out: "Timed out",
-  cancelled: "Cancelled",
-};
 
 export interface NoticeContext {
   sessionId: string;
