@@ -67,6 +67,12 @@ const EnvSchema = z.object({
   NOTIFY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
+/**
+ * The variables the Worker reads, as they arrive (strings, every one optional): `Env` in env.d.ts
+ * extends this, so a variable added to the schema is declared for the Worker at once.
+ */
+export type ConfigVars = { [Name in keyof z.input<typeof EnvSchema> | "MCP_SERVERS"]?: string };
+
 export interface Config {
   gatewayToken: string | null;
   /** Key for session capability tokens; a fixed development key when SESSION_SECRET is unset. */
@@ -109,7 +115,7 @@ export interface Config {
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
 
 /** Parses the Worker environment; throws with every bad variable named. */
-export function readConfig(env: Record<string, unknown>): Config {
+export function readConfig(env: ConfigVars): Config {
   const parsed = EnvSchema.safeParse(pickStrings(env));
   if (!parsed.success) {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
@@ -153,7 +159,7 @@ export function readConfig(env: Record<string, unknown>): Config {
       e.NOTIFY_WEBHOOK_URL && e.NOTIFY_WEBHOOK_SECRET
         ? { url: e.NOTIFY_WEBHOOK_URL, secret: e.NOTIFY_WEBHOOK_SECRET }
         : null,
-    mcpServers: readMcpServers(env),
+    mcpServers: readMcpServers({ MCP_SERVERS: env.MCP_SERVERS }),
   };
 }
 
@@ -165,7 +171,7 @@ function webhookUrlAllowed(value: string): boolean {
 }
 
 // Bindings (Durable Object namespaces, Fetchers) are not configuration; only strings are read.
-function pickStrings(env: Record<string, unknown>): Record<string, string> {
+function pickStrings(env: object): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (typeof value === "string" && value !== "") out[key] = value;

@@ -41,7 +41,7 @@ app.use(
 app.use("/api/*", async (c, next) => {
   let config = configs.get(c.env);
   if (!config) {
-    config = readConfig(c.env as unknown as Record<string, unknown>);
+    config = readConfig(c.env);
     configs.set(c.env, config);
   }
   if (!warnedOpen && (!config.gatewayToken || config.sessionSecretIsDevelopmentDefault)) {

@@ -54,7 +54,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.config = readConfig(env as unknown as Record<string, unknown>);
+    this.config = readConfig(env);
     this.budget = new SocketBudget(
       () => this.clock.now(),
       this.config.socketCommandBurst,
