@@ -13,6 +13,9 @@ import { readJsonBody } from "./read-json-body";
 
 export const externalRoutes = new Hono<AppEnv>();
 
+/** How much longer than the object the Worker waits before it reads the card itself. */
+const WAIT_GRACE_MS = 250;
+
 function unwrap(outcome: CommandOutcome): unknown {
   if (!outcome.ok) throw HttpError.from(outcome.error);
   return outcome.result ?? null;
@@ -40,16 +43,21 @@ externalRoutes.get("/interactions/:interactionId", async (c) => {
   if (!query.success) throw new HttpError("invalid_input", describeZodError(query.error));
   const waitMs = Math.round((query.data.wait ?? 0) * 1000);
   const stub = sessionStub(c.env, c.get("sessionId"));
-  try {
-    return c.json(unwrap(await stub.externalInteraction(id, waitMs, c.get("access"))));
-  } catch (error) {
-    if (error instanceof HttpError || waitMs === 0) throw error;
-    // The object restarted while the request waited (a deploy): its waiter went with it. The
-    // stored card is what counts, so answer with it now; the agent asks again if it is pending.
-    return c.json(
-      unwrap(await sessionStub(c.env, c.get("sessionId")).externalInteraction(id, 0, c.get("access"))),
-    );
-  }
+  if (waitMs === 0) return c.json(unwrap(await stub.externalInteraction(id, 0, c.get("access"))));
+  // The object holds the wait; the Worker holds the time limit, so a waiter lost with the object
+  // (a restart, a deploy) still ends on time, answering with the stored card, still pending.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs + WAIT_GRACE_MS);
+  });
+  const waited = await Promise.race([
+    stub.externalInteraction(id, waitMs, c.get("access")).catch(() => null),
+    timeUp,
+  ]);
+  clearTimeout(timer);
+  if (waited) return c.json(unwrap(waited));
+  const fresh = sessionStub(c.env, c.get("sessionId"));
+  return c.json(unwrap(await fresh.externalInteraction(id, 0, c.get("access"))));
 });
 
 externalRoutes.delete("/interactions/:interactionId", async (c) => {

@@ -400,6 +400,11 @@ export class SessionObject extends DurableObject<Env> {
     return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
   }
 
+  /** Long-poll reads this instance holds open (tests check a read really waits). */
+  get waitingReads(): number {
+    return this.waiters.size;
+  }
+
   /** The model client of this instance (tests read a scripted model's recorded requests). */
   get model(): ModelClient {
     return this.agent().model;
