@@ -31,6 +31,7 @@ type HookInput = z.infer<typeof HookInput>;
 
 const MAX_RESULT_CHARS = 500;
 const PROGRESS_REACH_MS = 3_000;
+const WAIT_UNREACHABLE_MS = 300_000;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -104,6 +105,8 @@ async function ask(agentReady: Promise<ExternalAgent>, input: HookInput, setting
     toolUseId: input.tool_use_id,
     plan,
     unreachableMs: settings.unreachableMs,
+    // Once the card is open the person may take their time and Parley may restart meanwhile.
+    waitUnreachableMs: Math.max(settings.unreachableMs, WAIT_UNREACHABLE_MS),
   });
 }
 

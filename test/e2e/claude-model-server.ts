@@ -17,6 +17,35 @@ export interface ScriptedTurn {
   content: ScriptBlock[];
 }
 
+/** A turn written from what the model was sent (e.g. a path named in the system prompt). */
+export type ScriptStep = ScriptedTurn | ((body: Record<string, unknown>) => ScriptedTurn);
+
+/** The plan file Claude Code asks the model to write in plan mode, from the request's prompts. */
+export function planFilePathOf(body: Record<string, unknown>): string | null {
+  const match = /create your plan at (\S+\.md)/.exec(JSON.stringify(body));
+  return match?.[1] ?? null;
+}
+
+/** A Bash call that creates a file in the project directory. */
+export const touch = (file: string, id = `toolu_touch_${file.replace(/\W/g, "")}`): ScriptStep => ({
+  content: [
+    { type: "text", text: `Creating ${file}.` },
+    {
+      type: "tool_use",
+      id,
+      name: "Bash",
+      input: { command: `touch ${file}`, description: `Create ${file}` },
+    },
+  ],
+});
+
+/** The model's closing words repeat what the last tool result said, so the result shows what ran. */
+export const reportLastResult: ScriptStep = (body) => {
+  const messages = body.messages as Array<{ content: unknown }>;
+  const last = JSON.stringify(messages.at(-1)?.content ?? "");
+  return { content: [{ type: "text", text: `Finished. The tool said: ${last}` }] };
+};
+
 export interface RecordedModelRequest {
   path: string;
   body: Record<string, unknown>;
@@ -145,7 +174,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
  * Starts the server. `script[n]` answers the main loop's request that already holds n assistant
  * turns; past the end it answers "Done." so a run always ends.
  */
-export async function startModelServer(script: ScriptedTurn[]): Promise<ModelServer> {
+export async function startModelServer(script: ScriptStep[]): Promise<ModelServer> {
   const requests: RecordedModelRequest[] = [];
   const server = createServer((req, res) => {
     void (async () => {
@@ -166,9 +195,9 @@ export async function startModelServer(script: ScriptedTurn[]): Promise<ModelSer
       const model = typeof body.model === "string" ? body.model : "claude-local";
       const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
       const index = assistantTurns(body);
-      const turn: ScriptedTurn = hasTools
-        ? (script[index] ?? { content: [{ type: "text", text: "Done." }] })
-        : { content: [{ type: "text", text: "Local title" }] };
+      const step = hasTools ? script[index] : { content: [{ type: "text" as const, text: "Local title" }] };
+      const turn: ScriptedTurn =
+        typeof step === "function" ? step(body) : (step ?? { content: [{ type: "text", text: "Done." }] });
       if (body.stream === true) stream(res, turn, model, index);
       else reply(res, turn, model, index);
     })();

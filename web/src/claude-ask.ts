@@ -16,8 +16,10 @@ export interface PermissionAsk {
   /** The SDK's "always allow" suggestions, returned when the person asks to remember. */
   suggestions?: unknown[] | undefined;
   signal?: AbortSignal | undefined;
-  /** How long Parley may stay out of reach, while opening and while waiting. */
+  /** How long Parley may stay out of reach while the card is opened (and, by default, while waiting). */
   unreachableMs: number;
+  /** How long Parley may stay out of reach once the card is open (a restart, a redeploy). */
+  waitUnreachableMs?: number;
 }
 
 export async function askThroughParley(
@@ -33,7 +35,11 @@ export async function askThroughParley(
   const withdraw = () => void agent.withdraw(opened.interactionId).catch(() => {});
   ask.signal?.addEventListener("abort", withdraw, { once: true });
   try {
-    const state = await agent.waitForResolution(opened.interactionId, ask.signal, ask.unreachableMs);
+    const state = await agent.waitForResolution(
+      opened.interactionId,
+      ask.signal,
+      ask.waitUnreachableMs ?? ask.unreachableMs,
+    );
     return decisionFor(ask.input, state, ask.suggestions);
   } finally {
     ask.signal?.removeEventListener("abort", withdraw);
