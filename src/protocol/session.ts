@@ -81,6 +81,8 @@ export const InteractionResolution = z.object({
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),
+  /** Set when the external agent that opened the card withdrew it (`outcome` is then `cancelled`). */
+  withdrawn: z.literal(true).optional(),
   /** The agent whose tool call asked (FrameMark); absent on events stored before marks. */
   ...FRAME_MARK_FIELDS,
 });
