@@ -5,6 +5,9 @@ import { join } from "node:path";
 import process from "node:process";
 import { PARLEY_BIN, type Sandbox } from "./claude-code-harness";
 
+/** Where the hooks' stderr goes, so a failing test can show what the hook said. */
+export const hookLog = (box: Sandbox): string => join(box.home, "parley-hook.log");
+
 /** A settings file whose hooks all run `parley hook` with these arguments. */
 export async function hookSettings(
   box: Sandbox,
@@ -12,7 +15,7 @@ export async function hookSettings(
   event = "PermissionRequest",
 ): Promise<string> {
   const quoted = [process.execPath, PARLEY_BIN, "hook", ...bridgeArgs].map((part) => `'${part}'`).join(" ");
-  const command = { type: "command", command: quoted, timeout: 600 };
+  const command = { type: "command", command: `${quoted} 2>>'${hookLog(box)}'`, timeout: 600 };
   const settings = {
     hooks: {
       [event]: [{ matcher: "*", hooks: [command] }],

@@ -3,7 +3,7 @@
 // restart reaches Claude Code through `parley mcp` and through `parley hook`.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -20,71 +20,86 @@ import {
   type Sandbox,
   sandbox,
 } from "./claude-code-harness";
-import { hookSettings } from "./claude-code-hook-settings";
+import { hookLog, hookSettings } from "./claude-code-hook-settings";
 import { type ModelServer, reportLastResult, startModelServer, touch } from "./claude-model-server";
 
-let model: ModelServer | undefined;
-let box: Sandbox | undefined;
-let phone: Phone | undefined;
-let run: ClaudeRun | undefined;
+interface Waiting {
+  phone: Phone;
+  model: ModelServer;
+  box: Sandbox;
+  run: ClaudeRun;
+  file: string;
+}
+const waiting: Waiting[] = [];
 let server: DevServer | undefined;
 let state = "";
 afterEach(async () => {
-  run?.child.kill("SIGKILL");
-  phone?.close();
+  for (const one of waiting) {
+    one.run.child.kill("SIGKILL");
+    one.phone.close();
+    await one.model.close();
+    await one.box.remove();
+  }
+  waiting.length = 0;
   await server?.stop();
-  await model?.close();
-  await box?.remove();
   if (state) await rm(state, { recursive: true, force: true });
-  model = box = phone = run = server = undefined;
+  server = undefined;
   state = "";
 });
 
-/** Runs Claude Code with the bridge `args` builds, restarts Parley while the card waits, then approves. */
-async function approveAcrossRestart(
+/** Starts Claude Code with the bridge `claudeArgs` configures, in its own session; returns once its card is up. */
+async function startWaiting(
+  baseUrl: string,
   file: string,
-  claudeArgs: (box: Sandbox, baseUrl: string) => Promise<string[]>,
-) {
-  state = await mkdtemp(join(tmpdir(), "parley-claude-restart-"));
-  const port = await freePort();
-  server = await startWranglerDev({ label: "claude-restart-1", persistTo: state, port });
+  claudeArgs: (box: Sandbox) => Promise<string[]>,
+): Promise<{ one: Waiting; interactionId: string }> {
   const key = randomUUID();
-  const session = await externalSession(server.baseUrl, key);
-  phone = new Phone(server.baseUrl, session);
-  model = await startModelServer([touch(file), reportLastResult]);
-  box = await sandbox(model);
-  run = runClaude(box, "Make the file.", [...(await claudeArgs(box, server.baseUrl)), "--session-id", key]);
+  const session = await externalSession(baseUrl, key);
+  const phone = new Phone(baseUrl, session);
+  const model = await startModelServer([touch(file), reportLastResult]);
+  const box = await sandbox(model);
+  const run = runClaude(box, "Make the file.", [...(await claudeArgs(box)), "--session-id", key]);
+  const one = { phone, model, box, run, file };
+  waiting.push(one);
   const card = await phone.nextPrompt();
-
-  await server.stop();
-  server = await startWranglerDev({ label: "claude-restart-2", persistTo: state, port });
-  await phone.respond(card.interactionId, { decision: "approve" });
-  const { code, stdout } = await run.done;
-  expect(code, stdout).toBe(0);
-  expect(existsSync(join(box.cwd, file))).toBe(true);
-  expect(model.toolResults().at(-1)).toContain("Bash completed with no output");
+  return { one, interactionId: card.interactionId };
 }
 
 describe.skipIf(!hasChromium || !hasClaude)("Claude Code waiting on Parley across a restart", () => {
   beforeAll(() => buildBridges());
 
-  it("finishes with the answer given after the restart, through parley mcp", {
-    timeout: 150_000,
+  it("finishes with the answer given after the restart, through parley mcp and through parley hook", {
+    timeout: 180_000,
   }, async () => {
-    await approveAcrossRestart("after-restart.txt", async (sandboxed, baseUrl) => [
+    state = await mkdtemp(join(tmpdir(), "parley-claude-restart-"));
+    const port = await freePort();
+    server = await startWranglerDev({ label: "claude-restart-1", persistTo: state, port });
+    const baseUrl = server.baseUrl;
+    const viaMcp = await startWaiting(baseUrl, "via-mcp.txt", async (box) => [
       "--mcp-config",
-      await mcpConfig(sandboxed, ["--server", baseUrl]),
+      await mcpConfig(box, ["--server", baseUrl]),
       "--permission-prompt-tool",
       "mcp__parley__approve",
     ]);
-  });
-
-  it("finishes with the answer given after the restart, through parley hook", {
-    timeout: 150_000,
-  }, async () => {
-    await approveAcrossRestart("hook-restart.txt", async (sandboxed, baseUrl) => [
+    const viaHook = await startWaiting(baseUrl, "via-hook.txt", async (box) => [
       "--settings",
-      await hookSettings(sandboxed, ["--server", baseUrl]),
+      // The restart may begin before the hook has read the answer to opening its card; it keeps
+      // retrying (with the same key, so the same card) for as long as this allows.
+      await hookSettings(box, ["--server", baseUrl, "--unreachable-seconds", "120"]),
     ]);
+
+    await server.stop();
+    server = await startWranglerDev({ label: "claude-restart-2", persistTo: state, port });
+    for (const { one, interactionId } of [viaMcp, viaHook]) {
+      await one.phone.respond(interactionId, { decision: "approve" });
+    }
+    for (const { one } of [viaMcp, viaHook]) {
+      const { code, stdout } = await one.run.done;
+      expect(code, stdout).toBe(0);
+      const said = await readFile(hookLog(one.box), "utf8").catch(() => "");
+      const why = `${one.file}: ${one.model.toolResults().join("\n")}\n${said}`;
+      expect(existsSync(join(one.box.cwd, one.file)), why).toBe(true);
+      expect(one.model.toolResults().at(-1)).toContain("Bash completed with no output");
+    }
   });
 });

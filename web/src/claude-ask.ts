@@ -27,11 +27,10 @@ export async function askThroughParley(
   ask: PermissionAsk,
 ): Promise<PermissionDecision> {
   const card = cardFor(ask.toolName, ask.input, ask.plan, ask.summary);
-  const opened = await agent.openInteraction(
-    { ...card, ...(ask.toolUseId ? { key: ask.toolUseId.slice(0, 200) } : {}) },
-    Date.now() + ask.unreachableMs,
-    ask.signal,
-  );
+  // Without Claude Code's id, a key of this request's own still makes a retried open (the answer
+  // to the first attempt lost in a restart) find the same card rather than open a second one.
+  const key = (ask.toolUseId || `ask-${crypto.randomUUID()}`).slice(0, 200);
+  const opened = await agent.openInteraction({ ...card, key }, Date.now() + ask.unreachableMs, ask.signal);
   const withdraw = () => void agent.withdraw(opened.interactionId).catch(() => {});
   ask.signal?.addEventListener("abort", withdraw, { once: true });
   try {
