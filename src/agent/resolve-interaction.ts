@@ -3,6 +3,7 @@
 import type { ErrorBody } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
+import { refuseEditedInput, withoutEdit } from "./edited-input";
 import { isExternalInteraction } from "./external-id";
 import { markOf, topMark } from "./frame-mark";
 import type { InteractionRecord } from "./ports";
@@ -69,6 +70,8 @@ export function answerInteraction(
     const fields = parsed.fields ? { fields: parsed.fields } : {};
     return { ok: false, error: { code: "invalid_answer", message: parsed.message, ...fields } };
   }
+  const badEdit = refuseEditedInput(deps, record, parsed.response);
+  if (badEdit) return { ok: false, error: { code: "invalid_answer", message: badEdit } };
 
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
     return alreadyResolved(deps, deps.interactions.get(id) ?? record);
@@ -84,7 +87,7 @@ export function answerInteraction(
     // "Always allow" also settles the cards already open for the same tool, the same way.
     for (const other of deps.interactions.pending()) {
       if (other.kind === record.kind && other.toolName === record.toolName) {
-        answerInteraction(deps, other.id, record.kind, parsed.response, deviceId);
+        answerInteraction(deps, other.id, record.kind, withoutEdit(parsed.response), deviceId);
       }
     }
   }

@@ -160,6 +160,48 @@ describe("a card an external agent opens", () => {
     expect(await read(session, id)).toMatchObject({ resolution: { outcome: "approved" } });
   });
 
+  it("reads the same after eviction in every state, and its key still finds it", async () => {
+    const session = await createExternal();
+    const settle: Record<string, (id: string) => Promise<unknown>> = {
+      pending: async () => {},
+      approved: (id) => approve(session, id),
+      denied: (id) =>
+        api("POST", `/api/sessions/${session.sessionId}/deny`, {
+          token: session.token,
+          body: { toolCallId: id },
+        }),
+      withdrawn: (id) =>
+        api("DELETE", `/api/sessions/${session.sessionId}/interactions/${id}`, { token: session.agentToken }),
+    };
+    const cards: Array<[string, string]> = [];
+    for (const [state, act] of Object.entries(settle)) {
+      const id = await openApproval(session, { key: `toolu_${state}` });
+      await act(id);
+      cards.push([state, id]);
+    }
+    const before = await Promise.all(cards.map(([, id]) => read(session, id)));
+    await evictDurableObject(stubOf(session.sessionId));
+    const after = await Promise.all(cards.map(([, id]) => read(session, id)));
+    expect(after).toEqual(before);
+    expect(after.map((card) => card.resolution?.outcome ?? card.status)).toEqual([
+      "pending",
+      "approved",
+      "denied",
+      "withdrawn",
+    ]);
+    for (const [state, id] of cards) {
+      const again = await openCard(session, {
+        kind: "approval",
+        request: approvalRequest(),
+        key: `toolu_${state}`,
+      });
+      expect(((await again.json()) as { interactionId: string }).interactionId).toBe(id);
+    }
+    // The pending one still times out on the alarm of the new instance.
+    await passDeadlines(session);
+    expect(await read(session, cards[0]?.[1] ?? "")).toMatchObject({ resolution: { outcome: "timed_out" } });
+  });
+
   it("answers a read whose waiter was lost to eviction with the stored card, still pending, when its time ends", async () => {
     const session = await createExternal();
     const id = await openApproval(session);

@@ -213,7 +213,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     share.setRole(frame.role ?? "owner");
     // The stylesheet hides what this role may not do (the server refuses it anyway).
     root.dataset.role = frame.role ?? "owner";
-    composer.setViewOnly(frame.role === "view");
+    composer.setViewOnly(frame.role === "view" || frame.role === "agent");
     dispatch({ type: "hello", frame, receivedAt: Date.now() });
   });
   client.on("ended", (reason) => {
