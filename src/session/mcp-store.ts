@@ -8,8 +8,8 @@ import {
   type McpServerRecord,
   type McpStateStore,
 } from "../mcp/mcp-state";
+import type { SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
-import type { SqlCounter } from "./sql-counter";
 
 type Row = {
   name: string;

@@ -19,8 +19,11 @@ import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
 import { InteractionWaiters } from "./interaction-waiters";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
+import { SessionClock } from "./session-clock";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
+import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
+import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
@@ -36,7 +39,7 @@ import {
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
 
-export class SessionObject extends DurableObject<Env> {
+export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private readonly config: Config;
   // INVARIANT: the stores over this object's SQLite, built on first use; erasing the session
   // drops them so that nothing (no table, no row) is written again until a new `create`.
@@ -51,12 +54,14 @@ export class SessionObject extends DurableObject<Env> {
   private readonly budget: SocketBudget;
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
+  /** The one clock of this instance (tests move it forward instead of sleeping). */
+  readonly clock = new SessionClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
     this.budget = new SocketBudget(
-      () => Date.now(),
+      () => this.clock.now(),
       this.config.socketCommandBurst,
       this.config.socketCommandsPerSecond,
     );
@@ -64,7 +69,7 @@ export class SessionObject extends DurableObject<Env> {
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
     if (this.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
-      this.state.deadlines.setWatchdog(Date.now());
+      this.state.deadlines.setWatchdog(this.clock.now());
     }
   }
 
@@ -77,6 +82,7 @@ export class SessionObject extends DurableObject<Env> {
         if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
       },
       this.config.retentionMs,
+      this.clock,
     );
     return this.stateRef;
   }
@@ -106,33 +112,33 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
-    if (this.exists()) {
-      // A keyed external session's id is derived from its creator and key: asking again finds it.
-      const agent = externalAgentOf(this.state.meta);
-      if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
-      return { ok: false, error: { code: "invalid_input", message: "Session already exists" } };
-    }
-    this.state.initialize(init);
-    this.state.deadlines.rearm();
-    return { ok: true, result: { created: true } };
+    return answer(() => {
+      if (this.exists()) {
+        // A keyed external session's id is derived from its creator and key: asking again finds it.
+        const agent = externalAgentOf(this.state.meta);
+        if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
+        refuse("invalid_input", "Session already exists");
+      }
+      this.state.initialize(init);
+      this.state.deadlines.rearm();
+      return { ok: true, result: { created: true } };
+    });
   }
 
   async snapshot(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return { ok: true, result: this.buildSnapshot() };
+    return this.guard(access, () => ({ ok: true, result: this.buildSnapshot() }));
   }
 
   async eventsPage(after: number, limit: number, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const frames = this.state.events.framesAfter(after, limit + 1);
-    const page: EventsPage = {
-      events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
-      lastSeq: this.state.events.lastSeq,
-      hasMore: frames.length > limit,
-    };
-    return { ok: true, result: page };
+    return this.guard(access, () => {
+      const frames = this.state.events.framesAfter(after, limit + 1);
+      const page: EventsPage = {
+        events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
+        lastSeq: this.state.events.lastSeq,
+        hasMore: frames.length > limit,
+      };
+      return { ok: true, result: page };
+    });
   }
 
   async command(
@@ -140,26 +146,22 @@ export class SessionObject extends DurableObject<Env> {
     deviceId: string | null,
     access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    if (!mayRun(access.role, command.type)) {
-      return {
-        ok: false,
-        error: { code: "forbidden", message: `A ${access.role} link may not send ${command.type}` },
-      };
-    }
-    const { deps, loop } = this.agent();
-    const keys = new SqlExternalKeys(this.state.sql);
-    const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
-    if (external) return external;
-    return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+    return this.guard(access, () => {
+      if (!mayRun(access.role, command.type))
+        refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
+      const { deps, loop } = this.agent();
+      const keys = new SqlExternalKeys(this.state.sql);
+      const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
+      if (external) return external;
+      return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+    });
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
   async externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists());
+    return this.guard(access, () =>
+      readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists()),
+    );
   }
 
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
@@ -167,7 +169,10 @@ export class SessionObject extends DurableObject<Env> {
     link: Pick<ShareLinkView, "linkId" | "label">,
     fallback: string,
   ): Promise<CommandOutcome> {
-    return this.exists() ? ensureAgentLink(this.state.links, link, fallback) : unknownSession();
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return ensureAgentLink(this.state.links, link, fallback);
+    });
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -176,80 +181,70 @@ export class SessionObject extends DurableObject<Env> {
     access: Access,
     sessionUrl: string,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return subscribePush(this.state, body, access, sessionUrl);
+    return this.guard(access, () => subscribePush(this.state, body, access, sessionUrl));
   }
 
   async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return unsubscribePush(this.state, deviceId, access);
+    return this.guard(access, () => unsubscribePush(this.state, deviceId, access));
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
   async deliveries(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    return { ok: true, result: { deliveries: this.state.deliveries.list() } };
+    return this.guard(OWNER, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
   }
 
   async stats(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const stats: SessionStats = {
-      ...this.state.stats(),
-      sockets: this.ctx.getWebSockets().length,
-      streams: this.streamsRef?.size ?? 0,
-    };
-    return { ok: true, result: stats };
+    return this.guard(access, () => {
+      const stats: SessionStats = {
+        ...this.state.stats(),
+        sockets: this.ctx.getWebSockets().length,
+        streams: this.streamsRef?.size ?? 0,
+      };
+      return { ok: true, result: stats };
+    });
   }
 
   /** Records a share link the Worker signs next (owner only, checked by the Worker). */
   async addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
   ): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    const record = this.state.links.add(link);
-    if (!record) {
-      return {
-        ok: false,
-        error: { code: "too_many_links", message: "This session holds too many share links" },
-      };
-    }
-    this.state.deadlines.rearm(); // its expiry closes its sockets
-    return { ok: true, result: record };
+    return this.guard(OWNER, () => {
+      const record =
+        this.state.links.add(link) ?? refuse("too_many_links", "This session holds too many share links");
+      this.state.deadlines.rearm(); // its expiry closes its sockets
+      return { ok: true, result: record };
+    });
   }
 
   async listLinks(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    return { ok: true, result: { links: this.state.links.list() } };
+    return this.guard(OWNER, () => ({ ok: true, result: { links: this.state.links.list() } }));
   }
 
   /** Revokes a link and closes its live sockets at once. */
   async revokeLink(linkId: string): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    const link = this.state.links.revoke(linkId);
-    if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
-    this.state.deadlines.rearm();
-    for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
-      closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
-    }
-    this.streamsRef?.close(socketTag({ linkId }));
-    this.state.subscriptions.deleteByLink(linkId);
-    return { ok: true, result: link };
+    return this.guard(OWNER, () => {
+      const link = this.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
+      this.state.deadlines.rearm();
+      for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
+        closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
+      }
+      this.streamsRef?.close(socketTag({ linkId }));
+      this.state.subscriptions.deleteByLink(linkId);
+      return { ok: true, result: link };
+    });
   }
 
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
   async destroy(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    this.erase("The session was deleted");
-    return { ok: true };
+    return this.guard(OWNER, () => {
+      this.erase("The session was deleted");
+      return { ok: true };
+    });
   }
 
   /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
   async exportSession(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    return { ok: true, result: exportSession(this.state, this.buildSnapshot()) };
+    return this.guard(OWNER, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -364,8 +359,23 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private gate(access: Access): ErrorBody | null {
-    if (!this.exists()) return unknownSession().error;
+    if (!this.exists()) return UNKNOWN_SESSION;
     return this.state.links.admit(access);
+  }
+
+  /**
+   * Opens every RPC entry point: the session must exist and still admit `access` (the owner, for
+   * the routes the Worker lets only the owner reach); refusals become a refused outcome.
+   */
+  private guard(
+    access: Access,
+    work: () => CommandOutcome | Promise<CommandOutcome>,
+  ): Promise<CommandOutcome> {
+    return answer(() => {
+      const refused = this.gate(access);
+      if (refused) throw new SessionRefusal(refused);
+      return work();
+    });
   }
 
   private erase(reason: string): void {
@@ -397,6 +407,11 @@ export class SessionObject extends DurableObject<Env> {
     return this.waiters.size;
   }
 
+  /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
+  untilWaitingReads(n: number): Promise<void> {
+    return this.waiters.untilWaiting(n);
+  }
+
   /** The model client of this instance (tests read a scripted model's recorded requests). */
   get model(): ModelClient {
     return this.agent().model;
@@ -416,8 +431,4 @@ export class SessionObject extends DurableObject<Env> {
       }
     }
   }
-}
-
-function unknownSession(): { ok: false; error: { code: "unknown_session"; message: string } } {
-  return { ok: false, error: { code: "unknown_session", message: "No such session" } };
 }
