@@ -3,7 +3,6 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
-import { type Config, readConfig } from "../config";
 import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
@@ -12,6 +11,7 @@ import type { NotifyInfo } from "../protocol/notify";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
+import { configFor } from "./config-guard";
 import { HttpError } from "./http-error";
 import { linkRoutes } from "./link-routes";
 import { readJsonBody } from "./read-json-body";
@@ -22,9 +22,7 @@ import { checkAccessToken } from "./share-token";
 
 export const app = new Hono<AppEnv>();
 
-// INVARIANT: a cache of readConfig per env object (bindings never change within an isolate),
-// and a flag that only suppresses repeated log lines; a new isolate rebuilds both.
-const configs = new WeakMap<object, Config>();
+// INVARIANT: a flag that only suppresses a repeated log line; a new isolate logs it again.
 let warnedOpen = false;
 
 // The page's own headers come from Workers Assets (web/static/_headers); API answers are JSON that
@@ -39,16 +37,10 @@ app.use(
 );
 
 app.use("/api/*", async (c, next) => {
-  let config = configs.get(c.env);
-  if (!config) {
-    config = readConfig(c.env as unknown as Record<string, unknown>);
-    configs.set(c.env, config);
-  }
-  if (!warnedOpen && (!config.gatewayToken || config.sessionSecretIsDevelopmentDefault)) {
+  const config = configFor(c.env, new URL(c.req.url).hostname);
+  if (!warnedOpen && !config.gatewayToken) {
     warnedOpen = true;
-    console.warn(
-      "Parley: GATEWAY_TOKEN and/or SESSION_SECRET are not set — anyone can create sessions and tokens use a development key. Set both before deploying.",
-    );
+    console.warn("Parley: GATEWAY_TOKEN is not set — anyone can create sessions. Set it before deploying.");
   }
   c.set("config", config);
   await next();
