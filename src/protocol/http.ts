@@ -29,6 +29,10 @@ export const CreateSessionResponse = z.object({
 });
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponse>;
 
+/** `POST /api/sessions/:id/owner-token`: the new owner token (the old one no longer works). */
+export const OwnerTokenResponse = z.object({ token: z.string(), shareUrl: z.string() });
+export type OwnerTokenResponse = z.infer<typeof OwnerTokenResponse>;
+
 export const PatchSessionBody = z.strictObject({ permissionMode: PermissionMode });
 
 export const EventsQuery = z.object({

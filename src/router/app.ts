@@ -14,6 +14,7 @@ import type { AppEnv } from "./app-env";
 import { configFor } from "./config-guard";
 import { HttpError } from "./http-error";
 import { linkRoutes } from "./link-routes";
+import { ownerTokenRoutes } from "./owner-token-routes";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { sessionRoutes } from "./session-routes";
@@ -144,6 +145,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
 app.route("/api/sessions/:id/links", linkRoutes);
+app.route("/api/sessions/:id/owner-token", ownerTokenRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {

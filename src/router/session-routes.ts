@@ -56,13 +56,13 @@ sessionRoutes.get("/", async (c) => c.json(unwrap(await stub(c).snapshot(c.get("
 
 sessionRoutes.delete("/", async (c) => {
   requireOwner(c, "delete the session");
-  unwrap(await stub(c).destroy());
+  unwrap(await stub(c).destroy(c.get("access")));
   return c.json({ ok: true });
 });
 
 sessionRoutes.get("/export", async (c) => {
   requireOwner(c, "export the session");
-  const exported = unwrap(await stub(c).exportSession());
+  const exported = unwrap(await stub(c).exportSession(c.get("access")));
   c.header("content-disposition", `attachment; filename="parley-${c.get("sessionId")}.json"`);
   return c.json(exported);
 });
@@ -140,7 +140,7 @@ sessionRoutes.delete("/push-subscriptions/:deviceId", async (c) => {
 
 sessionRoutes.get("/deliveries", async (c) => {
   requireOwner(c, "read the delivery log");
-  return c.json(unwrap(await stub(c).deliveries()));
+  return c.json(unwrap(await stub(c).deliveries(c.get("access"))));
 });
 
 sessionRoutes.get("/ws", async (c) => {

@@ -158,8 +158,9 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
-  async deliveries(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
+  async deliveries(access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     return { ok: true, result: { deliveries: this.state.deliveries.list() } };
   }
 
@@ -177,8 +178,10 @@ export class SessionObject extends DurableObject<Env> {
   /** Records a share link the Worker signs next (owner only, checked by the Worker). */
   async addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+    access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     const record = this.state.links.add(link);
     if (!record) {
       return {
@@ -190,14 +193,16 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, result: record };
   }
 
-  async listLinks(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
+  async listLinks(access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     return { ok: true, result: { links: this.state.links.list() } };
   }
 
   /** Revokes a link and closes its live sockets at once. */
-  async revokeLink(linkId: string): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
+  async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     const link = this.state.links.revoke(linkId);
     if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
     this.state.deadlines.rearm();
@@ -209,16 +214,30 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, result: link };
   }
 
+  /** Retires the owner token `access` holds and closes its sockets and streams; the Worker signs the new version. */
+  async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
+    const version = this.state.links.rotateOwner();
+    for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
+      closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
+    }
+    this.streamsRef?.close(socketTag(OWNER));
+    return { ok: true, result: { version } };
+  }
+
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
-  async destroy(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
+  async destroy(access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     this.erase("The session was deleted");
     return { ok: true };
   }
 
   /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
-  async exportSession(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
+  async exportSession(access: Access = OWNER): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
     return { ok: true, result: exportSession(this.state, this.buildSnapshot()) };
   }
 
@@ -238,11 +257,7 @@ export class SessionObject extends DurableObject<Env> {
     const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
-    server.serializeAttachment({
-      deviceId,
-      role: socket.access.role,
-      linkId: socket.access.linkId,
-    } satisfies SocketAttachment);
+    server.serializeAttachment({ deviceId, ...socket.access } satisfies SocketAttachment);
     // Hello and replay are sent synchronously after accepting, so no live event can slip between.
     const hello: HelloFrame = {
       type: "hello",

@@ -2,7 +2,7 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import { z } from "zod";
-import { Access, OWNER, type Role } from "../protocol/access";
+import { Access, type Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
@@ -19,10 +19,12 @@ export const WebSocketQuery = z.object({
   token: z.string().optional(),
 });
 
+/** A socket's device and the access it connected with (an Access, flattened in). */
 export interface SocketAttachment {
   deviceId: string;
   role?: Role;
   linkId?: string | null;
+  ownerVersion?: number;
 }
 
 export type SocketRequest =
@@ -65,10 +67,12 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** Sockets accepted before share links existed carry only a device id: they were the owner's. */
-export function accessOf(attachment: SocketAttachment | null): Access {
-  if (!attachment?.role || attachment.role === "owner" || !attachment.linkId) return OWNER;
-  return { role: attachment.role, linkId: attachment.linkId };
+/** The access a socket connected with; null (every command refused) when its attachment states none. */
+export function accessOf(attachment: SocketAttachment | null): Access | null {
+  if (!attachment) return null;
+  const { deviceId: _deviceId, ...stated } = attachment;
+  const access = Access.safeParse(stated);
+  return access.success ? access.data : null;
 }
 
 export function sendAck(ws: WebSocket, frame: AckFrame): void {

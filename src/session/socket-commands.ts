@@ -39,6 +39,11 @@ export async function answerSocketFrame(
     requestId = command.requestId ?? null;
     const attachment = ws.deserializeAttachment() as SocketAttachment | null;
     const access = accessOf(attachment);
+    if (!access) {
+      // Fails closed: a socket that cannot say who opened it may do nothing.
+      const error: ErrorBody = { code: "forbidden", message: "This connection has no access; reconnect" };
+      return sendAck(ws, { type: "ack", requestId, ok: false, error });
+    }
     if (command.type === "resume") {
       const refused = host.gate(access);
       if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
