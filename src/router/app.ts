@@ -12,6 +12,7 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { configFor } from "./config-guard";
+import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { HttpError } from "./http-error";
 import { linkRoutes } from "./link-routes";
 import { ownerTokenRoutes } from "./owner-token-routes";
@@ -116,10 +117,21 @@ app.get("/api/notify", (c) => {
 const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   const id = SessionId.safeParse(c.req.param("id"));
   if (!id.success) throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
-  // Browsers cannot set headers on a WebSocket or an EventSource, so only those two may carry the
-  // token in their URL (URLs end up in logs); every other route takes it as a bearer header.
-  const fromQuery =
-    c.req.path.endsWith("/ws") || c.req.path.endsWith("/events/stream") ? c.req.query("token") : undefined;
+  // Browsers cannot set headers on a WebSocket or an EventSource, so only those two may carry a
+  // credential in their URL (URLs end up in logs): best a single-use ticket, else the token;
+  // every other route takes the token as a bearer header.
+  const connection = c.req.path.endsWith("/ws") || c.req.path.endsWith("/events/stream");
+  const ticket = connection && !c.req.header("authorization") ? c.req.query("ticket") : undefined;
+  if (ticket !== undefined) {
+    const admitted = await checkTicket(c.get("config").sessionSecret, id.data, ticket, Date.now());
+    if (!admitted)
+      throw new HttpError("forbidden", "Unknown or expired connection ticket; ask for a new one");
+    c.set("sessionId", id.data);
+    c.set("access", admitted.access);
+    c.set("ticket", admitted);
+    return next();
+  }
+  const fromQuery = connection ? c.req.query("token") : undefined;
   const token = bearer(c.req.header("authorization")) ?? fromQuery;
   if (!token) {
     throw new HttpError(
@@ -146,6 +158,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 app.use("/api/sessions/:id/*", authorizeSession);
 app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id/owner-token", ownerTokenRoutes);
+app.route("/api/sessions/:id/ws-ticket", ticketRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {

@@ -19,6 +19,7 @@ import { DeviceId } from "../protocol/session";
 import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
 import { ACCESS_HEADER, WebSocketQuery } from "../session/socket-access";
+import { TICKET_HEADER, ticketHeader } from "../session/spent-tickets";
 import { requireCommand, requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
@@ -112,7 +113,7 @@ sessionRoutes.get("/events/stream", async (c) => {
   const response = await stub(c).fetch(
     new Request(forwarded, {
       signal: c.req.raw.signal,
-      headers: { [ACCESS_HEADER]: JSON.stringify(c.get("access")) },
+      headers: { [ACCESS_HEADER]: JSON.stringify(c.get("access")), ...ticketHeader(c.get("ticket")) },
     }),
   );
   // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
@@ -152,6 +153,9 @@ sessionRoutes.get("/ws", async (c) => {
   // The object trusts this header because only the Worker can reach it; a client's copy is replaced.
   const forwarded = new Request(c.req.raw);
   forwarded.headers.set(ACCESS_HEADER, JSON.stringify(c.get("access")));
+  forwarded.headers.delete(TICKET_HEADER);
+  for (const [name, value] of Object.entries(ticketHeader(c.get("ticket"))))
+    forwarded.headers.set(name, value);
   const response = await stub(c).fetch(forwarded);
   // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
   if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });

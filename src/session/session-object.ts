@@ -32,6 +32,7 @@ import {
 } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
+import { SpentTickets } from "./spent-tickets";
 
 export class SessionObject extends DurableObject<Env> {
   private readonly config: Config;
@@ -71,6 +72,10 @@ export class SessionObject extends DurableObject<Env> {
       this.config.retentionMs,
     );
     return this.stateRef;
+  }
+
+  private get spentTickets(): SpentTickets {
+    return new SpentTickets(this.state.meta, () => Date.now());
   }
 
   private get streams(): EventStreams {
@@ -246,7 +251,7 @@ export class SessionObject extends DurableObject<Env> {
     // Refusals travel back as a bare ErrorBody; the Worker turns them into its one error response.
     const socket = readSocketAccess(request);
     if (!socket.ok) return refuseSocket(socket.error);
-    const refused = this.gate(socket.access);
+    const refused = this.gate(socket.access) ?? this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
     if (this.ctx.getWebSockets().length >= MAX_SOCKETS_PER_SESSION) {
       return refuseSocket({
@@ -274,7 +279,7 @@ export class SessionObject extends DurableObject<Env> {
   private openStream(request: Request): Response {
     const stream = readStreamAccess(request);
     if (!stream.ok) return refuseSocket(stream.error);
-    const refused = this.gate(stream.access);
+    const refused = this.gate(stream.access) ?? this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
     const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
     const hello: HelloFrame = {

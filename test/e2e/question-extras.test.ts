@@ -57,9 +57,11 @@ const askWithPreviews: Reply = {
 
 async function storedResolution(page: Page): Promise<Record<string, unknown>> {
   return page.evaluate(async () => {
-    const [, id, query] = /#\/s\/([0-9a-f]+)\?token=(.+)$/.exec(location.hash) ?? [];
+    // The page keeps its token in this tab's sessionStorage, out of the address bar.
+    const [, id] = /#\/s\/([0-9a-f]+)/.exec(location.hash) ?? [];
+    const token = sessionStorage.getItem(`parley:token:${id}`) ?? "";
     const response = await fetch(`/api/sessions/${id}/events`, {
-      headers: { authorization: `Bearer ${decodeURIComponent(query ?? "")}` },
+      headers: { authorization: `Bearer ${token}` },
     });
     const { events } = (await response.json()) as {
       events: Array<{ type: string; data: Record<string, unknown> }>;
