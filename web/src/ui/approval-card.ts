@@ -27,6 +27,7 @@ export class ApprovalCard extends AnswerableCard {
   private readonly reason: HTMLInputElement;
   private readonly buttons: HTMLButtonElement[];
   private readonly denyButton: HTMLButtonElement;
+  private readonly approveButton: HTMLButtonElement;
   private readonly controls: HTMLElement;
 
   constructor(interaction: InteractionState, item: ToolItem) {
@@ -65,6 +66,7 @@ export class ApprovalCard extends AnswerableCard {
       title: "Deny, and stop the turn instead of letting the agent continue",
       on: { click: () => this.deny(true) },
     });
+    this.approveButton = approve;
     this.buttons = [approve, always, this.denyButton, denyAndStop];
     this.controls = h(
       "div",
@@ -112,8 +114,11 @@ export class ApprovalCard extends AnswerableCard {
     this.args.hidden = true;
   }
 
-  /** Enter approves (or denies from the reason field); Esc moves to Deny, so a second Enter denies. */
-  handleKey(event: KeyboardEvent): boolean {
+  /**
+   * Only a focused button acts on Enter: Enter elsewhere on the card moves to Approve (so approving
+   * takes a second, deliberate Enter), Enter in the reason field denies; Esc moves to Deny.
+   */
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.denyButton.focus();
@@ -122,7 +127,7 @@ export class ApprovalCard extends AnswerableCard {
     if (event.key !== "Enter" || event.target instanceof HTMLButtonElement) return false;
     if (event.target === this.reason) this.deny(false);
     else if (isTextEntry(event.target)) return false;
-    else this.approve(false);
+    else this.approveButton.focus();
     return true;
   }
 }
