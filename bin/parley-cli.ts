@@ -5,13 +5,15 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../web/src/client";
 import { TerminalDevice } from "./terminal-device";
+import { inert } from "./terminal-text";
 
 const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal
   parley vapid-keys                              print a VAPID key pair for Web Push`;
 
 function fail(message: string, code: number): never {
-  process.stderr.write(`parley: ${message}\n`);
+  // Server messages and the link itself end up here: printed inert, like everything else.
+  process.stderr.write(`parley: ${inert(message)}\n`);
   process.exit(code);
 }
 
