@@ -20,7 +20,8 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await page.locator(".connection[data-state=connected]").waitFor();
     await typeMessage(page, message);
     await page.locator(".question-card").waitFor();
-    await page.locator(".question-card:focus").waitFor();
+    // A new card's answering keys count from its first second on (data-keys-ready).
+    await page.locator(".question-card:focus[data-keys-ready]").waitFor();
     await page.keyboard.press(key);
     await page.keyboard.press("1");
     return page;
@@ -40,6 +41,7 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     const question = page.locator(".question-card");
     await question.waitFor();
     await question.locator(":focus").or(page.locator(".question-card:focus")).first().waitFor();
+    await page.locator(".question-card[data-keys-ready]").waitFor();
     await screenshot(page, "demo-question");
     // First question (single choice): key 2. Second (multi-select): keys 1 and 2 once it is current.
     await page.keyboard.press("2");
@@ -55,7 +57,9 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
 
     const approval = page.locator(".approval-card");
     await approval.waitFor();
-    await page.locator(".approval-card:focus").waitFor();
+    await page.locator(".approval-card:focus[data-keys-ready]").waitFor();
+    // Enter on the card moves to Approve; only Enter on the button approves.
+    await page.keyboard.press("Enter");
     await page.keyboard.press("Enter");
     await approval.locator(".receipt[data-outcome=approved]").waitFor();
     await expect.poll(() => page.locator(".status-bar").getAttribute("data-status")).toBe("idle");
@@ -74,6 +78,7 @@ describe.skipIf(!hasChromium)("the offline demo model", () => {
     await form.getByLabel(/^Day/).fill("2026-12-24");
     await form.getByLabel("Terrace").check();
     await form.getByLabel("Flowers").check();
+    await page.locator(".form-card[data-keys-ready]").waitFor();
     await form.getByLabel("Name").press("Enter");
     await form.locator(".receipt[data-outcome=answered]").waitFor();
     await page.getByText("That was the form tour.", { exact: false }).waitFor();

@@ -150,7 +150,8 @@ describe.skipIf(!hasChromium)("AskUserQuestion extras in the page", () => {
 
     await typeMessage(page, "Ask again");
     const second = page.locator(".tool-card[data-tool-call-id=toolu_key] .question-card");
-    await second.and(page.locator(":focus")).waitFor();
+    // Digits answer a card from its first second on (data-keys-ready).
+    await second.and(page.locator(":focus[data-keys-ready]")).waitFor();
     await page.keyboard.press("1");
     await page.getByText("Keyed.").waitFor();
     expect(await second.locator(".answer-summary dd").textContent()).toBe("Ship");
