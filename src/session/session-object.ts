@@ -10,10 +10,10 @@ import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
-import { MAX_SOCKETS_PER_SESSION } from "../protocol/limits";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { connectionRefusal } from "./connection-caps";
 import { EventStreams } from "./event-streams";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { exportSession } from "./session-export";
@@ -253,12 +253,8 @@ export class SessionObject extends DurableObject<Env> {
     if (!socket.ok) return refuseSocket(socket.error);
     const refused = this.gate(socket.access) ?? this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
-    if (this.ctx.getWebSockets().length >= MAX_SOCKETS_PER_SESSION) {
-      return refuseSocket({
-        code: "too_many_sockets",
-        message: `This session already has ${MAX_SOCKETS_PER_SESSION} open connections`,
-      });
-    }
+    const full = connectionRefusal(this.ctx, this.streamsRef, socket.access);
+    if (full) return refuseSocket(full);
     const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
@@ -279,7 +275,10 @@ export class SessionObject extends DurableObject<Env> {
   private openStream(request: Request): Response {
     const stream = readStreamAccess(request);
     if (!stream.ok) return refuseSocket(stream.error);
-    const refused = this.gate(stream.access) ?? this.spentTickets.spend(request);
+    const refused =
+      this.gate(stream.access) ??
+      connectionRefusal(this.ctx, this.streamsRef, stream.access) ??
+      this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
     const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
     const hello: HelloFrame = {
