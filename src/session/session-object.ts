@@ -16,6 +16,7 @@ import { type CommandOutcome, executeCommand } from "./command-handler";
 import { connectionRefusal } from "./connection-caps";
 import { EventStreams } from "./event-streams";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
+import { ReplayBudget } from "./replay-budget";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
@@ -47,6 +48,8 @@ export class SessionObject extends DurableObject<Env> {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
+  // Not readonly: a test may swap in a smaller budget to flood it quickly.
+  private replayBudget = new ReplayBudget(() => Date.now());
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -299,6 +302,7 @@ export class SessionObject extends DurableObject<Env> {
           this.replayTo(socket, after);
           return this.state.events.lastSeq;
         },
+        mayReplay: (socket) => this.replayBudget.allows(socket),
         run: (command, deviceId, access) => this.command(command, deviceId, access),
       },
       ws,
@@ -309,7 +313,10 @@ export class SessionObject extends DurableObject<Env> {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    for (const frame of this.state.events.replayFrames(after)) ws.send(frame);
+    for (const frame of this.state.events.replayFrames(after)) {
+      ws.send(frame);
+      this.replayBudget.charge(ws, frame.length);
+    }
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
