@@ -20,13 +20,15 @@ class ApprovalPrompt implements CardPrompt {
       risk?: unknown;
     };
     const tool = typeof request.toolName === "string" ? request.toolName : this.card.toolName;
-    const what =
-      typeof request.description === "string" ? request.description : JSON.stringify(request.input ?? {});
+    // The whole input, never a cut: what is approved is exactly what runs.
+    const input = JSON.stringify(request.input ?? {});
+    const described = typeof request.description === "string" ? request.description : null;
     const risk = typeof request.risk === "string" ? ` (${request.risk})` : "";
     return {
       kind: "ask",
       lines: [
-        `! Approve ${tool}${risk}? ${what}`,
+        described === null ? `! Approve ${tool}${risk}? ${input}` : `! Approve ${tool}${risk}? ${described}`,
+        ...(described === null ? [] : [`  input: ${input}`]),
         "  a) approve   l) always allow this tool   e) edit, then approve   d) deny",
       ],
       prompt: "a/l/e/d› ",

@@ -9,6 +9,7 @@ import { readAttachArgs } from "./attach-args";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
+import { inert } from "./terminal-text";
 
 const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal
@@ -17,7 +18,8 @@ const USAGE = `Usage:
   parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)`;
 
 function fail(message: string, code: number): never {
-  process.stderr.write(`parley: ${message}\n`);
+  // Server messages and the link itself end up here: printed inert, like everything else.
+  process.stderr.write(`parley: ${inert(message)}\n`);
   process.exit(code);
 }
 
