@@ -24,7 +24,7 @@ const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.
   INTERACTION_TIMEOUT_MS: "600000",
   ALLOW_SCRIPTED_SESSIONS: "true",
-  SESSION_SECRET: "test-session-secret",
+  SESSION_SECRET: "test-session-secret-at-least-32-bytes-long",
   // Heartbeats every quarter second, so a test sees an idle stream get some without waiting 15 s.
   SSE_HEARTBEAT_MS: "250",
 };

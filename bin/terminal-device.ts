@@ -6,6 +6,7 @@ import type { InteractionResolution, SessionClient, SessionEvent } from "../web/
 import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
+import { inert } from "./terminal-text";
 
 const MESSAGE_PROMPT = "you› ";
 const MAX_TOOL_LINE = 120;
@@ -177,7 +178,7 @@ export class TerminalDevice {
   }
 
   private setPrompt(text: string): void {
-    this.promptText = text;
+    this.promptText = inert(text);
     this.rl.setPrompt(text);
     this.rl.prompt(true);
   }
@@ -190,7 +191,7 @@ export class TerminalDevice {
 
   /** Writes above the input line, then redraws the prompt with what was being typed. */
   private line(text: string): void {
-    this.write(`\r\x1b[K${text}\n`);
+    this.write(`\r\x1b[K${inert(text)}\n`);
     this.rl.setPrompt(this.promptText);
     this.rl.prompt(true);
   }

@@ -10,12 +10,16 @@ import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
-import { MAX_SOCKETS_PER_SESSION } from "../protocol/limits";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { connectionRefusal } from "./connection-caps";
 import { EventStreams } from "./event-streams";
+import { ensureAgentLink, readExternal } from "./external-reads";
+import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
+import { InteractionWaiters } from "./interaction-waiters";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
+import { ReplayBudget } from "./replay-budget";
 import { SessionClock } from "./session-clock";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
@@ -35,6 +39,7 @@ import {
 } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
+import { SpentTickets } from "./spent-tickets";
 
 export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private readonly config: Config;
@@ -49,8 +54,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
+  // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
+  private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
   readonly clock = new SessionClock();
+  // Not readonly: a test may swap in a smaller budget to flood it quickly.
+  private replayBudget = new ReplayBudget(() => this.clock.now());
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -72,11 +81,18 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.stateRef ??= new SessionState(
       this.ctx.storage,
       (frame) => this.broadcast(frame),
-      (event) => this.notifier.onEvent(event),
+      (event) => {
+        this.notifier.onEvent(event);
+        if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
+      },
       this.config.retentionMs,
       this.clock,
     );
     return this.stateRef;
+  }
+
+  private get spentTickets(): SpentTickets {
+    return new SpentTickets(this.state.meta, () => this.clock.now());
   }
 
   private get streams(): EventStreams {
@@ -105,10 +121,15 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
     return answer(() => {
-      if (this.exists()) refuse("invalid_input", "Session already exists");
+      if (this.exists()) {
+        // A keyed external session's id is derived from its creator and key: asking again finds it.
+        const agent = externalAgentOf(this.state.meta);
+        if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
+        refuse("invalid_input", "Session already exists");
+      }
       this.state.initialize(init);
       this.state.deadlines.rearm();
-      return { ok: true };
+      return { ok: true, result: { created: true } };
     });
   }
 
@@ -137,7 +158,28 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       if (!mayRun(access.role, command.type))
         refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
       const { deps, loop } = this.agent();
+      const keys = new SqlExternalKeys(this.state.sql);
+      const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
+      if (external) return external;
       return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+    });
+  }
+
+  /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
+  async externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome> {
+    return this.guard(access, () =>
+      readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists()),
+    );
+  }
+
+  /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
+  async ensureAgentLink(
+    link: Pick<ShareLinkView, "linkId" | "label">,
+    fallback: string,
+  ): Promise<CommandOutcome> {
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return ensureAgentLink(this.state.links, link, fallback);
     });
   }
 
@@ -155,8 +197,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
-  async deliveries(): Promise<CommandOutcome> {
-    return this.guard(OWNER, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
+  async deliveries(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
   }
 
   async stats(access: Access = OWNER): Promise<CommandOutcome> {
@@ -173,8 +215,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   /** Records a share link the Worker signs next (owner only, checked by the Worker). */
   async addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+    access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    return this.guard(OWNER, () => {
+    return this.guard(access, () => {
       const record =
         this.state.links.add(link) ?? refuse("too_many_links", "This session holds too many share links");
       this.state.deadlines.rearm(); // its expiry closes its sockets
@@ -182,13 +225,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     });
   }
 
-  async listLinks(): Promise<CommandOutcome> {
-    return this.guard(OWNER, () => ({ ok: true, result: { links: this.state.links.list() } }));
+  async listLinks(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => ({ ok: true, result: { links: this.state.links.list() } }));
   }
 
   /** Revokes a link and closes its live sockets at once. */
-  async revokeLink(linkId: string): Promise<CommandOutcome> {
-    return this.guard(OWNER, () => {
+  async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => {
       const link = this.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
       this.state.deadlines.rearm();
       for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
@@ -200,17 +243,29 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     });
   }
 
+  /** Retires the owner token `access` holds and closes its sockets and streams; the Worker signs the new version. */
+  async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
+    return this.guard(access, () => {
+      const version = this.state.links.rotateOwner();
+      for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
+        closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
+      }
+      this.streamsRef?.close(socketTag(OWNER));
+      return { ok: true, result: { version } };
+    });
+  }
+
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
-  async destroy(): Promise<CommandOutcome> {
-    return this.guard(OWNER, () => {
+  async destroy(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => {
       this.erase("The session was deleted");
       return { ok: true };
     });
   }
 
   /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
-  async exportSession(): Promise<CommandOutcome> {
-    return this.guard(OWNER, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
+  async exportSession(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -218,22 +273,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     // Refusals travel back as a bare ErrorBody; the Worker turns them into its one error response.
     const socket = readSocketAccess(request);
     if (!socket.ok) return refuseSocket(socket.error);
-    const refused = this.gate(socket.access);
+    const refused = this.gate(socket.access) ?? this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
-    if (this.ctx.getWebSockets().length >= MAX_SOCKETS_PER_SESSION) {
-      return refuseSocket({
-        code: "too_many_sockets",
-        message: `This session already has ${MAX_SOCKETS_PER_SESSION} open connections`,
-      });
-    }
+    const full = connectionRefusal(this.ctx, this.streamsRef, socket.access);
+    if (full) return refuseSocket(full);
     const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
-    server.serializeAttachment({
-      deviceId,
-      role: socket.access.role,
-      linkId: socket.access.linkId,
-    } satisfies SocketAttachment);
+    server.serializeAttachment({ deviceId, ...socket.access } satisfies SocketAttachment);
     // Hello and replay are sent synchronously after accepting, so no live event can slip between.
     const hello: HelloFrame = {
       type: "hello",
@@ -250,7 +297,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private openStream(request: Request): Response {
     const stream = readStreamAccess(request);
     if (!stream.ok) return refuseSocket(stream.error);
-    const refused = this.gate(stream.access);
+    const refused =
+      this.gate(stream.access) ??
+      connectionRefusal(this.ctx, this.streamsRef, stream.access) ??
+      this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
     const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
     const hello: HelloFrame = {
@@ -271,6 +321,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           this.replayTo(socket, after);
           return this.state.events.lastSeq;
         },
+        mayReplay: (socket) => this.replayBudget.allows(socket),
         run: (command, deviceId, access) => this.command(command, deviceId, access),
       },
       ws,
@@ -281,7 +332,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    for (const frame of this.state.events.replayFrames(after)) ws.send(frame);
+    for (const frame of this.state.events.replayFrames(after)) {
+      ws.send(frame);
+      this.replayBudget.charge(ws, frame.length);
+    }
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
@@ -366,6 +420,16 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   /** Open SSE streams of this instance, and whether their heartbeat runs (tests check it stops). */
   get streamStatus(): { open: number; beating: boolean } {
     return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
+  }
+
+  /** Long-poll reads this instance holds open (tests check a read really waits). */
+  get waitingReads(): number {
+    return this.waiters.size;
+  }
+
+  /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
+  untilWaitingReads(n: number): Promise<void> {
+    return this.waiters.untilWaiting(n);
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */

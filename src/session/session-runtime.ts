@@ -70,6 +70,7 @@ function sessionTools(state: SessionState, config: Config, agentDeps: () => Agen
     store: state.mcp,
     calls: state.mcpCalls,
     live: createLiveForms(agentDeps),
+    maxFormsPerCall: config.maxFormsPerToolCall,
     fetch: (input, init) => fetch(input, init),
     now: () => state.clock.now(),
     onProblem: (message) => state.events.append("error", { code: "mcp_server", message }),

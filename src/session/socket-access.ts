@@ -2,7 +2,7 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import { z } from "zod";
-import { Access, Role } from "../protocol/access";
+import { Access, OwnerVersion, Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
@@ -20,7 +20,12 @@ export const WebSocketQuery = z.object({
 });
 
 /** What each socket keeps across hibernation: which device it is, and the access it connected with. */
-export const SocketAttachment = z.object({ deviceId: DeviceId, role: Role, linkId: z.string().nullable() });
+export const SocketAttachment = z.object({
+  deviceId: DeviceId,
+  role: Role,
+  linkId: z.string().nullable(),
+  ownerVersion: OwnerVersion.optional(),
+});
 export type SocketAttachment = z.infer<typeof SocketAttachment>;
 
 export type SocketRequest =
@@ -70,8 +75,9 @@ function parseJson(text: string | null): unknown {
 export function readAttachment(ws: WebSocket): { deviceId: string; access: Access } | null {
   const attachment = SocketAttachment.safeParse(ws.deserializeAttachment());
   if (!attachment.success) return null;
-  const access = Access.safeParse({ role: attachment.data.role, linkId: attachment.data.linkId });
-  return access.success ? { deviceId: attachment.data.deviceId, access: access.data } : null;
+  const { deviceId, ...stated } = attachment.data;
+  const access = Access.safeParse(stated);
+  return access.success ? { deviceId, access: access.data } : null;
 }
 
 export function sendAck(ws: WebSocket, frame: AckFrame): void {

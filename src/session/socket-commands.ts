@@ -14,6 +14,8 @@ export interface SocketCommandHost {
   gate(access: Access): ErrorBody | null;
   /** Sends the stored events after `after` to this socket; returns the last seq sent. */
   replay(ws: WebSocket, after: number): number;
+  /** Whether this socket's replay budget (replay-budget.ts) has room for another replay. */
+  mayReplay(ws: WebSocket): boolean;
   run(command: SessionCommand, deviceId: string | null, access: Access): Promise<CommandOutcome>;
 }
 
@@ -52,6 +54,13 @@ export async function answerSocketFrame(
     if (command.type === "resume") {
       const refused = host.gate(access);
       if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
+      if (!host.mayReplay(ws)) {
+        const error: ErrorBody = {
+          code: "rate_limited",
+          message: "Too much history replayed on this connection in the last minute; resume later",
+        };
+        return sendAck(ws, { type: "ack", requestId, ok: false, error });
+      }
       const lastSeq = host.replay(ws, command.after);
       return sendAck(ws, { type: "ack", requestId, ok: true, result: { lastSeq } });
     }

@@ -52,7 +52,11 @@ export function testMcpServers(ports: TestServerPorts): string {
     { name: "changing", url: `http://127.0.0.1:${ports.mrtr}/changing/mcp`, timeoutMs: 3_000 },
     { name: "down", url: at(ports.down), timeoutMs: 3_000 },
   ];
-  return JSON.stringify(servers.map((server) => ({ ...server, byDefault: false })));
+  // These test servers' hints are the tests' own, so the deployment trusts them; `untrusted` is the
+  // mrtr server again, whose `drop-table` claims to be read-only, as any server could.
+  const trusted = servers.map((server) => ({ ...server, trustAnnotations: true }));
+  const untrusted = { name: "untrusted", url: at(ports.mrtr), timeoutMs: 3_000 };
+  return JSON.stringify([...trusted, untrusted].map((server) => ({ ...server, byDefault: false })));
 }
 
 export async function startTestServers(ports: TestServerPorts): Promise<() => Promise<void>> {

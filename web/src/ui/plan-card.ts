@@ -88,7 +88,7 @@ export class PlanCard extends AnswerableCard {
   }
 
   /** 1 and 2 approve, 3 or Enter in the feedback keeps planning, Esc moves to the feedback. */
-  handleKey(event: KeyboardEvent): boolean {
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.feedback.focus();
