@@ -212,7 +212,8 @@ describe("signed webhooks", () => {
 
 describe("webhook configuration", () => {
   it("refuses a webhook URL that is not https, except loopback for development", () => {
-    const base = { NOTIFY_WEBHOOK_SECRET: NOTIFY_BINDINGS.NOTIFY_WEBHOOK_SECRET };
+    const secret = { SESSION_SECRET: "a-session-secret-of-enough-length-for-tests" };
+    const base = { ...secret, NOTIFY_WEBHOOK_SECRET: NOTIFY_BINDINGS.NOTIFY_WEBHOOK_SECRET };
     expect(() => readConfig({ ...base, NOTIFY_WEBHOOK_URL: "http://hooks.example.com/x" })).toThrow(
       /must be https[\s\S]*NOTIFY_WEBHOOK_URL/,
     );
@@ -220,7 +221,7 @@ describe("webhook configuration", () => {
       "http://127.0.0.1:9000/x",
     );
     expect(readConfig({ ...base, NOTIFY_WEBHOOK_URL: "http://localhost:9000/x" }).webhook).not.toBeNull();
-    expect(() => readConfig({ NOTIFY_WEBHOOK_URL: "https://hooks.example.com/x" })).toThrow(
+    expect(() => readConfig({ ...secret, NOTIFY_WEBHOOK_URL: "https://hooks.example.com/x" })).toThrow(
       /NOTIFY_WEBHOOK_SECRET/,
     );
   });
