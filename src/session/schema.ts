@@ -79,6 +79,9 @@ const MIGRATIONS: string[][] = [
   ],
 ];
 
+/** The schema version a database has once every migration ran. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /** Brings the database up to the last migration; safe to run on every constructor call. */
 export function migrate(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
