@@ -42,11 +42,13 @@ export function ensureAgentLink(
   links: ShareLinks,
   link: Pick<ShareLinkView, "linkId" | "label">,
   fallbackLinkId: string,
-): ShareLinkView | null {
+): CommandOutcome {
   const all = links.list();
   const live = all.filter((candidate) => candidate.role === "agent" && links.isLive(candidate.linkId));
   const found = live.find((candidate) => candidate.linkId === link.linkId) ?? live.at(-1);
-  if (found) return found;
+  if (found) return { ok: true, result: found };
   const linkId = all.some((candidate) => candidate.linkId === link.linkId) ? fallbackLinkId : link.linkId;
-  return links.add({ linkId, role: "agent", label: link.label, expiresAt: null });
+  const added = links.add({ linkId, role: "agent", label: link.label, expiresAt: null });
+  if (added) return { ok: true, result: added };
+  return { ok: false, error: { code: "too_many_links", message: "This session holds too many share links" } };
 }

@@ -165,17 +165,9 @@ export class SessionObject extends DurableObject<Env> {
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
   async ensureAgentLink(
     link: Pick<ShareLinkView, "linkId" | "label">,
-    fallbackLinkId: string,
+    fallback: string,
   ): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    const record = ensureAgentLink(this.state.links, link, fallbackLinkId);
-    if (!record) {
-      return {
-        ok: false,
-        error: { code: "too_many_links", message: "This session holds too many share links" },
-      };
-    }
-    return { ok: true, result: record };
+    return this.exists() ? ensureAgentLink(this.state.links, link, fallback) : unknownSession();
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
