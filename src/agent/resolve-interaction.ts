@@ -3,7 +3,7 @@
 import type { ErrorBody } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
-import { refuseEditedInput, withoutEdit } from "./edited-input";
+import { refuseEditedInput } from "./edited-input";
 import { isExternalInteraction } from "./external-id";
 import { markOf, topMark } from "./frame-mark";
 import type { InteractionRecord } from "./ports";
@@ -83,14 +83,8 @@ export function answerInteraction(
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
   if (parsed.mode) deps.turn.setMode(parsed.mode);
   const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at, batch);
-  if (parsed.remember) {
-    // "Always allow" also settles the cards already open for the same tool, the same way.
-    for (const other of deps.interactions.pending()) {
-      if (other.kind === record.kind && other.toolName === record.toolName) {
-        answerInteraction(deps, other.id, record.kind, withoutEdit(parsed.response), deviceId);
-      }
-    }
-  }
+  // "Always allow" covers this tool's later calls; cards already open (other arguments a person has
+  // not read yet) stay open, and only "Approve all" decides several at once.
   markRunningWhenNobodyIsAsked(deps);
   return parsed.stopTurn && resolved.ok ? { ...resolved, stopTurn: true } : resolved;
 }

@@ -11,5 +11,7 @@ export * from "./frames";
 export * from "./http";
 export * from "./limits";
 export * from "./notify";
+export * from "./outcome-words";
+export * from "./prompt-event";
 export * from "./session";
 export * from "./text-merge";

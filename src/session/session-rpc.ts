@@ -12,14 +12,18 @@ export interface SessionRpc {
   eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;
   command(command: SessionCommand, deviceId: string | null, access?: Access): Promise<CommandOutcome>;
   stats(access?: Access): Promise<CommandOutcome>;
-  addLink(link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">): Promise<CommandOutcome>;
-  listLinks(): Promise<CommandOutcome>;
-  revokeLink(linkId: string): Promise<CommandOutcome>;
-  destroy(): Promise<CommandOutcome>;
-  exportSession(): Promise<CommandOutcome>;
+  addLink(
+    link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+    access?: Access,
+  ): Promise<CommandOutcome>;
+  listLinks(access?: Access): Promise<CommandOutcome>;
+  revokeLink(linkId: string, access?: Access): Promise<CommandOutcome>;
+  destroy(access?: Access): Promise<CommandOutcome>;
+  exportSession(access?: Access): Promise<CommandOutcome>;
+  rotateOwnerToken(access: Access): Promise<CommandOutcome>;
   subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string): Promise<CommandOutcome>;
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
-  deliveries(): Promise<CommandOutcome>;
+  deliveries(access?: Access): Promise<CommandOutcome>;
   externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome>;
   ensureAgentLink(
     link: Pick<ShareLinkView, "linkId" | "label">,

@@ -45,7 +45,7 @@ export class RatingCard extends AnswerableCard {
   }
 
   /** Keys 1–5 give that many stars. */
-  handleKey(event: KeyboardEvent): boolean {
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || !/^[1-5]$/.test(event.key)) return false;
     this.rate(Number(event.key));
     return true;
