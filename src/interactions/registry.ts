@@ -1,7 +1,7 @@
 // The interaction kinds a session knows, looked up by kind or by the tool that opens them, and the
 // only place the loop and the Durable Object validate requests, read responses and word results.
 import type { ToolSpec } from "../model/model-client";
-import { toToolSpec } from "../model/tool-spec";
+import { lazyToolSpec } from "../model/tool-spec";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import type { PromptEventType } from "../protocol/events";
@@ -86,10 +86,10 @@ function genericTimeout({ timeoutMs }: TimeoutContext): ToolResult {
   return { content: `User did not respond within ${describeDuration(timeoutMs)}`, isError: true };
 }
 
-function toolSpecOf(kind: AnyInteractionKind, toolName: string): ToolSpec {
+function toolSpecOf(kind: AnyInteractionKind, toolName: string): () => ToolSpec {
   if (!kind.description)
     throw new Error(`interaction kind "${kind.kind}" opens a tool but has no description`);
-  return toToolSpec(toolName, kind.description, kind.request);
+  return lazyToolSpec(toolName, kind.description, kind.request);
 }
 
 /**
@@ -99,7 +99,7 @@ function toolSpecOf(kind: AnyInteractionKind, toolName: string): ToolSpec {
 export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]): InteractionRegistry {
   const byKind = new Map<string, AnyInteractionKind>();
   const byTool = new Map<string, AnyInteractionKind>();
-  const specs: ToolSpec[] = [];
+  const specs: (() => ToolSpec)[] = [];
   const byCommand = new Map<string, AnyInteractionKind>();
   for (const kind of kinds) {
     if (byKind.has(kind.kind)) throw new Error(`interaction kind "${kind.kind}" is registered twice`);
@@ -137,7 +137,7 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       return { interactionId: owned.toolCallId, kind: kind.kind, response: read(owned) };
     },
     // A fresh copy each time: callers may add cache_control to the last tool.
-    toolSpecs: () => structuredClone(specs),
+    toolSpecs: () => structuredClone(specs.map((spec) => spec())),
 
     open(kindName, rawRequest) {
       const kind = byKind.get(kindName);
