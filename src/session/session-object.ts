@@ -75,6 +75,7 @@ export class SessionObject extends DurableObject<Env> {
 
   private get streams(): EventStreams {
     this.streamsRef ??= new EventStreams(this.state.events, this.config.sseHeartbeatMs);
+    this.state.events.storedOnlyReaders = () => this.streamsRef?.size ?? 0;
     return this.streamsRef;
   }
 
