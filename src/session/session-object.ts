@@ -2,7 +2,7 @@
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
 import { timeOutDue } from "../agent/resolve-interaction";
-import { type Config, readConfig } from "../config";
+import { type Config, configFor } from "../config";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
@@ -49,7 +49,7 @@ export class SessionObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.config = readConfig(env as unknown as Record<string, unknown>);
+    this.config = configFor(env);
     this.budget = new SocketBudget(
       () => Date.now(),
       this.config.socketCommandBurst,
