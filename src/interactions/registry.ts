@@ -136,8 +136,10 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       const owned = command as KindCommand;
       return { interactionId: owned.toolCallId, kind: kind.kind, response: read(owned) };
     },
-    // A fresh copy each time: callers may add cache_control to the last tool.
-    toolSpecs: () => structuredClone(specs.map((spec) => spec())),
+    // A fresh copy of each spec every time: callers may add cache_control to the last tool. Only the
+    // top level is copied (every model call asks; a deep clone cost more than the rest of the
+    // request): nothing changes a spec's schema.
+    toolSpecs: () => specs.map((spec) => ({ ...spec() })),
 
     open(kindName, rawRequest) {
       const kind = byKind.get(kindName);

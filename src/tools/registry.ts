@@ -81,7 +81,8 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
   return {
     get: (name) => byName.get(name),
     names: () => [...byName.keys()],
-    forModel: () => specs.map((spec) => structuredClone(spec())),
+    // Top-level copies, as the interaction registry's: callers mark the last tool, never its schema.
+    forModel: () => specs.map((spec) => ({ ...spec() })),
     validate(name, rawInput) {
       const checked = check(name, rawInput);
       return "rejected" in checked ? checked.rejected : null;
