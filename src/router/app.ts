@@ -12,8 +12,11 @@ import type { NotifyInfo } from "../protocol/notify";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
+import { externalRoutes } from "./external-routes";
+import { createExternalSession } from "./external-sessions";
 import { HttpError } from "./http-error";
 import { linkRoutes } from "./link-routes";
+import { personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { sessionRoutes } from "./session-routes";
@@ -72,6 +75,7 @@ app.post("/api/sessions", async (c) => {
   }
   await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
   const body = await readJsonBody(c, CreateSessionBody, { optional: true });
+  if (body.agent) return createExternalSession(c, { ...body, agent: body.agent });
   if ((body.script || body.interactionTimeoutMs) && !config.allowScriptedSessions) {
     throw new HttpError(
       "forbidden",
@@ -96,6 +100,7 @@ app.post("/api/sessions", async (c) => {
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
     shareUrl,
     mcpServers: mcpServers.names,
+    creator: personOf(c),
   });
   if (!created.ok) throw HttpError.from(created.error);
 
@@ -152,6 +157,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
 app.route("/api/sessions/:id/links", linkRoutes);
+app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {
