@@ -12,11 +12,12 @@ import { readOptions, USAGE, UsageError } from "./lib/options.mjs";
 import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
-import { describeCode, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { describeCode, parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
 import { runGlass } from "./scenarios/model-to-glass.mjs";
 import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
 import { runResume } from "./scenarios/resume.mjs";
+import { runStartup } from "./scenarios/startup.mjs";
 import { runStorage } from "./scenarios/storage.mjs";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
@@ -161,6 +162,7 @@ async function main() {
             repeats: options.repeats,
           },
         }),
+      startup: () => runStartup({ snapshot: parleyFiles(work), options: { repeats: options.repeats }, log }),
       resume: () =>
         runResume({
           parley,

@@ -196,3 +196,16 @@ function pickStrings(env: object): Record<string, string> {
   }
   return out;
 }
+
+// INVARIANT: bindings never change within an isolate, so each env object is read once.
+const configsByEnv = new WeakMap<object, Config>();
+
+/** `readConfig`, once per env object: a Durable Object would otherwise parse it on every wake. */
+export function configFor(env: object): Config {
+  let config = configsByEnv.get(env);
+  if (!config) {
+    config = readConfig(env as ConfigVars);
+    configsByEnv.set(env, config);
+  }
+  return config;
+}

@@ -2,7 +2,7 @@
 // two cores.
 import { parseArgs } from "node:util";
 
-export const SCENARIOS = ["glass", "storage", "replay", "resume", "many"];
+export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup"];
 
 /** A mistake on the command line: reported without a stack trace. */
 export class UsageError extends Error {}
@@ -13,7 +13,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --repeats N            measured repeats per figure; the table shows their median (default 3)
   --devices LIST         model-to-glass device counts (default 1,10,100)
   --paces LIST           ms between model deltas in the paced streams (default 2.5,20)
-  --paced-deltas K       deltas of the fastest paced stream; slower ones stream ~2 s (default 300)
+  --paced-deltas K       deltas of the fastest paced stream; slower ones stream ~2 s, and 100
+                         devices get at most 40 000 frames (default 2000)
   --burst-deltas K       deltas of the burst stream (default 2000)
   --peers                also run Cloudflare's agents SDK (install it first:
                          npm ci --prefix bench/peers) and report ratios against it
@@ -75,7 +76,7 @@ export function readOptions(argv) {
       devices: { type: "string", default: "1,10,100" },
       paces: { type: "string", default: "2.5,20" },
       peers: { type: "boolean", default: false },
-      "paced-deltas": { type: "string", default: "300" },
+      "paced-deltas": { type: "string", default: "2000" },
       "pace-ms": { type: "string", default: "2" },
       "burst-deltas": { type: "string", default: "2000" },
       chunk: { type: "string", default: "4" },

@@ -134,9 +134,27 @@ export async function snapshotParley(dir, logDir, ref) {
     ["deploy", "--dry-run", "--outdir", `${dir}/parley/dist`, "--config", buildConfig],
     `${logDir}/parley-build.log`,
   );
+  // The same code as one upload-shaped file, which `wrangler check startup --worker` profiles.
+  await runWrangler(
+    ["deploy", "--dry-run", "--outfile", parleyFiles(dir).bundle, "--config", buildConfig],
+    `${logDir}/parley-bundle.log`,
+  );
   const devConfig = `${dir}/parley/wrangler.toml`;
   await writeFile(devConfig, benchConfig(toml, "dist/index.js", true));
   return devConfig;
+}
+
+/**
+ * Where `snapshotParley` leaves the frozen Worker: its modules (`dist`), the same as one form-data
+ * upload bundle (`bundle`), and a place for a start-up CPU profile.
+ * @param {string} dir the directory given to `snapshotParley`
+ */
+export function parleyFiles(dir) {
+  return {
+    dist: `${dir}/parley/dist`,
+    bundle: `${dir}/parley/worker.bundle`,
+    profile: `${dir}/parley/startup.cpuprofile`,
+  };
 }
 
 /**

@@ -157,6 +157,7 @@ export async function runManySessions({ options, fixture, log }) {
         unit: "ms",
         parley: runs.parley.map((run) => run.totalMs),
         bare: runs.bare.map((run) => run.totalMs),
+        target: { ratioAtMost: 6 },
       }),
       figure({
         scenario,

@@ -174,7 +174,7 @@ export async function runResume({ parley, bare, restartParley, options, log }) {
       unit: "ms",
       parley: question.parley,
       bare: question.bare,
-      target: { below: 10 },
+      target: { ratioAtMost: 3 },
     }),
     figure({
       scenario,
@@ -182,7 +182,7 @@ export async function runResume({ parley, bare, restartParley, options, log }) {
       unit: "ms",
       parley: approval.parley,
       bare: approval.bare,
-      target: { below: 10 },
+      target: { ratioAtMost: 3 },
     }),
   ];
   if (options.eviction) {
@@ -210,7 +210,7 @@ export async function runResume({ parley, bare, restartParley, options, log }) {
         unit: "ms",
         parley: evicted.resumes,
         bare: question.bare,
-        target: { below: 10 },
+        target: { ratioAtMost: 4 },
       }),
     );
   }

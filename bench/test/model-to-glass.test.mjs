@@ -5,7 +5,7 @@ import { test } from "node:test";
 import Anthropic from "@anthropic-ai/sdk";
 import { GlassCollector, promptOf } from "../lib/glass-sides.mjs";
 import { parsePrompt, readStamps, STAMP_CHARS, stamp, startMockModel } from "../lib/mock-model.mjs";
-import { deltasFor } from "../scenarios/model-to-glass.mjs";
+import { deltasFor, latencyTarget } from "../scenarios/model-to-glass.mjs";
 
 test("the real Anthropic SDK streams the local API's stamped deltas, in order and paced as asked", async () => {
   const server = await startMockModel();
@@ -44,9 +44,25 @@ test("a prompt names the stream: count, pace and an optional pause", () => {
     pauseMs: 2000,
   });
   assert.deepEqual(parsePrompt("stream n=300 pace=2.5"), { n: 300, pace: 2.5, pauseAt: -1, pauseMs: 0 });
-  assert.equal(deltasFor(2.5, 300), 300);
-  assert.equal(deltasFor(20, 300), 100);
   assert.equal(deltasFor(0, 2000), 2000);
+});
+
+test("the fastest pace streams every requested delta, slower paces about two seconds", () => {
+  assert.equal(deltasFor(2.5, 2000, { fastest: 2.5 }), 2000);
+  assert.equal(deltasFor(20, 2000, { fastest: 2.5 }), 100);
+  assert.equal(deltasFor(20, 50, { fastest: 2.5 }), 50);
+});
+
+test("a paced stream to many devices is cut to what one load generator can time", () => {
+  assert.equal(deltasFor(2.5, 2000, { fastest: 2.5, devices: 10 }), 2000);
+  assert.equal(deltasFor(2.5, 2000, { fastest: 2.5, devices: 100 }), 400);
+});
+
+test("p99 is judged against the baseline at 10 devices and, at the fastest pace, at 100", () => {
+  assert.deepEqual(latencyTarget(10, 10, false), { ratioAtMost: 1.5, belowAgents: true });
+  assert.deepEqual(latencyTarget(100, 10, true), { ratioAtMost: 1.5 });
+  assert.equal(latencyTarget(100, 10, false), null);
+  assert.equal(latencyTarget(1, 10, true), null);
 });
 
 test("stamps have a fixed width, and text that is not a run of stamps is refused", () => {

@@ -318,6 +318,7 @@ export class AgentLoop {
       (output) => appendOutput(deps.events, turn.id, current.iterations, mark, output),
       deps.clock.now,
       {
+        storeWhileFlowing: () => deps.events.readsStoredOnly?.() === true,
         live: (delta) =>
           deps.events.sendLive({
             type: "delta",

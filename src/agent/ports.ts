@@ -14,6 +14,8 @@ export interface EventSink {
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent;
   /** Sends streamed model output to every device now, without storing it (DESIGN §19). */
   sendLive(frame: DeltaFrame): void;
+  /** True while someone reads stored events only, and so sees streamed text only once stored. */
+  readsStoredOnly?(): boolean;
 }
 
 export interface StoredMessage {

@@ -121,7 +121,8 @@ export function cancelPending(deps: AgentDeps, deviceId: string | null, frameId:
   for (const record of deps.interactions.pending()) {
     if (frameId !== null && record.frameId !== frameId) continue;
     if (!deps.interactions.resolve(record.id, "cancelled", null, deviceId, now)) continue;
-    if (ownsResult(record)) {
+    // A tool's form gets the cancel as its call's result (the turn ends; the tool will not run again).
+    if (!isExternalInteraction(record)) {
       recordResult(
         deps,
         record.toolCallId,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { AgentDefinition } from "../agents/agent-definition";
 import { COMPLETE_TOOL_NAME, DELEGATE_TOOL_NAME } from "../agents/agent-registry";
 import type { ToolSpec } from "../model/model-client";
-import { toToolSpec } from "../model/tool-spec";
+import { lazyToolSpec } from "../model/tool-spec";
 import { MAX_MESSAGE_CHARS, MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
 import type { AgentDeps } from "./agent-deps";
 import type { FrameRecord } from "./ports";
@@ -35,14 +35,14 @@ export function isStackTool(name: string): boolean {
 /** Default most delegated agents stacked on top of the main agent. */
 export const DEFAULT_MAX_AGENT_DEPTH = 4;
 
-const COMPLETE_SPEC = toToolSpec(
+const completeSpec = lazyToolSpec(
   COMPLETE_TOOL_NAME,
   "Finish your task and hand your result back to the agent that delegated to you. Until you call " +
     "this, you are talking directly with the person; call it once, when you are done.",
   CompleteInput,
 );
 
-const DELEGATE_SPEC = toToolSpec(
+const delegateBaseSpec = lazyToolSpec(
   DELEGATE_TOOL_NAME,
   "Hand a task to a specialized agent. The agent takes over the conversation and talks with the " +
     "person directly until it calls complete; its result comes back as this tool's result.",
@@ -53,8 +53,8 @@ const DELEGATE_SPEC = toToolSpec(
 function delegateSpec(agents: readonly AgentDefinition[]): ToolSpec {
   const list = agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n");
   return {
-    ...structuredClone(DELEGATE_SPEC),
-    description: `${DELEGATE_SPEC.description}\n\nAvailable agents (subagent_type):\n${list}`,
+    ...structuredClone(delegateBaseSpec()),
+    description: `${delegateBaseSpec().description}\n\nAvailable agents (subagent_type):\n${list}`,
   };
 }
 
@@ -94,7 +94,7 @@ export function frameRequest(
     (allowed === null || allowed.includes(DELEGATE_TOOL_NAME)) && frame.depth < deps.settings.maxAgentDepth;
   const others = agents.filter((agent) => agent.name !== frame.agent);
   if (canDelegate && others.length > 0) tools.push(delegateSpec(others));
-  tools.push(COMPLETE_SPEC);
+  tools.push(completeSpec());
   return {
     model: definition?.model ?? deps.settings.model,
     systemPrompt: (definition?.systemPrompt ?? "") + DELEGATED_NOTE,

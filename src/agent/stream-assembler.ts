@@ -1,6 +1,7 @@
 // Folds the model's raw stream events into the assistant message. Each text or tool-input delta
 // goes out at once as a live delta (DESIGN §19); what is stored for replay is coalesced into few
-// events that carry the offsets they cover, and a timer stores a paused stream's text promptly.
+// events that carry the offsets they cover, written when the stream pauses, at a block's edge or at
+// its end — not while it flows, since every write holds the live frames after it (the output gate).
 import type { ContentBlockParam, ModelStreamEvent, StopReason } from "../model/model-client";
 
 export type StreamOutput =
@@ -25,8 +26,9 @@ export interface AssembledMessage {
 }
 
 /**
- * While the stream flows, a stored event takes at least this many deltas… 25 → at most 40 events
- * per 1 000 deltas, leaving room under the budget of 50 rows for block edges and pauses.
+ * While the stream flows and a reader sees stored events only (`storeWhileFlowing`), a stored
+ * event takes at least this many deltas… 25 → at most 40 events per 1 000 deltas, leaving room
+ * under the budget of 50 rows for block edges and pauses.
  */
 export const STORE_EVERY_DELTAS = 25;
 /** …and stored events are at least this far apart, so a pause cannot store more than 10 a second… */
@@ -43,7 +45,10 @@ export const FLOWING_STORE_INTERVAL_MS = 250;
  * lateness, the write and the trip to devices, and is still well above a real model's ~20 ms pace.
  */
 export const PAUSE_FLUSH_MS = 60;
-/** A stored event never grows past this many characters, whatever the pace (replay frames stay small). */
+/**
+ * A stored event holds at most about this many characters (whole deltas), whatever the pace: a long
+ * flowing stream is stored as several events at once (replay frames stay small).
+ */
 export const MAX_EVENT_CHARS = 16_384;
 /**
  * Live frames go out at most once per this many milliseconds. A delta arriving later than that
@@ -66,6 +71,11 @@ export interface StreamAssemblerOptions {
   /** Receives every delta the moment it arrives. */
   live?: (delta: LiveDelta) => void;
   schedule?: Schedule;
+  /**
+   * True while someone reads stored events only (an event stream without live deltas): the text of
+   * a flowing stream is then also stored every FLOWING_STORE_INTERVAL_MS, so they see it progress.
+   */
+  storeWhileFlowing?: () => boolean;
 }
 
 type Block =
@@ -270,9 +280,12 @@ export class StreamAssembler {
     }
     this.pending.parts.push(piece);
     this.pending.chars += piece.length;
+    // A flowing stream is stored when it pauses or its block ends; the live frames carry it now.
     const due =
-      this.pending.parts.length >= STORE_EVERY_DELTAS && now - this.lastFlushAt >= FLOWING_STORE_INTERVAL_MS;
-    if (due || this.pending.chars >= MAX_EVENT_CHARS) this.flush();
+      this.pending.parts.length >= STORE_EVERY_DELTAS &&
+      now - this.lastFlushAt >= FLOWING_STORE_INTERVAL_MS &&
+      this.options.storeWhileFlowing?.() === true;
+    if (due) this.flush();
   }
 
   // One timer per buffered group: when it fires, a stream silent since PAUSE_FLUSH_MS is stored now,
@@ -307,11 +320,14 @@ export class StreamAssembler {
     this.cancelTimer = null;
     this.lastFlushAt = this.now();
     const block = this.blocks.get(pending.index);
-    const { index, offset } = pending;
-    const joined = pending.parts.join("");
-    if (block?.type === "text") this.emit({ type: "text_delta", index, offset, text: joined });
-    if (block?.type === "tool_use")
-      this.emit({ type: "tool_call_delta", toolCallId: block.id, offset, partialJson: joined });
+    const { index } = pending;
+    let offset = pending.offset;
+    for (const text of eventSized(pending.parts)) {
+      if (block?.type === "text") this.emit({ type: "text_delta", index, offset, text });
+      if (block?.type === "tool_use")
+        this.emit({ type: "tool_call_delta", toolCallId: block.id, offset, partialJson: text });
+      offset += text.length;
+    }
   }
 }
 
@@ -329,6 +345,24 @@ export async function* stoppingAfter<T>(
   } finally {
     assembler.stop();
   }
+}
+
+/** Whole deltas joined into pieces of about MAX_EVENT_CHARS, one stored event each. */
+function eventSized(parts: readonly string[]): string[] {
+  const out: string[] = [];
+  let group: string[] = [];
+  let chars = 0;
+  for (const part of parts) {
+    group.push(part);
+    chars += part.length;
+    if (chars >= MAX_EVENT_CHARS) {
+      out.push(group.join(""));
+      group = [];
+      chars = 0;
+    }
+  }
+  if (group.length > 0) out.push(group.join(""));
+  return out;
 }
 
 // A truncated (max_tokens) or malformed tool input becomes {}; tool validation then reports it.

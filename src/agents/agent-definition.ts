@@ -6,27 +6,33 @@ import { z } from "zod";
 /** Most model calls an agent makes over its life when its file sets no `maxIterations`. */
 export const DEFAULT_AGENT_MAX_ITERATIONS = 25;
 
-const AgentName = z
-  .string()
-  .regex(/^[a-z][a-z0-9-]{0,63}$/, "must be lowercase letters, digits and hyphens, starting with a letter")
-  // Events mark the main agent's output with the agent name "main".
-  .refine((name) => name !== "main", '"main" is the main agent\'s name');
+const agentName = () =>
+  z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,63}$/, "must be lowercase letters, digits and hyphens, starting with a letter")
+    // Events mark the main agent's output with the agent name "main".
+    .refine((name) => name !== "main", '"main" is the main agent\'s name');
 
 // Claude Code writes `tools: Read, Grep`; a YAML list works too.
-const ToolList = z
-  .union([z.array(z.string().trim().min(1)), z.string()])
-  .transform((value) =>
-    (typeof value === "string" ? value.split(",") : value).map((name) => name.trim()).filter(Boolean),
-  );
+const toolList = () =>
+  z
+    .union([z.array(z.string().trim().min(1)), z.string()])
+    .transform((value) =>
+      (typeof value === "string" ? value.split(",") : value).map((name) => name.trim()).filter(Boolean),
+    );
 
-export const AgentFrontmatter = z.strictObject({
-  name: AgentName,
-  description: z.string().trim().min(1).max(1_024),
-  /** Tools the agent may use (built-ins, interaction kinds, MCP tools, `Agent` to delegate); all when absent. */
-  tools: ToolList.optional(),
-  model: z.string().trim().min(1).optional(),
-  maxIterations: z.number().int().min(1).max(200).optional(),
-});
+const agentFrontmatter = () =>
+  z.strictObject({
+    name: agentName(),
+    description: z.string().trim().min(1).max(1_024),
+    /** Tools the agent may use (built-ins, interaction kinds, MCP tools, `Agent` to delegate); all when absent. */
+    tools: toolList().optional(),
+    model: z.string().trim().min(1).optional(),
+    maxIterations: z.number().int().min(1).max(200).optional(),
+  });
+
+// Built on first use: only parsing a definition needs it, not the Worker's start-up.
+let frontmatter: ReturnType<typeof agentFrontmatter> | null = null;
 
 export interface AgentDefinition {
   name: string;
@@ -57,7 +63,8 @@ export function parseAgentDefinition(file: string, source: string): AgentDefinit
   } catch (error) {
     throw new AgentDefinitionError(`${file}: invalid YAML frontmatter: ${(error as Error).message}`);
   }
-  const parsed = AgentFrontmatter.safeParse(data ?? {});
+  frontmatter ??= agentFrontmatter();
+  const parsed = frontmatter.safeParse(data ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => {
       const field = issue.path.length > 0 ? issue.path.join(".") : (unknownKey(issue) ?? "frontmatter");

@@ -44,3 +44,19 @@ export function createAgentRegistry(
     all: () => [...byName.values()],
   };
 }
+
+/**
+ * A registry built by `build` the first time it is read: parsing the definitions (YAML, then the
+ * frontmatter schema) is start-up CPU that only sessions which build a model request need.
+ */
+export function lazyAgentRegistry(build: () => AgentRegistry): AgentRegistry {
+  let built: AgentRegistry | null = null;
+  const registry = () => {
+    built ??= build();
+    return built;
+  };
+  return {
+    get: (name) => registry().get(name),
+    all: () => registry().all(),
+  };
+}

@@ -1,7 +1,7 @@
 // The interaction kinds a session knows, looked up by kind or by the tool that opens them, and the
 // only place the loop and the Durable Object validate requests, read responses and word results.
 import type { ToolSpec } from "../model/model-client";
-import { toToolSpec } from "../model/tool-spec";
+import { lazyToolSpec } from "../model/tool-spec";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import type { PromptEventType } from "../protocol/events";
@@ -95,10 +95,10 @@ function genericTimeout({ timeoutMs }: TimeoutContext): ToolResult {
   return { content: `User did not respond within ${describeDuration(timeoutMs)}`, isError: true };
 }
 
-function toolSpecOf(kind: AnyInteractionKind, toolName: string): ToolSpec {
+function toolSpecOf(kind: AnyInteractionKind, toolName: string): () => ToolSpec {
   if (!kind.description)
     throw new Error(`interaction kind "${kind.kind}" opens a tool but has no description`);
-  return toToolSpec(toolName, kind.description, kind.request);
+  return lazyToolSpec(toolName, kind.description, kind.request);
 }
 
 /**
@@ -108,7 +108,7 @@ function toolSpecOf(kind: AnyInteractionKind, toolName: string): ToolSpec {
 export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]): InteractionRegistry {
   const byKind = new Map<string, AnyInteractionKind>();
   const byTool = new Map<string, AnyInteractionKind>();
-  const specs: ToolSpec[] = [];
+  const specs: (() => ToolSpec)[] = [];
   const byCommand = new Map<string, AnyInteractionKind>();
   for (const kind of kinds) {
     if (byKind.has(kind.kind)) throw new Error(`interaction kind "${kind.kind}" is registered twice`);
@@ -145,8 +145,10 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       const owned = command as KindCommand;
       return { interactionId: owned.toolCallId, kind: kind.kind, response: read(owned) };
     },
-    // A fresh copy each time: callers may add cache_control to the last tool.
-    toolSpecs: () => structuredClone(specs),
+    // A fresh copy of each spec every time: callers may add cache_control to the last tool. Only the
+    // top level is copied (every model call asks; a deep clone cost more than the rest of the
+    // request): nothing changes a spec's schema.
+    toolSpecs: () => specs.map((spec) => ({ ...spec() })),
 
     open(kindName, rawRequest) {
       const kind = byKind.get(kindName);

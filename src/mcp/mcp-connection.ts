@@ -1,17 +1,21 @@
 // One MCP server reached from a session: a Streamable HTTP connection opened for each operation and
 // closed after it, resuming the stored `Mcp-Session-Id` so nothing about it lives only in memory.
-import {
-  Client,
-  type ElicitResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
-  SdkHttpError,
-  StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
+import type { Client, ElicitResult } from "@modelcontextprotocol/client";
 import type { McpServerConfig } from "./mcp-config";
 import { ListedTool, type McpStateStore } from "./mcp-state";
+
+type McpSdk = typeof import("@modelcontextprotocol/client");
+
+let sdkLoading: Promise<McpSdk> | null = null;
+
+/**
+ * The MCP SDK, evaluated on first use: building its protocol schemas costs tens of milliseconds of
+ * CPU, which a Worker that never reaches an MCP server should not pay at start-up.
+ */
+function loadSdk(): Promise<McpSdk> {
+  sdkLoading ??= import("@modelcontextprotocol/client");
+  return sdkLoading;
+}
 
 const CLIENT_INFO = { name: "parley", version: "0.1.0" };
 
@@ -77,7 +81,7 @@ export class McpConnection {
     args: Record<string, unknown>,
     options: McpCallOptions,
   ): Promise<McpCallOutcome> {
-    return this.session(options.signal, options.onElicit, async (client, live) => {
+    return this.session(options.signal, options.onElicit, async (client, live, sdk) => {
       const params: Record<string, unknown> = { name, arguments: args };
       if (options.inputResponses) params.inputResponses = options.inputResponses;
       if (options.requestState) params.requestState = options.requestState;
@@ -89,7 +93,7 @@ export class McpConnection {
           allowInputRequired: true,
         });
       } catch (error) {
-        const pages = urlElicitationsOf(error);
+        const pages = urlElicitationsOf(sdk, error);
         if (pages) return { kind: "url_required", elicitations: pages };
         throw error;
       }
@@ -113,32 +117,34 @@ export class McpConnection {
   private async session<T>(
     signal: AbortSignal,
     onElicit: McpCallOptions["onElicit"],
-    work: (client: Client, live: AbortSignal) => Promise<T>,
+    work: (client: Client, live: AbortSignal, sdk: McpSdk) => Promise<T>,
   ): Promise<T> {
+    const sdk = await loadSdk();
     const stored = this.store.get(this.server.name);
     const resuming = stored.sessionId !== null || stored.discover !== null;
     try {
-      return await this.attempt(resuming, signal, onElicit, work);
+      return await this.attempt(sdk, resuming, signal, onElicit, work);
     } catch (error) {
-      if (!resuming || !isSessionGone(error) || signal.aborted) throw this.describe(error);
+      if (!resuming || !isSessionGone(sdk, error) || signal.aborted) throw this.describe(sdk, error);
       this.store.forgetConnection(this.server.name);
       try {
-        return await this.attempt(false, signal, onElicit, work);
+        return await this.attempt(sdk, false, signal, onElicit, work);
       } catch (retryError) {
-        throw this.describe(retryError);
+        throw this.describe(sdk, retryError);
       }
     }
   }
 
   private async attempt<T>(
+    sdk: McpSdk,
     resuming: boolean,
     signal: AbortSignal,
     onElicit: McpCallOptions["onElicit"],
-    work: (client: Client, live: AbortSignal) => Promise<T>,
+    work: (client: Client, live: AbortSignal, sdk: McpSdk) => Promise<T>,
   ): Promise<T> {
     const { name, url, headers, timeoutMs } = this.server;
     const stored = this.store.get(name);
-    const client = new Client(CLIENT_INFO, {
+    const client = new sdk.Client(CLIENT_INFO, {
       capabilities: { elicitation: { form: {}, url: {} } },
       versionNegotiation: { mode: "auto" },
       // Input requests are stored and answered by people, not fulfilled inside one call.
@@ -176,7 +182,7 @@ export class McpConnection {
         }
       }
     });
-    const transport = new StreamableHTTPClientTransport(new URL(url), {
+    const transport = new sdk.StreamableHTTPClientTransport(new URL(url), {
       fetch: (input, init) => this.fetchImpl(input, init),
       requestInit: { headers },
       sessionId: resuming ? (stored.sessionId ?? undefined) : undefined,
@@ -207,7 +213,7 @@ export class McpConnection {
           discover: client.getDiscoverResult() ?? null,
         });
       }
-      return await work(client, lost.signal);
+      return await work(client, lost.signal, sdk);
     } catch (error) {
       if (lost.signal.reason instanceof McpError) throw lost.signal.reason;
       throw error;
@@ -218,7 +224,8 @@ export class McpConnection {
     }
   }
 
-  private describe(error: unknown): McpError {
+  private describe(sdk: McpSdk, error: unknown): McpError {
+    const { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } = sdk;
     if (error instanceof McpError) return error;
     const server = `MCP server "${this.server.name}"`;
     if (error instanceof SdkHttpError) {
@@ -255,14 +262,14 @@ export class McpConnection {
 }
 
 /** The pages a -32042 refusal asks the person to visit, or `null` for any other failure. */
-function urlElicitationsOf(error: unknown): unknown[] | null {
-  if (!(error instanceof ProtocolError) || error.code !== ProtocolErrorCode.UrlElicitationRequired)
+function urlElicitationsOf(sdk: McpSdk, error: unknown): unknown[] | null {
+  if (!(error instanceof sdk.ProtocolError) || error.code !== sdk.ProtocolErrorCode.UrlElicitationRequired)
     return null;
   const pages = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
   return Array.isArray(pages) && pages.length > 0 ? pages : null;
 }
 
 /** The server does not know the session we resumed (404 per the spec; some servers answer 400). */
-function isSessionGone(error: unknown): boolean {
-  return error instanceof SdkHttpError && (error.status === 404 || error.status === 400);
+function isSessionGone(sdk: McpSdk, error: unknown): boolean {
+  return error instanceof sdk.SdkHttpError && (error.status === 404 || error.status === 400);
 }

@@ -25,3 +25,23 @@ export function toToolSpec(name: string, description: string, schema: z.ZodType)
     },
   };
 }
+
+/**
+ * `toToolSpec`, converted on the first call and kept: converting every tool's schema when a module
+ * loads is start-up CPU spent before any request needs it. An input that is not plainly an object
+ * is converted now, so the mistake still fails where the registry is built.
+ */
+export function lazyToolSpec(name: string, description: string, schema: z.ZodType): () => ToolSpec {
+  let spec: ToolSpec | null = inputIsObject(schema) ? null : toToolSpec(name, description, schema);
+  return () => {
+    spec ??= toToolSpec(name, description, schema);
+    return spec;
+  };
+}
+
+/** True when the input side of `schema` is a zod object, which converts to a JSON object schema. */
+function inputIsObject(schema: z.ZodType): boolean {
+  let def = schema._zod.def as { type: string; in?: z.ZodType };
+  while (def.type === "pipe" && def.in) def = def.in._zod.def as typeof def;
+  return def.type === "object";
+}

@@ -157,19 +157,27 @@ function inconsistency(field: PrimitiveSchema): string | null {
   return null;
 }
 
-/** The shapes as JSON Schema, so a model writing a form sees them (the parser below is custom). */
-const SHAPES_AS_JSON = z.toJSONSchema(
-  z.union([
-    StringSchema,
-    NumberSchema,
-    BooleanSchema,
-    UntitledSingleSelectEnumSchema,
-    TitledSingleSelectEnumSchema,
-    UntitledMultiSelectEnumSchema,
-    TitledMultiSelectEnumSchema,
-  ]),
-  { io: "input" },
-);
+let shapesAsJson: z.core.JSONSchema.BaseSchema | null = null;
+
+/**
+ * The shapes as JSON Schema, so a model writing a form sees them (the parser below is custom).
+ * Converted when a tool list is first built rather than when the module loads (start-up CPU).
+ */
+function shapesAsJsonAnyOf(): z.core.JSONSchema.BaseSchema["anyOf"] {
+  shapesAsJson ??= z.toJSONSchema(
+    z.union([
+      StringSchema,
+      NumberSchema,
+      BooleanSchema,
+      UntitledSingleSelectEnumSchema,
+      TitledSingleSelectEnumSchema,
+      UntitledMultiSelectEnumSchema,
+      TitledMultiSelectEnumSchema,
+    ]),
+    { io: "input" },
+  );
+  return shapesAsJson.anyOf;
+}
 
 /** A property schema: exactly one of the spec's primitive shapes, consistent with itself. */
 export const PrimitiveSchemaDefinition = z
@@ -199,7 +207,12 @@ export const PrimitiveSchemaDefinition = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
     return parsed.data;
   })
-  .meta({ anyOf: SHAPES_AS_JSON.anyOf });
+  // JSON Schema conversion copies metadata with Object.assign, which reads the getter then.
+  .meta({
+    get anyOf() {
+      return shapesAsJsonAnyOf();
+    },
+  });
 
 const FieldKey = z
   .string()

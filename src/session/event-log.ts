@@ -11,6 +11,8 @@ export class EventLog implements EventSink {
   private seq: number;
   // INVARIANT: frames of a transaction not yet committed; empty outside `holdingBroadcasts`.
   private held: string[] | null = null;
+  /** Counts the readers that get stored events only (event streams); set by the object that has them. */
+  storedOnlyReaders: () => number = () => 0;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -71,6 +73,10 @@ export class EventLog implements EventSink {
 
   sendLive(frame: DeltaFrame): void {
     this.broadcast(JSON.stringify(frame));
+  }
+
+  readsStoredOnly(): boolean {
+    return this.storedOnlyReaders() > 0;
   }
 
   /** Stored frames after `after`, oldest first, at most `limit`. */

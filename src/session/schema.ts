@@ -79,9 +79,16 @@ const MIGRATIONS: string[][] = [
   ],
 ];
 
+/** The schema version a database has once every migration ran. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /** Brings the database up to the last migration; safe to run on every constructor call. */
 export function migrate(sql: SqlStorage): void {
-  sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  // Checked with a read first: SQLite counts `CREATE TABLE IF NOT EXISTS` as a write even when the
+  // table exists, and a write on every wake would open a transaction the first sends wait on.
+  const hasMeta =
+    sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).toArray().length > 0;
+  if (!hasMeta) sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
   const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
   let version = row ? Number(row.value) : 0;
   while (version < MIGRATIONS.length) {

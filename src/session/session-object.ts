@@ -2,7 +2,7 @@
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
 import { timeOutDue } from "../agent/resolve-interaction";
-import { type Config, readConfig } from "../config";
+import { type Config, configFor } from "../config";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
@@ -63,7 +63,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.config = readConfig(env);
+    this.config = configFor(env);
     this.budget = new SocketBudget(
       () => this.clock.now(),
       this.config.socketCommandBurst,
@@ -97,6 +97,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   private get streams(): EventStreams {
     this.streamsRef ??= new EventStreams(this.state.events, this.config.sseHeartbeatMs);
+    this.state.events.storedOnlyReaders = () => this.streamsRef?.size ?? 0;
     return this.streamsRef;
   }
 

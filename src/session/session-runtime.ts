@@ -2,7 +2,7 @@
 // tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
-import { createAgentRegistry } from "../agents/agent-registry";
+import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";
 import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import type { Config } from "../config";
 import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
@@ -18,11 +18,13 @@ import type { SessionState } from "./session-state";
 const tools = createToolRegistry(BUILTIN_TOOLS);
 /** The interaction kinds every session knows (the notifier words cards with them too). */
 export const sessionKinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
-// A bad agent file fails here, at start-up, naming the file and the field.
-const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
-  ...tools.names(),
-  ...sessionKinds.toolSpecs().map((spec) => spec.name),
-]);
+// Parsed when a session first reads them; a bad agent file fails there, naming the file and the field.
+const agents = lazyAgentRegistry(() =>
+  createAgentRegistry(BUNDLED_AGENT_FILES, [
+    ...tools.names(),
+    ...sessionKinds.toolSpecs().map((spec) => spec.name),
+  ]),
+);
 
 export interface SessionRuntime {
   deps: AgentDeps;

@@ -1,7 +1,7 @@
 // The tool registry: the tool list the model sees, and the one place a tool call is validated,
 // run and turned into a tool_result. Every failure becomes an is_error result, never a throw.
 import type { ToolSpec } from "../model/model-client";
-import { toToolSpec } from "../model/tool-spec";
+import { lazyToolSpec } from "../model/tool-spec";
 import { describeZodError } from "../protocol/errors";
 import { MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
 import {
@@ -67,21 +67,22 @@ export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegist
     if (byName.has(tool.name)) throw new Error(`Duplicate tool name "${tool.name}"`);
     byName.set(tool.name, tool);
   }
-  // Computed once up front so an unrepresentable schema fails at startup too.
-  const specs = tools.map((tool) =>
-    tool.inputSchema
-      ? {
-          name: tool.name,
-          description: tool.description,
-          input_schema: { ...tool.inputSchema, type: "object" as const },
-        }
-      : toToolSpec(tool.name, tool.description, tool.input),
-  );
+  // Converted on first use; a schema that cannot be an object input still fails here.
+  const specs = tools.map((tool): (() => ToolSpec) => {
+    if (!tool.inputSchema) return lazyToolSpec(tool.name, tool.description, tool.input);
+    const spec = {
+      name: tool.name,
+      description: tool.description,
+      input_schema: { ...tool.inputSchema, type: "object" as const },
+    };
+    return () => spec;
+  });
 
   return {
     get: (name) => byName.get(name),
     names: () => [...byName.keys()],
-    forModel: () => specs.map((spec) => structuredClone(spec)),
+    // Top-level copies, as the interaction registry's: callers mark the last tool, never its schema.
+    forModel: () => specs.map((spec) => ({ ...spec() })),
     validate(name, rawInput) {
       const checked = check(name, rawInput);
       return "rejected" in checked ? checked.rejected : null;

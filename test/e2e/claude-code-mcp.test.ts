@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/wrangler-dev.mjs";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,
@@ -179,5 +180,19 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code with parley mcp as its 
     const { code, stdout } = await t.run.done;
     expect(code, stdout).toBe(0);
     expect(lastToolResult(t.model)).toMatch(/approved/i);
+  });
+
+  it("denies with a message saying Parley could not be reached when it stays away", {
+    timeout: 60_000,
+  }, async () => {
+    model = await startModelServer([touch("unreachable.txt"), reportLastResult]);
+    box = await sandbox(model);
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const config = await mcpConfig(box, ["--server", closed, "--unreachable-seconds", "1"]);
+    run = runClaude(box, "Do the task.", ["--mcp-config", config, ...PERMISSION_TOOL]);
+    const { code, stdout } = await run.done;
+    expect(code, stdout).toBe(0);
+    expect(existsSync(join(box.cwd, "unreachable.txt"))).toBe(false);
+    expect(lastToolResult(model)).toContain("Parley could not be reached");
   });
 });

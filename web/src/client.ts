@@ -6,10 +6,8 @@ export {
   BadLinkError,
   ExternalAgent,
   type ExternalAgentOptions,
-  type ExternalInteraction,
   type ExternalKind,
   type ExternalResolution,
-  type ProgressEvent,
   UnreachableError,
   withRetry,
 } from "./external-agent";

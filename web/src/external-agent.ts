@@ -47,6 +47,8 @@ export class UnreachableError extends Error {
 }
 
 const DEVICE = /[^\w.-]/g;
+/** A read that hangs (a half-open connection) is given up and tried again on the next hello. */
+const READ_TIMEOUT_MS = 15_000;
 
 function isRetryable(error: unknown): boolean {
   if (error instanceof ApiError) return error.status >= 500 || error.status === 429;
@@ -195,7 +197,10 @@ export class ExternalAgent {
           method: "POST",
           headers: this.headers(),
           body: JSON.stringify(input),
-          ...(signal ? { signal } : {}),
+          // Each attempt gives up on a connection that hangs; the caller's abort ends them all.
+          signal: signal
+            ? AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)])
+            : AbortSignal.timeout(READ_TIMEOUT_MS),
         }),
       deadline,
       signal,
@@ -255,6 +260,7 @@ export class ExternalAgent {
     // starts at the session's current end rather than replaying its history.
     const snapshot = await call<{ lastSeq?: number }>(this.fetchImpl, this.url(""), {
       headers: this.headers(),
+      signal: AbortSignal.timeout(READ_TIMEOUT_MS),
     }).catch(() => null);
     const deviceId = `agent-${this.options.name.replace(DEVICE, "").slice(0, 40) || "external"}`;
     const client = new SessionClient({
@@ -288,11 +294,14 @@ export class ExternalAgent {
         try {
           do {
             again = false;
-            const state = await this.getInteraction(interactionId).catch((error: unknown) => {
-              if (error instanceof ApiError && error.status === 404)
-                finish(() => reject(new ApiError(404, "not_found", `No interaction ${interactionId}`)));
-              return null;
-            });
+            const read = AbortSignal.timeout(READ_TIMEOUT_MS);
+            const state = await this.getInteraction(interactionId, undefined, read).catch(
+              (error: unknown) => {
+                if (error instanceof ApiError && error.status === 404)
+                  finish(() => reject(new ApiError(404, "not_found", `No interaction ${interactionId}`)));
+                return null;
+              },
+            );
             if (state?.status === "resolved") return finish(() => resolve(state));
           } while (again && !done);
         } finally {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type LiveDelta,
+  MAX_EVENT_CHARS,
   PAUSE_FLUSH_MS,
   StreamAssembler,
   type StreamOutput,
@@ -10,7 +11,7 @@ import type { ScriptedReply } from "../../../src/model/scripted-reply";
 import { sseEvents } from "../../../src/model/sse-events";
 
 /** An assembler on a hand-driven clock and timer that records what it stores and sends live. */
-function harness() {
+function harness({ storeWhileFlowing = false } = {}) {
   const clock = { now: 0 };
   const out: StreamOutput[] = [];
   /** When each output was emitted, on the hand-driven clock. */
@@ -25,6 +26,7 @@ function harness() {
     () => clock.now,
     {
       live: (delta) => live.push(delta),
+      storeWhileFlowing: () => storeWhileFlowing,
       schedule: (fire, ms) => {
         const timer = { at: clock.now + ms, fire };
         timers.push(timer);
@@ -152,8 +154,41 @@ describe("StreamAssembler", () => {
     expect(live.map((d) => d.text).join("")).toBe("abcdefghijklmnop");
   });
 
-  it("stores 1 000 deltas streamed every 2.5 ms in at most 4 events a second, so few writes meet live sends", () => {
+  it("stores nothing while 1 000 deltas flow every 2.5 ms, so no write holds a live frame, then all of it exactly", () => {
+    const { out, live, assembler, advance } = harness();
+    const text = "abcdefghij".repeat(100);
+    const events = play({ content: [{ type: "text", text }], textChunkSize: 1 });
+    const stop = events.findIndex((event) => event.type === "content_block_stop");
+    for (const event of events.slice(0, stop)) {
+      assembler.push(event);
+      advance(2.5);
+    }
+    expect(out.filter((o) => o.type === "text_delta")).toEqual([]);
+    expect(live.map((d) => d.text).join("")).toBe(text);
+    for (const event of events.slice(stop)) assembler.push(event);
+    expect(out.filter((o) => o.type === "text_delta")).toEqual([
+      { type: "text_delta", index: 0, offset: 0, text },
+    ]);
+  });
+
+  it("stores a long flowing stream as several events of bounded size whose offsets chain", () => {
     const { out, assembler, advance } = harness();
+    const text = "0123456789abcdef".repeat(2_500);
+    for (const event of play({ content: [{ type: "text", text }], textChunkSize: 16 })) {
+      assembler.push(event);
+      advance(1);
+    }
+    const stored = out.flatMap((o) => (o.type === "text_delta" ? [o] : []));
+    expect(stored.length).toBeGreaterThan(1);
+    expect(Math.max(...stored.map((event) => event.text.length))).toBeLessThanOrEqual(MAX_EVENT_CHARS + 16);
+    expect(stored.map((event) => event.text).join("")).toBe(text);
+    expect(stored.map((event) => event.offset)).toEqual(
+      stored.map((_, i) => stored.slice(0, i).reduce((sum, event) => sum + event.text.length, 0)),
+    );
+  });
+
+  it("while someone reads stored events only, stores a flowing stream in at most 4 events a second", () => {
+    const { out, assembler, advance } = harness({ storeWhileFlowing: true });
     const text = "abcdefghij".repeat(100);
     for (const event of play({ content: [{ type: "text", text }], textChunkSize: 1 })) {
       assembler.push(event);
