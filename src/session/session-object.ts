@@ -1,11 +1,13 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
+import { z } from "zod";
 import { timeOutDue } from "../agent/resolve-interaction";
 import { type Config, readConfig } from "../config";
+import { logSecurityEvent } from "../log/security-log";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
-import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
+import { type Access, mayDecideBeyondCard, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { type HelloFrame, PING, PONG } from "../protocol/frames";
@@ -23,6 +25,7 @@ import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
+  accessOf,
   closeSocket,
   readSocketAccess,
   readStreamAccess,
@@ -144,6 +147,10 @@ export class SessionObject extends DurableObject<Env> {
         error: { code: "forbidden", message: `A ${access.role} link may not send ${command.type}` },
       };
     }
+    if (!mayDecideBeyondCard(access.role, command)) {
+      const message = `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`;
+      return { ok: false, error: { code: "forbidden", message } };
+    }
     const { deps, loop } = this.agent();
     return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
   }
@@ -213,6 +220,7 @@ export class SessionObject extends DurableObject<Env> {
     if (refused) return { ok: false, error: refused };
     const link = this.state.links.revoke(linkId);
     if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
+    logSecurityEvent("link_revoked", this.logIds({ linkId }));
     this.state.deadlines.rearm();
     for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
       closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
@@ -227,6 +235,7 @@ export class SessionObject extends DurableObject<Env> {
     const refused = this.gate(access);
     if (refused) return { ok: false, error: refused };
     const version = this.state.links.rotateOwner();
+    logSecurityEvent("owner_token_rotated", this.logIds(OWNER));
     for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
       closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
     }
@@ -303,6 +312,10 @@ export class SessionObject extends DurableObject<Env> {
           return this.state.events.lastSeq;
         },
         mayReplay: (socket) => this.replayBudget.allows(socket),
+        logIds: (socket) =>
+          this.logIds({
+            linkId: accessOf(socket.deserializeAttachment() as SocketAttachment)?.linkId ?? null,
+          }),
         run: (command, deviceId, access) => this.command(command, deviceId, access),
       },
       ws,
@@ -361,7 +374,13 @@ export class SessionObject extends DurableObject<Env> {
 
   private gate(access: Access): ErrorBody | null {
     if (!this.exists()) return unknownSession().error;
-    return this.state.links.admit(access);
+    const refused = this.state.links.admit(access);
+    if (refused) logSecurityEvent("credential_refused", { ...this.logIds(access), reason: refused.code });
+    return refused;
+  }
+
+  private logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null } {
+    return { sessionId: this.state.meta.get("session_id", z.string()) ?? "", linkId: access.linkId };
   }
 
   private erase(reason: string): void {
