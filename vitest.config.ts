@@ -36,6 +36,19 @@ const shared = {
   deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
 };
 
+// The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
+// The terminal device (bin/) is a Node program, so its tests run there too.
+const CORE_UNIT_TESTS = ["agent", "interactions", "tools", "model", "protocol", "bin"].map(
+  (folder) => `test/unit/${folder}/**/*.test.ts`,
+);
+
+const markdownAsText = {
+  name: "markdown-as-text",
+  transform(source: string, id: string) {
+    return id.endsWith(".md") ? { code: `export default ${JSON.stringify(source)};`, map: null } : null;
+  },
+};
+
 export default defineConfig({
   test: {
     projects: [
@@ -49,8 +62,18 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
-          exclude: ["test/worker/notify/**", "test/worker/model-api/**"],
+          exclude: ["test/worker/notify/**", "test/worker/model-api/**", ...CORE_UNIT_TESTS],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
+          ...shared,
+        },
+      },
+      {
+        // Agent files are text modules (wrangler.toml's rules); Node gets the same from this plugin.
+        plugins: [markdownAsText],
+        test: {
+          name: "core",
+          environment: "node",
+          include: [...CORE_UNIT_TESTS, "test/build/**/*.test.ts"],
           ...shared,
         },
       },

@@ -1,15 +1,21 @@
 // `parley attach <share link>`: a terminal becomes one more device of a session. `parley vapid-keys`
-// prints a fresh VAPID key pair for Web Push. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
+// prints a fresh VAPID key pair for Web Push. `parley mcp` and `parley hook` bridge Claude Code to
+// a session. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
 import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../web/src/client";
+import { readAttachArgs } from "./attach-args";
+import { runHook } from "./parley-hook";
+import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
 import { inert } from "./terminal-text";
 
 const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal
-  parley vapid-keys                              print a VAPID key pair for Web Push`;
+  parley vapid-keys                              print a VAPID key pair for Web Push
+  parley mcp --server URL [--token T] | --link L  Claude Code's permission prompt (stdio MCP tool \`approve\`)
+  parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)`;
 
 function fail(message: string, code: number): never {
   // Server messages and the link itself end up here: printed inert, like everything else.
@@ -18,14 +24,11 @@ function fail(message: string, code: number): never {
 }
 
 async function attach(args: string[]): Promise<void> {
-  const link = args.find((arg) => !arg.startsWith("--"));
-  const deviceFlag = args.indexOf("--device");
-  const device = deviceFlag >= 0 ? args[deviceFlag + 1] : undefined;
-  if (!link) fail(`attach needs a share link\n${USAGE}`, 2);
+  const read = readAttachArgs(args);
+  if (!read.ok) fail(`${read.message}\n${USAGE}`, 2);
+  const { link, device } = read;
   const route = parseShareLink(link);
   if (!route) fail(`not a Parley share link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
-  if (device !== undefined && !/^[\w.-]{1,64}$/.test(device))
-    fail("--device takes letters, digits, '.', '_' or '-'", 2);
   try {
     await fetchSnapshot(route.baseUrl, route.sessionId, route.token);
   } catch (error) {
@@ -80,4 +83,6 @@ async function vapidKeys(): Promise<void> {
 const [command, ...rest] = process.argv.slice(2);
 if (command === "attach") await attach(rest);
 else if (command === "vapid-keys") await vapidKeys();
+else if (command === "mcp") await runMcp(rest);
+else if (command === "hook") await runHook(rest);
 else fail(command ? `unknown command: ${command}\n${USAGE}` : USAGE, 2);

@@ -1,6 +1,7 @@
 // A terminal as one more device of a session: streams the transcript, asks open cards one at a
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
 import type { Interface as ReadLine } from "node:readline";
+import { isPromptEvent } from "../src/protocol/prompt-event";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../web/src/client";
 import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
@@ -46,6 +47,10 @@ export class TerminalDevice {
   }
 
   private onEvent(event: SessionEvent): void {
+    if (isPromptEvent(event)) {
+      this.open(event.data);
+      return;
+    }
     switch (event.type) {
       case "user_message":
         this.print(
@@ -61,11 +66,6 @@ export class TerminalDevice {
         break;
       case "tool_result":
         this.print(`  ${event.data.isError ? "✗" : "↳"} ${clip(event.data.content.split("\n")[0] ?? "")}`);
-        break;
-      case "question_prompt":
-      case "approval_required":
-      case "interaction_prompt":
-        this.open(event.data);
         break;
       case "interaction_resolved":
         this.resolved(event.data);

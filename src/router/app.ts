@@ -14,9 +14,12 @@ import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
+import { externalRoutes } from "./external-routes";
+import { createExternalSession } from "./external-sessions";
 import { HttpError } from "./http-error";
 import { linkRoutes } from "./link-routes";
 import { ownerTokenRoutes } from "./owner-token-routes";
+import { personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { sessionRoutes } from "./session-routes";
@@ -69,6 +72,7 @@ app.post("/api/sessions", async (c) => {
   }
   await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
   const body = await readJsonBody(c, CreateSessionBody, { optional: true });
+  if (body.agent) return createExternalSession(c, { ...body, agent: body.agent });
   if ((body.script || body.interactionTimeoutMs) && !config.allowScriptedSessions) {
     throw new HttpError(
       "forbidden",
@@ -93,6 +97,7 @@ app.post("/api/sessions", async (c) => {
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
     shareUrl,
     mcpServers: mcpServers.names,
+    creator: personOf(c),
   });
   if (!created.ok) throw HttpError.from(created.error);
 
@@ -165,6 +170,7 @@ app.use("/api/sessions/:id/*", authorizeSession);
 app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id/owner-token", ownerTokenRoutes);
 app.route("/api/sessions/:id/ws-ticket", ticketRoutes);
+app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.all("/api/*", () => {

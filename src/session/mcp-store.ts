@@ -9,8 +9,8 @@ import {
   type McpStateStore,
 } from "../mcp/mcp-state";
 import { pinRiskHints } from "../mcp/mcp-tool-naming";
+import type { SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
-import type { SqlCounter } from "./sql-counter";
 
 type Row = {
   name: string;

@@ -17,16 +17,22 @@ import type { SessionSnapshot } from "../protocol/session";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { connectionRefusal } from "./connection-caps";
 import { EventStreams } from "./event-streams";
+import { ensureAgentLink, readExternal } from "./external-reads";
+import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
+import { InteractionWaiters } from "./interaction-waiters";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
+import { SessionClock } from "./session-clock";
 import { exportSession } from "./session-export";
 import { sessionNotifier } from "./session-notifier";
+import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
+import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
-  accessOf,
   closeSocket,
+  readAttachment,
   readSocketAccess,
   readStreamAccess,
   refuseSocket,
@@ -38,7 +44,7 @@ import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
 import { SpentTickets } from "./spent-tickets";
 
-export class SessionObject extends DurableObject<Env> {
+export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private readonly config: Config;
   // INVARIANT: the stores over this object's SQLite, built on first use; erasing the session
   // drops them so that nothing (no table, no row) is written again until a new `create`.
@@ -53,12 +59,16 @@ export class SessionObject extends DurableObject<Env> {
   private readonly budget: SocketBudget;
   // Not readonly: a test may swap in a smaller budget to flood it quickly.
   private replayBudget = new ReplayBudget(() => Date.now());
+  // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
+  private readonly waiters = new InteractionWaiters();
+  /** The one clock of this instance (tests move it forward instead of sleeping). */
+  readonly clock = new SessionClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
     this.budget = new SocketBudget(
-      () => Date.now(),
+      () => this.clock.now(),
       this.config.socketCommandBurst,
       this.config.socketCommandsPerSecond,
     );
@@ -66,7 +76,7 @@ export class SessionObject extends DurableObject<Env> {
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
     if (this.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
-      this.state.deadlines.setWatchdog(Date.now());
+      this.state.deadlines.setWatchdog(this.clock.now());
     }
   }
 
@@ -74,8 +84,12 @@ export class SessionObject extends DurableObject<Env> {
     this.stateRef ??= new SessionState(
       this.ctx.storage,
       (frame) => this.broadcast(frame),
-      (event) => this.notifier.onEvent(event),
+      (event) => {
+        this.notifier.onEvent(event);
+        if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
+      },
       this.config.retentionMs,
+      this.clock,
     );
     return this.stateRef;
   }
@@ -109,29 +123,33 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
-    if (this.exists())
-      return { ok: false, error: { code: "invalid_input", message: "Session already exists" } };
-    this.state.initialize(init);
-    this.state.deadlines.rearm();
-    return { ok: true };
+    return answer(() => {
+      if (this.exists()) {
+        // A keyed external session's id is derived from its creator and key: asking again finds it.
+        const agent = externalAgentOf(this.state.meta);
+        if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
+        refuse("invalid_input", "Session already exists");
+      }
+      this.state.initialize(init);
+      this.state.deadlines.rearm();
+      return { ok: true, result: { created: true } };
+    });
   }
 
   async snapshot(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return { ok: true, result: this.buildSnapshot() };
+    return this.guard(access, () => ({ ok: true, result: this.buildSnapshot() }));
   }
 
   async eventsPage(after: number, limit: number, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const frames = this.state.events.framesAfter(after, limit + 1);
-    const page: EventsPage = {
-      events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
-      lastSeq: this.state.events.lastSeq,
-      hasMore: frames.length > limit,
-    };
-    return { ok: true, result: page };
+    return this.guard(access, () => {
+      const frames = this.state.events.framesAfter(after, limit + 1);
+      const page: EventsPage = {
+        events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
+        lastSeq: this.state.events.lastSeq,
+        hasMore: frames.length > limit,
+      };
+      return { ok: true, result: page };
+    });
   }
 
   async command(
@@ -139,20 +157,38 @@ export class SessionObject extends DurableObject<Env> {
     deviceId: string | null,
     access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    if (!mayRun(access.role, command.type)) {
-      return {
-        ok: false,
-        error: { code: "forbidden", message: `A ${access.role} link may not send ${command.type}` },
-      };
-    }
-    if (!mayDecideBeyondCard(access.role, command)) {
-      const message = `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`;
-      return { ok: false, error: { code: "forbidden", message } };
-    }
-    const { deps, loop } = this.agent();
-    return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+    return this.guard(access, () => {
+      if (!mayRun(access.role, command.type))
+        refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
+      if (!mayDecideBeyondCard(access.role, command))
+        refuse(
+          "forbidden",
+          `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`,
+        );
+      const { deps, loop } = this.agent();
+      const keys = new SqlExternalKeys(this.state.sql);
+      const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
+      if (external) return external;
+      return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+    });
+  }
+
+  /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
+  async externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome> {
+    return this.guard(access, () =>
+      readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists()),
+    );
+  }
+
+  /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
+  async ensureAgentLink(
+    link: Pick<ShareLinkView, "linkId" | "label">,
+    fallback: string,
+  ): Promise<CommandOutcome> {
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return ensureAgentLink(this.state.links, link, fallback);
+    });
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -161,33 +197,27 @@ export class SessionObject extends DurableObject<Env> {
     access: Access,
     sessionUrl: string,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return subscribePush(this.state, body, access, sessionUrl);
+    return this.guard(access, () => subscribePush(this.state, body, access, sessionUrl));
   }
 
   async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return unsubscribePush(this.state, deviceId, access);
+    return this.guard(access, () => unsubscribePush(this.state, deviceId, access));
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
   async deliveries(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return { ok: true, result: { deliveries: this.state.deliveries.list() } };
+    return this.guard(access, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
   }
 
   async stats(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const stats: SessionStats = {
-      ...this.state.stats(),
-      sockets: this.ctx.getWebSockets().length,
-      streams: this.streamsRef?.size ?? 0,
-    };
-    return { ok: true, result: stats };
+    return this.guard(access, () => {
+      const stats: SessionStats = {
+        ...this.state.stats(),
+        sockets: this.ctx.getWebSockets().length,
+        streams: this.streamsRef?.size ?? 0,
+      };
+      return { ok: true, result: stats };
+    });
   }
 
   /** Records a share link the Worker signs next (owner only, checked by the Worker). */
@@ -195,67 +225,57 @@ export class SessionObject extends DurableObject<Env> {
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
     access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const record = this.state.links.add(link);
-    if (!record) {
-      return {
-        ok: false,
-        error: { code: "too_many_links", message: "This session holds too many share links" },
-      };
-    }
-    this.state.deadlines.rearm(); // its expiry closes its sockets
-    return { ok: true, result: record };
+    return this.guard(access, () => {
+      const record =
+        this.state.links.add(link) ?? refuse("too_many_links", "This session holds too many share links");
+      this.state.deadlines.rearm(); // its expiry closes its sockets
+      return { ok: true, result: record };
+    });
   }
 
   async listLinks(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return { ok: true, result: { links: this.state.links.list() } };
+    return this.guard(access, () => ({ ok: true, result: { links: this.state.links.list() } }));
   }
 
   /** Revokes a link and closes its live sockets at once. */
   async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const link = this.state.links.revoke(linkId);
-    if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
-    logSecurityEvent("link_revoked", this.logIds({ linkId }));
-    this.state.deadlines.rearm();
-    for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
-      closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
-    }
-    this.streamsRef?.close(socketTag({ linkId }));
-    this.state.subscriptions.deleteByLink(linkId);
-    return { ok: true, result: link };
+    return this.guard(access, () => {
+      const link = this.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
+      logSecurityEvent("link_revoked", this.logIds({ linkId }));
+      this.state.deadlines.rearm();
+      for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
+        closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
+      }
+      this.streamsRef?.close(socketTag({ linkId }));
+      this.state.subscriptions.deleteByLink(linkId);
+      return { ok: true, result: link };
+    });
   }
 
   /** Retires the owner token `access` holds and closes its sockets and streams; the Worker signs the new version. */
   async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const version = this.state.links.rotateOwner();
-    logSecurityEvent("owner_token_rotated", this.logIds(OWNER));
-    for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
-      closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
-    }
-    this.streamsRef?.close(socketTag(OWNER));
-    return { ok: true, result: { version } };
+    return this.guard(access, () => {
+      const version = this.state.links.rotateOwner();
+      logSecurityEvent("owner_token_rotated", this.logIds(OWNER));
+      for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
+        closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
+      }
+      this.streamsRef?.close(socketTag(OWNER));
+      return { ok: true, result: { version } };
+    });
   }
 
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
   async destroy(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    this.erase("The session was deleted");
-    return { ok: true };
+    return this.guard(access, () => {
+      this.erase("The session was deleted");
+      return { ok: true };
+    });
   }
 
   /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
   async exportSession(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return { ok: true, result: exportSession(this.state, this.buildSnapshot()) };
+    return this.guard(access, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -312,10 +332,7 @@ export class SessionObject extends DurableObject<Env> {
           return this.state.events.lastSeq;
         },
         mayReplay: (socket) => this.replayBudget.allows(socket),
-        logIds: (socket) =>
-          this.logIds({
-            linkId: accessOf(socket.deserializeAttachment() as SocketAttachment)?.linkId ?? null,
-          }),
+        logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         run: (command, deviceId, access) => this.command(command, deviceId, access),
       },
       ws,
@@ -373,7 +390,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private gate(access: Access): ErrorBody | null {
-    if (!this.exists()) return unknownSession().error;
+    if (!this.exists()) return UNKNOWN_SESSION;
     const refused = this.state.links.admit(access);
     if (refused) logSecurityEvent("credential_refused", { ...this.logIds(access), reason: refused.code });
     return refused;
@@ -381,6 +398,21 @@ export class SessionObject extends DurableObject<Env> {
 
   private logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null } {
     return { sessionId: this.state.meta.get("session_id", z.string()) ?? "", linkId: access.linkId };
+  }
+
+  /**
+   * Opens every RPC entry point: the session must exist and still admit `access` (the owner, for
+   * the routes the Worker lets only the owner reach); refusals become a refused outcome.
+   */
+  private guard(
+    access: Access,
+    work: () => CommandOutcome | Promise<CommandOutcome>,
+  ): Promise<CommandOutcome> {
+    return answer(() => {
+      const refused = this.gate(access);
+      if (refused) throw new SessionRefusal(refused);
+      return work();
+    });
   }
 
   private erase(reason: string): void {
@@ -407,6 +439,16 @@ export class SessionObject extends DurableObject<Env> {
     return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
   }
 
+  /** Long-poll reads this instance holds open (tests check a read really waits). */
+  get waitingReads(): number {
+    return this.waiters.size;
+  }
+
+  /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
+  untilWaitingReads(n: number): Promise<void> {
+    return this.waiters.untilWaiting(n);
+  }
+
   /** The model client of this instance (tests read a scripted model's recorded requests). */
   get model(): ModelClient {
     return this.agent().model;
@@ -426,8 +468,4 @@ export class SessionObject extends DurableObject<Env> {
       }
     }
   }
-}
-
-function unknownSession(): { ok: false; error: { code: "unknown_session"; message: string } } {
-  return { ok: false, error: { code: "unknown_session", message: "No such session" } };
 }

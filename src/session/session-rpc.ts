@@ -24,6 +24,11 @@ export interface SessionRpc {
   subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string): Promise<CommandOutcome>;
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
   deliveries(access?: Access): Promise<CommandOutcome>;
+  externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome>;
+  ensureAgentLink(
+    link: Pick<ShareLinkView, "linkId" | "label">,
+    fallbackLinkId: string,
+  ): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }
 

@@ -2,7 +2,7 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import { z } from "zod";
-import { Access, type Role } from "../protocol/access";
+import { Access, Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
@@ -19,13 +19,14 @@ export const WebSocketQuery = z.object({
   token: z.string().optional(),
 });
 
-/** A socket's device and the access it connected with (an Access, flattened in). */
-export interface SocketAttachment {
-  deviceId: string;
-  role?: Role;
-  linkId?: string | null;
-  ownerVersion?: number;
-}
+/** What each socket keeps across hibernation: which device it is, and the access it connected with. */
+export const SocketAttachment = z.object({
+  deviceId: DeviceId,
+  role: Role,
+  linkId: z.string().nullable(),
+  ownerVersion: z.number().int().optional(),
+});
+export type SocketAttachment = z.infer<typeof SocketAttachment>;
 
 export type SocketRequest =
   | { ok: true; access: Access; device: string | undefined; after: number }
@@ -67,12 +68,16 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** The access a socket connected with; null (every command refused) when its attachment states none. */
-export function accessOf(attachment: SocketAttachment | null): Access | null {
-  if (!attachment) return null;
-  const { deviceId: _deviceId, ...stated } = attachment;
+/**
+ * The device and access a socket connected with, read back from its attachment; null when the
+ * attachment is missing or does not parse, and the socket may then do nothing (it fails closed).
+ */
+export function readAttachment(ws: WebSocket): { deviceId: string; access: Access } | null {
+  const attachment = SocketAttachment.safeParse(ws.deserializeAttachment());
+  if (!attachment.success) return null;
+  const { deviceId: _deviceId, ...stated } = attachment.data;
   const access = Access.safeParse(stated);
-  return access.success ? access.data : null;
+  return access.success ? { deviceId: attachment.data.deviceId, access: access.data } : null;
 }
 
 export function sendAck(ws: WebSocket, frame: AckFrame): void {

@@ -5,7 +5,7 @@ import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import type { CommandOutcome } from "./command-handler";
-import { accessOf, type SocketAttachment, sendAck } from "./socket-access";
+import { closeSocket, readAttachment, sendAck } from "./socket-access";
 import type { SocketBudget } from "./socket-budget";
 import { parseCommandFrame } from "./socket-frames";
 
@@ -43,13 +43,18 @@ export async function answerSocketFrame(
       return sendAck(ws, { type: "ack", requestId: parsed.requestId, ok: false, error: parsed.error });
     const command = parsed.command;
     requestId = command.requestId ?? null;
-    const attachment = ws.deserializeAttachment() as SocketAttachment | null;
-    const access = accessOf(attachment);
-    if (!access) {
-      // Fails closed: a socket that cannot say who opened it may do nothing.
-      const error: ErrorBody = { code: "forbidden", message: "This connection has no access; reconnect" };
-      return sendAck(ws, { type: "ack", requestId, ok: false, error });
+    const socket = readAttachment(ws);
+    if (!socket) {
+      // Who this socket is cannot be read back: it may do nothing, and reconnecting states it afresh.
+      sendAck(ws, {
+        type: "ack",
+        requestId,
+        ok: false,
+        error: { code: "forbidden", message: "This connection's access could not be read; reconnect" },
+      });
+      return closeSocket(ws, 1008, "Unreadable connection state");
     }
+    const { access } = socket;
     if (command.type === "resume") {
       const refused = host.gate(access);
       if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
@@ -64,7 +69,7 @@ export async function answerSocketFrame(
       const lastSeq = host.replay(ws, command.after);
       return sendAck(ws, { type: "ack", requestId, ok: true, result: { lastSeq } });
     }
-    const outcome = await host.run(command, attachment?.deviceId ?? null, access);
+    const outcome = await host.run(command, socket.deviceId, access);
     sendAck(
       ws,
       outcome.ok

@@ -3,12 +3,17 @@
 import type { PlanRequest, PlanResponse, Question } from "../../src/interactions/kinds/index";
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
 import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
+import { OUTCOME_WORDS } from "../../src/protocol/outcome-words";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
 export type { AnswerValue, Question };
 
 /** What a receipt reads from a resolution. */
-type Resolution = Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "resolvedAt" | "batch">;
+type Resolution = Pick<
+  InteractionResolution,
+  "outcome" | "response" | "resolvedBy" | "resolvedAt" | "batch"
+> &
+  Partial<Pick<InteractionResolution, "withdrawn">>;
 
 /** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
 export function questionsOf(request: unknown): Question[] {
@@ -63,14 +68,6 @@ export function formatRemaining(ms: number): string {
   return `${minutes}:${String(seconds).padStart(2, "0")}`;
 }
 
-const OUTCOME_WORDS: Record<Resolution["outcome"], string> = {
-  answered: "Answered",
-  approved: "Approved",
-  denied: "Denied",
-  timed_out: "Timed out",
-  cancelled: "Cancelled",
-};
-
 /** The one-line receipt every device shows once an interaction is resolved. */
 export function receiptText(resolution: Resolution, deviceId: string | null): string {
   let text = OUTCOME_WORDS[resolution.outcome];
@@ -81,6 +78,7 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
     choice?: unknown;
     feedback?: unknown;
     chatReply?: unknown;
+    updatedInput?: unknown;
   };
   if (typeof response.choice === "string" && response.choice in PLAN_RECEIPTS) {
     text = PLAN_RECEIPTS[response.choice as PlanResponse["choice"]];
@@ -94,7 +92,12 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
     text += `: “${response.reason}”`;
   }
   if (resolution.outcome === "denied" && response.stop === true) text += " · turn stopped";
+  if (resolution.outcome === "approved" && typeof response.updatedInput === "object" && response.updatedInput)
+    text += " · with edited arguments";
   if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
+  // An external agent that gave up on its own card (its signal aborted) withdrew it.
+  if (resolution.withdrawn)
+    return `Withdrawn by ${resolution.resolvedBy?.replace(/^agent:/, "") || "the agent"}`;
   if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
   return text;
 }

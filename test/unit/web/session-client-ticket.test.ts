@@ -47,7 +47,7 @@ describe("session client connection tickets", () => {
     expect(sockets[0]!.url).not.toContain("owner-token-secret");
     sockets[0]!.onmessage?.({ data: JSON.stringify(hello()) });
     sockets[0]!.onclose?.({});
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    client.reconnectNow();
     await settle();
     expect(sockets).toHaveLength(2);
     expect(new URL(sockets[1]!.url).searchParams.get("ticket")).toBe("ticket-2");

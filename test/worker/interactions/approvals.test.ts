@@ -4,6 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import type { PermissionMode } from "../../../src/protocol";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import {
   answeredResult,
   COLOUR_QUESTION,
@@ -226,7 +227,7 @@ describe("approving and denying a tool call", () => {
 
   it("refuses an approval that arrives after the deadline and times the card out instead", async () => {
     const session = await createSession({
-      interactionTimeoutMs: 150,
+      interactionTimeoutMs: 60_000,
       script: [toolReply([writeCall("toolu_late")]), textReply("Ok.")],
     });
     const stub = stubOf(session);
@@ -235,7 +236,7 @@ describe("approving and denying a tool call", () => {
     const prompt = await device.waitForEvent("approval_required");
     // Hold the platform's alarm back so the late answer, not the alarm, meets the deadline first.
     await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, prompt.data.expiresAt - Date.now() + 20)));
+    await advanceClock(stub, { at: prompt.data.expiresAt + 1 });
 
     const ack = await device.request({ type: "approve", toolCallId: "toolu_late" });
     expect(ack.error).toMatchObject({ code: "already_resolved", resolution: { outcome: "timed_out" } });
