@@ -57,12 +57,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
-  // Not readonly: a test may swap in a smaller budget to flood it quickly.
-  private replayBudget = new ReplayBudget(() => Date.now());
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
   readonly clock = new SessionClock();
+  // Not readonly: a test may swap in a smaller budget to flood it quickly.
+  private replayBudget = new ReplayBudget(() => this.clock.now());
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -95,7 +95,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private get spentTickets(): SpentTickets {
-    return new SpentTickets(this.state.meta, () => Date.now());
+    return new SpentTickets(this.state.meta, () => this.clock.now());
   }
 
   private get streams(): EventStreams {

@@ -2,7 +2,7 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import { z } from "zod";
-import { Access, Role } from "../protocol/access";
+import { Access, OwnerVersion, Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
@@ -24,7 +24,7 @@ export const SocketAttachment = z.object({
   deviceId: DeviceId,
   role: Role,
   linkId: z.string().nullable(),
-  ownerVersion: z.number().int().optional(),
+  ownerVersion: OwnerVersion.optional(),
 });
 export type SocketAttachment = z.infer<typeof SocketAttachment>;
 
@@ -75,9 +75,9 @@ function parseJson(text: string | null): unknown {
 export function readAttachment(ws: WebSocket): { deviceId: string; access: Access } | null {
   const attachment = SocketAttachment.safeParse(ws.deserializeAttachment());
   if (!attachment.success) return null;
-  const { deviceId: _deviceId, ...stated } = attachment.data;
+  const { deviceId, ...stated } = attachment.data;
   const access = Access.safeParse(stated);
-  return access.success ? { deviceId: attachment.data.deviceId, access: access.data } : null;
+  return access.success ? { deviceId, access: access.data } : null;
 }
 
 export function sendAck(ws: WebSocket, frame: AckFrame): void {

@@ -40,6 +40,12 @@ const KNOWN: Record<string, string> = {
   "src/agent/batch-decision.ts": "approve all / deny all decides approval cards",
   "web/src/ui/batch-bar.ts": "the page's approve all / deny all bar",
   "web/src/session-state.ts": "folds the seed prompt events",
+  "src/agent/edited-input.ts": "runs the arguments a person edited on an approval",
+  "web/src/external-agent.ts": "an external agent names the kind of card it opens",
+  "web/src/claude-permissions.ts": "maps Claude Code's permission requests onto the seed kinds",
+  "web/src/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
+  "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
+  "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
 };
 
 function* files(dir: string): Generator<string> {

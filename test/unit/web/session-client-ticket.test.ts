@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../../web/src/session-api";
 import { SessionClient } from "../../../web/src/session-client";
 import type { SocketLike } from "../../../web/src/session-socket";
@@ -36,7 +36,13 @@ function setup(ticket: () => Promise<string>) {
 }
 
 describe("session client connection tickets", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("opens every socket with a fresh ticket and never puts the token in its URL", async () => {
+    // The reconnect waits out its backoff on a timer; the test moves that timer instead of sleeping.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     let issued = 0;
     const { client, sockets } = setup(async () => `ticket-${++issued}`);
     client.connect();
@@ -47,7 +53,7 @@ describe("session client connection tickets", () => {
     expect(sockets[0]!.url).not.toContain("owner-token-secret");
     sockets[0]!.onmessage?.({ data: JSON.stringify(hello()) });
     sockets[0]!.onclose?.({});
-    client.reconnectNow();
+    await vi.advanceTimersByTimeAsync(5);
     await settle();
     expect(sockets).toHaveLength(2);
     expect(new URL(sockets[1]!.url).searchParams.get("ticket")).toBe("ticket-2");

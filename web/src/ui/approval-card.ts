@@ -68,10 +68,10 @@ export class ApprovalCard extends AnswerableCard {
       title: "Deny, and stop the turn instead of letting the agent continue",
       on: { click: () => this.deny(true) },
     });
-    this.approveButton = approve;
     this.editor = new InputEditor(input, (updatedInput) => {
       void this.respond({ decision: "approve", remember: false, updatedInput });
     });
+    this.approveButton = approve;
     this.buttons = [approve, always, this.denyButton, denyAndStop];
     this.controls = h(
       "div",
