@@ -2,6 +2,7 @@
 // subscribed device and one for the webhook; the alarm sends what is due and schedules retries.
 import type { Config } from "../config";
 import type { KindSummary } from "../interactions/define-interaction";
+import { logSecurityEvent } from "../log/security-log";
 import { PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
 import { isPromptEvent } from "../protocol/prompt-event";
@@ -95,6 +96,13 @@ export class Notifier {
       this.deps.subscriptions.delete(delivery.target);
     const delay = RETRY_DELAYS_MS[delivery.attempts - 1];
     const retry = result.kind === "retry" && delay !== undefined;
+    if (!retry && (result.kind === "failed" || result.kind === "retry")) {
+      logSecurityEvent("delivery_failed", {
+        sessionId: this.deps.session().sessionId,
+        reason: delivery.channel,
+        status: result.httpStatus,
+      });
+    }
     this.deps.deliveries.settle(delivery.id, {
       status: retry ? "pending" : result.kind === "retry" ? "failed" : result.kind,
       httpStatus: result.httpStatus,

@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
+import { logSecurityEvent } from "../log/security-log";
 import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
@@ -64,8 +65,10 @@ app.post("/api/sessions", async (c) => {
     const presented = bearer(c.req.header("authorization"));
     if (!presented)
       throw new HttpError("unauthorized", "Creating a session needs Authorization: Bearer <GATEWAY_TOKEN>");
-    if (!timingSafeEqual(presented, config.gatewayToken))
+    if (!timingSafeEqual(presented, config.gatewayToken)) {
+      logSecurityEvent("credential_refused", { reason: "gateway_token" });
       throw new HttpError("forbidden", "Wrong gateway token");
+    }
   }
   await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
   const body = await readJsonBody(c, CreateSessionBody, { optional: true });
@@ -129,8 +132,10 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   const ticket = connection && !c.req.header("authorization") ? c.req.query("ticket") : undefined;
   if (ticket !== undefined) {
     const admitted = await checkTicket(c.get("config").sessionSecret, id.data, ticket, Date.now());
-    if (!admitted)
+    if (!admitted) {
+      logSecurityEvent("credential_refused", { sessionId: id.data, reason: "ticket" });
       throw new HttpError("forbidden", "Unknown or expired connection ticket; ask for a new one");
+    }
     c.set("sessionId", id.data);
     c.set("access", admitted.access);
     c.set("ticket", admitted);
@@ -149,6 +154,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   // Role and expiry are checked here; revocation needs the object's storage and is checked there.
   const checked = await checkAccessToken(c.get("config").sessionSecret, id.data, token, Date.now());
   if (!checked.ok) {
+    logSecurityEvent("credential_refused", { sessionId: id.data, reason: checked.reason });
     if (checked.reason === "expired") throw new HttpError("link_expired", "This share link has expired");
     throw new HttpError("forbidden", "Wrong token for this session");
   }

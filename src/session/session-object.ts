@@ -1,11 +1,13 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
+import { z } from "zod";
 import { timeOutDue } from "../agent/resolve-interaction";
 import { type Config, configFor } from "../config";
+import { logSecurityEvent } from "../log/security-log";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
-import { type Access, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
+import { type Access, mayDecideBeyondCard, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { type HelloFrame, PING, PONG } from "../protocol/frames";
@@ -30,6 +32,7 @@ import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import {
   closeSocket,
+  readAttachment,
   readSocketAccess,
   readStreamAccess,
   refuseSocket,
@@ -158,6 +161,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () => {
       if (!mayRun(access.role, command.type))
         refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
+      if (!mayDecideBeyondCard(access.role, command))
+        refuse(
+          "forbidden",
+          `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`,
+        );
       const { deps, loop } = this.agent();
       const keys = new SqlExternalKeys(this.state.sql);
       const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
@@ -234,6 +242,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
     return this.guard(access, () => {
       const link = this.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
+      logSecurityEvent("link_revoked", this.logIds({ linkId }));
       this.state.deadlines.rearm();
       for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
         closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
@@ -248,6 +257,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
     return this.guard(access, () => {
       const version = this.state.links.rotateOwner();
+      logSecurityEvent("owner_token_rotated", this.logIds(OWNER));
       for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
         closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
       }
@@ -323,6 +333,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           return this.state.events.lastSeq;
         },
         mayReplay: (socket) => this.replayBudget.allows(socket),
+        logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         run: (command, deviceId, access) => this.command(command, deviceId, access),
       },
       ws,
@@ -381,7 +392,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   private gate(access: Access): ErrorBody | null {
     if (!this.exists()) return UNKNOWN_SESSION;
-    return this.state.links.admit(access);
+    const refused = this.state.links.admit(access);
+    if (refused) logSecurityEvent("credential_refused", { ...this.logIds(access), reason: refused.code });
+    return refused;
+  }
+
+  private logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null } {
+    return { sessionId: this.state.meta.get("session_id", z.string()) ?? "", linkId: access.linkId };
   }
 
   /**

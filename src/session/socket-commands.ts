@@ -1,5 +1,6 @@
 // One WebSocket frame in, one ack out: rate limit, parse, check who sent it, then replay or run the
 // command. Never throws, so a bad frame or a failing command cannot close the socket.
+import { logSecurityEvent } from "../log/security-log";
 import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
@@ -16,6 +17,8 @@ export interface SocketCommandHost {
   replay(ws: WebSocket, after: number): number;
   /** Whether this socket's replay budget (replay-budget.ts) has room for another replay. */
   mayReplay(ws: WebSocket): boolean;
+  /** The session and link a socket belongs to, for the security log. */
+  logIds(ws: WebSocket): { sessionId: string; linkId: string | null };
   run(command: SessionCommand, deviceId: string | null, access: Access): Promise<CommandOutcome>;
 }
 
@@ -28,6 +31,7 @@ export async function answerSocketFrame(
   try {
     const parsed = parseCommandFrame(message);
     if (!host.budget.take(ws)) {
+      logSecurityEvent("rate_limited", { ...host.logIds(ws), reason: "socket_commands" });
       return sendAck(ws, {
         type: "ack",
         requestId: parsed.ok ? (parsed.command.requestId ?? null) : parsed.requestId,
@@ -55,6 +59,7 @@ export async function answerSocketFrame(
       const refused = host.gate(access);
       if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
       if (!host.mayReplay(ws)) {
+        logSecurityEvent("rate_limited", { ...host.logIds(ws), reason: "replay_bytes" });
         const error: ErrorBody = {
           code: "rate_limited",
           message: "Too much history replayed on this connection in the last minute; resume later",

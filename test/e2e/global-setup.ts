@@ -7,8 +7,15 @@ import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
 import { freePorts } from "../mcp-servers/free-ports";
 import { startTestServers, type TestServerPorts, testMcpServers } from "../mcp-servers/test-servers";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
+import { hasTmux } from "./tmux-terminal";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // With CI=true a missing browser or terminal fails the run: skipped tests would pass in silence.
+  if (process.env.CI === "true" && (!hasChromium || !hasTmux)) {
+    throw new Error(
+      `CI=true but ${!hasChromium ? `${CHROMIUM_PATH} (apt-get install chromium)` : "tmux (apt-get install tmux)"} is missing`,
+    );
+  }
   if (!hasChromium) {
     console.warn(`browser tests skipped: ${CHROMIUM_PATH} not found (apt-get install chromium)`);
     project.provide("baseUrl", "");

@@ -29,7 +29,8 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = event.notification.data?.url ?? "/";
+  // Only this origin's pages: a notice's URL is data a push carried, never a way to open elsewhere.
+  const url = sameOriginUrl(event.notification.data?.url);
   event.waitUntil(
     (async () => {
       const windows = await clients.matchAll({ type: "window", includeUncontrolled: true });
@@ -42,3 +43,13 @@ self.addEventListener("notificationclick", (event) => {
     })(),
   );
 });
+
+/** `raw` as an absolute URL on this service worker's origin, or the start page when it is not one. */
+function sameOriginUrl(raw) {
+  try {
+    const url = new URL(typeof raw === "string" ? raw : "/", self.location.origin);
+    return url.origin === self.location.origin ? url.href : new URL("/", self.location.origin).href;
+  } catch {
+    return new URL("/", self.location.origin).href;
+  }
+}
