@@ -65,6 +65,12 @@ const EnvSchema = z.object({
     .optional(),
   NOTIFY_WEBHOOK_URL: z.url().refine(webhookUrlAllowed, "must be https (http only for loopback)").optional(),
   NOTIFY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  ACCESS_TEAM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "must be a host name such as myteam.cloudflareaccess.com")
+    .optional(),
+  ACCESS_AUD: z.string().min(1).optional(),
+  INBOX_DISABLED: Flag,
 });
 
 export interface Config {
@@ -104,6 +110,10 @@ export interface Config {
   webhook: { url: string; secret: string } | null;
   /** MCP servers sessions may use (`MCP_SERVERS`); header values already resolved from secrets. */
   mcpServers: McpServerConfig[];
+  /** Cloudflare Access in front of the deployment: every request carries its signed assertion. */
+  access: { teamDomain: string; audience: string } | null;
+  /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
+  inboxDisabled: boolean;
 }
 
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
@@ -120,6 +130,9 @@ export function readConfig(env: Record<string, unknown>): Config {
   }
   if (e.NOTIFY_WEBHOOK_URL && !e.NOTIFY_WEBHOOK_SECRET) {
     throw new Error("Invalid configuration: NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign with");
+  }
+  if (Boolean(e.ACCESS_TEAM_DOMAIN) !== Boolean(e.ACCESS_AUD)) {
+    throw new Error("Invalid configuration: set both ACCESS_TEAM_DOMAIN and ACCESS_AUD, or neither");
   }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
@@ -154,6 +167,11 @@ export function readConfig(env: Record<string, unknown>): Config {
         ? { url: e.NOTIFY_WEBHOOK_URL, secret: e.NOTIFY_WEBHOOK_SECRET }
         : null,
     mcpServers: readMcpServers(env),
+    access:
+      e.ACCESS_TEAM_DOMAIN && e.ACCESS_AUD
+        ? { teamDomain: e.ACCESS_TEAM_DOMAIN, audience: e.ACCESS_AUD }
+        : null,
+    inboxDisabled: e.INBOX_DISABLED,
   };
 }
 

@@ -2,6 +2,8 @@
 declare namespace Cloudflare {
   interface Env {
     SESSIONS: DurableObjectNamespace<import("./session/session-object").SessionObject>;
+    /** One Inbox object per person (DESIGN §21). */
+    INBOXES: DurableObjectNamespace<import("./inbox/inbox-object").InboxObject>;
     ASSETS?: Fetcher;
     /** Bearer token required to create sessions; open when unset (local dev). */
     GATEWAY_TOKEN?: string;
@@ -26,10 +28,15 @@ declare namespace Cloudflare {
     ALLOW_SCRIPTED_SESSIONS?: string;
     /** JSON array of MCP servers sessions may use (README "MCP servers"). */
     MCP_SERVERS?: string;
+    /** Cloudflare Access in front of the deployment: the team's host and the application's audience tag. */
+    ACCESS_TEAM_DOMAIN?: string;
+    ACCESS_AUD?: string;
+    /** "true": sessions do not report to their creator's inbox. */
+    INBOX_DISABLED?: string;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "SessionObject";
+    durableNamespaces: "SessionObject" | "InboxObject";
   }
 }
 interface Env extends Cloudflare.Env {}

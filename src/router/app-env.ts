@@ -4,6 +4,9 @@ import type { Access } from "../protocol/access";
 
 export type AppEnv = {
   Bindings: Env;
-  /** `token` is the bearer token the request presented, already checked against `access`. */
-  Variables: { config: Config; sessionId: string; access: Access; token: string };
+  /**
+   * `token` is the bearer token the request presented, already checked against `access`;
+   * `person` who the request acts for (src/router/person.ts), null when it shows no identity.
+   */
+  Variables: { config: Config; sessionId: string; access: Access; token: string; person: string | null };
 };

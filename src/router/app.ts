@@ -12,8 +12,11 @@ import type { NotifyInfo } from "../protocol/notify";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
+import { bearer, timingSafeEqual } from "./bearer";
 import { HttpError } from "./http-error";
+import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
+import { identifyPerson, personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { sessionRoutes } from "./session-routes";
@@ -53,6 +56,8 @@ app.use("/api/*", async (c, next) => {
   c.set("config", config);
   await next();
 });
+
+app.use("/api/*", identifyPerson);
 
 app.post("/api/sessions", async (c) => {
   const config = c.get("config");
@@ -96,6 +101,7 @@ app.post("/api/sessions", async (c) => {
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
     shareUrl,
     mcpServers: mcpServers.names,
+    creator: personOf(c),
   });
   if (!created.ok) throw HttpError.from(created.error);
 
@@ -154,6 +160,8 @@ app.use("/api/sessions/:id/*", authorizeSession);
 app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
+app.route("/api/inbox", inboxRoutes);
+
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");
 });
@@ -163,15 +171,3 @@ app.onError((error, c) => {
   console.error("Parley request failed", error);
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });
-
-function bearer(header: string | undefined): string | null {
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  return match?.[1] ?? null;
-}
-
-function timingSafeEqual(a: string, b: string): boolean {
-  const left = new TextEncoder().encode(a);
-  const right = new TextEncoder().encode(b);
-  if (left.byteLength !== right.byteLength) return false;
-  return crypto.subtle.timingSafeEqual(left, right);
-}

@@ -100,6 +100,7 @@ export class SessionState {
     if (init.interactionTimeoutMs) this.meta.set("interaction_timeout_ms", init.interactionTimeoutMs);
     if (init.shareUrl) this.meta.set("share_url", init.shareUrl);
     if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
+    if (init.creator) this.meta.set("creator", init.creator);
     this.meta.set("created_at", now());
   }
 

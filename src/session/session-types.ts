@@ -13,6 +13,8 @@ export const SessionInit = z.object({
   shareUrl: z.string().nullable().optional(),
   /** The configured MCP servers this session uses, by name (checked by the Worker). */
   mcpServers: z.array(z.string()).optional(),
+  /** The person who created the session (src/router/person.ts); its inbox hears of it. */
+  creator: z.string().optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
 
