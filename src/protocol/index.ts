@@ -8,6 +8,7 @@ export * from "./events";
 export * from "./form-content";
 export * from "./frames";
 export * from "./http";
+export * from "./inbox";
 export * from "./limits";
 export * from "./notify";
 export * from "./session";

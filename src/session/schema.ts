@@ -72,6 +72,12 @@ const MIGRATIONS: string[][] = [
       WHERE m.role = 'assistant' AND json_extract(b.value, '$.id') = interactions.tool_call_id
       ORDER BY m.id DESC LIMIT 1), 'main')`,
   ],
+  [],
+  [
+    // Changes reported to the creator's inbox, written with the event they follow and deleted once
+    // the inbox has them. AUTOINCREMENT: a seq is never reused, since the inbox skips seqs it applied.
+    `CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, entry TEXT NOT NULL, at INTEGER NOT NULL)`,
+  ],
 ];
 
 /** Brings the database up to the last migration; safe to run on every constructor call. */

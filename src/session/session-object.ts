@@ -15,8 +15,10 @@ import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
+import type { InboxReport } from "./inbox-report";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { exportSession } from "./session-export";
+import { sessionInboxReport } from "./session-inbox-report";
 import { sessionNotifier } from "./session-notifier";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
@@ -43,6 +45,8 @@ export class SessionObject extends DurableObject<Env> {
   private streamsRef: EventStreams | null = null;
   // INVARIANT: built from the stores; pending deliveries are rows, so a new instance loses nothing.
   private notifierRef: Notifier | null = null;
+  // INVARIANT: built from the stores; undelivered outbox rows are rows, so a new instance loses nothing.
+  private inboxReportRef: InboxReport | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
@@ -64,13 +68,25 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private get state(): SessionState {
-    this.stateRef ??= new SessionState(
-      this.ctx.storage,
-      (frame) => this.broadcast(frame),
-      (event) => this.notifier.onEvent(event),
-      this.config.retentionMs,
-    );
+    if (!this.stateRef) {
+      this.stateRef = new SessionState(
+        this.ctx.storage,
+        (frame) => this.broadcast(frame),
+        (event) => {
+          this.notifier.onEvent(event);
+          this.inboxReport.onEvent(event);
+        },
+        this.config.retentionMs,
+      );
+      // Built with the stores, so its deadline source is there before the alarm is first re-armed.
+      this.inboxReportRef = sessionInboxReport(this.stateRef, this.config, this.env);
+    }
     return this.stateRef;
+  }
+
+  private get inboxReport(): InboxReport {
+    this.inboxReportRef ??= sessionInboxReport(this.state, this.config, this.env);
+    return this.inboxReportRef;
   }
 
   private get streams(): EventStreams {
@@ -101,6 +117,7 @@ export class SessionObject extends DurableObject<Env> {
     if (this.exists())
       return { ok: false, error: { code: "invalid_input", message: "Session already exists" } };
     this.state.initialize(init);
+    this.inboxReport.onCreated(Date.now());
     this.state.deadlines.rearm();
     return { ok: true };
   }
@@ -331,6 +348,7 @@ export class SessionObject extends DurableObject<Env> {
       loop.advance().catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
     // Notifications go out last: a slow push service or webhook must not hold up a timeout.
     if ((await this.notifier.deliverDue(now)) > 0) this.state.deadlines.rearm();
+    await this.inboxReport.fire(now);
   }
 
   private gate(access: Access): ErrorBody | null {
@@ -345,6 +363,7 @@ export class SessionObject extends DurableObject<Env> {
     this.runtime = null;
     this.stateRef = null;
     this.notifierRef = null;
+    this.inboxReportRef = null;
     this.streamsRef?.close();
     this.streamsRef = null;
     // Storage operations are ordered and covered by the output gate; no need to await here.

@@ -25,6 +25,7 @@ const ASK = "toolu_ask_before_upgrade";
  */
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
+    `DROP TABLE outbox`,
     `ALTER TABLE interactions DROP COLUMN frame_id`,
     `ALTER TABLE tool_results DROP COLUMN images`,
     `DROP TABLE mcp_calls`,
@@ -71,10 +72,10 @@ describe("a session stored by the first round's schema", () => {
     expect(await tableRows(session, `SELECT name FROM sqlite_master WHERE name = 'frames'`)).toEqual([]);
     await evictDurableObject(stub, { webSockets: "close" });
 
-    // Waking runs migrations 3–7 over the stored rows.
+    // Waking runs migrations 3–9 over the stored rows.
     const phone = await connect(session, { device: "phone" });
     expect(await tableRows(session, `SELECT value FROM meta WHERE key = 'schema_version'`)).toEqual([
-      { value: "7" },
+      { value: "9" },
     ]);
     expect(await tableRows(session, `SELECT id, tool_call_id, status FROM interactions`)).toEqual([
       { id: ASK, tool_call_id: ASK, status: "pending" },
