@@ -19,6 +19,7 @@ import { linkRoutes } from "./link-routes";
 import { identifyPerson, personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
+import { requireOwnSession } from "./session-owner-guard";
 import { sessionRoutes } from "./session-routes";
 import { newSessionId, signSessionToken } from "./session-token";
 import { checkAccessToken } from "./share-token";
@@ -157,6 +158,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 // Every session route is authorized here, in the Worker, so a bad request never wakes the object.
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
+app.use("/api/sessions/:id/*", requireOwnSession);
 app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 

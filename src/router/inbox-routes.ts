@@ -7,9 +7,12 @@ import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER } from "../inbox/inbox-stream-req
 import { describeZodError } from "../protocol/errors";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import { inboxAnswerRoute } from "./inbox-answer-route";
 import { personOf } from "./person";
 
 export const inboxRoutes = new Hono<AppEnv>();
+
+inboxAnswerRoute(inboxRoutes);
 
 inboxRoutes.get("/", async (c) => {
   const person = personOf(c);

@@ -174,6 +174,11 @@ export class SessionObject extends DurableObject<Env> {
     return unsubscribePush(this.state, deviceId, access);
   }
 
+  /** The person who created the session; null for a session from before creators were recorded. */
+  async creator(): Promise<string | null> {
+    return this.exists() ? this.state.creator() : null;
+  }
+
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
   async deliveries(): Promise<CommandOutcome> {
     if (!this.exists()) return unknownSession();

@@ -20,6 +20,7 @@ export interface SessionRpc {
   subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string): Promise<CommandOutcome>;
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
   deliveries(): Promise<CommandOutcome>;
+  creator(): Promise<string | null>;
   fetch(request: Request): Promise<Response>;
 }
 

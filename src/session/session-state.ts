@@ -104,6 +104,10 @@ export class SessionState {
     this.meta.set("created_at", now());
   }
 
+  creator(): string | null {
+    return this.meta.get("creator", z.string());
+  }
+
   interactionTimeoutMs(config: Config): number {
     return (
       this.meta.get("interaction_timeout_ms", z.number().int().positive()) ?? config.interactionTimeoutMs
