@@ -4,17 +4,21 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
 import { PING, PONG } from "../protocol/frames";
 import { OutboxBatch } from "../protocol/inbox";
+import type { InboxLinkView } from "../protocol/inbox-links";
 import { EventStreams } from "../session/event-streams";
+import { SOCKET_CLOSE } from "../session/socket-access";
 import { SqlCounter } from "../session/sql-counter";
+import { InboxLinks } from "./inbox-links";
 import type { InboxRpc } from "./inbox-rpc";
 import { migrateInbox } from "./inbox-schema";
 import { InboxStore } from "./inbox-store";
-import { type InboxStreamRequest, readInboxStreamRequest } from "./inbox-stream-request";
+import { type InboxStreamRequest, PERSON_TAG, readInboxStreamRequest } from "./inbox-stream-request";
 
 const REPLAY_PAGE = 500;
 
 export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly store: InboxStore;
+  private readonly links: InboxLinks;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
@@ -22,7 +26,9 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateInbox(ctx.storage.sql);
-    this.store = new InboxStore(new SqlCounter(ctx.storage.sql), () => Date.now());
+    const sql = new SqlCounter(ctx.storage.sql);
+    this.store = new InboxStore(sql, () => Date.now());
+    this.links = new InboxLinks(sql, () => Date.now());
     this.streams = new EventStreams(
       this.store,
       readConfig(env as unknown as Record<string, unknown>).sseHeartbeatMs,
@@ -49,6 +55,12 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   override async fetch(request: Request): Promise<Response> {
     const opened = readInboxStreamRequest(request);
     if (!opened.ok) return Response.json({ code: "invalid_input", message: opened.message }, { status: 400 });
+    if (opened.tag !== PERSON_TAG && !this.links.isLive(opened.tag)) {
+      return Response.json(
+        { code: "forbidden", message: "This inbox link was revoked or has expired" },
+        { status: 403 },
+      );
+    }
     const hello = { type: "hello" as const, view: this.store.view(opened.person) };
     if (opened.kind === "sse") return this.streams.open(opened.after, hello, opened.tag);
     return this.openSocket(opened, hello);
@@ -67,6 +79,27 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       cursor = (JSON.parse(last) as { seq: number }).seq;
     }
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async addLink(
+    link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
+  ): Promise<InboxLinkView | null> {
+    return this.links.add(link);
+  }
+
+  async listLinks(): Promise<InboxLinkView[]> {
+    return this.links.list();
+  }
+
+  async linkIsLive(linkId: string): Promise<boolean> {
+    return this.links.isLive(linkId);
+  }
+
+  /** Revokes a link and ends its streams and sockets at once; null when there is no such link. */
+  async revokeLink(linkId: string): Promise<InboxLinkView | null> {
+    const link = this.links.revoke(linkId);
+    if (link) await this.closeStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
+    return link;
   }
 
   /** Closes every stream and socket opened with `tag` (a revoked inbox link). */

@@ -1,5 +1,6 @@
 // The RPC surface of a person's Inbox object, and how the Worker and sessions reach it (one per person).
 import type { InboxView, OutboxBatch } from "../protocol/inbox";
+import type { InboxLinkView } from "../protocol/inbox-links";
 
 export interface InboxRpc {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
@@ -8,6 +9,14 @@ export interface InboxRpc {
   view(person: string): Promise<InboxView>;
   /** Whether session `sessionId` reported to this inbox (it belongs to this person). */
   holds(sessionId: string): Promise<boolean>;
+  /** Records a link the Worker signs next; null when the person holds too many. */
+  addLink(
+    link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
+  ): Promise<InboxLinkView | null>;
+  listLinks(): Promise<InboxLinkView[]>;
+  linkIsLive(linkId: string): Promise<boolean>;
+  /** Revokes a link and closes its streams at once; null when there is no such link. */
+  revokeLink(linkId: string): Promise<InboxLinkView | null>;
   /** Ends the streams and sockets opened with `tag`. */
   closeStreams(tag: string, code: number, reason: string): Promise<void>;
   fetch(request: Request): Promise<Response>;

@@ -14,6 +14,12 @@ const MIGRATIONS: string[][] = [
     // The inbox's own event log: each applied change, replayed to streams after their cursor.
     `CREATE TABLE events (seq INTEGER PRIMARY KEY, frame TEXT NOT NULL, at INTEGER NOT NULL)`,
   ],
+  [
+    // Links the person minted to their inbox; revoked ones stay listed, and are refused.
+    `CREATE TABLE links (
+      link_id TEXT PRIMARY KEY, role TEXT NOT NULL, label TEXT, created_at INTEGER NOT NULL,
+      expires_at INTEGER, revoked_at INTEGER)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

@@ -5,6 +5,9 @@ import { z } from "zod";
 export const INBOX_PERSON_HEADER = "x-parley-person";
 export const INBOX_TAG_HEADER = "x-parley-stream-tag";
 
+/** The tag of streams the person opened themselves (not through an inbox link). */
+export const PERSON_TAG = "person";
+
 const Cursor = z.coerce.number().int().nonnegative();
 
 export type InboxStreamRequest = {
@@ -20,7 +23,7 @@ export function readInboxStreamRequest(
 ): ({ ok: true } & InboxStreamRequest) | { ok: false; message: string } {
   const url = new URL(request.url);
   const person = request.headers.get(INBOX_PERSON_HEADER);
-  const tag = request.headers.get(INBOX_TAG_HEADER) ?? "person";
+  const tag = request.headers.get(INBOX_TAG_HEADER) ?? PERSON_TAG;
   const after = Cursor.safeParse(url.searchParams.get("after") ?? "0");
   if (!person || !after.success) return { ok: false, message: "Bad inbox stream request" };
   const kind = url.pathname.endsWith("/ws") ? "ws" : "sse";

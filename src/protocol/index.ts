@@ -9,6 +9,7 @@ export * from "./form-content";
 export * from "./frames";
 export * from "./http";
 export * from "./inbox";
+export * from "./inbox-links";
 export * from "./limits";
 export * from "./notify";
 export * from "./session";

@@ -1,12 +1,21 @@
 // Hono's typing for this app: the Worker bindings and the values middleware sets.
 import type { Config } from "../config";
 import type { Access } from "../protocol/access";
+import type { InboxLinkClaims } from "./inbox-link-token";
 
 export type AppEnv = {
   Bindings: Env;
   /**
    * `token` is the bearer token the request presented, already checked against `access`;
-   * `person` who the request acts for (src/router/person.ts), null when it shows no identity.
+   * `person` who the request acts for (src/router/person.ts), null when it shows no identity;
+   * `inboxLink` the inbox link it came through, if any (then `person` is the link's minter).
    */
-  Variables: { config: Config; sessionId: string; access: Access; token: string; person: string | null };
+  Variables: {
+    config: Config;
+    sessionId: string;
+    access: Access;
+    token: string;
+    person: string | null;
+    inboxLink: InboxLinkClaims | null;
+  };
 };

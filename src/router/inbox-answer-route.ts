@@ -9,14 +9,22 @@ import { InteractionId, SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import type { InboxLinkClaims } from "./inbox-link-token";
 import { personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 
 const AnswerBody = z.strictObject({ response: z.unknown() });
 
+/** How an answer given through an inbox link is recorded: its label and its id. */
+export function linkAnswerer(link: InboxLinkClaims): string {
+  return `${link.label ?? "inbox link"} (inbox link ${link.linkId.slice(0, 8)})`;
+}
+
 export function inboxAnswerRoute(routes: Hono<AppEnv>): void {
   routes.post("/cards/:sessionId/:interactionId/respond", async (c) => {
     const person = personOf(c);
+    const link = c.get("inboxLink");
+    if (link && link.role !== "answer") throw new HttpError("forbidden", "A view link may not answer cards");
     const sessionId = SessionId.safeParse(c.req.param("sessionId"));
     if (!sessionId.success)
       throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
@@ -34,8 +42,8 @@ export function inboxAnswerRoute(routes: Hono<AppEnv>): void {
       interactionId: interactionId.data,
       response: body.response,
     } as SessionCommand;
-    // The person, not a device id the client chose, is who answered.
-    const outcome = await session.command(command, person, OWNER);
+    // Who answered is the person, or the inbox link they handed out — never a device id the client chose.
+    const outcome = await session.command(command, link ? linkAnswerer(link) : person, OWNER);
     if (!outcome.ok) throw HttpError.from(outcome.error);
     return c.json({ ok: true, result: outcome.result ?? null });
   });

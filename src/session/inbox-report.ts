@@ -35,7 +35,7 @@ export class InboxReport {
     private readonly state: SessionState,
     private readonly outbox: SqlOutbox,
     /** The creator's inbox; null when sessions report to no inbox (then nothing is written). */
-    private readonly inbox: ((creator: string) => InboxRpc) | null,
+    private readonly inbox: ((creator: string) => Pick<InboxRpc, "apply">) | null,
   ) {}
 
   private creator(): string | null {

@@ -152,10 +152,6 @@ describe("a session's outbox", () => {
       const state = stateOf(instance);
       const down = new InboxReport(state, new SqlOutbox(state.sql, state.meta), () => ({
         apply: () => Promise.reject(new Error("inbox unreachable")),
-        view: () => Promise.reject(new Error("inbox unreachable")),
-        holds: () => Promise.reject(new Error("inbox unreachable")),
-        closeStreams: () => Promise.reject(new Error("inbox unreachable")),
-        fetch: () => Promise.reject(new Error("inbox unreachable")),
       }));
       const now = Date.now();
       await down.fire(now);
