@@ -43,6 +43,11 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return { appliedThrough };
   }
 
+  async forget(sessionId: string): Promise<void> {
+    const frame = this.ctx.storage.transactionSync(() => this.store.forget(sessionId));
+    if (frame) this.broadcast(frame);
+  }
+
   async view(person: string) {
     return this.store.view(person);
   }

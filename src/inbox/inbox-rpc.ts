@@ -5,6 +5,8 @@ import type { InboxLinkView } from "../protocol/inbox-links";
 export interface InboxRpc {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
   apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
+  /** Removes a deleted or expired session and its cards. */
+  forget(sessionId: string): Promise<void>;
   /** Everything `person` (this inbox's owner) has: sessions and open cards. */
   view(person: string): Promise<InboxView>;
   /** Whether session `sessionId` reported to this inbox (it belongs to this person). */

@@ -3,6 +3,9 @@
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
 import type { SqlCounter } from "../session/sql-counter";
 
+/** Inbox events kept for replay. */
+export const MAX_KEPT_EVENTS = 5_000;
+
 export class InboxStore {
   constructor(
     private readonly sql: SqlCounter,
@@ -29,7 +32,24 @@ export class InboxStore {
       applied = row.seq;
     }
     this.sql.run(`UPDATE sessions SET applied_seq = ? WHERE session_id = ?`, applied, batch.sessionId);
+    if (frames.length > 0) this.trim();
     return { frames, appliedThrough: applied };
+  }
+
+  /** A deleted or expired session leaves the inbox; answers whether it was there. */
+  forget(sessionId: string): string | null {
+    if (!this.holds(sessionId)) return null;
+    const change: OutboxEntry = { type: "session_removed" };
+    this.applyEntry(sessionId, change);
+    const frame = this.append(sessionId, change, this.now());
+    this.trim();
+    return frame;
+  }
+
+  // The log is a replay buffer for streams, not history: a cursor older than what is kept replays
+  // from the oldest kept event, and the client reloads the view from its hello.
+  private trim(): void {
+    this.sql.run(`DELETE FROM events WHERE seq <= ?`, this.lastSeq - MAX_KEPT_EVENTS);
   }
 
   holds(sessionId: string): boolean {
@@ -131,6 +151,10 @@ export class InboxStore {
           sessionId,
           entry.interactionId,
         );
+        return;
+      case "session_removed":
+        this.sql.run(`DELETE FROM cards WHERE session_id = ?`, sessionId);
+        this.sql.run(`DELETE FROM sessions WHERE session_id = ?`, sessionId);
         return;
       case "session_updated": {
         const s = entry.session;

@@ -38,6 +38,8 @@ export const OutboxEntry = z.discriminatedUnion("type", [
     resolvedAt: z.number(),
   }),
   z.object({ type: z.literal("session_updated"), session: InboxSessionSummary }),
+  /** The session was deleted or expired: it and its cards leave the inbox. */
+  z.object({ type: z.literal("session_removed") }),
 ]);
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 

@@ -35,7 +35,7 @@ export class InboxReport {
     private readonly state: SessionState,
     private readonly outbox: SqlOutbox,
     /** The creator's inbox; null when sessions report to no inbox (then nothing is written). */
-    private readonly inbox: ((creator: string) => Pick<InboxRpc, "apply">) | null,
+    private readonly inbox: ((creator: string) => Pick<InboxRpc, "apply" | "forget">) | null,
   ) {}
 
   private creator(): string | null {
@@ -62,6 +62,23 @@ export class InboxReport {
       this.state.deadlines.rearm();
     } catch (error) {
       console.error("InboxReport.onEvent failed", error);
+    }
+  }
+
+  /**
+   * The session is being erased (deleted, or expired): its inbox drops it. Sent once, without
+   * waiting, since the session's rows are about to go; a lost call leaves a stale entry behind.
+   */
+  forget(): void {
+    try {
+      const creator = this.creator();
+      const sessionId = this.state.meta.get("session_id", z.string());
+      if (!creator || !sessionId || !this.inbox) return;
+      this.inbox(creator)
+        .forget(sessionId)
+        .catch((error: unknown) => console.warn("InboxReport.forget failed", error));
+    } catch (error) {
+      console.error("InboxReport.forget failed", error);
     }
   }
 

@@ -362,6 +362,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private erase(reason: string): void {
+    this.inboxReportRef?.forget();
     this.stateRef?.deadlines.discard();
     this.runtime?.loop.halt();
     for (const ws of this.ctx.getWebSockets()) closeSocket(ws, SOCKET_CLOSE.deleted, reason);

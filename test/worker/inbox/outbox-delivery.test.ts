@@ -152,6 +152,7 @@ describe("a session's outbox", () => {
       const state = stateOf(instance);
       const down = new InboxReport(state, new SqlOutbox(state.sql, state.meta), () => ({
         apply: () => Promise.reject(new Error("inbox unreachable")),
+        forget: () => Promise.reject(new Error("inbox unreachable")),
       }));
       const now = Date.now();
       await down.fire(now);
@@ -191,5 +192,26 @@ describe("a session's outbox", () => {
         .map((row) => (JSON.parse(row.frame) as { change: { type: string } }).change.type),
     );
     expect(changes.filter((type) => type !== "session_updated")).toEqual(["card_opened", "card_resolved"]);
+  });
+
+  it("takes a deleted session and its open cards out of the inbox", async () => {
+    const alice = new Person("alice.deleted@example.com");
+    const session = await alice.createSession({ script: [ask("toolu_deleted")] });
+    const device = await alice.connect(session);
+    await device.request({ type: "send_message", text: "Ask, then be deleted" });
+    await device.waitForEvent("question_prompt");
+    await deliverOutbox(session);
+    expect((await alice.inbox()).cards).toHaveLength(1);
+    const eventsBefore = await inboxEventCount(alice.email);
+
+    const deleted = await alice.api("DELETE", `/api/sessions/${session.sessionId}`, { token: session.token });
+    expect(deleted.status).toBe(200);
+    // The removal is sent without waiting; the inbox's own log says when it arrived.
+    for (let round = 0; round < 200 && (await inboxEventCount(alice.email)) === eventsBefore; round += 1) {
+      await runInDurableObject<InboxObject, void>(inboxObject(alice.email), () => {});
+    }
+    const view = await alice.inbox();
+    expect(view.sessions).toEqual([]);
+    expect(view.cards).toEqual([]);
   });
 });
