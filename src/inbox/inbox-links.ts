@@ -66,6 +66,39 @@ export class InboxLinks {
     );
   }
 
+  /** The next expiry of a live link whose streams are still to be closed, or null. */
+  nextExpiry(): number | null {
+    return (
+      this.sql.one<{ at: number | null }>(
+        `SELECT MIN(expires_at) AS at FROM links
+         WHERE revoked_at IS NULL AND expires_at IS NOT NULL AND expires_at > ?`,
+        this.enforcedUntil(),
+      )?.at ?? null
+    );
+  }
+
+  /** Links that expired by `now` and whose streams were not closed yet; marks them done. */
+  takeExpired(now: number): string[] {
+    const expired = this.sql
+      .all<{ link_id: string }>(
+        `SELECT link_id FROM links WHERE revoked_at IS NULL AND expires_at > ? AND expires_at <= ?`,
+        this.enforcedUntil(),
+        now,
+      )
+      .map((row) => row.link_id);
+    this.sql.run(
+      `INSERT INTO meta (key, value) VALUES ('links_expired_until', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      String(now),
+    );
+    return expired;
+  }
+
+  private enforcedUntil(): number {
+    const row = this.sql.one<{ value: string }>(`SELECT value FROM meta WHERE key = 'links_expired_until'`);
+    return row ? Number(row.value) : 0;
+  }
+
   private get(linkId: string): InboxLinkView | null {
     const row = this.sql.one<Row>(`SELECT * FROM links WHERE link_id = ?`, linkId);
     return row ? viewOf(row) : null;

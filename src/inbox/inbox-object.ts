@@ -89,7 +89,23 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   async addLink(
     link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
   ): Promise<InboxLinkView | null> {
-    return this.links.add(link);
+    const record = this.links.add(link);
+    await this.rearm();
+    return record;
+  }
+
+  /** The inbox's one alarm: a link's expiry, which ends that link's open streams. */
+  override async alarm(): Promise<void> {
+    for (const linkId of this.links.takeExpired(Date.now())) {
+      await this.closeStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired");
+    }
+    await this.rearm();
+  }
+
+  private async rearm(): Promise<void> {
+    const next = this.links.nextExpiry();
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
   }
 
   async listLinks(): Promise<InboxLinkView[]> {

@@ -1,12 +1,13 @@
 // Inbox links: the person hands their inbox to a device without Cloudflare Access (a phone); an
 // answer link answers, a view link only reads, revoking ends its streams at once and refuses it.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
 import { signInboxLinkToken } from "../../../src/router/inbox-link-token";
 import { ORIGIN, textReply } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";
-import { ask, deliverOutbox, Person } from "./inbox-fixtures";
+import { ask, deliverOutbox, inboxObject, Person } from "./inbox-fixtures";
 
 const QUESTION = "Which database should the service use?";
 
@@ -143,5 +144,26 @@ describe("inbox links", () => {
     expect(
       ((await (await alice.api("GET", "/api/inbox/links")).json()) as { links: unknown[] }).links,
     ).toEqual([]);
+  });
+
+  it("that expire have their open stream closed by the inbox's alarm, and are refused after", async () => {
+    const alice = new Person("alice.expiring@example.com");
+    const link = await mint(alice, { role: "view", label: "Borrowed tablet", expiresInSeconds: 3600 });
+    expect(link.expiresAt).toBeGreaterThan(Date.now());
+    const stream = new SseReader(
+      await exports.default.fetch(`${ORIGIN}/api/inbox/stream?token=${link.token}`),
+    );
+    await stream.until(() => stream.messages.some((m) => m.event === "hello"), "hello");
+    const inbox = inboxObject(alice.email);
+    expect(await runInDurableObject(inbox, (_, state) => state.storage.getAlarm())).toBe(link.expiresAt);
+
+    // The hour passes (the stored expiry is moved back; the alarm is the inbox's only clock).
+    const past = Date.now() - 1_000;
+    await runInDurableObject(inbox, (_, state) => {
+      state.storage.sql.exec(`UPDATE links SET expires_at = ? WHERE link_id = ?`, past, link.linkId);
+    });
+    expect(await runDurableObjectAlarm(inbox)).toBe(true);
+    await expect(stream.until(() => false, "the end of the stream")).rejects.toThrow(/stream ended/);
+    expect((await phone("GET", "/api/inbox", link.token)).status).toBe(403);
   });
 });
