@@ -14,6 +14,9 @@ const BATCH_ROWS = 100;
 const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
 const TITLE_CHARS = 80;
 
+/** The agent an external session was created for (its meta row); other sessions run Parley's own. */
+const ExternalAgent = z.object({ name: z.string(), title: z.string().nullable() });
+
 /** Events after which the inbox's summary of the session (status, title, last activity) changes. */
 const SUMMARY_EVENTS = new Set<SessionEvent["type"]>([
   "user_message",
@@ -149,12 +152,13 @@ export class InboxReport {
 
   private summary(lastActivity: number, status = this.state.turn.status()): OutboxEntry {
     const meta = this.state.meta;
+    const external = meta.get("external_agent", ExternalAgent);
     return {
       type: "session_updated",
       session: {
         status,
-        title: meta.get("title", z.string()),
-        agent: meta.get("agent_name", z.string()) ?? "Parley",
+        title: external?.title ?? meta.get("title", z.string()),
+        agent: external?.name ?? "Parley",
         createdAt: meta.get("created_at", z.number()) ?? lastActivity,
         lastActivity,
       },

@@ -214,4 +214,24 @@ describe("a session's outbox", () => {
     expect(view.sessions).toEqual([]);
     expect(view.cards).toEqual([]);
   });
+
+  it("lists an external session under its agent's name and title", async () => {
+    const alice = new Person("alice.external@example.com");
+    const session = await alice.createSession({ script: [textReply("Hello.")] });
+    // What an external session stores about the agent it was created for.
+    await runInDurableObject<SessionObject, void>(stubOf(session), (_, state) => {
+      state.storage.sql.exec(
+        `INSERT INTO meta (key, value) VALUES ('external_agent', ?)`,
+        JSON.stringify({ name: "claude-code", title: "Refactor the billing module", key: "cc-1" }),
+      );
+    });
+    const device = await alice.connect(session);
+    await device.request({ type: "send_message", text: "hello" });
+    await device.waitForDone();
+    device.close();
+    await deliverOutbox(session);
+    expect((await alice.inbox()).sessions).toEqual([
+      expect.objectContaining({ agent: "claude-code", title: "Refactor the billing module" }),
+    ]);
+  });
 });
