@@ -22,6 +22,7 @@ function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord
     outcome: record.status,
     response: record.response,
     resolvedBy: record.resolvedBy,
+    ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}),
     resolvedAt: record.resolvedAt ?? 0,
     ...markOf(deps, record.frameId),
   };
@@ -29,7 +30,8 @@ function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord
 
 /**
  * Applies a person's response. `expectedKind` is the kind the command addresses (null: any);
- * `batch` marks a card decided by one "Approve all" / "Deny all".
+ * `batch` marks a card decided by one "Approve all" / "Deny all"; `answeredBy` is who answered,
+ * as the server knows them (the device id is the client's own name for itself).
  */
 export function answerInteraction(
   deps: AgentDeps,
@@ -38,6 +40,7 @@ export function answerInteraction(
   raw: unknown,
   deviceId: string | null,
   batch?: BatchMark,
+  answeredBy: string | null = null,
 ): ResolveResult {
   const record = deps.interactions.get(id);
   if (!record) {
@@ -69,7 +72,7 @@ export function answerInteraction(
     return { ok: false, error: { code: "invalid_answer", message: parsed.message, ...fields } };
   }
 
-  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
+  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at, answeredBy)) {
     return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   // A tool's own form gives the tool its answer when it runs again, not a result of its own.
@@ -78,12 +81,21 @@ export function answerInteraction(
   if (parsed.remember) deps.rules.allow(record.toolName);
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
   if (parsed.mode) deps.turn.setMode(parsed.mode);
-  const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at, batch);
+  const resolved = announceResolution(
+    deps,
+    record,
+    parsed.outcome,
+    parsed.response,
+    deviceId,
+    at,
+    batch,
+    answeredBy,
+  );
   if (parsed.remember) {
     // "Always allow" also settles the cards already open for the same tool, the same way.
     for (const other of deps.interactions.pending()) {
       if (other.kind === record.kind && other.toolName === record.toolName) {
-        answerInteraction(deps, other.id, record.kind, parsed.response, deviceId);
+        answerInteraction(deps, other.id, record.kind, parsed.response, deviceId, undefined, answeredBy);
       }
     }
   }
@@ -142,6 +154,7 @@ function announceResolution(
   resolvedBy: string | null,
   resolvedAt: number,
   batch?: BatchMark,
+  answeredBy: string | null = null,
 ): ResolveResult {
   const resolution: InteractionResolution = {
     toolCallId: record.toolCallId,
@@ -150,6 +163,7 @@ function announceResolution(
     outcome,
     response,
     resolvedBy,
+    ...(answeredBy ? { answeredBy } : {}),
     resolvedAt,
     ...(batch ? { batch } : {}),
     ...markOf(deps, record.frameId),

@@ -54,16 +54,25 @@ export function openedNotice(card: InteractionPromptData, context: NoticeContext
 
 /** The notice for a card that was answered, timed out or was cancelled. */
 export function resolvedNotice(
-  card: Omit<InteractionPromptData, "createdAt"> & { outcome: InteractionOutcome; resolvedBy: string | null },
+  card: Omit<InteractionPromptData, "createdAt"> & {
+    outcome: InteractionOutcome;
+    resolvedBy: string | null;
+    answeredBy?: string | null | undefined;
+  },
   context: NoticeContext,
 ): CardNotice {
   const { line } = describe(card.kind, card.toolName, card.request);
-  const by = card.resolvedBy ? ` on ${card.resolvedBy}` : "";
+  const by = card.answeredBy ? ` by ${card.answeredBy}` : card.resolvedBy ? ` on ${card.resolvedBy}` : "";
   return {
     change: "resolved",
     sessionId: context.sessionId,
     seq: context.seq,
-    card: { ...pick(card), outcome: card.outcome, resolvedBy: card.resolvedBy },
+    card: {
+      ...pick(card),
+      outcome: card.outcome,
+      resolvedBy: card.resolvedBy,
+      ...(card.answeredBy ? { answeredBy: card.answeredBy } : {}),
+    },
     deadline: card.expiresAt,
     title: `${OUTCOME_WORDS[card.outcome]}${by}`,
     body: clip(line),

@@ -35,6 +35,8 @@ export const OutboxEntry = z.discriminatedUnion("type", [
     interactionId: InteractionId,
     outcome: InteractionOutcome,
     resolvedBy: z.string().nullable(),
+    /** Who answered, as the server knows them (InteractionResolution.answeredBy). */
+    answeredBy: z.string().nullable().optional(),
     resolvedAt: z.number(),
   }),
   z.object({ type: z.literal("session_updated"), session: InboxSessionSummary }),

@@ -15,6 +15,9 @@ import { readJsonBody } from "./read-json-body";
 
 const AnswerBody = z.strictObject({ response: z.unknown() });
 
+/** The device id receipts show for an answer given from the inbox page. */
+const INBOX_DEVICE = "inbox";
+
 /** How an answer given through an inbox link is recorded: its label and its id. */
 export function linkAnswerer(link: InboxLinkClaims): string {
   return `${link.label ?? "inbox link"} (inbox link ${link.linkId.slice(0, 8)})`;
@@ -43,7 +46,7 @@ export function inboxAnswerRoute(routes: Hono<AppEnv>): void {
       response: body.response,
     } as SessionCommand;
     // Who answered is the person, or the inbox link they handed out — never a device id the client chose.
-    const outcome = await session.command(command, link ? linkAnswerer(link) : person, OWNER);
+    const outcome = await session.command(command, INBOX_DEVICE, OWNER, link ? linkAnswerer(link) : person);
     if (!outcome.ok) throw HttpError.from(outcome.error);
     return c.json({ ok: true, result: outcome.result ?? null });
   });

@@ -142,6 +142,7 @@ export class InboxReport {
         interactionId: data.interactionId ?? data.toolCallId,
         outcome: data.outcome,
         resolvedBy: data.resolvedBy,
+        answeredBy: data.answeredBy ?? null,
         resolvedAt: data.resolvedAt,
       };
     }

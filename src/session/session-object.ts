@@ -13,6 +13,7 @@ import type { EventsPage } from "../protocol/http";
 import { MAX_SOCKETS_PER_SESSION } from "../protocol/limits";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
+import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import type { InboxReport } from "./inbox-report";
@@ -140,10 +141,12 @@ export class SessionObject extends DurableObject<Env> {
     return { ok: true, result: page };
   }
 
+  /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
   async command(
     command: SessionCommand,
     deviceId: string | null,
     access: Access = OWNER,
+    answeredBy?: string,
   ): Promise<CommandOutcome> {
     const refused = this.gate(access);
     if (refused) return { ok: false, error: refused };
@@ -154,7 +157,16 @@ export class SessionObject extends DurableObject<Env> {
       };
     }
     const { deps, loop } = this.agent();
-    return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+    return executeCommand(
+      {
+        deps,
+        loop,
+        sentMessages: this.state.sentMessages,
+        answeredBy: answeredBy ?? answererOf(this.state, access),
+      },
+      command,
+      deviceId,
+    );
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */

@@ -10,7 +10,12 @@ export interface SessionRpc {
   create(init: SessionInit): Promise<CommandOutcome>;
   snapshot(access?: Access): Promise<CommandOutcome>;
   eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;
-  command(command: SessionCommand, deviceId: string | null, access?: Access): Promise<CommandOutcome>;
+  command(
+    command: SessionCommand,
+    deviceId: string | null,
+    access?: Access,
+    answeredBy?: string,
+  ): Promise<CommandOutcome>;
   stats(access?: Access): Promise<CommandOutcome>;
   addLink(link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">): Promise<CommandOutcome>;
   listLinks(): Promise<CommandOutcome>;

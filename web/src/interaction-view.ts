@@ -3,12 +3,16 @@
 import type { PlanRequest, PlanResponse, Question } from "../../src/interactions/kinds/index";
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
 import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
+import { answeredWhere } from "./answered-where";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
 export type { AnswerValue, Question };
 
 /** What a receipt reads from a resolution. */
-type Resolution = Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "resolvedAt" | "batch">;
+type Resolution = Pick<
+  InteractionResolution,
+  "outcome" | "response" | "resolvedBy" | "answeredBy" | "resolvedAt" | "batch"
+>;
 
 /** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
 export function questionsOf(request: unknown): Question[] {
@@ -95,8 +99,7 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
   }
   if (resolution.outcome === "denied" && response.stop === true) text += " · turn stopped";
   if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
-  if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
-  return text;
+  return text + answeredWhere(resolution, deviceId);
 }
 
 /** Finds the answers map in a resolution response (`{answers}` or the map itself). */

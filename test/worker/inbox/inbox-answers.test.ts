@@ -31,7 +31,11 @@ describe("answering from the inbox", () => {
     });
     expect(answered.status).toBe(200);
     const resolved = await laptop.waitForEvent("interaction_resolved");
-    expect(resolved.data).toMatchObject({ outcome: "answered", resolvedBy: alice.email });
+    expect(resolved.data).toMatchObject({
+      outcome: "answered",
+      resolvedBy: "inbox",
+      answeredBy: alice.email,
+    });
     await laptop.waitForDone();
 
     await deliverOutbox(session);

@@ -63,7 +63,7 @@ describe("inbox links", () => {
     );
     expect(answered.status).toBe(200);
     const resolved = await laptop.waitForEvent("interaction_resolved");
-    expect(resolved.data.resolvedBy).toBe(`Phone (inbox link ${link.linkId.slice(0, 8)})`);
+    expect(resolved.data.answeredBy).toBe(`Phone (inbox link ${link.linkId.slice(0, 8)})`);
     laptop.close();
   });
 

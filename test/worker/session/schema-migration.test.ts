@@ -15,6 +15,7 @@ describe("the session schema's migrations", () => {
       // Back to the schema before interactions had a frame (migration 7), with rows written then.
       sql.exec(`ALTER TABLE interactions DROP COLUMN frame_id`);
       sql.exec(`DROP TABLE outbox`);
+      sql.exec(`ALTER TABLE interactions DROP COLUMN answered_by`);
       sql.exec(`UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
       const toolUse = (id: string) =>
         JSON.stringify([{ type: "tool_use", id, name: "notes_write", input: {} }]);

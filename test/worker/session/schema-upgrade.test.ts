@@ -26,6 +26,7 @@ const ASK = "toolu_ask_before_upgrade";
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
     `DROP TABLE outbox`,
+    `ALTER TABLE interactions DROP COLUMN answered_by`,
     `ALTER TABLE interactions DROP COLUMN frame_id`,
     `ALTER TABLE tool_results DROP COLUMN images`,
     `DROP TABLE mcp_calls`,
