@@ -124,11 +124,13 @@ class QuestionPrompt implements CardPrompt {
 
 class ApprovalPrompt implements CardPrompt {
   private denying = false;
+  private editing = false;
 
   constructor(private readonly card: Card) {}
 
   start(): Reply {
     this.denying = false;
+    this.editing = false;
     const request = (this.card.request ?? {}) as {
       toolName?: unknown;
       description?: unknown;
@@ -141,13 +143,33 @@ class ApprovalPrompt implements CardPrompt {
     const risk = typeof request.risk === "string" ? ` (${request.risk})` : "";
     return {
       kind: "ask",
-      lines: [`! Approve ${tool}${risk}? ${what}`, "  a) approve   l) always allow this tool   d) deny"],
-      prompt: "a/l/d› ",
+      lines: [
+        `! Approve ${tool}${risk}? ${what}`,
+        "  a) approve   l) always allow this tool   e) edit, then approve   d) deny",
+      ],
+      prompt: "a/l/e/d› ",
     };
+  }
+
+  /** The arguments as one line of JSON to retype; the server checks them against the tool's schema. */
+  private edit(text: string): Reply {
+    if (text === "") return this.start();
+    let edited: unknown;
+    try {
+      edited = JSON.parse(text);
+    } catch (error) {
+      return { kind: "ask", lines: [`Not valid JSON: ${(error as Error).message}`], prompt: "arguments› " };
+    }
+    if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
+      return { kind: "ask", lines: ["The arguments must be a JSON object ({ … })."], prompt: "arguments› " };
+    }
+    const updatedInput = edited as Record<string, unknown>;
+    return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId, updatedInput } };
   }
 
   input(line: string): Reply {
     const text = line.trim();
+    if (this.editing) return this.edit(text);
     if (this.denying) {
       return {
         kind: "send",
@@ -163,6 +185,18 @@ class ApprovalPrompt implements CardPrompt {
       this.denying = true;
       return { kind: "ask", lines: [], prompt: "reason (Enter for none)› " };
     }
-    return { kind: "ask", lines: ["Type a, l or d."], prompt: "a/l/d› " };
+    if (choice === "e" || choice === "edit") {
+      this.editing = true;
+      const input = (this.card.request as { input?: unknown } | null)?.input ?? {};
+      return {
+        kind: "ask",
+        lines: [
+          "Edit the arguments as one line of JSON (Enter alone goes back):",
+          `  ${JSON.stringify(input)}`,
+        ],
+        prompt: "arguments› ",
+      };
+    }
+    return { kind: "ask", lines: ["Type a, l, e or d."], prompt: "a/l/e/d› " };
   }
 }

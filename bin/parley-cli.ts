@@ -1,14 +1,19 @@
 // `parley attach <share link>`: a terminal becomes one more device of a session. `parley vapid-keys`
-// prints a fresh VAPID key pair for Web Push. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
+// prints a fresh VAPID key pair for Web Push. `parley mcp` and `parley hook` bridge Claude Code to
+// a session. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
 import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../web/src/client";
+import { runHook } from "./parley-hook";
+import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
 
 const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal
-  parley vapid-keys                              print a VAPID key pair for Web Push`;
+  parley vapid-keys                              print a VAPID key pair for Web Push
+  parley mcp --server URL [--token T] | --link L  Claude Code's permission prompt (stdio MCP tool \`approve\`)
+  parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)`;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`parley: ${message}\n`);
@@ -78,4 +83,6 @@ async function vapidKeys(): Promise<void> {
 const [command, ...rest] = process.argv.slice(2);
 if (command === "attach") await attach(rest);
 else if (command === "vapid-keys") await vapidKeys();
+else if (command === "mcp") await runMcp(rest);
+else if (command === "hook") await runHook(rest);
 else fail(command ? `unknown command: ${command}\n${USAGE}` : USAGE, 2);

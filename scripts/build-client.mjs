@@ -1,5 +1,6 @@
-// Bundles what the package exports for Node and other hosts: `parley/client` (dist/client.js) and
-// the terminal device behind `npx parley` (dist/parley-cli.js). Run by `npm install` (prepare).
+// Bundles what the package exports for Node and other hosts: `parley/client` (dist/client.js),
+// `parley/agent-sdk` (dist/agent-sdk.js), and the terminal device and Claude Code bridges behind
+// `npx parley` (dist/parley-cli.js). Run by `npm install` (prepare).
 
 import { build } from "esbuild";
 
@@ -17,6 +18,13 @@ await build({
   entryPoints: [`${root}web/src/client.ts`],
   platform: "neutral",
   outfile: `${root}dist/client.js`,
+});
+await build({
+  ...common,
+  entryPoints: [`${root}web/src/agent-sdk.ts`],
+  platform: "neutral",
+  outfile: `${root}dist/agent-sdk.js`,
+  external: ["@anthropic-ai/claude-agent-sdk"],
 });
 await build({
   ...common,

@@ -63,6 +63,7 @@ function killGroup(child, signal) {
  * @property {string} [label]            names the server in messages and its log file
  * @property {string} [config]           wrangler config path (default: the project's wrangler.toml)
  * @property {string} [persistTo]        state directory, kept; a temporary one (removed on stop) when absent
+ * @property {number} [port]             serve on this port (a restart on the same state keeps its address)
  * @property {Record<string, string>} [vars]   `--var KEY:VALUE` pairs
  * @property {string} [logDir]           keep wrangler's output in `<logDir>/<label>.log`
  * @property {boolean} [verbose]         also print wrangler's output as it comes
@@ -81,7 +82,7 @@ function killGroup(child, signal) {
  */
 export async function startWranglerDev(options = {}) {
   const label = options.label ?? "parley";
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const inspectorPort = await freePort();
   const tempDir = options.persistTo ? null : await mkdtemp(join(tmpdir(), "parley-wrangler-"));
   const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port)];

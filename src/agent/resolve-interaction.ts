@@ -3,6 +3,8 @@
 import type { ErrorBody } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
+import { refuseEditedInput, withoutEdit } from "./edited-input";
+import { isExternalInteraction } from "./external-id";
 import { markOf, topMark } from "./frame-mark";
 import type { InteractionRecord } from "./ports";
 import { isToolForm } from "./tool-elicitation";
@@ -71,12 +73,14 @@ export function answerInteraction(
     const fields = parsed.fields ? { fields: parsed.fields } : {};
     return { ok: false, error: { code: "invalid_answer", message: parsed.message, ...fields } };
   }
+  const badEdit = refuseEditedInput(deps, record, parsed.response);
+  if (badEdit) return { ok: false, error: { code: "invalid_answer", message: badEdit } };
 
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at, answeredBy)) {
     return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   // A tool's own form gives the tool its answer when it runs again, not a result of its own.
-  if (parsed.result && !isToolForm(record))
+  if (parsed.result && ownsResult(record))
     recordResult(deps, record.toolCallId, record.toolName, parsed.result, markOf(deps, record.frameId));
   if (parsed.remember) deps.rules.allow(record.toolName);
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
@@ -89,13 +93,22 @@ export function answerInteraction(
     deviceId,
     at,
     batch,
+    undefined,
     answeredBy,
   );
   if (parsed.remember) {
     // "Always allow" also settles the cards already open for the same tool, the same way.
     for (const other of deps.interactions.pending()) {
       if (other.kind === record.kind && other.toolName === record.toolName) {
-        answerInteraction(deps, other.id, record.kind, parsed.response, deviceId, undefined, answeredBy);
+        answerInteraction(
+          deps,
+          other.id,
+          record.kind,
+          withoutEdit(parsed.response),
+          deviceId,
+          undefined,
+          answeredBy,
+        );
       }
     }
   }
@@ -109,7 +122,7 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
   for (const record of deps.interactions.due(now)) {
     if (!deps.interactions.resolve(record.id, "timed_out", null, null, now)) continue;
     // A tool's form that lapsed is a `cancel` for the tool to handle when it runs again.
-    if (!isToolForm(record)) {
+    if (ownsResult(record)) {
       const timeoutMs = record.deadline - record.createdAt;
       recordResult(
         deps,
@@ -135,15 +148,38 @@ export function cancelPending(deps: AgentDeps, deviceId: string | null, frameId:
   for (const record of deps.interactions.pending()) {
     if (frameId !== null && record.frameId !== frameId) continue;
     if (!deps.interactions.resolve(record.id, "cancelled", null, deviceId, now)) continue;
-    recordResult(
-      deps,
-      record.toolCallId,
-      record.toolName,
-      deps.kinds.cancelled(record.kind, record.request),
-      markOf(deps, record.frameId),
-    );
+    if (ownsResult(record)) {
+      recordResult(
+        deps,
+        record.toolCallId,
+        record.toolName,
+        deps.kinds.cancelled(record.kind, record.request),
+        markOf(deps, record.frameId),
+      );
+    }
     announceResolution(deps, record, "cancelled", null, deviceId, now);
   }
+}
+
+/**
+ * Cancels one card an external agent opened, because the agent withdrew it (`withdrawnBy`); false
+ * when it was already resolved. No tool result is written: the agent learns it by reading the card.
+ */
+export function cancelExternal(deps: AgentDeps, record: InteractionRecord, withdrawnBy: string): boolean {
+  const now = deps.clock.now();
+  return deps.atomically(() => {
+    if (!deps.interactions.resolve(record.id, "cancelled", null, withdrawnBy, now)) return false;
+    announceResolution(deps, record, "cancelled", null, withdrawnBy, now, undefined, true);
+    return true;
+  });
+}
+
+/**
+ * Whether resolving `record` writes a tool result: not for a tool's own form (the tool reads the
+ * answer when it runs again), nor for an external agent's card (the agent reads it over the API).
+ */
+function ownsResult(record: InteractionRecord): boolean {
+  return !isToolForm(record) && !isExternalInteraction(record);
 }
 
 function announceResolution(
@@ -154,6 +190,7 @@ function announceResolution(
   resolvedBy: string | null,
   resolvedAt: number,
   batch?: BatchMark,
+  withdrawn?: true,
   answeredBy: string | null = null,
 ): ResolveResult {
   const resolution: InteractionResolution = {
@@ -166,6 +203,7 @@ function announceResolution(
     ...(answeredBy ? { answeredBy } : {}),
     resolvedAt,
     ...(batch ? { batch } : {}),
+    ...(withdrawn ? { withdrawn } : {}),
     ...markOf(deps, record.frameId),
   };
   deps.events.append("interaction_resolved", resolution);
@@ -222,7 +260,8 @@ export function replyInChat(deps: AgentDeps, text: string, deviceId: string | nu
     if (record.deadline <= at) continue; // the deadline already decided this card
     const reply = deps.kinds.chatReply(record.kind, record.request, text);
     if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at)) continue;
-    recordResult(deps, record.toolCallId, record.toolName, reply.result, markOf(deps, record.frameId));
+    if (ownsResult(record))
+      recordResult(deps, record.toolCallId, record.toolName, reply.result, markOf(deps, record.frameId));
     announceResolution(deps, record, "answered", reply.response, deviceId, at);
     answered.push(record.toolCallId);
   }

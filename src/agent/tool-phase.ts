@@ -2,6 +2,8 @@
 // from the policy, a person (via an interaction) or the tool itself.
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
+import { editedInputOf, noteEdited } from "./edited-input";
+import { topMark } from "./frame-mark";
 import { openInteraction } from "./open-interaction";
 import { decide } from "./permission-policy";
 import { toolElicitation } from "./tool-elicitation";
@@ -16,13 +18,17 @@ export async function settleToolCalls(
 ): Promise<ToolPhaseOutcome> {
   // Pass 1 is synchronous: prompts reach every device before any slow tool starts.
   const toRun: ToolUseBlockParam[] = [];
+  // Calls a person approved with input they edited: those run with the edit.
+  const edited = new Set<string>();
   // A tool waiting on a form it opened runs again only once that form is resolved.
   const waitingOnForm = new Set(deps.interactions.pending().map((pending) => pending.toolCallId));
   for (const use of uses) {
     if (deps.results.get(use.id) || waitingOnForm.has(use.id)) continue;
     const interaction = deps.interactions.get(use.id);
     if (interaction) {
-      if (interaction.status === "approved") toRun.push(use);
+      const input = editedInputOf(interaction);
+      if (interaction.status === "approved") toRun.push(input ? { ...use, input } : use);
+      if (input) edited.add(use.id);
       continue;
     }
     const kind = deps.kinds.byToolName(use.name);
@@ -58,13 +64,18 @@ export async function settleToolCalls(
   for (const use of toRun) {
     if (signal.aborted) return "aborted";
     if (deps.results.get(use.id)) continue;
-    await runTool(deps, use, signal);
+    await runTool(deps, use, signal, edited.has(use.id));
     if (signal.aborted) return "aborted";
   }
   return uses.every((use) => deps.results.get(use.id)) ? "complete" : "waiting";
 }
 
-async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSignal): Promise<void> {
+async function runTool(
+  deps: AgentDeps,
+  use: ToolUseBlockParam,
+  signal: AbortSignal,
+  edited: boolean,
+): Promise<void> {
   const tool = deps.tools.get(use.name);
   if (tool && !tool.idempotent && deps.results.wasStarted(use.id)) {
     recordResult(deps, use.id, use.name, {
@@ -74,6 +85,14 @@ async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSig
     return;
   }
   deps.results.markStarted(use.id);
+  // Devices show the input that runs, not the one the model asked for.
+  if (edited)
+    deps.events.append("tool_call_end", {
+      toolCallId: use.id,
+      name: use.name,
+      input: use.input,
+      ...topMark(deps),
+    });
   const forms = toolElicitation(deps, use);
   const context = { ...deps.toolContext(signal), elicit: forms.elicit, toolCallId: use.id };
   const result = await deps.tools.execute(use.name, use.input, context);
@@ -84,5 +103,10 @@ async function runTool(deps: AgentDeps, use: ToolUseBlockParam, signal: AbortSig
     deps.results.clearStarted(use.id);
     return;
   }
-  recordResult(deps, use.id, use.name, result);
+  recordResult(
+    deps,
+    use.id,
+    use.name,
+    edited ? { ...result, content: noteEdited(use, result.content) } : result,
+  );
 }

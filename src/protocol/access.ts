@@ -1,9 +1,13 @@
 // Who may do what in a session (DESIGN §17): the owner's token, and share links with a role, an
 // optional expiry and a label, as the owner mints, lists and revokes them.
 import { z } from "zod";
+import { AGENT_COMMANDS } from "./external";
 
-/** `owner`: everything; `answer`: send messages and resolve cards; `view`: read only. */
-export const Role = z.enum(["owner", "answer", "view"]);
+/**
+ * `owner`: everything; `answer`: send messages and resolve cards; `view`: read only; `agent`: an
+ * agent that runs elsewhere opens and withdraws cards and posts progress, and never answers one.
+ */
+export const Role = z.enum(["owner", "answer", "view", "agent"]);
 export type Role = z.infer<typeof Role>;
 
 /** The roles a share link can carry (only the session's own token is the owner's). */
@@ -60,9 +64,16 @@ export const MintedLink = ShareLinkView.extend({
 });
 export type MintedLink = z.infer<typeof MintedLink>;
 
-/** What each role may send: `view` may only replay; `answer` may not change settings. */
+/** Commands only an agent (or the owner) sends: a person's link never opens cards for itself. */
+const AGENT_ONLY: readonly string[] = AGENT_COMMANDS.filter((command) => command !== "resume");
+
+/**
+ * What each role may send: `view` may only replay; `agent` may replay, open and withdraw cards and
+ * post progress (so it can never approve its own request); `answer` may not change settings.
+ */
 export function mayRun(role: Role, command: string): boolean {
   if (role === "owner") return true;
   if (role === "view") return command === "resume";
-  return command !== "set_permission_mode";
+  if (role === "agent") return (AGENT_COMMANDS as readonly string[]).includes(command);
+  return command !== "set_permission_mode" && !AGENT_ONLY.includes(command);
 }

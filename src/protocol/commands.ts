@@ -1,6 +1,7 @@
 // Client → server commands. The WebSocket sends them as JSON frames; the HTTP routes build the same
 // objects from their bodies, so both edges share one validator and one handler.
 import { z } from "zod";
+import { OpenInteractionCommand, PostProgressCommand, WithdrawInteractionCommand } from "./external";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { InteractionId, PermissionMode, ToolCallId } from "./session";
 
@@ -37,6 +38,8 @@ export const ApproveCommand = z.strictObject({
   requestId: RequestId,
   toolCallId: ToolCallId,
   remember: z.boolean().optional(),
+  /** The tool input as the person edited it before approving (edit-then-approve). */
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
 });
 export const DenyCommand = z.strictObject({
   type: z.literal("deny"),
@@ -117,6 +120,9 @@ export const ClientCommand = z.discriminatedUnion("type", [
   EndAgentCommand,
   SetPermissionModeCommand,
   RetryNowCommand,
+  OpenInteractionCommand,
+  WithdrawInteractionCommand,
+  PostProgressCommand,
 ]);
 export type ClientCommand = z.infer<typeof ClientCommand>;
 export const COMMAND_TYPES = ClientCommand.options.map((option) => option.shape.type.value);

@@ -9,7 +9,7 @@ import { SessionSnapshot, ToolCallId } from "./session";
 export const HelloFrame = z.object({
   type: z.literal("hello"),
   deviceId: z.string(),
-  /** What this connection may do: `owner`, `answer` or `view` (absent from older servers: owner). */
+  /** What this connection may do: `owner`, `answer`, `view` or `agent` (absent from older servers: owner). */
   role: Role.optional(),
   snapshot: SessionSnapshot,
 });

@@ -1,5 +1,6 @@
 // HTTP request and response bodies. Interaction and message routes reuse the command schemas.
 import { z } from "zod";
+import { ExternalAgentSpec } from "./external";
 import { MAX_EVENTS_PAGE, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { PermissionMode } from "./session";
 
@@ -18,6 +19,8 @@ export const CreateSessionBody = z.strictObject({
   interactionTimeoutMs: z.number().int().min(100).max(86_400_000).optional(),
   /** Names of configured MCP servers whose tools this session offers (absent: the default ones). */
   mcpServers: z.array(z.string().min(1).max(64)).max(32).optional(),
+  /** A session for an agent that runs elsewhere (DESIGN §20): no model loop runs in it. */
+  agent: ExternalAgentSpec.optional(),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 

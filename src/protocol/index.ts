@@ -5,6 +5,7 @@ export * from "./commands";
 export * from "./elicitation";
 export * from "./errors";
 export * from "./events";
+export * from "./external";
 export * from "./form-content";
 export * from "./frames";
 export * from "./http";

@@ -87,10 +87,20 @@ export const InteractionResolution = z.object({
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),
+  /** Set when the external agent that opened the card withdrew it (`outcome` is then `cancelled`). */
+  withdrawn: z.literal(true).optional(),
   /** The agent whose tool call asked (FrameMark); absent on events stored before marks. */
   ...FRAME_MARK_FIELDS,
 });
 export type InteractionResolution = z.infer<typeof InteractionResolution>;
+
+/** The agent of an external session (DESIGN §20), as its snapshot (and so every `hello`) names it. */
+export const ExternalAgentView = z.object({
+  kind: z.literal("external"),
+  name: z.string(),
+  title: z.string().nullable(),
+});
+export type ExternalAgentView = z.infer<typeof ExternalAgentView>;
 
 /** The state a client needs on (re)connect before replaying events. */
 export const SessionSnapshot = z.object({
@@ -114,5 +124,7 @@ export const SessionSnapshot = z.object({
     .object({ attempt: z.number().int(), retryAt: z.number(), code: z.string() })
     .nullable()
     .optional(),
+  /** Set for a session whose agent runs elsewhere: no model loop runs in it. */
+  agent: ExternalAgentView.optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;

@@ -13,6 +13,8 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
+import { externalRoutes } from "./external-routes";
+import { createExternalSession } from "./external-sessions";
 import { HttpError } from "./http-error";
 import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
@@ -78,6 +80,7 @@ app.post("/api/sessions", async (c) => {
   }
   await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
   const body = await readJsonBody(c, CreateSessionBody, { optional: true });
+  if (body.agent) return createExternalSession(c, { ...body, agent: body.agent });
   if ((body.script || body.interactionTimeoutMs) && !config.allowScriptedSessions) {
     throw new HttpError(
       "forbidden",
@@ -160,6 +163,7 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 app.use("/api/sessions/:id/*", authorizeSession);
 app.use("/api/sessions/:id/*", requireOwnSession);
 app.route("/api/sessions/:id/links", linkRoutes);
+app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);

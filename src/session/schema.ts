@@ -72,7 +72,11 @@ const MIGRATIONS: string[][] = [
       WHERE m.role = 'assistant' AND json_extract(b.value, '$.id') = interactions.tool_call_id
       ORDER BY m.id DESC LIMIT 1), 'main')`,
   ],
-  [],
+  [
+    // An external agent's own id for a card it opened (Claude Code's tool_use_id): a retry finds it.
+    `ALTER TABLE interactions ADD COLUMN external_key TEXT`,
+    `CREATE UNIQUE INDEX interactions_by_external_key ON interactions (external_key) WHERE external_key IS NOT NULL`,
+  ],
   [
     // Changes reported to the creator's inbox, written with the event they follow and deleted once
     // the inbox has them. AUTOINCREMENT: a seq is never reused, since the inbox skips seqs it applied.

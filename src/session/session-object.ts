@@ -16,7 +16,10 @@ import type { SessionSnapshot } from "../protocol/session";
 import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { EventStreams } from "./event-streams";
+import { ensureAgentLink, readExternal } from "./external-reads";
+import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
 import type { InboxReport } from "./inbox-report";
+import { InteractionWaiters } from "./interaction-waiters";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { exportSession } from "./session-export";
 import { sessionInboxReport } from "./session-inbox-report";
@@ -51,6 +54,8 @@ export class SessionObject extends DurableObject<Env> {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
+  // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
+  private readonly waiters = new InteractionWaiters();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -76,6 +81,7 @@ export class SessionObject extends DurableObject<Env> {
         (event) => {
           this.notifier.onEvent(event);
           this.inboxReport.onEvent(event);
+          if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
         },
         this.config.retentionMs,
       );
@@ -115,12 +121,16 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
-    if (this.exists())
+    if (this.exists()) {
+      // A keyed external session's id is derived from its creator and key: asking again finds it.
+      const agent = externalAgentOf(this.state.meta);
+      if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
       return { ok: false, error: { code: "invalid_input", message: "Session already exists" } };
+    }
     this.state.initialize(init);
     this.inboxReport.onCreated(Date.now());
     this.state.deadlines.rearm();
-    return { ok: true };
+    return { ok: true, result: { created: true } };
   }
 
   async snapshot(access: Access = OWNER): Promise<CommandOutcome> {
@@ -157,6 +167,9 @@ export class SessionObject extends DurableObject<Env> {
       };
     }
     const { deps, loop } = this.agent();
+    const keys = new SqlExternalKeys(this.state.sql);
+    const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
+    if (external) return external;
     return executeCommand(
       {
         deps,
@@ -167,6 +180,21 @@ export class SessionObject extends DurableObject<Env> {
       command,
       deviceId,
     );
+  }
+
+  /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
+  async externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome> {
+    const refused = this.gate(access);
+    if (refused) return { ok: false, error: refused };
+    return readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists());
+  }
+
+  /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
+  async ensureAgentLink(
+    link: Pick<ShareLinkView, "linkId" | "label">,
+    fallback: string,
+  ): Promise<CommandOutcome> {
+    return this.exists() ? ensureAgentLink(this.state.links, link, fallback) : unknownSession();
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -397,6 +425,11 @@ export class SessionObject extends DurableObject<Env> {
   /** Open SSE streams of this instance, and whether their heartbeat runs (tests check it stops). */
   get streamStatus(): { open: number; beating: boolean } {
     return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
+  }
+
+  /** Long-poll reads this instance holds open (tests check a read really waits). */
+  get waitingReads(): number {
+    return this.waiters.size;
   }
 
   /** The model client of this instance (tests read a scripted model's recorded requests). */

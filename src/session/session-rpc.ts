@@ -26,6 +26,11 @@ export interface SessionRpc {
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
   deliveries(): Promise<CommandOutcome>;
   creator(): Promise<string | null>;
+  externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome>;
+  ensureAgentLink(
+    link: Pick<ShareLinkView, "linkId" | "label">,
+    fallbackLinkId: string,
+  ): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }
 

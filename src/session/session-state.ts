@@ -11,6 +11,7 @@ import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
+import { externalAgentView, recordExternalAgent } from "./external-session";
 import { SqlFrameStore } from "./frame-store";
 import { SqlInboxStore } from "./inbox-store";
 import { SqlInteractionStore } from "./interaction-store";
@@ -101,6 +102,7 @@ export class SessionState {
     if (init.shareUrl) this.meta.set("share_url", init.shareUrl);
     if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
     if (init.creator) this.meta.set("creator", init.creator);
+    if (init.agent) recordExternalAgent(this.meta, init.agent);
     this.meta.set("created_at", now());
   }
 
@@ -185,6 +187,7 @@ export class SessionState {
       createdAt: this.meta.get("created_at", z.number()) ?? 0,
       expiresAt: this.retention.expiresAt(),
       modelRetry: modelRetryOf(this.turn.current()),
+      ...externalAgentView(this.meta),
     };
   }
 

@@ -13,8 +13,10 @@ export const SessionInit = z.object({
   shareUrl: z.string().nullable().optional(),
   /** The configured MCP servers this session uses, by name (checked by the Worker). */
   mcpServers: z.array(z.string()).optional(),
-  /** The person who created the session (src/router/person.ts); its inbox hears of it. */
+  /** Who created the session (`personOf`), kept in its meta. */
   creator: z.string().optional(),
+  /** Set for a session whose agent runs elsewhere: no model loop runs in it. */
+  agent: z.object({ name: z.string(), title: z.string().nullable(), key: z.string().nullable() }).optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
 

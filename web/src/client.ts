@@ -2,6 +2,17 @@
 // uses (resume by cursor, resend of unacknowledged commands, pings), plus the HTTP calls and the
 // protocol's zod schemas and types. Runs in browsers and in Node 22 (which has a global WebSocket).
 export * from "../../src/protocol/index";
+export {
+  BadLinkError,
+  ExternalAgent,
+  type ExternalAgentOptions,
+  type ExternalInteraction,
+  type ExternalKind,
+  type ExternalResolution,
+  type ProgressEvent,
+  UnreachableError,
+  withRetry,
+} from "./external-agent";
 export { ApiError, createSession, fetchSnapshot } from "./session-api";
 export {
   CommandError,

@@ -12,7 +12,8 @@ export type { AnswerValue, Question };
 type Resolution = Pick<
   InteractionResolution,
   "outcome" | "response" | "resolvedBy" | "answeredBy" | "resolvedAt" | "batch"
->;
+> &
+  Partial<Pick<InteractionResolution, "withdrawn">>;
 
 /** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
 export function questionsOf(request: unknown): Question[] {
@@ -85,6 +86,7 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
     choice?: unknown;
     feedback?: unknown;
     chatReply?: unknown;
+    updatedInput?: unknown;
   };
   if (typeof response.choice === "string" && response.choice in PLAN_RECEIPTS) {
     text = PLAN_RECEIPTS[response.choice as PlanResponse["choice"]];
@@ -98,7 +100,12 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
     text += `: “${response.reason}”`;
   }
   if (resolution.outcome === "denied" && response.stop === true) text += " · turn stopped";
+  if (resolution.outcome === "approved" && typeof response.updatedInput === "object" && response.updatedInput)
+    text += " · with edited arguments";
   if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
+  // An external agent that gave up on its own card (its signal aborted) withdrew it.
+  if (resolution.withdrawn)
+    return `Withdrawn by ${resolution.resolvedBy?.replace(/^agent:/, "") || "the agent"}`;
   return text + answeredWhere(resolution, deviceId);
 }
 

@@ -29,11 +29,21 @@ export const ApprovalRequest = z.object({
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
+/** The tool input a person edited before approving: an object, like every tool input. */
+export const UpdatedInput = z.record(z.string(), z.unknown(), {
+  error: "updatedInput must be a JSON object",
+});
+
 /** What a device sends. A blank deny reason counts as no reason. */
 export const RawApprovalDecision = z.discriminatedUnion(
   "decision",
   [
-    z.strictObject({ decision: z.literal("approve"), remember: z.boolean().optional() }),
+    z.strictObject({
+      decision: z.literal("approve"),
+      remember: z.boolean().optional(),
+      /** Approve this input instead of the one asked about (edit-then-approve). */
+      updatedInput: UpdatedInput.optional(),
+    }),
     z.strictObject({
       decision: z.literal("deny"),
       reason: z
@@ -48,9 +58,12 @@ export const RawApprovalDecision = z.discriminatedUnion(
   { error: 'must be "approve" or "deny"' },
 );
 
-/** The stored decision; `remember` asks to always allow this tool for the rest of the session. */
+/**
+ * The stored decision; `remember` asks to always allow this tool for the rest of the session;
+ * `updatedInput` is the input the person approved instead of the one asked about.
+ */
 export const ApprovalResponse = z.discriminatedUnion("decision", [
-  z.object({ decision: z.literal("approve"), remember: z.boolean() }),
+  z.object({ decision: z.literal("approve"), remember: z.boolean(), updatedInput: UpdatedInput.optional() }),
   z.object({ decision: z.literal("deny"), reason: z.string().nullable(), stop: z.literal(true).optional() }),
 ]);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
@@ -60,7 +73,11 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
   kind: "approval",
   promptEvent: "approval_required",
   commands: {
-    approve: (command) => ({ decision: "approve", remember: command.remember ?? false }),
+    approve: (command) => ({
+      decision: "approve",
+      remember: command.remember ?? false,
+      ...(command.updatedInput ? { updatedInput: command.updatedInput } : {}),
+    }),
     deny: (command) => ({
       decision: "deny",
       ...(command.reason !== undefined ? { reason: command.reason } : {}),
@@ -72,14 +89,16 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {
         ok: false,
-        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason?, stop? }',
+        message:
+          'Expected { decision: "approve", remember?, updatedInput? } or { decision: "deny", reason?, stop? }',
       };
     }
     const parsed = RawApprovalDecision.safeParse(raw);
     if (!parsed.success) return { ok: false, message: describeZodError(parsed.error) };
     const decision = parsed.data;
     if (decision.decision === "approve") {
-      return { ok: true, response: { decision: "approve", remember: decision.remember ?? false } };
+      const edited = decision.updatedInput ? { updatedInput: decision.updatedInput } : {};
+      return { ok: true, response: { decision: "approve", remember: decision.remember ?? false, ...edited } };
     }
     const reason = decision.reason || null;
     return {

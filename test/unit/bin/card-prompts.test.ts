@@ -106,7 +106,30 @@ describe("answering cards in a terminal", () => {
       kind: "send",
       command: { type: "deny", toolCallId: "toolu_a" },
     });
-    expect(run(card, ["maybe"])[1]).toMatchObject({ kind: "ask", lines: ["Type a, l or d."] });
+    expect(run(card, ["maybe"])[1]).toMatchObject({ kind: "ask", lines: ["Type a, l, e or d."] });
+  });
+
+  it("approves arguments a person edited as one line of JSON, and asks again when they are not an object", () => {
+    const card: Card = {
+      toolCallId: "toolu_e",
+      kind: "approval",
+      toolName: "notes_write",
+      request: { toolName: "notes_write", input: { key: "k", text: "old" }, risk: "edit" },
+    };
+    expect(run(card, ["e"])[1]).toMatchObject({
+      kind: "ask",
+      lines: [expect.any(String), '  {"key":"k","text":"old"}'],
+    });
+    expect(run(card, ["e", '{"key":"k","text":"new"}'])[2]).toEqual({
+      kind: "send",
+      command: { type: "approve", toolCallId: "toolu_e", updatedInput: { key: "k", text: "new" } },
+    });
+    expect(run(card, ["e", "{oops"])[2]).toMatchObject({
+      kind: "ask",
+      lines: [expect.stringMatching(/^Not valid JSON/)],
+    });
+    expect(run(card, ["e", "[1]"])[2]).toMatchObject({ kind: "ask", prompt: "arguments› " });
+    expect(run(card, ["e", ""])[2]).toMatchObject({ kind: "ask", prompt: "a/l/e/d› " });
   });
 
   it("leaves kinds it cannot render to the browser", () => {

@@ -17,6 +17,21 @@ const questions = questionsOf(QUESTION_REQUEST);
 describe("receipts", () => {
   const at = { resolvedBy: "me", resolvedAt: 1 } as const;
 
+  it("says an approval ran with edited arguments, and names the agent that withdrew its own card", () => {
+    const edited = { decision: "approve", remember: false, updatedInput: { command: "ls" } };
+    expect(receiptText({ ...at, outcome: "approved", response: edited }, "me")).toBe(
+      "Approved · with edited arguments",
+    );
+    const withdrawn = {
+      outcome: "cancelled",
+      response: null,
+      resolvedBy: "agent:Claude Code",
+      resolvedAt: 1,
+    } as const;
+    expect(receiptText({ ...withdrawn, withdrawn: true }, "phone")).toBe("Withdrawn by Claude Code");
+    expect(receiptText(withdrawn, "phone")).toBe("Cancelled on another device");
+  });
+
   it("shows a batch decision, a denial that stopped the turn, a plan choice and an answer in chat", () => {
     const batch = { id: "batch_1", size: 3 };
     expect(receiptText({ ...at, outcome: "approved", response: { decision: "approve" }, batch }, "me")).toBe(

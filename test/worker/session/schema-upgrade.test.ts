@@ -27,6 +27,8 @@ function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
     `DROP TABLE outbox`,
     `ALTER TABLE interactions DROP COLUMN answered_by`,
+    `DROP INDEX interactions_by_external_key`,
+    `ALTER TABLE interactions DROP COLUMN external_key`,
     `ALTER TABLE interactions DROP COLUMN frame_id`,
     `ALTER TABLE tool_results DROP COLUMN images`,
     `DROP TABLE mcp_calls`,

@@ -214,7 +214,12 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     share.setRole(frame.role ?? "owner");
     // The stylesheet hides what this role may not do (the server refuses it anyway).
     root.dataset.role = frame.role ?? "owner";
-    composer.setViewOnly(frame.role === "view");
+    // An external agent runs elsewhere: its session takes answers on cards, not messages.
+    const external = frame.snapshot.agent;
+    composer.setViewOnly(
+      frame.role === "view" || frame.role === "agent" || external !== undefined,
+      external ? `${external.name} runs outside Parley: answer its cards above` : undefined,
+    );
     dispatch({ type: "hello", frame, receivedAt: Date.now() });
   });
   client.on("ended", (reason) => {

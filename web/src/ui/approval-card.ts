@@ -1,11 +1,12 @@
-// The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow /
-// Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
+// The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow / Edit
+// (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
+import { InputEditor } from "./input-editor";
 import { isTextEntry } from "./interaction-card";
 import { mcpOriginLine } from "./mcp-origin";
 
@@ -28,6 +29,7 @@ export class ApprovalCard extends AnswerableCard {
   private readonly buttons: HTMLButtonElement[];
   private readonly denyButton: HTMLButtonElement;
   private readonly controls: HTMLElement;
+  private readonly editor: InputEditor;
 
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
@@ -65,12 +67,16 @@ export class ApprovalCard extends AnswerableCard {
       title: "Deny, and stop the turn instead of letting the agent continue",
       on: { click: () => this.deny(true) },
     });
+    this.editor = new InputEditor(input, (updatedInput) => {
+      void this.respond({ decision: "approve", remember: false, updatedInput });
+    });
     this.buttons = [approve, always, this.denyButton, denyAndStop];
     this.controls = h(
       "div",
       { class: "card-actions" },
       approve,
       always,
+      this.editor.toggle,
       h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
       this.line,
     );
@@ -86,6 +92,7 @@ export class ApprovalCard extends AnswerableCard {
       ),
       mcpOriginLine(interaction.request),
       this.args,
+      this.editor.el,
       this.controls,
       this.receipt,
     );
@@ -104,10 +111,18 @@ export class ApprovalCard extends AnswerableCard {
   protected lockControls(locked: boolean): void {
     for (const button of this.buttons) button.disabled = locked;
     this.reason.disabled = locked;
+    this.editor.lock(locked);
+  }
+
+  protected override refused(error: unknown): void {
+    // The server names what in an edit does not fit the tool; show it beside the editor too.
+    const message = (error as { message?: unknown } | null)?.message;
+    this.editor.say(typeof message === "string" ? message : null);
   }
 
   protected collapse(): void {
     this.controls.remove();
+    this.editor.el.remove();
     // Once decided, the tool card's collapsed "Arguments" keeps them one click away.
     this.args.hidden = true;
   }
@@ -120,6 +135,7 @@ export class ApprovalCard extends AnswerableCard {
       return true;
     }
     if (event.key !== "Enter" || event.target instanceof HTMLButtonElement) return false;
+    if (this.editor.holds(event.target)) return false;
     if (event.target === this.reason) this.deny(false);
     else if (isTextEntry(event.target)) return false;
     else this.approve(false);

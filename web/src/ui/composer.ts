@@ -24,6 +24,7 @@ export class Composer {
   private sending = false;
   private locked = true;
   private viewOnly = false;
+  private viewOnlyReason = "This link is view only";
 
   constructor(private readonly actions: ComposerActions) {
     this.input = h("textarea", {
@@ -65,8 +66,10 @@ export class Composer {
   }
 
   /** A view-only link may read but not send; the server would refuse it anyway. */
-  setViewOnly(viewOnly: boolean): void {
+  /** Closes the box when nobody may message here; `why` replaces the view-only wording. */
+  setViewOnly(viewOnly: boolean, why = "This link is view only"): void {
     this.viewOnly = viewOnly;
+    this.viewOnlyReason = why;
   }
 
   update(view: SessionView, connection: ConnectionInfo): void {
@@ -87,7 +90,7 @@ export class Composer {
     this.locked = this.viewOnly || !view.connectedOnce || waiting || connection.state === "closed";
     this.input.disabled = this.locked;
     this.input.placeholder = this.viewOnly
-      ? "This link is view only"
+      ? this.viewOnlyReason
       : !view.connectedOnce
         ? "Connecting…"
         : connection.state !== "connected"

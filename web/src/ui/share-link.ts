@@ -12,6 +12,13 @@ const LIFETIMES: Array<[string, number | undefined]> = [
   ["7 days", 604_800],
 ];
 
+/** How the list words each role. */
+const ROLE_WORDS = {
+  view: "view only",
+  answer: "can answer",
+  agent: "agent (opens cards, never answers)",
+} as const;
+
 export class SharePanel {
   readonly el: HTMLDetailsElement;
   private readonly field = h("input", {
@@ -133,7 +140,7 @@ export class SharePanel {
       "li",
       { class: "share-link" },
       h("span", {
-        text: `${link.label ?? "Unlabelled"} · ${link.role === "view" ? "view only" : "can answer"} · ${used}${expires}`,
+        text: `${link.label ?? "Unlabelled"} · ${ROLE_WORDS[link.role]} · ${used}${expires}`,
       }),
       revoke,
     );

@@ -1,0 +1,91 @@
+// The options every Claude Code bridge takes (`parley mcp`, `parley hook`) and the one place that
+// turns them into an ExternalAgent: where Parley is, how to authenticate, what the session is
+// called. A bad link or a refused token is one line on stderr and exit code 2.
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { BadLinkError, ExternalAgent, parseShareLink } from "../web/src/client";
+
+export const BRIDGE_OPTIONS = {
+  server: { type: "string" },
+  token: { type: "string" },
+  link: { type: "string" },
+  title: { type: "string" },
+  name: { type: "string" },
+  "unreachable-seconds": { type: "string" },
+} as const;
+
+export interface BridgeSettings {
+  server?: string;
+  token?: string;
+  link?: string;
+  title?: string;
+  name: string;
+  /** How long Parley may stay out of reach before the bridge gives up on a request. */
+  unreachableMs: number;
+}
+
+export function fail(message: string, code: number): never {
+  process.stderr.write(`parley: ${message}\n`);
+  process.exit(code);
+}
+
+/** Reads the bridge's flags (and PARLEY_SERVER / PARLEY_TOKEN / PARLEY_LINK); bad ones exit 2. */
+export function readBridgeArgs(
+  args: string[],
+  usage: string,
+  defaultUnreachableSeconds: number,
+): { settings: BridgeSettings; positionals: string[] } {
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof BRIDGE_OPTIONS; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({ args, options: BRIDGE_OPTIONS, allowPositionals: true });
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`, 2);
+  }
+  const values = parsed.values;
+  const server = values.server ?? process.env.PARLEY_SERVER;
+  const token = values.token ?? process.env.PARLEY_TOKEN;
+  const link = values.link ?? process.env.PARLEY_LINK;
+  if (!server && !link) fail(`give --server URL or --link AGENT_LINK\n${usage}`, 2);
+  if (link && !parseShareLink(link))
+    fail(`not a Parley agent link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
+  if (server && !link) {
+    try {
+      const url = new URL(server);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http");
+    } catch {
+      fail(`--server must be an http(s) address, not ${server}`, 2);
+    }
+  }
+  const seconds = Number(values["unreachable-seconds"] ?? defaultUnreachableSeconds);
+  if (!Number.isFinite(seconds) || seconds <= 0) fail("--unreachable-seconds takes a positive number", 2);
+  return {
+    settings: {
+      ...(server ? { server } : {}),
+      ...(token ? { token } : {}),
+      ...(link ? { link } : {}),
+      ...(values.title ? { title: values.title } : {}),
+      name: values.name ?? "Claude Code",
+      unreachableMs: seconds * 1000,
+    },
+    positionals: parsed.positionals,
+  };
+}
+
+/** Connects the bridge's agent: finds or creates the session keyed by `key`. */
+export function connectAgent(settings: BridgeSettings, key: string | undefined): Promise<ExternalAgent> {
+  return ExternalAgent.connect(
+    {
+      name: settings.name,
+      ...(settings.server ? { server: settings.server } : {}),
+      ...(settings.token ? { token: settings.token } : {}),
+      ...(settings.link ? { link: settings.link } : {}),
+      ...(settings.title ? { title: settings.title } : {}),
+      ...(key ? { key } : {}),
+    },
+    Date.now() + settings.unreachableMs,
+  );
+}
+
+export { BadLinkError };

@@ -1,0 +1,123 @@
+// `parley mcp`: a stdio MCP server with one tool, `approve`, for Claude Code's
+// `--permission-prompt-tool mcp__parley__approve`. Each permission request becomes a card in the
+// bridge's Parley session (AskUserQuestion a question, ExitPlanMode a plan, anything else an
+// approval) and the person's answer comes back as Claude Code's decision.
+import { randomUUID } from "node:crypto";
+import process from "node:process";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { z } from "zod";
+import { askThroughParley } from "../web/src/claude-ask";
+import type { PermissionDecision } from "../web/src/claude-permissions";
+import { ApiError, type ExternalAgent, UnreachableError } from "../web/src/client";
+import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
+import { claudeConfigDir, findPlan } from "./claude-plan";
+
+const USAGE = `Usage: parley mcp --server URL [--token GATEWAY_TOKEN] [--title T]
+       parley mcp --link AGENT_LINK
+  Serves the MCP tool \`approve\` on stdio for:
+  claude --mcp-config parley.json --permission-prompt-tool mcp__parley__approve`;
+
+/** What Claude Code passes to a permission-prompt tool. */
+const PermissionPromptInput = z.looseObject({
+  tool_name: z.string().min(1).describe("The tool Claude Code wants to run."),
+  input: z.record(z.string(), z.unknown()).describe("The tool's input."),
+  tool_use_id: z.string().optional().describe("The id of this tool call."),
+});
+
+function textResult(decision: PermissionDecision): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(decision) }] };
+}
+
+function explain(error: unknown): string {
+  if (error instanceof UnreachableError) return `${error.message}. The tool was not run.`;
+  if (error instanceof BadLinkError)
+    return `Parley refused this bridge: ${error.message}. The tool was not run.`;
+  if (error instanceof ApiError)
+    return `Parley refused the request (${error.status} ${error.code}: ${error.message}). The tool was not run.`;
+  return `The Parley bridge failed: ${error instanceof Error ? error.message : String(error)}. The tool was not run.`;
+}
+
+class McpBridge {
+  private agent: Promise<ExternalAgent> | null = null;
+  private readonly startedAt = Date.now();
+  // Claude Code does not name its session to MCP servers; one key per run keeps one session per run.
+  private readonly key = process.env.CLAUDE_CODE_SESSION_ID || `mcp-${randomUUID()}`;
+
+  constructor(private readonly settings: BridgeSettings) {}
+
+  private connect(): Promise<ExternalAgent> {
+    this.agent ??= connectAgent(this.settings, this.key).then(
+      (agent) => {
+        const where =
+          agent.personLink ?? `${agent.baseUrl}/#/s/${agent.sessionId} (open it with the owner's link)`;
+        process.stderr.write(`parley: Claude Code's requests appear at ${where}\n`);
+        return agent;
+      },
+      (error: unknown) => {
+        this.agent = null;
+        if (error instanceof BadLinkError) process.stderr.write(`parley: ${error.message}\n`);
+        throw error;
+      },
+    );
+    return this.agent;
+  }
+
+  async approve(args: z.infer<typeof PermissionPromptInput>, signal: AbortSignal): Promise<CallToolResult> {
+    try {
+      const agent = await this.connect();
+      const plan =
+        args.tool_name === "ExitPlanMode"
+          ? await findPlan({
+              transcriptPath: typeof args.transcript_path === "string" ? args.transcript_path : undefined,
+              configDir: claudeConfigDir(),
+              sinceMs: this.startedAt - 1_000,
+            })
+          : null;
+      const decision = await askThroughParley(agent, {
+        toolName: args.tool_name,
+        input: args.input,
+        toolUseId: args.tool_use_id,
+        plan,
+        signal,
+        unreachableMs: this.settings.unreachableMs,
+      });
+      return textResult(decision);
+    } catch (error) {
+      return textResult({ behavior: "deny", message: explain(error) });
+    }
+  }
+}
+
+export async function runMcp(args: string[]): Promise<void> {
+  const { settings } = readBridgeArgs(args, USAGE, 300);
+  const bridge = new McpBridge(settings);
+  if (settings.link) {
+    // A link is checked at start, so a bad or expired one stops here rather than at the first request.
+    await connectAgentOrExit(settings);
+  }
+  serveStdio(() => {
+    const server = new McpServer({ name: "parley", version: "1.0.0" });
+    server.registerTool(
+      "approve",
+      {
+        title: "Ask a person through Parley",
+        description:
+          "Claude Code's permission prompt: asks the person on their Parley devices and returns their decision.",
+        inputSchema: PermissionPromptInput,
+      },
+      (input, ctx) => bridge.approve(input, ctx.mcpReq.signal),
+    );
+    return server;
+  });
+}
+
+async function connectAgentOrExit(settings: BridgeSettings): Promise<void> {
+  try {
+    await connectAgent(settings, undefined);
+  } catch (error) {
+    if (error instanceof BadLinkError) fail(error.message, 2);
+    // Unreachable now is not fatal: each request retries and says so if Parley stays away.
+  }
+}

@@ -1,0 +1,155 @@
+// Interactions an agent that runs elsewhere opens, reads and withdraws (DESIGN §20). They are the
+// same rows, prompt events and deadlines as the loop's own cards; only who opens them differs, and
+// no tool result is written for them, since no transcript waits on them.
+
+import { MAIN_FRAME_ID } from "../protocol/agents";
+import type { ErrorBody } from "../protocol/errors";
+import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
+import type { AgentDeps } from "./agent-deps";
+import {
+  EXTERNAL_ID_PREFIX,
+  externalMark,
+  isExternalInteraction,
+  WITHDRAWN_BY_PREFIX,
+  withdrawnBy,
+} from "./external-id";
+import type { InteractionRecord } from "./ports";
+import { cancelExternal } from "./resolve-interaction";
+
+/** Finds and records the agent's own key for an interaction (unique in the session). */
+export interface ExternalKeys {
+  find(key: string): string | null;
+  keyOf(interactionId: string): string | null;
+  set(interactionId: string, key: string): void;
+}
+
+export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { ok: false; error: ErrorBody };
+
+/**
+ * Opens a card for the agent, or returns the one its `key` already names (pending or resolved).
+ * The request is checked by the kind's own schema; a bad one changes nothing.
+ */
+export function openExternalInteraction(
+  deps: AgentDeps,
+  keys: ExternalKeys,
+  agent: string,
+  body: OpenInteractionBody,
+): ExternalOutcome<OpenedInteraction> {
+  if (body.key !== undefined) {
+    const existing = keys.find(body.key);
+    const record = existing === null ? null : deps.interactions.get(existing);
+    if (record) return { ok: true, created: false, result: openedView(record, false) };
+  }
+  const kind = deps.kinds.get(body.kind);
+  if (!kind) {
+    const known = deps.kinds.kinds.map((k) => k.kind).join(", ");
+    return invalid(`kind: unknown interaction kind "${body.kind}" (known: ${known})`);
+  }
+  const opened = deps.kinds.open(body.kind, body.request);
+  if (!opened.ok) return invalid(prefixFields("request", opened.message));
+  const id = deps.newId(EXTERNAL_ID_PREFIX);
+  const createdAt = deps.clock.now();
+  const expiresAt = createdAt + (body.timeoutMs ?? deps.settings.interactionTimeoutMs);
+  const toolName = toolNameOf(opened.request) ?? kind.toolName ?? kind.kind;
+  deps.atomically(() => {
+    deps.interactions.create({
+      id,
+      toolCallId: id,
+      frameId: MAIN_FRAME_ID,
+      kind: kind.kind,
+      toolName,
+      request: opened.request,
+      deadline: expiresAt,
+      createdAt,
+    });
+    if (body.key !== undefined) keys.set(id, body.key);
+    deps.events.append(deps.kinds.promptEvent(kind.kind), {
+      toolCallId: id,
+      interactionId: id,
+      kind: kind.kind,
+      toolName,
+      request: opened.request,
+      createdAt,
+      expiresAt,
+      ...externalMark(agent),
+    });
+    deps.deadlines.rearm();
+  });
+  return { ok: true, created: true, result: { interactionId: id, status: "pending", created: true } };
+}
+
+/** The agent gave up (an aborted signal): its card is cancelled on every device. */
+export function withdrawExternalInteraction(
+  deps: AgentDeps,
+  keys: ExternalKeys,
+  agent: string,
+  interactionId: string,
+): ExternalOutcome<ExternalInteraction> {
+  const record = deps.interactions.get(interactionId);
+  if (!record || !isExternalInteraction(record)) return unknown(interactionId);
+  if (record.status === "pending") cancelExternal(deps, record, withdrawnBy(agent));
+  const now = deps.interactions.get(interactionId) ?? record;
+  return { ok: true, created: false, result: externalView(now, keys.keyOf(interactionId)) };
+}
+
+/** The interaction as the agent reads it; null when the session holds no such external card. */
+export function readExternalInteraction(
+  deps: Pick<AgentDeps, "interactions">,
+  keys: ExternalKeys,
+  interactionId: string,
+): ExternalInteraction | null {
+  const record = deps.interactions.get(interactionId);
+  if (!record || !isExternalInteraction(record)) return null;
+  return externalView(record, keys.keyOf(interactionId));
+}
+
+export function externalView(record: InteractionRecord, key: string | null): ExternalInteraction {
+  return {
+    interactionId: record.id,
+    kind: record.kind,
+    key,
+    status: record.status === "pending" ? "pending" : "resolved",
+    request: record.request,
+    createdAt: record.createdAt,
+    expiresAt: record.deadline,
+    resolution:
+      record.status === "pending"
+        ? null
+        : {
+            outcome:
+              record.status === "cancelled" && record.resolvedBy?.startsWith(WITHDRAWN_BY_PREFIX)
+                ? "withdrawn"
+                : record.status,
+            response: record.response,
+            by: record.resolvedBy,
+            at: record.resolvedAt ?? record.createdAt,
+          },
+  };
+}
+
+function openedView(record: InteractionRecord, created: boolean): OpenedInteraction {
+  return { interactionId: record.id, status: record.status === "pending" ? "pending" : "resolved", created };
+}
+
+/** An approval names the tool it asks about; other kinds are named by their own tool. */
+function toolNameOf(request: unknown): string | null {
+  if (typeof request !== "object" || request === null) return null;
+  const name = (request as { toolName?: unknown }).toolName;
+  return typeof name === "string" ? name : null;
+}
+
+/** `questions.0.header: …` → `request.questions.0.header: …`, so the 400 names the field sent. */
+function prefixFields(prefix: string, message: string): string {
+  return message
+    .split("; ")
+    .map((clause) => (/^[\w.]+: /.test(clause) ? `${prefix}.${clause}` : `${prefix}: ${clause}`))
+    .join("; ");
+}
+
+function invalid(message: string): { ok: false; error: ErrorBody } {
+  return { ok: false, error: { code: "invalid_input", message } };
+}
+
+function unknown(id: string): { ok: false; error: ErrorBody } {
+  return { ok: false, error: { code: "unknown_interaction", message: `No interaction with id "${id}"` } };
+}

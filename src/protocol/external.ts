@@ -1,0 +1,193 @@
+// The external-agent API (DESIGN §20): sessions whose agent runs elsewhere, the interactions such an
+// agent opens, waits on and withdraws, and the progress it reports. HTTP bodies and socket commands.
+//
+// Beyond the written contract: `open_interaction` also takes an optional `timeoutMs` (the card's
+// deadline, default the session's interaction timeout); a stored interaction view carries
+// `expiresAt` and `createdAt`; an opened interaction's answer carries `created`. Responses are each
+// kind's own stored response (src/interactions/kinds/*.ts, e.g. `ApprovalResponse`, which carries
+// `updatedInput` when the person edited the call before approving).
+import { z } from "zod";
+import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
+import { ExternalAgentView, InteractionId, InteractionOutcome, ToolCallId } from "./session";
+
+export { ExternalAgentView };
+
+const RequestId = z.string().min(1).max(64).optional();
+
+/** Longest agent name (it labels every card and progress event). */
+export const MAX_AGENT_NAME_CHARS = 64;
+/** Longest session or interaction key an agent may give (Claude Code's ids are far shorter). */
+export const MAX_EXTERNAL_KEY_CHARS = 200;
+/** Longest a long-poll `GET …/interactions/:id?wait=` may hold, in seconds. */
+export const MAX_WAIT_SECONDS = 60;
+/** Most progress events one post may carry. */
+export const MAX_PROGRESS_EVENTS = 50;
+/** Longest tool result a progress event may carry: a short summary, not the output. */
+export const MAX_PROGRESS_RESULT_CHARS = MAX_TEXT_FIELD_CHARS;
+
+/** A key chosen by the agent: printable ASCII without spaces (ids, not prose). */
+export const ExternalKey = z
+  .string()
+  .min(1, "key must not be empty")
+  .max(MAX_EXTERNAL_KEY_CHARS, `key must be at most ${MAX_EXTERNAL_KEY_CHARS} characters`)
+  .regex(/^[\x21-\x7e]+$/, "key must be printable ASCII without spaces");
+
+/** `agent` in `POST /api/sessions`: a session for an agent that runs elsewhere. */
+export const ExternalAgentSpec = z.strictObject({
+  kind: z.literal("external"),
+  /** Who asks, as every device shows it ("Claude Code"). */
+  name: z.string().trim().min(1, "name must not be empty").max(MAX_AGENT_NAME_CHARS),
+  /** The agent's own session id: the same creator and key find the same session again. */
+  key: ExternalKey.optional(),
+  title: z.string().trim().max(200).optional(),
+});
+export type ExternalAgentSpec = z.infer<typeof ExternalAgentSpec>;
+
+/** `POST /api/sessions` with an external agent: 201 when new, 200 when the key found it again. */
+export const CreateExternalSessionResponse = z.object({
+  sessionId: z.string(),
+  /** The owner's token, for people. */
+  token: z.string(),
+  shareUrl: z.string(),
+  websocketUrl: z.string(),
+  /** A share-link token of role `agent` (labelled with the agent's name), for the bridge. */
+  agentToken: z.string(),
+  /** The session's link with the agent token (what `--link` takes). */
+  agentLink: z.string(),
+  created: z.boolean(),
+});
+export type CreateExternalSessionResponse = z.infer<typeof CreateExternalSessionResponse>;
+
+const openFields = {
+  /** A registered interaction kind: question, approval, form, plan, url. */
+  kind: z.string().min(1).max(64),
+  /** Checked by the kind's own request schema. */
+  request: z.unknown(),
+  /** The agent's id for this card (Claude Code's tool_use_id): unique in the session. */
+  key: ExternalKey.optional(),
+  /** How long the card stays open; the session's interaction timeout when absent. */
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 24 * 60 * 60 * 1000)
+    .optional(),
+};
+
+/** `POST /api/sessions/:id/interactions`. */
+export const OpenInteractionBody = z.strictObject(openFields);
+export type OpenInteractionBody = z.infer<typeof OpenInteractionBody>;
+
+/** Whether an interaction still waits for a person. */
+export const ExternalStatus = z.enum(["pending", "resolved"]);
+export type ExternalStatus = z.infer<typeof ExternalStatus>;
+
+/** The answer to opening: 201 with `created: true`, or 200 with the existing card for a repeated key. */
+export const OpenedInteraction = z.object({
+  interactionId: InteractionId,
+  status: ExternalStatus,
+  created: z.boolean(),
+});
+export type OpenedInteraction = z.infer<typeof OpenedInteraction>;
+
+/** How an interaction ended, for the agent: the stored outcome, or `withdrawn` when the agent gave up. */
+export const ExternalOutcome = z.union([InteractionOutcome, z.literal("withdrawn")]);
+export type ExternalOutcome = z.infer<typeof ExternalOutcome>;
+
+/** `GET /api/sessions/:id/interactions/:interactionId`. */
+export const ExternalInteraction = z.object({
+  interactionId: InteractionId,
+  kind: z.string(),
+  key: z.string().nullable(),
+  status: ExternalStatus,
+  request: z.unknown(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  resolution: z
+    .object({
+      outcome: ExternalOutcome,
+      /** The kind's own stored response; null for a timeout, a cancel or a withdrawal. */
+      response: z.unknown(),
+      /** The device that answered, or null (the deadline, the agent). */
+      by: z.string().nullable(),
+      at: z.number(),
+    })
+    .nullable(),
+});
+export type ExternalInteraction = z.infer<typeof ExternalInteraction>;
+
+/** `?wait=S`: hold the answer up to S seconds (at most MAX_WAIT_SECONDS) until the card resolves. */
+export const WaitQuery = z.object({
+  wait: z.coerce
+    .number({ error: "wait must be a number of seconds" })
+    .min(0, "wait must not be negative")
+    .max(MAX_WAIT_SECONDS, `wait must be at most ${MAX_WAIT_SECONDS} seconds`)
+    .optional(),
+});
+
+/** What the agent is doing, as devices show it; stored as ordinary events marked with its name. */
+export const ProgressEvent = z.discriminatedUnion(
+  "type",
+  [
+    z.strictObject({ type: z.literal("prompt"), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
+    z.strictObject({ type: z.literal("text"), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
+    z.strictObject({
+      type: z.literal("tool_started"),
+      toolUseId: ToolCallId,
+      name: z.string().min(1).max(128),
+      input: z.unknown(),
+    }),
+    z.strictObject({
+      type: z.literal("tool_finished"),
+      toolUseId: ToolCallId,
+      name: z.string().min(1).max(128),
+      result: z.string().max(MAX_PROGRESS_RESULT_CHARS),
+      isError: z.boolean(),
+    }),
+    z.strictObject({ type: z.literal("status"), state: z.enum(["running", "idle", "done"]) }),
+  ],
+  {
+    error: 'unknown progress event (expected "prompt", "text", "tool_started", "tool_finished" or "status")',
+  },
+);
+export type ProgressEvent = z.infer<typeof ProgressEvent>;
+
+const progressFields = {
+  events: z
+    .array(ProgressEvent)
+    .min(1, "post at least one event")
+    .max(MAX_PROGRESS_EVENTS, `at most ${MAX_PROGRESS_EVENTS} events per post`),
+};
+
+/** `POST /api/sessions/:id/progress` (a body over MAX_INPUT_BYTES is refused with 413). */
+export const PostProgressBody = z.strictObject(progressFields);
+export type PostProgressBody = z.infer<typeof PostProgressBody>;
+
+/** The same three operations as WebSocket commands. */
+export const OpenInteractionCommand = z.strictObject({
+  type: z.literal("open_interaction"),
+  requestId: RequestId,
+  ...openFields,
+});
+export const WithdrawInteractionCommand = z.strictObject({
+  type: z.literal("withdraw_interaction"),
+  requestId: RequestId,
+  interactionId: InteractionId,
+});
+export const PostProgressCommand = z.strictObject({
+  type: z.literal("post_progress"),
+  requestId: RequestId,
+  ...progressFields,
+});
+export type ExternalCommand =
+  | z.infer<typeof OpenInteractionCommand>
+  | z.infer<typeof WithdrawInteractionCommand>
+  | z.infer<typeof PostProgressCommand>;
+
+/** The commands an `agent` link may send besides reading: everything else answers or steers. */
+export const AGENT_COMMANDS = [
+  "resume",
+  "open_interaction",
+  "withdraw_interaction",
+  "post_progress",
+] as const;

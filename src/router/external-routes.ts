@@ -1,0 +1,77 @@
+// The external API (DESIGN §20) under /api/sessions/:id: an agent opens, reads (with a long-poll
+// wait) and withdraws cards, and posts progress. Each write is the socket command of the same name.
+import { Hono } from "hono";
+import { describeZodError } from "../protocol/errors";
+import { OpenInteractionBody, PostProgressBody, WaitQuery } from "../protocol/external";
+import { InteractionId } from "../protocol/session";
+import type { CommandOutcome } from "../session/command-handler";
+import { sessionStub } from "../session/session-rpc";
+import { requireCommand } from "./access-guard";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { readJsonBody } from "./read-json-body";
+
+export const externalRoutes = new Hono<AppEnv>();
+
+/** How much longer than the object the Worker waits before it reads the card itself. */
+const WAIT_GRACE_MS = 250;
+
+function unwrap(outcome: CommandOutcome): unknown {
+  if (!outcome.ok) throw HttpError.from(outcome.error);
+  return outcome.result ?? null;
+}
+
+function interactionIdOf(raw: string): string {
+  const parsed = InteractionId.safeParse(raw);
+  if (!parsed.success) throw new HttpError("unknown_interaction", `No interaction with id "${raw}"`);
+  return parsed.data;
+}
+
+externalRoutes.post("/interactions", async (c) => {
+  requireCommand(c, "open_interaction");
+  const body = await readJsonBody(c, OpenInteractionBody);
+  const stub = sessionStub(c.env, c.get("sessionId"));
+  const opened = unwrap(await stub.command({ type: "open_interaction", ...body }, null, c.get("access"))) as {
+    created: boolean;
+  };
+  return c.json(opened, opened.created ? 201 : 200);
+});
+
+externalRoutes.get("/interactions/:interactionId", async (c) => {
+  const id = interactionIdOf(c.req.param("interactionId"));
+  const query = WaitQuery.safeParse(c.req.query());
+  if (!query.success) throw new HttpError("invalid_input", describeZodError(query.error));
+  const waitMs = Math.round((query.data.wait ?? 0) * 1000);
+  const stub = sessionStub(c.env, c.get("sessionId"));
+  if (waitMs === 0) return c.json(unwrap(await stub.externalInteraction(id, 0, c.get("access"))));
+  // The object holds the wait; the Worker holds the time limit, so a waiter lost with the object
+  // (a restart, a deploy) still ends on time, answering with the stored card, still pending.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeUp = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs + WAIT_GRACE_MS);
+  });
+  const waited = await Promise.race([
+    stub.externalInteraction(id, waitMs, c.get("access")).catch(() => null),
+    timeUp,
+  ]);
+  clearTimeout(timer);
+  if (waited) return c.json(unwrap(waited));
+  const fresh = sessionStub(c.env, c.get("sessionId"));
+  return c.json(unwrap(await fresh.externalInteraction(id, 0, c.get("access"))));
+});
+
+externalRoutes.delete("/interactions/:interactionId", async (c) => {
+  requireCommand(c, "withdraw_interaction");
+  const interactionId = interactionIdOf(c.req.param("interactionId"));
+  const stub = sessionStub(c.env, c.get("sessionId"));
+  return c.json(
+    unwrap(await stub.command({ type: "withdraw_interaction", interactionId }, null, c.get("access"))),
+  );
+});
+
+externalRoutes.post("/progress", async (c) => {
+  requireCommand(c, "post_progress");
+  const body = await readJsonBody(c, PostProgressBody);
+  const stub = sessionStub(c.env, c.get("sessionId"));
+  return c.json(unwrap(await stub.command({ type: "post_progress", ...body }, null, c.get("access"))));
+});

@@ -1,0 +1,131 @@
+// An external session's own storage and commands (DESIGN §20): the agent it was created for, the
+// agent's keys for its cards, its progress run, and the three commands only an agent sends.
+import { z } from "zod";
+import type { AgentDeps } from "../agent/agent-deps";
+import {
+  type ExternalKeys,
+  openExternalInteraction,
+  withdrawExternalInteraction,
+} from "../agent/external-interaction";
+import { type ProgressRun, type ProgressRunStore, postProgress } from "../agent/external-progress";
+import type { SessionCommand } from "../protocol/commands";
+import type { ExternalCommand } from "../protocol/external";
+import type { ExternalAgentView } from "../protocol/session";
+import type { CommandOutcome } from "./command-handler";
+import type { MetaStore } from "./meta-store";
+import type { SqlCounter } from "./sql-counter";
+
+/** The agent an external session was created for, as its meta row keeps it. */
+export const StoredExternalAgent = z.object({
+  name: z.string(),
+  title: z.string().nullable(),
+  key: z.string().nullable(),
+});
+export type StoredExternalAgent = z.infer<typeof StoredExternalAgent>;
+
+const AGENT_KEY = "external_agent";
+const RUN_KEY = "external_run";
+
+export function externalAgentOf(meta: MetaStore): StoredExternalAgent | null {
+  return meta.get(AGENT_KEY, StoredExternalAgent);
+}
+
+export function recordExternalAgent(meta: MetaStore, agent: StoredExternalAgent): void {
+  meta.set(AGENT_KEY, agent);
+}
+
+/** The snapshot's `agent` field: present only for an external session. */
+export function externalAgentView(meta: MetaStore): { agent?: ExternalAgentView } {
+  const agent = externalAgentOf(meta);
+  return agent ? { agent: { kind: "external", name: agent.name, title: agent.title } } : {};
+}
+
+/** The agent's keys for its cards, in the `external_key` column (unique per session). */
+export class SqlExternalKeys implements ExternalKeys {
+  constructor(private readonly sql: SqlCounter) {}
+
+  find(key: string): string | null {
+    return (
+      this.sql.one<{ id: string }>(`SELECT id FROM interactions WHERE external_key = ?`, key)?.id ?? null
+    );
+  }
+
+  keyOf(interactionId: string): string | null {
+    return (
+      this.sql.one<{ external_key: string | null }>(
+        `SELECT external_key FROM interactions WHERE id = ?`,
+        interactionId,
+      )?.external_key ?? null
+    );
+  }
+
+  set(interactionId: string, key: string): void {
+    this.sql.run(`UPDATE interactions SET external_key = ? WHERE id = ?`, key, interactionId);
+  }
+}
+
+const StoredRun = z.object({ turnId: z.string(), nextIndex: z.number().int() });
+
+export function progressRuns(meta: MetaStore): ProgressRunStore {
+  return {
+    get: () => meta.get(RUN_KEY, StoredRun),
+    set: (run: ProgressRun | null) => (run ? meta.set(RUN_KEY, run) : meta.delete(RUN_KEY)),
+  };
+}
+
+export function isExternalCommand(command: SessionCommand): command is ExternalCommand {
+  return (
+    command.type === "open_interaction" ||
+    command.type === "withdraw_interaction" ||
+    command.type === "post_progress"
+  );
+}
+
+/** Commands that would start or steer a model loop, which an external session does not have. */
+const LOOP_COMMANDS: ReadonlySet<string> = new Set(["send_message", "retry_now", "end_agent"]);
+
+export interface ExternalContext {
+  deps: AgentDeps;
+  meta: MetaStore;
+  keys: ExternalKeys;
+}
+
+/**
+ * Runs an agent's command, or refuses a loop command in an external session; null for every other
+ * command, which the ordinary handler runs.
+ */
+export function runExternalCommand(ctx: ExternalContext, command: SessionCommand): CommandOutcome | null {
+  const agent = externalAgentOf(ctx.meta);
+  if (!isExternalCommand(command)) {
+    if (!agent || !LOOP_COMMANDS.has(command.type)) return null;
+    return {
+      ok: false,
+      error: {
+        code: "invalid_input",
+        message: `${agent.name} runs outside Parley, so this session has no model to take ${command.type}`,
+      },
+    };
+  }
+  if (!agent) {
+    return {
+      ok: false,
+      error: {
+        code: "invalid_input",
+        message: `${command.type} needs an external session (created with agent: { kind: "external" }); this one runs Parley's own agent`,
+      },
+    };
+  }
+  switch (command.type) {
+    case "open_interaction": {
+      const { type: _type, requestId: _requestId, ...body } = command;
+      const opened = openExternalInteraction(ctx.deps, ctx.keys, agent.name, body);
+      return opened.ok ? { ok: true, result: opened.result } : opened;
+    }
+    case "withdraw_interaction": {
+      const withdrawn = withdrawExternalInteraction(ctx.deps, ctx.keys, agent.name, command.interactionId);
+      return withdrawn.ok ? { ok: true, result: withdrawn.result } : withdrawn;
+    }
+    case "post_progress":
+      return { ok: true, result: postProgress(ctx.deps, progressRuns(ctx.meta), agent.name, command.events) };
+  }
+}

@@ -1,0 +1,216 @@
+// What the Claude Code tests share: the real `claude` binary run offline against a local Messages
+// API with its own HOME and config directory, an external session created the way a bridge
+// creates it, and "the phone" — a typed client holding the owner's link that sees each card and
+// answers it.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { PROMPT_EVENT_TYPES, type SessionEvent } from "../../src/protocol/index";
+import { SessionClient } from "../../web/src/session-client";
+import { buildShareUrl } from "../../web/src/session-link";
+import type { ModelServer } from "./claude-model-server";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const PARLEY_BIN = join(ROOT, "bin", "parley.mjs");
+
+/** The native binary from the platform package (what the `claude` wrapper's postinstall copies). */
+export function claudeBinary(): string {
+  const platform = `${process.platform}-${process.arch}`;
+  const direct = join(ROOT, "node_modules", "@anthropic-ai", `claude-code-${platform}`, "claude");
+  return existsSync(direct) ? direct : join(ROOT, "node_modules", ".bin", "claude");
+}
+
+export const hasClaude = existsSync(claudeBinary());
+
+/** Builds dist/ so `bin/parley.mjs` runs the current sources. */
+export function buildBridges(): void {
+  execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
+}
+
+export interface Sandbox {
+  /** Working directory Claude Code runs in (files it creates land here). */
+  cwd: string;
+  home: string;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  remove(): Promise<void>;
+}
+
+/** A fresh HOME, config dir and project dir; an environment that sends nothing off this machine. */
+export async function sandbox(model: ModelServer): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), "parley-claude-"));
+  const home = join(root, "home");
+  const cwd = join(root, "project");
+  const configDir = join(home, ".claude");
+  await mkdir(configDir, { recursive: true });
+  await mkdir(cwd, { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: configDir,
+    ANTHROPIC_BASE_URL: model.baseUrl,
+    ANTHROPIC_API_KEY: "sk-local-test",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    NO_COLOR: "1",
+  };
+  return { cwd, home, configDir, env, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface ClaudeRun {
+  child: ChildProcess;
+  stderr(): string;
+  /** Resolves when Claude Code exits: its code and its `--output-format json` result. */
+  done: Promise<{
+    code: number | null;
+    result: { result?: string; is_error?: boolean } | null;
+    stdout: string;
+  }>;
+}
+
+/** `claude -p <prompt> --output-format json …args` in the sandbox. */
+export function runClaude(box: Sandbox, prompt: string, args: string[]): ClaudeRun {
+  const child = spawn(claudeBinary(), ["-p", prompt, "--output-format", "json", ...args], {
+    cwd: box.cwd,
+    env: box.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const done = new Promise<{ code: number | null; result: null; stdout: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, result: null, stdout })),
+  ).then(({ code }) => {
+    let result = null;
+    try {
+      result = JSON.parse(stdout);
+    } catch {
+      // Not JSON: the test shows stdout and stderr.
+    }
+    return { code, result, stdout: `${stdout}\n${stderr}` };
+  });
+  return { child, stderr: () => stderr, done };
+}
+
+/** An MCP config that runs `parley mcp` with these arguments. */
+export async function mcpConfig(box: Sandbox, bridgeArgs: string[]): Promise<string> {
+  const path = join(box.home, "parley-mcp.json");
+  const config = {
+    mcpServers: { parley: { command: process.execPath, args: [PARLEY_BIN, "mcp", ...bridgeArgs] } },
+  };
+  await writeFile(path, JSON.stringify(config));
+  return path;
+}
+
+export interface ExternalSession {
+  sessionId: string;
+  /** The owner's token: what people (the phone) use. */
+  token: string;
+  shareUrl: string;
+  agentLink: string;
+}
+
+/** Creates (or finds, by key) an external session as a bridge would; the test keeps the owner's token. */
+export async function externalSession(
+  baseUrl: string,
+  key: string,
+  name = "Claude Code",
+): Promise<ExternalSession> {
+  const response = await fetch(`${baseUrl}/api/sessions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ agent: { kind: "external", name, key } }),
+  });
+  if (!response.ok) throw new Error(`create external session: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as { sessionId: string; token: string; agentLink: string };
+  return { ...body, shareUrl: buildShareUrl(baseUrl, body) };
+}
+
+export interface PromptSeen {
+  interactionId: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** A person's device holding the owner's link: sees each card and answers it over HTTP. */
+export class Phone {
+  private readonly client: SessionClient;
+  private readonly prompts: PromptSeen[] = [];
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private baseUrl: string,
+    private readonly session: ExternalSession,
+  ) {
+    this.client = new SessionClient({
+      baseUrl,
+      sessionId: session.sessionId,
+      token: session.token,
+      deviceId: "phone",
+    });
+    this.client.on("events", (events: SessionEvent[]) => {
+      for (const event of events) {
+        const data = event.data as Record<string, unknown>;
+        if (
+          (PROMPT_EVENT_TYPES as readonly string[]).includes(event.type) &&
+          typeof data.interactionId === "string"
+        )
+          this.prompts.push({ interactionId: data.interactionId, type: event.type, data });
+      }
+      for (const wake of this.waiters) wake();
+    });
+    this.client.connect();
+  }
+
+  /** The next card this phone has not yet returned, once it arrives. */
+  async nextPrompt(timeoutMs = 30_000): Promise<PromptSeen> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const prompt = this.prompts.shift();
+      if (prompt) return prompt;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error("no card reached the phone in time");
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.waiters.delete(wake);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(wake, left);
+        this.waiters.add(wake);
+      });
+    }
+  }
+
+  /** Points the phone at a restarted server (same session, new origin is the same here). */
+  retarget(baseUrl: string): void {
+    this.baseUrl = baseUrl;
+  }
+
+  /** Answers a card with the kind's own response, as the page's buttons do. */
+  async respond(interactionId: string, response: unknown): Promise<void> {
+    const result = await fetch(`${this.baseUrl}/api/sessions/${this.session.sessionId}/respond`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${this.session.token}`,
+        "content-type": "application/json",
+        "x-device-id": "phone",
+      },
+      body: JSON.stringify({ interactionId, response }),
+    });
+    if (!result.ok) throw new Error(`respond: ${result.status} ${await result.text()}`);
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,60 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CreateExternalSessionResponse, ExternalInteraction } from "../../web/src/client";
+import { buildShareUrl } from "../../web/src/client";
+import { hasChromium } from "./browser-env";
+import { baseUrl, launchBrowser, openDevice } from "./harness";
+
+async function asAgent(session: CreateExternalSessionResponse, method: string, path: string, body?: unknown) {
+  return fetch(`${baseUrl()}/api/sessions/${session.sessionId}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${session.agentToken}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+describe.skipIf(!hasChromium)("an external agent's session on the page", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("shows the agent's progress and card, and the person's approval reaches the waiting agent", async () => {
+    const created = await fetch(`${baseUrl()}/api/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ agent: { kind: "external", name: "Claude Code" } }),
+    });
+    expect(created.status).toBe(201);
+    const session = (await created.json()) as CreateExternalSessionResponse;
+    const page = await openDevice(browser, { ...session, shareUrl: buildShareUrl(baseUrl(), session) });
+    expect(await page.getByRole("textbox").first().getAttribute("placeholder")).toMatch(
+      /Claude Code runs outside Parley/,
+    );
+
+    await asAgent(session, "POST", "/progress", {
+      events: [
+        { type: "prompt", text: "Make the file" },
+        { type: "text", text: "I will create it with touch." },
+      ],
+    });
+    await page.getByText("I will create it with touch.").waitFor();
+    const opened = await asAgent(session, "POST", "/interactions", {
+      kind: "approval",
+      request: { toolName: "Bash", input: { command: "touch made.txt" }, risk: "execute" },
+      key: "toolu_e2e",
+    });
+    const { interactionId } = (await opened.json()) as { interactionId: string };
+    const waiting = asAgent(session, "GET", `/interactions/${interactionId}?wait=30`);
+    const approval = page.locator(".approval-card");
+    await approval.waitFor();
+    expect(await approval.locator(".tool-args").textContent()).toContain("touch made.txt");
+    await approval.getByRole("button", { name: "Approve", exact: true }).click();
+    const answered = (await (await waiting).json()) as ExternalInteraction;
+    expect(answered).toMatchObject({ status: "resolved", resolution: { outcome: "approved" } });
+    await page.locator(".receipt[data-outcome=approved]").waitFor();
+  });
+});

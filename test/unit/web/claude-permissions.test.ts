@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { cardFor, decisionFor, PLAN_NOT_FOUND } from "../../../web/src/claude-permissions";
+import type { ExternalInteraction } from "../../../web/src/external-agent";
+
+function resolved(kind: string, outcome: string, response: unknown): ExternalInteraction {
+  return {
+    interactionId: "i1",
+    kind,
+    key: "toolu_1",
+    status: "resolved",
+    request: {},
+    createdAt: 0,
+    expiresAt: 1,
+    resolution: { outcome: outcome as "answered", response, by: "phone", at: 1 },
+  };
+}
+
+const question = {
+  question: "Which color?",
+  header: "Color",
+  multiSelect: false,
+  options: [
+    { label: "Teal", description: "Calm" },
+    { label: "Amber", description: "Warm" },
+  ],
+};
+
+describe("Claude Code's permission requests as cards", () => {
+  it("asks AskUserQuestion's questions on a question card", () => {
+    expect(cardFor("AskUserQuestion", { questions: [question] })).toEqual({
+      kind: "question",
+      request: { questions: [question] },
+    });
+  });
+
+  it("shows the plan found outside the input, and says so when there is none", () => {
+    expect(cardFor("ExitPlanMode", {}, "# Plan\n1. Do it")).toEqual({
+      kind: "plan",
+      request: { plan: "# Plan\n1. Do it" },
+    });
+    expect(cardFor("ExitPlanMode", {}, null).request.plan).toBe(PLAN_NOT_FOUND);
+    expect(cardFor("ExitPlanMode", { plan: "given" }, "found").request.plan).toBe("given");
+  });
+
+  it("puts any other tool's whole input on an approval card with its risk", () => {
+    const input = { command: "rm -rf build", description: "Remove the build folder" };
+    expect(cardFor("Bash", input)).toEqual({
+      kind: "approval",
+      request: { toolName: "Bash", input, risk: "execute", description: "Remove the build folder" },
+    });
+    expect(cardFor("Write", { file_path: "/a/b.txt", content: "x" }).request.risk).toBe("edit");
+    expect(cardFor("WebFetch", { url: "https://example.com" }).request.risk).toBe("network");
+  });
+});
+
+describe("a card's resolution as Claude Code's decision", () => {
+  it("returns the answers keyed by question text inside the input", () => {
+    const input = { questions: [question] };
+    const state = resolved("question", "answered", {
+      answers: { "Which color?": "Amber" },
+      selections: { "Which color?": { labels: ["Amber"], other: null } },
+    });
+    expect(decisionFor(input, state)).toEqual({
+      behavior: "allow",
+      updatedInput: { questions: [question], answers: { "Which color?": "Amber" } },
+    });
+  });
+
+  it("runs the edited input and returns the suggestions only when the person asked to remember", () => {
+    const input = { command: "touch a" };
+    const suggestions = [{ type: "addRules", rules: [{ toolName: "Bash" }], behavior: "allow" }];
+    const edited = resolved("approval", "approved", {
+      decision: "approve",
+      remember: false,
+      updatedInput: { command: "touch b" },
+    });
+    expect(decisionFor(input, edited, suggestions)).toEqual({
+      behavior: "allow",
+      updatedInput: { command: "touch b" },
+    });
+    const remembered = resolved("approval", "approved", { decision: "approve", remember: true });
+    expect(decisionFor(input, remembered, suggestions)).toEqual({
+      behavior: "allow",
+      updatedInput: input,
+      updatedPermissions: suggestions,
+    });
+  });
+
+  it("denies with the person's reason, and stops the turn when they asked to", () => {
+    const state = resolved("approval", "denied", { decision: "deny", reason: "Not today", stop: true });
+    expect(decisionFor({}, state)).toEqual({
+      behavior: "deny",
+      message: "The user denied this in Parley: Not today",
+      interrupt: true,
+    });
+  });
+
+  it("keeps planning with the person's feedback", () => {
+    const state = resolved("plan", "answered", { choice: "keep_planning", feedback: "Add tests first" });
+    expect(decisionFor({}, state)).toEqual({
+      behavior: "deny",
+      message: "The user wants you to keep planning: Add tests first",
+    });
+    expect(decisionFor({}, resolved("plan", "answered", { choice: "accept_edits" }))).toEqual({
+      behavior: "allow",
+      updatedInput: {},
+    });
+  });
+
+  it("denies a card that timed out or was withdrawn, saying why", () => {
+    expect(decisionFor({}, resolved("approval", "timed_out", null))).toEqual({
+      behavior: "deny",
+      message: "No one answered in Parley before the request's deadline; the tool was not run.",
+    });
+    expect(decisionFor({}, resolved("approval", "withdrawn", null)).behavior).toBe("deny");
+  });
+});

@@ -1,0 +1,75 @@
+// `parley/agent-sdk`: a `canUseTool` for the Claude Agent SDK that asks the person through Parley.
+// Each permission request becomes a card in one external session (found again by `key`); an
+// aborted signal withdraws the card on every device; "always allow" returns the SDK's suggestions
+// as `updatedPermissions`; an edited call returns as `updatedInput`.
+import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
+import { askThroughParley } from "./claude-ask";
+import { ExternalAgent } from "./external-agent";
+
+export { cardFor, decisionFor, type PermissionDecision } from "./claude-permissions";
+
+export interface ParleyCanUseToolOptions {
+  /** The Parley origin (with `token`, or alone on a deployment without a gateway token). */
+  server?: string;
+  /** The deployment's gateway token. */
+  token?: string;
+  /** An agent link for an existing session, instead of `server` and `token`. */
+  link?: string;
+  title?: string;
+  /** Shown on every card (default "Agent SDK"). */
+  name?: string;
+  /** Finds the same session again across restarts of the host (default: one session per call of this function). */
+  key?: string;
+  /** How long Parley may be out of reach before a request is denied (default 5 minutes). */
+  unreachableMs?: number;
+  /** Called once with the person's link when the session is first opened. */
+  onSession?: (session: { sessionId: string; link: string | null }) => void;
+}
+
+/** A `canUseTool` callback that waits for a person's decision in Parley. */
+export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
+  const unreachableMs = options.unreachableMs ?? 300_000;
+  const key = options.key ?? `sdk-${crypto.randomUUID()}`;
+  let agent: Promise<ExternalAgent> | null = null;
+  const connect = () => {
+    agent ??= ExternalAgent.connect(
+      {
+        name: options.name ?? "Agent SDK",
+        key,
+        ...(options.server ? { server: options.server } : {}),
+        ...(options.token ? { token: options.token } : {}),
+        ...(options.link ? { link: options.link } : {}),
+        ...(options.title ? { title: options.title } : {}),
+      },
+      Date.now() + unreachableMs,
+    ).then(
+      (connected) => {
+        options.onSession?.({ sessionId: connected.sessionId, link: connected.personLink });
+        return connected;
+      },
+      (error: unknown) => {
+        agent = null;
+        throw error;
+      },
+    );
+    return agent;
+  };
+  return async (toolName, input, context): Promise<PermissionResult> => {
+    try {
+      const decision = await askThroughParley(await connect(), {
+        toolName,
+        input,
+        toolUseId: context.toolUseID,
+        suggestions: context.suggestions,
+        summary: context.title,
+        signal: context.signal,
+        unreachableMs,
+      });
+      return decision as PermissionResult;
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      return { behavior: "deny", message: `Parley could not ask the person: ${why}. The tool was not run.` };
+    }
+  };
+}

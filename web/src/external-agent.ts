@@ -1,0 +1,331 @@
+// The typed client of an agent that runs outside Parley (Claude Code, an Agent SDK app): find or
+// create its external session, open a card, wait for the card's resolution, withdraw it, and post
+// progress. The wait follows the session over the WebSocket with its cursor and re-reads the card
+// on every (re)connect, so a dropped connection or a Parley restart mid-wait loses nothing.
+import type {
+  CreateExternalSessionResponse,
+  ExternalInteraction,
+  OpenedInteraction,
+  ProgressEvent,
+} from "../../src/protocol/external";
+import { ApiError } from "./session-api";
+import { SessionClient } from "./session-client";
+import { buildShareUrl, parseShareLink } from "./session-link";
+import { backoffDelay, type SocketLike } from "./session-socket";
+
+/** An interaction kind an agent may open. */
+export type ExternalKind = "question" | "approval" | "form" | "plan" | "url";
+
+export type { ExternalInteraction, ProgressEvent };
+/** How a card ended, as the agent reads it. */
+export type ExternalResolution = NonNullable<ExternalInteraction["resolution"]>;
+
+export interface ExternalAgentOptions {
+  /** The Parley origin, e.g. https://parley.example.com (needed unless `link` is given). */
+  server?: string;
+  /** The deployment's gateway token, when it has one; used to create or find the session. */
+  token?: string;
+  /** An agent link (`https://host/#/s/<id>?token=<agent token>`) for an existing session. */
+  link?: string;
+  /** The agent's name, shown on its cards and progress. */
+  name: string;
+  /** The agent's own session id: the same key finds the same session again. */
+  key?: string;
+  title?: string;
+  fetch?: typeof fetch;
+  createSocket?: (url: string) => SocketLike;
+}
+
+/** A link given to a bridge that does not open a session (exit code 2 territory). */
+export class BadLinkError extends Error {
+  override readonly name = "BadLinkError";
+}
+
+/** Parley could not be reached (network error or a 5xx) within the allowed time. */
+export class UnreachableError extends Error {
+  override readonly name = "UnreachableError";
+}
+
+const DEVICE = /[^\w.-]/g;
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500 || error.status === 429;
+  return !(error instanceof BadLinkError) && !(error instanceof DOMException && error.name === "AbortError");
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs `attempt` until it succeeds, retrying network errors and 5xx answers with backoff until
+ * `deadline` (epoch ms); then throws an UnreachableError naming the last failure.
+ */
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  deadline: number,
+  signal?: AbortSignal,
+  now: () => number = Date.now,
+): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isRetryable(error) || signal?.aborted) throw error;
+      const delay = backoffDelay(tries, 250, 5_000);
+      if (now() + delay > deadline) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw new UnreachableError(`Parley could not be reached: ${why}`);
+      }
+      await sleep(delay, signal);
+    }
+  }
+}
+
+async function call<T>(fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<T> {
+  const response = await fetchImpl(url, init);
+  const body = (await response.json().catch(() => null)) as {
+    error?: { code?: string; message?: string };
+  } | null;
+  if (!response.ok) {
+    throw new ApiError(
+      response.status,
+      body?.error?.code ?? "http_error",
+      body?.error?.message ?? `HTTP ${response.status}`,
+    );
+  }
+  return body as T;
+}
+
+/** One external agent's handle on its Parley session. */
+export class ExternalAgent {
+  private constructor(
+    readonly baseUrl: string,
+    readonly sessionId: string,
+    /** The agent-role token every call carries. */
+    readonly agentToken: string,
+    /** The owner's link for people, when this agent created the session; else the session's address. */
+    readonly personLink: string | null,
+    private readonly options: ExternalAgentOptions,
+  ) {}
+
+  private get fetchImpl(): typeof fetch {
+    return this.options.fetch ?? fetch;
+  }
+
+  /**
+   * Finds or creates the session: with `link`, checks that the link opens it; else creates (or
+   * finds, by `key`) an external session with the gateway token. Bad links throw BadLinkError;
+   * an unreachable Parley is retried until `deadline`.
+   */
+  static async connect(
+    options: ExternalAgentOptions,
+    deadline = Date.now() + 10_000,
+  ): Promise<ExternalAgent> {
+    const fetchImpl = options.fetch ?? fetch;
+    if (options.link) {
+      const route = parseShareLink(options.link);
+      if (!route) throw new BadLinkError(`not a Parley link: ${options.link}`);
+      const url = new URL(`/api/sessions/${encodeURIComponent(route.sessionId)}`, route.baseUrl);
+      await withRetry(
+        () => call(fetchImpl, url.toString(), { headers: { authorization: `Bearer ${route.token}` } }),
+        deadline,
+      ).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status < 500)
+          throw new BadLinkError(`this link does not open a session: ${error.message}`);
+        throw error;
+      });
+      return new ExternalAgent(route.baseUrl, route.sessionId, route.token, null, options);
+    }
+    if (!options.server) throw new BadLinkError("give the Parley server's address or an agent link");
+    const baseUrl = new URL(options.server).origin;
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const agent = {
+      kind: "external",
+      name: options.name,
+      ...(options.key ? { key: options.key } : {}),
+      ...(options.title ? { title: options.title } : {}),
+    };
+    const created = await withRetry(
+      () =>
+        call<CreateExternalSessionResponse>(fetchImpl, new URL("/api/sessions", baseUrl).toString(), {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ agent }),
+        }),
+      deadline,
+    ).catch((error: unknown) => {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403))
+        throw new BadLinkError(`Parley refused the token: ${error.message}`);
+      throw error;
+    });
+    const personLink = buildShareUrl(baseUrl, { sessionId: created.sessionId, token: created.token });
+    return new ExternalAgent(baseUrl, created.sessionId, created.agentToken, personLink, options);
+  }
+
+  private url(path: string): string {
+    return new URL(`/api/sessions/${encodeURIComponent(this.sessionId)}${path}`, this.baseUrl).toString();
+  }
+
+  private headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.agentToken}`, "content-type": "application/json" };
+  }
+
+  /** Opens a card; the same `key` returns the same card, also after it resolved. */
+  openInteraction(
+    input: { kind: ExternalKind; request: unknown; key?: string; timeoutMs?: number },
+    deadline = Date.now() + 10_000,
+    signal?: AbortSignal,
+  ): Promise<OpenedInteraction> {
+    return withRetry(
+      () =>
+        call(this.fetchImpl, this.url("/interactions"), {
+          method: "POST",
+          headers: this.headers(),
+          body: JSON.stringify(input),
+          ...(signal ? { signal } : {}),
+        }),
+      deadline,
+      signal,
+    );
+  }
+
+  /** Reads a card once; with `waitSeconds` (≤ 60) the server holds the answer until it resolves. */
+  getInteraction(
+    interactionId: string,
+    waitSeconds?: number,
+    signal?: AbortSignal,
+  ): Promise<ExternalInteraction> {
+    const query = waitSeconds ? `?wait=${waitSeconds}` : "";
+    return call(this.fetchImpl, this.url(`/interactions/${encodeURIComponent(interactionId)}${query}`), {
+      headers: this.headers(),
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  /** The agent gave up on a card: it is cancelled on every device. */
+  async withdraw(interactionId: string): Promise<void> {
+    await call(this.fetchImpl, this.url(`/interactions/${encodeURIComponent(interactionId)}`), {
+      method: "DELETE",
+      headers: this.headers(),
+    }).catch((error: unknown) => {
+      // A card that resolved in the meantime stays as it is.
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+    });
+  }
+
+  /** Tells devices what the agent is doing. */
+  async postProgress(events: ProgressEvent[], deadline = Date.now() + 5_000): Promise<void> {
+    await withRetry(
+      () =>
+        call(this.fetchImpl, this.url("/progress"), {
+          method: "POST",
+          headers: this.headers(),
+          body: JSON.stringify({ events }),
+        }),
+      deadline,
+    );
+  }
+
+  /**
+   * Waits until the card resolves, however long that takes, following the session's events over
+   * the socket: each (re)connect and each event naming the card re-reads it, so an answer given
+   * while Parley restarted is found on the next hello. Rejects with the signal's reason on abort,
+   * when the link stops working for good (revoked, expired, session deleted), or with an
+   * UnreachableError once Parley has been out of reach for `unreachableMs` in a row.
+   */
+  async waitForResolution(
+    interactionId: string,
+    signal?: AbortSignal,
+    unreachableMs = Number.POSITIVE_INFINITY,
+  ): Promise<ExternalInteraction> {
+    // Only events from now on matter (the card's state is read on every hello), so the socket
+    // starts at the session's current end rather than replaying its history.
+    const snapshot = await call<{ lastSeq?: number }>(this.fetchImpl, this.url(""), {
+      headers: this.headers(),
+    }).catch(() => null);
+    const deviceId = `agent-${this.options.name.replace(DEVICE, "").slice(0, 40) || "external"}`;
+    const client = new SessionClient({
+      baseUrl: this.baseUrl,
+      sessionId: this.sessionId,
+      token: this.agentToken,
+      deviceId,
+      after: snapshot?.lastSeq ?? 0,
+      backoffMaxMs: 5_000,
+      ...(this.options.createSocket ? { createSocket: this.options.createSocket } : {}),
+    });
+    return new Promise<ExternalInteraction>((resolve, reject) => {
+      let done = false;
+      let checking = false;
+      let again = false;
+      let outage: ReturnType<typeof setTimeout> | undefined;
+      const finish = (outcome: () => void) => {
+        if (done) return;
+        done = true;
+        clearTimeout(outage);
+        signal?.removeEventListener("abort", onAbort);
+        client.close();
+        outcome();
+      };
+      const check = async () => {
+        if (checking) {
+          again = true;
+          return;
+        }
+        checking = true;
+        try {
+          do {
+            again = false;
+            const state = await this.getInteraction(interactionId).catch((error: unknown) => {
+              if (error instanceof ApiError && error.status === 404)
+                finish(() => reject(new ApiError(404, "not_found", `No interaction ${interactionId}`)));
+              return null;
+            });
+            if (state?.status === "resolved") return finish(() => resolve(state));
+          } while (again && !done);
+        } finally {
+          checking = false;
+        }
+      };
+      const onAbort = () => finish(() => reject(signal?.reason));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      client.on("hello", () => void check());
+      client.on("events", (events) => {
+        if (events.some((event) => JSON.stringify(event.data).includes(interactionId))) void check();
+      });
+      client.on("ended", (reason) => finish(() => reject(new BadLinkError(reason))));
+      const armOutage = () => {
+        clearTimeout(outage);
+        if (!Number.isFinite(unreachableMs)) return;
+        outage = setTimeout(() => {
+          const why = `Parley could not be reached for ${Math.round(unreachableMs / 1000)} s`;
+          finish(() => reject(new UnreachableError(why)));
+        }, unreachableMs);
+      };
+      client.on("connection", (info) => {
+        if (info.state === "connected") {
+          clearTimeout(outage);
+          outage = undefined;
+        } else if (outage === undefined) armOutage();
+      });
+      armOutage();
+      // A card that already resolved (a repeated call, an answer given while this bridge was away)
+      // returns at once; every later hello reads it again.
+      void check();
+      client.connect();
+    });
+  }
+}
