@@ -217,21 +217,31 @@ describe("a session's outbox", () => {
 
   it("lists an external session under its agent's name and title", async () => {
     const alice = new Person("alice.external@example.com");
-    const session = await alice.createSession({ script: [textReply("Hello.")] });
-    // What an external session stores about the agent it was created for.
-    await runInDurableObject<SessionObject, void>(stubOf(session), (_, state) => {
-      state.storage.sql.exec(
-        `INSERT INTO meta (key, value) VALUES ('external_agent', ?)`,
-        JSON.stringify({ name: "claude-code", title: "Refactor the billing module", key: "cc-1" }),
-      );
+    const created = await alice.api("POST", "/api/sessions", {
+      body: { agent: { kind: "external", name: "claude-code", title: "Refactor the billing module" } },
     });
-    const device = await alice.connect(session);
-    await device.request({ type: "send_message", text: "hello" });
-    await device.waitForDone();
-    device.close();
+    expect(created.status).toBe(201);
+    const session = (await created.json()) as { sessionId: string; agentToken: string };
+    // The agent opens a card through the external API; it waits in its person's inbox.
+    const opened = await alice.api("POST", `/api/sessions/${session.sessionId}/interactions`, {
+      token: session.agentToken,
+      body: {
+        kind: "approval",
+        request: { toolName: "Bash", input: { command: "rm -rf build" }, risk: "execute" },
+        key: "toolu_external_1",
+      },
+    });
+    expect(opened.status).toBe(201);
     await deliverOutbox(session);
+    expect((await alice.inbox()).cards).toEqual([
+      expect.objectContaining({ sessionId: session.sessionId, kind: "approval" }),
+    ]);
     expect((await alice.inbox()).sessions).toEqual([
-      expect.objectContaining({ agent: "claude-code", title: "Refactor the billing module" }),
+      expect.objectContaining({
+        sessionId: session.sessionId,
+        agent: "claude-code",
+        title: "Refactor the billing module",
+      }),
     ]);
   });
 });
