@@ -26,7 +26,7 @@ const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.
   INTERACTION_TIMEOUT_MS: "600000",
   ALLOW_SCRIPTED_SESSIONS: "true",
-  SESSION_SECRET: "test-session-secret",
+  SESSION_SECRET: "test-session-secret-at-least-32-bytes-long",
   // Heartbeats every quarter second, so a test sees an idle stream get some without waiting 15 s.
   SSE_HEARTBEAT_MS: "250",
   // Reports to the inbox move a session's alarm; only the inbox project's tests expect that.
@@ -38,6 +38,19 @@ const shared = {
   // busy 2-core machine that alone can take several seconds.
   testTimeout: 20_000,
   deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
+};
+
+// The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
+// The terminal device (bin/) is a Node program, so its tests run there too.
+const CORE_UNIT_TESTS = ["agent", "interactions", "tools", "model", "protocol", "bin"].map(
+  (folder) => `test/unit/${folder}/**/*.test.ts`,
+);
+
+const markdownAsText = {
+  name: "markdown-as-text",
+  transform(source: string, id: string) {
+    return id.endsWith(".md") ? { code: `export default ${JSON.stringify(source)};`, map: null } : null;
+  },
 };
 
 export default defineConfig({
@@ -53,8 +66,23 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
-          exclude: ["test/worker/notify/**", "test/worker/model-api/**", "test/worker/inbox/**"],
+          exclude: [
+            "test/worker/notify/**",
+            "test/worker/model-api/**",
+            "test/worker/inbox/**",
+            ...CORE_UNIT_TESTS,
+          ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
+          ...shared,
+        },
+      },
+      {
+        // Agent files are text modules (wrangler.toml's rules); Node gets the same from this plugin.
+        plugins: [markdownAsText],
+        test: {
+          name: "core",
+          environment: "node",
+          include: [...CORE_UNIT_TESTS, "test/build/**/*.test.ts"],
           ...shared,
         },
       },

@@ -1,7 +1,8 @@
 // A form (MCP elicitation, form mode) answered field by field in a terminal: text, numbers, yes/no,
 // numbered single and multiple choices, defaults on Enter; `!decline` and `!cancel` at any field.
-// Reads the request structurally; the server checks the values again and names any field that does not fit.
-import type { Card, CardPrompt, Reply } from "./card-prompts";
+// Reads the request as the page does (form-view.ts); the server checks the values again and names any field that does not fit.
+import { type FormField, formOf } from "../web/src/form-view";
+import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
 interface Option {
   value: string;
@@ -34,52 +35,23 @@ const CONFIRM: Record<string, "accept" | "decline" | "cancel"> = {
 const isRecord = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-function optionsOf(property: Json): Option[] | null {
-  const source = property.type === "array" && isRecord(property.items) ? property.items : property;
-  if (Array.isArray(source.oneOf) || Array.isArray(source.anyOf)) {
-    const list = (source.oneOf ?? source.anyOf) as Json[];
-    return list.map((option) => ({
-      value: String(option.const),
-      label: String(option.title ?? option.const),
-    }));
-  }
-  if (Array.isArray(source.enum)) {
-    const names = Array.isArray(property.enumNames) ? property.enumNames : [];
-    return source.enum.map((value, i) => ({ value: String(value), label: String(names[i] ?? value) }));
-  }
-  return null;
-}
-
-/** The fields of a form request, in schema order; `null` when the request is not a readable form. */
+/** The fields of a form request, in schema order (read as the page reads them); `null` when it is not a form. */
 export function formFields(request: unknown): { message: string; fields: Field[] } | null {
   if (!isRecord(request) || !isRecord(request.requestedSchema)) return null;
-  const schema = request.requestedSchema;
-  if (!isRecord(schema.properties)) return null;
-  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-  const fields = Object.entries(schema.properties).flatMap(([key, property]): Field[] => {
-    if (!isRecord(property)) return [];
-    const type = property.type;
-    if (
-      type !== "string" &&
-      type !== "number" &&
-      type !== "integer" &&
-      type !== "boolean" &&
-      type !== "array"
-    )
-      return [];
-    return [
-      {
-        key,
-        label: typeof property.title === "string" ? property.title : key,
-        description: typeof property.description === "string" ? property.description : null,
-        type,
-        required: required.has(key),
-        options: optionsOf(property),
-        defaultValue: property.default,
-      },
-    ];
-  });
-  return { message: typeof request.message === "string" ? request.message : "", fields };
+  const form = formOf(request);
+  return { message: form.message, fields: form.fields.map(fieldOf) };
+}
+
+function fieldOf(field: FormField): Field {
+  return {
+    key: field.name,
+    label: field.label,
+    description: field.description || null,
+    type: field.schema.type,
+    required: field.required,
+    options: field.options.length > 0 ? field.options : null,
+    defaultValue: field.schema.default,
+  };
 }
 
 export class FormPrompt implements CardPrompt {
@@ -210,3 +182,8 @@ export class FormPrompt implements CardPrompt {
     return { kind: "ask", lines, prompt };
   }
 }
+
+export const formPrompt: TerminalPrompt = (card: Card) => {
+  const form = formFields(card.request);
+  return form ? new FormPrompt(card, form) : null;
+};

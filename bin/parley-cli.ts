@@ -5,9 +5,11 @@ import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../web/src/client";
+import { readAttachArgs } from "./attach-args";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
+import { inert } from "./terminal-text";
 
 const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal
@@ -16,19 +18,17 @@ const USAGE = `Usage:
   parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)`;
 
 function fail(message: string, code: number): never {
-  process.stderr.write(`parley: ${message}\n`);
+  // Server messages and the link itself end up here: printed inert, like everything else.
+  process.stderr.write(`parley: ${inert(message)}\n`);
   process.exit(code);
 }
 
 async function attach(args: string[]): Promise<void> {
-  const link = args.find((arg) => !arg.startsWith("--"));
-  const deviceFlag = args.indexOf("--device");
-  const device = deviceFlag >= 0 ? args[deviceFlag + 1] : undefined;
-  if (!link) fail(`attach needs a share link\n${USAGE}`, 2);
+  const read = readAttachArgs(args);
+  if (!read.ok) fail(`${read.message}\n${USAGE}`, 2);
+  const { link, device } = read;
   const route = parseShareLink(link);
   if (!route) fail(`not a Parley share link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
-  if (device !== undefined && !/^[\w.-]{1,64}$/.test(device))
-    fail("--device takes letters, digits, '.', '_' or '-'", 2);
   try {
     await fetchSnapshot(route.baseUrl, route.sessionId, route.token);
   } catch (error) {

@@ -1,10 +1,12 @@
 // A terminal as one more device of a session: streams the transcript, asks open cards one at a
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
 import type { Interface as ReadLine } from "node:readline";
+import { isPromptEvent } from "../src/protocol/prompt-event";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../web/src/client";
 import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
+import { inert } from "./terminal-text";
 
 const MESSAGE_PROMPT = "you› ";
 const MAX_TOOL_LINE = 120;
@@ -45,6 +47,10 @@ export class TerminalDevice {
   }
 
   private onEvent(event: SessionEvent): void {
+    if (isPromptEvent(event)) {
+      this.open(event.data);
+      return;
+    }
     switch (event.type) {
       case "user_message":
         this.print(
@@ -60,11 +66,6 @@ export class TerminalDevice {
         break;
       case "tool_result":
         this.print(`  ${event.data.isError ? "✗" : "↳"} ${clip(event.data.content.split("\n")[0] ?? "")}`);
-        break;
-      case "question_prompt":
-      case "approval_required":
-      case "interaction_prompt":
-        this.open(event.data);
         break;
       case "interaction_resolved":
         this.resolved(event.data);
@@ -177,7 +178,7 @@ export class TerminalDevice {
   }
 
   private setPrompt(text: string): void {
-    this.promptText = text;
+    this.promptText = inert(text);
     this.rl.setPrompt(text);
     this.rl.prompt(true);
   }
@@ -190,7 +191,7 @@ export class TerminalDevice {
 
   /** Writes above the input line, then redraws the prompt with what was being typed. */
   private line(text: string): void {
-    this.write(`\r\x1b[K${text}\n`);
+    this.write(`\r\x1b[K${inert(text)}\n`);
     this.rl.setPrompt(this.promptText);
     this.rl.prompt(true);
   }

@@ -1,7 +1,7 @@
 // A URL request in a terminal: the page's whole address and host, to open in any browser, then
 // "done" once finished there (or !decline / !cancel). Nothing is opened for the person.
 import { pageOf } from "../web/src/form-view";
-import type { Card, CardPrompt, Reply } from "./card-prompts";
+import type { Card, CardPrompt, Reply } from "./card-prompt";
 
 export class UrlPrompt implements CardPrompt {
   constructor(

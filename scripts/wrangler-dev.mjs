@@ -89,7 +89,9 @@ export async function startWranglerDev(options = {}) {
   args.push("--inspector-port", String(inspectorPort), "--persist-to", options.persistTo ?? String(tempDir));
   args.push("--show-interactive-dev-session=false");
   if (options.config) args.push("--config", options.config);
-  for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
+  // Loopback only, so the development signing key is allowed (README "Configuration").
+  const vars = { PARLEY_LOCAL_DEV: "true", ...options.vars };
+  for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
 
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,

@@ -26,9 +26,21 @@ type KnownModel = Model extends infer Id
  */
 export const DEFAULT_MODEL = "claude-sonnet-5-5" satisfies KnownModel;
 
+/** Shortest SESSION_SECRET accepted: 256 bits, the HMAC-SHA256 key size. */
+export const MIN_SESSION_SECRET_BYTES = 32;
+const SESSION_SECRET_HOW_TO =
+  "generate one with `openssl rand -base64 32` and set it with `npx wrangler secret put SESSION_SECRET`";
+
 const EnvSchema = z.object({
   GATEWAY_TOKEN: z.string().min(1).optional(),
-  SESSION_SECRET: z.string().min(1).optional(),
+  SESSION_SECRET: z
+    .string()
+    .refine((value) => new TextEncoder().encode(value).byteLength >= MIN_SESSION_SECRET_BYTES, {
+      message: `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_BYTES} bytes (${SESSION_SECRET_HOW_TO})`,
+    })
+    .optional(),
+  /** Set only by `npm run dev` and the local test servers; the development key also needs a loopback request. */
+  PARLEY_LOCAL_DEV: Flag,
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_MODEL),
   ANTHROPIC_BASE_URL: z.url().optional(),
@@ -75,8 +87,9 @@ const EnvSchema = z.object({
 
 export interface Config {
   gatewayToken: string | null;
-  /** Key for session capability tokens; a fixed development key when SESSION_SECRET is unset. */
+  /** Key for session capability tokens: SESSION_SECRET, or a fixed key only for local development. */
   sessionSecret: string;
+  /** The fixed development key is in use: the Worker then serves loopback requests only. */
   sessionSecretIsDevelopmentDefault: boolean;
   /** Set when a key is configured; otherwise sessions use the offline demo model. */
   anthropic: { apiKey: string; baseURL: string | undefined } | null;
@@ -116,6 +129,7 @@ export interface Config {
   inboxDisabled: boolean;
 }
 
+// Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
 
 /** Parses the Worker environment; throws with every bad variable named. */
@@ -131,13 +145,17 @@ export function readConfig(env: Record<string, unknown>): Config {
   if (e.NOTIFY_WEBHOOK_URL && !e.NOTIFY_WEBHOOK_SECRET) {
     throw new Error("Invalid configuration: NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign with");
   }
+  // Never GATEWAY_TOKEN: whoever may create sessions must not be able to sign every session's tokens.
+  if (!e.SESSION_SECRET && !e.PARLEY_LOCAL_DEV) {
+    throw new Error(`Invalid configuration: SESSION_SECRET is not set; ${SESSION_SECRET_HOW_TO}`);
+  }
   if (Boolean(e.ACCESS_TEAM_DOMAIN) !== Boolean(e.ACCESS_AUD)) {
     throw new Error("Invalid configuration: set both ACCESS_TEAM_DOMAIN and ACCESS_AUD, or neither");
   }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
-    sessionSecret: e.SESSION_SECRET ?? e.GATEWAY_TOKEN ?? DEVELOPMENT_SECRET,
-    sessionSecretIsDevelopmentDefault: !e.SESSION_SECRET && !e.GATEWAY_TOKEN,
+    sessionSecret: e.SESSION_SECRET ?? DEVELOPMENT_SECRET,
+    sessionSecretIsDevelopmentDefault: !e.SESSION_SECRET,
     anthropic: e.ANTHROPIC_API_KEY ? { apiKey: e.ANTHROPIC_API_KEY, baseURL: e.ANTHROPIC_BASE_URL } : null,
     model: e.ANTHROPIC_MODEL,
     maxTokens: e.ANTHROPIC_MAX_TOKENS,

@@ -38,10 +38,3 @@ export function refuseEditedInput(
 export function noteEdited(use: ToolUseBlockParam, content: string): string {
   return `The user edited this call before approving it; it ran with input ${JSON.stringify(use.input)}\n\n${content}`;
 }
-
-/** The same decision without the edit: "always allow" settles other cards of the tool with their own input. */
-export function withoutEdit(response: unknown): unknown {
-  if (typeof response !== "object" || response === null || !("updatedInput" in response)) return response;
-  const { updatedInput: _edited, ...decision } = response as Record<string, unknown>;
-  return decision;
-}

@@ -3,7 +3,7 @@
 import type { ErrorBody } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
-import { refuseEditedInput, withoutEdit } from "./edited-input";
+import { refuseEditedInput } from "./edited-input";
 import { isExternalInteraction } from "./external-id";
 import { markOf, topMark } from "./frame-mark";
 import type { InteractionRecord } from "./ports";
@@ -96,22 +96,8 @@ export function answerInteraction(
     undefined,
     answeredBy,
   );
-  if (parsed.remember) {
-    // "Always allow" also settles the cards already open for the same tool, the same way.
-    for (const other of deps.interactions.pending()) {
-      if (other.kind === record.kind && other.toolName === record.toolName) {
-        answerInteraction(
-          deps,
-          other.id,
-          record.kind,
-          withoutEdit(parsed.response),
-          deviceId,
-          undefined,
-          answeredBy,
-        );
-      }
-    }
-  }
+  // "Always allow" covers this tool's later calls; cards already open (other arguments a person has
+  // not read yet) stay open, and only "Approve all" decides several at once.
   markRunningWhenNobodyIsAsked(deps);
   return parsed.stopTurn && resolved.ok ? { ...resolved, stopTurn: true } : resolved;
 }

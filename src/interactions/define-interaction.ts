@@ -24,6 +24,12 @@ export type KindCommands = {
   [T in KindCommand["type"]]?: (command: Extract<KindCommand, { type: T }>) => unknown;
 };
 
+/** A card in words, for notifications and lists: a title and one line about the request. */
+export interface KindSummary {
+  title: string;
+  line: string;
+}
+
 /** Outcome of validating a client's response against the pending request. */
 export type ParsedResponse<Response> =
   | { ok: true; response: Response }
@@ -40,6 +46,11 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   promptEvent?: PromptEventType;
   /** Commands besides `respond` that answer this kind (AskUserQuestion's `submit_answers`, …). */
   commands?: KindCommands;
+  /**
+   * The card in words for notifications (push, webhook); kinds without one are worded from the
+   * request's `title` or `message`, or the tool's name.
+   */
+  summary?(request: Request): KindSummary;
   /** Validates the request (the tool input for tool-opened kinds). */
   request: z.ZodType<Request>;
   /** Validates a client's response and checks it fits `request` (e.g. answers fit the questions). */

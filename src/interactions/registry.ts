@@ -6,8 +6,15 @@ import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import type { PromptEventType } from "../protocol/events";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
-import type { InteractionKind, KindCommand, TimeoutContext, ToolResult } from "./define-interaction";
+import type {
+  InteractionKind,
+  KindCommand,
+  KindSummary,
+  TimeoutContext,
+  ToolResult,
+} from "./define-interaction";
 import { describeDuration } from "./describe-duration";
+import { genericSummary } from "./kind-summary";
 
 /**
  * A kind with its request and response types erased. Every kind is assignable to it because the
@@ -69,6 +76,8 @@ export interface InteractionRegistry {
   timeout(kind: string, request: unknown, context: TimeoutContext): ToolResult;
   /** The result when the turn was cancelled before a response. Never throws. */
   cancelled(kind: string, request: unknown): ToolResult;
+  /** The card in words (the kind's own `summary`, or a generic line). Never throws. */
+  summary(kind: string, toolName: string, request: unknown): KindSummary;
   /** True when a chat message answers an open card of this kind. */
   readsChat(kind: string): boolean;
   /** How a chat message resolves an open card of this kind; null when the kind ignores chat. */
@@ -168,6 +177,12 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       };
     },
 
+    summary(kindName, toolName, request) {
+      const kind = byKind.get(kindName);
+      const stored = kind?.summary ? storedRequest(kind, request) : undefined;
+      if (!kind?.summary || !stored?.success) return genericSummary(kindName, toolName, request);
+      return kind.summary(stored.data);
+    },
     readsChat: (kindName) => byKind.get(kindName)?.chatReply !== undefined,
 
     chatReply(kindName, request, text) {

@@ -25,7 +25,7 @@ export function liveFormId(toolCallId: string, k: number): string {
 
 /**
  * Answers the `elicitation/create` requests a server pushes during one tool call: the k-th becomes
- * form `liveFormId(toolCallId, k)`. A URL request asks the person to confirm they finished on the
+ * form `liveFormId(toolCallId, k)`, up to `maxForms` of them. A URL request asks the person to confirm they finished on the
  * server's page; a form outside the elicitation subset is refused to the server, which then ends
  * its call its own way.
  */
@@ -33,10 +33,17 @@ export function pushedFormHandler(
   live: LiveForms,
   call: { toolCallId: string; toolName: string },
   signal: AbortSignal,
+  maxForms: number,
 ): (raw: unknown) => Promise<McpElicitResult> {
   let pushed = 0;
   return async (raw) => {
     pushed += 1;
+    // The same cap as a tool's own forms: a server cannot keep a person answering forever.
+    if (pushed > maxForms) {
+      throw new Error(
+        `The server asked the user more than ${maxForms} times in one call, the limit per tool call`,
+      );
+    }
     const id = liveFormId(call.toolCallId, pushed);
     const read = readElicitRequest(raw);
     if (!read.ok) throw new Error(`The server asked for ${read.message}`);

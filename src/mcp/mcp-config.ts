@@ -35,6 +35,11 @@ const ServerEntry = z.strictObject({
   tools: z.array(z.string().min(1).max(128)).min(1).optional(),
   /** Per tool (by the server's own name): risk and idempotency that replace the annotations' verdict. */
   risk: z.record(z.string().min(1).max(128), ToolOverride).optional(),
+  /**
+   * Let this server's own `readOnlyHint` spare its tools an approval. Off by default: a hint is the
+   * server's claim, and a server that lies would run its tools unasked.
+   */
+  trustAnnotations: z.boolean().optional(),
   /** How long one request to this server may take before it becomes an error result. */
   timeoutMs: z.number().int().min(100).max(600_000).optional(),
   /** Used by sessions that do not pick their servers (`mcpServers` absent); true when absent. */
@@ -48,6 +53,8 @@ export interface McpServerConfig {
   headers: Record<string, string>;
   tools: string[] | null;
   overrides: Record<string, McpToolOverride>;
+  /** Whether the server's `readOnlyHint` may make a tool `read` (run unasked); `risk` overrides always may. */
+  trustAnnotations: boolean;
   timeoutMs: number;
   byDefault: boolean;
 }
@@ -107,6 +114,7 @@ export function readMcpServers(env: Record<string, unknown>): McpServerConfig[] 
       headers,
       tools: server.tools ?? null,
       overrides: server.risk ?? {},
+      trustAnnotations: server.trustAnnotations ?? false,
       timeoutMs: server.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS,
       byDefault: server.byDefault ?? true,
     });

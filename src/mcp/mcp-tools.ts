@@ -24,6 +24,8 @@ export interface McpToolDeps {
   store: McpStateStore;
   calls: McpCallStore;
   live: LiveForms;
+  /** Most forms a server may push inside one call; past it the call fails with an error result. */
+  maxFormsPerCall: number;
   connect(server: McpServerConfig): McpConnection;
 }
 
@@ -67,7 +69,7 @@ function defineMcpTool(
   deps: McpToolDeps,
 ): ToolDefinition {
   const { store } = deps;
-  const { risk, idempotent } = mcpToolRisk(listed, server.overrides[listed.name]);
+  const { risk, idempotent } = mcpToolRisk(listed, server.overrides[listed.name], server.trustAnnotations);
   const { $schema: _dialect, ...schema } = listed.inputSchema;
   const check = compile(listed.inputSchema);
   const title = listed.title ?? listed.annotations?.title;
@@ -94,6 +96,7 @@ function defineMcpTool(
         deps.live,
         { toolCallId: ctx.toolCallId, toolName: name },
         ctx.signal,
+        deps.maxFormsPerCall,
       );
       try {
         // 2026-07-28: an `input_required` answer is stored and its forms asked durably.

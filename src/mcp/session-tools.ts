@@ -20,6 +20,8 @@ export interface SessionToolsOptions {
   store: McpStateStore;
   calls: McpCallStore;
   live: LiveForms;
+  /** Most forms one call may push (MAX_FORMS_PER_TOOL_CALL, as for `ctx.elicit`). */
+  maxFormsPerCall: number;
   fetch: typeof fetch;
   now(): number;
   /** Told when a server cannot be listed or a tool is left out (the session shows it on every device). */
@@ -30,7 +32,13 @@ export function createSessionTools(options: SessionToolsOptions): ToolRegistry {
   const { builtin, servers, store } = options;
   const builtinNames = new Set(builtin.map((tool) => tool.name));
   const connect = (server: McpServerConfig) => new McpConnection(server, store, options.fetch);
-  const deps = { store, calls: options.calls, live: options.live, connect };
+  const deps = {
+    store,
+    calls: options.calls,
+    live: options.live,
+    maxFormsPerCall: options.maxFormsPerCall,
+    connect,
+  };
   // INVARIANT: a registry built from the stored lists; a new instance builds the same one.
   let current: ToolRegistry | null = null;
   let leftOut: string[] = [];

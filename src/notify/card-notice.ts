@@ -1,32 +1,14 @@
 // Words for a card that opened or resolved, shared by pushes and webhooks: a title, one line of
-// body with the time left, and the link that opens the session at that card.
-import { z } from "zod";
+// body with the time left, and the link that opens the session at that card. The kind words the
+// card itself (its `summary`); this file adds the time, the outcome and the link.
+import type { KindSummary } from "../interactions/define-interaction";
 import { describeDuration } from "../interactions/describe-duration";
 import type { InteractionPromptData } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
+import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import type { InteractionOutcome } from "../protocol/session";
 
 const MAX_BODY_CHARS = 240;
-
-// Read structurally so every kind gets a sensible line without this file knowing the kinds.
-const Summarizable = z.object({
-  questions: z
-    .array(z.object({ question: z.string() }))
-    .min(1)
-    .optional(),
-  title: z.string().optional(),
-  message: z.string().optional(),
-  description: z.string().optional(),
-  toolName: z.string().optional(),
-});
-
-const OUTCOME_WORDS: Record<InteractionOutcome, string> = {
-  answered: "Answered",
-  approved: "Approved",
-  denied: "Denied",
-  timed_out: "Timed out",
-  cancelled: "Cancelled",
-};
 
 export interface NoticeContext {
   sessionId: string;
@@ -37,9 +19,12 @@ export interface NoticeContext {
 }
 
 /** The notice for a card that just opened. */
-export function openedNotice(card: InteractionPromptData, context: NoticeContext): CardNotice {
+export function openedNotice(
+  card: InteractionPromptData,
+  { title, line }: KindSummary,
+  context: NoticeContext,
+): CardNotice {
   const left = describeDuration(roundedLeft(card.expiresAt - context.now));
-  const { title, line } = describe(card.kind, card.toolName, card.request);
   return {
     change: "opened",
     sessionId: context.sessionId,
@@ -59,9 +44,9 @@ export function resolvedNotice(
     resolvedBy: string | null;
     answeredBy?: string | null | undefined;
   },
+  { line }: KindSummary,
   context: NoticeContext,
 ): CardNotice {
-  const { line } = describe(card.kind, card.toolName, card.request);
   const by = card.answeredBy ? ` by ${card.answeredBy}` : card.resolvedBy ? ` on ${card.resolvedBy}` : "";
   return {
     change: "resolved",
@@ -101,24 +86,6 @@ function pick(card: {
     toolName: card.toolName,
     request: card.request,
   };
-}
-
-function describe(kind: string, toolName: string, request: unknown): { title: string; line: string } {
-  const parsed = Summarizable.safeParse(request);
-  const data = parsed.success ? parsed.data : {};
-  const question = data.questions?.[0]?.question;
-  if (question) {
-    const more = (data.questions?.length ?? 1) > 1 ? ` (+${(data.questions?.length ?? 1) - 1} more)` : "";
-    return { title: "The agent has a question", line: `${question}${more}` };
-  }
-  if (data.toolName) {
-    return {
-      title: `Approve ${data.toolName}?`,
-      line: data.description ?? `The agent wants to run ${data.toolName}`,
-    };
-  }
-  const line = data.title ?? data.message ?? `${toolName} is waiting for you`;
-  return { title: `The agent is waiting (${kind})`, line };
 }
 
 export function cardUrl(sessionUrl: string, interactionId: string): string {

@@ -1,7 +1,7 @@
 // Delivery rows: one per (card change, push device or webhook). A row is its own deadline: the
 // alarm sends every row whose `next_at` has come, and a retry is a later `next_at`.
 import { type CardChange, CardNotice, type DeliveryView } from "../protocol/notify";
-import type { SqlCounter } from "../session/sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 /** Settled rows kept for the log; older ones are dropped as new ones arrive. */
 const KEPT_ROWS = 500;

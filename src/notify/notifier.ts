@@ -1,8 +1,10 @@
 // Notifications as side effects of stored events: a card event enqueues one delivery row per
 // subscribed device and one for the webhook; the alarm sends what is due and schedules retries.
 import type { Config } from "../config";
-import type { SessionEvent } from "../protocol/events";
+import type { KindSummary } from "../interactions/define-interaction";
+import { PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
+import { isPromptEvent } from "../protocol/prompt-event";
 import { cardUrl, type NoticeContext, openedNotice, resolvedNotice } from "./card-notice";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
 import { sendPush } from "./push-sender";
@@ -10,12 +12,7 @@ import type { SendResult } from "./send-result";
 import type { SqlSubscriptionStore } from "./subscription-store";
 import { sendWebhook } from "./webhook-sender";
 
-const CARD_EVENTS = new Set<SessionEvent["type"]>([
-  "question_prompt",
-  "approval_required",
-  "interaction_prompt",
-  "interaction_resolved",
-]);
+const CARD_EVENTS = new Set<SessionEvent["type"]>([...PROMPT_EVENT_TYPES, "interaction_resolved"]);
 
 /** Waits before attempts 2, 3, …; after the last one a delivery is marked failed. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
@@ -29,6 +26,8 @@ export interface NotifierDeps {
   /** The card as stored, for a resolution event (which carries only its outcome). */
   card(interactionId: string): { toolName: string; request: unknown; expiresAt: number } | null;
   session(): { sessionId: string; shareUrl: string };
+  /** The card in words, as its kind says it. */
+  summary(kind: string, toolName: string, request: unknown): KindSummary;
   /** False once share link `linkId` was revoked or expired: its subscriptions get no more pushes. */
   linkIsLive(linkId: string): boolean;
   now(): number;
@@ -131,18 +130,14 @@ export class Notifier {
       sessionUrl: session.shareUrl,
       now: this.deps.now(),
     };
-    switch (event.type) {
-      case "question_prompt":
-      case "approval_required":
-      case "interaction_prompt":
-        return openedNotice(event.data, context);
-      case "interaction_resolved": {
-        const card = this.deps.card(event.data.interactionId ?? event.data.toolCallId);
-        if (!card) return null;
-        return resolvedNotice({ ...event.data, ...card }, context);
-      }
-      default:
-        return null;
+    if (isPromptEvent(event)) {
+      const card = event.data;
+      return openedNotice(card, this.deps.summary(card.kind, card.toolName, card.request), context);
     }
+    if (event.type !== "interaction_resolved") return null;
+    const card = this.deps.card(event.data.interactionId ?? event.data.toolCallId);
+    if (!card) return null;
+    const summary = this.deps.summary(event.data.kind, card.toolName, card.request);
+    return resolvedNotice({ ...event.data, ...card }, summary, context);
   }
 }

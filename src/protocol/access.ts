@@ -17,9 +17,13 @@ export type LinkRole = z.infer<typeof LinkRole>;
 /** Share link ids: 16 random bytes as 32 hex characters, like session ids. */
 export const LinkId = z.string().regex(/^[0-9a-f]{32}$/, "link id must be 32 hex characters");
 
+/** The owner token's version: 1 at creation, one more at each rotation. */
+export const OwnerVersion = z.number().int().min(1).max(1_000_000);
+
 /** Who presented a request: the owner, or the holder of share link `linkId`. */
 export const Access = z.discriminatedUnion("role", [
-  z.strictObject({ role: z.literal("owner"), linkId: z.null() }),
+  // `ownerVersion`: which owner token (absent: the first); rotating it retires the older ones.
+  z.strictObject({ role: z.literal("owner"), linkId: z.null(), ownerVersion: OwnerVersion.optional() }),
   z.strictObject({ role: LinkRole, linkId: LinkId }),
 ]);
 export type Access = z.infer<typeof Access>;

@@ -32,6 +32,14 @@ export const CreateSessionResponse = z.object({
 });
 export type CreateSessionResponse = z.infer<typeof CreateSessionResponse>;
 
+/** `POST /api/sessions/:id/owner-token`: the new owner token (the old one no longer works). */
+export const OwnerTokenResponse = z.object({ token: z.string(), shareUrl: z.string() });
+export type OwnerTokenResponse = z.infer<typeof OwnerTokenResponse>;
+
+/** `POST /api/sessions/:id/ws-ticket`: a single-use ticket for one WebSocket or event stream URL (`?ticket=`). */
+export const ConnectionTicketResponse = z.object({ ticket: z.string(), expiresAt: z.number() });
+export type ConnectionTicketResponse = z.infer<typeof ConnectionTicketResponse>;
+
 export const PatchSessionBody = z.strictObject({ permissionMode: PermissionMode });
 
 export const EventsQuery = z.object({

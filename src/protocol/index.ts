@@ -13,5 +13,7 @@ export * from "./inbox";
 export * from "./inbox-links";
 export * from "./limits";
 export * from "./notify";
+export * from "./outcome-words";
+export * from "./prompt-event";
 export * from "./session";
 export * from "./text-merge";

@@ -25,8 +25,10 @@ export const MAX_QUEUED_MESSAGES = 20;
 export const WATCHDOG_MS = 120_000;
 /** Share links one session may hold (revoked ones included). */
 export const MAX_SHARE_LINKS = 50;
-/** Open WebSockets per session, across every device and link. */
+/** Open connections (WebSockets and event streams together) per session, across every device and link. */
 export const MAX_SOCKETS_PER_SESSION = 128;
+/** Open connections (WebSockets and event streams together) one share link may hold. */
+export const MAX_CONNECTIONS_PER_LINK = 16;
 /**
  * Commands one socket may send in a burst; the allowance refills at SOCKET_COMMANDS_PER_SECOND.
  * Defaults for the variables of the same names (a deployment may tune them).

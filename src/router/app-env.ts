@@ -1,6 +1,7 @@
 // Hono's typing for this app: the Worker bindings and the values middleware sets.
 import type { Config } from "../config";
 import type { Access } from "../protocol/access";
+import type { Ticket } from "./connection-ticket";
 import type { InboxLinkClaims } from "./inbox-link-token";
 
 export type AppEnv = {
@@ -15,6 +16,7 @@ export type AppEnv = {
     sessionId: string;
     access: Access;
     token: string;
+    ticket?: Ticket;
     person: string | null;
     inboxLink: InboxLinkClaims | null;
   };

@@ -3,7 +3,6 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
-import { type Config, readConfig } from "../config";
 import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
 import { describeZodError } from "../protocol/errors";
@@ -13,11 +12,14 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
+import { configFor } from "./config-guard";
+import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
 import { HttpError } from "./http-error";
 import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
+import { ownerTokenRoutes } from "./owner-token-routes";
 import { identifyPerson, personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
@@ -28,9 +30,7 @@ import { checkAccessToken } from "./share-token";
 
 export const app = new Hono<AppEnv>();
 
-// INVARIANT: a cache of readConfig per env object (bindings never change within an isolate),
-// and a flag that only suppresses repeated log lines; a new isolate rebuilds both.
-const configs = new WeakMap<object, Config>();
+// INVARIANT: a flag that only suppresses a repeated log line; a new isolate logs it again.
 let warnedOpen = false;
 
 // The page's own headers come from Workers Assets (web/static/_headers); API answers are JSON that
@@ -45,16 +45,10 @@ app.use(
 );
 
 app.use("/api/*", async (c, next) => {
-  let config = configs.get(c.env);
-  if (!config) {
-    config = readConfig(c.env as unknown as Record<string, unknown>);
-    configs.set(c.env, config);
-  }
-  if (!warnedOpen && (!config.gatewayToken || config.sessionSecretIsDevelopmentDefault)) {
+  const config = configFor(c.env, new URL(c.req.url).hostname);
+  if (!warnedOpen && !config.gatewayToken) {
     warnedOpen = true;
-    console.warn(
-      "Parley: GATEWAY_TOKEN and/or SESSION_SECRET are not set — anyone can create sessions and tokens use a development key. Set both before deploying.",
-    );
+    console.warn("Parley: GATEWAY_TOKEN is not set — anyone can create sessions. Set it before deploying.");
   }
   c.set("config", config);
   await next();
@@ -133,10 +127,21 @@ app.get("/api/notify", (c) => {
 const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   const id = SessionId.safeParse(c.req.param("id"));
   if (!id.success) throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
-  // Browsers cannot set headers on a WebSocket or an EventSource, so only those two may carry the
-  // token in their URL (URLs end up in logs); every other route takes it as a bearer header.
-  const fromQuery =
-    c.req.path.endsWith("/ws") || c.req.path.endsWith("/events/stream") ? c.req.query("token") : undefined;
+  // Browsers cannot set headers on a WebSocket or an EventSource, so only those two may carry a
+  // credential in their URL (URLs end up in logs): best a single-use ticket, else the token;
+  // every other route takes the token as a bearer header.
+  const connection = c.req.path.endsWith("/ws") || c.req.path.endsWith("/events/stream");
+  const ticket = connection && !c.req.header("authorization") ? c.req.query("ticket") : undefined;
+  if (ticket !== undefined) {
+    const admitted = await checkTicket(c.get("config").sessionSecret, id.data, ticket, Date.now());
+    if (!admitted)
+      throw new HttpError("forbidden", "Unknown or expired connection ticket; ask for a new one");
+    c.set("sessionId", id.data);
+    c.set("access", admitted.access);
+    c.set("ticket", admitted);
+    return next();
+  }
+  const fromQuery = connection ? c.req.query("token") : undefined;
   const token = bearer(c.req.header("authorization")) ?? fromQuery;
   if (!token) {
     throw new HttpError(
@@ -163,6 +168,8 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 app.use("/api/sessions/:id/*", authorizeSession);
 app.use("/api/sessions/:id/*", requireOwnSession);
 app.route("/api/sessions/:id/links", linkRoutes);
+app.route("/api/sessions/:id/owner-token", ownerTokenRoutes);
+app.route("/api/sessions/:id/ws-ticket", ticketRoutes);
 app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 

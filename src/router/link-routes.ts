@@ -26,7 +26,7 @@ linkRoutes.post("/", async (c) => {
     label: body.label || null,
     expiresAt: body.expiresInSeconds === undefined ? null : Date.now() + body.expiresInSeconds * 1000,
   };
-  const added = await sessionStub(c.env, sessionId).addLink(link);
+  const added = await sessionStub(c.env, sessionId).addLink(link, c.get("access"));
   if (!added.ok) throw HttpError.from(added.error);
   const token = await signShareToken(c.get("config").sessionSecret, sessionId, link);
   const url = new URL(c.req.url);
@@ -41,7 +41,7 @@ linkRoutes.post("/", async (c) => {
 });
 
 linkRoutes.get("/", async (c) => {
-  const listed = await sessionStub(c.env, c.get("sessionId")).listLinks();
+  const listed = await sessionStub(c.env, c.get("sessionId")).listLinks(c.get("access"));
   if (!listed.ok) throw HttpError.from(listed.error);
   return c.json(listed.result);
 });
@@ -49,7 +49,7 @@ linkRoutes.get("/", async (c) => {
 linkRoutes.delete("/:linkId", async (c) => {
   const linkId = LinkId.safeParse(c.req.param("linkId"));
   if (!linkId.success) throw new HttpError("not_found", "No such share link (ids are 32 hex characters)");
-  const revoked = await sessionStub(c.env, c.get("sessionId")).revokeLink(linkId.data);
+  const revoked = await sessionStub(c.env, c.get("sessionId")).revokeLink(linkId.data, c.get("access"));
   if (!revoked.ok) throw HttpError.from(revoked.error);
   return c.json(revoked.result);
 });

@@ -19,6 +19,7 @@ import { DeviceId } from "../protocol/session";
 import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
 import { ACCESS_HEADER, WebSocketQuery } from "../session/socket-access";
+import { TICKET_HEADER, ticketHeader } from "../session/spent-tickets";
 import { requireCommand, requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
@@ -56,13 +57,13 @@ sessionRoutes.get("/", async (c) => c.json(unwrap(await stub(c).snapshot(c.get("
 
 sessionRoutes.delete("/", async (c) => {
   requireOwner(c, "delete the session");
-  unwrap(await stub(c).destroy());
+  unwrap(await stub(c).destroy(c.get("access")));
   return c.json({ ok: true });
 });
 
 sessionRoutes.get("/export", async (c) => {
   requireOwner(c, "export the session");
-  const exported = unwrap(await stub(c).exportSession());
+  const exported = unwrap(await stub(c).exportSession(c.get("access")));
   c.header("content-disposition", `attachment; filename="parley-${c.get("sessionId")}.json"`);
   return c.json(exported);
 });
@@ -112,7 +113,7 @@ sessionRoutes.get("/events/stream", async (c) => {
   const response = await stub(c).fetch(
     new Request(forwarded, {
       signal: c.req.raw.signal,
-      headers: { [ACCESS_HEADER]: JSON.stringify(c.get("access")) },
+      headers: { [ACCESS_HEADER]: JSON.stringify(c.get("access")), ...ticketHeader(c.get("ticket")) },
     }),
   );
   // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
@@ -140,7 +141,7 @@ sessionRoutes.delete("/push-subscriptions/:deviceId", async (c) => {
 
 sessionRoutes.get("/deliveries", async (c) => {
   requireOwner(c, "read the delivery log");
-  return c.json(unwrap(await stub(c).deliveries()));
+  return c.json(unwrap(await stub(c).deliveries(c.get("access"))));
 });
 
 sessionRoutes.get("/ws", async (c) => {
@@ -152,6 +153,9 @@ sessionRoutes.get("/ws", async (c) => {
   // The object trusts this header because only the Worker can reach it; a client's copy is replaced.
   const forwarded = new Request(c.req.raw);
   forwarded.headers.set(ACCESS_HEADER, JSON.stringify(c.get("access")));
+  forwarded.headers.delete(TICKET_HEADER);
+  for (const [name, value] of Object.entries(ticketHeader(c.get("ticket"))))
+    forwarded.headers.set(name, value);
   const response = await stub(c).fetch(forwarded);
   // Re-wrapped so later middleware may add headers (a fetched response's headers are immutable).
   if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });

@@ -1,5 +1,8 @@
-// Owner tokens: base64url(HMAC-SHA256(secret, sessionId)). Anyone holding one owns the session;
-// nothing else (device ids included) is trusted for authorization. Share links: share-token.ts.
+// Owner tokens: base64url(HMAC-SHA256(secret, sessionId)) for a session's first token, and
+// `<version>~` + base64url(HMAC-SHA256(secret, "<sessionId>~<version>")) after each rotation, so the
+// Worker checks any of them without storage and the object retires every version but its current
+// one. Anyone holding the current one owns the session; nothing else (device ids included) is
+// trusted for authorization. Share links: share-token.ts.
 
 const encoder = new TextEncoder();
 
@@ -21,16 +24,34 @@ function key(secret: string): Promise<CryptoKey> {
   return imported;
 }
 
-export async function signSessionToken(secret: string, sessionId: string): Promise<string> {
-  const signature = await crypto.subtle.sign("HMAC", await key(secret), encoder.encode(sessionId));
-  return toBase64Url(new Uint8Array(signature));
+function signedText(sessionId: string, version: number): string {
+  return version === 1 ? sessionId : `${sessionId}~${version}`;
 }
 
-/** Constant-time check (crypto.subtle.verify) of a presented token. */
-export async function verifySessionToken(secret: string, sessionId: string, token: string): Promise<boolean> {
-  const signature = fromBase64Url(token);
-  if (signature?.byteLength !== 32) return false;
-  return crypto.subtle.verify("HMAC", await key(secret), signature, encoder.encode(sessionId));
+export async function signSessionToken(secret: string, sessionId: string, version = 1): Promise<string> {
+  const text = signedText(sessionId, version);
+  const signature = await crypto.subtle.sign("HMAC", await key(secret), encoder.encode(text));
+  const encoded = toBase64Url(new Uint8Array(signature));
+  return version === 1 ? encoded : `${version}~${encoded}`;
+}
+
+/** Constant-time check (crypto.subtle.verify) of a presented owner token: its version, or null. */
+export async function verifySessionToken(
+  secret: string,
+  sessionId: string,
+  token: string,
+): Promise<number | null> {
+  const match = /^(?:([1-9][0-9]{0,5})~)?([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return null;
+  const version = match[1] === undefined ? 1 : Number(match[1]);
+  // "1~…" is not a spelling of the first token; each token has exactly one form.
+  if (match[1] !== undefined && version === 1) return null;
+  const signature = fromBase64Url(match[2] as string);
+  if (signature?.byteLength !== 32) return null;
+  const text = signedText(sessionId, version);
+  return (await crypto.subtle.verify("HMAC", await key(secret), signature, encoder.encode(text)))
+    ? version
+    : null;
 }
 
 /** A new random session id: 128 bits as 32 hex characters. */

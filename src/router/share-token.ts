@@ -47,9 +47,13 @@ export async function checkAccessToken(
   now: number,
 ): Promise<TokenCheck> {
   if (!token.includes(".")) {
-    return (await verifySessionToken(secret, sessionId, token))
-      ? { ok: true, access: { role: "owner", linkId: null } }
-      : { ok: false, reason: "wrong" };
+    const version = await verifySessionToken(secret, sessionId, token);
+    if (version === null) return { ok: false, reason: "wrong" };
+    // The object checks the version against its current one (a rotation retires older ones).
+    return {
+      ok: true,
+      access: { role: "owner", linkId: null, ...(version > 1 ? { ownerVersion: version } : {}) },
+    };
   }
   let payload: unknown;
   try {

@@ -4,7 +4,7 @@ import type { EventSink } from "../agent/ports";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 export class EventLog implements EventSink {
   // INVARIANT: a cache of MAX(seq), reloaded from storage by every new instance.

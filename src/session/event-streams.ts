@@ -26,6 +26,13 @@ export class EventStreams {
     return this.writers.size;
   }
 
+  /** Open streams opened with `tag` (one link's, or the owner's). */
+  countTagged(tag: string): number {
+    let count = 0;
+    for (const opener of this.writers.values()) if (opener === tag) count += 1;
+    return count;
+  }
+
   /** Whether the heartbeat timer runs (it stops with the last stream). */
   get beating(): boolean {
     return this.heartbeat !== undefined;

@@ -11,9 +11,9 @@ import { type ProgressRun, type ProgressRunStore, postProgress } from "../agent/
 import type { SessionCommand } from "../protocol/commands";
 import type { ExternalCommand } from "../protocol/external";
 import type { ExternalAgentView } from "../protocol/session";
+import type { SqlCounter } from "../storage/sql-counter";
 import type { CommandOutcome } from "./command-handler";
 import type { MetaStore } from "./meta-store";
-import type { SqlCounter } from "./sql-counter";
 
 /** The agent an external session was created for, as its meta row keeps it. */
 export const StoredExternalAgent = z.object({

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { FrameRecord, FrameStore } from "../agent/ports";
 import { AgentOutcome } from "../protocol/agents";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 type Row = {
   id: string;

@@ -1,6 +1,6 @@
 // User messages waiting for the running turn to finish, applied strictly in arrival order.
 import type { InboxStore, QueuedMessage } from "../agent/ports";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 export class SqlInboxStore implements InboxStore {
   constructor(

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { InteractionRecord, InteractionStore } from "../agent/ports";
 import { type InteractionOutcome, InteractionStatus } from "../protocol/session";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 type Row = {
   id: string;

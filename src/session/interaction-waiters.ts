@@ -13,6 +13,9 @@ export class InteractionWaiters {
   // INVARIANT: wake-ups for requests this instance is answering right now. A waiter lost with the
   // instance loses nothing: its request fails over to a plain read of the stored interaction.
   private readonly waiting = new Map<string, Set<() => void>>();
+  // INVARIANT: observers of the count (tests waiting for a read to start); lost with the instance
+  // along with the waiters they count.
+  private readonly watchers = new Set<() => void>();
 
   constructor(private readonly setTimer: SetTimer = realTimer) {}
 
@@ -35,12 +38,26 @@ export class InteractionWaiters {
       };
       waiters.add(done);
       cancelTimer = this.setTimer(done, ms);
+      for (const watch of [...this.watchers]) watch();
     });
   }
 
   /** Wakes every waiter of `interactionId` (its resolution was just stored). */
   settle(interactionId: string): void {
     for (const done of [...(this.waiting.get(interactionId) ?? [])]) done();
+  }
+
+  /** Resolves once at least `n` requests wait: a signal, so nobody polls the count. */
+  untilWaiting(n: number): Promise<void> {
+    return new Promise((resolve) => {
+      const watch = () => {
+        if (this.size < n) return;
+        this.watchers.delete(watch);
+        resolve();
+      };
+      this.watchers.add(watch);
+      watch();
+    });
   }
 
   /** How many requests wait right now. */

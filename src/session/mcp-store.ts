@@ -8,8 +8,9 @@ import {
   type McpServerRecord,
   type McpStateStore,
 } from "../mcp/mcp-state";
+import { pinRiskHints } from "../mcp/mcp-tool-naming";
+import type { SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
-import type { SqlCounter } from "./sql-counter";
 
 type Row = {
   name: string;
@@ -114,9 +115,11 @@ export class SqlMcpStore implements McpStateStore {
 
   saveTools(name: string, tools: ListedTool[], at: number): void {
     this.ensure(name);
+    // Risk hints stay as the session's first listing had them unless they grow stricter.
+    const pinned = pinRiskHints(this.get(name).tools, tools);
     this.sql.run(
       `UPDATE mcp_servers SET tools = ?, listed_at = ?, stale = 0, error = NULL, failed_at = NULL WHERE name = ?`,
-      JSON.stringify(tools),
+      JSON.stringify(pinned),
       at,
       name,
     );

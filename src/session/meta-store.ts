@@ -1,7 +1,7 @@
 // Typed key/value rows in `meta`: session settings and turn bookkeeping. Values are JSON and are
 // validated with zod when read back, like every other JSON that comes out of SQLite.
 import type { z } from "zod";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 export class MetaStore {
   constructor(private readonly sql: SqlCounter) {}

@@ -1,6 +1,7 @@
 // Session notes for the notes tools, stored in the session's own SQLite.
+
+import type { SqlCounter } from "../storage/sql-counter";
 import type { Note, NotesStore } from "../tools/define-tool";
-import type { SqlCounter } from "./sql-counter";
 
 type Row = { key: string; text: string; updated_at: number };
 

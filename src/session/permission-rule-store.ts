@@ -1,6 +1,6 @@
 // "Always allow this tool for this session" decisions.
 import type { PermissionRuleStore } from "../agent/ports";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 export class SqlPermissionRuleStore implements PermissionRuleStore {
   constructor(

@@ -2,9 +2,9 @@
 // computed from the last event, with a warning event a day before. The warning itself is not
 // activity, or it would keep every session alive.
 import { z } from "zod";
+import type { SqlCounter } from "../storage/sql-counter";
 import type { EventLog } from "./event-log";
 import type { MetaStore } from "./meta-store";
-import type { SqlCounter } from "./sql-counter";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** `SESSION_RETENTION_DAYS` when unset: 30 days. */

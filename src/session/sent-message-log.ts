@@ -2,7 +2,7 @@
 // the original result instead of posting the message twice. A resend must carry the same text: a
 // client that reuses a request id for new text (say, after a restart) still gets its message posted.
 // Only the most recent requests are kept.
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 const KEPT = 500;
 

@@ -10,7 +10,7 @@ export function exportSession(state: SessionState, snapshot: SessionSnapshot) {
   }
   return {
     format: "parley.session-export.v1",
-    exportedAt: Date.now(),
+    exportedAt: state.clock.now(),
     snapshot,
     shareLinks: state.links.list(),
     transcript: state.transcript.messages(),

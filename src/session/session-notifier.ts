@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
+import { sessionKinds } from "./session-runtime";
 import type { SessionState } from "./session-state";
 
 export function sessionNotifier(
@@ -22,8 +23,9 @@ export function sessionNotifier(
       sessionId: state.meta.get("session_id", z.string()) ?? "",
       shareUrl: state.meta.get("share_url", z.string()) ?? "",
     }),
+    summary: (kind, toolName, request) => sessionKinds.summary(kind, toolName, request),
     linkIsLive: (linkId) => state.links.isLive(linkId),
-    now: () => Date.now(),
+    now: () => state.clock.now(),
     isConnected,
     rearm: () => state.deadlines.rearm(),
   });

@@ -10,20 +10,24 @@ import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
-import { MAX_SOCKETS_PER_SESSION } from "../protocol/limits";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { connectionRefusal } from "./connection-caps";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
+import { ReplayBudget } from "./replay-budget";
+import { SessionClock } from "./session-clock";
 import { exportSession } from "./session-export";
 import { sessionInboxReport } from "./session-inbox-report";
 import { sessionNotifier } from "./session-notifier";
+import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
+import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
@@ -38,8 +42,9 @@ import {
 } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
+import { SpentTickets } from "./spent-tickets";
 
-export class SessionObject extends DurableObject<Env> {
+export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private readonly config: Config;
   // INVARIANT: the stores over this object's SQLite, built on first use; erasing the session
   // drops them so that nothing (no table, no row) is written again until a new `create`.
@@ -56,12 +61,16 @@ export class SessionObject extends DurableObject<Env> {
   private readonly budget: SocketBudget;
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
+  /** The one clock of this instance (tests move it forward instead of sleeping). */
+  readonly clock = new SessionClock();
+  // Not readonly: a test may swap in a smaller budget to flood it quickly.
+  private replayBudget = new ReplayBudget(() => this.clock.now());
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = readConfig(env as unknown as Record<string, unknown>);
     this.budget = new SocketBudget(
-      () => Date.now(),
+      () => this.clock.now(),
       this.config.socketCommandBurst,
       this.config.socketCommandsPerSecond,
     );
@@ -69,7 +78,7 @@ export class SessionObject extends DurableObject<Env> {
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
     if (this.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
-      this.state.deadlines.setWatchdog(Date.now());
+      this.state.deadlines.setWatchdog(this.clock.now());
     }
   }
 
@@ -84,6 +93,7 @@ export class SessionObject extends DurableObject<Env> {
           if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
         },
         this.config.retentionMs,
+        this.clock,
       );
       // Built with the stores, so its deadline source is there before the alarm is first re-armed.
       this.inboxReportRef = sessionInboxReport(this.stateRef, this.config, this.env);
@@ -94,6 +104,10 @@ export class SessionObject extends DurableObject<Env> {
   private get inboxReport(): InboxReport {
     this.inboxReportRef ??= sessionInboxReport(this.state, this.config, this.env);
     return this.inboxReportRef;
+  }
+
+  private get spentTickets(): SpentTickets {
+    return new SpentTickets(this.state.meta, () => this.clock.now());
   }
 
   private get streams(): EventStreams {
@@ -121,34 +135,34 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
-    if (this.exists()) {
-      // A keyed external session's id is derived from its creator and key: asking again finds it.
-      const agent = externalAgentOf(this.state.meta);
-      if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
-      return { ok: false, error: { code: "invalid_input", message: "Session already exists" } };
-    }
-    this.state.initialize(init);
-    this.inboxReport.onCreated(Date.now());
-    this.state.deadlines.rearm();
-    return { ok: true, result: { created: true } };
+    return answer(() => {
+      if (this.exists()) {
+        // A keyed external session's id is derived from its creator and key: asking again finds it.
+        const agent = externalAgentOf(this.state.meta);
+        if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
+        refuse("invalid_input", "Session already exists");
+      }
+      this.state.initialize(init);
+      this.inboxReport.onCreated(this.clock.now());
+      this.state.deadlines.rearm();
+      return { ok: true, result: { created: true } };
+    });
   }
 
   async snapshot(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return { ok: true, result: this.buildSnapshot() };
+    return this.guard(access, () => ({ ok: true, result: this.buildSnapshot() }));
   }
 
   async eventsPage(after: number, limit: number, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const frames = this.state.events.framesAfter(after, limit + 1);
-    const page: EventsPage = {
-      events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
-      lastSeq: this.state.events.lastSeq,
-      hasMore: frames.length > limit,
-    };
-    return { ok: true, result: page };
+    return this.guard(access, () => {
+      const frames = this.state.events.framesAfter(after, limit + 1);
+      const page: EventsPage = {
+        events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
+        lastSeq: this.state.events.lastSeq,
+        hasMore: frames.length > limit,
+      };
+      return { ok: true, result: page };
+    });
   }
 
   /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
@@ -158,35 +172,31 @@ export class SessionObject extends DurableObject<Env> {
     access: Access = OWNER,
     answeredBy?: string,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    if (!mayRun(access.role, command.type)) {
-      return {
-        ok: false,
-        error: { code: "forbidden", message: `A ${access.role} link may not send ${command.type}` },
-      };
-    }
-    const { deps, loop } = this.agent();
-    const keys = new SqlExternalKeys(this.state.sql);
-    const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
-    if (external) return external;
-    return executeCommand(
-      {
-        deps,
-        loop,
-        sentMessages: this.state.sentMessages,
-        answeredBy: answeredBy ?? answererOf(this.state, access),
-      },
-      command,
-      deviceId,
-    );
+    return this.guard(access, () => {
+      if (!mayRun(access.role, command.type))
+        refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
+      const { deps, loop } = this.agent();
+      const keys = new SqlExternalKeys(this.state.sql);
+      const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
+      if (external) return external;
+      return executeCommand(
+        {
+          deps,
+          loop,
+          sentMessages: this.state.sentMessages,
+          answeredBy: answeredBy ?? answererOf(this.state, access),
+        },
+        command,
+        deviceId,
+      );
+    });
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
   async externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists());
+    return this.guard(access, () =>
+      readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists()),
+    );
   }
 
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
@@ -194,7 +204,10 @@ export class SessionObject extends DurableObject<Env> {
     link: Pick<ShareLinkView, "linkId" | "label">,
     fallback: string,
   ): Promise<CommandOutcome> {
-    return this.exists() ? ensureAgentLink(this.state.links, link, fallback) : unknownSession();
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return ensureAgentLink(this.state.links, link, fallback);
+    });
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -203,15 +216,11 @@ export class SessionObject extends DurableObject<Env> {
     access: Access,
     sessionUrl: string,
   ): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return subscribePush(this.state, body, access, sessionUrl);
+    return this.guard(access, () => subscribePush(this.state, body, access, sessionUrl));
   }
 
   async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    return unsubscribePush(this.state, deviceId, access);
+    return this.guard(access, () => unsubscribePush(this.state, deviceId, access));
   }
 
   /** The person who created the session; null for a session from before creators were recorded. */
@@ -220,68 +229,75 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
-  async deliveries(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    return { ok: true, result: { deliveries: this.state.deliveries.list() } };
+  async deliveries(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
   }
 
   async stats(access: Access = OWNER): Promise<CommandOutcome> {
-    const refused = this.gate(access);
-    if (refused) return { ok: false, error: refused };
-    const stats: SessionStats = {
-      ...this.state.stats(),
-      sockets: this.ctx.getWebSockets().length,
-      streams: this.streamsRef?.size ?? 0,
-    };
-    return { ok: true, result: stats };
+    return this.guard(access, () => {
+      const stats: SessionStats = {
+        ...this.state.stats(),
+        sockets: this.ctx.getWebSockets().length,
+        streams: this.streamsRef?.size ?? 0,
+      };
+      return { ok: true, result: stats };
+    });
   }
 
   /** Records a share link the Worker signs next (owner only, checked by the Worker). */
   async addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+    access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    const record = this.state.links.add(link);
-    if (!record) {
-      return {
-        ok: false,
-        error: { code: "too_many_links", message: "This session holds too many share links" },
-      };
-    }
-    this.state.deadlines.rearm(); // its expiry closes its sockets
-    return { ok: true, result: record };
+    return this.guard(access, () => {
+      const record =
+        this.state.links.add(link) ?? refuse("too_many_links", "This session holds too many share links");
+      this.state.deadlines.rearm(); // its expiry closes its sockets
+      return { ok: true, result: record };
+    });
   }
 
-  async listLinks(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    return { ok: true, result: { links: this.state.links.list() } };
+  async listLinks(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => ({ ok: true, result: { links: this.state.links.list() } }));
   }
 
   /** Revokes a link and closes its live sockets at once. */
-  async revokeLink(linkId: string): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    const link = this.state.links.revoke(linkId);
-    if (!link) return { ok: false, error: { code: "not_found", message: "No such share link" } };
-    this.state.deadlines.rearm();
-    for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
-      closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
-    }
-    this.streamsRef?.close(socketTag({ linkId }));
-    this.state.subscriptions.deleteByLink(linkId);
-    return { ok: true, result: link };
+  async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => {
+      const link = this.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
+      this.state.deadlines.rearm();
+      for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
+        closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
+      }
+      this.streamsRef?.close(socketTag({ linkId }));
+      this.state.subscriptions.deleteByLink(linkId);
+      return { ok: true, result: link };
+    });
+  }
+
+  /** Retires the owner token `access` holds and closes its sockets and streams; the Worker signs the new version. */
+  async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
+    return this.guard(access, () => {
+      const version = this.state.links.rotateOwner();
+      for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
+        closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
+      }
+      this.streamsRef?.close(socketTag(OWNER));
+      return { ok: true, result: { version } };
+    });
   }
 
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
-  async destroy(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    this.erase("The session was deleted");
-    return { ok: true };
+  async destroy(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => {
+      this.erase("The session was deleted");
+      return { ok: true };
+    });
   }
 
   /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
-  async exportSession(): Promise<CommandOutcome> {
-    if (!this.exists()) return unknownSession();
-    return { ok: true, result: exportSession(this.state, this.buildSnapshot()) };
+  async exportSession(access: Access = OWNER): Promise<CommandOutcome> {
+    return this.guard(access, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -289,22 +305,14 @@ export class SessionObject extends DurableObject<Env> {
     // Refusals travel back as a bare ErrorBody; the Worker turns them into its one error response.
     const socket = readSocketAccess(request);
     if (!socket.ok) return refuseSocket(socket.error);
-    const refused = this.gate(socket.access);
+    const refused = this.gate(socket.access) ?? this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
-    if (this.ctx.getWebSockets().length >= MAX_SOCKETS_PER_SESSION) {
-      return refuseSocket({
-        code: "too_many_sockets",
-        message: `This session already has ${MAX_SOCKETS_PER_SESSION} open connections`,
-      });
-    }
+    const full = connectionRefusal(this.ctx, this.streamsRef, socket.access);
+    if (full) return refuseSocket(full);
     const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
-    server.serializeAttachment({
-      deviceId,
-      role: socket.access.role,
-      linkId: socket.access.linkId,
-    } satisfies SocketAttachment);
+    server.serializeAttachment({ deviceId, ...socket.access } satisfies SocketAttachment);
     // Hello and replay are sent synchronously after accepting, so no live event can slip between.
     const hello: HelloFrame = {
       type: "hello",
@@ -321,7 +329,10 @@ export class SessionObject extends DurableObject<Env> {
   private openStream(request: Request): Response {
     const stream = readStreamAccess(request);
     if (!stream.ok) return refuseSocket(stream.error);
-    const refused = this.gate(stream.access);
+    const refused =
+      this.gate(stream.access) ??
+      connectionRefusal(this.ctx, this.streamsRef, stream.access) ??
+      this.spentTickets.spend(request);
     if (refused) return refuseSocket(refused);
     const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
     const hello: HelloFrame = {
@@ -342,6 +353,7 @@ export class SessionObject extends DurableObject<Env> {
           this.replayTo(socket, after);
           return this.state.events.lastSeq;
         },
+        mayReplay: (socket) => this.replayBudget.allows(socket),
         run: (command, deviceId, access) => this.command(command, deviceId, access),
       },
       ws,
@@ -352,7 +364,10 @@ export class SessionObject extends DurableObject<Env> {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    for (const frame of this.state.events.replayFrames(after)) ws.send(frame);
+    for (const frame of this.state.events.replayFrames(after)) {
+      ws.send(frame);
+      this.replayBudget.charge(ws, frame.length);
+    }
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
@@ -397,8 +412,23 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   private gate(access: Access): ErrorBody | null {
-    if (!this.exists()) return unknownSession().error;
+    if (!this.exists()) return UNKNOWN_SESSION;
     return this.state.links.admit(access);
+  }
+
+  /**
+   * Opens every RPC entry point: the session must exist and still admit `access` (the owner, for
+   * the routes the Worker lets only the owner reach); refusals become a refused outcome.
+   */
+  private guard(
+    access: Access,
+    work: () => CommandOutcome | Promise<CommandOutcome>,
+  ): Promise<CommandOutcome> {
+    return answer(() => {
+      const refused = this.gate(access);
+      if (refused) throw new SessionRefusal(refused);
+      return work();
+    });
   }
 
   private erase(reason: string): void {
@@ -432,6 +462,11 @@ export class SessionObject extends DurableObject<Env> {
     return this.waiters.size;
   }
 
+  /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
+  untilWaitingReads(n: number): Promise<void> {
+    return this.waiters.untilWaiting(n);
+  }
+
   /** The model client of this instance (tests read a scripted model's recorded requests). */
   get model(): ModelClient {
     return this.agent().model;
@@ -451,8 +486,4 @@ export class SessionObject extends DurableObject<Env> {
       }
     }
   }
-}
-
-function unknownSession(): { ok: false; error: { code: "unknown_session"; message: string } } {
-  return { ok: false, error: { code: "unknown_session", message: "No such session" } };
 }

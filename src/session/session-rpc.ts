@@ -17,14 +17,18 @@ export interface SessionRpc {
     answeredBy?: string,
   ): Promise<CommandOutcome>;
   stats(access?: Access): Promise<CommandOutcome>;
-  addLink(link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">): Promise<CommandOutcome>;
-  listLinks(): Promise<CommandOutcome>;
-  revokeLink(linkId: string): Promise<CommandOutcome>;
-  destroy(): Promise<CommandOutcome>;
-  exportSession(): Promise<CommandOutcome>;
+  addLink(
+    link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+    access?: Access,
+  ): Promise<CommandOutcome>;
+  listLinks(access?: Access): Promise<CommandOutcome>;
+  revokeLink(linkId: string, access?: Access): Promise<CommandOutcome>;
+  destroy(access?: Access): Promise<CommandOutcome>;
+  exportSession(access?: Access): Promise<CommandOutcome>;
+  rotateOwnerToken(access: Access): Promise<CommandOutcome>;
   subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string): Promise<CommandOutcome>;
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
-  deliveries(): Promise<CommandOutcome>;
+  deliveries(access?: Access): Promise<CommandOutcome>;
   creator(): Promise<string | null>;
   externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome>;
   ensureAgentLink(

@@ -16,11 +16,12 @@ import { createLiveForms } from "./live-forms";
 import type { SessionState } from "./session-state";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
-const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
+/** The interaction kinds every session knows (the notifier words cards with them too). */
+export const sessionKinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
 // A bad agent file fails here, at start-up, naming the file and the field.
 const agents = createAgentRegistry(BUNDLED_AGENT_FILES, [
   ...tools.names(),
-  ...kinds.toolSpecs().map((spec) => spec.name),
+  ...sessionKinds.toolSpecs().map((spec) => spec.name),
 ]);
 
 export interface SessionRuntime {
@@ -40,7 +41,7 @@ export function buildSessionRuntime(state: SessionState, config: Config): Sessio
       if (!runtime) throw new Error("a live MCP form arrived before the session's runtime was built");
       return runtime.deps;
     }),
-    kinds,
+    kinds: sessionKinds,
     agents,
     settings: {
       model: config.model,
@@ -69,8 +70,9 @@ function sessionTools(state: SessionState, config: Config, agentDeps: () => Agen
     store: state.mcp,
     calls: state.mcpCalls,
     live: createLiveForms(agentDeps),
+    maxFormsPerCall: config.maxFormsPerToolCall,
     fetch: (input, init) => fetch(input, init),
-    now: () => Date.now(),
+    now: () => state.clock.now(),
     onProblem: (message) => state.events.append("error", { code: "mcp_server", message }),
   });
 }

@@ -2,13 +2,14 @@
 import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
-import type { TurnRecord } from "../agent/ports";
+import type { Clock, TurnRecord } from "../agent/ports";
 import type { Config } from "../config";
 import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
 import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
+import { SqlCounter } from "../storage/sql-counter";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
 import { externalAgentView, recordExternalAgent } from "./external-session";
@@ -25,12 +26,9 @@ import { migrate } from "./schema";
 import { SentMessageLog } from "./sent-message-log";
 import type { SessionInit, SessionStats } from "./session-types";
 import { ShareLinks } from "./share-links";
-import { SqlCounter } from "./sql-counter";
 import { SqlToolResultStore } from "./tool-result-store";
 import { SqlTranscriptStore } from "./transcript-store";
 import { SqlTurnStore } from "./turn-store";
-
-const now = () => Date.now();
 
 function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
   return turn?.retry ? { attempt: turn.retry.attempt, retryAt: turn.retry.at, code: turn.retry.code } : null;
@@ -62,7 +60,9 @@ export class SessionState {
     broadcast: (frame: string) => void,
     afterAppend?: (event: SessionEvent) => void,
     retentionMs = DEFAULT_RETENTION_MS,
+    readonly clock: Clock = { now: () => Date.now() },
   ) {
+    const now = () => clock.now();
     migrate(storage.sql);
     this.sql = new SqlCounter(storage.sql);
     this.meta = new MetaStore(this.sql);
@@ -103,7 +103,7 @@ export class SessionState {
     if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
     if (init.creator) this.meta.set("creator", init.creator);
     if (init.agent) recordExternalAgent(this.meta, init.agent);
-    this.meta.set("created_at", now());
+    this.meta.set("created_at", this.clock.now());
   }
 
   creator(): string | null {
@@ -132,12 +132,12 @@ export class SessionState {
       results: this.results,
       rules: this.rules,
       deadlines: this.deadlines,
-      clock: { now },
+      clock: this.clock,
       toolContext: (signal) => ({
         signal,
         notes: this.notes,
         fetch: (input, init) => fetch(input, init),
-        now,
+        now: () => this.clock.now(),
       }),
       atomically: (work) => this.atomically(work),
       newId: (prefix) => `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
@@ -183,7 +183,7 @@ export class SessionState {
       model: model.name,
       demo: model.demo,
       interactionTimeoutMs: this.interactionTimeoutMs(config),
-      serverTime: now(),
+      serverTime: this.clock.now(),
       createdAt: this.meta.get("created_at", z.number()) ?? 0,
       expiresAt: this.retention.expiresAt(),
       modelRetry: modelRetryOf(this.turn.current()),

@@ -1,7 +1,8 @@
 // The session's share links as the object keeps them (one JSON row in `meta`, at most
-// MAX_SHARE_LINKS): minted, listed with when each was last used, revoked, and checked on every use.
+// MAX_SHARE_LINKS): minted, listed with when each was last used, revoked, and checked on every use;
+// and the owner token's current version (a `meta` row), checked the same way.
 import { z } from "zod";
-import { type Access, ShareLinkView } from "../protocol/access";
+import { type Access, OwnerVersion, ShareLinkView } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
 import { MAX_SHARE_LINKS } from "../protocol/limits";
 import type { MetaStore } from "./meta-store";
@@ -69,6 +70,18 @@ export class ShareLinks {
     return expired;
   }
 
+  /** The owner token's current version (1 until the first rotation). */
+  ownerVersion(): number {
+    return this.meta.get("owner_token_version", OwnerVersion) ?? 1;
+  }
+
+  /** Retires the current owner token; returns the new version to sign. */
+  rotateOwner(): number {
+    const next = this.ownerVersion() + 1;
+    this.meta.set("owner_token_version", next);
+    return next;
+  }
+
   /** Whether link `linkId` is known, unrevoked and unexpired (without noting a use). */
   isLive(linkId: string): boolean {
     const link = this.list().find((candidate) => candidate.linkId === linkId);
@@ -80,7 +93,10 @@ export class ShareLinks {
    * and it is neither revoked nor expired. Notes the use for the owner's list.
    */
   admit(access: Access): ErrorBody | null {
-    if (access.linkId === null) return null;
+    if (access.linkId === null) {
+      if ((access.ownerVersion ?? 1) === this.ownerVersion()) return null;
+      return { code: "link_revoked", message: "This owner token was replaced by a newer one (rotated)" };
+    }
     const links = this.list();
     const link = links.find((candidate) => candidate.linkId === access.linkId);
     const now = this.now();

@@ -2,7 +2,7 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import { z } from "zod";
-import { Access, OWNER, type Role } from "../protocol/access";
+import { Access, OwnerVersion, Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
@@ -19,11 +19,14 @@ export const WebSocketQuery = z.object({
   token: z.string().optional(),
 });
 
-export interface SocketAttachment {
-  deviceId: string;
-  role?: Role;
-  linkId?: string | null;
-}
+/** What each socket keeps across hibernation: which device it is, and the access it connected with. */
+export const SocketAttachment = z.object({
+  deviceId: DeviceId,
+  role: Role,
+  linkId: z.string().nullable(),
+  ownerVersion: OwnerVersion.optional(),
+});
+export type SocketAttachment = z.infer<typeof SocketAttachment>;
 
 export type SocketRequest =
   | { ok: true; access: Access; device: string | undefined; after: number }
@@ -65,10 +68,16 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-/** Sockets accepted before share links existed carry only a device id: they were the owner's. */
-export function accessOf(attachment: SocketAttachment | null): Access {
-  if (!attachment?.role || attachment.role === "owner" || !attachment.linkId) return OWNER;
-  return { role: attachment.role, linkId: attachment.linkId };
+/**
+ * The device and access a socket connected with, read back from its attachment; null when the
+ * attachment is missing or does not parse, and the socket may then do nothing (it fails closed).
+ */
+export function readAttachment(ws: WebSocket): { deviceId: string; access: Access } | null {
+  const attachment = SocketAttachment.safeParse(ws.deserializeAttachment());
+  if (!attachment.success) return null;
+  const { deviceId, ...stated } = attachment.data;
+  const access = Access.safeParse(stated);
+  return access.success ? { deviceId, access: access.data } : null;
 }
 
 export function sendAck(ws: WebSocket, frame: AckFrame): void {

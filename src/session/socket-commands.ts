@@ -4,7 +4,7 @@ import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import type { CommandOutcome } from "./command-handler";
-import { accessOf, type SocketAttachment, sendAck } from "./socket-access";
+import { closeSocket, readAttachment, sendAck } from "./socket-access";
 import type { SocketBudget } from "./socket-budget";
 import { parseCommandFrame } from "./socket-frames";
 
@@ -14,6 +14,8 @@ export interface SocketCommandHost {
   gate(access: Access): ErrorBody | null;
   /** Sends the stored events after `after` to this socket; returns the last seq sent. */
   replay(ws: WebSocket, after: number): number;
+  /** Whether this socket's replay budget (replay-budget.ts) has room for another replay. */
+  mayReplay(ws: WebSocket): boolean;
   run(command: SessionCommand, deviceId: string | null, access: Access): Promise<CommandOutcome>;
 }
 
@@ -37,15 +39,32 @@ export async function answerSocketFrame(
       return sendAck(ws, { type: "ack", requestId: parsed.requestId, ok: false, error: parsed.error });
     const command = parsed.command;
     requestId = command.requestId ?? null;
-    const attachment = ws.deserializeAttachment() as SocketAttachment | null;
-    const access = accessOf(attachment);
+    const socket = readAttachment(ws);
+    if (!socket) {
+      // Who this socket is cannot be read back: it may do nothing, and reconnecting states it afresh.
+      sendAck(ws, {
+        type: "ack",
+        requestId,
+        ok: false,
+        error: { code: "forbidden", message: "This connection's access could not be read; reconnect" },
+      });
+      return closeSocket(ws, 1008, "Unreadable connection state");
+    }
+    const { access } = socket;
     if (command.type === "resume") {
       const refused = host.gate(access);
       if (refused) return sendAck(ws, { type: "ack", requestId, ok: false, error: refused });
+      if (!host.mayReplay(ws)) {
+        const error: ErrorBody = {
+          code: "rate_limited",
+          message: "Too much history replayed on this connection in the last minute; resume later",
+        };
+        return sendAck(ws, { type: "ack", requestId, ok: false, error });
+      }
       const lastSeq = host.replay(ws, command.after);
       return sendAck(ws, { type: "ack", requestId, ok: true, result: { lastSeq } });
     }
-    const outcome = await host.run(command, attachment?.deviceId ?? null, access);
+    const outcome = await host.run(command, socket.deviceId, access);
     sendAck(
       ws,
       outcome.ok

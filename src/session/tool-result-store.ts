@@ -2,7 +2,7 @@
 // (so a restart can tell an interrupted run from one that never began).
 import { z } from "zod";
 import type { ToolResultRecord, ToolResultStore } from "../agent/ports";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 type Row = {
   tool_call_id: string;

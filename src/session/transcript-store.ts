@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import { MAIN_FRAME_ID } from "../protocol/agents";
-import type { SqlCounter } from "./sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.
 const Content = z.array(z.looseObject({ type: z.string() }));

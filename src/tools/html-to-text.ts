@@ -1,7 +1,8 @@
 // Readable text from an HTML page, for a model to read: no markup, scripts or styles.
 // One forward scan that never revisits a character, so the cost stays linear however broken the
 // markup is: a page of a million unclosed `<` costs what a clean page of that size does.
-import { decodeEntities } from "./decode-entities";
+// Character references are decoded as browsers do, by the HTML standard's table (`entities`).
+import { decodeHTML } from "entities";
 
 /** The text of a page and its `<title>`, if it has one. */
 export interface PageText {
@@ -36,8 +37,8 @@ const SINGLE_QUOTE = 0x27;
 /** Strips markup from `html`, decodes entities and collapses whitespace. */
 export function htmlToText(html: string): PageText {
   const page = scanPage(html);
-  const title = page.titleHtml === null ? "" : collapseInline(decodeEntities(scanPage(page.titleHtml).text));
-  return { title: title === "" ? null : title, text: collapseBlocks(decodeEntities(page.text)) };
+  const title = page.titleHtml === null ? "" : collapseInline(decodeHTML(scanPage(page.titleHtml).text));
+  return { title: title === "" ? null : title, text: collapseBlocks(decodeHTML(page.text)) };
 }
 
 /** The page's text with line breaks where tags make them, and the raw content of its first `<title>`. */

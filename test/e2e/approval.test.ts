@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
     await screenshot(page, "approvals-resolved");
   });
 
-  it("answers from the keyboard: Enter approves the focused card, Esc moves to Deny and Enter denies", async () => {
+  it("answers from the keyboard: Enter moves to Approve and a second Enter approves, Esc moves to Deny and Enter denies", async () => {
     const session = await scriptedSession([
       writeNote("toolu_k1", "one"),
       writeNote("toolu_k2", "two"),
@@ -80,10 +80,12 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
     ]);
     const page = await openDevice(browser, session);
     await typeMessage(page, "Use the keyboard");
-    await card(page, "toolu_k1").locator(".approval-card:focus").waitFor();
+    await card(page, "toolu_k1").locator(".approval-card:focus[data-keys-ready]").waitFor();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Approve");
     await page.keyboard.press("Enter");
     await card(page, "toolu_k1").locator(".receipt[data-outcome=approved]").waitFor();
-    await card(page, "toolu_k2").locator(".approval-card:focus").waitFor();
+    await card(page, "toolu_k2").locator(".approval-card:focus[data-keys-ready]").waitFor();
     await page.keyboard.press("Escape");
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Deny");
     await page.keyboard.press("Enter");

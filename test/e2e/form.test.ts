@@ -216,6 +216,7 @@ describe.skipIf(!hasChromium)("the form card", () => {
     expect(await card.getByLabel("Title").inputValue()).toBe("Dentist");
     expect(await card.getByLabel("Length (minutes)").inputValue()).toBe("30");
     await card.getByLabel("Starts at").fill("2026-12-01T09:30");
+    await card.and(laptop.locator("[data-keys-ready]")).waitFor();
     await card.getByLabel("Starts at").press("Enter");
     await card.locator(".receipt[data-outcome=answered]").waitFor();
     await tool

@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium)("plan approval and batch decisions in the page", (
     );
     const page = await openDevice(browser, session);
     await typeMessage(page, "Plan a note");
-    await page.locator(".plan-card:focus").waitFor();
+    await page.locator(".plan-card:focus[data-keys-ready]").waitFor();
     await page.keyboard.press("Escape");
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))

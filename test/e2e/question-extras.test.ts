@@ -57,9 +57,11 @@ const askWithPreviews: Reply = {
 
 async function storedResolution(page: Page): Promise<Record<string, unknown>> {
   return page.evaluate(async () => {
-    const [, id, query] = /#\/s\/([0-9a-f]+)\?token=(.+)$/.exec(location.hash) ?? [];
+    // The page keeps its token in this tab's sessionStorage, out of the address bar.
+    const [, id] = /#\/s\/([0-9a-f]+)/.exec(location.hash) ?? [];
+    const token = sessionStorage.getItem(`parley:token:${id}`) ?? "";
     const response = await fetch(`/api/sessions/${id}/events`, {
-      headers: { authorization: `Bearer ${decodeURIComponent(query ?? "")}` },
+      headers: { authorization: `Bearer ${token}` },
     });
     const { events } = (await response.json()) as {
       events: Array<{ type: string; data: Record<string, unknown> }>;
@@ -148,7 +150,8 @@ describe.skipIf(!hasChromium)("AskUserQuestion extras in the page", () => {
 
     await typeMessage(page, "Ask again");
     const second = page.locator(".tool-card[data-tool-call-id=toolu_key] .question-card");
-    await second.and(page.locator(":focus")).waitFor();
+    // Digits answer a card from its first second on (data-keys-ready).
+    await second.and(page.locator(":focus[data-keys-ready]")).waitFor();
     await page.keyboard.press("1");
     await page.getByText("Keyed.").waitFor();
     expect(await second.locator(".answer-summary dd").textContent()).toBe("Ship");

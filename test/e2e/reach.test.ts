@@ -253,10 +253,16 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
     const page = track(await openDevice(browser, session, "watcher"));
     await page.getByText("First.").waitFor();
     await page.evaluate(
-      ({ sessionId, token }) => {
+      async ({ sessionId, token }) => {
         const seen: unknown[] = [];
         (window as unknown as { seen: unknown[] }).seen = seen;
-        const source = new EventSource(`/api/sessions/${sessionId}/events/stream?token=${token}&after=2`);
+        // A single-use ticket in the URL, never the token.
+        const response = await fetch(`/api/sessions/${sessionId}/ws-ticket`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const { ticket } = (await response.json()) as { ticket: string };
+        const source = new EventSource(`/api/sessions/${sessionId}/events/stream?ticket=${ticket}&after=2`);
         source.onmessage = (message) =>
           seen.push({ id: message.lastEventId, event: JSON.parse(message.data) });
       },

@@ -146,6 +146,7 @@ function sseBody(
         } else if ("stall" in frame) {
           await abortedPromise;
         } else {
+          // sleep-check: allow — the served stream's own pacing (a reply's paceMs), which tests read as deltas over time.
           await Promise.race([abortedPromise, new Promise((resolve) => setTimeout(resolve, frame.pauseMs))]);
         }
         if (signal?.aborted) return controller.error(abortError());

@@ -77,6 +77,7 @@ export class Device {
       }
       await new Promise<void>((resolve) => {
         this.waiters.push(resolve);
+        // sleep-check: allow — a backstop re-check, since some conditions (recorded outbound requests) change without a frame.
         setTimeout(resolve, 50);
       });
     }

@@ -78,3 +78,15 @@ export function eventsOf<T extends SessionEvent["type"]>(device: Device, type: T
 export async function streamStatus(ref: SessionRef): Promise<{ open: number; beating: boolean }> {
   return runInDurableObject(stubOf(ref), (instance: SessionObject) => instance.streamStatus);
 }
+
+/**
+ * Moves the object's clock forward to `at` (or by `by` ms), without waiting: deadlines, retries and
+ * budgets read that clock. A new instance (after eviction) starts at the wall clock again.
+ */
+export async function advanceClock(ref: SessionRef, to: { at: number } | { by: number }): Promise<number> {
+  return runInDurableObject<SessionObject, number>(stubOf(ref), (instance) => {
+    if ("at" in to) instance.clock.advanceTo(to.at);
+    else instance.clock.advance(to.by);
+    return instance.clock.now();
+  });
+}

@@ -3,6 +3,7 @@
 import type { PlanRequest, PlanResponse, Question } from "../../src/interactions/kinds/index";
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
 import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
+import { OUTCOME_WORDS } from "../../src/protocol/outcome-words";
 import { answeredWhere } from "./answered-where";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
@@ -67,14 +68,6 @@ export function formatRemaining(ms: number): string {
   const seconds = total % 60;
   return `${minutes}:${String(seconds).padStart(2, "0")}`;
 }
-
-const OUTCOME_WORDS: Record<Resolution["outcome"], string> = {
-  answered: "Answered",
-  approved: "Approved",
-  denied: "Denied",
-  timed_out: "Timed out",
-  cancelled: "Cancelled",
-};
 
 /** The one-line receipt every device shows once an interaction is resolved. */
 export function receiptText(resolution: Resolution, deviceId: string | null): string {

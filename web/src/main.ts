@@ -1,14 +1,18 @@
-// Browser entry: the start page, or the session named in the URL fragment (`#/s/<id>?token=…`).
+// Browser entry: the start page, or the session named in the URL fragment (`#/s/<id>?token=…`,
+// whose token is then taken out of the address bar: route-token.ts).
 import { deviceId } from "./device-id";
+import { safeSessionStorage, takeSessionRoute } from "./route-token";
 import { safeLocalStorage } from "./safe-storage";
 import { ApiError, fetchSnapshot } from "./session-api";
-import { parseSessionHash } from "./session-link";
 import { mountSession } from "./ui/app";
 import { h } from "./ui/dom";
 import { mountLanding } from "./ui/landing";
 
 async function start(root: HTMLElement): Promise<void> {
-  const route = parseSessionHash(location.hash);
+  const route = takeSessionRoute(
+    { hash: location.hash, replace: (hash) => history.replaceState(history.state, "", hash) },
+    safeSessionStorage(),
+  );
   if (!route) {
     mountLanding(root, (sessionId, token) => {
       location.hash = `#/s/${sessionId}?token=${encodeURIComponent(token)}`;

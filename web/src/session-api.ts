@@ -1,6 +1,7 @@
 // HTTP calls the client makes outside the socket: creating a session, checking a share link, and
 // the owner's share links.
 import type {
+  ConnectionTicketResponse,
   CreateSessionBody,
   CreateSessionResponse,
   ErrorBody,
@@ -68,6 +69,17 @@ export function fetchSnapshot(
 ): Promise<SessionSnapshot> {
   const url = new URL(`/api/sessions/${encodeURIComponent(sessionId)}`, baseUrl).toString();
   return call(url, { headers: { authorization: `Bearer ${token}` } }, options.fetch);
+}
+
+/** `POST /api/sessions/:id/ws-ticket`: a single-use, 30-second ticket to put in a WebSocket URL instead of the token. */
+export function requestTicket(
+  baseUrl: string,
+  sessionId: string,
+  token: string,
+  options: RequestOptions = {},
+): Promise<ConnectionTicketResponse> {
+  const url = new URL(`/api/sessions/${encodeURIComponent(sessionId)}/ws-ticket`, baseUrl).toString();
+  return call(url, { method: "POST", headers: { authorization: `Bearer ${token}` } }, options.fetch);
 }
 
 function ownerHeaders(token: string): Record<string, string> {

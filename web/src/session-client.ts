@@ -1,8 +1,10 @@
-// One device's live link to a session: opens the WebSocket with the session token, resumes from
+// One device's live link to a session: opens the WebSocket with a single-use ticket it asks for
+// with the session token (so the token never appears in a URL), resumes from
 // the last seen seq on every (re)connect, dedupes events, keeps the socket alive with pings,
 // reconnects with backoff, queues commands while disconnected and turns acks into promises.
 // Runs in browsers and in Node (pass `createSocket`, e.g. the `ws` package).
 import type { AckFrame, ClientCommand, DeltaFrame, HelloFrame, SessionEvent } from "../../src/protocol/index";
+import { ApiError, requestTicket } from "./session-api";
 import { backoffDelay, parseFrame, type SocketLike, socketUrl } from "./session-socket";
 
 export type ConnectionState = "connecting" | "connected" | "reconnecting" | "offline" | "closed";
@@ -48,6 +50,12 @@ export interface SessionClientOptions {
   /** Resume after this seq on the first connect (0 = full history). */
   after?: number;
   createSocket?: (url: string) => SocketLike;
+  /**
+   * Asks for the single-use ticket each connection's URL carries. Default: `POST …/ws-ticket` with
+   * the token, unless `createSocket` is given (a socket that may send headers): then the URL
+   * carries the token, as before tickets existed.
+   */
+  ticket?: () => Promise<string>;
   /** Asked before each reconnect; when false the state shows `offline`. */
   isOnline?: () => boolean;
   pingIntervalMs?: number;
@@ -98,6 +106,8 @@ export class SessionClient {
   // Request ids stay unique across page loads, so the server can tell a resend from a new message.
   private readonly clientId = Math.random().toString(36).slice(2, 10);
   private stopped = false;
+  /** A ticket is being asked for; the socket opens when it comes. */
+  private opening = false;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private pongTimer: ReturnType<typeof setTimeout> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -120,15 +130,47 @@ export class SessionClient {
   }
 
   connect(): void {
-    if (this.socket) return;
+    if (this.socket || this.opening) return;
     this.stopped = false;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     const online = this.options.isOnline?.() ?? true;
     this.setState(this.info.attempt === 0 ? "connecting" : online ? "reconnecting" : "offline", null);
+    const ticket =
+      this.options.ticket ??
+      (this.options.createSocket
+        ? null
+        : async () =>
+            (await requestTicket(this.options.baseUrl, this.options.sessionId, this.options.token)).ticket);
+    if (!ticket) {
+      this.open({ token: this.options.token });
+      return;
+    }
+    this.opening = true;
+    ticket().then(
+      (value) => {
+        this.opening = false;
+        if (!this.stopped) this.open({ ticket: value });
+      },
+      (error: unknown) => {
+        this.opening = false;
+        if (this.stopped) return;
+        // A token the server refuses for good ends the session here, as a refused socket would.
+        if (
+          error instanceof ApiError &&
+          (error.status === 401 || error.status === 403 || error.status === 404)
+        ) {
+          return this.end(error.message);
+        }
+        this.retryLater();
+      },
+    );
+  }
+
+  private open(credential: { ticket: string } | { token: string }): void {
     const create =
       this.options.createSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
-    const socket = create(socketUrl(this.options, this.seq));
+    const socket = create(socketUrl(this.options, credential, this.seq));
     this.socket = socket;
     socket.onmessage = (event) => this.onMessage(socket, event.data);
     socket.onclose = (event) => {
@@ -256,6 +298,10 @@ export class SessionClient {
     // server answers a repeated message with its first result, and a repeated answer with
     // `already_resolved`, so nothing is lost and nothing is posted twice.
     for (const entry of this.pending.values()) entry.sent = false;
+    this.retryLater();
+  }
+
+  private retryLater(): void {
     const attempt = this.info.attempt + 1;
     const delay = backoffDelay(
       attempt,

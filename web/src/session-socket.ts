@@ -20,14 +20,19 @@ export type ServerFrame =
   /** `replay` marks a `batch` frame (stored events resent), as opposed to one live event. */
   | { kind: "events"; events: SessionEvent[]; replay: boolean; more: boolean };
 
-/** `ws(s)://…/api/sessions/:id/ws` with token, resume cursor and device id in the query. */
+/**
+ * `ws(s)://…/api/sessions/:id/ws` with a credential, resume cursor and device id in the query: a
+ * single-use ticket (`{ ticket }`), or the token itself for sockets that cannot ask for one.
+ */
 export function socketUrl(
-  target: { baseUrl: string; sessionId: string; token: string; deviceId: string },
+  target: { baseUrl: string; sessionId: string; deviceId: string },
+  credential: { ticket: string } | { token: string },
   after: number,
 ): string {
   const url = new URL(`/api/sessions/${encodeURIComponent(target.sessionId)}/ws`, target.baseUrl);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  url.searchParams.set("token", target.token);
+  if ("ticket" in credential) url.searchParams.set("ticket", credential.ticket);
+  else url.searchParams.set("token", credential.token);
   url.searchParams.set("after", String(after));
   url.searchParams.set("device", target.deviceId);
   return url.toString();

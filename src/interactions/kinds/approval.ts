@@ -72,6 +72,10 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
   promptEvent: "approval_required",
+  summary: ({ toolName, description }) => ({
+    title: `Approve ${toolName}?`,
+    line: description ?? `The agent wants to run ${toolName}`,
+  }),
   commands: {
     approve: (command) => ({
       decision: "approve",

@@ -116,6 +116,10 @@ function resultOf(request: QuestionRequest, response: QuestionResponse): ToolRes
 export const questionInteraction = defineInteraction<QuestionRequest, QuestionResponse>({
   kind: "question",
   toolName: "AskUserQuestion",
+  summary: ({ questions }) => ({
+    title: "The agent has a question",
+    line: `${questions[0]?.question ?? ""}${questions.length > 1 ? ` (+${questions.length - 1} more)` : ""}`,
+  }),
   description: [
     "Ask the user 1 to 4 multiple-choice questions and wait for their answers.",
     "Use it when you need a preference or decision only the user can make: choosing between approaches,",

@@ -132,6 +132,24 @@ describe("answering cards in a terminal", () => {
     expect(run(card, ["e", ""])[2]).toMatchObject({ kind: "ask", prompt: "a/l/e/d› " });
   });
 
+  it("shows an approval's whole input, also next to a description", () => {
+    const text = "x".repeat(500);
+    const card: Card = {
+      toolCallId: "toolu_long",
+      kind: "approval",
+      toolName: "bash",
+      request: { toolName: "bash", description: "Run a command", input: { command: `echo ${text}` } },
+    };
+    const [start] = run(card, []);
+    expect(start).toMatchObject({
+      lines: [
+        "! Approve bash? Run a command",
+        `  input: ${JSON.stringify({ command: `echo ${text}` })}`,
+        expect.any(String),
+      ],
+    });
+  });
+
   it("leaves kinds it cannot render to the browser", () => {
     expect(promptFor({ toolCallId: "t", kind: "plan", toolName: "ExitPlanMode", request: {} })).toBeNull();
   });

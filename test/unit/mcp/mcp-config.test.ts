@@ -21,6 +21,7 @@ describe("MCP server configuration", () => {
         headers: { Authorization: "Bearer s3cret" },
         tools: null,
         overrides: {},
+        trustAnnotations: false,
         timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
         byDefault: true,
       },

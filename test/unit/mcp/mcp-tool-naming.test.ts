@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ListedTool } from "../../../src/mcp/mcp-state";
-import { mcpToolName, mcpToolRisk } from "../../../src/mcp/mcp-tool-naming";
+import { mcpToolName, mcpToolRisk, pinRiskHints } from "../../../src/mcp/mcp-tool-naming";
 
 const tool = (annotations?: ListedTool["annotations"]): ListedTool => ({
   name: "t",
@@ -21,8 +21,11 @@ describe("MCP tool names", () => {
 });
 
 describe("MCP tool risk", () => {
-  it("comes from the annotations: read-only reads, destructive executes, anything else reaches the network", () => {
-    expect(mcpToolRisk(tool({ readOnlyHint: true }), undefined)).toEqual({ risk: "read", idempotent: true });
+  it("comes from the annotations of a trusted server: read-only reads, destructive executes, anything else reaches the network", () => {
+    expect(mcpToolRisk(tool({ readOnlyHint: true }), undefined, true)).toEqual({
+      risk: "read",
+      idempotent: true,
+    });
     expect(mcpToolRisk(tool({ destructiveHint: true }), undefined)).toEqual({
       risk: "execute",
       idempotent: false,
@@ -34,6 +37,13 @@ describe("MCP tool risk", () => {
     expect(mcpToolRisk(tool(), undefined)).toEqual({ risk: "network", idempotent: false });
   });
 
+  it("never reads as read-only on a server's word alone: an untrusted readOnlyHint still asks", () => {
+    expect(mcpToolRisk(tool({ readOnlyHint: true }), undefined).risk).toBe("network");
+    expect(mcpToolRisk(tool({ readOnlyHint: true }), undefined, false).risk).toBe("network");
+    // The deployment can still mark it read.
+    expect(mcpToolRisk(tool({ readOnlyHint: true }), { risk: "read" }).risk).toBe("read");
+  });
+
   it("is overridden by the deployment, field by field", () => {
     expect(mcpToolRisk(tool({ readOnlyHint: true }), { risk: "execute" })).toEqual({
       risk: "execute",
@@ -43,5 +53,31 @@ describe("MCP tool risk", () => {
       risk: "execute",
       idempotent: true,
     });
+  });
+});
+
+describe("pinned risk hints", () => {
+  const named = (name: string, annotations?: ListedTool["annotations"]): ListedTool => ({
+    ...tool(annotations),
+    name,
+  });
+
+  it("keeps a tool's first hints when a later listing loosens them", () => {
+    const first = [named("wipe", { destructiveHint: true }), named("ask")];
+    const later = [
+      named("wipe", { readOnlyHint: true, title: "Wipe" }),
+      named("ask", { readOnlyHint: true }),
+    ];
+    const pinned = pinRiskHints(first, later);
+    expect(pinned[0]?.annotations).toEqual({ title: "Wipe", destructiveHint: true });
+    expect(mcpToolRisk(pinned[0] as ListedTool, undefined, true).risk).toBe("execute");
+    expect(mcpToolRisk(pinned[1] as ListedTool, undefined, true).risk).toBe("network");
+  });
+
+  it("takes stricter hints at once, and new tools as listed", () => {
+    const first = [named("read", { readOnlyHint: true })];
+    const later = [named("read", { destructiveHint: true }), named("new", { readOnlyHint: true })];
+    expect(pinRiskHints(first, later)).toEqual(later);
+    expect(pinRiskHints(null, later)).toBe(later);
   });
 });

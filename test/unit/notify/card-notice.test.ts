@@ -1,5 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { openedNotice, resolvedNotice } from "../../../src/notify/card-notice";
+import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
+import { createInteractionRegistry } from "../../../src/interactions/registry";
+import { openedNotice as opened, resolvedNotice as resolved } from "../../../src/notify/card-notice";
+
+// The kind words the card (its summary); the notice adds the time left, the outcome and the link.
+const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
+type Card = Parameters<typeof opened>[0];
+type Resolved = Parameters<typeof resolved>[0];
+const summaryOf = (card: Pick<Card, "kind" | "toolName" | "request">) =>
+  kinds.summary(card.kind, card.toolName, card.request);
+const openedNotice = (card: Card, ctx: typeof context) => opened(card, summaryOf(card), ctx);
+const resolvedNotice = (card: Resolved, ctx: typeof context) => resolved(card, summaryOf(card), ctx);
+
+/** A question request as the model would send it (the kind reads only valid ones). */
+function questions(...texts: string[]) {
+  return {
+    questions: texts.map((question) => ({
+      question,
+      header: "Pick",
+      options: [
+        { label: "One", description: "" },
+        { label: "Two", description: "" },
+      ],
+      multiSelect: false,
+    })),
+  };
+}
 
 const context = {
   sessionId: "0123456789abcdef0123456789abcdef",
@@ -21,10 +47,7 @@ function card(kind: string, request: unknown, left = 600_000 - 3) {
 
 describe("card notices for pushes and webhooks", () => {
   it("words a question with its first question, how many more, and the time left in whole minutes", () => {
-    const notice = openedNotice(
-      card("question", { questions: [{ question: "Which plan?" }, { question: "When?" }] }),
-      context,
-    );
+    const notice = openedNotice(card("question", questions("Which plan?", "When?")), context);
     expect(notice).toMatchObject({
       change: "opened",
       title: "The agent has a question",
@@ -36,7 +59,11 @@ describe("card notices for pushes and webhooks", () => {
 
   it("words an approval with the tool and its description, and seconds under a minute", () => {
     const notice = openedNotice(
-      card("approval", { toolName: "notes_write", description: "Save a note", input: {} }, 42_400),
+      card(
+        "approval",
+        { toolName: "notes_write", description: "Save a note", input: {}, risk: "edit" },
+        42_400,
+      ),
       context,
     );
     expect(notice).toMatchObject({
@@ -59,7 +86,7 @@ describe("card notices for pushes and webhooks", () => {
   it("says how and where a card was resolved, and clips long text", () => {
     const notice = resolvedNotice(
       {
-        ...card("question", { questions: [{ question: "x".repeat(400) }] }),
+        ...card("question", questions(`${"x".repeat(400)}?`)),
         outcome: "answered",
         resolvedBy: "phone",
       },

@@ -27,6 +27,12 @@ describe("htmlToText", () => {
     );
   });
 
+  it("decodes numeric and named references as a browser does, and leaves unknown names as written", () => {
+    expect(
+      htmlToText("<p>&#233;t&#xE9; &mdash; 5&euro; &hellip; &#128512; &bogus; &#0; &AMP;</p>").text,
+    ).toBe("été — 5€ … 😀 &bogus; \uFFFD &");
+  });
+
   it("treats an unclosed script as running to the end, as a browser does", () => {
     expect(htmlToText("<p>before</p><script>never shown").text).toBe("before");
   });

@@ -28,13 +28,18 @@ const explode = defineTool({
   },
 });
 
+// Tells the test it started (so a cancel lands mid-run), then never finishes and ignores its signal.
+const hangStarted: Array<() => void> = [];
 const hang = defineTool({
   name: "hang",
   description: "Never finishes and ignores its signal.",
   input: z.object({}),
   risk: "read",
   idempotent: true,
-  run: () => new Promise(() => {}),
+  run: () => {
+    for (const started of hangStarted.splice(0)) started();
+    return new Promise(() => {});
+  },
 });
 
 const registry = createToolRegistry([echo, explode, hang]);
@@ -195,8 +200,10 @@ describe("executing a tool call", () => {
 
   it("returns promptly on cancel even when the tool ignores its signal", async () => {
     const controller = new AbortController();
+    const started = new Promise<void>((resolve) => hangStarted.push(resolve));
     const pending = registry.execute("hang", {}, toolContext({ signal: controller.signal }));
-    setTimeout(() => controller.abort(), 5);
+    await started;
+    controller.abort();
     const result = await pending;
     expect(result).toEqual({
       content: 'Tool "hang" was cancelled before it finished.',

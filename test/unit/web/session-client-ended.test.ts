@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SessionClient } from "../../../web/src/session-client";
 import type { SocketLike } from "../../../web/src/session-socket";
 import { hello } from "./events";
@@ -34,6 +34,14 @@ function setup() {
 }
 
 describe("a session client whose access ends", () => {
+  // The reconnect backoff runs on a fake clock that each test moves on.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it.each([
     [4001, /revoked/],
     [4002, /expired/],
@@ -41,7 +49,7 @@ describe("a session client whose access ends", () => {
   ])("stops reconnecting after close code %i and says why", async (code, reason) => {
     const { client, sockets, ended } = setup();
     sockets[0]?.onclose?.({ code });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(sockets).toHaveLength(1);
     expect(ended).toHaveLength(1);
     expect(ended[0]).toMatch(reason);
@@ -51,7 +59,7 @@ describe("a session client whose access ends", () => {
   it("reconnects as before after an ordinary close", async () => {
     const { sockets, ended } = setup();
     sockets[0]?.onclose?.({ code: 1006 });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(sockets.length).toBeGreaterThan(1);
     expect(ended).toEqual([]);
   });

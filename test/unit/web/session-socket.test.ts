@@ -45,13 +45,19 @@ describe("server frames", () => {
 });
 
 describe("socket address and backoff", () => {
-  it("puts token, resume cursor and device in the socket URL", () => {
-    const url = new URL(
-      socketUrl({ baseUrl: "https://x.example", sessionId: "abc", token: "t/k", deviceId: "d1" }, 42),
-    );
+  it("puts the ticket, resume cursor and device in the socket URL, and no token", () => {
+    const target = { baseUrl: "https://x.example", sessionId: "abc", deviceId: "d1" };
+    const url = new URL(socketUrl(target, { ticket: "a.b.c" }, 42));
     expect(url.protocol).toBe("wss:");
     expect(url.pathname).toBe("/api/sessions/abc/ws");
-    expect(Object.fromEntries(url.searchParams)).toEqual({ token: "t/k", after: "42", device: "d1" });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ ticket: "a.b.c", after: "42", device: "d1" });
+  });
+
+  it("puts the token in the socket URL only for a socket that cannot ask for a ticket", () => {
+    const target = { baseUrl: "http://x.example", sessionId: "abc", deviceId: "d1" };
+    const url = new URL(socketUrl(target, { token: "t/k" }, 0));
+    expect(url.protocol).toBe("ws:");
+    expect(url.searchParams.get("token")).toBe("t/k");
   });
 
   it("backs off exponentially up to the cap, with jitter", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_SOCKETS_PER_SESSION, SOCKET_COMMAND_BURST } from "../../../src/protocol/limits";
 import { api, connect, createSession, type Device } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import { storageFingerprint } from "../channel/channel-fixtures";
 import { expectError } from "./access-fixtures";
 
@@ -34,8 +35,8 @@ describe("abuse limits", () => {
     expect(limited.every((ack) => ack.requestId?.startsWith("r"))).toBe(true);
     expect(device.closed).toBe(false);
     expect(await storageFingerprint(session.sessionId)).toBe(before);
-    // The allowance refills: a moment later the socket is served again.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The allowance refills: a second later the socket is served again.
+    await advanceClock(session, { by: 1_000 });
     expect(await device.request({ type: "cancel" })).toMatchObject({ error: { code: "nothing_to_cancel" } });
     device.close();
   });

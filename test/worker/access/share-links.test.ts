@@ -7,7 +7,7 @@ import { alarmOf, stubOf } from "../../helpers/session-object-probe";
 import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
 import { expectError, mintLink } from "./access-fixtures";
 
-const SECRET = "test-session-secret";
+const SECRET = "test-session-secret-at-least-32-bytes-long";
 
 describe("share links with roles", () => {
   it("lets an answer link read, send messages and connect, but not manage the session", async () => {

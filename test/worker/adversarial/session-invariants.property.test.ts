@@ -121,14 +121,21 @@ function command(step: Step, pending: Pending[]): Record<string, unknown> | null
   }
 }
 
-/** Lets the session finish what it can do alone (model calls and tools are instant here). */
-async function settle(session: CreatedSession): Promise<void> {
-  for (let i = 0; i < 40; i++) {
+/**
+ * Lets the session finish what it can do alone (model calls and tools are instant here): while it
+ * runs, each next step reaches the watching device as an event. A session still running after
+ * `limit` events, or silent for the device's timeout, fails the run instead of being checked mid-step.
+ */
+async function settle(session: CreatedSession, watcher: Device, limit = 40): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    // Counted before asking, so an event that lands between the answer and the wait still counts.
+    const seen = watcher.events.length;
     const response = await api("GET", `/api/sessions/${session.sessionId}`, { token: session.token });
     const { status } = (await response.json()) as { status: string };
     if (status !== "running") return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await watcher.until(() => watcher.events.length > seen, "the running session's next event");
   }
+  throw new Error(`the session was still running after ${limit} events`);
 }
 
 interface Stored {
@@ -255,7 +262,9 @@ describe("session invariants under random commands, evictions and alarms", () =>
               const device = devices["device" in s ? s.device : 0];
               if (frame && device) await device.request(frame);
             }
-            await settle(session);
+            const watcher = devices[0];
+            if (!watcher) throw new Error("no device watches the session");
+            await settle(session, watcher);
             expectInvariants(await stored(session), history.join(" → "));
           }
         } finally {

@@ -12,6 +12,7 @@ import {
   textReply,
   toolReply,
 } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import { eventsOf, expectValidTranscript, modelRequests, sqlRows, stubOf } from "./agent-harness";
 
 afterEach(() => {
@@ -145,7 +146,7 @@ describe("the agent stack across eviction", () => {
 
   it("times out a question inside a subagent after eviction; the subagent gets the timeout and carries on", async () => {
     const session = await createSession({
-      interactionTimeoutMs: 300,
+      interactionTimeoutMs: 60_000,
       script: [
         toolReply([delegate("toolu_d", "researcher")]),
         toolReply([ask]),
@@ -157,9 +158,8 @@ describe("the agent stack across eviction", () => {
     await device.request({ type: "send_message", text: "go" });
     const prompt = await device.waitForEvent("question_prompt");
     await evictDurableObject(stubOf(session));
-    await new Promise((resolve) => setTimeout(resolve, prompt.data.expiresAt - Date.now() + 10));
-    // The platform may already have delivered the alarm by now; if not, deliver it.
-    await runDurableObjectAlarm(stubOf(session));
+    await advanceClock(session, { at: prompt.data.expiresAt + 1 });
+    expect(await runDurableObjectAlarm(stubOf(session))).toBe(true);
     const again = await connect(session);
     await again.waitForEvent("done");
     expect(again.event("interaction_resolved")?.data.outcome).toBe("timed_out");

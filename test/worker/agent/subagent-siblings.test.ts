@@ -15,6 +15,7 @@ import {
   textReply,
   toolReply,
 } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import { SseReader } from "../../helpers/sse-reader";
 import { eventsOf, expectValidTranscript, modelRequests, sqlRows, stubOf } from "./agent-harness";
 
@@ -235,7 +236,7 @@ describe("a delegated agent beside its parent's open cards, across eviction", ()
 
   it("times out the parent's card by the alarm while the child's question waits, and the child carries on", async () => {
     const session = await createSession({
-      interactionTimeoutMs: 2_000,
+      interactionTimeoutMs: 60_000,
       script: [
         toolReply([write, delegate("toolu_d", "researcher")]),
         textReply("Tell me more first."),
@@ -248,13 +249,13 @@ describe("a delegated agent beside its parent's open cards, across eviction", ()
     await device.request({ type: "send_message", text: "go" });
     const card = await device.waitForEvent("approval_required");
     await device.waitForDone();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await advanceClock(session, { by: 1_000 });
     await device.request({ type: "send_message", text: "more" });
     const question = await device.waitForEvent("question_prompt");
     expect(question.data.expiresAt).toBeGreaterThan(card.data.expiresAt);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, card.data.expiresAt - Date.now() + 10)));
     await evictDurableObject(stubOf(session));
-    await runDurableObjectAlarm(stubOf(session));
+    await advanceClock(session, { at: card.data.expiresAt + 1 });
+    expect(await runDurableObjectAlarm(stubOf(session))).toBe(true);
     const again = await connect(session, { after: question.seq });
     await again.until(() => again.event("interaction_resolved"), "the approval's timeout");
     expect(again.event("interaction_resolved")?.data).toMatchObject({

@@ -23,17 +23,11 @@ async function read(session: ExternalSession, id: string, query = ""): Promise<E
   return (await response.json()) as ExternalInteraction;
 }
 
-/** Resolves once the object holds `n` long-poll reads open. */
+/** Resolves once the object holds `n` long-poll reads open (the object signals it). */
 async function untilWaiting(session: ExternalSession, n = 1): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const waiting = await runInDurableObject<SessionObject, number>(
-      stubOf(session.sessionId),
-      (instance) => instance.waitingReads,
-    );
-    if (waiting >= n) return;
-    await scheduler.wait(10);
-  }
-  throw new Error("the read never started waiting");
+  await runInDurableObject<SessionObject, void>(stubOf(session.sessionId), (instance) =>
+    instance.untilWaitingReads(n),
+  );
 }
 
 const approve = (session: ExternalSession, toolCallId: string, extra: Record<string, unknown> = {}) =>

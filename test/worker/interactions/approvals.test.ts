@@ -4,6 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import type { PermissionMode } from "../../../src/protocol";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import {
   answeredResult,
   COLOUR_QUESTION,
@@ -183,7 +184,7 @@ describe("approving and denying a tool call", () => {
     await expectAlarmAt(stub, null);
     device.close();
   });
-  it("settles the other open cards of a tool when a person always allows it", async () => {
+  it("leaves the other open cards of a tool open when a person always allows it", async () => {
     const session = await createSession({
       script: [
         toolReply([writeCall("toolu_write_a"), writeCall("toolu_write_b", "Ship on Monday")]),
@@ -195,6 +196,16 @@ describe("approving and denying a tool call", () => {
     await laptop.request({ type: "send_message", text: "Save two plans" });
     await laptop.until(() => eventsOf(laptop, "approval_required").length === 2, "two approval cards");
     await laptop.request({ type: "approve", toolCallId: "toolu_write_a", remember: true });
+    // The second card, with arguments the person has not decided on, is still theirs to decide.
+    await laptop.until(() => eventsOf(laptop, "interaction_resolved").length === 1, "one receipt");
+    expect(eventsOf(laptop, "interaction_resolved")[0]?.data.toolCallId).toBe("toolu_write_a");
+    const snapshot = (await (
+      await api("GET", `/api/sessions/${session.sessionId}`, { token: session.token })
+    ).json()) as {
+      pending: unknown[];
+    };
+    expect(snapshot.pending).toHaveLength(1);
+    await laptop.request({ type: "deny", toolCallId: "toolu_write_b" });
 
     await laptop.waitForDone();
     const receipts = eventsOf(laptop, "interaction_resolved").map((e) => [
@@ -204,11 +215,11 @@ describe("approving and denying a tool call", () => {
     ]);
     expect(receipts).toEqual([
       ["toolu_write_a", "approved", "laptop"],
-      ["toolu_write_b", "approved", "laptop"],
+      ["toolu_write_b", "denied", "laptop"],
     ]);
     expect(toolResultsOf(lastMessage((await modelRequests(stub))[1])).map((r) => r.isError)).toEqual([
       false,
-      false,
+      true,
     ]);
     await expectAlarmAt(stub, null);
     laptop.close();
@@ -216,7 +227,7 @@ describe("approving and denying a tool call", () => {
 
   it("refuses an approval that arrives after the deadline and times the card out instead", async () => {
     const session = await createSession({
-      interactionTimeoutMs: 150,
+      interactionTimeoutMs: 60_000,
       script: [toolReply([writeCall("toolu_late")]), textReply("Ok.")],
     });
     const stub = stubOf(session);
@@ -225,7 +236,7 @@ describe("approving and denying a tool call", () => {
     const prompt = await device.waitForEvent("approval_required");
     // Hold the platform's alarm back so the late answer, not the alarm, meets the deadline first.
     await runInDurableObject(stub, (_instance, state) => state.storage.deleteAlarm());
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, prompt.data.expiresAt - Date.now() + 20)));
+    await advanceClock(stub, { at: prompt.data.expiresAt + 1 });
 
     const ack = await device.request({ type: "approve", toolCallId: "toolu_late" });
     expect(ack.error).toMatchObject({ code: "already_resolved", resolution: { outcome: "timed_out" } });

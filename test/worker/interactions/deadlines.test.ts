@@ -4,6 +4,7 @@ import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "c
 import { describe, expect, it, vi } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import {
   colourQuestion,
   dumpStorage,
@@ -17,13 +18,13 @@ import {
   toolResultsOf,
 } from "./interaction-fixtures";
 
-// Short enough to wait for, long enough to check the alarm before the platform fires it.
-const TIMEOUT_MS = 400;
+// Long enough that the platform never delivers the alarm by itself during a test: the tests move
+// the object's clock past the deadline and deliver the alarm themselves.
+const TIMEOUT_MS = 60_000;
 
-/** Waits until the server clock (shared with the test) is past `at`: the deadline itself is under test. */
-async function passDeadline(at: number): Promise<void> {
-  const wait = at - Date.now() + 5;
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+/** Moves the object's clock past `at`: the deadline itself is under test. */
+async function passDeadline(stub: SessionStub, at: number): Promise<void> {
+  await advanceClock(stub, { at: at + 1 });
 }
 
 /** A second delivery of the same alarm (alarms are at-least-once) must not change anything. */
@@ -66,9 +67,10 @@ describe("an interaction nobody answers", () => {
     await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
     await expectAlarmAt(stub, prompt.data.expiresAt);
 
-    // Nobody is connected and the object is gone: the platform's own alarm must wake it.
+    // Nobody is connected and the object is gone: the alarm alone must wake it.
     await evictDurableObject(stub, { webSockets: "close" });
-    await passDeadline(prompt.data.expiresAt);
+    await passDeadline(stub, prompt.data.expiresAt);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
 
     const later = await connect(session, { after: device.seqs().at(-1) ?? 0 });
     await later.waitForDone();
@@ -77,7 +79,7 @@ describe("an interaction nobody answers", () => {
       outcome: "timed_out",
       resolvedBy: null,
     });
-    const timedOut = `User did not respond within ${TIMEOUT_MS} milliseconds`;
+    const timedOut = `User did not respond within 1 minute`;
     expect(later.event("tool_result")?.data).toMatchObject({
       toolCallId: ask,
       content: timedOut,
@@ -114,7 +116,7 @@ describe("an interaction nobody answers", () => {
     expect(await holdAlarm(stub)).toBe(prompt.data.expiresAt);
 
     await evictDurableObject(stub, { webSockets: "hibernate" });
-    await passDeadline(prompt.data.expiresAt);
+    await passDeadline(stub, prompt.data.expiresAt);
     await deliverAlarm(stub);
 
     // The hibernated socket is still there and hears the outcome live.
@@ -125,7 +127,7 @@ describe("an interaction nobody answers", () => {
       outcome: "timed_out",
       resolvedBy: null,
     });
-    const timedOut = `Tool approval timed out after ${TIMEOUT_MS} milliseconds`;
+    const timedOut = `Tool approval timed out after 1 minute`;
     const requests = await modelRequests(stub);
     expect(toolResultsOf(lastMessage(requests.at(-1)))).toEqual([
       { toolUseId: write, content: timedOut, isError: true },

@@ -4,6 +4,7 @@ import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DEMO_PLAN_TITLE } from "../../../src/model/demo-script";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import {
   dumpStorage,
   lastMessage,
@@ -128,14 +129,14 @@ describe("plan approval", () => {
   it("keeps the session in plan mode when the plan times out", async () => {
     const session = await createSession({
       permissionMode: "plan",
-      interactionTimeoutMs: 100,
+      interactionTimeoutMs: 60_000,
       script: [planThenWrite()[0], textReply("Still planning.")],
     });
     const device = await connect(session);
     await device.request({ type: "send_message", text: "Save a note" });
-    await device.waitForEvent("interaction_prompt");
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    await runDurableObjectAlarm(stubOf(session));
+    const prompt = await device.waitForEvent("interaction_prompt");
+    await advanceClock(session, { at: prompt.data.expiresAt + 1 });
+    expect(await runDurableObjectAlarm(stubOf(session))).toBe(true);
     await device.waitForDone();
     expect(device.event("interaction_resolved")?.data.outcome).toBe("timed_out");
     expect(await modeOf(session)).toBe("plan");

@@ -4,6 +4,7 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
+import { advanceClock } from "../../helpers/session-object-probe";
 import {
   dumpStorage,
   eventsOf,
@@ -141,14 +142,14 @@ describe("a tool that asks the person mid-run", () => {
   });
 
   it("gives the tool a cancel when its second form times out, and the tool says nothing was added", async () => {
-    const { stub, laptop } = await addingAnOverlap({ interactionTimeoutMs: 300 });
+    const { stub, laptop } = await addingAnOverlap({ interactionTimeoutMs: 60_000 });
     await laptop.request({ type: "respond", interactionId: `${ADD}-form-1`, response: details });
     const second = await laptop.waitForEvent(
       "interaction_prompt",
       (e) => e.data.interactionId === `${ADD}-form-2`,
     );
-    while (Date.now() <= second.data.expiresAt) await new Promise((resolve) => setTimeout(resolve, 20));
-    await runDurableObjectAlarm(stub);
+    await advanceClock(stub, { at: second.data.expiresAt + 1 });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
     const result = await laptop.waitForEvent("tool_result", (e) => e.data.toolCallId === ADD);
     expect(result.data.content).toBe(
       "Not added: “Dentist” overlaps “Standup” and the user chose not to double-book.",

@@ -22,7 +22,11 @@ describe("a kind added by its own files alone", () => {
     const session = await createSession();
     const outcome = await runInDurableObject(stubOf(session), async (_instance: SessionObject, state) => {
       const frames: string[] = [];
-      const store = new SessionState(state.storage, (frame) => frames.push(frame));
+      const wakers: Array<() => void> = [];
+      const store = new SessionState(state.storage, (frame) => {
+        frames.push(frame);
+        for (const wake of wakers.splice(0)) wake();
+      });
       const model = new ScriptedModelClient(
         [
           {
@@ -51,12 +55,23 @@ describe("a kind added by its own files alone", () => {
       });
       const loop = new AgentLoop(deps);
       const context = { deps, loop, sentMessages: store.sentMessages };
-      // Commands wake the loop without waiting for it, as for a device; wait for where it stops.
-      const until = async (done: () => boolean) => {
-        for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Commands wake the loop without waiting for it, as for a device; each step it takes is
+      // broadcast, so wait for the frame after which it stops, and fail if it never comes.
+      const until = async (done: () => boolean, what: string) => {
+        const deadline = Date.now() + 5_000;
+        while (!done()) {
+          if (Date.now() > deadline) throw new Error(`the loop never reached ${what}`);
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`the loop went quiet before ${what}`)), 5_000);
+            wakers.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
       };
       executeCommand(context, { type: "send_message", text: "Rate my plan" }, "laptop");
-      await until(() => store.turn.status() === "awaiting_input");
+      await until(() => store.turn.status() === "awaiting_input", "the rating card");
       const paused = store.turn.status();
       const refused = executeCommand(
         context,
@@ -68,7 +83,7 @@ describe("a kind added by its own files alone", () => {
         { type: "respond", interactionId: "toolu_rate", response: { stars: 4 } },
         "laptop",
       );
-      await until(() => store.turn.current() === null);
+      await until(() => store.turn.current() === null, "the end of the turn");
       const events = frames.map(
         (frame) => JSON.parse(frame) as { type: string; data: Record<string, unknown> },
       );

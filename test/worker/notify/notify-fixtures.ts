@@ -76,7 +76,10 @@ export async function sentTo(host: string): Promise<SentRequest[]> {
   return rows.map((row) => ({ ...row, body: Uint8Array.from(atob(row.body), (c) => c.charCodeAt(0)) }));
 }
 
-/** Waits (running the session's alarm, which sends due deliveries) until `predicate` holds. */
+/**
+ * Runs the session's alarm (which sends due deliveries and returns once they are answered) until
+ * `predicate` holds: a delivery is queued by the turn, which may still be on its way.
+ */
 export async function deliver<T>(
   session: CreatedSession,
   predicate: () => Promise<T | undefined | false>,
@@ -88,7 +91,6 @@ export async function deliver<T>(
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await runDurableObjectAlarm(stubOf(session.sessionId));
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -11,7 +11,7 @@ import {
   textReply,
   toolReply,
 } from "../../helpers/session-harness";
-import { stubOf } from "../../helpers/session-object-probe";
+import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { deliver, deliveryLog, type SentRequest, scriptAnswers, sentTo } from "./notify-fixtures";
 
 const HOST = new URL(NOTIFY_BINDINGS.NOTIFY_WEBHOOK_URL).host;
@@ -134,12 +134,12 @@ describe("signed webhooks", () => {
     const retryAt = first?.nextAt ?? 0;
     expect(retryAt - Date.now()).toBeGreaterThan(2_000);
     expect(retryAt - Date.now()).toBeLessThanOrEqual(5_000);
-    // The alarm is already set for the retry; it fires once that time has come.
+    // The alarm is already set for the retry; it sends once that time has come.
     const alarm = await runInDurableObject(stubOf(session.sessionId), (_instance, state) =>
       state.storage.getAlarm(),
     );
     expect(alarm).toBe(retryAt);
-    await new Promise((resolve) => setTimeout(resolve, retryAt - Date.now() + 50));
+    await advanceClock(session.sessionId, { at: retryAt });
     await runDurableObjectAlarm(stubOf(session.sessionId));
     const [row] = await deliver(
       session,

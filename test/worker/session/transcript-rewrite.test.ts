@@ -2,8 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { MessageParam } from "../../../src/model/model-client";
 import type { SessionObject } from "../../../src/session/session-object";
-import { SqlCounter } from "../../../src/session/sql-counter";
 import { SqlTranscriptStore } from "../../../src/session/transcript-store";
+import { SqlCounter } from "../../../src/storage/sql-counter";
 import { createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 

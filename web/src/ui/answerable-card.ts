@@ -3,11 +3,13 @@
 import type { InteractionResolution } from "../../../src/protocol/index";
 import { receiptText } from "../interaction-view";
 import type { InteractionState } from "../session-state";
+import { CARD_SETTLE_MS, cardClock, tooSoonForCard } from "./card-keys";
 import { Countdown } from "./countdown";
 import { h } from "./dom";
 import {
   type CardContext,
   type InteractionCard,
+  isTextEntry,
   receiptNode,
   renderReceipt,
   runAction,
@@ -22,6 +24,8 @@ export abstract class AnswerableCard implements InteractionCard {
   protected context: CardContext | null = null;
   /** What answers address (`respond`). */
   protected interactionId = "";
+  /** When the card appeared (`cardClock`); keys that could answer it wait CARD_SETTLE_MS from here. */
+  private readonly appearedAt = cardClock.now();
   private busy = false;
   private resolved = false;
   private expired = false;
@@ -30,13 +34,23 @@ export abstract class AnswerableCard implements InteractionCard {
   protected abstract lockControls(locked: boolean): void;
   /** Replaces the controls with what stays after a resolution (the receipt is already shown). */
   protected abstract collapse(resolution: InteractionResolution): void;
-  abstract handleKey(event: KeyboardEvent): boolean;
+  /** The kind's own shortcuts; returns true when it used the key. */
+  protected abstract handleCardKey(event: KeyboardEvent): boolean;
+
+  /** A key for this card: swallowed unused while the card is new (card-keys.ts), else the kind's. */
+  handleKey(event: KeyboardEvent): boolean {
+    const sinceAppeared = cardClock.now() - this.appearedAt;
+    if (tooSoonForCard(event.key, sinceAppeared, isTextEntry(event.target))) return true;
+    return this.handleCardKey(event);
+  }
 
   /** Card shortcuts; call once `el` exists. */
   protected listenForKeys(): void {
     this.el.addEventListener("keydown", (event) => {
       if (this.handleKey(event)) event.preventDefault();
     });
+    // Lets styles (and browser tests) tell when the card's keys start to count.
+    setTimeout(() => this.el.setAttribute("data-keys-ready", ""), CARD_SETTLE_MS);
   }
 
   /** True while an answer may be sent: not sending one, not resolved, not past the deadline. */

@@ -119,6 +119,7 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   let openCards = new Set<string>();
   let focusWasOnCard = false;
   let focusLost = false;
+  let typingInBox = false;
   document.addEventListener("focusin", (event) => {
     focusWasOnCard = event.target instanceof Node && transcript.el.contains(event.target);
   });
@@ -137,6 +138,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   }
 
   function render(): void {
+    // Read before the message box may lock for a card: a person typing there keeps their focus.
+    typingInBox = document.activeElement === composer.input && composer.input.value !== "";
     const scroller = document.scrollingElement ?? document.documentElement;
     const atBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
     if (currentContext.clockSkewMs !== view.clockSkewMs || currentContext.deviceId !== view.deviceId) {
@@ -197,7 +200,10 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     if (!first || focused.has(first.interaction.id)) return;
     focused.add(first.interaction.id);
     const active = document.activeElement;
-    if (active && active !== document.body && active !== composer.input) return;
+    // Never from a field the person is typing in: an empty message box is the only one it leaves.
+    if (typingInBox) return;
+    const idleBox = active === composer.input && composer.input.value === "";
+    if (active && active !== document.body && !idleBox) return;
     cardOf(transcript, first)?.focus();
   }
 

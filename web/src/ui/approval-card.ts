@@ -28,6 +28,7 @@ export class ApprovalCard extends AnswerableCard {
   private readonly reason: HTMLInputElement;
   private readonly buttons: HTMLButtonElement[];
   private readonly denyButton: HTMLButtonElement;
+  private readonly approveButton: HTMLButtonElement;
   private readonly controls: HTMLElement;
   private readonly editor: InputEditor;
 
@@ -70,6 +71,7 @@ export class ApprovalCard extends AnswerableCard {
     this.editor = new InputEditor(input, (updatedInput) => {
       void this.respond({ decision: "approve", remember: false, updatedInput });
     });
+    this.approveButton = approve;
     this.buttons = [approve, always, this.denyButton, denyAndStop];
     this.controls = h(
       "div",
@@ -127,8 +129,11 @@ export class ApprovalCard extends AnswerableCard {
     this.args.hidden = true;
   }
 
-  /** Enter approves (or denies from the reason field); Esc moves to Deny, so a second Enter denies. */
-  handleKey(event: KeyboardEvent): boolean {
+  /**
+   * Only a focused button acts on Enter: Enter elsewhere on the card moves to Approve (so approving
+   * takes a second, deliberate Enter), Enter in the reason field denies; Esc moves to Deny.
+   */
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.denyButton.focus();
@@ -138,7 +143,7 @@ export class ApprovalCard extends AnswerableCard {
     if (this.editor.holds(event.target)) return false;
     if (event.target === this.reason) this.deny(false);
     else if (isTextEntry(event.target)) return false;
-    else this.approve(false);
+    else this.approveButton.focus();
     return true;
   }
 }

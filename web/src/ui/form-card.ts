@@ -235,7 +235,7 @@ export class FormCard extends AnswerableCard {
   }
 
   /** Esc declines; Enter accepts from anywhere but a button (which acts itself). */
-  handleKey(event: KeyboardEvent): boolean {
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.decline();

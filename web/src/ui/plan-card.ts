@@ -1,6 +1,6 @@
 // The plan card (ExitPlanMode): the plan as markdown and Claude Code's three choices — approve with
 // edits accepted, approve and review each action, or keep planning with feedback for the model.
-import type { PlanRequest } from "../../../src/interactions/kinds/index";
+import type { PlanChoice, PlanRequest } from "../../../src/interactions/kinds/index";
 import { planOf } from "../interaction-view";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
@@ -8,7 +8,8 @@ import { h } from "./dom";
 import { isTextEntry } from "./interaction-card";
 import { renderMarkdown } from "./markdown";
 
-type PlanChoice = "accept_edits" | "review_each";
+/** The two choices that approve the plan; keeping on planning sends feedback instead. */
+type ApprovingChoice = Exclude<PlanChoice, "keep_planning">;
 
 export class PlanCard extends AnswerableCard {
   readonly el: HTMLElement;
@@ -22,7 +23,7 @@ export class PlanCard extends AnswerableCard {
     super();
     const plan: PlanRequest["plan"] = planOf(interaction.request);
     renderMarkdown(this.plan, plan);
-    const choice = (text: string, key: string, value: PlanChoice, primary = false) =>
+    const choice = (text: string, key: string, value: ApprovingChoice, primary = false) =>
       h(
         "button",
         { type: "button", class: primary ? "primary" : undefined, on: { click: () => this.approve(value) } },
@@ -68,7 +69,7 @@ export class PlanCard extends AnswerableCard {
     this.listenForKeys();
   }
 
-  private approve(choice: PlanChoice): void {
+  private approve(choice: ApprovingChoice): void {
     void this.respond({ choice });
   }
 
@@ -87,7 +88,7 @@ export class PlanCard extends AnswerableCard {
   }
 
   /** 1 and 2 approve, 3 or Enter in the feedback keeps planning, Esc moves to the feedback. */
-  handleKey(event: KeyboardEvent): boolean {
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.feedback.focus();

@@ -229,7 +229,7 @@ export class QuestionCard extends AnswerableCard {
    * 1–9 pick an option of the focused (or first unanswered) question (a lone single choice is then
    * sent); Enter submits; Esc leaves for the message box, where a reply answers the card in chat.
    */
-  handleKey(event: KeyboardEvent): boolean {
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.context?.focusMessageBox?.();

@@ -88,7 +88,7 @@ export class UrlCard extends AnswerableCard {
   }
 
   /** Esc declines; Enter (not on a button or the link, which act themselves) says it is done. */
-  handleKey(event: KeyboardEvent): boolean {
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || event.altKey || event.ctrlKey || event.metaKey) return false;
     if (event.key === "Escape") {
       this.decline();

@@ -87,7 +87,8 @@ describe("the approval kind", () => {
     for (const raw of [null, "approve", ["approve"]]) {
       expect(decide(raw)).toEqual({
         ok: false,
-        message: 'Expected { decision: "approve", remember? } or { decision: "deny", reason?, stop? }',
+        message:
+          'Expected { decision: "approve", remember?, updatedInput? } or { decision: "deny", reason?, stop? }',
       });
     }
   });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { promptFor, TERMINAL_PROMPTS } from "../../../../bin/card-prompts";
 import guide from "../../../../docs/interactive-tools.md?raw";
 import { BUILTIN_INTERACTIONS } from "../../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../../src/interactions/registry";
+import { ratingPrompt } from "../../bin/toy-kind/rating-prompt";
+import terminal from "../../bin/toy-kind/rating-prompt.ts?raw";
 import renderer from "../../web/toy-kind/rating-card.ts?raw";
 import { ratingInteraction } from "./rating";
 import server from "./rating.ts?raw";
@@ -12,6 +15,39 @@ describe("the guide's toy rating kind", () => {
   it("is quoted by docs/interactive-tools.md exactly as it is in the test suite", () => {
     expect(guide).toContain(`\`\`\`ts\n${server}\`\`\``);
     expect(guide).toContain(`\`\`\`ts\n${renderer}\`\`\``);
+    expect(guide).toContain(`\`\`\`ts\n${terminal}\`\`\``);
+  });
+
+  it("words its card for notifications with its own summary", () => {
+    expect(registry.summary("rating", "AskUserRating", { subject: "the plan" })).toEqual({
+      title: "The agent asks for a rating",
+      line: "Rate the plan from 1 to 5 stars",
+    });
+  });
+
+  it("is answered in the terminal through its registered prompt, which refuses what is not 1 to 5", () => {
+    const card = { interactionId: "int_r", toolCallId: "toolu_r", kind: "rating", toolName: "AskUserRating" };
+    const request = { subject: "the plan" };
+    expect(promptFor({ ...card, request })).toBeNull();
+    const prompt = promptFor({ ...card, request }, { ...TERMINAL_PROMPTS, rating: ratingPrompt });
+    expect(prompt?.start()).toEqual({
+      kind: "ask",
+      lines: ["★ Rate the plan from 1 to 5 stars"],
+      prompt: "stars› ",
+    });
+    expect(prompt?.input("9")).toEqual({
+      kind: "ask",
+      lines: ["Type a number from 1 to 5."],
+      prompt: "stars› ",
+    });
+    const reply = prompt?.input(" 4 ");
+    expect(reply).toEqual({
+      kind: "send",
+      command: { type: "respond", interactionId: "int_r", response: { stars: 4 } },
+    });
+    // What the terminal sends is what the kind reads.
+    if (reply?.kind !== "send" || reply.command.type !== "respond") throw new Error("no respond command");
+    expect(registry.respond("rating", request, reply.command.response)).toMatchObject({ ok: true });
   });
 
   it("is offered to the model and announced generically, with no edit to the registry", () => {

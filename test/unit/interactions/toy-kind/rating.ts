@@ -19,6 +19,10 @@ export const ratingInteraction = defineInteraction<RatingRequest, RatingResponse
   kind: "rating",
   toolName: "AskUserRating",
   description: "Ask the user to rate something from 1 to 5 stars and wait for the rating.",
+  summary: ({ subject }) => ({
+    title: "The agent asks for a rating",
+    line: `Rate ${subject} from 1 to 5 stars`,
+  }),
   request: RatingRequest,
   parseResponse(_request, raw) {
     const parsed = RatingResponse.safeParse(raw);

@@ -20,11 +20,12 @@ export function fakeFetch(
   return { fetch: fetch as typeof globalThis.fetch, calls };
 }
 
-/** A fetch that, like the real one, only settles when its signal aborts. */
-export function neverAnswering(): typeof fetch {
+/** A fetch that, like the real one, only settles when its signal aborts; `onRequest` hears it go out. */
+export function neverAnswering(onRequest: () => void = () => {}): typeof fetch {
   return (_input, init) =>
     new Promise<Response>((_resolve, reject) => {
       init?.signal?.addEventListener("abort", () => reject(init.signal?.reason), { once: true });
+      onRequest();
     });
 }
 

@@ -44,8 +44,8 @@ export class RatingCard extends AnswerableCard {
     this.el.querySelector(".card-actions")?.remove();
   }
 
-  /** Keys 1–5 give that many stars. */
-  handleKey(event: KeyboardEvent): boolean {
+  /** Keys 1–5 give that many stars (AnswerableCard ignores them for the card's first second). */
+  protected handleCardKey(event: KeyboardEvent): boolean {
     if (!this.open() || !/^[1-5]$/.test(event.key)) return false;
     this.rate(Number(event.key));
     return true;

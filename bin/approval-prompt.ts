@@ -1,0 +1,86 @@
+// An approval answered in a terminal: approve, always allow, edit the arguments and approve, or deny
+// with a reason.
+import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
+
+export const approvalPrompt: TerminalPrompt = (card: Card) => new ApprovalPrompt(card);
+
+class ApprovalPrompt implements CardPrompt {
+  private denying = false;
+  private editing = false;
+
+  constructor(private readonly card: Card) {}
+
+  start(): Reply {
+    this.denying = false;
+    this.editing = false;
+    const request = (this.card.request ?? {}) as {
+      toolName?: unknown;
+      description?: unknown;
+      input?: unknown;
+      risk?: unknown;
+    };
+    const tool = typeof request.toolName === "string" ? request.toolName : this.card.toolName;
+    // The whole input, never a cut: what is approved is exactly what runs.
+    const input = JSON.stringify(request.input ?? {});
+    const described = typeof request.description === "string" ? request.description : null;
+    const risk = typeof request.risk === "string" ? ` (${request.risk})` : "";
+    return {
+      kind: "ask",
+      lines: [
+        described === null ? `! Approve ${tool}${risk}? ${input}` : `! Approve ${tool}${risk}? ${described}`,
+        ...(described === null ? [] : [`  input: ${input}`]),
+        "  a) approve   l) always allow this tool   e) edit, then approve   d) deny",
+      ],
+      prompt: "a/l/e/d› ",
+    };
+  }
+
+  /** The arguments as one line of JSON to retype; the server checks them against the tool's schema. */
+  private edit(text: string): Reply {
+    if (text === "") return this.start();
+    let edited: unknown;
+    try {
+      edited = JSON.parse(text);
+    } catch (error) {
+      return { kind: "ask", lines: [`Not valid JSON: ${(error as Error).message}`], prompt: "arguments› " };
+    }
+    if (typeof edited !== "object" || edited === null || Array.isArray(edited)) {
+      return { kind: "ask", lines: ["The arguments must be a JSON object ({ … })."], prompt: "arguments› " };
+    }
+    const updatedInput = edited as Record<string, unknown>;
+    return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId, updatedInput } };
+  }
+
+  input(line: string): Reply {
+    const text = line.trim();
+    if (this.editing) return this.edit(text);
+    if (this.denying) {
+      return {
+        kind: "send",
+        command: { type: "deny", toolCallId: this.card.toolCallId, ...(text ? { reason: text } : {}) },
+      };
+    }
+    const choice = text.toLowerCase();
+    if (choice === "a" || choice === "approve")
+      return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId } };
+    if (choice === "l" || choice === "always")
+      return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId, remember: true } };
+    if (choice === "d" || choice === "deny") {
+      this.denying = true;
+      return { kind: "ask", lines: [], prompt: "reason (Enter for none)› " };
+    }
+    if (choice === "e" || choice === "edit") {
+      this.editing = true;
+      const input = (this.card.request as { input?: unknown } | null)?.input ?? {};
+      return {
+        kind: "ask",
+        lines: [
+          "Edit the arguments as one line of JSON (Enter alone goes back):",
+          `  ${JSON.stringify(input)}`,
+        ],
+        prompt: "arguments› ",
+      };
+    }
+    return { kind: "ask", lines: ["Type a, l, e or d."], prompt: "a/l/e/d› " };
+  }
+}

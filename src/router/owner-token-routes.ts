@@ -1,0 +1,24 @@
+// `POST /api/sessions/:id/owner-token` (owner only): rotates the owner token. The object retires
+// the presented version and closes its sockets and streams; the Worker signs the next version.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { OwnerTokenResponse } from "../protocol/http";
+import { sessionStub } from "../session/session-rpc";
+import { requireOwner } from "./access-guard";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { signSessionToken } from "./session-token";
+
+export const ownerTokenRoutes = new Hono<AppEnv>();
+
+ownerTokenRoutes.post("/", async (c) => {
+  requireOwner(c, "rotate the owner token");
+  const sessionId = c.get("sessionId");
+  const rotated = await sessionStub(c.env, sessionId).rotateOwnerToken(c.get("access"));
+  if (!rotated.ok) throw HttpError.from(rotated.error);
+  const { version } = z.object({ version: z.number().int() }).parse(rotated.result);
+  const token = await signSessionToken(c.get("config").sessionSecret, sessionId, version);
+  const url = new URL(c.req.url);
+  const response: OwnerTokenResponse = { token, shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}` };
+  return c.json(response, 201);
+});

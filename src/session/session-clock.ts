@@ -1,0 +1,24 @@
+// The object's one clock: stored times, deadlines, the alarm, the socket budget and notification
+// retries all read it, so a test moves time forward instead of waiting for it.
+import type { Clock } from "../agent/ports";
+
+export class SessionClock implements Clock {
+  // INVARIANT: zero in production; only tests move it (through the instance). A new instance
+  // starts at the wall clock again, which can only make a deadline look later, never skip one.
+  private offset = 0;
+
+  now(): number {
+    return Date.now() + this.offset;
+  }
+
+  /** Moves this instance's time forward by `ms` (never back: stored times must not go backwards). */
+  advance(ms: number): void {
+    if (ms < 0) throw new RangeError(`The clock only moves forward, not by ${ms} ms`);
+    this.offset += ms;
+  }
+
+  /** Moves this instance's time forward to `at`, if it is not there yet. */
+  advanceTo(at: number): void {
+    this.advance(Math.max(0, at - this.now()));
+  }
+}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { inert } from "../../../bin/terminal-text";
+
+describe("text made inert for a terminal", () => {
+  it("spells out ESC, BEL and the other C0 controls, keeping newline and tab", () => {
+    expect(inert("a\u001b[2Jb")).toBe("a\\x1b[2Jb");
+    expect(inert("\u001b]52;c;aGk=\u0007")).toBe("\\x1b]52;c;aGk=\\x07");
+    expect(inert("line\r\n\tindented\u0000")).toBe("line\\x0d\n\tindented\\x00");
+  });
+
+  it("spells out DEL and the C1 controls, which some terminals obey like ESC sequences", () => {
+    expect(inert("\u009b31mred\u007f")).toBe("\\x9b31mred\\x7f");
+    expect(inert("\u009d8;;https://x\u009c")).toBe("\\x9d8;;https://x\\x9c");
+  });
+
+  it("leaves ordinary text alone, other languages and emoji included", () => {
+    const text = "Grüße — 你好 🙂 “quoted” ‹›";
+    expect(inert(text)).toBe(text);
+  });
+});

@@ -1,0 +1,86 @@
+// A kind lives in its own files plus one line in each registry. This lists every other file whose
+// code names a kind (or a seed event or command that only one kind uses) and fails when a new one
+// appears; a file that stops naming one must leave the list too, so it only ever shrinks.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOTS = ["src", "web/src", "bin"];
+
+/** The files each kind owns, and the registries that list every kind by name. */
+const OWNED = [
+  /^src\/interactions\/kinds\//,
+  /^web\/src\/ui\/(question|approval|form|plan|url)-card\.ts$/,
+  /^bin\/(question|approval|form|url)-prompt\.ts$/,
+  /^web\/src\/ui\/interaction-renderers\.ts$/,
+  /^bin\/card-prompts\.ts$/,
+];
+
+// `plan`, `form` and `url` are also a permission mode and MCP's elicitation modes, so only the
+// names that mean nothing but their kind are searched: the seed kinds' names, events and commands.
+const NAMES = [
+  /(["'`])question\1/,
+  /(["'`])approval\1/,
+  /(["'`])rating\1/,
+  /\bquestion_prompt\b/,
+  /\bapproval_required\b/,
+  /\bsubmit_answers\b/,
+  /(["'`])approve\1/,
+  /(["'`])deny\1/,
+];
+
+/** Where the seed kinds are still named outside their files, each for a reason of its own. */
+const KNOWN: Record<string, string> = {
+  "src/protocol/events.ts": "declares the seed prompt events",
+  "src/protocol/commands.ts": "declares the seed answer commands",
+  "src/router/session-routes.ts": "serves the seed answer routes",
+  "src/interactions/define-interaction.ts": "types the seed commands a kind may own",
+  "src/agent/permission-policy.ts": "opens approvals: the policy's own decision",
+  "src/agent/tool-phase.ts": "opens an approval before a tool runs",
+  "src/agent/batch-decision.ts": "approve all / deny all decides approval cards",
+  "web/src/ui/batch-bar.ts": "the page's approve all / deny all bar",
+  "web/src/session-state.ts": "folds the seed prompt events",
+  "src/agent/edited-input.ts": "runs the arguments a person edited on an approval",
+  "web/src/external-agent.ts": "an external agent names the kind of card it opens",
+  "web/src/claude-permissions.ts": "maps Claude Code's permission requests onto the seed kinds",
+  "web/src/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
+  "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
+  "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
+};
+
+function* files(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(full);
+    else if (/\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) yield full;
+  }
+}
+
+/** The code of a file without its comments, which may name anything. */
+function code(file: string): string {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
+    .join("\n");
+}
+
+function namingFiles(): string[] {
+  return ROOTS.flatMap((root) => [...files(root)])
+    .filter((file) => !OWNED.some((owned) => owned.test(file)))
+    .filter((file) => {
+      const text = code(file);
+      return NAMES.some((name) => name.test(text));
+    })
+    .sort();
+}
+
+describe("kind names outside their kinds", () => {
+  it("appear only in the files known to name them", () => {
+    expect(namingFiles().filter((file) => !(file in KNOWN))).toEqual([]);
+  });
+
+  it("are listed only while a file still names one, so the list shrinks as they go", () => {
+    const naming = new Set(namingFiles());
+    expect(Object.keys(KNOWN).filter((file) => !naming.has(file))).toEqual([]);
+  });
+});
