@@ -7,7 +7,7 @@ import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import { EventStreams } from "../session/event-streams";
 import { SOCKET_CLOSE } from "../session/socket-access";
-import { SqlCounter } from "../session/sql-counter";
+import { SqlCounter } from "../storage/sql-counter";
 import { InboxLinks } from "./inbox-links";
 import type { InboxRpc } from "./inbox-rpc";
 import { migrateInbox } from "./inbox-schema";

@@ -1,7 +1,7 @@
 // The inbox's projection over its SQLite: applying a session's outbox rows exactly once (by the
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
-import type { SqlCounter } from "../session/sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 
 /** Inbox events kept for replay. */
 export const MAX_KEPT_EVENTS = 5_000;

@@ -2,8 +2,8 @@
 // event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
 import { z } from "zod";
 import { OutboxEntry, type OutboxRow } from "../protocol/inbox";
+import type { SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
-import type { SqlCounter } from "./sql-counter";
 
 const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() });
 export type OutboxRetry = z.infer<typeof Retry>;

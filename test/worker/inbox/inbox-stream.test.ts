@@ -3,7 +3,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { InboxEvent } from "../../../src/protocol";
-import { ORIGIN, textReply } from "../../helpers/session-harness";
+import { Device, ORIGIN, textReply } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";
 import { ask, deliverOutbox, Person } from "./inbox-fixtures";
 
@@ -92,22 +92,10 @@ describe("the inbox stream", () => {
     const socket = response.webSocket;
     if (!socket) throw new Error(`no websocket: ${response.status}`);
     socket.accept();
-    const frames: Array<{ type?: string; seq?: number; sessionId?: string; change?: { type: string } }> = [];
-    let wake: () => void = () => {};
-    socket.addEventListener("message", (message) => {
-      frames.push(JSON.parse(String(message.data)));
-      wake();
-    });
-    const until = async (predicate: () => boolean, what: string) => {
-      const deadline = Date.now() + 5_000;
-      while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, 50);
-        });
-      }
-    };
+    // The session harness's device records every frame and wakes on each one.
+    const inbox = new Device(socket);
+    const frames = inbox.frames as Array<{ type?: string; seq?: number; change?: { type: string } }>;
+    const until = (predicate: () => boolean, what: string) => inbox.until(predicate, what);
     await until(() => frames.length > 0, "hello");
     expect(frames[0]).toMatchObject({ type: "hello" });
 
