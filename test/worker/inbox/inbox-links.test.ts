@@ -1,7 +1,7 @@
 // Inbox links: the person hands their inbox to a device without Cloudflare Access (a phone); an
 // answer link answers, a view link only reads, revoking ends its streams at once and refuses it.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
 import { signInboxLinkToken } from "../../../src/router/inbox-link-token";
@@ -115,7 +115,7 @@ describe("inbox links", () => {
   });
 
   it("refuse an expired or forged link with 401", async () => {
-    const expired = await signInboxLinkToken("test-session-secret", {
+    const expired = await signInboxLinkToken(env.SESSION_SECRET ?? "", {
       person: "alice.expired@example.com",
       linkId: "a".repeat(32),
       role: "answer",
