@@ -1,6 +1,8 @@
 import process from "node:process";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { ACCESS_BINDINGS } from "./test/helpers/access-bindings.ts";
+import { accessJwks } from "./test/helpers/access-jwks.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
@@ -27,6 +29,8 @@ const bindings = {
   SESSION_SECRET: "test-session-secret-at-least-32-bytes-long",
   // Heartbeats every quarter second, so a test sees an idle stream get some without waiting 15 s.
   SSE_HEARTBEAT_MS: "250",
+  // Reports to the inbox move a session's alarm; only the inbox project's tests expect that.
+  INBOX_DISABLED: "true",
 };
 
 const shared = {
@@ -62,7 +66,12 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/unit/**/*.test.ts", "test/worker/**/*.test.ts"],
-          exclude: ["test/worker/notify/**", "test/worker/model-api/**", ...CORE_UNIT_TESTS],
+          exclude: [
+            "test/worker/notify/**",
+            "test/worker/model-api/**",
+            "test/worker/inbox/**",
+            ...CORE_UNIT_TESTS,
+          ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
           ...shared,
         },
@@ -98,6 +107,20 @@ export default defineConfig({
           }),
         ],
         test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...shared },
+      },
+      // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
+      // edge), and sessions that report to their creator's inbox.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { ...bindings, ...ACCESS_BINDINGS, INBOX_DISABLED: "false" },
+              outboundService: accessJwks,
+            },
+          }),
+        ],
+        test: { name: "inbox", include: ["test/worker/inbox/**/*.test.ts"], ...shared },
       },
     ],
   },

@@ -77,6 +77,12 @@ const EnvSchema = z.object({
     .optional(),
   NOTIFY_WEBHOOK_URL: z.url().refine(webhookUrlAllowed, "must be https (http only for loopback)").optional(),
   NOTIFY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  ACCESS_TEAM_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "must be a host name such as myteam.cloudflareaccess.com")
+    .optional(),
+  ACCESS_AUD: z.string().min(1).optional(),
+  INBOX_DISABLED: Flag,
 });
 
 /**
@@ -123,6 +129,10 @@ export interface Config {
   webhook: { url: string; secret: string } | null;
   /** MCP servers sessions may use (`MCP_SERVERS`); header values already resolved from secrets. */
   mcpServers: McpServerConfig[];
+  /** Cloudflare Access in front of the deployment: every request carries its signed assertion. */
+  access: { teamDomain: string; audience: string } | null;
+  /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
+  inboxDisabled: boolean;
 }
 
 // Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
@@ -144,6 +154,9 @@ export function readConfig(env: ConfigVars): Config {
   // Never GATEWAY_TOKEN: whoever may create sessions must not be able to sign every session's tokens.
   if (!e.SESSION_SECRET && !e.PARLEY_LOCAL_DEV) {
     throw new Error(`Invalid configuration: SESSION_SECRET is not set; ${SESSION_SECRET_HOW_TO}`);
+  }
+  if (Boolean(e.ACCESS_TEAM_DOMAIN) !== Boolean(e.ACCESS_AUD)) {
+    throw new Error("Invalid configuration: set both ACCESS_TEAM_DOMAIN and ACCESS_AUD, or neither");
   }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
@@ -178,6 +191,11 @@ export function readConfig(env: ConfigVars): Config {
         ? { url: e.NOTIFY_WEBHOOK_URL, secret: e.NOTIFY_WEBHOOK_SECRET }
         : null,
     mcpServers: readMcpServers({ MCP_SERVERS: env.MCP_SERVERS }),
+    access:
+      e.ACCESS_TEAM_DOMAIN && e.ACCESS_AUD
+        ? { teamDomain: e.ACCESS_TEAM_DOMAIN, audience: e.ACCESS_AUD }
+        : null,
+    inboxDisabled: e.INBOX_DISABLED,
   };
 }
 

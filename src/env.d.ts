@@ -5,13 +5,15 @@ type ConfigVars = import("./config").ConfigVars;
 declare namespace Cloudflare {
   interface Env extends ConfigVars {
     SESSIONS: DurableObjectNamespace<import("./session/session-object").SessionObject>;
+    /** One Inbox object per person (DESIGN §21). */
+    INBOXES: DurableObjectNamespace<import("./inbox/inbox-object").InboxObject>;
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "SessionObject";
+    durableNamespaces: "SessionObject" | "InboxObject";
   }
 }
 interface Env extends Cloudflare.Env {}

@@ -73,7 +73,12 @@ export function checkBatch(
 }
 
 /** Applies a checked batch atomically. The caller stops the turn when `stopped` says so. */
-export function decideBatch(deps: AgentDeps, batch: BatchDecision, deviceId: string | null): BatchResult {
+export function decideBatch(
+  deps: AgentDeps,
+  batch: BatchDecision,
+  deviceId: string | null,
+  answeredBy: string | null = null,
+): BatchResult {
   // A parent's cards stay open while its delegated agent runs: each card is found in its own frame.
   const indexes = new Map<string, Map<string, number>>();
   const messageOf = (id: string): string | null => {
@@ -106,7 +111,7 @@ export function decideBatch(deps: AgentDeps, batch: BatchDecision, deviceId: str
   return deps.atomically(() => {
     const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
     for (const record of checked.records) {
-      const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark);
+      const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark, answeredBy);
       if (result.ok) {
         outcome.decided.push(result.resolution);
         if (result.stopTurn) outcome.stopped = true;

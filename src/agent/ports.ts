@@ -109,12 +109,16 @@ export interface InteractionRecord {
   createdAt: number;
   resolvedAt: number | null;
   resolvedBy: string | null;
+  /** Who answered, as the server knows them (InteractionResolution.answeredBy). */
+  answeredBy?: string | null;
 }
 
 export interface InteractionStore {
   get(id: string): InteractionRecord | null;
   pending(): InteractionRecord[];
-  create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void;
+  create(
+    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+  ): void;
   /** Compare-and-set from `pending`; false when another resolution won. */
   resolve(
     id: string,
@@ -122,6 +126,7 @@ export interface InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
+    answeredBy?: string | null,
   ): boolean;
   /** Pending interactions whose deadline is at or before `now`. */
   due(now: number): InteractionRecord[];

@@ -24,6 +24,7 @@ function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord
     outcome: record.status,
     response: record.response,
     resolvedBy: record.resolvedBy,
+    ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}),
     resolvedAt: record.resolvedAt ?? 0,
     ...markOf(deps, record.frameId),
   };
@@ -31,7 +32,8 @@ function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord
 
 /**
  * Applies a person's response. `expectedKind` is the kind the command addresses (null: any);
- * `batch` marks a card decided by one "Approve all" / "Deny all".
+ * `batch` marks a card decided by one "Approve all" / "Deny all"; `answeredBy` is who answered,
+ * as the server knows them (the device id is the client's own name for itself).
  */
 export function answerInteraction(
   deps: AgentDeps,
@@ -40,6 +42,7 @@ export function answerInteraction(
   raw: unknown,
   deviceId: string | null,
   batch?: BatchMark,
+  answeredBy: string | null = null,
 ): ResolveResult {
   const record = deps.interactions.get(id);
   if (!record) {
@@ -73,7 +76,7 @@ export function answerInteraction(
   const badEdit = refuseEditedInput(deps, record, parsed.response);
   if (badEdit) return { ok: false, error: { code: "invalid_answer", message: badEdit } };
 
-  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at)) {
+  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at, answeredBy)) {
     return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   // A tool's own form gives the tool its answer when it runs again, not a result of its own.
@@ -82,7 +85,17 @@ export function answerInteraction(
   if (parsed.remember) deps.rules.allow(record.toolName);
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
   if (parsed.mode) deps.turn.setMode(parsed.mode);
-  const resolved = announceResolution(deps, record, parsed.outcome, parsed.response, deviceId, at, batch);
+  const resolved = announceResolution(
+    deps,
+    record,
+    parsed.outcome,
+    parsed.response,
+    deviceId,
+    at,
+    batch,
+    undefined,
+    answeredBy,
+  );
   // "Always allow" covers this tool's later calls; cards already open (other arguments a person has
   // not read yet) stay open, and only "Approve all" decides several at once.
   markRunningWhenNobodyIsAsked(deps);
@@ -165,6 +178,7 @@ function announceResolution(
   resolvedAt: number,
   batch?: BatchMark,
   withdrawn?: true,
+  answeredBy: string | null = null,
 ): ResolveResult {
   const resolution: InteractionResolution = {
     toolCallId: record.toolCallId,
@@ -173,6 +187,7 @@ function announceResolution(
     outcome,
     response,
     resolvedBy,
+    ...(answeredBy ? { answeredBy } : {}),
     resolvedAt,
     ...(batch ? { batch } : {}),
     ...(withdrawn ? { withdrawn } : {}),

@@ -39,16 +39,25 @@ export function openedNotice(
 
 /** The notice for a card that was answered, timed out or was cancelled. */
 export function resolvedNotice(
-  card: Omit<InteractionPromptData, "createdAt"> & { outcome: InteractionOutcome; resolvedBy: string | null },
+  card: Omit<InteractionPromptData, "createdAt"> & {
+    outcome: InteractionOutcome;
+    resolvedBy: string | null;
+    answeredBy?: string | null | undefined;
+  },
   { line }: KindSummary,
   context: NoticeContext,
 ): CardNotice {
-  const by = card.resolvedBy ? ` on ${card.resolvedBy}` : "";
+  const by = card.answeredBy ? ` by ${card.answeredBy}` : card.resolvedBy ? ` on ${card.resolvedBy}` : "";
   return {
     change: "resolved",
     sessionId: context.sessionId,
     seq: context.seq,
-    card: { ...pick(card), outcome: card.outcome, resolvedBy: card.resolvedBy },
+    card: {
+      ...pick(card),
+      outcome: card.outcome,
+      resolvedBy: card.resolvedBy,
+      ...(card.answeredBy ? { answeredBy: card.answeredBy } : {}),
+    },
     deadline: card.expiresAt,
     title: `${OUTCOME_WORDS[card.outcome]}${by}`,
     body: clip(line),

@@ -9,6 +9,8 @@ export * from "./external";
 export * from "./form-content";
 export * from "./frames";
 export * from "./http";
+export * from "./inbox";
+export * from "./inbox-links";
 export * from "./limits";
 export * from "./notify";
 export * from "./outcome-words";

@@ -64,6 +64,8 @@ export const CardNotice = z.object({
     request: z.unknown(),
     outcome: z.string().nullable(),
     resolvedBy: z.string().nullable(),
+    /** Who answered, as the server knows them (a person, or a link's label); absent when nobody did. */
+    answeredBy: z.string().nullable().optional(),
   }),
   /** When an open card times out (ms since epoch). */
   deadline: z.number(),

@@ -78,6 +78,12 @@ export const InteractionResolution = z.object({
   outcome: InteractionOutcome,
   response: z.unknown(),
   resolvedBy: z.string().nullable(),
+  /**
+   * Who gave the answer, as the server knows them: the person's identity, or the share or inbox
+   * link's label and id (never a name the client chose); absent when nobody answered it (a
+   * timeout) or on events stored before it was recorded.
+   */
+  answeredBy: z.string().nullable().optional(),
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),

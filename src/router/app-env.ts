@@ -2,9 +2,22 @@
 import type { Config } from "../config";
 import type { Access } from "../protocol/access";
 import type { Ticket } from "./connection-ticket";
+import type { InboxLinkClaims } from "./inbox-link-token";
 
 export type AppEnv = {
   Bindings: Env;
-  /** `token` is the bearer token the request presented, already checked against `access`. */
-  Variables: { config: Config; sessionId: string; access: Access; token: string; ticket?: Ticket };
+  /**
+   * `token` is the bearer token the request presented, already checked against `access`;
+   * `person` who the request acts for (src/router/person.ts), null when it shows no identity;
+   * `inboxLink` the inbox link it came through, if any (then `person` is the link's minter).
+   */
+  Variables: {
+    config: Config;
+    sessionId: string;
+    access: Access;
+    token: string;
+    ticket?: Ticket;
+    person: string | null;
+    inboxLink: InboxLinkClaims | null;
+  };
 };

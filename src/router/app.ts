@@ -12,16 +12,19 @@ import type { NotifyInfo } from "../protocol/notify";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
+import { bearer, timingSafeEqual } from "./bearer";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
 import { HttpError } from "./http-error";
+import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
 import { ownerTokenRoutes } from "./owner-token-routes";
-import { personOf } from "./person";
+import { identifyPerson, personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
+import { requireOwnSession } from "./session-owner-guard";
 import { sessionRoutes } from "./session-routes";
 import { newSessionId, signSessionToken } from "./session-token";
 import { checkAccessToken } from "./share-token";
@@ -51,6 +54,8 @@ app.use("/api/*", async (c, next) => {
   c.set("config", config);
   await next();
 });
+
+app.use("/api/*", identifyPerson);
 
 app.post("/api/sessions", async (c) => {
   const config = c.get("config");
@@ -167,11 +172,14 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
 // Every session route is authorized here, in the Worker, so a bad request never wakes the object.
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
+app.use("/api/sessions/:id/*", requireOwnSession);
 app.route("/api/sessions/:id/links", linkRoutes);
 app.route("/api/sessions/:id/owner-token", ownerTokenRoutes);
 app.route("/api/sessions/:id/ws-ticket", ticketRoutes);
 app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
+
+app.route("/api/inbox", inboxRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");
@@ -182,15 +190,3 @@ app.onError((error, c) => {
   console.error("Parley request failed", error);
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });
-
-function bearer(header: string | undefined): string | null {
-  const match = header?.match(/^Bearer\s+(\S+)$/i);
-  return match?.[1] ?? null;
-}
-
-function timingSafeEqual(a: string, b: string): boolean {
-  const left = new TextEncoder().encode(a);
-  const right = new TextEncoder().encode(b);
-  if (left.byteLength !== right.byteLength) return false;
-  return crypto.subtle.timingSafeEqual(left, right);
-}

@@ -1,9 +1,82 @@
-// Who is asking, as the Worker knows it: the operator of a deployment guarded by GATEWAY_TOKEN,
-// or "local" for an open one. Sessions record their creator; keyed external sessions derive from it.
+// Who a request acts for (DESIGN §21): the Cloudflare Access identity when Access guards the
+// deployment, else the holder of GATEWAY_TOKEN (one operator), else the one local person. On the
+// inbox's own routes an inbox link stands in for the person who minted it.
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./access-assertion";
 import type { AppEnv } from "./app-env";
+import { bearer, timingSafeEqual } from "./bearer";
+import { HttpError } from "./http-error";
+import { checkInboxLinkToken, type InboxLinkClaims } from "./inbox-link-token";
 
-/** The person behind a request that created or owns sessions. */
+/** The person of a deployment with GATEWAY_TOKEN and no Access: whoever holds the token. */
+export const OPERATOR = "operator";
+/** The person of a deployment with neither (development on one machine). */
+export const LOCAL_PERSON = "local";
+
+/**
+ * Sets `person` (and `inboxLink`) for every API request. Behind Access a request without a valid
+ * assertion or inbox link is refused here, before any Durable Object is reached. Without Access a
+ * request that carries neither the gateway token nor an inbox link has no person (session links
+ * still work; the inbox does not).
+ */
+export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
+  const config = c.get("config");
+  c.set("inboxLink", null);
+  const assertion = config.access ? c.req.header(ACCESS_ASSERTION_HEADER) : undefined;
+  const presented = bearer(c.req.header("authorization"));
+  if (config.access && assertion) {
+    const verified = await verifyAccessAssertion(assertion, config.access);
+    if (!verified.ok) throw new HttpError("unauthorized", `Access assertion refused: ${verified.reason}`);
+    c.set("person", verified.person);
+  } else if (config.gatewayToken && presented && timingSafeEqual(presented, config.gatewayToken)) {
+    c.set("person", OPERATOR);
+  } else {
+    const link = await inboxLinkOf(c);
+    if (link) {
+      c.set("person", link.person);
+      c.set("inboxLink", link);
+    } else if (config.access) {
+      throw new HttpError(
+        "unauthorized",
+        "This deployment is behind Cloudflare Access: every request needs a Cf-Access-Jwt-Assertion",
+      );
+    } else {
+      c.set("person", config.gatewayToken ? null : LOCAL_PERSON);
+    }
+  }
+  await next();
+});
+
+// An inbox link is accepted on the inbox's routes only (never on a session's, never to manage
+// links); like a session's, its token may ride in the URL only for the event stream and WebSocket.
+async function inboxLinkOf(c: Context<AppEnv>): Promise<InboxLinkClaims | null> {
+  const path = c.req.path;
+  if (!(path === "/api/inbox" || path.startsWith("/api/inbox/")) || path.startsWith("/api/inbox/links")) {
+    return null;
+  }
+  const inUrl = path === "/api/inbox/stream" || path === "/api/inbox/ws";
+  const token = bearer(c.req.header("authorization")) ?? (inUrl ? c.req.query("token") : undefined);
+  if (!token) return null;
+  const checked = await checkInboxLinkToken(c.get("config").sessionSecret, token, Date.now());
+  if (checked.ok) return checked.link;
+  if (checked.reason === "expired") throw new HttpError("link_expired", "This inbox link has expired");
+  throw new HttpError("unauthorized", "This is not a valid inbox link");
+}
+
+/** The person the request acts for; 401 when it has none. */
 export function personOf(c: Context<AppEnv>): string {
-  return c.get("config").gatewayToken ? "operator" : "local";
+  const person = c.get("person");
+  if (!person) {
+    throw new HttpError(
+      "unauthorized",
+      "This needs Authorization: Bearer <GATEWAY_TOKEN> (the operator's token)",
+    );
+  }
+  return person;
+}
+
+/** Throws unless the person acts in person (not through an inbox link). */
+export function requireInPerson(c: Context<AppEnv>, what: string): void {
+  if (c.get("inboxLink")) throw new HttpError("forbidden", `An inbox link may not ${what}`);
 }

@@ -17,10 +17,12 @@ export interface CommandContext {
   deps: AgentDeps;
   loop: AgentLoop;
   sentMessages: SentMessageLog;
+  /** Who sends the command, as the server knows them (a person, or a link's label); recorded on answers. */
+  answeredBy?: string | null;
 }
 
 export function executeCommand(
-  { deps, loop, sentMessages }: CommandContext,
+  { deps, loop, sentMessages, answeredBy = null }: CommandContext,
   command: SessionCommand,
   deviceId: string | null,
 ): CommandOutcome {
@@ -69,7 +71,7 @@ export function executeCommand(
     }
     case "decide_batch": {
       const { type: _type, requestId: _requestId, ...batch } = command;
-      const decided = decideBatch(deps, batch, deviceId);
+      const decided = decideBatch(deps, batch, deviceId, answeredBy);
       if (!decided.ok) return decided;
       if (decided.outcome.stopped) loop.cancel(deviceId, "rejected");
       wake(loop);
@@ -128,7 +130,15 @@ export function executeCommand(
           error: { code: "unknown_command", message: `Unknown command "${command.type}"` },
         };
       }
-      const result = answerInteraction(deps, answer.interactionId, answer.kind, answer.response, deviceId);
+      const result = answerInteraction(
+        deps,
+        answer.interactionId,
+        answer.kind,
+        answer.response,
+        deviceId,
+        undefined,
+        answeredBy,
+      );
       // Reject and stop: the denial is recorded, then the turn ends instead of calling the model.
       if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected");
       // A late answer may just have timed its interaction out; either way the loop has work to do.

@@ -1,6 +1,5 @@
 // Server-Sent Events for one session: each stream gets the stored events after its cursor, then
 // every live event, written synchronously in one step so nothing slips between replay and live.
-import type { HelloFrame } from "../protocol/frames";
 import { MAX_EVENTS_PAGE } from "../protocol/limits";
 import type { EventLog } from "./event-log";
 
@@ -17,7 +16,8 @@ export class EventStreams {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    private readonly events: EventLog,
+    /** A session's event log, or any log whose stored frames begin with their seq (an inbox's). */
+    private readonly events: Pick<EventLog, "framesAfter">,
     /** How often an idle stream gets a `: heartbeat` comment, so proxies do not close it. */
     private readonly heartbeatMs: number,
   ) {}
@@ -39,7 +39,7 @@ export class EventStreams {
   }
 
   /** A `text/event-stream` response: hello, the replay after `after`, then live events. */
-  open(after: number, hello: HelloFrame, tag: string): Response {
+  open(after: number, hello: { type: "hello" }, tag: string): Response {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, {
       highWaterMark: MAX_BUFFERED_BYTES,
       size: (chunk) => chunk.byteLength,

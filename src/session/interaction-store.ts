@@ -18,9 +18,10 @@ type Row = {
   created_at: number;
   resolved_at: number | null;
   resolved_by: string | null;
+  answered_by: string | null;
 };
 
-const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by`;
+const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by, answered_by`;
 
 export class SqlInteractionStore implements InteractionStore {
   constructor(private readonly sql: SqlCounter) {}
@@ -53,7 +54,9 @@ export class SqlInteractionStore implements InteractionStore {
     );
   }
 
-  create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void {
+  create(
+    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+  ): void {
     this.sql.run(
       `INSERT INTO interactions (id, tool_call_id, frame_id, kind, tool_name, request, status, deadline, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
@@ -74,14 +77,16 @@ export class SqlInteractionStore implements InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
+    answeredBy: string | null = null,
   ): boolean {
     const written = this.sql.run(
-      `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?
+      `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?, answered_by = ?
        WHERE id = ? AND status = 'pending'`,
       outcome,
       response === undefined ? null : JSON.stringify(response),
       resolvedBy,
       at,
+      answeredBy,
       id,
     );
     return written > 0;
@@ -102,5 +107,6 @@ function toRecord(row: Row): InteractionRecord {
     createdAt: row.created_at,
     resolvedAt: row.resolved_at,
     resolvedBy: row.resolved_by,
+    answeredBy: row.answered_by,
   };
 }

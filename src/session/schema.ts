@@ -77,6 +77,13 @@ const MIGRATIONS: string[][] = [
     `ALTER TABLE interactions ADD COLUMN external_key TEXT`,
     `CREATE UNIQUE INDEX interactions_by_external_key ON interactions (external_key) WHERE external_key IS NOT NULL`,
   ],
+  [
+    // Changes reported to the creator's inbox, written with the event they follow and deleted once
+    // the inbox has them. AUTOINCREMENT: a seq is never reused, since the inbox skips seqs it applied.
+    `CREATE TABLE outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, entry TEXT NOT NULL, at INTEGER NOT NULL)`,
+    // Who answered, as the server knows them (a person, or a link's label), beside the device id.
+    `ALTER TABLE interactions ADD COLUMN answered_by TEXT`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

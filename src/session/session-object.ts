@@ -14,16 +14,19 @@ import { type HelloFrame, PING, PONG } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
+import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { connectionRefusal } from "./connection-caps";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
+import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
 import { SessionClock } from "./session-clock";
 import { exportSession } from "./session-export";
+import { sessionInboxReport } from "./session-inbox-report";
 import { sessionNotifier } from "./session-notifier";
 import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
@@ -54,6 +57,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private streamsRef: EventStreams | null = null;
   // INVARIANT: built from the stores; pending deliveries are rows, so a new instance loses nothing.
   private notifierRef: Notifier | null = null;
+  // INVARIANT: built from the stores; undelivered outbox rows are rows, so a new instance loses nothing.
+  private inboxReportRef: InboxReport | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
@@ -81,17 +86,27 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private get state(): SessionState {
-    this.stateRef ??= new SessionState(
-      this.ctx.storage,
-      (frame) => this.broadcast(frame),
-      (event) => {
-        this.notifier.onEvent(event);
-        if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
-      },
-      this.config.retentionMs,
-      this.clock,
-    );
+    if (!this.stateRef) {
+      this.stateRef = new SessionState(
+        this.ctx.storage,
+        (frame) => this.broadcast(frame),
+        (event) => {
+          this.notifier.onEvent(event);
+          this.inboxReport.onEvent(event);
+          if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
+        },
+        this.config.retentionMs,
+        this.clock,
+      );
+      // Built with the stores, so its deadline source is there before the alarm is first re-armed.
+      this.inboxReportRef = sessionInboxReport(this.stateRef, this.config, this.env);
+    }
     return this.stateRef;
+  }
+
+  private get inboxReport(): InboxReport {
+    this.inboxReportRef ??= sessionInboxReport(this.state, this.config, this.env);
+    return this.inboxReportRef;
   }
 
   private get spentTickets(): SpentTickets {
@@ -132,6 +147,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         refuse("invalid_input", "Session already exists");
       }
       this.state.initialize(init);
+      this.inboxReport.onCreated(this.clock.now());
       this.state.deadlines.rearm();
       return { ok: true, result: { created: true } };
     });
@@ -153,10 +169,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     });
   }
 
+  /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
   async command(
     command: SessionCommand,
     deviceId: string | null,
     access: Access = OWNER,
+    answeredBy?: string,
   ): Promise<CommandOutcome> {
     return this.guard(access, () => {
       if (!mayRun(access.role, command.type))
@@ -170,7 +188,16 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       const keys = new SqlExternalKeys(this.state.sql);
       const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
       if (external) return external;
-      return executeCommand({ deps, loop, sentMessages: this.state.sentMessages }, command, deviceId);
+      return executeCommand(
+        {
+          deps,
+          loop,
+          sentMessages: this.state.sentMessages,
+          answeredBy: answeredBy ?? answererOf(this.state, access),
+        },
+        command,
+        deviceId,
+      );
     });
   }
 
@@ -203,6 +230,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
     return this.guard(access, () => unsubscribePush(this.state, deviceId, access));
+  }
+
+  /** The person who created the session; null for a session from before creators were recorded. */
+  async creator(): Promise<string | null> {
+    return this.exists() ? this.state.creator() : null;
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
@@ -388,6 +420,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       loop.advance().catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
     // Notifications go out last: a slow push service or webhook must not hold up a timeout.
     if ((await this.notifier.deliverDue(now)) > 0) this.state.deadlines.rearm();
+    await this.inboxReport.fire(now);
   }
 
   private gate(access: Access): ErrorBody | null {
@@ -417,12 +450,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private erase(reason: string): void {
+    this.inboxReportRef?.forget();
     this.stateRef?.deadlines.discard();
     this.runtime?.loop.halt();
     for (const ws of this.ctx.getWebSockets()) closeSocket(ws, SOCKET_CLOSE.deleted, reason);
     this.runtime = null;
     this.stateRef = null;
     this.notifierRef = null;
+    this.inboxReportRef = null;
     this.streamsRef?.close();
     this.streamsRef = null;
     // Storage operations are ordered and covered by the output gate; no need to await here.

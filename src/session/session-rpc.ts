@@ -10,7 +10,12 @@ export interface SessionRpc {
   create(init: SessionInit): Promise<CommandOutcome>;
   snapshot(access?: Access): Promise<CommandOutcome>;
   eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;
-  command(command: SessionCommand, deviceId: string | null, access?: Access): Promise<CommandOutcome>;
+  command(
+    command: SessionCommand,
+    deviceId: string | null,
+    access?: Access,
+    answeredBy?: string,
+  ): Promise<CommandOutcome>;
   stats(access?: Access): Promise<CommandOutcome>;
   addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
@@ -24,6 +29,7 @@ export interface SessionRpc {
   subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string): Promise<CommandOutcome>;
   unsubscribePush(deviceId: string, access?: Access): Promise<CommandOutcome>;
   deliveries(access?: Access): Promise<CommandOutcome>;
+  creator(): Promise<string | null>;
   externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome>;
   ensureAgentLink(
     link: Pick<ShareLinkView, "linkId" | "label">,

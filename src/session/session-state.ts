@@ -106,6 +106,10 @@ export class SessionState {
     this.meta.set("created_at", this.clock.now());
   }
 
+  creator(): string | null {
+    return this.meta.get("creator", z.string());
+  }
+
   interactionTimeoutMs(config: Config): number {
     return (
       this.meta.get("interaction_timeout_ms", z.number().int().positive()) ?? config.interactionTimeoutMs

@@ -9,6 +9,7 @@ import type {
   InteractionResolution,
   PrimitiveSchema,
 } from "../../src/protocol/index";
+import { answeredWhere } from "./answered-where";
 
 export type FieldControl =
   | "text"
@@ -111,25 +112,24 @@ const WORDS: Record<string, string> = {
 
 /** The receipt line of a resolved form: what happened, and where. */
 export function formReceipt(
-  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy">,
+  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "answeredBy">,
   deviceId: string | null,
   accepted = "Accepted",
 ): string {
   const action = (resolution.response as { action?: unknown } | null)?.action;
   // A turn cancel also ends as `cancelled`, but with no response of the person's own.
-  let text =
+  const text =
     resolution.outcome === "cancelled" && action !== "cancel"
       ? "Cancelled"
       : resolution.outcome === "answered"
         ? accepted
         : (WORDS[resolution.outcome] ?? "");
-  if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
-  return text;
+  return text + answeredWhere(resolution, deviceId);
 }
 
 /** The receipt line of a resolved URL request: as a form's, with what accepting it means. */
 export function urlReceipt(
-  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy">,
+  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "answeredBy">,
   deviceId: string | null,
 ): string {
   return formReceipt(resolution, deviceId, "Finished on the page");

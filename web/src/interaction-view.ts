@@ -4,6 +4,7 @@ import type { PlanRequest, PlanResponse, Question } from "../../src/interactions
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
 import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
 import { OUTCOME_WORDS } from "../../src/protocol/outcome-words";
+import { answeredWhere } from "./answered-where";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 
 export type { AnswerValue, Question };
@@ -11,7 +12,7 @@ export type { AnswerValue, Question };
 /** What a receipt reads from a resolution. */
 type Resolution = Pick<
   InteractionResolution,
-  "outcome" | "response" | "resolvedBy" | "resolvedAt" | "batch"
+  "outcome" | "response" | "resolvedBy" | "answeredBy" | "resolvedAt" | "batch"
 > &
   Partial<Pick<InteractionResolution, "withdrawn">>;
 
@@ -98,8 +99,7 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
   // An external agent that gave up on its own card (its signal aborted) withdrew it.
   if (resolution.withdrawn)
     return `Withdrawn by ${resolution.resolvedBy?.replace(/^agent:/, "") || "the agent"}`;
-  if (resolution.resolvedBy !== null && resolution.resolvedBy !== deviceId) text += " on another device";
-  return text;
+  return text + answeredWhere(resolution, deviceId);
 }
 
 /** Finds the answers map in a resolution response (`{answers}` or the map itself). */

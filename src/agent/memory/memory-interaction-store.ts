@@ -20,7 +20,9 @@ export class MemoryInteractionStore implements InteractionStore {
       .sort((a, b) => a.deadline - b.deadline);
   }
 
-  create(record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy">): void {
+  create(
+    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+  ): void {
     if (this.#records.has(record.id)) throw new Error(`interaction ${record.id} already exists`);
     this.#records.set(record.id, {
       ...structuredClone(record),
@@ -28,6 +30,7 @@ export class MemoryInteractionStore implements InteractionStore {
       response: null,
       resolvedAt: null,
       resolvedBy: null,
+      answeredBy: null,
     });
   }
 
@@ -37,6 +40,7 @@ export class MemoryInteractionStore implements InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
+    answeredBy: string | null = null,
   ): boolean {
     const record = this.#records.get(id);
     if (record?.status !== "pending") return false;
@@ -45,6 +49,7 @@ export class MemoryInteractionStore implements InteractionStore {
       response: structuredClone(response ?? null),
       resolvedBy,
       resolvedAt: at,
+      answeredBy,
     });
     return true;
   }

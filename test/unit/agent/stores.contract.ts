@@ -204,6 +204,7 @@ export function describeStoreContract(name: string, withStores: WithStores): voi
           response: null,
           resolvedAt: null,
           resolvedBy: null,
+          answeredBy: null,
         });
       }));
 

@@ -102,4 +102,18 @@ describe("card notices for pushes and webhooks", () => {
     );
     expect(timedOut.title).toBe("Timed out");
   });
+
+  it("names who answered when the server knows them", () => {
+    const notice = resolvedNotice(
+      {
+        ...card("approval", {}),
+        outcome: "approved",
+        resolvedBy: "phone",
+        answeredBy: "ana@example.com",
+      },
+      context,
+    );
+    expect(notice.title).toBe("Approved by ana@example.com");
+    expect(notice.card).toMatchObject({ resolvedBy: "phone", answeredBy: "ana@example.com" });
+  });
 });

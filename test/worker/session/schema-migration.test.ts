@@ -17,6 +17,10 @@ describe("the session schema's migrations", () => {
       sql.exec(`DROP INDEX interactions_by_external_key`);
       sql.exec(`ALTER TABLE interactions DROP COLUMN external_key`);
       sql.exec(`ALTER TABLE interactions DROP COLUMN frame_id`);
+      sql.exec(`DROP TABLE outbox`);
+      sql.exec(`ALTER TABLE interactions DROP COLUMN answered_by`);
+      sql.exec(`DROP INDEX interactions_by_external_key`);
+      sql.exec(`ALTER TABLE interactions DROP COLUMN external_key`);
       sql.exec(`UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
       const toolUse = (id: string) =>
         JSON.stringify([{ type: "tool_use", id, name: "notes_write", input: {} }]);

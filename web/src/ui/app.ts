@@ -30,6 +30,7 @@ function asResolution(value: unknown): InteractionResolution | null {
     outcome: r.outcome,
     response: r.response ?? null,
     resolvedBy: typeof r.resolvedBy === "string" ? r.resolvedBy : null,
+    ...(typeof r.answeredBy === "string" ? { answeredBy: r.answeredBy } : {}),
     resolvedAt: typeof r.resolvedAt === "number" ? r.resolvedAt : Date.now(),
   };
 }

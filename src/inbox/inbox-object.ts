@@ -1,0 +1,169 @@
+// InboxObject: one Durable Object per person, a projection of their sessions and open cards that
+// sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
+import { DurableObject } from "cloudflare:workers";
+import { readConfig } from "../config";
+import { PING, PONG } from "../protocol/frames";
+import { OutboxBatch } from "../protocol/inbox";
+import type { InboxLinkView } from "../protocol/inbox-links";
+import { EventStreams } from "../session/event-streams";
+import { SOCKET_CLOSE } from "../session/socket-access";
+import { SqlCounter } from "../storage/sql-counter";
+import { InboxLinks } from "./inbox-links";
+import type { InboxRpc } from "./inbox-rpc";
+import { migrateInbox } from "./inbox-schema";
+import { InboxStore } from "./inbox-store";
+import { type InboxStreamRequest, PERSON_TAG, readInboxStreamRequest } from "./inbox-stream-request";
+
+const REPLAY_PAGE = 500;
+
+export class InboxObject extends DurableObject<Env> implements InboxRpc {
+  private readonly store: InboxStore;
+  private readonly links: InboxLinks;
+  // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
+  // with Last-Event-ID and gets the rest from storage.
+  private readonly streams: EventStreams;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    migrateInbox(ctx.storage.sql);
+    const sql = new SqlCounter(ctx.storage.sql);
+    this.store = new InboxStore(sql, () => Date.now());
+    this.links = new InboxLinks(sql, () => Date.now());
+    this.streams = new EventStreams(
+      this.store,
+      readConfig(env as unknown as Record<string, unknown>).sseHeartbeatMs,
+    );
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
+  }
+
+  async apply(batch: OutboxBatch): Promise<{ appliedThrough: number }> {
+    const parsed = OutboxBatch.parse(batch);
+    const { frames, appliedThrough } = this.ctx.storage.transactionSync(() => this.store.apply(parsed));
+    for (const frame of frames) this.broadcast(frame);
+    return { appliedThrough };
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    const frame = this.ctx.storage.transactionSync(() => this.store.forget(sessionId));
+    if (frame) this.broadcast(frame);
+  }
+
+  async view(person: string) {
+    return this.store.view(person);
+  }
+
+  async holds(sessionId: string): Promise<boolean> {
+    return this.store.holds(sessionId);
+  }
+
+  /** `…/inbox/stream` (SSE) and `…/inbox/ws` (WebSocket): hello, replay after the cursor, then live. */
+  override async fetch(request: Request): Promise<Response> {
+    const opened = readInboxStreamRequest(request);
+    if (!opened.ok) return Response.json({ code: "invalid_input", message: opened.message }, { status: 400 });
+    if (opened.tag !== PERSON_TAG && !this.links.isLive(opened.tag)) {
+      return Response.json(
+        { code: "forbidden", message: "This inbox link was revoked or has expired" },
+        { status: 403 },
+      );
+    }
+    const hello = { type: "hello" as const, view: this.store.view(opened.person) };
+    if (opened.kind === "sse") return this.streams.open(opened.after, hello, opened.tag);
+    return this.openSocket(opened, hello);
+  }
+
+  private openSocket(opened: InboxStreamRequest, hello: { type: "hello" }): Response {
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server, [opened.tag]);
+    // Hello and replay are sent synchronously after accepting, so no live event slips between.
+    server.send(JSON.stringify(hello));
+    for (let cursor = opened.after; ; ) {
+      const frames = this.store.framesAfter(cursor, REPLAY_PAGE);
+      for (const frame of frames) server.send(frame);
+      const last = frames[frames.length - 1];
+      if (!last || frames.length < REPLAY_PAGE) break;
+      cursor = (JSON.parse(last) as { seq: number }).seq;
+    }
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async addLink(
+    link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
+  ): Promise<InboxLinkView | null> {
+    const record = this.links.add(link);
+    await this.rearm();
+    return record;
+  }
+
+  /** The inbox's one alarm: a link's expiry, which ends that link's open streams. */
+  override async alarm(): Promise<void> {
+    for (const linkId of this.links.takeExpired(Date.now())) {
+      await this.closeStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired");
+    }
+    await this.rearm();
+  }
+
+  private async rearm(): Promise<void> {
+    const next = this.links.nextExpiry();
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  async listLinks(): Promise<InboxLinkView[]> {
+    return this.links.list();
+  }
+
+  async linkIsLive(linkId: string): Promise<boolean> {
+    return this.links.isLive(linkId);
+  }
+
+  /** Revokes a link and ends its streams and sockets at once; null when there is no such link. */
+  async revokeLink(linkId: string): Promise<InboxLinkView | null> {
+    const link = this.links.revoke(linkId);
+    if (link) await this.closeStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
+    return link;
+  }
+
+  /** Closes every stream and socket opened with `tag` (a revoked inbox link). */
+  async closeStreams(tag: string, code: number, reason: string): Promise<void> {
+    this.streams.close(tag);
+    for (const ws of this.ctx.getWebSockets(tag)) {
+      try {
+        ws.close(code, reason);
+      } catch {
+        // Already closing.
+      }
+    }
+  }
+
+  override async webSocketMessage(): Promise<void> {
+    // The inbox socket only listens; commands go to each card's session over HTTP.
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      ws.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
+    console.error("InboxObject.webSocketError", error);
+    try {
+      ws.close(1011, "Connection error");
+    } catch {
+      // Already closed.
+    }
+  }
+
+  private broadcast(frame: string): void {
+    this.streams.broadcast(frame);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(frame);
+      } catch {
+        // A socket closing mid-broadcast must not stop the others.
+      }
+    }
+  }
+}

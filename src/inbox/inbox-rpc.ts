@@ -1,0 +1,29 @@
+// The RPC surface of a person's Inbox object, and how the Worker and sessions reach it (one per person).
+import type { InboxView, OutboxBatch } from "../protocol/inbox";
+import type { InboxLinkView } from "../protocol/inbox-links";
+
+export interface InboxRpc {
+  /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
+  apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
+  /** Removes a deleted or expired session and its cards. */
+  forget(sessionId: string): Promise<void>;
+  /** Everything `person` (this inbox's owner) has: sessions and open cards. */
+  view(person: string): Promise<InboxView>;
+  /** Whether session `sessionId` reported to this inbox (it belongs to this person). */
+  holds(sessionId: string): Promise<boolean>;
+  /** Records a link the Worker signs next; null when the person holds too many. */
+  addLink(
+    link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
+  ): Promise<InboxLinkView | null>;
+  listLinks(): Promise<InboxLinkView[]>;
+  linkIsLive(linkId: string): Promise<boolean>;
+  /** Revokes a link and closes its streams at once; null when there is no such link. */
+  revokeLink(linkId: string): Promise<InboxLinkView | null>;
+  /** Ends the streams and sockets opened with `tag`. */
+  closeStreams(tag: string, code: number, reason: string): Promise<void>;
+  fetch(request: Request): Promise<Response>;
+}
+
+export function inboxStub(env: Env, person: string): InboxRpc {
+  return env.INBOXES.get(env.INBOXES.idFromName(person)) as unknown as InboxRpc;
+}

@@ -1,0 +1,39 @@
+// The Inbox object's SQLite schema and its migrations, versioned by a row in `meta` like a session's.
+
+const MIGRATIONS: string[][] = [
+  [
+    // One row per session of this person: its latest summary, and the highest outbox seq applied.
+    `CREATE TABLE sessions (
+      session_id TEXT PRIMARY KEY, applied_seq INTEGER NOT NULL, status TEXT NOT NULL, title TEXT,
+      agent TEXT NOT NULL, created_at INTEGER NOT NULL, last_activity INTEGER NOT NULL)`,
+    `CREATE TABLE cards (
+      session_id TEXT NOT NULL, interaction_id TEXT NOT NULL, tool_call_id TEXT NOT NULL, kind TEXT NOT NULL,
+      tool_name TEXT NOT NULL, request TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+      PRIMARY KEY (session_id, interaction_id))`,
+    `CREATE INDEX cards_by_deadline ON cards (expires_at)`,
+    // The inbox's own event log: each applied change, replayed to streams after their cursor.
+    `CREATE TABLE events (seq INTEGER PRIMARY KEY, frame TEXT NOT NULL, at INTEGER NOT NULL)`,
+  ],
+  [
+    // Links the person minted to their inbox; revoked ones stay listed, and are refused.
+    `CREATE TABLE links (
+      link_id TEXT PRIMARY KEY, role TEXT NOT NULL, label TEXT, created_at INTEGER NOT NULL,
+      expires_at INTEGER, revoked_at INTEGER)`,
+  ],
+];
+
+/** Brings the inbox's database up to the last migration; safe on every constructor call. */
+export function migrateInbox(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
+  let version = row ? Number(row.value) : 0;
+  while (version < MIGRATIONS.length) {
+    for (const statement of MIGRATIONS[version] ?? []) sql.exec(statement);
+    version += 1;
+    sql.exec(
+      `INSERT INTO meta (key, value) VALUES ('schema_version', ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      String(version),
+    );
+  }
+}

@@ -1,0 +1,181 @@
+// The inbox's projection over its SQLite: applying a session's outbox rows exactly once (by the
+// session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
+import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
+import type { SqlCounter } from "../storage/sql-counter";
+
+/** Inbox events kept for replay. */
+export const MAX_KEPT_EVENTS = 5_000;
+
+export class InboxStore {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly now: () => number,
+  ) {}
+
+  get lastSeq(): number {
+    return this.sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
+  }
+
+  /**
+   * Applies the rows of `batch` this inbox has not applied yet, in order; answers the stored
+   * frames of the events it appended and the highest seq it now holds. A repeated batch (the
+   * session did not hear the answer and sent it again) appends nothing.
+   */
+  apply(batch: OutboxBatch): { frames: string[]; appliedThrough: number } {
+    const now = this.now();
+    let applied = this.appliedSeq(batch.sessionId, now);
+    const frames: string[] = [];
+    for (const row of batch.rows) {
+      if (row.seq <= applied) continue;
+      this.applyEntry(batch.sessionId, row.entry);
+      frames.push(this.append(batch.sessionId, row.entry, now));
+      applied = row.seq;
+    }
+    this.sql.run(`UPDATE sessions SET applied_seq = ? WHERE session_id = ?`, applied, batch.sessionId);
+    if (frames.length > 0) this.trim();
+    return { frames, appliedThrough: applied };
+  }
+
+  /** A deleted or expired session leaves the inbox; answers whether it was there. */
+  forget(sessionId: string): string | null {
+    if (!this.holds(sessionId)) return null;
+    const change: OutboxEntry = { type: "session_removed" };
+    this.applyEntry(sessionId, change);
+    const frame = this.append(sessionId, change, this.now());
+    this.trim();
+    return frame;
+  }
+
+  // The log is a replay buffer for streams, not history: a cursor older than what is kept replays
+  // from the oldest kept event, and the client reloads the view from its hello.
+  private trim(): void {
+    this.sql.run(`DELETE FROM events WHERE seq <= ?`, this.lastSeq - MAX_KEPT_EVENTS);
+  }
+
+  holds(sessionId: string): boolean {
+    return this.sql.one(`SELECT 1 AS one FROM sessions WHERE session_id = ?`, sessionId) !== null;
+  }
+
+  framesAfter(after: number, limit: number): string[] {
+    return this.sql
+      .all<{ frame: string }>(`SELECT frame FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
+      .map((row) => row.frame);
+  }
+
+  view(person: string): InboxView {
+    const sessions = this.sql
+      .all<{
+        session_id: string;
+        status: string;
+        title: string | null;
+        agent: string;
+        created_at: number;
+        last_activity: number;
+        open_cards: number;
+      }>(
+        `SELECT s.*, (SELECT COUNT(*) FROM cards c WHERE c.session_id = s.session_id) AS open_cards
+         FROM sessions s ORDER BY last_activity DESC, session_id`,
+      )
+      .map((row) => ({
+        sessionId: row.session_id,
+        status: row.status as InboxView["sessions"][number]["status"],
+        title: row.title,
+        agent: row.agent,
+        createdAt: row.created_at,
+        lastActivity: row.last_activity,
+        openCards: row.open_cards,
+      }));
+    const cards = this.sql
+      .all<{
+        session_id: string;
+        interaction_id: string;
+        tool_call_id: string;
+        kind: string;
+        tool_name: string;
+        request: string;
+        created_at: number;
+        expires_at: number;
+      }>(`SELECT * FROM cards ORDER BY expires_at, created_at, interaction_id`)
+      .map((row) => ({
+        sessionId: row.session_id,
+        interactionId: row.interaction_id,
+        toolCallId: row.tool_call_id,
+        kind: row.kind,
+        toolName: row.tool_name,
+        request: JSON.parse(row.request) as unknown,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      }));
+    return { person, lastSeq: this.lastSeq, sessions, cards };
+  }
+
+  /** The session's applied seq; a session heard of for the first time gets a placeholder row. */
+  private appliedSeq(sessionId: string, now: number): number {
+    const row = this.sql.one<{ applied_seq: number }>(
+      `SELECT applied_seq FROM sessions WHERE session_id = ?`,
+      sessionId,
+    );
+    if (row) return row.applied_seq;
+    this.sql.run(
+      `INSERT INTO sessions (session_id, applied_seq, status, title, agent, created_at, last_activity)
+       VALUES (?, 0, 'idle', NULL, 'Parley', ?, ?)`,
+      sessionId,
+      now,
+      now,
+    );
+    return 0;
+  }
+
+  private applyEntry(sessionId: string, entry: OutboxEntry): void {
+    switch (entry.type) {
+      case "card_opened": {
+        const card = entry.card;
+        this.sql.run(
+          `INSERT INTO cards (session_id, interaction_id, tool_call_id, kind, tool_name, request, created_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (session_id, interaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+          sessionId,
+          card.interactionId,
+          card.toolCallId,
+          card.kind,
+          card.toolName,
+          JSON.stringify(card.request ?? null),
+          card.createdAt,
+          card.expiresAt,
+        );
+        return;
+      }
+      case "card_resolved":
+        this.sql.run(
+          `DELETE FROM cards WHERE session_id = ? AND interaction_id = ?`,
+          sessionId,
+          entry.interactionId,
+        );
+        return;
+      case "session_removed":
+        this.sql.run(`DELETE FROM cards WHERE session_id = ?`, sessionId);
+        this.sql.run(`DELETE FROM sessions WHERE session_id = ?`, sessionId);
+        return;
+      case "session_updated": {
+        const s = entry.session;
+        this.sql.run(
+          `UPDATE sessions SET status = ?, title = ?, agent = ?, created_at = ?, last_activity = ? WHERE session_id = ?`,
+          s.status,
+          s.title,
+          s.agent,
+          s.createdAt,
+          s.lastActivity,
+          sessionId,
+        );
+        return;
+      }
+    }
+  }
+
+  private append(sessionId: string, change: OutboxEntry, at: number): string {
+    const event: InboxEvent = { seq: this.lastSeq + 1, at, sessionId, change };
+    const frame = JSON.stringify(event);
+    this.sql.run(`INSERT INTO events (seq, frame, at) VALUES (?, ?, ?)`, event.seq, frame, at);
+    return frame;
+  }
+}

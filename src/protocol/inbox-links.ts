@@ -1,0 +1,38 @@
+// Inbox links (DESIGN §21): a person hands their inbox to a device that cannot sign in (a phone
+// without Cloudflare Access) — `answer` to answer cards, `view` to read — with an optional expiry.
+import { z } from "zod";
+import { LinkId, MAX_LINK_LABEL_CHARS, MAX_LINK_TTL_MS } from "./access";
+
+export const InboxLinkRole = z.enum(["answer", "view"]);
+export type InboxLinkRole = z.infer<typeof InboxLinkRole>;
+
+/** `POST /api/inbox/links`. */
+export const MintInboxLinkBody = z.strictObject({
+  role: InboxLinkRole.default("answer"),
+  /** Lifetime in seconds from now; absent for a link that lasts until revoked. */
+  expiresInSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(MAX_LINK_TTL_MS / 1000)
+    .optional(),
+  label: z.string().trim().max(MAX_LINK_LABEL_CHARS).optional(),
+});
+export type MintInboxLinkBody = z.input<typeof MintInboxLinkBody>;
+
+export const InboxLinkView = z.object({
+  linkId: LinkId,
+  role: InboxLinkRole,
+  label: z.string().nullable(),
+  createdAt: z.number(),
+  expiresAt: z.number().nullable(),
+  revokedAt: z.number().nullable(),
+});
+export type InboxLinkView = z.infer<typeof InboxLinkView>;
+
+/** The answer to minting: the record, its token and the URL that opens the inbox with it. */
+export const MintedInboxLink = InboxLinkView.extend({ token: z.string(), inboxUrl: z.string() });
+export type MintedInboxLink = z.infer<typeof MintedInboxLink>;
+
+/** Most inbox links one person holds (revoked ones included, as the list shows them). */
+export const MAX_INBOX_LINKS = 50;

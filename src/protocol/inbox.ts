@@ -1,0 +1,81 @@
+// A person's inbox (DESIGN §21): what sessions report to it through their outbox, and what the
+// inbox shows — its sessions, every open card across them, and its own event log for streams.
+import { z } from "zod";
+import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
+
+/** A session as its creator's inbox lists it. */
+export const InboxSessionSummary = z.object({
+  status: SessionStatus,
+  /** The session's title, or its first message, shortened; null before anything was said. */
+  title: z.string().nullable(),
+  /** Who works in it: "Parley" for Parley's own agent, else the external agent's name. */
+  agent: z.string(),
+  createdAt: z.number(),
+  lastActivity: z.number(),
+});
+export type InboxSessionSummary = z.infer<typeof InboxSessionSummary>;
+
+/** An open card as the inbox holds it. */
+export const InboxCardData = z.object({
+  interactionId: InteractionId,
+  toolCallId: ToolCallId,
+  kind: z.string(),
+  toolName: z.string(),
+  request: z.unknown(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+});
+export type InboxCardData = z.infer<typeof InboxCardData>;
+
+/** One change a session reports, written in the same transaction as the event it follows. */
+export const OutboxEntry = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("card_opened"), card: InboxCardData }),
+  z.object({
+    type: z.literal("card_resolved"),
+    interactionId: InteractionId,
+    outcome: InteractionOutcome,
+    resolvedBy: z.string().nullable(),
+    /** Who answered, as the server knows them (InteractionResolution.answeredBy). */
+    answeredBy: z.string().nullable().optional(),
+    resolvedAt: z.number(),
+  }),
+  z.object({ type: z.literal("session_updated"), session: InboxSessionSummary }),
+  /** The session was deleted or expired: it and its cards leave the inbox. */
+  z.object({ type: z.literal("session_removed") }),
+]);
+export type OutboxEntry = z.infer<typeof OutboxEntry>;
+
+/** An outbox row on its way: `seq` orders one session's rows and makes applying them idempotent. */
+export const OutboxRow = z.object({ seq: z.number().int().positive(), entry: OutboxEntry });
+export type OutboxRow = z.infer<typeof OutboxRow>;
+
+/** A batch a session delivers to its creator's inbox. */
+export const OutboxBatch = z.object({ sessionId: SessionId, rows: z.array(OutboxRow).min(1).max(200) });
+export type OutboxBatch = z.infer<typeof OutboxBatch>;
+
+/** The inbox's own events, with its own `seq` (the stream cursor), one per applied change. */
+export const InboxEvent = z.object({
+  seq: z.number().int().positive(),
+  at: z.number(),
+  sessionId: SessionId,
+  change: OutboxEntry,
+});
+export type InboxEvent = z.infer<typeof InboxEvent>;
+
+export const InboxCard = InboxCardData.extend({ sessionId: SessionId });
+export type InboxCard = z.infer<typeof InboxCard>;
+
+export const InboxSession = InboxSessionSummary.extend({
+  sessionId: SessionId,
+  openCards: z.number().int().nonnegative(),
+});
+export type InboxSession = z.infer<typeof InboxSession>;
+
+/** `GET /api/inbox`: sessions (latest activity first) and every open card, oldest deadline first. */
+export const InboxView = z.object({
+  person: z.string(),
+  lastSeq: z.number().int().nonnegative(),
+  sessions: z.array(InboxSession),
+  cards: z.array(InboxCard),
+});
+export type InboxView = z.infer<typeof InboxView>;

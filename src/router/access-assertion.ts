@@ -1,0 +1,50 @@
+// Cloudflare Access's signed assertion (`Cf-Access-Jwt-Assertion`): verified against the team's
+// published keys, it names the person (their email) or the machine (a service token's common name).
+import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
+
+export const ACCESS_ASSERTION_HEADER = "cf-access-jwt-assertion";
+
+export interface AccessSettings {
+  teamDomain: string;
+  audience: string;
+}
+
+// INVARIANT: one key set per team domain, fetched on first use and refreshed by jose when a token
+// names a key it has not seen; a new isolate fetches it again.
+const keySets = new Map<string, JWTVerifyGetKey>();
+
+function keySetOf(teamDomain: string): JWTVerifyGetKey {
+  let keys = keySets.get(teamDomain);
+  if (!keys) {
+    keys = createRemoteJWKSet(new URL(`https://${teamDomain}/cdn-cgi/access/certs`));
+    keySets.set(teamDomain, keys);
+  }
+  return keys;
+}
+
+/**
+ * The identity an assertion carries, or why it is refused. Only RS256 is accepted (what Access
+ * signs with), so a token cannot pick a weaker algorithm; `aud`, `iss` and `exp` are all required.
+ */
+export async function verifyAccessAssertion(
+  token: string,
+  settings: AccessSettings,
+): Promise<{ ok: true; person: string } | { ok: false; reason: string }> {
+  try {
+    const { payload } = await jwtVerify(token, keySetOf(settings.teamDomain), {
+      algorithms: ["RS256"],
+      audience: settings.audience,
+      issuer: `https://${settings.teamDomain}`,
+      requiredClaims: ["exp"],
+    });
+    const person = stringClaim(payload.email) ?? stringClaim(payload.common_name);
+    if (!person) return { ok: false, reason: "The assertion names no email or service token" };
+    return { ok: true, person: person.toLowerCase() };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : "invalid assertion" };
+  }
+}
+
+function stringClaim(value: unknown): string | null {
+  return typeof value === "string" && value.length > 0 && value.length <= 320 ? value : null;
+}

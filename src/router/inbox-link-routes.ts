@@ -1,0 +1,58 @@
+// `…/api/inbox/links`: the person mints, lists and revokes links to their inbox. Only the person
+// in person may; an inbox link can never mint another or revoke one.
+import type { Hono } from "hono";
+import { inboxStub } from "../inbox/inbox-rpc";
+import { LinkId } from "../protocol/access";
+import { describeZodError } from "../protocol/errors";
+import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox-links";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { signInboxLinkToken } from "./inbox-link-token";
+import { personOf, requireInPerson } from "./person";
+import { readJsonBody } from "./read-json-body";
+
+export function inboxLinkRoutes(routes: Hono<AppEnv>): void {
+  routes.post("/links", async (c) => {
+    requireInPerson(c, "mint inbox links");
+    const person = personOf(c);
+    const body = await readJsonBody(c, MintInboxLinkBody, { optional: true });
+    const linkId = [...crypto.getRandomValues(new Uint8Array(16))]
+      .map((byte) => byte.toString(16).padStart(2, "0"))
+      .join("");
+    const expiresAt = body.expiresInSeconds ? Date.now() + body.expiresInSeconds * 1000 : null;
+    const record = await inboxStub(c.env, person).addLink({
+      linkId,
+      role: body.role,
+      label: body.label || null,
+      expiresAt,
+    });
+    if (!record) throw new HttpError("too_many_links", "This inbox holds too many links; revoke some first");
+    const token = await signInboxLinkToken(c.get("config").sessionSecret, {
+      person,
+      linkId,
+      role: record.role,
+      label: record.label,
+      expiresAt: record.expiresAt,
+    });
+    const minted: MintedInboxLink = {
+      ...record,
+      token,
+      inboxUrl: `${new URL(c.req.url).origin}/#/inbox?token=${token}`,
+    };
+    return c.json(minted, 201);
+  });
+
+  routes.get("/links", async (c) => {
+    requireInPerson(c, "list inbox links");
+    return c.json({ links: await inboxStub(c.env, personOf(c)).listLinks() });
+  });
+
+  routes.delete("/links/:linkId", async (c) => {
+    requireInPerson(c, "revoke inbox links");
+    const linkId = LinkId.safeParse(c.req.param("linkId"));
+    if (!linkId.success) throw new HttpError("invalid_input", describeZodError(linkId.error));
+    const revoked = await inboxStub(c.env, personOf(c)).revokeLink(linkId.data);
+    if (!revoked) throw new HttpError("not_found", "No such inbox link");
+    return c.json(revoked);
+  });
+}

@@ -1,0 +1,73 @@
+// Routes of the person's inbox (DESIGN §21): the view, and its event stream over SSE or a
+// WebSocket. Who asks was settled by src/router/person.ts; each person reaches only their own.
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { inboxStub } from "../inbox/inbox-rpc";
+import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbox-stream-request";
+import { describeZodError } from "../protocol/errors";
+import type { AppEnv } from "./app-env";
+import { HttpError } from "./http-error";
+import { inboxAnswerRoute } from "./inbox-answer-route";
+import { inboxLinkRoutes } from "./inbox-link-routes";
+import { personOf } from "./person";
+
+export const inboxRoutes = new Hono<AppEnv>();
+
+// A link's role and expiry are in its token; whether it was revoked only its inbox knows.
+inboxRoutes.use("*", async (c, next) => {
+  const link = c.get("inboxLink");
+  if (link && !(await inboxStub(c.env, link.person).linkIsLive(link.linkId))) {
+    throw new HttpError("forbidden", "This inbox link was revoked");
+  }
+  await next();
+});
+
+inboxAnswerRoute(inboxRoutes);
+inboxLinkRoutes(inboxRoutes);
+
+inboxRoutes.get("/", async (c) => {
+  const person = personOf(c);
+  return c.json(await inboxStub(c.env, person).view(person));
+});
+
+const Cursor = z.string().regex(/^\d{1,15}$/, "must be an inbox event seq (a whole number)");
+
+/** `Last-Event-ID` (a reconnecting EventSource) wins over `?after=`. */
+function cursorOf(lastEventId: string | undefined, after: string | undefined): string {
+  const value = lastEventId ?? after ?? "0";
+  const parsed = Cursor.safeParse(value);
+  if (!parsed.success) {
+    const name = lastEventId !== undefined ? "Last-Event-ID" : "after";
+    throw new HttpError("invalid_input", `${name}: ${describeZodError(parsed.error)}`);
+  }
+  return parsed.data;
+}
+
+async function openStream(c: Context<AppEnv>, kind: "stream" | "ws"): Promise<Response> {
+  const person = personOf(c);
+  const url = new URL(c.req.url);
+  const forwarded = new URL(`/inbox/${kind}`, url.origin);
+  forwarded.searchParams.set("after", cursorOf(c.req.header("last-event-id"), c.req.query("after")));
+  const headers = new Headers({
+    [INBOX_PERSON_HEADER]: person,
+    [INBOX_TAG_HEADER]: c.get("inboxLink")?.linkId ?? PERSON_TAG,
+  });
+  if (kind === "ws") headers.set("upgrade", "websocket");
+  const response = await inboxStub(c.env, person).fetch(
+    new Request(forwarded, { headers, signal: kind === "stream" ? c.req.raw.signal : null }),
+  );
+  if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });
+  if (response.ok) return new Response(response.body, response);
+  const refused = (await response.json()) as { code?: string; message?: string };
+  if (refused.code === "forbidden") throw new HttpError("forbidden", refused.message ?? "Refused");
+  throw new HttpError("invalid_input", refused.message ?? "The inbox could not open this stream");
+}
+
+inboxRoutes.get("/stream", (c) => openStream(c, "stream"));
+
+inboxRoutes.get("/ws", (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    throw new HttpError("invalid_input", "Expected a WebSocket upgrade request");
+  }
+  return openStream(c, "ws");
+});

@@ -1,0 +1,58 @@
+// The session's outbox: changes for its creator's inbox, written in the same transaction as the
+// event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
+import { z } from "zod";
+import { OutboxEntry, type OutboxRow } from "../protocol/inbox";
+import type { SqlCounter } from "../storage/sql-counter";
+import type { MetaStore } from "./meta-store";
+
+const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() });
+export type OutboxRetry = z.infer<typeof Retry>;
+
+export class SqlOutbox {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly meta: MetaStore,
+  ) {}
+
+  add(entry: OutboxEntry, at: number): void {
+    // Only the latest summary of the session matters: an older one not yet delivered is replaced.
+    // A row already on its way may still arrive; the newer one follows it with a higher seq.
+    if (entry.type === "session_updated") this.sql.run(`DELETE FROM outbox WHERE type = 'session_updated'`);
+    this.sql.run(
+      `INSERT INTO outbox (type, entry, at) VALUES (?, ?, ?)`,
+      entry.type,
+      JSON.stringify(entry),
+      at,
+    );
+  }
+
+  /** The oldest rows, in seq order. */
+  oldest(limit: number): OutboxRow[] {
+    return this.sql
+      .all<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`, limit)
+      .map((row) => ({ seq: row.seq, entry: OutboxEntry.parse(JSON.parse(row.entry)) }));
+  }
+
+  /** When the oldest row was written, or null when nothing waits. */
+  oldestAt(): number | null {
+    return this.sql.one<{ at: number | null }>(`SELECT MIN(at) AS at FROM outbox`)?.at ?? null;
+  }
+
+  size(): number {
+    return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox`)?.n ?? 0;
+  }
+
+  /** The inbox holds every row up to `seq`. */
+  acknowledge(seq: number): void {
+    this.sql.run(`DELETE FROM outbox WHERE seq <= ?`, seq);
+    this.meta.delete("outbox_retry");
+  }
+
+  retry(): OutboxRetry | null {
+    return this.meta.get("outbox_retry", Retry);
+  }
+
+  setRetry(retry: OutboxRetry): void {
+    this.meta.set("outbox_retry", retry);
+  }
+}

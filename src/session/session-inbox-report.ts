@@ -1,0 +1,16 @@
+// The session's inbox report, wired to its stores, the configuration and the Inbox namespace.
+import type { Config } from "../config";
+import { inboxStub } from "../inbox/inbox-rpc";
+import { InboxReport } from "./inbox-report";
+import { SqlOutbox } from "./outbox";
+import type { SessionState } from "./session-state";
+
+export function sessionInboxReport(state: SessionState, config: Config, env: Env): InboxReport {
+  const report = new InboxReport(
+    state,
+    new SqlOutbox(state.sql, state.meta),
+    config.inboxDisabled ? null : (creator) => inboxStub(env, creator),
+  );
+  state.deadlines.addSource(() => (state.exists() ? report.next() : null));
+  return report;
+}

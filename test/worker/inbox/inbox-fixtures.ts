@@ -1,0 +1,149 @@
+// People behind Cloudflare Access for the inbox tests: a key pair jose generates here, published
+// as the team's JWKS at the network's edge, assertions signed for each person, and helpers that
+// act as a person (HTTP, devices, the inbox) and deliver a session's outbox through its alarm.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import type { InboxView } from "../../../src/protocol";
+import type { SessionObject } from "../../../src/session/session-object";
+import { ACCESS_BINDINGS, JWKS_CONTROL_HOST } from "../../helpers/access-bindings";
+import { type CreatedSession, Device, ORIGIN, toolReply } from "../../helpers/session-harness";
+import { stubOf } from "../../helpers/session-object-probe";
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+// INVARIANT: one published key per test file's isolate; every file publishes its own (new kid).
+let signing: Promise<{ keys: KeyPair; kid: string }> | null = null;
+
+/** The team's signing key, generated and published on first use. */
+export function teamKey(): Promise<{ keys: KeyPair; kid: string }> {
+  signing ??= (async () => {
+    const keys = await generateKeyPair("RS256", { extractable: true });
+    const kid = `kid-${crypto.randomUUID().slice(0, 8)}`;
+    const jwk = { ...(await exportJWK(keys.publicKey)), kid, alg: "RS256", use: "sig" };
+    const published = await fetch(`http://${JWKS_CONTROL_HOST}/keys`, {
+      method: "POST",
+      body: JSON.stringify(jwk),
+    });
+    if (published.status !== 204) throw new Error(`could not publish the test key: ${published.status}`);
+    return { keys, kid };
+  })();
+  return signing;
+}
+
+/** An Access assertion as Cloudflare signs one; every field can be spoiled by a test. */
+export async function assertion(
+  claims: JWTPayload,
+  options: {
+    key?: KeyPair["privateKey"];
+    kid?: string;
+    audience?: string;
+    issuer?: string;
+    expiresIn?: string | number;
+  } = {},
+): Promise<string> {
+  const team = await teamKey();
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: "RS256", kid: options.kid ?? team.kid })
+    .setIssuedAt()
+    .setIssuer(options.issuer ?? `https://${ACCESS_BINDINGS.ACCESS_TEAM_DOMAIN}`)
+    .setAudience(options.audience ?? ACCESS_BINDINGS.ACCESS_AUD)
+    .setExpirationTime(options.expiresIn ?? "10m")
+    .sign(options.key ?? team.keys.privateKey);
+}
+
+/** A person signed in through Access. */
+export class Person {
+  constructor(readonly email: string) {}
+
+  async headers(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+    return { "cf-access-jwt-assertion": await assertion({ email: this.email }), ...extra };
+  }
+
+  async api(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown } = {},
+  ): Promise<Response> {
+    const headers = await this.headers();
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    return exports.default.fetch(`${ORIGIN}${path}`, { method, headers, body });
+  }
+
+  async createSession(body: Record<string, unknown> = {}): Promise<CreatedSession> {
+    const response = await this.api("POST", "/api/sessions", { body });
+    if (response.status !== 201)
+      throw new Error(`create failed: ${response.status} ${await response.text()}`);
+    return (await response.json()) as CreatedSession;
+  }
+
+  /** A device with the session open over a WebSocket. */
+  async connect(session: CreatedSession): Promise<Device> {
+    const response = await exports.default.fetch(
+      `${ORIGIN}/api/sessions/${session.sessionId}/ws?token=${session.token}`,
+      { headers: await this.headers({ upgrade: "websocket" }) },
+    );
+    const socket = response.webSocket;
+    if (!socket) throw new Error(`no websocket: ${response.status} ${await response.text()}`);
+    socket.accept();
+    const device = new Device(socket);
+    await device.until(() => device.hello, "hello");
+    return device;
+  }
+
+  async inbox(): Promise<InboxView> {
+    const response = await this.api("GET", "/api/inbox");
+    if (response.status !== 200) throw new Error(`inbox: ${response.status} ${await response.text()}`);
+    return (await response.json()) as InboxView;
+  }
+}
+
+/** A model reply that opens one question card with tool call id `id`. */
+export function ask(id: string, question = "Which database should the service use?") {
+  return toolReply([
+    {
+      id,
+      name: "AskUserQuestion",
+      input: {
+        questions: [
+          {
+            question,
+            header: "Database",
+            multiSelect: false,
+            options: [
+              { label: "Postgres", description: "Relational" },
+              { label: "SQLite", description: "Embedded" },
+            ],
+          },
+        ],
+      },
+    },
+  ]);
+}
+
+/** Rows waiting in a session's outbox. */
+export async function outboxSize(session: { sessionId: string }): Promise<number> {
+  return runInDurableObject<SessionObject, number>(stubOf(session), (_, state) => {
+    const row = state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox`).toArray()[0];
+    return row?.n ?? 0;
+  });
+}
+
+/**
+ * Runs the session's alarm until its outbox is empty. The platform may run a due alarm by itself
+ * first; then this finds the rows gone (or runs the alarm again, which delivers nothing twice).
+ */
+export async function deliverOutbox(session: { sessionId: string }): Promise<void> {
+  for (let round = 0; round < 100; round += 1) {
+    if ((await outboxSize(session)) === 0) return;
+    await runDurableObjectAlarm(stubOf(session));
+  }
+  throw new Error(`the outbox of ${session.sessionId} never emptied`);
+}
+
+/** The Inbox object of `email`. */
+export function inboxObject(email: string) {
+  return env.INBOXES.get(env.INBOXES.idFromName(email));
+}
