@@ -1,11 +1,13 @@
 // Words for a card that opened or resolved, shared by pushes and webhooks: a title, one line of
 // body with the time left, and the link that opens the session at that card. The kind words the
 // card itself (its `summary`); this file adds the time, the outcome and the link.
+
 import type { KindSummary } from "../interactions/define-interaction";
 import { describeDuration } from "../interactions/describe-duration";
 import type { InteractionPromptData } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
 import { OUTCOME_WORDS } from "../protocol/outcome-words";
+import { namesSomeone } from "../protocol/people";
 import type { InteractionOutcome } from "../protocol/session";
 
 const MAX_BODY_CHARS = 240;
@@ -47,7 +49,12 @@ export function resolvedNotice(
   { line }: KindSummary,
   context: NoticeContext,
 ): CardNotice {
-  const by = card.answeredBy ? ` by ${card.answeredBy}` : card.resolvedBy ? ` on ${card.resolvedBy}` : "";
+  // One person's deployment names the device, as the page's receipts do.
+  const by = namesSomeone(card.answeredBy)
+    ? ` by ${card.answeredBy}`
+    : card.resolvedBy
+      ? ` on ${card.resolvedBy}`
+      : "";
   return {
     change: "resolved",
     sessionId: context.sessionId,

@@ -3,16 +3,14 @@
 // inbox's own routes an inbox link stands in for the person who minted it.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { LOCAL_PERSON, OPERATOR } from "../protocol/people";
 import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./access-assertion";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { HttpError } from "./http-error";
 import { checkInboxLinkToken, type InboxLinkClaims } from "./inbox-link-token";
 
-/** The person of a deployment with GATEWAY_TOKEN and no Access: whoever holds the token. */
-export const OPERATOR = "operator";
-/** The person of a deployment with neither (development on one machine). */
-export const LOCAL_PERSON = "local";
+export { LOCAL_PERSON, OPERATOR };
 
 /**
  * Sets `person` (and `inboxLink`) for every API request. Behind Access a request without a valid

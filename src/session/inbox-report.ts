@@ -3,8 +3,9 @@
 // when the inbox is unreachable, so the session never waits on it.
 import { z } from "zod";
 import type { InboxRpc } from "../inbox/inbox-rpc";
-import { type EventData, PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/events";
+import type { EventData, SessionEvent } from "../protocol/events";
 import type { OutboxEntry } from "../protocol/inbox";
+import { isPromptEvent } from "../protocol/prompt-event";
 import type { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 
@@ -120,8 +121,8 @@ export class InboxReport {
   }
 
   private entryFor(event: SessionEvent): OutboxEntry | null {
-    if ((PROMPT_EVENT_TYPES as readonly string[]).includes(event.type)) {
-      const data = event.data as EventData<"question_prompt">;
+    if (isPromptEvent(event)) {
+      const data = event.data;
       return {
         type: "card_opened",
         card: {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { configFor, readConfig } from "../../../src/config";
 
-const env = { ANTHROPIC_MODEL: "claude-test", INTERACTION_TIMEOUT_MS: "60000" };
+const env = {
+  ANTHROPIC_MODEL: "claude-test",
+  INTERACTION_TIMEOUT_MS: "60000",
+  SESSION_SECRET: "a-session-secret-of-at-least-32-bytes",
+};
 
 describe("the configuration an object reads when it wakes", () => {
   it("is what readConfig gives for the same bindings", () => {

@@ -40,6 +40,7 @@ const KNOWN: Record<string, string> = {
   "src/agent/batch-decision.ts": "approve all / deny all decides approval cards",
   "web/src/ui/batch-bar.ts": "the page's approve all / deny all bar",
   "web/src/session-state.ts": "folds the seed prompt events",
+  "src/protocol/access.ts": "an approval's always-allow is the owner's decision",
   "src/agent/edited-input.ts": "runs the arguments a person edited on an approval",
   "web/src/external-agent.ts": "an external agent names the kind of card it opens",
   "web/src/claude-permissions.ts": "maps Claude Code's permission requests onto the seed kinds",

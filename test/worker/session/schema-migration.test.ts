@@ -12,15 +12,13 @@ describe("the session schema's migrations", () => {
     const session = await createSession();
     const rows = await runInDurableObject<SessionObject, unknown[]>(stubOf(session), (_instance, state) => {
       const sql = state.storage.sql;
-      // Back to the schema before interactions had a frame (migration 7) and an agent's key (migration 8),
-      // with rows written then.
-      sql.exec(`DROP INDEX interactions_by_external_key`);
-      sql.exec(`ALTER TABLE interactions DROP COLUMN external_key`);
-      sql.exec(`ALTER TABLE interactions DROP COLUMN frame_id`);
+      // Back to the schema before interactions had a frame (migration 7), an agent's key (8) and an
+      // outbox (9), with rows written then.
       sql.exec(`DROP TABLE outbox`);
       sql.exec(`ALTER TABLE interactions DROP COLUMN answered_by`);
       sql.exec(`DROP INDEX interactions_by_external_key`);
       sql.exec(`ALTER TABLE interactions DROP COLUMN external_key`);
+      sql.exec(`ALTER TABLE interactions DROP COLUMN frame_id`);
       sql.exec(`UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
       const toolUse = (id: string) =>
         JSON.stringify([{ type: "tool_use", id, name: "notes_write", input: {} }]);
