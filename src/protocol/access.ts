@@ -35,8 +35,8 @@ export const MAX_LINK_TTL_MS = 366 * 24 * 60 * 60 * 1000;
 export const MAX_LINK_LABEL_CHARS = 80;
 
 /** `POST /api/sessions/:id/links`: mint a share link. */
-export const MintLinkBody = z.strictObject({
-  role: LinkRole.default("answer"),
+/** What every link a person mints may state besides its role: a lifetime and a label. */
+export const LINK_TERMS = {
   /** Lifetime in seconds from now; absent for a link that lasts until revoked. */
   expiresInSeconds: z
     .number()
@@ -45,7 +45,9 @@ export const MintLinkBody = z.strictObject({
     .max(MAX_LINK_TTL_MS / 1000)
     .optional(),
   label: z.string().trim().max(MAX_LINK_LABEL_CHARS).optional(),
-});
+};
+
+export const MintLinkBody = z.strictObject({ role: LinkRole.default("answer"), ...LINK_TERMS });
 export type MintLinkBody = z.input<typeof MintLinkBody>;
 
 /** A share link as the owner sees it in the list. */

@@ -1,23 +1,13 @@
 // Inbox links (DESIGN §21): a person hands their inbox to a device that cannot sign in (a phone
 // without Cloudflare Access) — `answer` to answer cards, `view` to read — with an optional expiry.
 import { z } from "zod";
-import { LinkId, MAX_LINK_LABEL_CHARS, MAX_LINK_TTL_MS } from "./access";
+import { LINK_TERMS, LinkId } from "./access";
 
 export const InboxLinkRole = z.enum(["answer", "view"]);
 export type InboxLinkRole = z.infer<typeof InboxLinkRole>;
 
 /** `POST /api/inbox/links`. */
-export const MintInboxLinkBody = z.strictObject({
-  role: InboxLinkRole.default("answer"),
-  /** Lifetime in seconds from now; absent for a link that lasts until revoked. */
-  expiresInSeconds: z
-    .number()
-    .int()
-    .min(60)
-    .max(MAX_LINK_TTL_MS / 1000)
-    .optional(),
-  label: z.string().trim().max(MAX_LINK_LABEL_CHARS).optional(),
-});
+export const MintInboxLinkBody = z.strictObject({ role: InboxLinkRole.default("answer"), ...LINK_TERMS });
 export type MintInboxLinkBody = z.input<typeof MintInboxLinkBody>;
 
 export const InboxLinkView = z.object({

@@ -8,21 +8,16 @@ import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";
-import { newSessionId, signSessionToken } from "./session-token";
+import { hmacKey, newSessionId, signSessionToken } from "./session-token";
 import { signShareToken } from "./share-token";
 
 const encoder = new TextEncoder();
 
 /** HMAC-SHA256(secret, message), its first 16 bytes as 32 hex characters (a session or link id). */
 async function derivedId(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
+  const mac = new Uint8Array(
+    await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(message)),
   );
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
   return [...mac.slice(0, 16)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 

@@ -9,7 +9,8 @@ const encoder = new TextEncoder();
 // INVARIANT: imported keys per secret; secrets are fixed for an isolate's life, and a new isolate re-imports.
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function key(secret: string): Promise<CryptoKey> {
+/** The HMAC-SHA256 key for `secret`, imported once per isolate. */
+export function hmacKey(secret: string): Promise<CryptoKey> {
   let imported = keys.get(secret);
   if (!imported) {
     imported = crypto.subtle.importKey(
@@ -30,7 +31,7 @@ function signedText(sessionId: string, version: number): string {
 
 export async function signSessionToken(secret: string, sessionId: string, version = 1): Promise<string> {
   const text = signedText(sessionId, version);
-  const signature = await crypto.subtle.sign("HMAC", await key(secret), encoder.encode(text));
+  const signature = await crypto.subtle.sign("HMAC", await hmacKey(secret), encoder.encode(text));
   const encoded = toBase64Url(new Uint8Array(signature));
   return version === 1 ? encoded : `${version}~${encoded}`;
 }
@@ -49,7 +50,7 @@ export async function verifySessionToken(
   const signature = fromBase64Url(match[2] as string);
   if (signature?.byteLength !== 32) return null;
   const text = signedText(sessionId, version);
-  return (await crypto.subtle.verify("HMAC", await key(secret), signature, encoder.encode(text)))
+  return (await crypto.subtle.verify("HMAC", await hmacKey(secret), signature, encoder.encode(text)))
     ? version
     : null;
 }

@@ -3,6 +3,7 @@
 import type { EventSink } from "../agent/ports";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
+import type { EventsPage } from "../protocol/http";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
 import type { SqlCounter } from "../storage/sql-counter";
 
@@ -84,6 +85,16 @@ export class EventLog implements EventSink {
     return this.sql
       .all<{ frame: string }>(`SELECT frame FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
       .map((row) => row.frame);
+  }
+
+  /** `GET …/events`: a page of stored events after `after`, for clients without a socket. */
+  page(after: number, limit: number): EventsPage {
+    const frames = this.framesAfter(after, limit + 1);
+    return {
+      events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
+      lastSeq: this.lastSeq,
+      hasMore: frames.length > limit,
+    };
   }
 
   /**

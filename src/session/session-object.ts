@@ -2,29 +2,29 @@
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
-import { timeOutDue } from "../agent/resolve-interaction";
 import { type Config, configFor } from "../config";
 import { logSecurityEvent } from "../log/security-log";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
-import { type Access, mayDecideBeyondCard, mayRun, OWNER, type ShareLinkView } from "../protocol/access";
+import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
-import { type HelloFrame, PING, PONG } from "../protocol/frames";
-import type { EventsPage } from "../protocol/http";
+import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
-import { answererOf } from "./answerer";
-import { type CommandOutcome, executeCommand } from "./command-handler";
-import { connectionRefusal } from "./connection-caps";
+import type { CommandOutcome } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
-import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
+import { externalAgentOf } from "./external-session";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
+import { addLink, type LinkAdminHost, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
+import { runAlarm } from "./session-alarm";
 import { SessionClock } from "./session-clock";
+import { runSessionCommand } from "./session-command";
+import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
 import { exportSession } from "./session-export";
 import { sessionInboxReport } from "./session-inbox-report";
 import { sessionNotifier } from "./session-notifier";
@@ -33,16 +33,7 @@ import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
-import {
-  closeSocket,
-  readAttachment,
-  readSocketAccess,
-  readStreamAccess,
-  refuseSocket,
-  SOCKET_CLOSE,
-  type SocketAttachment,
-  socketTag,
-} from "./socket-access";
+import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
 import { SpentTickets } from "./spent-tickets";
@@ -55,9 +46,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: open SSE streams live only while this instance does (a stream keeps it awake);
   // a client whose stream ends reconnects with Last-Event-ID and gets the rest from storage.
   private streamsRef: EventStreams | null = null;
-  // INVARIANT: built from the stores; pending deliveries are rows, so a new instance loses nothing.
+  // INVARIANT: built from the stores; pending deliveries and outbox rows are rows, so a new
+  // instance loses nothing.
   private notifierRef: Notifier | null = null;
-  // INVARIANT: built from the stores; undelivered outbox rows are rows, so a new instance loses nothing.
   private inboxReportRef: InboxReport | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
@@ -109,10 +100,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.inboxReportRef;
   }
 
-  private get spentTickets(): SpentTickets {
-    return new SpentTickets(this.state.meta, () => this.clock.now());
-  }
-
   private get streams(): EventStreams {
     this.streamsRef ??= new EventStreams(this.state.events, this.config.sseHeartbeatMs);
     this.state.events.storedOnlyReaders = () => this.streamsRef?.size ?? 0;
@@ -158,15 +145,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   async eventsPage(after: number, limit: number, access: Access = OWNER): Promise<CommandOutcome> {
-    return this.guard(access, () => {
-      const frames = this.state.events.framesAfter(after, limit + 1);
-      const page: EventsPage = {
-        events: frames.slice(0, limit).map((frame) => JSON.parse(frame)),
-        lastSeq: this.state.events.lastSeq,
-        hasMore: frames.length > limit,
-      };
-      return { ok: true, result: page };
-    });
+    return this.guard(access, () => ({ ok: true, result: this.state.events.page(after, limit) }));
   }
 
   /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
@@ -176,29 +155,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     access: Access = OWNER,
     answeredBy?: string,
   ): Promise<CommandOutcome> {
-    return this.guard(access, () => {
-      if (!mayRun(access.role, command.type))
-        refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
-      if (!mayDecideBeyondCard(access.role, command))
-        refuse(
-          "forbidden",
-          `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`,
-        );
-      const { deps, loop } = this.agent();
-      const keys = new SqlExternalKeys(this.state.sql);
-      const external = runExternalCommand({ deps, meta: this.state.meta, keys }, command);
-      if (external) return external;
-      return executeCommand(
-        {
-          deps,
-          loop,
-          sentMessages: this.state.sentMessages,
-          answeredBy: answeredBy ?? answererOf(this.state, access),
-        },
-        command,
-        deviceId,
-      );
-    });
+    return this.guard(access, () =>
+      runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy }),
+    );
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
@@ -258,12 +217,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
     access: Access = OWNER,
   ): Promise<CommandOutcome> {
-    return this.guard(access, () => {
-      const record =
-        this.state.links.add(link) ?? refuse("too_many_links", "This session holds too many share links");
-      this.state.deadlines.rearm(); // its expiry closes its sockets
-      return { ok: true, result: record };
-    });
+    return this.guard(access, () => addLink(this.linkAdmin, link));
   }
 
   async listLinks(access: Access = OWNER): Promise<CommandOutcome> {
@@ -272,30 +226,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   /** Revokes a link and closes its live sockets at once. */
   async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
-    return this.guard(access, () => {
-      const link = this.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
-      logSecurityEvent("link_revoked", this.logIds({ linkId }));
-      this.state.deadlines.rearm();
-      for (const ws of this.ctx.getWebSockets(socketTag({ linkId }))) {
-        closeSocket(ws, SOCKET_CLOSE.revoked, "This share link was revoked");
-      }
-      this.streamsRef?.close(socketTag({ linkId }));
-      this.state.subscriptions.deleteByLink(linkId);
-      return { ok: true, result: link };
-    });
+    return this.guard(access, () => revokeLink(this.linkAdmin, linkId));
   }
 
   /** Retires the owner token `access` holds and closes its sockets and streams; the Worker signs the new version. */
   async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
-    return this.guard(access, () => {
-      const version = this.state.links.rotateOwner();
-      logSecurityEvent("owner_token_rotated", this.logIds(OWNER));
-      for (const ws of this.ctx.getWebSockets(socketTag(OWNER))) {
-        closeSocket(ws, SOCKET_CLOSE.revoked, "The owner token was rotated");
-      }
-      this.streamsRef?.close(socketTag(OWNER));
-      return { ok: true, result: { version } };
-    });
+    return this.guard(access, () => rotateOwnerToken(this.linkAdmin));
   }
 
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
@@ -312,47 +248,22 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   override async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname.endsWith("/events/stream")) return this.openStream(request);
-    // Refusals travel back as a bare ErrorBody; the Worker turns them into its one error response.
-    const socket = readSocketAccess(request);
-    if (!socket.ok) return refuseSocket(socket.error);
-    const refused = this.gate(socket.access) ?? this.spentTickets.spend(request);
-    if (refused) return refuseSocket(refused);
-    const full = connectionRefusal(this.ctx, this.streamsRef, socket.access);
-    if (full) return refuseSocket(full);
-    const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
-    const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
-    server.serializeAttachment({ deviceId, ...socket.access } satisfies SocketAttachment);
-    // Hello and replay are sent synchronously after accepting, so no live event can slip between.
-    const hello: HelloFrame = {
-      type: "hello",
-      deviceId,
-      role: socket.access.role,
-      snapshot: this.buildSnapshot(),
+    const host: ConnectionHost = {
+      ctx: this.ctx,
+      gate: (access) => this.gate(access),
+      spendTicket: (ticketed) => new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed),
+      openStreams: () => this.streamsRef,
+      streams: () => this.streams,
+      hello: (deviceId, access) => ({
+        type: "hello",
+        deviceId,
+        role: access.role,
+        snapshot: this.buildSnapshot(),
+      }),
+      replayTo: (ws, after) => this.replayTo(ws, after),
     };
-    server.send(JSON.stringify(hello));
-    this.replayTo(server, socket.after);
-    return new Response(null, { status: 101, webSocket: client });
-  }
-
-  /** `GET …/events/stream` (checked by the Worker): hello, replay after the cursor, then live. */
-  private openStream(request: Request): Response {
-    const stream = readStreamAccess(request);
-    if (!stream.ok) return refuseSocket(stream.error);
-    const refused =
-      this.gate(stream.access) ??
-      connectionRefusal(this.ctx, this.streamsRef, stream.access) ??
-      this.spentTickets.spend(request);
-    if (refused) return refuseSocket(refused);
-    const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
-    const hello: HelloFrame = {
-      type: "hello",
-      deviceId,
-      role: stream.access.role,
-      snapshot: this.buildSnapshot(),
-    };
-    return this.streams.open(stream.after, hello, socketTag(stream.access));
+    const isStream = new URL(request.url).pathname.endsWith("/events/stream");
+    return isStream ? acceptStream(host, request) : acceptSocket(host, request);
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -395,32 +306,25 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   override async alarm(): Promise<void> {
     if (!this.exists()) return;
-    const { deps, loop } = this.agent();
-    this.state.deadlines.fired();
-    const now = deps.clock.now();
-    const retention = this.state.retention.due(now);
-    if (retention?.type === "expire") {
-      this.erase("The session expired after its retention period without activity");
-      return;
-    }
-    if (retention?.type === "warn") this.state.retention.warn(retention.expiresAt);
-    for (const link of this.state.links.takeExpired(now)) {
-      for (const ws of this.ctx.getWebSockets(socketTag(link))) {
-        closeSocket(ws, SOCKET_CLOSE.expired, "This share link has expired");
-      }
-      this.streamsRef?.close(socketTag(link));
-      this.state.subscriptions.deleteByLink(link.linkId);
-    }
-    // Deadlines are drained here and may throw, so the platform retries the alarm; the turn itself
-    // runs on, like after any command, and reports its own failures as events.
-    const timedOut = timeOutDue(deps, now) > 0;
-    const resume = loop.checkWatchdog(now) || timedOut;
-    this.state.deadlines.rearm();
-    if (resume)
-      loop.advance().catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
-    // Notifications go out last: a slow push service or webhook must not hold up a timeout.
-    if ((await this.notifier.deliverDue(now)) > 0) this.state.deadlines.rearm();
-    await this.inboxReport.fire(now);
+    await runAlarm({
+      state: this.state,
+      agent: () => this.agent(),
+      erase: (reason) => this.erase(reason),
+      linkAdmin: () => this.linkAdmin,
+      notifier: () => this.notifier,
+      inboxReport: () => this.inboxReport,
+    });
+  }
+
+  private get linkAdmin(): LinkAdminHost {
+    return {
+      state: this.state,
+      closeConnections: (tag, code, reason) => {
+        for (const ws of this.ctx.getWebSockets(tag)) closeSocket(ws, code, reason);
+        this.streamsRef?.close(tag);
+      },
+      logIds: (access) => this.logIds(access),
+    };
   }
 
   private gate(access: Access): ErrorBody | null {
@@ -434,10 +338,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return { sessionId: this.state.meta.get("session_id", z.string()) ?? "", linkId: access.linkId };
   }
 
-  /**
-   * Opens every RPC entry point: the session must exist and still admit `access` (the owner, for
-   * the routes the Worker lets only the owner reach); refusals become a refused outcome.
-   */
+  /** Opens every RPC entry point: the session must exist and still admit `access`, else it refuses. */
   private guard(
     access: Access,
     work: () => CommandOutcome | Promise<CommandOutcome>,
@@ -475,11 +376,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
   }
 
-  /** Long-poll reads this instance holds open (tests check a read really waits). */
-  get waitingReads(): number {
-    return this.waiters.size;
-  }
-
   /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
   untilWaitingReads(n: number): Promise<void> {
     return this.waiters.untilWaiting(n);
@@ -496,12 +392,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   private broadcast(frame: string): void {
     this.streamsRef?.broadcast(frame);
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.send(frame);
-      } catch {
-        // A socket closing mid-broadcast must not stop the others.
-      }
-    }
+    sendToEvery(this.ctx.getWebSockets(), frame);
   }
 }

@@ -88,6 +88,17 @@ export function sendAck(ws: WebSocket, frame: AckFrame): void {
   }
 }
 
+/** Sends `frame` to each socket; one closing mid-way must not stop the others. */
+export function sendToEvery(sockets: WebSocket[], frame: string): void {
+  for (const ws of sockets) {
+    try {
+      ws.send(frame);
+    } catch {
+      // Closed by the runtime since it was listed; the others still get the frame.
+    }
+  }
+}
+
 export function closeSocket(ws: WebSocket, code: number, reason: string): void {
   try {
     ws.close(code, reason);

@@ -1,0 +1,34 @@
+// One command from a device or an HTTP route, once its credential is admitted: refused beyond what
+// its role may send, else run as an external agent's command or handed to the loop's handler.
+import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
+import type { SessionCommand } from "../protocol/commands";
+import { answererOf } from "./answerer";
+import { type CommandOutcome, executeCommand } from "./command-handler";
+import { runExternalCommand, SqlExternalKeys } from "./external-session";
+import { refuse } from "./session-refusal";
+import type { SessionRuntime } from "./session-runtime";
+import type { SessionState } from "./session-state";
+
+/** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
+export function runSessionCommand(
+  state: SessionState,
+  runtime: SessionRuntime,
+  sent: { command: SessionCommand; deviceId: string | null; access: Access; answeredBy?: string | undefined },
+): CommandOutcome {
+  const { command, deviceId, access } = sent;
+  if (!mayRun(access.role, command.type))
+    refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
+  if (!mayDecideBeyondCard(access.role, command))
+    refuse(
+      "forbidden",
+      `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`,
+    );
+  const { deps, loop } = runtime;
+  const external = runExternalCommand(
+    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql) },
+    command,
+  );
+  if (external) return external;
+  const answeredBy = sent.answeredBy ?? answererOf(state, access);
+  return executeCommand({ deps, loop, sentMessages: state.sentMessages, answeredBy }, command, deviceId);
+}
