@@ -3,7 +3,7 @@
 // called. A bad link or a refused token is one line on stderr and exit code 2.
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { BadLinkError, ExternalAgent, parseShareLink } from "../web/src/client";
+import { BadLinkError, ExternalAgent, parseShareLink } from "../client/client";
 
 export const BRIDGE_OPTIONS = {
   server: { type: "string" },

@@ -1,6 +1,6 @@
 // What a terminal prompt for one interaction kind is: the card it answers, and the lines it asks
 // and the command it sends. Each kind's prompt lives in its own file; card-prompts.ts lists them.
-import type { CommandInput } from "../web/src/client";
+import type { CommandInput } from "../client/client";
 
 export interface Card {
   /** The card's own id; events stored before interactions had ids of their own leave it out. */

@@ -4,7 +4,7 @@
 import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../web/src/client";
+import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../client/client";
 import { readAttachArgs } from "./attach-args";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";

@@ -5,9 +5,9 @@
 // so on stderr and prints no decision, which hands the request back to Claude Code's own prompt.
 import process from "node:process";
 import { z } from "zod";
-import { askThroughParley } from "../web/src/claude-ask";
-import type { PermissionDecision } from "../web/src/claude-permissions";
-import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../web/src/client";
+import { askThroughParley } from "../client/claude-ask";
+import type { PermissionDecision } from "../client/claude-permissions";
+import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../client/client";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 

@@ -8,9 +8,9 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { z } from "zod";
-import { askThroughParley } from "../web/src/claude-ask";
-import type { PermissionDecision } from "../web/src/claude-permissions";
-import { ApiError, type ExternalAgent, UnreachableError } from "../web/src/client";
+import { askThroughParley } from "../client/claude-ask";
+import type { PermissionDecision } from "../client/claude-permissions";
+import { ApiError, type ExternalAgent, UnreachableError } from "../client/client";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 

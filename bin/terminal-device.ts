@@ -1,8 +1,8 @@
 // A terminal as one more device of a session: streams the transcript, asks open cards one at a
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
 import type { Interface as ReadLine } from "node:readline";
+import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
 import { isPromptEvent } from "../src/protocol/prompt-event";
-import type { InteractionResolution, SessionClient, SessionEvent } from "../web/src/client";
 import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";

@@ -15,13 +15,13 @@ const common = {
 };
 await build({
   ...common,
-  entryPoints: [`${root}web/src/client.ts`],
+  entryPoints: [`${root}client/client.ts`],
   platform: "neutral",
   outfile: `${root}dist/client.js`,
 });
 await build({
   ...common,
-  entryPoints: [`${root}web/src/agent-sdk.ts`],
+  entryPoints: [`${root}client/agent-sdk.ts`],
   platform: "neutral",
   outfile: `${root}dist/agent-sdk.js`,
   external: ["@anthropic-ai/claude-agent-sdk"],

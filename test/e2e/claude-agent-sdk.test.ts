@@ -25,7 +25,7 @@ import {
 } from "./claude-model-server";
 import { baseUrl } from "./harness";
 
-type CanUseToolFactory = typeof import("../../web/src/agent-sdk").parleyCanUseTool;
+type CanUseToolFactory = typeof import("../../client/agent-sdk").parleyCanUseTool;
 
 let model: ModelServer | undefined;
 let box: Sandbox | undefined;

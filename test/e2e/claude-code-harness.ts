@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { SessionClient } from "../../client/session-client";
+import { buildShareUrl } from "../../client/session-link";
 import { PROMPT_EVENT_TYPES, type SessionEvent } from "../../src/protocol/index";
-import { SessionClient } from "../../web/src/session-client";
-import { buildShareUrl } from "../../web/src/session-link";
 import type { ModelServer } from "./claude-model-server";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));

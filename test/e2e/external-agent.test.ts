@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CreateExternalSessionResponse, ExternalInteraction } from "../../web/src/client";
-import { buildShareUrl } from "../../web/src/client";
+import type { CreateExternalSessionResponse, ExternalInteraction } from "../../client/client";
+import { buildShareUrl } from "../../client/client";
 import { hasChromium } from "./browser-env";
 import { baseUrl, launchBrowser, openDevice } from "./harness";
 

@@ -4,8 +4,8 @@ import { mkdir } from "node:fs/promises";
 import process from "node:process";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { inject } from "vitest";
-import { createSession } from "../../web/src/session-api";
-import { buildShareUrl } from "../../web/src/session-link";
+import { createSession } from "../../client/session-api";
+import { buildShareUrl } from "../../client/session-link";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./browser-env";
 
 export const baseUrl = (): string => inject("baseUrl");

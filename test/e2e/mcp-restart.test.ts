@@ -5,8 +5,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { createSession } from "../../client/session-api";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
-import { createSession } from "../../web/src/session-api";
 import type { RecordedCall } from "../mcp-servers/mrtr-server";
 import { hasChromium } from "./browser-env";
 

@@ -1,7 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SessionClient } from "../../client/session-client";
 import type { SessionEvent } from "../../src/protocol/index";
-import { SessionClient } from "../../web/src/session-client";
 import { hasChromium } from "./browser-env";
 import { askReply, baseUrl, launchBrowser, openDevice, say, scriptedSession, typeMessage } from "./harness";
 

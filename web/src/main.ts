@@ -1,9 +1,10 @@
 // Browser entry: the start page, or the session named in the URL fragment (`#/s/<id>?token=…`,
 // whose token is then taken out of the address bar: route-token.ts).
+
+import { ApiError, fetchSnapshot } from "../../client/session-api";
 import { deviceId } from "./device-id";
 import { safeSessionStorage, takeSessionRoute } from "./route-token";
 import { safeLocalStorage } from "./safe-storage";
-import { ApiError, fetchSnapshot } from "./session-api";
 import { mountSession } from "./ui/app";
 import { h } from "./ui/dom";
 import { mountLanding } from "./ui/landing";

@@ -1,8 +1,9 @@
 // "Notify this device": registers the service worker, asks for notification permission, subscribes
 // with the server's VAPID key and hands the subscription to the session, per device.
+
+import { ApiError } from "../../client/session-api";
+import type { SessionRoute } from "../../client/session-link";
 import type { NotifyInfo, PushSubscriptionBody } from "../../src/protocol/index";
-import { ApiError } from "./session-api";
-import type { SessionRoute } from "./session-link";
 
 export type PushState =
   | { kind: "unavailable"; reason: string }

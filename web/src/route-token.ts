@@ -1,7 +1,7 @@
 // The page's session token after the share link opened it: taken out of the address bar at once
 // (so it is not shown, bookmarked, screen-shared or synced as history) and kept in this tab's
 // sessionStorage, so a reload still opens the session.
-import type { SessionRoute } from "./session-link";
+import type { SessionRoute } from "../../client/session-link";
 
 const KEY_PREFIX = "parley:token:";
 

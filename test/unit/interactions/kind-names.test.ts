@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const ROOTS = ["src", "web/src", "bin"];
+const ROOTS = ["src", "web/src", "client", "bin"];
 
 /** The files each kind owns, and the registries that list every kind by name. */
 const OWNED = [
@@ -42,9 +42,9 @@ const KNOWN: Record<string, string> = {
   "web/src/session-state.ts": "folds the seed prompt events",
   "src/protocol/access.ts": "an approval's always-allow is the owner's decision",
   "src/agent/edited-input.ts": "runs the arguments a person edited on an approval",
-  "web/src/external-agent.ts": "an external agent names the kind of card it opens",
-  "web/src/claude-permissions.ts": "maps Claude Code's permission requests onto the seed kinds",
-  "web/src/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
+  "client/external-agent.ts": "an external agent names the kind of card it opens",
+  "client/claude-permissions.ts": "maps Claude Code's permission requests onto the seed kinds",
+  "client/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
   "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
   "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
 };

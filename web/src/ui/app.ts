@@ -1,11 +1,12 @@
 // The session page: wires the socket client to the pure view reducer and the components, batches
 // renders, routes keyboard shortcuts to the active card and keeps the newest output in view.
+
+import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../../../client/session-client";
+import type { SessionRoute } from "../../../client/session-link";
 import type { InteractionResolution, PermissionMode } from "../../../src/protocol/index";
 import { type PendingPrompt, pendingInteractions } from "../interaction-view";
 import { rememberSession } from "../recent-sessions";
 import { safeLocalStorage } from "../safe-storage";
-import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../session-client";
-import type { SessionRoute } from "../session-link";
 import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
 import { AgentBreadcrumb } from "./agent-breadcrumb";
 import { BatchBar } from "./batch-bar";

@@ -1,9 +1,9 @@
 // "Approve all" / "Deny all": shown while two or more approval cards of the agent's message are
 // open, it decides them with one command; cards another device decided first are reported.
 
+import type { CommandOutcome } from "../../../client/session-client";
 import type { DecideBatchCommand } from "../../../src/protocol/index";
 import { pendingInteractions } from "../interaction-view";
-import type { CommandOutcome } from "../session-client";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
 

@@ -1,7 +1,8 @@
 // The message box: Enter sends, Shift+Enter adds a line; while a turn runs a message is queued,
 // while a card waits for an answer the box is locked, and Cancel stops the running turn.
+
+import type { ConnectionInfo } from "../../../client/session-client";
 import { isTopAgentPrompt, pendingInteractions } from "../interaction-view";
-import type { ConnectionInfo } from "../session-client";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
 import { readsChat } from "./interaction-renderers";

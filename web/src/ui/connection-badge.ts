@@ -1,5 +1,5 @@
 // Connection state as it really is: connected, connecting, reconnecting (with the next try), offline.
-import type { ConnectionInfo } from "../session-client";
+import type { ConnectionInfo } from "../../../client/session-client";
 import { h, setText } from "./dom";
 
 export class ConnectionBadge {

@@ -2,10 +2,10 @@
 // defaults filled in, required marks, help text and inline errors — from the same check the server
 // runs, and from the server's own refusal — then Accept / Decline, a countdown and a summary receipt.
 
+import { CommandError } from "../../../client/session-client";
 import { checkContent } from "../../../src/protocol/form-content";
 import type { ElicitationSchema, ElicitValue, InteractionResolution } from "../../../src/protocol/index";
 import { type FormField, fieldValue, formOf, formReceipt, formSummary, toLocalDateTime } from "../form-view";
-import { CommandError } from "../session-client";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren, setText } from "./dom";

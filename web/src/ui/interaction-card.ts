@@ -1,8 +1,9 @@
 // What every interaction card shares: the one action they call, the context they render in, the
 // receipt line, and the "sending / failed" line under the buttons.
+
+import type { CommandOutcome } from "../../../client/session-client";
 import type { InteractionResolution } from "../../../src/protocol/index";
 import { receiptText } from "../interaction-view";
-import type { CommandOutcome } from "../session-client";
 import type { InteractionState } from "../session-state";
 import { h, setText } from "./dom";
 

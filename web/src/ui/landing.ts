@@ -1,8 +1,8 @@
 // The start page: one button that creates a session and opens it (asking for the gateway token
 // only when the deployment requires one), and the sessions this browser opened before.
 
+import { ApiError, createSession } from "../../../client/session-api";
 import { safeLocalStorage } from "../safe-storage";
-import { ApiError, createSession } from "../session-api";
 import { h, setText } from "./dom";
 import { recentList } from "./recent-list";
 

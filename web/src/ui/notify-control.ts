@@ -1,7 +1,8 @@
 // The "Notify this device" control in the session header: a toggle when the server can push, or a
 // short note saying why it cannot.
+
+import type { SessionRoute } from "../../../client/session-link";
 import { currentPushState, disablePush, enablePush, notifyInfo, type PushState } from "../push-subscription";
-import type { SessionRoute } from "../session-link";
 import { h, setText } from "./dom";
 
 const BLOCKED = "Notifications are blocked for this site in the browser's settings.";

@@ -1,9 +1,9 @@
 // The start page's list of sessions this browser opened: title, status (refreshed from the server),
 // when it was last seen, and links to reopen or forget each one.
 
+import { fetchSnapshot } from "../../../client/session-api";
+import { buildShareUrl } from "../../../client/session-link";
 import { forgetSession, type RecentSession, readRecent, updateStatus } from "../recent-sessions";
-import { fetchSnapshot } from "../session-api";
-import { buildShareUrl } from "../session-link";
 import { h, setText } from "./dom";
 
 type Store = Pick<Storage, "getItem" | "setItem">;

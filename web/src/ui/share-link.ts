@@ -1,8 +1,9 @@
 // "Open on another device" (owner only): mints a share link — `answer` by default, or view only,
 // with an optional lifetime and label — copies it, and lists the active links with a revoke button.
+
+import { listLinks, mintLink, revokeLink } from "../../../client/session-api";
+import type { SessionRoute } from "../../../client/session-link";
 import type { ShareLinkView } from "../../../src/protocol/index";
-import { listLinks, mintLink, revokeLink } from "../session-api";
-import type { SessionRoute } from "../session-link";
 import { h, replaceChildren, setText } from "./dom";
 
 const LIFETIMES: Array<[string, number | undefined]> = [

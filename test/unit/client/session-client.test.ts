@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type ConnectionInfo, SessionClient } from "../../../web/src/session-client";
-import type { SocketLike } from "../../../web/src/session-socket";
-import { hello } from "./events";
+import { type ConnectionInfo, SessionClient } from "../../../client/session-client";
+import type { SocketLike } from "../../../client/session-socket";
+import { hello } from "../web/events";
 
 /** An in-memory socket the test plays the server for. */
 class FakeSocket implements SocketLike {

@@ -7,7 +7,7 @@ import type {
   ExternalInteraction,
   OpenedInteraction,
   ProgressEvent,
-} from "../../src/protocol/external";
+} from "../src/protocol/external";
 import { ApiError } from "./session-api";
 import { SessionClient } from "./session-client";
 import { buildShareUrl, parseShareLink } from "./session-link";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "../../../web/src/session-api";
-import { SessionClient } from "../../../web/src/session-client";
-import type { SocketLike } from "../../../web/src/session-socket";
-import { hello } from "./events";
+import { ApiError } from "../../../client/session-api";
+import { SessionClient } from "../../../client/session-client";
+import type { SocketLike } from "../../../client/session-socket";
+import { hello } from "../web/events";
 
 class FakeSocket implements SocketLike {
   onmessage: ((event: { data: unknown }) => void) | null = null;

@@ -1,6 +1,6 @@
 // Wire details of the session socket: its URL, the backoff schedule, and a small structural parser
 // for server frames (the bundle carries protocol types only, not zod, to stay light).
-import type { AckFrame, DeltaFrame, HelloFrame, SessionEvent } from "../../src/protocol/index";
+import type { AckFrame, DeltaFrame, HelloFrame, SessionEvent } from "../src/protocol/index";
 
 /** The subset of the WebSocket API the client uses; browsers' and Node's `ws` both fit. */
 export interface SocketLike {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildShareUrl, parseSessionHash } from "../../../web/src/session-link";
-import { backoffDelay, parseFrame, socketUrl } from "../../../web/src/session-socket";
-import { hello } from "./events";
+import { buildShareUrl, parseSessionHash } from "../../../client/session-link";
+import { backoffDelay, parseFrame, socketUrl } from "../../../client/session-socket";
+import { hello } from "../web/events";
 
 describe("server frames", () => {
   it("recognises hello, ack, batch, single events and pong", () => {

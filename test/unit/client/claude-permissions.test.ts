@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cardFor, decisionFor, PLAN_NOT_FOUND } from "../../../web/src/claude-permissions";
-import type { ExternalInteraction } from "../../../web/src/external-agent";
+import { cardFor, decisionFor, PLAN_NOT_FOUND } from "../../../client/claude-permissions";
+import type { ExternalInteraction } from "../../../client/external-agent";
 
 function resolved(kind: string, outcome: string, response: unknown): ExternalInteraction {
   return {

@@ -9,7 +9,7 @@ import type {
   MintLinkBody,
   SessionSnapshot,
   ShareLinkView,
-} from "../../src/protocol/index";
+} from "../src/protocol/index";
 
 /** A non-2xx answer from the API, with the protocol error code when the body had one. */
 export class ApiError extends Error {

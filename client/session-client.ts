@@ -3,7 +3,7 @@
 // the last seen seq on every (re)connect, dedupes events, keeps the socket alive with pings,
 // reconnects with backoff, queues commands while disconnected and turns acks into promises.
 // Runs in browsers and in Node (pass `createSocket`, e.g. the `ws` package).
-import type { AckFrame, ClientCommand, DeltaFrame, HelloFrame, SessionEvent } from "../../src/protocol/index";
+import type { AckFrame, ClientCommand, DeltaFrame, HelloFrame, SessionEvent } from "../src/protocol/index";
 import { ApiError, requestTicket } from "./session-api";
 import { backoffDelay, parseFrame, type SocketLike, socketUrl } from "./session-socket";
 

@@ -1,7 +1,7 @@
 // The typed client the package exports as `parley/client`: the same connection logic the web page
 // uses (resume by cursor, resend of unacknowledged commands, pings), plus the HTTP calls and the
 // protocol's zod schemas and types. Runs in browsers and in Node 22 (which has a global WebSocket).
-export * from "../../src/protocol/index";
+export * from "../src/protocol/index";
 export {
   BadLinkError,
   ExternalAgent,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SessionClient } from "../../../web/src/session-client";
-import type { SocketLike } from "../../../web/src/session-socket";
-import { hello } from "./events";
+import { SessionClient } from "../../../client/session-client";
+import type { SocketLike } from "../../../client/session-socket";
+import { hello } from "../web/events";
 
 class FakeSocket implements SocketLike {
   onmessage: ((event: { data: unknown }) => void) | null = null;
