@@ -183,4 +183,14 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     }
     await auditAll(pages, "a conversation with a subagent");
   });
+
+  it("finds nothing when a turn fails, with the error and Retry shown", async () => {
+    const session = await scriptedSession([
+      { content: [], error: { code: "invalid_request", message: "the model fell over" } },
+    ]);
+    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+    await typeMessage(pages[0] as Page, "please work");
+    for (const page of pages) await page.getByRole("button", { name: "Retry" }).waitFor();
+    await auditAll(pages, "a failed turn");
+  });
 });
