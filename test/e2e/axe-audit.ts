@@ -27,8 +27,8 @@ export async function auditPage(page: Page, except: string[] = []): Promise<AxeF
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE_SOURCE);
   return page.evaluate(
     async ({ tags, except }) => {
-      type Node = { target: unknown[]; failureSummary?: string };
-      type Result = { id: string; impact?: string | null; help: string; nodes: Node[] };
+      type AxeNode = { target: unknown[]; failureSummary?: string };
+      type Result = { id: string; impact?: string | null; help: string; nodes: AxeNode[] };
       const axe = (
         window as unknown as {
           axe: { run(context: Document, options: object): Promise<{ violations: Result[] }> };
