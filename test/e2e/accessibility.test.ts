@@ -154,7 +154,8 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
 
     for (const page of pages) await page.getByText("every card answered").waitFor();
     await auditAll(pages, "a session with every card answered");
-  });
+    // Seventeen audits in one session: room to spare on a busy two-core machine.
+  }, 60_000);
 
   it("finds nothing while the person talks to a subagent", async () => {
     const session = await scriptedSession([
