@@ -49,6 +49,11 @@ async function hooksFor(sessionId: string): Promise<Array<SentRequest & { notice
     .filter((request) => request.notice.sessionId === sessionId);
 }
 
+/** The token a notice's link carries (`…/#/s/<id>?token=…&card=…`). */
+function tokenIn(url: string): string {
+  return new URLSearchParams(new URL(url).hash.split("?")[1] ?? "").get("token") ?? "";
+}
+
 async function approvalSession() {
   const session = await createSession({
     script: [
@@ -88,8 +93,13 @@ describe("signed webhooks", () => {
         outcome: null,
       },
       title: "Approve notes_write?",
-      url: `${session.shareUrl}&card=toolu_hook_approve`,
     });
+    expect(opened?.notice.url).toMatch(
+      new RegExp(
+        `^https://[^/]+/#/s/${session.sessionId}\\?token=[\\w-]+\\.[\\w-]+\\.[\\w-]+&card=toolu_hook_approve$`,
+      ),
+    );
+    expect(opened?.notice.url).not.toContain(session.token);
     expect(opened?.notice.deadline).toBeGreaterThan(Date.now());
 
     await device.request({ type: "deny", toolCallId: "toolu_hook_approve", reason: "not yet" });
@@ -178,8 +188,8 @@ describe("signed webhooks", () => {
       card: { interactionId, toolCallId: "toolu_hook_cal", kind: "form" },
       title: "The agent is waiting (form)",
       body: "Add “Dentist” to the calendar? Check the details. — 10 minutes left to answer",
-      url: `${session.shareUrl}&card=${interactionId}`,
     });
+    expect(opened?.notice.url).toMatch(new RegExp(`&card=${interactionId}$`));
     await device.request({
       type: "respond",
       interactionId,
@@ -198,6 +208,57 @@ describe("signed webhooks", () => {
       ["resolved", interactionId],
       ["opened", interactionId],
     ]);
+  });
+
+  it("links with an answer link of the webhook's own, which answers but does no owner thing and can be revoked", async () => {
+    const { session } = await approvalSession();
+    const [opened] = await deliver(
+      session,
+      async () => (await hooksFor(session.sessionId)).length >= 1 && hooksFor(session.sessionId),
+      "the opened webhook",
+    );
+    const token = tokenIn(opened?.notice.url ?? "");
+    expect(token).not.toBe(session.token);
+
+    const { links } = (await (
+      await api("GET", `/api/sessions/${session.sessionId}/links`, { token: session.token })
+    ).json()) as { links: Array<{ linkId: string }> };
+    expect(links).toEqual([
+      expect.objectContaining({ role: "answer", label: `Webhook ${HOST}/parley`, revokedAt: null }),
+    ]);
+    const linkId = links[0]?.linkId;
+
+    const base = `/api/sessions/${session.sessionId}`;
+    for (const [method, path, body] of [
+      ["POST", `${base}/links`, { role: "answer" }],
+      ["GET", `${base}/links`, undefined],
+      ["DELETE", `${base}/links/${linkId}`, undefined],
+      ["POST", `${base}/owner-token`, undefined],
+      ["PATCH", base, { permissionMode: "bypassPermissions" }],
+      ["DELETE", base, undefined],
+    ] as const) {
+      const refused = await api(method, path, { token, body });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+    }
+
+    const answered = await api("POST", `${base}/deny`, {
+      token,
+      body: { toolCallId: "toolu_hook_approve", reason: "from the webhook's link" },
+    });
+    expect(answered.status).toBe(200);
+    const hooks = await deliver(
+      session,
+      async () => (await hooksFor(session.sessionId)).length >= 2 && hooksFor(session.sessionId),
+      "the resolved webhook",
+    );
+    // Every notice of this session carries the one link minted for this webhook.
+    expect(tokenIn(hooks[1]?.notice.url ?? "")).toBe(token);
+
+    const revoked = await api("DELETE", `${base}/links/${linkId}`, { token: session.token });
+    expect(revoked.status).toBe(200);
+    const refused = await api("GET", base, { token });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: { code: "link_revoked" } });
   });
 
   it("shows the delivery log only to the session's token holder", async () => {
