@@ -210,25 +210,40 @@ describe("signed webhooks", () => {
     ]);
   });
 
-  it("links with an answer link of the webhook's own, which answers but does no owner thing and can be revoked", async () => {
-    const { session } = await approvalSession();
-    const [opened] = await deliver(
-      session,
-      async () => (await hooksFor(session.sessionId)).length >= 1 && hooksFor(session.sessionId),
-      "the opened webhook",
-    );
+  it("links with an answer link of the webhook's own, which answers but does no owner thing, and revoking it is final", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([{ id: "toolu_hook_a", name: "notes_write", input: { key: "a", text: "first" } }]),
+        toolReply([{ id: "toolu_hook_b", name: "notes_write", input: { key: "b", text: "second" } }]),
+        textReply("Both decided."),
+      ],
+    });
+    const device = await connect(session, { device: "laptop" });
+    devices.push(device);
+    await device.request({ type: "send_message", text: "write two notes" });
+    const hooksUpTo = (n: number, what: string) =>
+      deliver(
+        session,
+        async () => (await hooksFor(session.sessionId)).length >= n && hooksFor(session.sessionId),
+        what,
+      );
+    const [opened] = await hooksUpTo(1, "the first opened webhook");
     const token = tokenIn(opened?.notice.url ?? "");
     expect(token).not.toBe(session.token);
 
-    const { links } = (await (
-      await api("GET", `/api/sessions/${session.sessionId}/links`, { token: session.token })
-    ).json()) as { links: Array<{ linkId: string }> };
+    const base = `/api/sessions/${session.sessionId}`;
+    const listLinks = async () =>
+      (
+        (await (await api("GET", `${base}/links`, { token: session.token })).json()) as {
+          links: Array<{ linkId: string; revokedAt: number | null }>;
+        }
+      ).links;
+    const links = await listLinks();
     expect(links).toEqual([
       expect.objectContaining({ role: "answer", label: `Webhook ${HOST}/parley`, revokedAt: null }),
     ]);
     const linkId = links[0]?.linkId;
 
-    const base = `/api/sessions/${session.sessionId}`;
     for (const [method, path, body] of [
       ["POST", `${base}/links`, { role: "answer" }],
       ["GET", `${base}/links`, undefined],
@@ -243,19 +258,22 @@ describe("signed webhooks", () => {
 
     const answered = await api("POST", `${base}/deny`, {
       token,
-      body: { toolCallId: "toolu_hook_approve", reason: "from the webhook's link" },
+      body: { toolCallId: "toolu_hook_a", reason: "from the webhook's link" },
     });
     expect(answered.status).toBe(200);
-    const hooks = await deliver(
-      session,
-      async () => (await hooksFor(session.sessionId)).length >= 2 && hooksFor(session.sessionId),
-      "the resolved webhook",
-    );
+    const hooks = await hooksUpTo(3, "the second card's opened webhook");
     // Every notice of this session carries the one link minted for this webhook.
-    expect(tokenIn(hooks[1]?.notice.url ?? "")).toBe(token);
+    expect(hooks.map((hook) => tokenIn(hook.notice.url))).toEqual([token, token, token]);
 
-    const revoked = await api("DELETE", `${base}/links/${linkId}`, { token: session.token });
-    expect(revoked.status).toBe(200);
+    expect((await api("DELETE", `${base}/links/${linkId}`, { token: session.token })).status).toBe(200);
+    expect(
+      (await api("POST", `${base}/deny`, { token: session.token, body: { toolCallId: "toolu_hook_b" } }))
+        .status,
+    ).toBe(200);
+    const later = await hooksUpTo(4, "the webhook after the revocation");
+    // No fresh link is minted behind the owner's back: the later notice carries the dead one.
+    expect(tokenIn(later[3]?.notice.url ?? "")).toBe(token);
+    expect(await listLinks()).toEqual([expect.objectContaining({ linkId, revokedAt: expect.any(Number) })]);
     const refused = await api("GET", base, { token });
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: { code: "link_revoked" } });
