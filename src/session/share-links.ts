@@ -43,8 +43,9 @@ export class ShareLinks {
     const minted = this.meta.get("webhook_links", WebhookLinks) ?? {};
     const known = minted[webhookUrl];
     if (known !== undefined) return this.list().find((link) => link.linkId === known) ?? null;
-    const url = new URL(webhookUrl);
-    const label = `Webhook ${url.host}${url.pathname}`.slice(0, MAX_LINK_LABEL_CHARS);
+    // The host alone: a webhook's path often holds its own secret (Slack's does), and a label is
+    // shown to everyone who sees an answer the link gave.
+    const label = `Webhook ${new URL(webhookUrl).host}`.slice(0, MAX_LINK_LABEL_CHARS);
     const link = this.add({ linkId: newId(), role: "answer", label, expiresAt: null });
     if (link) this.meta.set("webhook_links", { ...minted, [webhookUrl]: link.linkId });
     return link;

@@ -240,7 +240,7 @@ describe("signed webhooks", () => {
       ).links;
     const links = await listLinks();
     expect(links).toEqual([
-      expect.objectContaining({ role: "answer", label: `Webhook ${HOST}/parley`, revokedAt: null }),
+      expect.objectContaining({ role: "answer", label: `Webhook ${HOST}`, revokedAt: null }),
     ]);
     const linkId = links[0]?.linkId;
 
