@@ -1,5 +1,6 @@
 // The transcript: a keyed list of item views, created once per item and updated in place, so
 // streaming text never rebuilds the page and half-filled cards keep their state.
+import { namesSomeone } from "../../../src/protocol/people";
 import type { SessionView, TranscriptItem, UserItem } from "../session-state";
 import { h, setText } from "./dom";
 import type { CardContext, InteractionCard } from "./interaction-card";
@@ -15,7 +16,11 @@ interface ItemView {
 
 /** Who a message is from, naming the delegated agent when one is speaking or spoken to. */
 function whoOf(item: TranscriptItem): string {
-  if (item.kind === "user") return item.agent ? `You → ${item.agent}` : "You";
+  if (item.kind === "user") {
+    // A person or a link the server named sent it; else the one person of this deployment.
+    const sender = namesSomeone(item.by) ? item.by : "You";
+    return item.agent ? `${sender} → ${item.agent}` : sender;
+  }
   if (item.kind === "assistant") return item.agent ?? "Agent";
   return "";
 }
