@@ -1,6 +1,9 @@
 // The RPC surface of a person's Inbox object, and how the Worker and sessions reach it (one per person).
+
+import type { ErrorBody } from "../protocol/errors";
 import type { InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
+import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
 
 export interface InboxRpc {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
@@ -21,6 +24,11 @@ export interface InboxRpc {
   revokeLink(linkId: string): Promise<InboxLinkView | null>;
   /** Ends the streams and sockets opened with `tag`. */
   closeStreams(tag: string, code: number, reason: string): Promise<void>;
+  /** Stores a device's push subscription for every card of this person; the refusal, or null. */
+  subscribePush(body: PushSubscriptionBody, linkId: string | null, url: string): Promise<ErrorBody | null>;
+  /** False when the device had no subscription (or one another link made). */
+  unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
+  deliveries(): Promise<DeliveryView[]>;
   fetch(request: Request): Promise<Response>;
 }
 
