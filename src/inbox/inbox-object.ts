@@ -151,6 +151,14 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return this.links.list();
   }
 
+  async noteOpened(linkId: string, sessionId: string): Promise<void> {
+    this.links.noteOpened(linkId, sessionId);
+  }
+
+  async openedThrough(linkId: string): Promise<string[]> {
+    return this.links.openedThrough(linkId);
+  }
+
   async linkIsLive(linkId: string): Promise<boolean> {
     return this.links.isLive(linkId);
   }

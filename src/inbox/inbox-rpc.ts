@@ -20,6 +20,10 @@ export interface InboxRpc {
   ): Promise<InboxLinkView | null>;
   listLinks(): Promise<InboxLinkView[]>;
   linkIsLive(linkId: string): Promise<boolean>;
+  /** Records that inbox link `linkId` opened session `sessionId` (it holds a share link of that id). */
+  noteOpened(linkId: string, sessionId: string): Promise<void>;
+  /** The sessions inbox link `linkId` opened, whose share links revoking it revokes. */
+  openedThrough(linkId: string): Promise<string[]>;
   /** Revokes a link and closes its streams at once; null when there is no such link. */
   revokeLink(linkId: string): Promise<InboxLinkView | null>;
   /** Ends the streams and sockets opened with `tag`. */

@@ -30,6 +30,8 @@ const MIGRATIONS: string[][] = [
       interaction_id TEXT NOT NULL, notice TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
       next_at INTEGER, last_status INTEGER, last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
     `CREATE INDEX deliveries_due ON deliveries (status, next_at)`,
+    // Sessions opened through each inbox link (each holds a share link with the link's id).
+    `CREATE TABLE link_sessions (link_id TEXT NOT NULL, session_id TEXT NOT NULL, PRIMARY KEY (link_id, session_id))`,
   ],
 ];
 

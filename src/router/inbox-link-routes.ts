@@ -57,9 +57,9 @@ export function inboxLinkRoutes(routes: Hono<AppEnv>): void {
     const revoked = await inbox.revokeLink(linkId.data);
     if (!revoked) throw new HttpError("not_found", "No such inbox link");
     // Sessions opened through the link hold a share link with its id (inbox-open-route.ts).
-    const { sessions } = await inbox.view(person);
+    const opened = await inbox.openedThrough(linkId.data);
     await Promise.all(
-      sessions.map((session) => sessionStub(c.env, session.sessionId).revokeLink(linkId.data, OWNER)),
+      opened.map((sessionId) => sessionStub(c.env, sessionId).revokeLink(linkId.data, OWNER)),
     );
     return c.json(revoked);
   });

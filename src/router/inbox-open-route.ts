@@ -2,6 +2,7 @@
 // their own sessions, minted once per holder and reused after, so the page shows the conversation.
 import type { Hono } from "hono";
 import { z } from "zod";
+import { inboxStub } from "../inbox/inbox-rpc";
 import { OWNER, ShareLinkView } from "../protocol/access";
 import type { OpenedInboxSession } from "../protocol/inbox-links";
 import { SessionId } from "../protocol/session";
@@ -46,6 +47,8 @@ export function inboxOpenRoute(routes: Hono<AppEnv>): void {
     const known = Listed.parse(listed.result).links.find((existing) => existing.linkId === link.linkId);
     if (known?.revokedAt) throw new HttpError("forbidden", "The session's owner revoked this inbox's access");
     if (!known) {
+      // Noted before minting, so a revoke that races this open still reaches the session.
+      if (inboxLink) await inboxStub(c.env, person).noteOpened(inboxLink.linkId, sessionId.data);
       const added = await session.addLink(link, OWNER);
       if (!added.ok) throw HttpError.from(added.error);
     }

@@ -12,7 +12,7 @@ import { inboxAnswerRoute } from "./inbox-answer-route";
 import { inboxLinkRoutes } from "./inbox-link-routes";
 import { inboxOpenRoute } from "./inbox-open-route";
 import { inboxPushRoutes } from "./inbox-push-routes";
-import { checkInboxTicket, type InboxTicket, inboxTicketRoute } from "./inbox-ticket";
+import { checkInboxTicket, type InboxTicket, signInboxTicket } from "./inbox-ticket";
 import { personOf } from "./person";
 
 export const inboxRoutes = new Hono<AppEnv>();
@@ -30,7 +30,11 @@ inboxAnswerRoute(inboxRoutes);
 inboxLinkRoutes(inboxRoutes);
 inboxOpenRoute(inboxRoutes);
 inboxPushRoutes(inboxRoutes);
-inboxRoutes.post("/ws-ticket", inboxTicketRoute);
+// A ticket for whoever asks (the person, or their inbox link), to put in a stream's URL.
+inboxRoutes.post("/ws-ticket", async (c) => {
+  const secret = c.get("config").sessionSecret;
+  return c.json(await signInboxTicket(secret, personOf(c), c.get("inboxLink"), Date.now()), 201);
+});
 
 inboxRoutes.get("/", async (c) => {
   const person = personOf(c);

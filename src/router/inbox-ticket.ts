@@ -1,17 +1,14 @@
 // Inbox connection tickets: what a browser puts in the inbox's WebSocket or EventSource URL instead
 // of its credential. `POST /api/inbox/ws-ticket` signs who asked (the person, and the inbox link
 // they came through) for 30 s; the Inbox object spends its id on connect, so it admits one stream.
-import type { Context } from "hono";
 import { sign, verify } from "hono/jwt";
 import { z } from "zod";
 import { LinkId } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
 import { InboxLinkRole } from "../protocol/inbox-links";
-import type { AppEnv } from "./app-env";
 import { TICKET_TTL_MS } from "./connection-ticket";
 import { HttpError } from "./http-error";
 import type { InboxLinkClaims } from "./inbox-link-token";
-import { personOf } from "./person";
 import { newSessionId } from "./session-token";
 
 const AUDIENCE = "parley:inbox-ticket";
@@ -39,11 +36,14 @@ export interface InboxTicket {
   expiresAt: number;
 }
 
-/** `POST /api/inbox/ws-ticket`: a ticket for whoever asks (the person, or their inbox link). */
-export async function inboxTicketRoute(c: Context<AppEnv>): Promise<Response> {
-  const person = personOf(c);
-  const link = c.get("inboxLink");
-  const expiresAt = Date.now() + TICKET_TTL_MS;
+/** A ticket for `person`, or for the inbox link they came through. */
+export async function signInboxTicket(
+  secret: string,
+  person: string,
+  link: InboxLinkClaims | null,
+  now: number,
+): Promise<ConnectionTicketResponse> {
+  const expiresAt = now + TICKET_TTL_MS;
   const claims = {
     aud: AUDIENCE,
     sub: person,
@@ -53,11 +53,7 @@ export async function inboxTicketRoute(c: Context<AppEnv>): Promise<Response> {
       ? { linkId: link.linkId, role: link.role, label: link.label, expiresAt: link.expiresAt }
       : null,
   };
-  const response: ConnectionTicketResponse = {
-    ticket: await sign(claims, c.get("config").sessionSecret, "HS256"),
-    expiresAt: claims.exp * 1000,
-  };
-  return c.json(response, 201);
+  return { ticket: await sign(claims, secret, "HS256"), expiresAt: claims.exp * 1000 };
 }
 
 /** The ticket's claims; 403 when it is forged or expired at `now`. */
