@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     const row = home.locator(`.inbox-session[data-session-id="${session.sessionId}"]`);
     await row.waitFor();
     expect(await row.locator(".inbox-session-agent").textContent()).toBe("Parley");
-    await home.getByRole("button", { name: "Start a new session" }).waitFor();
+    await home.getByRole("button", { name: "Start a session" }).waitFor();
     await row.getByRole("button", { name: "Open Say hello" }).click();
     await home.getByText("Hello from the inbox test.").waitFor();
   });

@@ -33,7 +33,7 @@ export function startSessionForm(open: (sessionId: string, token: string) => voi
     value: storedGatewayToken() ?? "",
   });
   const gatewayRow = h("label", { class: "gateway", hidden: !gateway.value }, "Gateway token ", gateway);
-  const start = h("button", { type: "submit", class: "primary", text: "Start a new session" });
+  const start = h("button", { type: "submit", class: "primary", text: "Start a session" });
   return h(
     "form",
     {
