@@ -298,8 +298,12 @@ describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", ()
     await other.goto(`${baseUrl()}/`);
     const row = (session: { sessionId: string }) =>
       other.locator(`.inbox-session[data-session-id="${session.sessionId}"]`);
-    await expect.poll(() => row(first).locator(".inbox-session-title").textContent()).toBe("Plan the release");
-    await expect.poll(() => row(first).locator(".inbox-session-status").textContent()).toBe("Waiting for you");
+    await expect
+      .poll(() => row(first).locator(".inbox-session-title").textContent())
+      .toBe("Plan the release");
+    await expect
+      .poll(() => row(first).locator(".inbox-session-status").textContent())
+      .toBe("Waiting for you");
     expect(await row(second).locator(".inbox-session-title").textContent()).toBe("Tidy the docs");
     await expect.poll(() => row(second).locator(".inbox-session-status").textContent()).toBe("Idle");
 
