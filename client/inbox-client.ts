@@ -16,7 +16,7 @@ export interface InboxClientOptions extends InboxTarget {
 interface Listeners {
   /** The whole inbox, after the first hello and after every change. */
   view: (view: InboxView) => void;
-  /** Each change as it arrives (after the view it leads to was published). */
+  /** Each change as it arrives (before the view it leads to is published). */
   event: (event: InboxEvent) => void;
   /** The server ended this device's access for good (a revoked or expired inbox link). */
   ended: (reason: string) => void;
@@ -124,8 +124,9 @@ export class InboxClient {
     const next = applyInboxEvent(this.current, event);
     if (next === this.current) return;
     this.current = next;
-    this.emit("view", next);
+    // The change first, so a page can show how a card ended before the view drops it.
     this.emit("event", event);
+    this.emit("view", next);
   }
 
   private retry(): void {

@@ -26,6 +26,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly links: InboxLinks;
   private readonly tickets: SpentTickets;
   private readonly push: InboxPush;
+  private readonly sql: SqlCounter;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
@@ -34,6 +35,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     super(ctx, env);
     migrateInbox(ctx.storage.sql);
     const sql = new SqlCounter(ctx.storage.sql);
+    this.sql = sql;
     this.store = new InboxStore(sql, () => Date.now());
     this.links = new InboxLinks(sql, () => Date.now());
     this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
@@ -140,6 +142,11 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   async unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean> {
     return this.push.unsubscribe(deviceId, linkId);
+  }
+
+  /** This instance's storage counters (the benchmark's rows written per card). */
+  async stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }> {
+    return { rowsWritten: this.sql.rowsWritten, rowsRead: this.sql.rowsRead, events: this.store.lastSeq };
   }
 
   /** Pushes this inbox sent or is sending, newest first (what the person can inspect). */

@@ -33,6 +33,8 @@ export interface InboxRpc {
   /** False when the device had no subscription (or one another link made). */
   unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
   deliveries(): Promise<DeliveryView[]>;
+  /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
+  stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;
 }
 

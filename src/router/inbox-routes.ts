@@ -36,6 +36,8 @@ inboxRoutes.post("/ws-ticket", async (c) => {
   return c.json(await signInboxTicket(secret, personOf(c), c.get("inboxLink"), Date.now()), 201);
 });
 
+inboxRoutes.get("/stats", async (c) => c.json(await inboxStub(c.env, personOf(c)).stats()));
+
 inboxRoutes.get("/", async (c) => {
   const person = personOf(c);
   return c.json(await inboxStub(c.env, person).view(person));

@@ -68,9 +68,24 @@ export class InboxCards {
   /** `contextFor` says where a card's answers go: its own session, through the inbox. */
   constructor(private readonly contextFor: (sessionId: string) => CardContext) {}
 
-  /** Draws every open card of `view`; cards already shown keep their state (drafts, focus). */
+  /**
+   * Draws every open card of `view`; cards already shown keep their state (drafts, focus). A card
+   * that left the view unresolved (it ended while this page was away) leaves the page.
+   */
   update(view: InboxView): void {
     const sessions = new Map(view.sessions.map((session) => [session.sessionId, session]));
+    const open = new Set(view.cards.map((card) => keyOf(card.sessionId, card.interactionId)));
+    for (const [key, shown] of this.shown) {
+      if (open.has(key) || shown.item.interactions[0]?.resolution) continue;
+      shown.tool.dispose();
+      shown.tool.el.remove();
+      this.shown.delete(key);
+    }
+    for (const [sessionId, group] of this.groups) {
+      if (group.cards.childElementCount > 0) continue;
+      group.el.remove();
+      this.groups.delete(sessionId);
+    }
     for (const card of view.cards) {
       const key = keyOf(card.sessionId, card.interactionId);
       if (this.shown.has(key)) continue;
