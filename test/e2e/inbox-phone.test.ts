@@ -48,10 +48,15 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     });
     const phone = await context.newPage();
     phone.on("pageerror", (error) => console.error("[phone] page error:", error));
+    const sockets: string[] = [];
+    phone.on("websocket", (socket) => sockets.push(socket.url()));
     await phone.goto(link.inboxUrl);
     await phone.getByRole("status").filter({ hasText: "Live" }).waitFor();
-    // The token left the address bar at once.
+    // The token left the address bar at once, and the inbox socket carries a ticket instead.
     expect(phone.url()).toBe(`${baseUrl()}/#/inbox`);
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0]).toMatch(/\/api\/inbox\/ws\?ticket=[^&]+&after=\d+$/);
+    expect(sockets[0]).not.toContain(link.token);
     const before = await titleCount(phone);
 
     await typeMessage(laptop, "Plan the release");
@@ -81,6 +86,31 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     await phone.locator(".connection[data-state=connected]").waitFor();
     await phone.getByText("Going with the fast plan.").waitFor();
     await phone.getByText("Plan the release", { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it("shows a card answered on the laptop as answered on another device, in place, and counts it off", async () => {
+    const session = await scriptedSession([askReply("toolu_laptop"), say("Thorough it is.")]);
+    const laptop = await openDevice(browser, session, "laptop");
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      reducedMotion: "reduce",
+    });
+    const phone = await context.newPage();
+    await phone.goto(`${baseUrl()}/`);
+    await phone.getByRole("status").filter({ hasText: "Live" }).waitFor();
+    const before = await titleCount(phone);
+
+    await typeMessage(laptop, "Plan the launch");
+    const group = phone.locator(`.inbox-group[data-session-id="${session.sessionId}"]`);
+    await group.locator(".question-card").waitFor();
+    await expect.poll(() => titleCount(phone)).toBe(before + 1);
+    await laptop.locator(".question-card[data-keys-ready]").waitFor();
+    await laptop.getByLabel("Thorough").click();
+
+    await group.locator(".receipt[data-outcome=answered]").waitFor();
+    expect(await group.locator(".receipt").textContent()).toBe("Answered on another device");
+    await expect.poll(() => titleCount(phone)).toBe(before);
     await context.close();
   });
 
