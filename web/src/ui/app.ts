@@ -108,9 +108,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       notifyControl(route, deviceId),
       share.el,
     ),
-    ended,
-    status.demo,
-    h("main", { class: "conversation" }, emptyHint, transcript.el, transcript.queuedEl),
+    // Every notice sits inside a landmark, so screen-reader users moving by region meet it.
+    h("main", { class: "conversation" }, ended, status.demo, emptyHint, transcript.el, transcript.queuedEl),
     h("footer", { class: "bottom" }, batchBar.el, status.el, breadcrumb.el, composer.el),
   );
 

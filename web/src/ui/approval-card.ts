@@ -84,7 +84,13 @@ export class ApprovalCard extends AnswerableCard {
     );
     this.el = h(
       "section",
-      { class: "card approval-card", tabindex: "0", "aria-label": `Approval needed to run ${toolName}` },
+      // A group, not a region: a long conversation holds many cards, often with the same name.
+      {
+        role: "group",
+        class: "card approval-card",
+        tabindex: "0",
+        "aria-label": `Approval needed to run ${toolName}`,
+      },
       h(
         "header",
         { class: "card-head" },

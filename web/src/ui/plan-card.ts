@@ -55,7 +55,12 @@ export class PlanCard extends AnswerableCard {
     );
     this.el = h(
       "section",
-      { class: "card plan-card", tabindex: "0", "aria-label": "The agent's plan, waiting for your approval" },
+      {
+        role: "group",
+        class: "card plan-card",
+        tabindex: "0",
+        "aria-label": "The agent's plan, waiting for your approval",
+      },
       h(
         "header",
         { class: "card-head" },

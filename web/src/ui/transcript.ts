@@ -23,8 +23,9 @@ function whoOf(item: TranscriptItem): string {
 function messageView(item: TranscriptItem): ItemView {
   const body = h("div", { class: item.kind === "assistant" ? "message-text markdown" : "message-text" });
   const who = whoOf(item);
+  // A notice is a live region, which an <article> may not be; messages stay articles.
   const el = h(
-    "article",
+    item.kind === "notice" ? "div" : "article",
     { class: `message ${item.kind}${item.kind === "notice" ? ` notice-${item.level}` : ""}` },
     who ? h("span", { class: "message-who", text: who }) : null,
     body,

@@ -43,7 +43,12 @@ export class UrlCard extends AnswerableCard {
     this.controls = h("div", { class: "card-actions" }, this.link, this.finished, this.decliner, this.line);
     this.el = h(
       "section",
-      { class: "card url-card", tabindex: "0", "aria-label": `A page to visit for the agent: ${message}` },
+      {
+        role: "group",
+        class: "card url-card",
+        tabindex: "0",
+        "aria-label": `A page to visit for the agent: ${message}`,
+      },
       h(
         "header",
         { class: "card-head" },
