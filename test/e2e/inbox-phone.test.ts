@@ -7,6 +7,7 @@ import {
   baseUrl,
   launchBrowser,
   openDevice,
+  postMessage,
   say,
   screenshot,
   scriptedSession,
@@ -111,6 +112,28 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     await group.locator(".receipt[data-outcome=answered]").waitFor();
     expect(await group.locator(".receipt").textContent()).toBe("Answered on another device");
     await expect.poll(() => titleCount(phone)).toBe(before);
+    await context.close();
+  });
+
+  it("shows the waiting card on a view link's inbox without the controls to answer it", async () => {
+    const session = await scriptedSession([askReply("toolu_view"), say("Fine.")]);
+    const minted = await fetch(`${baseUrl()}/api/inbox/links`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ role: "view", label: "Wall screen" }),
+    });
+    const link = (await minted.json()) as MintedInboxLink;
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      reducedMotion: "reduce",
+    });
+    const screen = await context.newPage();
+    await screen.goto(link.inboxUrl);
+    await screen.getByText("Inbox (read-only link: cards can be read, not answered)").waitFor();
+    await postMessage(session, "Plan the review");
+    const group = screen.locator(`.inbox-group[data-session-id="${session.sessionId}"]`);
+    await group.getByText("Which plan should I follow?", { exact: true }).waitFor();
+    expect(await group.getByRole("button", { name: "Submit answers" }).isVisible()).toBe(false);
     await context.close();
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { takeInboxRoute } from "../../../web/src/ui/inbox-route";
+import { linkRoleOf, takeInboxRoute } from "../../../web/src/ui/inbox-route";
 
 function memoryStorage(): Storage {
   const map = new Map<string, string>();
@@ -31,5 +31,16 @@ describe("the inbox route", () => {
     expect(takeInboxRoute(place(""), storage)).toEqual({ linkToken: null });
     expect(takeInboxRoute(place("#/"), storage)).toEqual({ linkToken: null });
     expect(takeInboxRoute(place(`#/s/${"a".repeat(32)}?token=x`), storage)).toBeNull();
+  });
+});
+
+describe("an inbox link's role on the page", () => {
+  const token = (claims: object) =>
+    `eyJhbGciOiJIUzI1NiJ9.${btoa(JSON.stringify(claims)).replaceAll("=", "")}.signature`;
+
+  it("reads view from the token, and treats anything unreadable as an answer link the server still checks", () => {
+    expect(linkRoleOf(token({ role: "view" }))).toBe("view");
+    expect(linkRoleOf(token({ role: "answer" }))).toBe("answer");
+    expect(linkRoleOf("not-a-token")).toBe("answer");
   });
 });

@@ -10,7 +10,7 @@ import { safeLocalStorage } from "../safe-storage";
 import { h, setText } from "./dom";
 import { InboxCards } from "./inbox-cards";
 import { inboxNotifyControl } from "./inbox-notify";
-import { forgetInboxLink, type InboxRoute } from "./inbox-route";
+import { forgetInboxLink, type InboxRoute, linkRoleOf } from "./inbox-route";
 import { InboxSessions } from "./inbox-sessions";
 import type { CardContext } from "./interaction-card";
 import { startSessionForm, storedGatewayToken, storeGatewayToken } from "./landing";
@@ -94,14 +94,20 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     }),
     startSessionForm(openSession),
   );
+  // The stylesheet hides the answering controls of a view link (the server refuses them anyway).
+  const role = route.linkToken ? linkRoleOf(route.linkToken) : "owner";
+  root.dataset.role = role;
+  const subtitle =
+    role === "view"
+      ? "Inbox (read-only link: cards can be read, not answered)"
+      : route.linkToken
+        ? "Inbox (opened with an inbox link)"
+        : "Inbox";
   const header = h(
     "header",
     { class: "inbox-header" },
     h("h1", { text: "Parley" }),
-    h("p", {
-      class: "inbox-subtitle",
-      text: route.linkToken ? "Inbox (opened with an inbox link)" : "Inbox",
-    }),
+    h("p", { class: "inbox-subtitle", text: subtitle }),
     inboxNotifyControl(target),
     status,
   );

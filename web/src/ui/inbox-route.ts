@@ -41,3 +41,17 @@ export function forgetInboxLink(storage: Storage | null): void {
     // Nothing stored, or storage blocked.
   }
 }
+
+/**
+ * The role an inbox link's token states (`answer` or `view`), read without checking the signature:
+ * the page only hides what the server would refuse anyway.
+ */
+export function linkRoleOf(token: string): "answer" | "view" {
+  try {
+    const payload = token.split(".")[1] ?? "";
+    const claims = JSON.parse(atob(payload.replaceAll("-", "+").replaceAll("_", "/"))) as { role?: unknown };
+    return claims.role === "view" ? "view" : "answer";
+  } catch {
+    return "answer";
+  }
+}
