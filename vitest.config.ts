@@ -119,8 +119,19 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ...bindings, ...ACCESS_BINDINGS, INBOX_DISABLED: "false" },
-              outboundService: accessJwks,
+              // VAPID keys, so an inbox pushes; push services are recorded like the notify tests'.
+              bindings: {
+                ...bindings,
+                ...ACCESS_BINDINGS,
+                VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
+                VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
+                VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
+                INBOX_DISABLED: "false",
+              },
+              outboundService: (request: Request) =>
+                /^(push-.*\.parley\.test|outbound\.control)$/.test(new URL(request.url).hostname)
+                  ? outboundRecorder(request)
+                  : accessJwks(request),
             },
           }),
         ],

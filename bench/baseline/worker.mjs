@@ -23,6 +23,7 @@ export class BareBroadcast extends DurableObject {
     if (url.pathname.endsWith("/ws")) return this.accept(url);
     if (url.pathname.endsWith("/burst")) return this.burst(url);
     if (url.pathname.endsWith("/model")) return this.relayModel(url);
+    if (url.pathname.endsWith("/card")) return this.card(url);
     return new Response("not found", { status: 404 });
   }
 
@@ -105,6 +106,16 @@ export class BareBroadcast extends DurableObject {
     return Response.json({ deltas, lastSeq: this.seq });
   }
 
+  // The inbox floor: a card shows on this object's sockets, then one call makes another object
+  // (the person's inbox) broadcast it too. No outbox, no storage, no alarm.
+  async card(url) {
+    this.broadcast("card", {});
+    const inbox = url.searchParams.get("inbox") ?? "";
+    const stub = this.env.BARE.get(this.env.BARE.idFromName(inbox));
+    await stub.fetch(new Request(`https://bare/s/${inbox}/burst?n=1&paceMs=0&chars=4`, { method: "POST" }));
+    return Response.json({ lastSeq: this.seq });
+  }
+
   broadcast(type, data) {
     this.seq += 1;
     const event = { seq: this.seq, at: Date.now(), type, data };
@@ -138,7 +149,7 @@ export class BareBroadcast extends DurableObject {
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst|model)$/);
+    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst|model|card)$/);
     if (!match) return new Response("bare broadcast baseline", { status: 200 });
     const stub = env.BARE.get(env.BARE.idFromName(match[1]));
     return stub.fetch(request);
