@@ -13,6 +13,7 @@ import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import { describeCode, parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { runExternalAgent } from "./scenarios/external-agent.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
 import { runGlass } from "./scenarios/model-to-glass.mjs";
 import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
@@ -162,6 +163,8 @@ async function main() {
             repeats: options.repeats,
           },
         }),
+      agent: () =>
+        runExternalAgent({ parley, bare, log, options: { repeats: options.repeats, devices: 10 } }),
       startup: () => runStartup({ snapshot: parleyFiles(work), options: { repeats: options.repeats }, log }),
       resume: () =>
         runResume({

@@ -2,7 +2,7 @@
 // two cores.
 import { parseArgs } from "node:util";
 
-export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup"];
+export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup", "agent"];
 
 /** A mistake on the command line: reported without a stack trace. */
 export class UsageError extends Error {}
