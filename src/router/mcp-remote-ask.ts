@@ -93,7 +93,7 @@ export async function askRemotely(
     const { interactionId } = opened.result as { interactionId: string };
     for (;;) {
       if (options.signal?.aborted) return { error: "The call was cancelled; the card stays open." };
-      const read = await reach(() => roundOf(session, interactionId, roundMs), pause);
+      const read = await reach(() => roundOf(session, interactionId, roundMs, options.signal), pause);
       if (!read.ok) return refused(read.error);
       const state = read.result as ExternalInteraction;
       if (state.status === "resolved") return { decision: decisionFor(args.input, state) };
@@ -106,12 +106,16 @@ export async function askRemotely(
 
 /**
  * One round of the wait. The object holds it; the Worker holds the time limit, so a waiter lost
- * with the object still ends on time and the next round reads the stored card.
+ * with the object still ends on time and the next round reads the stored card. A call the client
+ * gave up on ends its round at once.
  */
-async function roundOf(session: RemoteSession, interactionId: string, roundMs: number) {
+async function roundOf(session: RemoteSession, interactionId: string, roundMs: number, signal?: AbortSignal) {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort = () => {};
   const timeUp = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), roundMs + ROUND_GRACE_MS);
+    onAbort = () => resolve(null);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
   try {
     return (
@@ -119,5 +123,6 @@ async function roundOf(session: RemoteSession, interactionId: string, roundMs: n
     );
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
   }
 }
