@@ -169,6 +169,16 @@ describe("the remote MCP endpoint's approve tool", () => {
     expect(decisionOf(await call)).toMatchObject({ behavior: "allow" });
   });
 
+  it("answers a call without the tool's name with an error naming the field, and opens no card", async () => {
+    const session = await createExternal();
+    const client = await mcpClient(session);
+    const result = await approve(client, { input: { command: "ls" } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("tool_name");
+    const snapshot = await api("GET", `/api/sessions/${session.sessionId}`, { token: session.token });
+    expect(((await snapshot.json()) as { pending: unknown[] }).pending).toEqual([]);
+  });
+
   it("refuses a person's link, a wrong token and a missing one before any card opens", async () => {
     const session = await createExternal();
     const link = await api("POST", `/api/sessions/${session.sessionId}/links`, {
