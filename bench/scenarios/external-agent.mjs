@@ -1,5 +1,6 @@
 // Scenario 7, the external agent (DESIGN §20): an agent that runs elsewhere opens a card over HTTP
-// and it reaches every device; a person answers on one device and the agent's long-poll returns.
+// and it reaches every device; a person answers on one device and the agent's long-poll, or the
+// bridges' typed-client wait, returns. The typed client is the built one (dist/, `npm install`).
 // Baselines: an HTTP request that makes the bare object broadcast to as many devices, and a socket
 // command that releases a long-poll held by the bare object.
 import { now, sleep, withTimeout } from "../lib/clock.mjs";
@@ -130,16 +131,7 @@ export async function runExternalAgent({ parley, bare, options, log }) {
     const [bareAnswerer] = floor.devices;
     const toAgent = await alternate(
       options.repeats,
-      async () => {
-        const polling = fetch(`${bare.baseUrl}/s/${bareName}/wait`, {
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-        await sleep(POLL_SETTLE_MS);
-        const sentAt = now();
-        await /** @type {Device} */ (bareAnswerer).request({ type: "echo" });
-        await (await polling).text();
-        return now() - sentAt;
-      },
+      () => bareLongPoll(bare, bareName, /** @type {Device} */ (bareAnswerer)),
       async () => {
         const { interactionId } = await openCard(parley, session);
         const url = `${parley.baseUrl}/api/sessions/${session.sessionId}/interactions/${interactionId}?wait=30`;
@@ -160,6 +152,12 @@ export async function runExternalAgent({ parley, bare, options, log }) {
         return receivedAt - sentAt;
       },
     );
+    log("external: an answer to the waiting bridge (typed client)");
+    const toBridge = await alternate(
+      options.repeats,
+      () => bareLongPoll(bare, bareName, /** @type {Device} */ (bareAnswerer)),
+      () => answerToBridge(parley, session, /** @type {Device} */ (answerer)),
+    );
     return [
       figure({
         scenario,
@@ -177,8 +175,69 @@ export async function runExternalAgent({ parley, bare, options, log }) {
         bare: toAgent.bare,
         target: { ratioAtMost: 3 },
       }),
+      figure({
+        scenario,
+        label: "an answer on a device → the waiting bridge (typed client over its socket) returns it",
+        unit: "ms",
+        parley: toBridge.parley,
+        bare: toBridge.bare,
+        target: { ratioAtMost: 3 },
+      }),
     ];
   } finally {
     await closeAll([...people.devices, ...floor.devices]);
   }
+}
+
+/**
+ * The floor under an answer reaching a waiting agent: a command that releases a long-poll the bare
+ * object holds.
+ * @param {import("../lib/targets.mjs").BareTarget} bare
+ * @param {string} name
+ * @param {Device} device
+ */
+async function bareLongPoll(bare, name, device) {
+  const polling = fetch(`${bare.baseUrl}/s/${name}/wait`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+  await sleep(POLL_SETTLE_MS);
+  const sentAt = now();
+  await device.request({ type: "echo" });
+  await (await polling).text();
+  return now() - sentAt;
+}
+
+/**
+ * A card the bridge waits on with the typed client (`ExternalAgent.waitForResolution`, the wait of
+ * `parley mcp`, `parley hook` and `parley/agent-sdk`), answered once its socket said hello.
+ * @param {import("../lib/targets.mjs").ParleyTarget} parley
+ * @param {ExternalSession} session
+ * @param {Device} answerer
+ */
+async function answerToBridge(parley, session, answerer) {
+  const { ExternalAgent } = await import("../../dist/client.js");
+  let helloed = () => {};
+  const hello = new Promise((resolve) => {
+    helloed = () => resolve(undefined);
+  });
+  const agent = await ExternalAgent.connect({
+    link: `${parley.baseUrl}/#/s/${session.sessionId}?token=${session.agentToken}`,
+    name: "Bench agent",
+    createSocket: (/** @type {string} */ url) => {
+      const socket = new WebSocket(url);
+      socket.addEventListener("message", (event) => {
+        if (String(event.data).startsWith('{"type":"hello"')) helloed();
+      });
+      return /** @type {any} */ (socket);
+    },
+  });
+  const { interactionId } = await openCard(parley, session);
+  const waiting = agent.waitForResolution(interactionId, AbortSignal.timeout(TIMEOUT_MS));
+  await withTimeout(hello, TIMEOUT_MS, "the bridge's hello");
+  await sleep(POLL_SETTLE_MS);
+  const sentAt = now();
+  const ack = await answerer.request({ type: "approve", toolCallId: interactionId });
+  if (!ack.ok) throw new Error(`approve was refused: ${JSON.stringify(ack.error)}`);
+  const state = await waiting;
+  const receivedAt = now();
+  if (state.status !== "resolved") throw new Error(`the bridge returned the card ${state.status}`);
+  return receivedAt - sentAt;
 }
