@@ -14,6 +14,7 @@ import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import { describeCode, parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
 import { closeInbox, prepareInbox, runInbox } from "./scenarios/inbox.mjs";
+import { runExternalAgent } from "./scenarios/external-agent.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
 import { runGlass } from "./scenarios/model-to-glass.mjs";
 import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
@@ -167,6 +168,8 @@ async function main() {
             repeats: options.repeats,
           },
         }),
+      agent: () =>
+        runExternalAgent({ parley, bare, log, options: { repeats: options.repeats, devices: 10 } }),
       startup: () => runStartup({ snapshot: parleyFiles(work), options: { repeats: options.repeats }, log }),
       resume: () =>
         runResume({

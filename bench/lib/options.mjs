@@ -2,7 +2,7 @@
 // two cores.
 import { parseArgs } from "node:util";
 
-export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup", "inbox"];
+export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup", "inbox", "agent"];
 
 /** A mistake on the command line: reported without a stack trace. */
 export class UsageError extends Error {}

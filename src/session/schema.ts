@@ -84,6 +84,10 @@ const MIGRATIONS: string[][] = [
     // Who answered, as the server knows them (a person, or a link's label), beside the device id.
     `ALTER TABLE interactions ADD COLUMN answered_by TEXT`,
   ],
+  [
+    // The agent link that opened an external card: only that link (or the owner) may withdraw it.
+    `ALTER TABLE interactions ADD COLUMN opened_by_link TEXT`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

@@ -25,7 +25,7 @@ export function runSessionCommand(
     );
   const { deps, loop } = runtime;
   const external = runExternalCommand(
-    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql) },
+    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql), access },
     command,
   );
   if (external) return external;
