@@ -38,6 +38,8 @@ export const ErrorBody = z.object({
   resolution: InteractionResolution.optional(),
   /** For `invalid_answer`: the problem with each field of the answer, for cards that show them inline. */
   fields: z.record(z.string(), z.string()).optional(),
+  /** For `rate_limited`: whole seconds until a retry may succeed (HTTP also sends it as Retry-After). */
+  retryAfterSeconds: z.number().int().positive().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
