@@ -31,6 +31,7 @@ export function runSessionCommand(
     command,
   );
   if (external) return external;
+  runtime.budget?.refuseCommand(command, access);
   const answeredBy = sent.answeredBy ?? answererOf(state, access);
   if (command.type === "retry_now") {
     const logIds = { sessionId: state.meta.get("session_id", z.string()), linkId: access.linkId };
