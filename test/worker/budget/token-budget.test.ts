@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { advanceClock, modelRequests } from "../../helpers/session-object-probe";
 
@@ -45,7 +45,20 @@ describe("the daily model token budget", () => {
     expect((await postMessage(session, "first")).status).toBe(202);
     await device.waitForDone();
 
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const refused = await postMessage(session, "second");
+    const logged = warn.mock.calls.map((call) => String(call[0]));
+    warn.mockRestore();
+    expect(logged.map((text) => JSON.parse(text))).toContainEqual(
+      expect.objectContaining({
+        event: "budget_exhausted",
+        sessionId: session.sessionId,
+        linkId: null,
+        reason: "send_message",
+        status: 409,
+      }),
+    );
+    expect(logged.join("\n")).not.toContain(session.token);
     const body = (await refused.json()) as { error: { code: string; message: string } };
     expect({ status: refused.status, code: body.error.code }).toEqual({
       status: 409,

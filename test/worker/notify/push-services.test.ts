@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createSession } from "../../helpers/session-harness";
 import { sqlRows } from "../../helpers/session-object-probe";
 import { mintLink } from "../access/access-fixtures";
@@ -11,6 +11,7 @@ describe("push subscriptions", () => {
     const link = await mintLink(session, { role: "answer" });
     const keys = (await browserKeys()).json;
     const before = await storageFingerprint(session.sessionId);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const cases: Array<[string, RegExp]> = [
       ["https://attacker.example/collect", /endpoint host attacker\.example is not a known push service/],
       ["https://fcm.googleapis.com.attacker.example/fcm/send/x", /fcm\.googleapis\.com\.attacker\.example/],
@@ -31,6 +32,17 @@ describe("push subscriptions", () => {
       }
     }
     expect(await storageFingerprint(session.sessionId)).toBe(before);
+    // Each refusal is in the security log, by session and link, without a token.
+    const logged = warn.mock.calls.map((call) => String(call[0])).filter((text) => text.startsWith("{"));
+    warn.mockRestore();
+    expect(logged.map((text) => JSON.parse(text))).toContainEqual(
+      expect.objectContaining({
+        event: "push_endpoint_refused",
+        sessionId: session.sessionId,
+        linkId: link.linkId,
+      }),
+    );
+    for (const token of [session.token, link.token]) expect(logged.join("\n")).not.toContain(token);
   });
 
   it("accept the endpoints browsers get from FCM, Mozilla, Apple and Windows", async () => {
