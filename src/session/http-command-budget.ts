@@ -1,5 +1,6 @@
 // Commands per credential over HTTP: one token bucket for the owner's token and one per share
 // link, with the socket's burst and rate, so the HTTP routes are no way around the socket limit.
+import type { Config } from "../config";
 import { logSecurityEvent } from "../log/security-log";
 import type { Access } from "../protocol/access";
 import { SessionRefusal } from "./session-refusal";
@@ -12,11 +13,16 @@ export class HttpCommandBudget {
   // honest client through sooner.
   private readonly buckets = new Map<string, Bucket>();
 
+  private readonly burst: number;
+  private readonly perSecond: number;
+
   constructor(
     private readonly now: () => number,
-    private readonly burst: number,
-    private readonly perSecond: number,
-  ) {}
+    limits: Pick<Config, "socketCommandBurst" | "socketCommandsPerSecond">,
+  ) {
+    this.burst = limits.socketCommandBurst;
+    this.perSecond = limits.socketCommandsPerSecond;
+  }
 
   /** Takes one command from `access`'s allowance, or refuses with `rate_limited` and when to retry. */
   take(access: Access, logIds: { sessionId: string; linkId: string | null }): void {

@@ -54,7 +54,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
-  private readonly httpBudget: HttpCommandBudget;
+  private readonly httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
@@ -66,11 +66,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     super(ctx, env);
     this.config = configFor(env);
     this.budget = new SocketBudget(
-      () => this.clock.now(),
-      this.config.socketCommandBurst,
-      this.config.socketCommandsPerSecond,
-    );
-    this.httpBudget = new HttpCommandBudget(
       () => this.clock.now(),
       this.config.socketCommandBurst,
       this.config.socketCommandsPerSecond,
@@ -155,10 +150,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () => ({ ok: true, result: this.state.events.page(after, limit) }));
   }
 
-  /**
-   * A command from the Worker (an HTTP route), within its credential's allowance. `answeredBy`
-   * names who sends it when the Worker knows better than the token (the inbox's person).
-   */
+  /** A command over HTTP, within its token's allowance; `answeredBy`: who sends it, when the Worker knows better. */
   async command(
     command: SessionCommand,
     deviceId: string | null,
@@ -288,7 +280,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         },
         mayReplay: (socket) => this.replayBudget.allows(socket),
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
-        // The socket's own allowance (`budget`) was taken already.
+        // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
           this.guard(access, () =>
             runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
