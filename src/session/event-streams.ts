@@ -16,6 +16,8 @@ interface Reader {
   sent: number;
   /** True while the stream reads from storage; live broadcasts then skip it (storage has them). */
   catchingUp: boolean;
+  /** The newest write; once it is through, so is every write before it, and the buffer is empty. */
+  lastWrite: Promise<void>;
 }
 
 export class EventStreams {
@@ -57,11 +59,11 @@ export class EventStreams {
       size: (chunk) => chunk.byteLength,
     });
     const writer = writable.getWriter();
-    const reader: Reader = { tag, sent: after, catchingUp: true };
+    const reader: Reader = { tag, sent: after, catchingUp: true, lastWrite: Promise.resolve() };
     this.writers.set(writer, reader);
     // A reader that goes away (the client disconnected) errors the writer: forget it at once.
     writer.closed.catch(() => this.drop(writer));
-    this.write(writer, `retry: 2000\nevent: hello\ndata: ${JSON.stringify(hello)}\n\n`);
+    this.write(writer, reader, `retry: 2000\nevent: hello\ndata: ${JSON.stringify(hello)}\n\n`);
     // The first step runs now, in the same synchronous step as `hello`, so a short replay and the
     // switch to live events happen before any other event can be stored.
     this.catchUp(writer, reader);
@@ -88,7 +90,7 @@ export class EventStreams {
         this.pause(writer, reader);
         continue;
       }
-      this.write(writer, message(frame, seq));
+      this.write(writer, reader, message(frame, seq));
       reader.sent = seq;
     }
   }
@@ -106,23 +108,26 @@ export class EventStreams {
 
   /**
    * Writes stored events after the stream's cursor until its buffer is full (then waits for the
-   * reader to drain it and goes on) or storage has no more (then the stream goes live).
+   * reader to drain it and goes on) or storage has no more (then the stream goes live). Each step
+   * writes at least one event, so a stream always moves forward.
    */
   private catchUp(writer: WritableStreamDefaultWriter<Uint8Array>, reader: Reader): void {
     reader.catchingUp = true;
+    let wrote = false;
     while (this.writers.has(writer)) {
-      if (this.full(writer)) {
+      if (wrote && this.full(writer)) {
         this.pause(writer, reader);
         return;
       }
       const frames = this.events.framesAfter(reader.sent, CATCH_UP_PAGE);
       let written = 0;
       for (const frame of frames) {
-        if (this.full(writer)) break;
+        if (wrote && this.full(writer)) break;
         const seq = seqOf(frame);
-        this.write(writer, message(frame, seq));
+        this.write(writer, reader, message(frame, seq));
         reader.sent = seq;
         written += 1;
+        wrote = true;
       }
       // A short page written whole means storage has nothing newer: the stream goes live.
       if (written === frames.length && frames.length < CATCH_UP_PAGE) break;
@@ -133,7 +138,9 @@ export class EventStreams {
   /** Stops live writes to a full stream and resumes it from storage once its reader drains it. */
   private pause(writer: WritableStreamDefaultWriter<Uint8Array>, reader: Reader): void {
     reader.catchingUp = true;
-    writer.ready.then(
+    // Not `writer.ready`: when the runtime pumps the body it can resolve while the buffer is
+    // still full. The last write settles only once everything before it went to the reader.
+    reader.lastWrite.then(
       () => this.catchUp(writer, reader),
       () => this.drop(writer),
     );
@@ -142,7 +149,7 @@ export class EventStreams {
   private beat(): void {
     for (const [writer, reader] of this.writers) {
       // A paused stream is not idle: its reader has unread events, so no heartbeat is needed.
-      if (!reader.catchingUp) this.write(writer, `: heartbeat ${Date.now()}\n\n`);
+      if (!reader.catchingUp) this.write(writer, reader, `: heartbeat ${Date.now()}\n\n`);
     }
   }
 
@@ -150,8 +157,9 @@ export class EventStreams {
     return (writer.desiredSize ?? 0) <= 0;
   }
 
-  private write(writer: WritableStreamDefaultWriter<Uint8Array>, text: string): void {
-    writer.write(encoder.encode(text)).catch(() => this.drop(writer));
+  private write(writer: WritableStreamDefaultWriter<Uint8Array>, reader: Reader, text: string): void {
+    reader.lastWrite = writer.write(encoder.encode(text));
+    reader.lastWrite.catch(() => this.drop(writer));
   }
 
   private drop(writer: WritableStreamDefaultWriter<Uint8Array>): void {
