@@ -74,6 +74,7 @@ export default defineConfig({
             "test/worker/notify/**",
             "test/worker/model-api/**",
             "test/worker/inbox/**",
+            "test/worker/budget/**",
             ...CORE_UNIT_TESTS,
           ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
@@ -111,6 +112,16 @@ export default defineConfig({
           }),
         ],
         test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...shared },
+      },
+      // A daily model token budget small enough for a scripted reply's usage to spend it.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ...bindings, SESSION_TOKEN_BUDGET: "1000" } },
+          }),
+        ],
+        test: { name: "budget", include: ["test/worker/budget/**/*.test.ts"], ...shared },
       },
       // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
       // edge), and sessions that report to their creator's inbox.

@@ -31,6 +31,18 @@ export const MIN_SESSION_SECRET_BYTES = 32;
 const SESSION_SECRET_HOW_TO =
   "generate one with `openssl rand -base64 32` and set it with `npx wrangler secret put SESSION_SECRET`";
 
+// Limits on what one session may spend: model tokens a day, and where its pushes may go.
+const SPENDING_LIMIT_VARS = {
+  SESSION_TOKEN_BUDGET: z.coerce.number().int().min(1_000).max(1_000_000_000_000).optional(),
+  PUSH_SERVICE_DOMAINS: z
+    .string()
+    .regex(
+      /^[a-z0-9-]+(\.[a-z0-9-]+)+(,[a-z0-9-]+(\.[a-z0-9-]+)+)*$/,
+      "must be host names separated by commas, such as push.example.com",
+    )
+    .optional(),
+};
+
 const EnvSchema = z.object({
   GATEWAY_TOKEN: z.string().min(1).optional(),
   SESSION_SECRET: z
@@ -83,6 +95,7 @@ const EnvSchema = z.object({
     .optional(),
   ACCESS_AUD: z.string().min(1).optional(),
   INBOX_DISABLED: Flag,
+  ...SPENDING_LIMIT_VARS,
 });
 
 /**
@@ -133,6 +146,10 @@ export interface Config {
   access: { teamDomain: string; audience: string } | null;
   /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
   inboxDisabled: boolean;
+  /** Model input plus output tokens one session may use per UTC day; null for no limit. */
+  sessionTokenBudget: number | null;
+  /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
+  pushServiceDomains: string[];
 }
 
 // Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
@@ -196,6 +213,8 @@ export function readConfig(env: ConfigVars): Config {
         ? { teamDomain: e.ACCESS_TEAM_DOMAIN, audience: e.ACCESS_AUD }
         : null,
     inboxDisabled: e.INBOX_DISABLED,
+    sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
+    pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
   };
 }
 

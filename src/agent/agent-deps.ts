@@ -4,6 +4,7 @@ import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ToolContext } from "../tools/define-tool";
 import type { ToolRegistry } from "../tools/registry";
+import type { ModelBudget } from "./model-budget";
 import type {
   Clock,
   DeadlineScheduler,
@@ -48,6 +49,8 @@ export interface AgentDeps {
   deadlines: DeadlineScheduler;
   clock: Clock;
   model: ModelClient;
+  /** The host's limit on model spending, when it sets one. */
+  budget?: ModelBudget;
   tools: ToolRegistry;
   kinds: InteractionRegistry;
   agents: AgentRegistry;

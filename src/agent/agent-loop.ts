@@ -211,6 +211,11 @@ export class AgentLoop {
         endTurn(deps, turn, "iteration_limit", null);
         continue;
       }
+      const spent = deps.budget?.refusal();
+      if (spent) {
+        failTurn(deps, turn, "budget_exhausted", spent);
+        continue;
+      }
       const frame = deps.frames.top();
       if (frame && popFrameThatCannotContinue(deps, frame)) continue;
       if (waitingForRetry(deps, turn)) return;

@@ -20,6 +20,7 @@ export const ErrorCode = z.enum([
   "not_top_agent",
   "nothing_to_retry",
   "queue_full",
+  "budget_exhausted",
   "misconfigured",
   "link_expired",
   "link_revoked",
@@ -38,6 +39,8 @@ export const ErrorBody = z.object({
   resolution: InteractionResolution.optional(),
   /** For `invalid_answer`: the problem with each field of the answer, for cards that show them inline. */
   fields: z.record(z.string(), z.string()).optional(),
+  /** For `rate_limited`: whole seconds until a retry may succeed (HTTP also sends it as Retry-After). */
+  retryAfterSeconds: z.number().int().positive().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
@@ -60,6 +63,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   not_top_agent: 409,
   nothing_to_retry: 409,
   queue_full: 409,
+  budget_exhausted: 409,
   misconfigured: 500,
   link_expired: 401,
   link_revoked: 401,
