@@ -98,27 +98,6 @@ export function unwindStack(
   }
 }
 
-/**
- * Before a delegated agent's next model call: past its own iteration cap, or with its definition
- * gone (removed by a deploy), it is popped with an is_error result so its parent decides what to do.
- */
-export function popFrameThatCannotContinue(deps: AgentDeps, frame: FrameRecord): boolean {
-  const definition = deps.agents.get(frame.agent);
-  if (!definition) {
-    abandonFrame(
-      deps,
-      frame,
-      "failed",
-      `Agent "${frame.agent}" is no longer defined, so it could not continue.`,
-    );
-    return true;
-  }
-  if (frame.iterations < definition.maxIterations) return false;
-  const result = `Agent "${frame.agent}" stopped after ${frame.iterations} model calls (its limit) without calling complete.`;
-  abandonFrame(deps, frame, "failed", result);
-  return true;
-}
-
 /** The parent's result when the person ends the top agent themselves. */
 export function endedByPersonResult(frame: FrameRecord): string {
   return `The person ended the conversation with agent "${frame.agent}" before it called complete; it returned no result.`;

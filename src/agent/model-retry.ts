@@ -80,16 +80,6 @@ export function onModelFailure(
   return "waiting";
 }
 
-/**
- * True while the turn waits for its retry time: the watchdog then points at that time, so the
- * alarm (or "retry now") resumes it, and nothing calls the model before.
- */
-export function waitingForRetry(deps: AgentDeps, turn: TurnRecord): boolean {
-  if (!turn.retry || turn.retry.at <= deps.clock.now()) return false;
-  deps.deadlines.setWatchdog(turn.retry.at);
-  return true;
-}
-
 /** "Retry now": the waiting turn's retry becomes due at once. False when no retry is waiting. */
 export function retryNow(deps: AgentDeps): boolean {
   const turn = deps.turn.current();
