@@ -36,6 +36,10 @@ export interface AgentSettings {
   contextTokens?: number;
 }
 
+/**
+ * The whole set, which only the loop and the host hold: every function below them takes a
+ * `Pick<AgentDeps, …>` of the stores it reads and writes, so its signature shows its effects.
+ */
 export interface AgentDeps {
   events: EventSink;
   transcript: TranscriptStore;

@@ -30,7 +30,10 @@ export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { o
  * The request is checked by the kind's own schema; a bad one changes nothing.
  */
 export function openExternalInteraction(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    "atomically" | "clock" | "deadlines" | "events" | "interactions" | "kinds" | "newId" | "settings"
+  >,
   keys: ExternalKeys,
   agent: string,
   body: OpenInteractionBody,

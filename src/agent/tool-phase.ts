@@ -12,7 +12,21 @@ import { recordResult } from "./tool-results";
 export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
 
 export async function settleToolCalls(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "frames"
+    | "interactions"
+    | "kinds"
+    | "results"
+    | "rules"
+    | "settings"
+    | "toolContext"
+    | "tools"
+    | "turn"
+  >,
   uses: ToolUseBlockParam[],
   signal: AbortSignal,
 ): Promise<ToolPhaseOutcome> {
@@ -71,7 +85,20 @@ export async function settleToolCalls(
 }
 
 async function runTool(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "frames"
+    | "interactions"
+    | "kinds"
+    | "results"
+    | "settings"
+    | "toolContext"
+    | "tools"
+    | "turn"
+  >,
   use: ToolUseBlockParam,
   signal: AbortSignal,
   edited: boolean,

@@ -7,7 +7,7 @@ import { recordResult, resultBlocks, toolUses } from "./tool-results";
 
 /** Gives every tool_use of the last assistant message that lacks a result the error `explain` words. */
 export function closeOpenToolUses(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "events" | "frames" | "results" | "transcript">,
   explain: (use: ToolUseBlockParam, started: boolean) => string,
 ): void {
   const last = deps.transcript.last();
@@ -26,7 +26,12 @@ export function closeOpenToolUses(
 }
 
 /** `done`, the turn record removed, the watchdog cleared, and idle (or failed with `error`). */
-export function endTurn(deps: AgentDeps, turn: TurnRecord, stopReason: string, error: string | null): void {
+export function endTurn(
+  deps: Pick<AgentDeps, "deadlines" | "events" | "turn">,
+  turn: TurnRecord,
+  stopReason: string,
+  error: string | null,
+): void {
   deps.events.append("done", { turnId: turn.id, stopReason, usage: turn.usage });
   deps.turn.end();
   deps.deadlines.setWatchdog(null);
@@ -38,7 +43,7 @@ export function endTurn(deps: AgentDeps, turn: TurnRecord, stopReason: string, e
  * get an `error` event with `message`, and the session status carries `summary`.
  */
 export function failTurn(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "deadlines" | "events" | "frames" | "results" | "transcript" | "turn">,
   turn: TurnRecord,
   code: string,
   message: string,
