@@ -51,6 +51,12 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
    * request's `title` or `message`, or the tool's name.
    */
   summary?(request: Request): KindSummary;
+  /**
+   * The receipt's words for how the card ended, which every device, the terminal and notifications
+   * show (followed by where it was answered); null keeps the plain outcome ("Approved"). `response`
+   * is null when nobody answered (a timeout, a cancelled turn).
+   */
+  receipt?(outcome: InteractionOutcome, response: Response | null): string | null;
   /** Validates the request (the tool input for tool-opened kinds). */
   request: z.ZodType<Request>;
   /** Validates a client's response and checks it fits `request` (e.g. answers fit the questions). */

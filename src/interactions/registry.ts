@@ -5,6 +5,7 @@ import { lazyToolSpec } from "../model/tool-spec";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import type { PromptEventType } from "../protocol/events";
+import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
 import type {
   InteractionKind,
@@ -78,6 +79,8 @@ export interface InteractionRegistry {
   cancelled(kind: string, request: unknown): ToolResult;
   /** The card in words (the kind's own `summary`, or a generic line). Never throws. */
   summary(kind: string, toolName: string, request: unknown): KindSummary;
+  /** The words a receipt opens with: the kind's own `receipt`, or the outcome's. Never throws. */
+  receipt(kind: string, outcome: InteractionOutcome, response: unknown): string;
   /** True when a chat message answers an open card of this kind. */
   readsChat(kind: string): boolean;
   /** How a chat message resolves an open card of this kind; null when the kind ignores chat. */
@@ -184,6 +187,15 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       const stored = kind?.summary ? storedRequest(kind, request) : undefined;
       if (!kind?.summary || !stored?.success) return genericSummary(kindName, toolName, request);
       return kind.summary(stored.data);
+    },
+    receipt(kindName, outcome, response) {
+      const kind = byKind.get(kindName);
+      try {
+        // The stored response was validated when it was given; an older shape words generically.
+        return kind?.receipt?.(outcome, response ?? null) ?? OUTCOME_WORDS[outcome];
+      } catch {
+        return OUTCOME_WORDS[outcome];
+      }
     },
     readsChat: (kindName) => byKind.get(kindName)?.chatReply !== undefined,
 

@@ -111,6 +111,15 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     };
   },
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
+  receipt(_outcome, response) {
+    if (response?.decision === "approve") {
+      const always = response.remember ? " · always allowed this session" : "";
+      return `Approved${always}${response.updatedInput ? " · with edited arguments" : ""}`;
+    }
+    if (response?.decision === "deny")
+      return `Denied${response.reason ? `: “${response.reason}”` : ""}${response.stop ? " · turn stopped" : ""}`;
+    return null;
+  },
   toResult(_request, response) {
     if (response.decision === "approve") return null;
     const reason = response.reason === null ? "" : `. Reason: ${response.reason}`;

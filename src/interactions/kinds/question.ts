@@ -139,6 +139,7 @@ export const questionInteraction = defineInteraction<QuestionRequest, QuestionRe
   request: QuestionRequest,
   parseResponse: parseQuestionAnswers,
   outcome: () => "answered",
+  receipt: (_outcome, response) => (response?.chatReply !== undefined ? "Answered in chat" : null),
   toResult: resultOf,
   onTimeout: (_request, { timeoutMs }) => ({
     content: `User did not respond within ${describeDuration(timeoutMs)}`,
