@@ -71,23 +71,10 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
-  promptEvent: "approval_required",
   summary: ({ toolName, description }) => ({
     title: `Approve ${toolName}?`,
     line: description ?? `The agent wants to run ${toolName}`,
   }),
-  commands: {
-    approve: (command) => ({
-      decision: "approve",
-      remember: command.remember ?? false,
-      ...(command.updatedInput ? { updatedInput: command.updatedInput } : {}),
-    }),
-    deny: (command) => ({
-      decision: "deny",
-      ...(command.reason !== undefined ? { reason: command.reason } : {}),
-      ...(command.stop !== undefined ? { stop: command.stop } : {}),
-    }),
-  },
   request: ApprovalRequest,
   parseResponse(_request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {

@@ -129,13 +129,6 @@ export const questionInteraction = defineInteraction<QuestionRequest, QuestionRe
     'The user can always answer "Other" with their own free text instead of an option, so never add an "Other" option.',
     "The user may take a while to answer; the result repeats each question with the user's answer.",
   ].join(" "),
-  promptEvent: "question_prompt",
-  commands: {
-    submit_answers: (command) => ({
-      answers: command.answers,
-      ...(command.annotations ? { annotations: command.annotations } : {}),
-    }),
-  },
   request: QuestionRequest,
   parseResponse: parseQuestionAnswers,
   outcome: () => "answered",
