@@ -84,6 +84,12 @@ const MIGRATIONS: string[][] = [
     // Who answered, as the server knows them (a person, or a link's label), beside the device id.
     `ALTER TABLE interactions ADD COLUMN answered_by TEXT`,
   ],
+  [
+    // Every tool's own state (src/tools/tool-state.ts): JSON by tool and key.
+    `CREATE TABLE tool_state (
+      tool TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, updated_at INTEGER NOT NULL,
+      PRIMARY KEY (tool, key))`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

@@ -27,6 +27,7 @@ import { SentMessageLog } from "./sent-message-log";
 import type { SessionInit, SessionStats } from "./session-types";
 import { ShareLinks } from "./share-links";
 import { SqlToolResultStore } from "./tool-result-store";
+import { SqlToolStateStore } from "./tool-state-store";
 import { SqlTranscriptStore } from "./transcript-store";
 import { SqlTurnStore } from "./turn-store";
 
@@ -46,6 +47,7 @@ export class SessionState {
   readonly results: SqlToolResultStore;
   readonly rules: SqlPermissionRuleStore;
   readonly notes: SqlNotesStore;
+  readonly toolState: SqlToolStateStore;
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
   readonly subscriptions: SqlSubscriptionStore;
@@ -75,6 +77,7 @@ export class SessionState {
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
+    this.toolState = new SqlToolStateStore(this.sql, now);
     this.sentMessages = new SentMessageLog(this.sql, now);
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
@@ -136,6 +139,7 @@ export class SessionState {
       toolContext: (signal) => ({
         signal,
         notes: this.notes,
+        toolState: this.toolState,
         fetch: (input, init) => fetch(input, init),
         now: () => this.clock.now(),
       }),
