@@ -74,6 +74,7 @@ export function openExternalInteraction(
       request: opened.request,
       createdAt,
       expiresAt,
+      ...(deps.kinds.readsChat(kind.kind) ? { readsChat: true as const } : {}),
       ...externalMark(agent),
     });
     deps.deadlines.rearm();

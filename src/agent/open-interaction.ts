@@ -45,6 +45,7 @@ export function storePending(
     request,
     createdAt,
     expiresAt,
+    ...(deps.kinds.readsChat(kind) ? { readsChat: true as const } : {}),
     ...frame,
   });
   const turn = deps.turn.current();

@@ -21,6 +21,11 @@ export const InteractionPromptData = z.object({
   request: z.unknown(),
   createdAt: z.number(),
   expiresAt: z.number(),
+  /**
+   * Set when a chat message the person sends while it is open answers it (its kind's `chatReply`),
+   * so the page keeps the message box open; absent on events stored before it was sent.
+   */
+  readsChat: z.literal(true).optional(),
   ...FRAME_MARK_FIELDS,
 });
 export type InteractionPromptData = z.infer<typeof InteractionPromptData>;

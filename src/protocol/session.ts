@@ -61,6 +61,11 @@ export const InteractionView = z.object({
   status: InteractionStatus,
   createdAt: z.number(),
   expiresAt: z.number(),
+  /**
+   * Set when a chat message the person sends while it is open answers it (its kind's `chatReply`),
+   * so the page keeps the message box open; absent on events stored before it was sent.
+   */
+  readsChat: z.literal(true).optional(),
   /** The agent whose tool call asked (FrameMark); absent from older servers. */
   ...FRAME_MARK_FIELDS,
 });

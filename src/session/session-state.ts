@@ -4,6 +4,7 @@ import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
 import type { Clock, TurnRecord } from "../agent/ports";
 import type { Config } from "../config";
+import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
@@ -159,7 +160,11 @@ export class SessionState {
     }
   }
 
-  snapshot(model: ModelClient, config: Config): SessionSnapshot {
+  snapshot(
+    model: ModelClient,
+    config: Config,
+    kinds: Pick<InteractionRegistry, "readsChat">,
+  ): SessionSnapshot {
     return {
       sessionId: this.meta.get("session_id", z.string()) ?? "",
       status: this.turn.status(),
@@ -174,6 +179,7 @@ export class SessionState {
         status: record.status,
         createdAt: record.createdAt,
         expiresAt: record.deadline,
+        ...(kinds.readsChat(record.kind) ? { readsChat: true as const } : {}),
         ...markOf(this, record.frameId),
       })),
       queued: this.inbox.size(),
