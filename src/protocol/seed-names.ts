@@ -1,8 +1,6 @@
 // The names the first two kinds, question and approval, had before the generic ones, kept for the
 // clients built on them: their prompt events, answer commands and routes, and how each maps onto
 // `interaction_prompt` and `respond`. No other file names them. Holds no schema, so the page may import it.
-import type { SessionCommand } from "./commands";
-
 /** The prompt event each seed kind is announced with; every other kind uses `interaction_prompt`. */
 export const SEED_PROMPT_EVENTS = { question: "question_prompt", approval: "approval_required" } as const;
 
@@ -39,12 +37,20 @@ export const SEED_COMMANDS = {
   [DENY]: { kind: "approval", route: "/deny" },
 } as const;
 export type SeedCommandType = keyof typeof SEED_COMMANDS;
-export type SeedCommand = Extract<SessionCommand, { type: SeedCommandType }>;
+
+/**
+ * The fields of a seed command that its answer reads (commands.ts holds their schemas, which
+ * import the names from here).
+ */
+export type SeedCommand =
+  | { type: typeof SUBMIT_ANSWERS; toolCallId: string; answers: unknown; annotations?: unknown }
+  | { type: typeof APPROVE; toolCallId: string; remember?: boolean | undefined; updatedInput?: unknown }
+  | { type: typeof DENY; toolCallId: string; reason?: string | undefined; stop?: boolean | undefined };
 
 /** The values of the batch decision ("Approve all" / "Deny all"), the approval's two answers. */
 export const BATCH_DECISIONS = [APPROVE, DENY] as const;
 
-export function isSeedCommand(command: SessionCommand): command is SeedCommand {
+export function isSeedCommand<C extends { type: string }>(command: C): command is C & SeedCommand {
   return Object.hasOwn(SEED_COMMANDS, command.type);
 }
 
