@@ -2,6 +2,7 @@
 // optional expiry and a label, as the owner mints, lists and revokes them.
 import { z } from "zod";
 import { AGENT_COMMANDS } from "./external";
+import { APPROVE } from "./seed-names";
 
 /**
  * `owner`: everything; `answer`: send messages and resolve cards; `view`: read only; `agent`: an
@@ -80,7 +81,8 @@ export function mayDecideBeyondCard(
   command: { type: string; remember?: unknown; response?: unknown },
 ): boolean {
   if (role === "owner") return true;
-  if (command.type === "approve" && command.remember === true) return false;
+  // The approval's older command carries its always-allow beside the card it answers.
+  if (command.type === APPROVE && command.remember === true) return false;
   if (command.type !== "respond" || typeof command.response !== "object" || command.response === null)
     return true;
   const response = command.response as { remember?: unknown; choice?: unknown };
