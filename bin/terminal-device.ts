@@ -4,20 +4,12 @@ import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
 import { namesSomeone } from "../src/protocol/people";
 import { isPromptEvent } from "../src/protocol/prompt-event";
-import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
 import { inert } from "./terminal-text";
 
 const MESSAGE_PROMPT = "you› ";
 const MAX_TOOL_LINE = 120;
-/** Kinds whose receipts have words of their own; the page's cards use the same ones. */
-const RECEIPTS: Partial<
-  Record<string, (resolution: InteractionResolution, deviceId: string | null) => string>
-> = {
-  form: formReceipt,
-  url: urlReceipt,
-};
 
 export class TerminalDevice {
   private readonly queue: Card[] = [];
@@ -108,9 +100,9 @@ export class TerminalDevice {
     if (index >= 0) this.queue.splice(index, 1);
     const by =
       resolution.resolvedBy && resolution.resolvedBy !== this.deviceId ? ` (${resolution.resolvedBy})` : "";
-    // The same words the page's cards use, so every device tells the same story.
-    const receipt = RECEIPTS[resolution.kind] ?? receiptText;
-    const words = receipt(resolution, this.deviceId);
+    // The same words the page's cards use (the kind's, sent with the resolution), so every device
+    // tells the same story.
+    const words = receiptText(resolution, this.deviceId);
     this.print(`✓ ${words}${by}`);
     if (this.active && cardId(this.active.card) === id) {
       this.active = null;

@@ -274,7 +274,9 @@ export class SessionClient {
   private ping(): void {
     if (!this.socket || !this.ready) return;
     this.socket.send("ping");
-    this.armPongDeadline(true);
+    // The deadline runs from the first unanswered ping: a later ping must not push it back, or
+    // pings more frequent than the deadline would keep a dead socket open forever.
+    if (this.pongTimer === undefined) this.armPongDeadline(true);
   }
 
   /** Any frame proves the socket alive; a ping with no answer in time means it is dead. */

@@ -4,6 +4,7 @@ import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ToolContext } from "../tools/define-tool";
 import type { ToolRegistry } from "../tools/registry";
+import type { ToolStateStore } from "../tools/tool-state";
 import type { ModelBudget } from "./model-budget";
 import type {
   Clock,
@@ -37,6 +38,10 @@ export interface AgentSettings {
   contextTokens?: number;
 }
 
+/**
+ * The whole set, which only the loop and the host hold: every function below them takes a
+ * `Pick<AgentDeps, …>` of the stores it reads and writes, so its signature shows its effects.
+ */
 export interface AgentDeps {
   events: EventSink;
   transcript: TranscriptStore;
@@ -54,8 +59,13 @@ export interface AgentDeps {
   tools: ToolRegistry;
   kinds: InteractionRegistry;
   agents: AgentRegistry;
-  /** What the host gives a running tool; the loop adds `elicit`, which is its own. */
-  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit" | "toolCallId">;
+  /**
+   * What the host gives a running tool: the loop adds `elicit`, which is its own, and scopes the
+   * host's `toolState` to the tool that runs.
+   */
+  toolContext(signal: AbortSignal): Omit<ToolContext, "elicit" | "toolCallId" | "state"> & {
+    toolState: ToolStateStore;
+  };
   /**
    * Runs `work` as one storage transaction: all of its writes commit, or none do when it throws
    * (and then none of its events reach a device).

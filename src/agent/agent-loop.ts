@@ -3,11 +3,12 @@
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
-import { abandonFrame, endedByPersonResult, popFrameThatCannotContinue, unwindStack } from "./agent-stack";
+import { abandonFrame, endedByPersonResult, unwindStack } from "./agent-stack";
 import { fitContext } from "./context-budget";
 import { topMark } from "./frame-mark";
 import { buildModelRequest } from "./model-request";
-import { onModelFailure, passesWithTime, waitingForRetry } from "./model-retry";
+import { onModelFailure, passesWithTime } from "./model-retry";
+import { nextStep, readLoopState } from "./next-step";
 import { appendOutput } from "./output-events";
 import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending, pendingOnTop } from "./resolve-interaction";
@@ -21,8 +22,6 @@ import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
 
 // The watchdog deadline is pushed forward at most this often while a model call makes progress.
 const WATCHDOG_REFRESH_MS = 30_000;
-// A turn whose model call is lost or stalls this many times fails rather than retrying forever.
-const MAX_RESTARTS = 3;
 
 /** Why a live run was aborted: a person cancelled, or the watchdog found the stream silent. */
 type AbortReason = "cancelled" | "stalled";
@@ -156,14 +155,16 @@ export class AgentLoop {
     }
   }
 
+  // Asks `nextStep` what the stored state calls for, carries it out, and asks again.
   private async drive(live: LiveRun): Promise<void> {
     const { deps } = this;
     const signal = live.controller.signal;
     for (;;) {
       if (signal.aborted) return;
-      const turn = deps.turn.current();
-      if (!turn) {
-        if (!this.beginNextTurn()) return;
+      const step = nextStep(readLoopState(deps));
+      if (step.step === "stop") return;
+      if (step.step === "begin_turn") {
+        this.beginNextTurn();
         continue;
       }
       // Until this turn pauses or ends, a lost instance is noticed by the watchdog alarm.
@@ -171,64 +172,91 @@ export class AgentLoop {
       if (deps.turn.status() !== "running" && pendingOnTop(deps).length === 0) {
         deps.turn.setStatus("running");
       }
-      const last = deps.transcript.last();
-      const uses = last?.role === "assistant" ? toolUses(last.content) : [];
-      if (uses.length > 0) {
-        refuseUnavailableTools(deps, uses);
-        const outcome = await settleToolCalls(
-          deps,
-          uses.filter((use) => !isStackTool(use.name)),
-          signal,
-        );
-        if (outcome === "aborted") return;
-        if (outcome === "waiting") {
-          // A delegated agent starts at once; this frame's open cards wait for a person meanwhile.
-          if (startDelegation(deps, uses) === "moved") continue;
-          // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
-          const asked = new Set(uses.map((use) => use.id));
-          if (!deps.interactions.pending().some((record) => asked.has(record.toolCallId))) continue;
-          deps.turn.setStatus("awaiting_input");
-          deps.deadlines.setWatchdog(null);
-          return;
+      switch (step.step) {
+        case "settle_tools": {
+          const outcome = await this.settleTools(step.uses, signal);
+          if (outcome === "aborted" || outcome === "paused") return;
+          continue;
         }
-        if (settleStackCalls(deps, uses) === "moved") continue;
-        const blocks = resultBlocks(deps, uses);
-        if (!blocks) throw new Error("tool phase reported complete with a result missing");
-        deps.transcript.append("user", blocks);
-        continue;
+        case "end_turn":
+          // The stop itself was recorded when the message arrived.
+          endTurn(deps, step.turn, "end_turn", null);
+          continue;
+        case "fail_lost_call":
+          failTurn(
+            deps,
+            step.turn,
+            "model_lost",
+            `The model call was lost ${step.turn.restarts + 1} times; giving up.`,
+          );
+          continue;
+        case "restart_call":
+          this.restartLostCall(step.turn);
+          continue;
+        case "iteration_limit":
+          deps.events.append("error", {
+            code: "iteration_limit",
+            message: `The turn stopped after ${step.turn.iterations} model calls (the limit per turn).`,
+          });
+          endTurn(deps, step.turn, "iteration_limit", null);
+          continue;
+        case "budget_exhausted":
+          failTurn(deps, step.turn, "budget_exhausted", step.message);
+          continue;
+        case "pop_frame":
+          abandonFrame(deps, step.frame, "failed", step.result);
+          continue;
+        case "wait_retry":
+          deps.deadlines.setWatchdog(step.at);
+          return;
+        case "call_model": {
+          const { turn } = step;
+          try {
+            await fitContext(deps, turn.id, turn.pausedForPerson, signal);
+          } catch (error) {
+            if (signal.aborted) return;
+            // The summarizing call failed: wait or fail exactly as a failed model call would.
+            if (onModelFailure(deps, turn, error, false) === "waiting") return;
+            continue;
+          }
+          if ((await this.callModel(live, deps.turn.current() ?? turn)) !== "continue") return;
+          continue;
+        }
       }
-      if (last?.role === "assistant" && !turn.continuePaused) {
-        // An assistant message without tool calls ends the turn (the stop was recorded then).
-        endTurn(deps, turn, "end_turn", null);
-        continue;
-      }
-      if (turn.callInFlight && !this.restartLostCall(turn)) continue;
-      if (turn.iterations >= deps.settings.maxTurnIterations) {
-        deps.events.append("error", {
-          code: "iteration_limit",
-          message: `The turn stopped after ${turn.iterations} model calls (the limit per turn).`,
-        });
-        endTurn(deps, turn, "iteration_limit", null);
-        continue;
-      }
-      const spent = deps.budget?.refusal();
-      if (spent) {
-        failTurn(deps, turn, "budget_exhausted", spent);
-        continue;
-      }
-      const frame = deps.frames.top();
-      if (frame && popFrameThatCannotContinue(deps, frame)) continue;
-      if (waitingForRetry(deps, turn)) return;
-      try {
-        await fitContext(deps, turn.id, turn.pausedForPerson, live.controller.signal);
-      } catch (error) {
-        if (live.controller.signal.aborted) return;
-        // The summarizing call failed: wait or fail exactly as a failed model call would.
-        if (onModelFailure(deps, turn, error, false) === "waiting") return;
-        continue;
-      }
-      if ((await this.callModel(live, deps.turn.current() ?? turn)) !== "continue") return;
     }
+  }
+
+  /**
+   * Runs, asks or delegates the tool calls of the model's last message. `paused` when the turn now
+   * waits for a person; `continue` when the loop should look again.
+   */
+  private async settleTools(
+    uses: ToolUseBlockParam[],
+    signal: AbortSignal,
+  ): Promise<"aborted" | "paused" | "continue"> {
+    const { deps } = this;
+    refuseUnavailableTools(deps, uses);
+    const outcome = await settleToolCalls(
+      deps,
+      uses.filter((use) => !isStackTool(use.name)),
+      signal,
+    );
+    if (outcome === "aborted") return "aborted";
+    if (outcome === "waiting") {
+      // A delegated agent starts at once; this frame's open cards wait for a person meanwhile.
+      if (startDelegation(deps, uses) === "moved") return "continue";
+      // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
+      const asked = new Set(uses.map((use) => use.id));
+      if (!deps.interactions.pending().some((record) => asked.has(record.toolCallId))) return "continue";
+      deps.turn.setStatus("awaiting_input");
+      deps.deadlines.setWatchdog(null);
+      return "paused";
+    }
+    if (settleStackCalls(deps, uses) === "moved") return "continue";
+    const blocks = resultBlocks(deps, uses);
+    if (!blocks) throw new Error("tool phase reported complete with a result missing");
+    deps.transcript.append("user", blocks);
+    return "continue";
   }
 
   // Moved only when it is not nearly a full watchdogMs ahead: each move is a write and a new alarm
@@ -244,21 +272,16 @@ export class AgentLoop {
   /**
    * A model call was started and never finished (its instance was lost, or the watchdog aborted a
    * silent stream). Devices hear it first, so they drop the partial text; the call is then re-issued
-   * from the stored transcript — or, past MAX_RESTARTS, the turn fails. False when the turn ended.
+   * from the stored transcript (past MAX_RESTARTS, `nextStep` fails the turn instead).
    */
-  private restartLostCall(turn: TurnRecord): boolean {
+  private restartLostCall(turn: TurnRecord): void {
     const { deps } = this;
-    if (turn.restarts >= MAX_RESTARTS) {
-      failTurn(deps, turn, "model_lost", `The model call was lost ${turn.restarts + 1} times; giving up.`);
-      return false;
-    }
     deps.events.append("turn_restarted", {
       turnId: turn.id,
       reason:
         "The model call in flight was lost (restart, eviction or a silent stream); continuing from the stored transcript.",
     });
     deps.turn.save({ ...turn, callInFlight: false, restarts: turn.restarts + 1 });
-    return true;
   }
 
   /**
@@ -276,12 +299,11 @@ export class AgentLoop {
     return live !== null;
   }
 
-  private beginNextTurn(): boolean {
+  private beginNextTurn(): void {
     const next = this.deps.inbox.shift();
-    if (!next) return false;
+    if (!next) return;
     this.deps.transcript.append("user", [{ type: "text", text: next.text }]);
     this.startTurn(next.id);
-    return true;
   }
 
   /** Starts a turn: for a user message, or for a parent agent resuming after the person ended its child. */

@@ -13,7 +13,7 @@ import { closeOpenToolUses } from "./turn-ending";
 
 /** Pushes a frame for `agent` answering the delegation call `use`; its task is its first message. */
 export function pushFrame(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "clock" | "events" | "frames" | "newId" | "transcript">,
   use: ToolUseBlockParam,
   agent: AgentDefinition,
   input: DelegateInput,
@@ -41,7 +41,7 @@ export function pushFrame(
  * delegation call, which completes the parent's barrier. A frame already ended is left alone.
  */
 export function popFrame(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "clock" | "events" | "frames" | "results">,
   frame: FrameRecord,
   outcome: AgentOutcome,
   result: string,
@@ -65,7 +65,7 @@ export function popFrame(
  * an is_error result the parent can act on.
  */
 export function abandonFrame(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "clock" | "events" | "frames" | "results" | "transcript">,
   frame: FrameRecord,
   outcome: AgentOutcome,
   result: string,
@@ -84,7 +84,7 @@ export function abandonFrame(
  * stays valid for the Messages API. The top frame's own open calls must be closed first.
  */
 export function unwindStack(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "clock" | "events" | "frames" | "results" | "transcript">,
   outcome: "cancelled" | "failed",
   explain: (use: ToolUseBlockParam, started: boolean) => string,
 ): void {
@@ -96,27 +96,6 @@ export function unwindStack(
     popFrame(deps, frame, outcome, result, true);
     closeOpenToolUses(deps, explain);
   }
-}
-
-/**
- * Before a delegated agent's next model call: past its own iteration cap, or with its definition
- * gone (removed by a deploy), it is popped with an is_error result so its parent decides what to do.
- */
-export function popFrameThatCannotContinue(deps: AgentDeps, frame: FrameRecord): boolean {
-  const definition = deps.agents.get(frame.agent);
-  if (!definition) {
-    abandonFrame(
-      deps,
-      frame,
-      "failed",
-      `Agent "${frame.agent}" is no longer defined, so it could not continue.`,
-    );
-    return true;
-  }
-  if (frame.iterations < definition.maxIterations) return false;
-  const result = `Agent "${frame.agent}" stopped after ${frame.iterations} model calls (its limit) without calling complete.`;
-  abandonFrame(deps, frame, "failed", result);
-  return true;
 }
 
 /** The parent's result when the person ends the top agent themselves. */

@@ -29,14 +29,14 @@ export function estimateTokens(value: unknown): number {
 }
 
 /** The token budget a request must fit: the window minus the reply's room and a margin. */
-export function requestBudget(deps: AgentDeps): number {
+export function requestBudget(deps: Pick<AgentDeps, "settings">): number {
   const window = deps.settings.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   return Math.floor(window * 0.95) - deps.settings.maxTokens;
 }
 
 /** The request the loop is about to send, built from stored state. */
 export function nextRequest(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "kinds" | "settings" | "tools" | "transcript" | "turn">,
   pausedForPerson: boolean,
   messages = deps.transcript.messages(),
 ): ModelRequest {
@@ -55,7 +55,10 @@ export function nextRequest(
  * summarizing model call throws (the caller treats it like any failed model call).
  */
 export async function fitContext(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    "clock" | "events" | "kinds" | "model" | "settings" | "tools" | "transcript" | "turn"
+  >,
   turnId: string,
   pausedForPerson: boolean,
   signal: AbortSignal,
@@ -139,7 +142,7 @@ export function compactionCut(messages: MessageParam[]): number | null {
 }
 
 async function summarize(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "clock" | "model" | "settings">,
   history: MessageParam[],
   signal: AbortSignal,
 ): Promise<string | null> {

@@ -30,7 +30,10 @@ export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { o
  * The request is checked by the kind's own schema; a bad one changes nothing.
  */
 export function openExternalInteraction(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    "atomically" | "clock" | "deadlines" | "events" | "interactions" | "kinds" | "newId" | "settings"
+  >,
   keys: ExternalKeys,
   agent: string,
   body: OpenInteractionBody,
@@ -74,6 +77,7 @@ export function openExternalInteraction(
       request: opened.request,
       createdAt,
       expiresAt,
+      ...(deps.kinds.readsChat(kind.kind) ? { readsChat: true as const } : {}),
       ...externalMark(agent),
     });
     deps.deadlines.rearm();

@@ -18,7 +18,7 @@ export interface ProgressRunStore {
 
 /** Stores `events` in order, in one transaction: all of them are shown, or none. */
 export function postProgress(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "atomically" | "events" | "newId" | "turn">,
   runs: ProgressRunStore,
   agent: string,
   events: readonly ProgressEvent[],

@@ -13,6 +13,8 @@ export interface RequestInput {
   maxTokens: number;
   systemPrompt: string;
   tools: ToolSpec[];
+  /** The delegated agent the call is for; null for the main agent. */
+  agent?: string | null;
   messages: MessageParam[];
   /**
    * The turn already paused for a person. A 5-minute cache entry dies while someone thinks,
@@ -38,6 +40,7 @@ export function buildModelRequest(input: RequestInput): ModelRequest {
     system: [{ type: "text", text: input.systemPrompt, cache_control: LONG }],
     tools,
     messages,
+    ...(input.agent ? { agent: input.agent } : {}),
   };
 }
 

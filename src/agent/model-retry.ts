@@ -34,7 +34,10 @@ export function backoffDelay(attempt: number, baseMs: number, retryAfterMs: numb
  * `turn` is the record as it was before the call (the failed attempt is not an iteration).
  */
 export function onModelFailure(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    "clock" | "deadlines" | "events" | "frames" | "results" | "settings" | "transcript" | "turn"
+  >,
   turn: TurnRecord,
   error: unknown,
   hadOutput: boolean,
@@ -80,18 +83,8 @@ export function onModelFailure(
   return "waiting";
 }
 
-/**
- * True while the turn waits for its retry time: the watchdog then points at that time, so the
- * alarm (or "retry now") resumes it, and nothing calls the model before.
- */
-export function waitingForRetry(deps: AgentDeps, turn: TurnRecord): boolean {
-  if (!turn.retry || turn.retry.at <= deps.clock.now()) return false;
-  deps.deadlines.setWatchdog(turn.retry.at);
-  return true;
-}
-
 /** "Retry now": the waiting turn's retry becomes due at once. False when no retry is waiting. */
-export function retryNow(deps: AgentDeps): boolean {
+export function retryNow(deps: Pick<AgentDeps, "clock" | "turn">): boolean {
   const turn = deps.turn.current();
   if (!turn?.retry) return false;
   deps.turn.save({ ...turn, retry: { ...turn.retry, at: deps.clock.now() } });

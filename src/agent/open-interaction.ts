@@ -15,7 +15,13 @@ export interface PendingInteraction {
 }
 
 /** Stores a pending interaction, announces it to every device and re-arms the alarm. */
-export function storePending(deps: AgentDeps, pending: PendingInteraction): void {
+export function storePending(
+  deps: Pick<
+    AgentDeps,
+    "clock" | "deadlines" | "events" | "frames" | "interactions" | "kinds" | "settings" | "turn"
+  >,
+  pending: PendingInteraction,
+): void {
   const createdAt = deps.clock.now();
   const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
   const { id, toolCallId, toolName, kind, request } = pending;
@@ -39,6 +45,7 @@ export function storePending(deps: AgentDeps, pending: PendingInteraction): void
     request,
     createdAt,
     expiresAt,
+    ...(deps.kinds.readsChat(kind) ? { readsChat: true as const } : {}),
     ...frame,
   });
   const turn = deps.turn.current();
@@ -48,7 +55,10 @@ export function storePending(deps: AgentDeps, pending: PendingInteraction): void
 
 /** Opens a tool call's own interaction; false (with an error result recorded) when the request is invalid. */
 export function openInteraction(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    "clock" | "deadlines" | "events" | "frames" | "interactions" | "kinds" | "results" | "settings" | "turn"
+  >,
   kind: string,
   use: ToolUseBlockParam,
   rawRequest: unknown,

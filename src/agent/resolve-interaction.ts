@@ -15,7 +15,10 @@ export type ResolveResult =
   | { ok: false; error: ErrorBody };
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
-function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord): InteractionResolution {
+function resolutionOf(
+  deps: Pick<AgentDeps, "frames" | "kinds">,
+  record: InteractionRecord,
+): InteractionResolution {
   if (record.status === "pending") throw new Error(`interaction ${record.id} is still pending`);
   return {
     toolCallId: record.toolCallId,
@@ -26,6 +29,7 @@ function resolutionOf(deps: Pick<AgentDeps, "frames">, record: InteractionRecord
     resolvedBy: record.resolvedBy,
     ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}),
     resolvedAt: record.resolvedAt ?? 0,
+    receipt: deps.kinds.receipt(record.kind, record.status, record.response),
     ...markOf(deps, record.frameId),
   };
 }
@@ -191,6 +195,7 @@ function announceResolution(
     resolvedAt,
     ...(batch ? { batch } : {}),
     ...(withdrawn ? { withdrawn } : {}),
+    receipt: deps.kinds.receipt(record.kind, outcome, response),
     ...markOf(deps, record.frameId),
   };
   deps.events.append("interaction_resolved", resolution);
@@ -216,7 +221,10 @@ function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
   if (deps.turn.current() && pendingOnTop(deps).length === 0) deps.turn.setStatus("running");
 }
 
-function alreadyResolved(deps: Pick<AgentDeps, "frames">, record: InteractionRecord): ResolveResult {
+function alreadyResolved(
+  deps: Pick<AgentDeps, "frames" | "kinds">,
+  record: InteractionRecord,
+): ResolveResult {
   return {
     ok: false,
     error: {

@@ -16,7 +16,10 @@ import {
 import { recordResult, resultBlocks } from "./tool-results";
 
 /** Gives an is_error result to each call of a tool the top frame's agent was not given. */
-export function refuseUnavailableTools(deps: AgentDeps, uses: ToolUseBlockParam[]): void {
+export function refuseUnavailableTools(
+  deps: Pick<AgentDeps, "agents" | "events" | "frames" | "results">,
+  uses: ToolUseBlockParam[],
+): void {
   const frame = deps.frames.top();
   if (!frame) return;
   for (const use of uses) {
@@ -37,7 +40,13 @@ export function refuseUnavailableTools(deps: AgentDeps, uses: ToolUseBlockParam[
  * frame was pushed. (A delegation with a result was refused or has already come back; one that is
  * running is on top of this frame, so the loop is not here.)
  */
-export function startDelegation(deps: AgentDeps, uses: ToolUseBlockParam[]): "moved" | "none" {
+export function startDelegation(
+  deps: Pick<
+    AgentDeps,
+    "agents" | "clock" | "events" | "frames" | "newId" | "results" | "settings" | "transcript"
+  >,
+  uses: ToolUseBlockParam[],
+): "moved" | "none" {
   for (const use of uses) {
     if (use.name !== DELEGATE_TOOL_NAME || deps.results.get(use.id)) continue;
     if (delegate(deps, use)) return "moved";
@@ -50,7 +59,13 @@ export function startDelegation(deps: AgentDeps, uses: ToolUseBlockParam[]): "mo
  * "moved" when the stack changed (a frame was pushed or popped) and the loop must look again at
  * whichever frame is now on top; "settled" when every stack call got a result here.
  */
-export function settleStackCalls(deps: AgentDeps, uses: ToolUseBlockParam[]): "moved" | "settled" {
+export function settleStackCalls(
+  deps: Pick<
+    AgentDeps,
+    "agents" | "clock" | "events" | "frames" | "newId" | "results" | "settings" | "transcript"
+  >,
+  uses: ToolUseBlockParam[],
+): "moved" | "settled" {
   for (const use of uses) {
     if (!isStackTool(use.name) || deps.results.get(use.id)) continue;
     if (use.name === DELEGATE_TOOL_NAME) {
@@ -60,7 +75,13 @@ export function settleStackCalls(deps: AgentDeps, uses: ToolUseBlockParam[]): "m
   return "settled";
 }
 
-function delegate(deps: AgentDeps, use: ToolUseBlockParam): boolean {
+function delegate(
+  deps: Pick<
+    AgentDeps,
+    "agents" | "clock" | "events" | "frames" | "newId" | "results" | "settings" | "transcript"
+  >,
+  use: ToolUseBlockParam,
+): boolean {
   const parsed = DelegateInput.safeParse(use.input);
   if (!parsed.success)
     return fail(deps, use, `Invalid input for tool "Agent": ${describeZodError(parsed.error)}.`);
@@ -94,7 +115,11 @@ function delegate(deps: AgentDeps, use: ToolUseBlockParam): boolean {
   return true;
 }
 
-function complete(deps: AgentDeps, use: ToolUseBlockParam, uses: ToolUseBlockParam[]): boolean {
+function complete(
+  deps: Pick<AgentDeps, "clock" | "events" | "frames" | "results" | "transcript">,
+  use: ToolUseBlockParam,
+  uses: ToolUseBlockParam[],
+): boolean {
   const frame = deps.frames.top();
   if (!frame) {
     return fail(
@@ -122,7 +147,11 @@ function complete(deps: AgentDeps, use: ToolUseBlockParam, uses: ToolUseBlockPar
 }
 
 /** Records an is_error result for `use`; returns false, as the stack did not move. */
-function fail(deps: AgentDeps, use: ToolUseBlockParam, message: string): false {
+function fail(
+  deps: Pick<AgentDeps, "events" | "frames" | "results">,
+  use: ToolUseBlockParam,
+  message: string,
+): false {
   recordResult(deps, use.id, use.name, { content: message, isError: true });
   return false;
 }

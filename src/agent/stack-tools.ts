@@ -76,13 +76,14 @@ export function mayUse(deps: Pick<AgentDeps, "agents">, frame: FrameRecord | nul
 /** Model, system prompt and tool list for the next model call of the top frame. */
 export function frameRequest(
   deps: Pick<AgentDeps, "agents" | "frames" | "tools" | "kinds" | "settings" | "turn">,
-): { model: string; systemPrompt: string; tools: ToolSpec[] } {
+): { model: string; systemPrompt: string; tools: ToolSpec[]; agent: string | null } {
   const frame = deps.frames.top();
   const sessionTools = [...deps.tools.forModel(), ...deps.kinds.toolSpecs()];
   const agents = deps.agents.all();
   if (!frame) {
     return {
       model: deps.settings.model,
+      agent: null,
       systemPrompt: deps.turn.systemPrompt(),
       tools: agents.length > 0 ? [...sessionTools, delegateSpec(agents)] : sessionTools,
     };
@@ -97,6 +98,7 @@ export function frameRequest(
   tools.push(completeSpec());
   return {
     model: definition?.model ?? deps.settings.model,
+    agent: frame.agent,
     systemPrompt: (definition?.systemPrompt ?? "") + DELEGATED_NOTE,
     tools,
   };

@@ -23,7 +23,13 @@ export interface ToolElicitation {
   readonly paused: boolean;
 }
 
-export function toolElicitation(deps: AgentDeps, use: ToolUseBlockParam): ToolElicitation {
+export function toolElicitation(
+  deps: Pick<
+    AgentDeps,
+    "clock" | "deadlines" | "events" | "frames" | "interactions" | "kinds" | "settings" | "turn"
+  >,
+  use: ToolUseBlockParam,
+): ToolElicitation {
   let asked = 0;
   let paused = false;
   const limit = deps.settings.maxFormsPerToolCall;

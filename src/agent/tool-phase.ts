@@ -1,6 +1,7 @@
 // The tool phase of a turn: every tool_use of the last assistant message gets exactly one result,
 // from the policy, a person (via an interaction) or the tool itself.
 import type { ToolUseBlockParam } from "../model/model-client";
+import { toolStateOf } from "../tools/tool-state";
 import type { AgentDeps } from "./agent-deps";
 import { editedInputOf, noteEdited } from "./edited-input";
 import { topMark } from "./frame-mark";
@@ -12,7 +13,21 @@ import { recordResult } from "./tool-results";
 export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
 
 export async function settleToolCalls(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "frames"
+    | "interactions"
+    | "kinds"
+    | "results"
+    | "rules"
+    | "settings"
+    | "toolContext"
+    | "tools"
+    | "turn"
+  >,
   uses: ToolUseBlockParam[],
   signal: AbortSignal,
 ): Promise<ToolPhaseOutcome> {
@@ -71,7 +86,20 @@ export async function settleToolCalls(
 }
 
 async function runTool(
-  deps: AgentDeps,
+  deps: Pick<
+    AgentDeps,
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "frames"
+    | "interactions"
+    | "kinds"
+    | "results"
+    | "settings"
+    | "toolContext"
+    | "tools"
+    | "turn"
+  >,
   use: ToolUseBlockParam,
   signal: AbortSignal,
   edited: boolean,
@@ -94,7 +122,13 @@ async function runTool(
       ...topMark(deps),
     });
   const forms = toolElicitation(deps, use);
-  const context = { ...deps.toolContext(signal), elicit: forms.elicit, toolCallId: use.id };
+  const { toolState, ...host } = deps.toolContext(signal);
+  const context = {
+    ...host,
+    state: toolStateOf(toolState, use.name),
+    elicit: forms.elicit,
+    toolCallId: use.id,
+  };
   const result = await deps.tools.execute(use.name, use.input, context);
   if (signal.aborted) return; // a cancel already recorded this call's result
   if (result.paused || forms.paused) {

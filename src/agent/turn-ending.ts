@@ -7,7 +7,7 @@ import { recordResult, resultBlocks, toolUses } from "./tool-results";
 
 /** Gives every tool_use of the last assistant message that lacks a result the error `explain` words. */
 export function closeOpenToolUses(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "events" | "frames" | "results" | "transcript">,
   explain: (use: ToolUseBlockParam, started: boolean) => string,
 ): void {
   const last = deps.transcript.last();
@@ -28,7 +28,7 @@ export function closeOpenToolUses(
 /** `done`, the turn record removed, the watchdog cleared, and idle (or failed with `error`). */
 /** `by`: who cancelled or stopped the turn, as the server knows them (null when it simply ended). */
 export function endTurn(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "deadlines" | "events" | "turn">,
   turn: TurnRecord,
   stopReason: string,
   error: string | null,
@@ -45,7 +45,7 @@ export function endTurn(
  * get an `error` event with `message`, and the session status carries `summary`.
  */
 export function failTurn(
-  deps: AgentDeps,
+  deps: Pick<AgentDeps, "deadlines" | "events" | "frames" | "results" | "transcript" | "turn">,
   turn: TurnRecord,
   code: string,
   message: string,

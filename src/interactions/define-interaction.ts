@@ -1,7 +1,5 @@
 // The shape of an interaction kind (a way to pause for a person): one file per kind under kinds/.
 import type { z } from "zod";
-import type { SessionCommand } from "../protocol/commands";
-import type { PromptEventType } from "../protocol/events";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
 
 /** A tool result as the model will see it. */
@@ -15,14 +13,6 @@ export interface TimeoutContext {
   /** How long the interaction was left open (`INTERACTION_TIMEOUT_MS`), in milliseconds. */
   timeoutMs: number;
 }
-
-/** Commands older than the generic `respond`, each kept for the kind it was made for. */
-export type KindCommand = Extract<SessionCommand, { type: "submit_answers" | "approve" | "deny" }>;
-
-/** How a kind reads the commands it owns: each becomes the response `respond` would carry. */
-export type KindCommands = {
-  [T in KindCommand["type"]]?: (command: Extract<KindCommand, { type: T }>) => unknown;
-};
 
 /** A card in words, for notifications and lists: a title and one line about the request. */
 export interface KindSummary {
@@ -42,15 +32,17 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   toolName?: string;
   /** Tool description for the model; required with `toolName`. */
   description?: string;
-  /** The event that announces a prompt of this kind; `interaction_prompt` unless a seed named one. */
-  promptEvent?: PromptEventType;
-  /** Commands besides `respond` that answer this kind (AskUserQuestion's `submit_answers`, …). */
-  commands?: KindCommands;
   /**
    * The card in words for notifications (push, webhook); kinds without one are worded from the
    * request's `title` or `message`, or the tool's name.
    */
   summary?(request: Request): KindSummary;
+  /**
+   * The receipt's words for how the card ended, which every device, the terminal and notifications
+   * show (followed by where it was answered); null keeps the plain outcome ("Approved"). `response`
+   * is null when nobody answered (a timeout, a cancelled turn).
+   */
+  receipt?(outcome: InteractionOutcome, response: Response | null): string | null;
   /** Validates the request (the tool input for tool-opened kinds). */
   request: z.ZodType<Request>;
   /** Validates a client's response and checks it fits `request` (e.g. answers fit the questions). */

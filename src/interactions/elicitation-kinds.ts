@@ -1,7 +1,7 @@
 // Which interaction kind shows an MCP elicitation (a `form`, or a `url` to visit), and what a tool or
 // server gets back once it is resolved — the same for `ctx.elicit` and for forms a server pushes.
 import { type ElicitRequestParams, ElicitResult, UrlElicitResult } from "../protocol/elicitation";
-import type { InteractionStatus } from "../protocol/session";
+import type { InteractionOutcome, InteractionStatus } from "../protocol/session";
 
 /** The kind that shows `params`: MCP treats a request without `mode` as a form. */
 export function elicitationKind(params: ElicitRequestParams): "form" | "url" {
@@ -20,4 +20,20 @@ export function elicitResultOf(status: InteractionStatus, response: unknown): El
   const url = UrlElicitResult.safeParse(response);
   if (!url.success) return { action: "cancel" };
   return url.data.action === "accept" ? { action: "accept", content: {} } : url.data;
+}
+
+/**
+ * A form's or a page's receipt: `accepted` (what accepting means for it), declined, or dismissed;
+ * a turn cancel also ends as `cancelled` but without the person's own `cancel`, so it keeps the
+ * generic word, as a timeout does.
+ */
+export function elicitationReceipt(
+  outcome: InteractionOutcome,
+  response: { action: string } | null,
+  accepted: string,
+): string | null {
+  if (outcome === "answered") return accepted;
+  if (outcome === "denied") return "Declined";
+  if (outcome === "cancelled" && response?.action === "cancel") return "Dismissed";
+  return null;
 }

@@ -4,15 +4,10 @@ import type { ToolSpec } from "../model/model-client";
 import { lazyToolSpec } from "../model/tool-spec";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
-import type { PromptEventType } from "../protocol/events";
+import { OUTCOME_WORDS } from "../protocol/outcome-words";
+import { isSeedCommand, type PromptEventType, promptEventOf, seedAnswer } from "../protocol/seed-names";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
-import type {
-  InteractionKind,
-  KindCommand,
-  KindSummary,
-  TimeoutContext,
-  ToolResult,
-} from "./define-interaction";
+import type { InteractionKind, KindSummary, TimeoutContext, ToolResult } from "./define-interaction";
 import { describeDuration } from "./describe-duration";
 import { genericSummary } from "./kind-summary";
 
@@ -57,7 +52,7 @@ export interface InteractionRegistry {
   byToolName(toolName: string): AnyInteractionKind | undefined;
   /** The event type announcing a prompt of `kind`. */
   promptEvent(kind: string): PromptEventType;
-  /** The answer a command carries (`respond`, or a command a kind owns), or null for other commands. */
+  /** The answer a command carries (`respond`, or a seed kind's older command), or null for other commands. */
   answerOf(command: SessionCommand): CommandAnswer | null;
   /** Messages API tool definitions for the kinds the model opens by calling a tool. */
   toolSpecs(): ToolSpec[];
@@ -78,6 +73,8 @@ export interface InteractionRegistry {
   cancelled(kind: string, request: unknown): ToolResult;
   /** The card in words (the kind's own `summary`, or a generic line). Never throws. */
   summary(kind: string, toolName: string, request: unknown): KindSummary;
+  /** The words a receipt opens with: the kind's own `receipt`, or the outcome's. Never throws. */
+  receipt(kind: string, outcome: InteractionOutcome, response: unknown): string;
   /** True when a chat message answers an open card of this kind. */
   readsChat(kind: string): boolean;
   /** How a chat message resolves an open card of this kind; null when the kind ignores chat. */
@@ -109,14 +106,9 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
   const byKind = new Map<string, AnyInteractionKind>();
   const byTool = new Map<string, AnyInteractionKind>();
   const specs: (() => ToolSpec)[] = [];
-  const byCommand = new Map<string, AnyInteractionKind>();
   for (const kind of kinds) {
     if (byKind.has(kind.kind)) throw new Error(`interaction kind "${kind.kind}" is registered twice`);
     byKind.set(kind.kind, kind);
-    for (const type of Object.keys(kind.commands ?? {})) {
-      if (byCommand.has(type)) throw new Error(`command "${type}" answers two interaction kinds`);
-      byCommand.set(type, kind);
-    }
     if (kind.toolName === undefined) continue;
     if (byTool.has(kind.toolName)) throw new Error(`tool "${kind.toolName}" opens two interaction kinds`);
     byTool.set(kind.toolName, kind);
@@ -130,20 +122,17 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
     kinds: [...kinds],
     get: (kind) => byKind.get(kind),
     byToolName: (toolName) => byTool.get(toolName),
-    promptEvent: (kind) => byKind.get(kind)?.promptEvent ?? "interaction_prompt",
+    promptEvent: promptEventOf,
 
     answerOf(command) {
       if (command.type === "respond") {
         const interactionId = command.interactionId ?? command.toolCallId ?? "";
         return { interactionId, kind: null, response: command.response };
       }
-      const kind = byCommand.get(command.type);
-      const read = kind?.commands?.[command.type as KindCommand["type"]] as
-        | ((command: KindCommand) => unknown)
-        | undefined;
-      if (!kind || !read) return null;
-      const owned = command as KindCommand;
-      return { interactionId: owned.toolCallId, kind: kind.kind, response: read(owned) };
+      // The older commands of the seed kinds stand for a `respond` to a card of their kind.
+      if (!isSeedCommand(command)) return null;
+      const { toolCallId, kind, response } = seedAnswer(command);
+      return byKind.has(kind) ? { interactionId: toolCallId, kind, response } : null;
     },
     // A fresh copy of each spec every time: callers may add cache_control to the last tool. Only the
     // top level is copied (every model call asks; a deep clone cost more than the rest of the
@@ -184,6 +173,15 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       const stored = kind?.summary ? storedRequest(kind, request) : undefined;
       if (!kind?.summary || !stored?.success) return genericSummary(kindName, toolName, request);
       return kind.summary(stored.data);
+    },
+    receipt(kindName, outcome, response) {
+      const kind = byKind.get(kindName);
+      try {
+        // The stored response was validated when it was given; an older shape words generically.
+        return kind?.receipt?.(outcome, response ?? null) ?? OUTCOME_WORDS[outcome];
+      } catch {
+        return OUTCOME_WORDS[outcome];
+      }
     },
     readsChat: (kindName) => byKind.get(kindName)?.chatReply !== undefined,
 

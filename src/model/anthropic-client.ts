@@ -38,7 +38,7 @@ export class AnthropicModelClient implements ModelClient {
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     // The request goes out as the loop built it, cache_control markers included; an empty tool
     // list says nothing, so it is left out rather than risk a validation error.
-    const { tools, ...rest } = request;
+    const { tools, agent: _agent, ...rest } = request;
     let stopped = false;
     try {
       const events = await this.#client.messages.create(

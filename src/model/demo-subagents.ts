@@ -20,13 +20,11 @@ export const SUBAGENT_TOUR = /\b(sub-?agents?|agents?|research\w*)\b/i;
 
 type Frame = "researcher" | "note-keeper";
 
-/** Which delegated agent this request is for, from its system prompt (the bodies in agents/*.md). */
+const FRAMES: readonly Frame[] = ["researcher", "note-keeper"];
+
+/** Which of the demo's delegated agents this request is for, by the agent's name (agents/*.md). */
 export function demoFrameOf(request: ModelRequest): Frame | null {
-  if (!request.tools.some((tool) => tool.name === "complete")) return null;
-  const system = request.system.map((block) => block.text).join("\n");
-  if (system.startsWith("You are a careful researcher")) return "researcher";
-  if (system.startsWith("You keep the notes")) return "note-keeper";
-  return null;
+  return FRAMES.find((frame) => frame === request.agent) ?? null;
 }
 
 /** The main agent hands the topic to the researcher. */

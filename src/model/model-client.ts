@@ -20,6 +20,11 @@ export interface ModelRequest {
   system: TextBlockParam[];
   messages: MessageParam[];
   tools: ToolSpec[];
+  /**
+   * The delegated agent the call is for (its name in agents/*.md); absent for the main agent.
+   * Never sent: the Messages API has no such field, but an offline model may answer by it.
+   */
+  agent?: string;
 }
 
 export interface ModelClient {

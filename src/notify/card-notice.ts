@@ -45,6 +45,8 @@ export function resolvedNotice(
     outcome: InteractionOutcome;
     resolvedBy: string | null;
     answeredBy?: string | null | undefined;
+    /** The kind's words for how it ended (InteractionResolution.receipt). */
+    receipt?: string | undefined;
   },
   { line }: KindSummary,
   context: NoticeContext,
@@ -66,7 +68,7 @@ export function resolvedNotice(
       ...(card.answeredBy ? { answeredBy: card.answeredBy } : {}),
     },
     deadline: card.expiresAt,
-    title: `${OUTCOME_WORDS[card.outcome]}${by}`,
+    title: `${card.receipt ?? OUTCOME_WORDS[card.outcome]}${by}`,
     body: clip(line),
     url: cardUrl(context.sessionUrl, card.interactionId ?? card.toolCallId),
   };

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { OpenInteractionCommand, PostProgressCommand, WithdrawInteractionCommand } from "./external";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
+import { APPROVE, BATCH_DECISIONS, DENY, SUBMIT_ANSWERS } from "./seed-names";
 import { InteractionId, PermissionMode, ToolCallId } from "./session";
 
 const RequestId = z.string().min(1).max(64).optional();
@@ -25,8 +26,9 @@ export const SendMessageCommand = z.strictObject({
   requestId: RequestId,
   text: z.string().trim().min(1, "message is empty").max(MAX_MESSAGE_CHARS),
 });
+// The three answer commands older than `respond` (their names and meaning: seed-names.ts).
 export const SubmitAnswersCommand = z.strictObject({
-  type: z.literal("submit_answers"),
+  type: z.literal(SUBMIT_ANSWERS),
   requestId: RequestId,
   toolCallId: ToolCallId,
   answers: Answers,
@@ -34,7 +36,7 @@ export const SubmitAnswersCommand = z.strictObject({
   annotations: z.record(z.string().max(2_000), z.strictObject({ notes: z.string() })).optional(),
 });
 export const ApproveCommand = z.strictObject({
-  type: z.literal("approve"),
+  type: z.literal(APPROVE),
   requestId: RequestId,
   toolCallId: ToolCallId,
   remember: z.boolean().optional(),
@@ -42,7 +44,7 @@ export const ApproveCommand = z.strictObject({
   updatedInput: z.record(z.string(), z.unknown()).optional(),
 });
 export const DenyCommand = z.strictObject({
-  type: z.literal("deny"),
+  type: z.literal(DENY),
   requestId: RequestId,
   toolCallId: ToolCallId,
   reason: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
@@ -83,7 +85,9 @@ export const DecideBatchCommand = z.strictObject({
     .array(ToolCallId)
     .min(1, "name at least one card")
     .max(MAX_BATCH_CARDS, `a batch decides at most ${MAX_BATCH_CARDS} cards`),
-  decision: z.enum(["approve", "deny"], { error: 'decision must be "approve" or "deny"' }),
+  decision: z.enum(BATCH_DECISIONS, {
+    error: `decision must be ${BATCH_DECISIONS.map((d) => `"${d}"`).join(" or ")}`,
+  }),
   reason: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
   stop: z.boolean().optional(),
 });

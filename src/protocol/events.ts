@@ -2,6 +2,7 @@
 // `EVENT_DATA` is the one table of event types and their payloads.
 import { z } from "zod";
 import { AgentCompletedData, AgentStartedData, FRAME_MARK_FIELDS } from "./agents";
+import { SEED_PROMPT_EVENTS } from "./seed-names";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
 
 const Usage = z.object({ input_tokens: z.number(), output_tokens: z.number() }).nullable();
@@ -20,6 +21,11 @@ export const InteractionPromptData = z.object({
   request: z.unknown(),
   createdAt: z.number(),
   expiresAt: z.number(),
+  /**
+   * Set when a chat message the person sends while it is open answers it (its kind's `chatReply`),
+   * so the page keeps the message box open; absent on events stored before it was sent.
+   */
+  readsChat: z.literal(true).optional(),
   ...FRAME_MARK_FIELDS,
 });
 export type InteractionPromptData = z.infer<typeof InteractionPromptData>;
@@ -89,8 +95,9 @@ export const EVENT_DATA = {
     truncated: z.boolean(),
     ...FRAME_MARK_FIELDS,
   }),
-  question_prompt: InteractionPromptData,
-  approval_required: InteractionPromptData,
+  // A seed kind's older names for `interaction_prompt` (seed-names.ts).
+  [SEED_PROMPT_EVENTS.question]: InteractionPromptData,
+  [SEED_PROMPT_EVENTS.approval]: InteractionPromptData,
   interaction_prompt: InteractionPromptData,
   interaction_resolved: InteractionResolution,
   session_status: z.object({
@@ -148,6 +155,4 @@ export type SessionEvent = {
 
 export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
 
-/** The event types that announce a prompt; a kind names its own (`interaction_prompt` by default). */
-export const PROMPT_EVENT_TYPES = ["question_prompt", "approval_required", "interaction_prompt"] as const;
-export type PromptEventType = (typeof PROMPT_EVENT_TYPES)[number];
+export { PROMPT_EVENT_TYPES, type PromptEventType } from "./seed-names";

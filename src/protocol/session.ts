@@ -61,6 +61,11 @@ export const InteractionView = z.object({
   status: InteractionStatus,
   createdAt: z.number(),
   expiresAt: z.number(),
+  /**
+   * Set when a chat message the person sends while it is open answers it (its kind's `chatReply`),
+   * so the page keeps the message box open; absent on events stored before it was sent.
+   */
+  readsChat: z.literal(true).optional(),
   /** The agent whose tool call asked (FrameMark); absent from older servers. */
   ...FRAME_MARK_FIELDS,
 });
@@ -87,6 +92,11 @@ export const InteractionResolution = z.object({
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),
+  /**
+   * How it ended in the kind's own words ("Plan approved · edits run without asking"), which a
+   * receipt opens with; absent on events stored before kinds worded them.
+   */
+  receipt: z.string().optional(),
   /** Set when the external agent that opened the card withdrew it (`outcome` is then `cancelled`). */
   withdrawn: z.literal(true).optional(),
   /** The agent whose tool call asked (FrameMark); absent on events stored before marks. */

@@ -15,6 +15,7 @@ import {
 import { describeZodError, ErrorBody } from "../protocol/errors";
 import { EventsQuery, PatchSessionBody } from "../protocol/http";
 import { PushSubscriptionBody } from "../protocol/notify";
+import { APPROVE, DENY, SEED_COMMANDS, SUBMIT_ANSWERS } from "../protocol/seed-names";
 import { DeviceId } from "../protocol/session";
 import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
@@ -167,9 +168,10 @@ sessionRoutes.get("/ws", async (c) => {
 /** POST routes that are exactly one command each. */
 const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/messages", bodyOf(SendMessageCommand), "send_message"],
-  ["/submit-answers", bodyOf(SubmitAnswersCommand), "submit_answers"],
-  ["/approve", bodyOf(ApproveCommand), "approve"],
-  ["/deny", bodyOf(DenyCommand), "deny"],
+  // The seed kinds' older answer routes (seed-names.ts).
+  [SEED_COMMANDS[SUBMIT_ANSWERS].route, bodyOf(SubmitAnswersCommand), SUBMIT_ANSWERS],
+  [SEED_COMMANDS[APPROVE].route, bodyOf(ApproveCommand), APPROVE],
+  [SEED_COMMANDS[DENY].route, bodyOf(DenyCommand), DENY],
   ["/respond", RespondBody, "respond"],
   ["/decide-batch", bodyOf(DecideBatchCommand), "decide_batch"],
   ["/cancel", z.strictObject({}), "cancel"],

@@ -88,6 +88,12 @@ const MIGRATIONS: string[][] = [
     // The agent link that opened an external card: only that link (or the owner) may withdraw it.
     `ALTER TABLE interactions ADD COLUMN opened_by_link TEXT`,
   ],
+  [
+    // Every tool's own state (src/tools/tool-state.ts): JSON by tool and key.
+    `CREATE TABLE tool_state (
+      tool TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, updated_at INTEGER NOT NULL,
+      PRIMARY KEY (tool, key))`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

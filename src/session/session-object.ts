@@ -394,7 +394,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private buildSnapshot(): SessionSnapshot {
-    return this.state.snapshot(this.agent().model, this.config);
+    return this.state.snapshot(this.agent().model, this.config, this.agent().deps.kinds);
   }
 
   private broadcast(frame: string): void {

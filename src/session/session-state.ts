@@ -4,6 +4,7 @@ import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
 import type { Clock, TurnRecord } from "../agent/ports";
 import type { Config } from "../config";
+import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
@@ -27,6 +28,7 @@ import { SentMessageLog } from "./sent-message-log";
 import type { SessionInit, SessionStats } from "./session-types";
 import { ShareLinks } from "./share-links";
 import { SqlToolResultStore } from "./tool-result-store";
+import { SqlToolStateStore } from "./tool-state-store";
 import { SqlTranscriptStore } from "./transcript-store";
 import { SqlTurnStore } from "./turn-store";
 
@@ -46,6 +48,7 @@ export class SessionState {
   readonly results: SqlToolResultStore;
   readonly rules: SqlPermissionRuleStore;
   readonly notes: SqlNotesStore;
+  readonly toolState: SqlToolStateStore;
   readonly deadlines: AlarmDeadlines;
   readonly sentMessages: SentMessageLog;
   readonly subscriptions: SqlSubscriptionStore;
@@ -75,6 +78,7 @@ export class SessionState {
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
+    this.toolState = new SqlToolStateStore(this.sql, now);
     this.sentMessages = new SentMessageLog(this.sql, now);
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
@@ -136,6 +140,7 @@ export class SessionState {
       toolContext: (signal) => ({
         signal,
         notes: this.notes,
+        toolState: this.toolState,
         fetch: (input, init) => fetch(input, init),
         now: () => this.clock.now(),
       }),
@@ -155,7 +160,11 @@ export class SessionState {
     }
   }
 
-  snapshot(model: ModelClient, config: Config): SessionSnapshot {
+  snapshot(
+    model: ModelClient,
+    config: Config,
+    kinds: Pick<InteractionRegistry, "readsChat">,
+  ): SessionSnapshot {
     return {
       sessionId: this.meta.get("session_id", z.string()) ?? "",
       status: this.turn.status(),
@@ -170,6 +179,7 @@ export class SessionState {
         status: record.status,
         createdAt: record.createdAt,
         expiresAt: record.deadline,
+        ...(kinds.readsChat(record.kind) ? { readsChat: true as const } : {}),
         ...markOf(this, record.frameId),
       })),
       queued: this.inbox.size(),

@@ -1,6 +1,7 @@
 // The shape of a tool: one file per tool under builtin/, each a `defineTool({...})` call.
 import type { z } from "zod";
 import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import type { ToolState } from "./tool-state";
 
 /** How dangerous a tool is; the permission policy decides from this (DESIGN §5). */
 export type ToolRisk = "read" | "edit" | "network" | "execute";
@@ -24,6 +25,8 @@ export interface NotesStore {
 export interface ToolContext {
   signal: AbortSignal;
   notes: NotesStore;
+  /** This tool's own storage in the session (tool-state.ts), apart from every other tool's. */
+  state: ToolState;
   fetch: typeof fetch;
   now(): number;
   /** The id of the tool call being run, for tools that keep state of their own per call (MCP). */

@@ -6,10 +6,8 @@ import type {
   ElicitationSchema,
   ElicitRequestFormParams,
   ElicitValue,
-  InteractionResolution,
   PrimitiveSchema,
 } from "../../src/protocol/index";
-import { answeredWhere } from "./answered-where";
 
 export type FieldControl =
   | "text"
@@ -101,38 +99,6 @@ export function formSummary(fields: FormField[], content: unknown): Array<{ labe
   return fields
     .filter((field) => values[field.name] !== undefined)
     .map((field) => ({ label: field.label, value: display(field, values[field.name]) }));
-}
-
-const WORDS: Record<string, string> = {
-  answered: "Accepted",
-  denied: "Declined",
-  cancelled: "Dismissed",
-  timed_out: "Timed out — no answer arrived in time",
-};
-
-/** The receipt line of a resolved form: what happened, and where. */
-export function formReceipt(
-  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "answeredBy">,
-  deviceId: string | null,
-  accepted = "Accepted",
-): string {
-  const action = (resolution.response as { action?: unknown } | null)?.action;
-  // A turn cancel also ends as `cancelled`, but with no response of the person's own.
-  const text =
-    resolution.outcome === "cancelled" && action !== "cancel"
-      ? "Cancelled"
-      : resolution.outcome === "answered"
-        ? accepted
-        : (WORDS[resolution.outcome] ?? "");
-  return text + answeredWhere(resolution, deviceId);
-}
-
-/** The receipt line of a resolved URL request: as a form's, with what accepting it means. */
-export function urlReceipt(
-  resolution: Pick<InteractionResolution, "outcome" | "response" | "resolvedBy" | "answeredBy">,
-  deviceId: string | null,
-): string {
-  return formReceipt(resolution, deviceId, "Finished on the page");
 }
 
 /** A URL request's page, read defensively: `null` unless it is an http(s) address the browser parses. */

@@ -1,6 +1,6 @@
 // Pure wording and arithmetic for interaction cards: receipts, countdowns, answer summaries and
 // the AskUserQuestion request shape, kept apart from the DOM so they are unit-tested.
-import type { PlanRequest, PlanResponse, Question } from "../../src/interactions/kinds/index";
+import type { PlanRequest, Question } from "../../src/interactions/kinds/index";
 import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
 import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
 import { OUTCOME_WORDS } from "../../src/protocol/outcome-words";
@@ -12,7 +12,7 @@ export type { AnswerValue, Question };
 /** What a receipt reads from a resolution. */
 type Resolution = Pick<
   InteractionResolution,
-  "outcome" | "response" | "resolvedBy" | "answeredBy" | "resolvedAt" | "batch"
+  "outcome" | "resolvedBy" | "answeredBy" | "resolvedAt" | "batch" | "receipt"
 > &
   Partial<Pick<InteractionResolution, "withdrawn">>;
 
@@ -40,12 +40,6 @@ export function planOf(request: unknown): PlanRequest["plan"] {
   return typeof plan === "string" ? plan : "";
 }
 
-const PLAN_RECEIPTS: Record<PlanResponse["choice"], string> = {
-  accept_edits: "Plan approved · edits run without asking",
-  review_each: "Plan approved · each action is reviewed",
-  keep_planning: "Keep planning",
-};
-
 /** Milliseconds left on the server's clock, given the skew measured at hello. */
 export function remainingMs(interaction: InteractionState, clockSkewMs: number, localNow: number): number {
   return Math.max(0, interaction.expiresAt - (localNow + clockSkewMs));
@@ -69,36 +63,17 @@ export function formatRemaining(ms: number): string {
   return `${minutes}:${String(seconds).padStart(2, "0")}`;
 }
 
-/** The one-line receipt every device shows once an interaction is resolved. */
+/**
+ * The one-line receipt every device shows once an interaction is resolved: the kind's words (sent
+ * with the resolution), then a batch, a timeout and where it was answered.
+ */
 export function receiptText(resolution: Resolution, deviceId: string | null): string {
-  let text = OUTCOME_WORDS[resolution.outcome];
-  const response = (resolution.response ?? {}) as {
-    remember?: unknown;
-    reason?: unknown;
-    stop?: unknown;
-    choice?: unknown;
-    feedback?: unknown;
-    chatReply?: unknown;
-    updatedInput?: unknown;
-  };
-  if (typeof response.choice === "string" && response.choice in PLAN_RECEIPTS) {
-    text = PLAN_RECEIPTS[response.choice as PlanResponse["choice"]];
-    if (typeof response.feedback === "string" && response.feedback) text += `: “${response.feedback}”`;
-  }
-  if (resolution.outcome === "answered" && typeof response.chatReply === "string") text = "Answered in chat";
-  if (resolution.batch && resolution.batch.size > 1) text += ` (all ${resolution.batch.size} at once)`;
-  if (resolution.outcome === "approved" && response.remember === true)
-    text += " · always allowed this session";
-  if (resolution.outcome === "denied" && typeof response.reason === "string" && response.reason) {
-    text += `: “${response.reason}”`;
-  }
-  if (resolution.outcome === "denied" && response.stop === true) text += " · turn stopped";
-  if (resolution.outcome === "approved" && typeof response.updatedInput === "object" && response.updatedInput)
-    text += " · with edited arguments";
-  if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
   // An external agent that gave up on its own card (its signal aborted) withdrew it.
   if (resolution.withdrawn)
     return `Withdrawn by ${resolution.resolvedBy?.replace(/^agent:/, "") || "the agent"}`;
+  let text = resolution.receipt ?? OUTCOME_WORDS[resolution.outcome];
+  if (resolution.batch && resolution.batch.size > 1) text += ` (all ${resolution.batch.size} at once)`;
+  if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
   return text + answeredWhere(resolution, deviceId);
 }
 

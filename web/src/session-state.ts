@@ -3,6 +3,7 @@
 import { applyStackEvent } from "../../src/protocol/agent-stack-fold";
 import type { DeltaFrame, HelloFrame, InteractionResolution, SessionEvent } from "../../src/protocol/index";
 import { namesSomeone } from "../../src/protocol/people";
+import { isPromptEvent } from "../../src/protocol/prompt-event";
 import { mergeText } from "../../src/protocol/text-merge";
 import { agentNotice } from "./agent-notices";
 import {
@@ -97,6 +98,11 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
   const v = draft.view;
   // Any progress of the turn (or its end) means the waited-for retry happened.
   if (v.modelRetry && event.type !== "model_retry" && event.type !== "session_status") v.modelRetry = null;
+  // A card of any kind, under whichever event its kind is announced with (seed-names.ts).
+  if (isPromptEvent(event)) {
+    addInteraction(draft, { ...event.data, id: interactionIdOf(event.data), resolution: null });
+    return;
+  }
   switch (event.type) {
     case "user_message": {
       const { messageId, text, queued, deviceId, by } = event.data;
@@ -180,11 +186,6 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       v.liveBlocks = {};
       return;
     }
-    case "question_prompt":
-    case "approval_required":
-    case "interaction_prompt":
-      addInteraction(draft, { ...event.data, id: interactionIdOf(event.data), resolution: null });
-      return;
     case "interaction_resolved":
       resolve(draft, event.data);
       v.liveBlocks = {};

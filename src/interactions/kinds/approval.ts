@@ -71,23 +71,10 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
-  promptEvent: "approval_required",
   summary: ({ toolName, description }) => ({
     title: `Approve ${toolName}?`,
     line: description ?? `The agent wants to run ${toolName}`,
   }),
-  commands: {
-    approve: (command) => ({
-      decision: "approve",
-      remember: command.remember ?? false,
-      ...(command.updatedInput ? { updatedInput: command.updatedInput } : {}),
-    }),
-    deny: (command) => ({
-      decision: "deny",
-      ...(command.reason !== undefined ? { reason: command.reason } : {}),
-      ...(command.stop !== undefined ? { stop: command.stop } : {}),
-    }),
-  },
   request: ApprovalRequest,
   parseResponse(_request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
@@ -111,6 +98,15 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     };
   },
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
+  receipt(_outcome, response) {
+    if (response?.decision === "approve") {
+      const always = response.remember ? " · always allowed this session" : "";
+      return `Approved${always}${response.updatedInput ? " · with edited arguments" : ""}`;
+    }
+    if (response?.decision === "deny")
+      return `Denied${response.reason ? `: “${response.reason}”` : ""}${response.stop ? " · turn stopped" : ""}`;
+    return null;
+  },
   toResult(_request, response) {
     if (response.decision === "approve") return null;
     const reason = response.reason === null ? "" : `. Reason: ${response.reason}`;

@@ -11,6 +11,7 @@ import { describeZodError } from "../../protocol/errors";
 import { checkContent, describeFields } from "../../protocol/form-content";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
+import { elicitationReceipt } from "../elicitation-kinds";
 
 /** What a device sends: the ElicitResult envelope, values checked field by field afterwards. */
 const RawElicitResult = z.discriminatedUnion(
@@ -59,6 +60,7 @@ export const formInteraction = defineInteraction<ElicitRequestFormParams, Elicit
   },
   outcome: (_request, response) =>
     response.action === "accept" ? "answered" : response.action === "decline" ? "denied" : "cancelled",
+  receipt: (outcome, response) => elicitationReceipt(outcome, response, "Accepted"),
   toResult(_request, response) {
     if (response.action === "accept")
       return {

@@ -57,6 +57,12 @@ export const PlanResponse = z.discriminatedUnion("choice", [
 ]);
 export type PlanResponse = z.infer<typeof PlanResponse>;
 
+const RECEIPTS: Record<PlanChoice, string> = {
+  accept_edits: "Plan approved · edits run without asking",
+  review_each: "Plan approved · each action is reviewed",
+  keep_planning: "Keep planning",
+};
+
 const STILL_PLANNING = 'The session stays in "plan" mode: only read-only tools run.';
 
 /** A plan waiting for the person's go-ahead. */
@@ -88,6 +94,14 @@ export const planInteraction = defineInteraction<PlanRequest, PlanResponse>({
     return { ok: true, response: { choice: "keep_planning", feedback: decision.feedback || null } };
   },
   outcome: (_request, response) => (response.choice === "keep_planning" ? "denied" : "approved"),
+  receipt(_outcome, response) {
+    // A choice this version does not know (a stored response from another) keeps the plain outcome.
+    const words = response && RECEIPTS[response.choice];
+    if (!words) return null;
+    const feedback =
+      response.choice === "keep_planning" && response.feedback ? `: “${response.feedback}”` : "";
+    return words + feedback;
+  },
   toResult(_request, response) {
     if (response.choice === "keep_planning") {
       const feedback = response.feedback === null ? "" : ` Their feedback: ${response.feedback}`;

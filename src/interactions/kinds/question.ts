@@ -129,16 +129,10 @@ export const questionInteraction = defineInteraction<QuestionRequest, QuestionRe
     'The user can always answer "Other" with their own free text instead of an option, so never add an "Other" option.',
     "The user may take a while to answer; the result repeats each question with the user's answer.",
   ].join(" "),
-  promptEvent: "question_prompt",
-  commands: {
-    submit_answers: (command) => ({
-      answers: command.answers,
-      ...(command.annotations ? { annotations: command.annotations } : {}),
-    }),
-  },
   request: QuestionRequest,
   parseResponse: parseQuestionAnswers,
   outcome: () => "answered",
+  receipt: (_outcome, response) => (response?.chatReply !== undefined ? "Answered in chat" : null),
   toResult: resultOf,
   onTimeout: (_request, { timeoutMs }) => ({
     content: `User did not respond within ${describeDuration(timeoutMs)}`,

@@ -4,6 +4,7 @@ import { ElicitRequestURLParams, UrlElicitResult } from "../../protocol/elicitat
 import { describeZodError } from "../../protocol/errors";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
+import { elicitationReceipt } from "../elicitation-kinds";
 
 /**
  * A page to visit, opened only by tools and MCP servers: the model gets no tool for it, so it can
@@ -20,6 +21,7 @@ export const urlInteraction = defineInteraction<ElicitRequestURLParams, UrlElici
   },
   outcome: (_request, response) =>
     response.action === "accept" ? "answered" : response.action === "decline" ? "denied" : "cancelled",
+  receipt: (outcome, response) => elicitationReceipt(outcome, response, "Finished on the page"),
   toResult(request, response) {
     if (response.action === "accept")
       return { content: `User opened ${request.url} and said they finished there.`, isError: false };

@@ -2,7 +2,13 @@
 // in a form, and asks again when it overlaps one already there. Side effect only after the last form.
 import { z } from "zod";
 import { defineTool } from "../define-tool";
-import { CALENDAR_NOTE, type CalendarEvent, firstOverlap, formatEvent, parseCalendar } from "./calendar-note";
+import {
+  type CalendarEvent,
+  firstOverlap,
+  formatEvent,
+  readCalendar,
+  writeCalendar,
+} from "./calendar-events";
 
 const MAX_TITLE_CHARS = 200;
 
@@ -21,7 +27,7 @@ export const calendarAddEvent = defineTool({
   description:
     "Add an event to this session's calendar. The user confirms or corrects the title, start and length in a " +
     "form before anything is saved, and is asked again if it overlaps an existing event. Pass what you know " +
-    "as suggestions. The calendar is the session note 'calendar' (read it with notes_read).",
+    "as suggestions. The result lists the whole calendar.",
   input,
   risk: "edit",
   // Appending twice would list the event twice.
@@ -64,8 +70,8 @@ export const calendarAddEvent = defineTool({
       start: String(details.content.start),
       minutes: Number(details.content.minutes),
     };
-    const existing = ctx.notes.get(CALENDAR_NOTE)?.text ?? "";
-    const overlap = firstOverlap(parseCalendar(existing), event);
+    const existing = readCalendar(ctx.state);
+    const overlap = firstOverlap(existing, event);
     if (overlap) {
       const confirm = await ctx.elicit({
         message: `“${event.title}” overlaps “${overlap.title}” (${overlap.start}, ${overlap.minutes} min).`,
@@ -88,9 +94,12 @@ export const calendarAddEvent = defineTool({
         return `Not added: “${event.title}” overlaps “${overlap.title}” and the user chose not to double-book.`;
       }
     }
-    const text = existing.trim() === "" ? formatEvent(event) : `${existing.trimEnd()}\n${formatEvent(event)}`;
-    ctx.notes.put(CALENDAR_NOTE, text);
-    const count = parseCalendar(text).length;
-    return `Added “${event.title}” at ${event.start} for ${event.minutes} minutes. The calendar has ${count} event${count === 1 ? "" : "s"}.`;
+    const events = [...existing, event];
+    writeCalendar(ctx.state, events);
+    const count = events.length;
+    return [
+      `Added “${event.title}” at ${event.start} for ${event.minutes} minutes. The calendar has ${count} event${count === 1 ? "" : "s"}:`,
+      ...events.map(formatEvent),
+    ].join("\n");
   },
 });

@@ -34,6 +34,46 @@ describe("the agent loop on in-memory stores", () => {
     expect(h.model.requests).toHaveLength(2);
   });
 
+  it("tells devices which open cards a chat message answers, so the page keeps its message box open", async () => {
+    const ask = {
+      questions: [
+        {
+          question: "Which?",
+          header: "Pick",
+          multiSelect: false,
+          options: [
+            { label: "A", description: "a" },
+            { label: "B", description: "b" },
+          ],
+        },
+      ],
+    };
+    const h = loopHarness([
+      tools(
+        { id: "toolu_q", name: "AskUserQuestion", input: ask },
+        { id: "toolu_w", name: "notes_write", input: { key: "k", text: "v" } },
+      ),
+    ]);
+    await h.say("ask me");
+    const prompts = h.stores.events.events.filter(
+      (e) => e.type === "question_prompt" || e.type === "approval_required",
+    );
+    expect(prompts.map((e) => [e.type, (e.data as { readsChat?: true }).readsChat])).toEqual([
+      ["question_prompt", true],
+      ["approval_required", undefined],
+    ]);
+  });
+
+  it("sends every device the kind's words for how a card ended, with the resolution", async () => {
+    const h = loopHarness([tools({ id: "toolu_w", name: "notes_write", input: { key: "k", text: "v" } })]);
+    await h.say("save a note");
+    answerInteraction(h.deps, "toolu_w", "approval", { decision: "deny", reason: "not now" }, "phone");
+    expect(h.eventsOf("interaction_resolved").map((e) => e.data.receipt)).toEqual(["Denied: “not now”"]);
+    // A second answer loses, and is told how the card ended in the same words.
+    const late = answerInteraction(h.deps, "toolu_w", "approval", { decision: "approve" }, "laptop");
+    expect(late.ok ? null : late.error.resolution).toMatchObject({ receipt: "Denied: “not now”" });
+  });
+
   it("moves the watchdog once when an answer resumes the turn, not again on each pass through the loop", async () => {
     const moves: Array<number | null> = [];
     const h = loopHarness(

@@ -11,6 +11,7 @@ import type { ScriptedReply } from "../../../src/model/scripted-reply";
 import type { SessionEvent } from "../../../src/protocol/events";
 import { BUILTIN_TOOLS } from "../../../src/tools/builtin";
 import { createToolRegistry } from "../../../src/tools/registry";
+import { MemoryToolStateStore } from "../../../src/tools/tool-state";
 import { MemoryNotes } from "../../helpers/memory-notes";
 
 export interface LoopHarness {
@@ -60,6 +61,7 @@ export function loopHarness(
   const stores = createMemoryStores({ now });
   const model = options.model ?? new ScriptedModelClient(script, { record: true });
   const notes = new MemoryNotes(now);
+  const toolState = new MemoryToolStateStore();
   let ids = 0;
   const tools = createToolRegistry(BUILTIN_TOOLS);
   const kinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
@@ -73,7 +75,13 @@ export function loopHarness(
       ...tools.names(),
       ...kinds.toolSpecs().map((spec) => spec.name),
     ]),
-    toolContext: (signal) => ({ signal, notes, fetch: () => Promise.reject(new Error("offline")), now }),
+    toolContext: (signal) => ({
+      signal,
+      notes,
+      toolState,
+      fetch: () => Promise.reject(new Error("offline")),
+      now,
+    }),
     settings: {
       model: "claude-test",
       maxTokens: 1_024,

@@ -210,6 +210,17 @@ describe("session client", () => {
     client.close();
   });
 
+  it("drops a silent socket even when pings come more often than the pong deadline", async () => {
+    const { client, sockets, last } = setup({ pingIntervalMs: 4, pongTimeoutMs: 10 });
+    client.connect();
+    last().serve(hello());
+    await tick(16);
+    // Pings went out at 4, 8, 12 and 16 ms; the deadline still runs from the first of them.
+    expect(sockets[0]!.sent.filter((frame) => frame === "ping").length).toBeGreaterThan(2);
+    expect(sockets[0]!.closed).toBe(true);
+    client.close();
+  });
+
   it("stays connected while pongs keep arriving", async () => {
     const { client, sockets, last } = setup({ pingIntervalMs: 10, pongTimeoutMs: 15 });
     client.connect();

@@ -31,16 +31,12 @@ const NAMES = [
 
 /** Where the seed kinds are still named outside their files, each for a reason of its own. */
 const KNOWN: Record<string, string> = {
-  "src/protocol/events.ts": "declares the seed prompt events",
-  "src/protocol/commands.ts": "declares the seed answer commands",
-  "src/router/session-routes.ts": "serves the seed answer routes",
-  "src/interactions/define-interaction.ts": "types the seed commands a kind may own",
-  "src/agent/permission-policy.ts": "opens approvals: the policy's own decision",
-  "src/agent/tool-phase.ts": "opens an approval before a tool runs",
+  "src/protocol/seed-names.ts": "the one module of the seed kinds' older events, commands and routes",
+  "src/agent/permission-policy.ts":
+    "its `deny` is the policy's own behavior (Claude Code's word), not the command",
+  "src/agent/tool-phase.ts": "opens an approval before a tool runs, and records the policy's deny",
   "src/agent/batch-decision.ts": "approve all / deny all decides approval cards",
   "web/src/ui/batch-bar.ts": "the page's approve all / deny all bar",
-  "web/src/session-state.ts": "folds the seed prompt events",
-  "src/protocol/access.ts": "an approval's always-allow is the owner's decision",
   "src/agent/edited-input.ts": "runs the arguments a person edited on an approval",
   "client/external-agent.ts": "an external agent names the kind of card it opens",
   "client/claude-permissions.ts": "maps Claude Code's permission requests onto the seed kinds",

@@ -235,7 +235,7 @@ describe("the interaction registry", () => {
   });
 
   describe("commands and prompt events", () => {
-    it("reads each kind's own commands as the response respond would carry", () => {
+    it("reads the seed kinds' older commands as the response respond would carry", () => {
       expect(
         registry.answerOf({ type: "submit_answers", toolCallId: "toolu_q", answers: { "Q?": "A" } }),
       ).toEqual({ interactionId: "toolu_q", kind: "question", response: { answers: { "Q?": "A" } } });
@@ -271,11 +271,10 @@ describe("the interaction registry", () => {
       expect(withText.promptEvent("free_text")).toBe("interaction_prompt");
     });
 
-    it("refuses two kinds answering the same command", () => {
-      const clash = { ...freeText, commands: { approve: () => ({}) } } as AnyInteractionKind;
-      expect(() => createInteractionRegistry([...BUILTIN_INTERACTIONS, clash])).toThrow(
-        'command "approve" answers two interaction kinds',
-      );
+    it("takes a seed kind's older command as unknown where that kind is not registered", () => {
+      const textOnly = createInteractionRegistry([freeText]);
+      expect(textOnly.answerOf({ type: "approve", toolCallId: "toolu_a" })).toBeNull();
+      expect(textOnly.answerOf({ type: "respond", toolCallId: "toolu_a", response: 1 })).not.toBeNull();
     });
   });
 });

@@ -80,6 +80,15 @@ describe("AnthropicModelClient", () => {
     expect(sent?.body).toEqual({ ...body, stream: true });
   });
 
+  it("never sends the name of the agent a call is for, which the Messages API does not know", async () => {
+    const { api, client } = clientFor([hello]);
+    const body: ModelRequest = request({ agent: "researcher" });
+    await call(client, body);
+
+    expect(api.requests[0]?.body).not.toHaveProperty("agent");
+    expect(api.requests[0]?.body).toMatchObject({ model: body.model, messages: body.messages });
+  });
+
   it("passes 1-hour cache_control markers through without any beta header", async () => {
     const { api, client } = clientFor([hello]);
     await call(

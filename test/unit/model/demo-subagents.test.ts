@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { answerInteraction } from "../../../src/agent/resolve-interaction";
 import { BUNDLED_AGENT_FILES } from "../../../src/agents/bundled-agents";
 import { createDemoModel } from "../../../src/model/demo-script";
-import { DEMO_RESEARCH_QUESTION } from "../../../src/model/demo-subagents";
+import { DEMO_RESEARCH_QUESTION, demoFrameOf } from "../../../src/model/demo-subagents";
 import { expectValidTranscript } from "../../helpers/valid-transcript";
 import { loopHarness } from "../agent/loop-harness";
+import { request } from "./assemble-events";
 
 function demoHarness() {
   return loopHarness([], { agents: [...BUNDLED_AGENT_FILES], model: createDemoModel() });
@@ -19,6 +20,17 @@ function spoken(h: ReturnType<typeof demoHarness>): string {
 }
 
 describe("the demo model's subagent tour", () => {
+  it("knows a delegated agent by its name, whatever its prompt says", () => {
+    const asked = (agent: string | undefined, prompt: string) => ({
+      ...request({ system: [{ type: "text" as const, text: prompt }] }),
+      ...(agent ? { agent } : {}),
+    });
+    expect(demoFrameOf(asked("researcher", "A reworded prompt."))).toBe("researcher");
+    expect(demoFrameOf(asked("note-keeper", "Anything."))).toBe("note-keeper");
+    expect(demoFrameOf(asked(undefined, "You are a careful researcher."))).toBeNull();
+    expect(demoFrameOf(asked("someone-else", "You keep the notes."))).toBeNull();
+  });
+
   it("hands a research request to the researcher, which asks, talks, delegates a note and reports back", async () => {
     const h = demoHarness();
     await h.say("please research durable objects");

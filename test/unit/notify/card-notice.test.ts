@@ -116,4 +116,12 @@ describe("card notices for pushes and webhooks", () => {
     expect(notice.title).toBe("Approved by ana@example.com");
     expect(notice.card).toMatchObject({ resolvedBy: "phone", answeredBy: "ana@example.com" });
   });
+
+  it("titles a resolved card with its kind's own words, as the page's receipt does", () => {
+    const notice = resolvedNotice(
+      { ...card("form", {}), outcome: "denied", resolvedBy: "phone", receipt: "Declined" },
+      context,
+    );
+    expect(notice.title).toBe("Declined on phone");
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldValue, formOf, formReceipt, formSummary, toLocalDateTime } from "../../../web/src/form-view";
+import { fieldValue, formOf, formSummary, toLocalDateTime } from "../../../web/src/form-view";
 
 const request = {
   message: "Details",
@@ -62,15 +62,5 @@ describe("the form card's view of a form", () => {
       { label: "plan", value: "Pro" },
       { label: "tags", value: "Ex" },
     ]);
-  });
-
-  it("words each way a form can end, and where it ended", () => {
-    const on = (outcome: "answered" | "denied" | "cancelled" | "timed_out", response: unknown, by = "me") =>
-      formReceipt({ outcome, response, resolvedBy: by }, "me");
-    expect(on("answered", { action: "accept", content: {} }, "phone")).toBe("Accepted on another device");
-    expect(on("denied", { action: "decline" })).toBe("Declined");
-    expect(on("cancelled", { action: "cancel" })).toBe("Dismissed");
-    expect(on("cancelled", null)).toBe("Cancelled");
-    expect(on("timed_out", null)).toBe("Timed out — no answer arrived in time");
   });
 });

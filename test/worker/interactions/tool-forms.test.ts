@@ -16,7 +16,6 @@ import {
   toolResultsOf,
 } from "./interaction-fixtures";
 
-const SEED = "toolu_seed_calendar";
 const ADD = "toolu_add_dentist";
 const STANDUP = "- 2026-12-01T10:00 · 60 min · Standup";
 
@@ -26,7 +25,6 @@ async function addingAnOverlap(options: { interactionTimeoutMs?: number } = {}) 
     ...options,
     permissionMode: "acceptEdits",
     script: [
-      toolReply([{ name: "notes_write", id: SEED, input: { key: "calendar", text: STANDUP } }]),
       toolReply([
         { name: "calendar_add_event", id: ADD, input: { title: "Dentist", start: "2026-12-01T10:30" } },
       ]),
@@ -34,6 +32,12 @@ async function addingAnOverlap(options: { interactionTimeoutMs?: number } = {}) 
     ],
   });
   const stub = stubOf(session);
+  // The calendar already holds a standup, in the tool's own state.
+  await tableRows(
+    stub,
+    `INSERT INTO tool_state (tool, key, value, updated_at) VALUES ('calendar_add_event', 'events', ?, 0)`,
+    JSON.stringify([{ start: "2026-12-01T10:00", minutes: 60, title: "Standup" }]),
+  );
   const laptop = await connect(session, { device: "laptop" });
   await laptop.request({ type: "send_message", text: "Dentist at 10:30 on Dec 1st" });
   const first = await laptop.waitForEvent("interaction_prompt", (e) => e.data.toolCallId === ADD);
@@ -42,9 +46,18 @@ async function addingAnOverlap(options: { interactionTimeoutMs?: number } = {}) 
 
 const details = { action: "accept", content: { title: "Dentist", start: "2026-12-01T10:30", minutes: 45 } };
 
+/** The calendar as its result lists it: one line per stored event. */
 async function calendarText(stub: ReturnType<typeof stubOf>): Promise<string> {
-  const rows = await tableRows<{ text: string }>(stub, `SELECT text FROM notes WHERE key = 'calendar'`);
-  return rows[0]?.text ?? "";
+  const rows = await tableRows<{ value: string }>(
+    stub,
+    `SELECT value FROM tool_state WHERE tool = 'calendar_add_event' AND key = 'events'`,
+  );
+  const events = JSON.parse(rows[0]?.value ?? "[]") as Array<{
+    start: string;
+    minutes: number;
+    title: string;
+  }>;
+  return events.map((event) => `- ${event.start} · ${event.minutes} min · ${event.title}`).join("\n");
 }
 
 describe("a tool that asks the person mid-run", () => {
@@ -61,7 +74,7 @@ describe("a tool that asks the person mid-run", () => {
       },
     });
     await laptop.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
-    expect(eventsOf(laptop, "tool_result").map((e) => e.data.toolCallId)).toEqual([SEED]);
+    expect(eventsOf(laptop, "tool_result").map((e) => e.data.toolCallId)).toEqual([]);
     expect(await tableRows(stub, `SELECT tool_call_id FROM tool_runs WHERE tool_call_id = ?`, ADD)).toEqual(
       [],
     );
@@ -104,7 +117,7 @@ describe("a tool that asks the person mid-run", () => {
     expect(await calendarText(stub)).toBe(`${STANDUP}\n- 2026-12-01T10:30 · 45 min · Dentist`);
     const results = eventsOf(phone, "tool_result").filter((e) => e.data.toolCallId === ADD);
     expect(results.map((e) => e.data.content)).toEqual([
-      "Added “Dentist” at 2026-12-01T10:30 for 45 minutes. The calendar has 2 events.",
+      `Added “Dentist” at 2026-12-01T10:30 for 45 minutes. The calendar has 2 events:\n${STANDUP}\n- 2026-12-01T10:30 · 45 min · Dentist`,
     ]);
     const [request] = await modelRequests(stub);
     expect(toolResultsOf(lastMessage(request))).toEqual([

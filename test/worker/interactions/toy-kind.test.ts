@@ -102,6 +102,11 @@ describe("a kind added by its own files alone", () => {
       error: { code: "invalid_answer", message: "stars: give 1 to 5 stars" },
     });
     expect(outcome.answered).toMatchObject({ ok: true, result: { kind: "rating", outcome: "answered" } });
+    // Every device's receipt opens with the kind's own words, sent with the resolution.
+    expect(outcome.events.find((e) => e.type === "interaction_resolved")?.data).toMatchObject({
+      kind: "rating",
+      receipt: "Rated ★★★★",
+    });
     const lastMessage = outcome.requests[1]?.messages.at(-1);
     expect(lastMessage?.content).toEqual([
       expect.objectContaining({

@@ -114,7 +114,8 @@ describe("signed webhooks", () => {
     expect(resolved?.notice).toMatchObject({
       change: "resolved",
       card: { toolCallId: "toolu_hook_approve", outcome: "denied", resolvedBy: "laptop" },
-      title: "Denied on laptop",
+      // The title opens with the kind's own receipt, as the page's does.
+      title: "Denied: “not yet” on laptop",
     });
   });
 

@@ -73,11 +73,6 @@ export abstract class AnswerableCard implements InteractionCard {
   /** Called when the server refused a response (the action line already says why). */
   protected refused(_error: unknown): void {}
 
-  /** The receipt line's text; kinds with their own words override it. */
-  protected receiptText(resolution: InteractionResolution, deviceId: string | null): string | undefined {
-    return receiptText(resolution, deviceId);
-  }
-
   private setBusy(busy: boolean): void {
     this.busy = busy;
     this.lockControls(!this.open());
@@ -100,7 +95,7 @@ export abstract class AnswerableCard implements InteractionCard {
     this.resolved = true;
     this.el.classList.add("resolved");
     this.el.removeAttribute("tabindex");
-    renderReceipt(this.receipt, resolution, context.deviceId, this.receiptText(resolution, context.deviceId));
+    renderReceipt(this.receipt, resolution, context.deviceId, receiptText(resolution, context.deviceId));
     this.collapse(resolution);
   }
 

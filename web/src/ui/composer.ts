@@ -5,7 +5,6 @@ import type { ConnectionInfo } from "../../../client/session-client";
 import { isTopAgentPrompt, pendingInteractions } from "../interaction-view";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
-import { readsChat } from "./interaction-renderers";
 
 export interface ComposerActions {
   send(text: string): Promise<void>;
@@ -85,7 +84,7 @@ export class Composer {
     // An open question takes a chat message as its answer, so the box stays open for one; only the
     // top agent's questions do, since a message always goes to the agent on top.
     const chatAnswers = pendingInteractions(view).some(
-      (prompt) => readsChat(prompt.interaction.kind) && isTopAgentPrompt(view, prompt.interaction),
+      (prompt) => prompt.interaction.readsChat === true && isTopAgentPrompt(view, prompt.interaction),
     );
     const waiting = view.status === "awaiting_input" && !chatAnswers;
     this.locked = this.viewOnly || !view.connectedOnce || waiting || connection.state === "closed";

@@ -5,7 +5,7 @@
 import { CommandError } from "../../../client/session-client";
 import { checkContent } from "../../../src/protocol/form-content";
 import type { ElicitationSchema, ElicitValue, InteractionResolution } from "../../../src/protocol/index";
-import { type FormField, fieldValue, formOf, formReceipt, formSummary, toLocalDateTime } from "../form-view";
+import { type FormField, fieldValue, formOf, formSummary, toLocalDateTime } from "../form-view";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren, setText } from "./dom";
@@ -233,10 +233,6 @@ export class FormCard extends AnswerableCard {
       ...lines.flatMap((l) => [h("dt", { text: l.label }), h("dd", { text: l.value })]),
     );
     this.summary.hidden = lines.length === 0;
-  }
-
-  protected override receiptText(resolution: InteractionResolution, deviceId: string | null): string {
-    return formReceipt(resolution, deviceId);
   }
 
   /** Esc declines; Enter accepts from anywhere but a button (which acts itself). */

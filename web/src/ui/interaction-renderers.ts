@@ -17,8 +17,6 @@ export interface InteractionRenderer {
    * the tool card hides the arguments and the result the model was given.
    */
   standsForTool(interaction: InteractionState): boolean;
-  /** A chat message answers an open card of this kind (the server's `chatReply`), so the box stays open. */
-  readsChat?: boolean;
 }
 
 const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
@@ -26,7 +24,6 @@ const RENDERERS: Readonly<Record<string, InteractionRenderer>> = {
     create: (i) => new QuestionCard(i),
     waiting: "waiting for you",
     standsForTool: () => true,
-    readsChat: true,
   },
   approval: {
     create: (i, item) => new ApprovalCard(i, item),
@@ -52,9 +49,4 @@ const UNSUPPORTED: InteractionRenderer = {
 
 export function rendererFor(kind: string): InteractionRenderer {
   return RENDERERS[kind] ?? UNSUPPORTED;
-}
-
-/** True when a chat message answers an open card of `kind`. */
-export function readsChat(kind: string): boolean {
-  return RENDERERS[kind]?.readsChat === true;
 }

@@ -3,7 +3,7 @@
 // the server's) so they can judge where it leads before opening it, then "I've finished" or
 // Decline. Nothing opens by itself, and nothing typed there comes back here.
 import type { InteractionResolution } from "../../../src/protocol/index";
-import { pageOf, urlReceipt } from "../form-view";
+import { pageOf } from "../form-view";
 import type { InteractionState } from "../session-state";
 import { urlSender } from "../url-sender";
 import { AnswerableCard } from "./answerable-card";
@@ -89,10 +89,6 @@ export class UrlCard extends AnswerableCard {
 
   protected collapse(): void {
     this.controls.remove();
-  }
-
-  protected override receiptText(resolution: InteractionResolution, deviceId: string | null): string {
-    return urlReceipt(resolution, deviceId);
   }
 
   /** Esc declines; Enter (not on a button or the link, which act themselves) says it is done. */

@@ -25,6 +25,11 @@ describe("the guide's toy rating kind", () => {
     });
   });
 
+  it("words its receipt itself, and the registry sends those words for any device to show", () => {
+    expect(registry.receipt("rating", "answered", { stars: 4 })).toBe("Rated ★★★★");
+    expect(registry.receipt("rating", "timed_out", null)).toBe("Timed out");
+  });
+
   it("is answered in the terminal through its registered prompt, which refuses what is not 1 to 5", () => {
     const card = { interactionId: "int_r", toolCallId: "toolu_r", kind: "rating", toolName: "AskUserRating" };
     const request = { subject: "the plan" };

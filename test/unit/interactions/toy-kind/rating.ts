@@ -31,6 +31,7 @@ export const ratingInteraction = defineInteraction<RatingRequest, RatingResponse
       : { ok: false, message: describeZodError(parsed.error) };
   },
   outcome: () => "answered",
+  receipt: (_outcome, response) => (response ? `Rated ${"★".repeat(response.stars)}` : null),
   toResult: (request, response) => ({
     content: `User rated ${request.subject} ${response.stars}/5.`,
     isError: false,

@@ -1,16 +1,21 @@
 import { describe, expect, it } from "vitest";
 import type { ElicitResult } from "../../../../src/protocol/elicitation";
 import { calendarAddEvent } from "../../../../src/tools/builtin/calendar-add-event";
-import { firstOverlap, parseCalendar } from "../../../../src/tools/builtin/calendar-note";
+import { firstOverlap, readCalendar } from "../../../../src/tools/builtin/calendar-events";
 import { ToolPause } from "../../../../src/tools/define-tool";
+import { MemoryToolStateStore, type ToolState, toolStateOf } from "../../../../src/tools/tool-state";
 import { MemoryNotes } from "../../../helpers/memory-notes";
 import { FIXED_NOW, toolContext } from "../tool-context";
 
+const calendarState = () => toolStateOf(new MemoryToolStateStore(), "calendar_add_event");
+
 /** A context whose k-th form gets the k-th answer, and which pauses when answers run out. */
-function answering(answers: ElicitResult[], notes = new MemoryNotes(() => FIXED_NOW)) {
+function answering(answers: ElicitResult[], state: ToolState = calendarState()) {
   const asked: unknown[] = [];
+  const notes = new MemoryNotes(() => FIXED_NOW);
   const ctx = toolContext({
     notes,
+    state,
     elicit: async (params) => {
       asked.push(params);
       const answer = answers[asked.length - 1];
@@ -18,7 +23,7 @@ function answering(answers: ElicitResult[], notes = new MemoryNotes(() => FIXED_
       return answer;
     },
   });
-  return { ctx, asked, notes };
+  return { ctx, asked, state, notes };
 }
 
 const details = (start: string, minutes = 30): ElicitResult => ({
@@ -27,20 +32,24 @@ const details = (start: string, minutes = 30): ElicitResult => ({
 });
 
 describe("calendar_add_event", () => {
-  it("adds the confirmed event after one form when nothing overlaps", async () => {
-    const { ctx, asked, notes } = answering([details("2026-12-01T09:00")]);
+  it("adds the confirmed event after one form when nothing overlaps, and lists the calendar", async () => {
+    const { ctx, asked, state, notes } = answering([details("2026-12-01T09:00")]);
     const out = await calendarAddEvent.run({ title: "Dentist" }, ctx);
-    expect(out).toBe("Added “Dentist” at 2026-12-01T09:00 for 30 minutes. The calendar has 1 event.");
+    expect(out).toBe(
+      "Added “Dentist” at 2026-12-01T09:00 for 30 minutes. The calendar has 1 event:\n- 2026-12-01T09:00 · 30 min · Dentist",
+    );
     expect(asked).toHaveLength(1);
-    expect(notes.get("calendar")?.text).toBe("- 2026-12-01T09:00 · 30 min · Dentist");
+    expect(readCalendar(state)).toEqual([{ start: "2026-12-01T09:00", minutes: 30, title: "Dentist" }]);
+    // The calendar is the tool's own state, not a note the person or the model might edit.
+    expect(notes.list()).toEqual([]);
   });
 
   it("asks again on an overlap and writes nothing until that answer arrives", async () => {
-    const notes = new MemoryNotes(() => FIXED_NOW);
-    notes.put("calendar", "- 2026-12-01T09:15 · 15 min · Call");
-    const { ctx } = answering([details("2026-12-01T09:00")], notes);
+    const state = calendarState();
+    state.put("events", [{ start: "2026-12-01T09:15", minutes: 15, title: "Call" }]);
+    const { ctx } = answering([details("2026-12-01T09:00")], state);
     await expect(calendarAddEvent.run({ title: "Dentist" }, ctx)).rejects.toBeInstanceOf(ToolPause);
-    expect(notes.get("calendar")?.text).toBe("- 2026-12-01T09:15 · 15 min · Call");
+    expect(readCalendar(state).map((event) => event.title)).toEqual(["Call"]);
   });
 
   it("says nothing was added on a decline or a dismissed form", async () => {
@@ -52,9 +61,14 @@ describe("calendar_add_event", () => {
     );
   });
 
-  it("finds overlaps by minute and ignores lines it did not write", () => {
-    const events = parseCalendar("# my calendar\n- 2026-12-01T10:00 · 60 min · Standup\nfree text");
-    expect(events).toEqual([{ start: "2026-12-01T10:00", minutes: 60, title: "Standup" }]);
+  it("reads a stored value it cannot parse as an empty calendar", () => {
+    const state = calendarState();
+    state.put("events", "- 2026-12-01T10:00 · 60 min · Standup");
+    expect(readCalendar(state)).toEqual([]);
+  });
+
+  it("finds overlaps by minute", () => {
+    const events = [{ start: "2026-12-01T10:00", minutes: 60, title: "Standup" }];
     expect(firstOverlap(events, { start: "2026-12-01T11:00", minutes: 30, title: "A" })).toBeNull();
     expect(firstOverlap(events, { start: "2026-12-01T10:59", minutes: 5, title: "B" })?.title).toBe(
       "Standup",
