@@ -2,7 +2,6 @@
 // optional expiry and a label, as the owner mints, lists and revokes them.
 import { z } from "zod";
 import { AGENT_COMMANDS } from "./external";
-import { APPROVE } from "./seed-names";
 
 // Kept in a module without zod so the page can apply the same rule.
 export { mayDecideBeyondCard } from "./owner-decisions";

@@ -1,5 +1,6 @@
 // Which answers only the owner may give, in a module without zod: the server enforces it
 // (session-command.ts) and the page offers those choices by the same rule.
+import { APPROVE } from "./seed-names";
 
 /**
  * Answers that change the session's settings beyond one card — "Always allow" (`remember`) and a
@@ -11,7 +12,7 @@ export function mayDecideBeyondCard(
   command: { type: string; remember?: unknown; response?: unknown },
 ): boolean {
   if (role === "owner") return true;
-  if (command.type === "approve" && command.remember === true) return false;
+  if (command.type === APPROVE && command.remember === true) return false;
   if (command.type !== "respond" || typeof command.response !== "object" || command.response === null)
     return true;
   const response = command.response as { remember?: unknown; choice?: unknown };

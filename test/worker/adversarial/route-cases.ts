@@ -97,6 +97,12 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "GET /api/inbox": { kind: "query", ok: true },
   "GET /api/inbox/stream": { kind: "query" },
   "GET /api/inbox/ws": { kind: "query" },
+  "POST /api/inbox/ws-ticket": { kind: "query", ok: true },
+  "GET /api/inbox/stats": { kind: "query", ok: true },
+  "GET /api/inbox/deliveries": { kind: "query", ok: true },
+  "POST /api/inbox/push-subscriptions": { kind: "body", acts: valid(PushSubscriptionBody) },
+  "DELETE /api/inbox/push-subscriptions/:deviceId": { kind: "params" },
+  "POST /api/inbox/sessions/:sessionId/open": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {

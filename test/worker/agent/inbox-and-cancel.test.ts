@@ -113,10 +113,16 @@ describe("a full inbox", () => {
     const device = await connect(session);
     await device.request({ type: "send_message", text: "first" });
     await device.waitForEvent("text_delta");
-    // Over HTTP: one socket may not send this many commands this fast.
+    // Over HTTP, and through a second credential: each token may send only so many commands this
+    // fast (socket or HTTP alike), and the queue must fill before either allowance runs out.
+    const minted = await api("POST", `/api/sessions/${session.sessionId}/links`, {
+      token: session.token,
+      body: { role: "answer", label: "second sender" },
+    });
+    const link = (await minted.json()) as { token: string };
     for (let i = 0; i < MAX_QUEUED_MESSAGES; i += 1) {
       const queued = await api("POST", `/api/sessions/${session.sessionId}/messages`, {
-        token: session.token,
+        token: i % 2 === 0 ? session.token : link.token,
         body: { text: `queued ${i}` },
       });
       expect(queued.status).toBe(202);
