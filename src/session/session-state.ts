@@ -149,8 +149,9 @@ export class SessionState {
     try {
       return this.events.holdingBroadcasts(() => this.storage.transactionSync(work));
     } catch (error) {
-      // The rollback may have undone an alarm change this instance cached.
+      // The rollback may have undone an alarm change and meta rows this instance cached.
       this.deadlines.fired();
+      this.meta.forget();
       throw error;
     }
   }
