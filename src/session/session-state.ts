@@ -37,6 +37,8 @@ function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
 export class SessionState {
   readonly sql: SqlCounter;
   readonly meta: MetaStore;
+  // INVARIANT: true once `created_at` was seen; only erasing removes it, and that drops this state.
+  private created = false;
   readonly events: EventLog;
   readonly turn: SqlTurnStore;
   readonly frames: SqlFrameStore;
@@ -89,7 +91,9 @@ export class SessionState {
   }
 
   exists(): boolean {
-    return this.meta.get("created_at", z.number()) !== null;
+    // Once created, a session exists for as long as this object holds it (erasing drops the state).
+    this.created ||= this.meta.get("created_at", z.number()) !== null;
+    return this.created;
   }
 
   initialize(init: SessionInit): void {
