@@ -90,6 +90,12 @@ export class SessionState {
     this.deadlines.addSource(() => this.links.nextExpiry());
   }
 
+  /** Drops the copies of stored rows the stores keep, so the next reads go to storage. */
+  forgetCopies(): void {
+    this.meta.forget();
+    this.frames.forget();
+  }
+
   exists(): boolean {
     // Once created, a session exists for as long as this object holds it (erasing drops the state).
     this.created ||= this.meta.get("created_at", z.number()) !== null;
@@ -153,9 +159,9 @@ export class SessionState {
     try {
       return this.events.holdingBroadcasts(() => this.storage.transactionSync(work));
     } catch (error) {
-      // The rollback may have undone an alarm change and meta rows this instance cached.
+      // The rollback may have undone an alarm change and rows this instance keeps copies of.
       this.deadlines.fired();
-      this.meta.forget();
+      this.forgetCopies();
       throw error;
     }
   }
