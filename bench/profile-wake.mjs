@@ -2,6 +2,7 @@
 // Worker under `wrangler dev` with an inspector, takes a V8 CPU profile over the answers, and prints
 // the functions with the most self time and the heaviest call paths. Not part of `npm run bench`.
 //   node bench/profile-wake.mjs [--sessions 200] [--rounds 3] [--out FILE] [--no-profile] [--ref COMMIT]
+//   node bench/profile-wake.mjs --bare   (the bare baseline's CPU per echoed command, the floor)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -10,11 +11,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 import { withTimeout } from "./lib/clock.mjs";
+import { Device } from "./lib/device.mjs";
 import { mapLimit } from "./lib/http.mjs";
 import { ANSWERS, questionReply } from "./lib/script.mjs";
 import { SessionDevice } from "./lib/session-driver.mjs";
-import { ParleyTarget } from "./lib/targets.mjs";
-import { snapshotParley } from "./lib/worker-snapshot.mjs";
+import { BareTarget, ParleyTarget, uniqueName } from "./lib/targets.mjs";
+import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -24,22 +26,25 @@ const { values } = parseArgs({
     top: { type: "string", default: "40" },
     ref: { type: "string" },
     "no-profile": { type: "boolean", default: false },
+    bare: { type: "boolean", default: false },
   },
 });
 const sessions = Number(values.sessions);
 const rounds = Number(values.rounds);
 
 const work = await mkdtemp(join(tmpdir(), "parley-profile-"));
-const config = await snapshotParley(work, work, values.ref);
+const config = values.bare ? await snapshotBaseline(work) : await snapshotParley(work, work, values.ref);
 const port = await freePort();
 const inspectorPort = await freePort();
-const vars = {
-  PARLEY_LOCAL_DEV: "true",
-  ALLOW_SCRIPTED_SESSIONS: "true",
-  ALLOW_OPEN_GATEWAY: "true",
-  SOCKET_COMMANDS_PER_SECOND: "1000000",
-  SOCKET_COMMAND_BURST: "1000000",
-};
+const vars = values.bare
+  ? {}
+  : {
+      PARLEY_LOCAL_DEV: "true",
+      ALLOW_SCRIPTED_SESSIONS: "true",
+      ALLOW_OPEN_GATEWAY: "true",
+      SOCKET_COMMANDS_PER_SECOND: "1000000",
+      SOCKET_COMMAND_BURST: "1000000",
+    };
 const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--config", config];
 args.push("--inspector-port", String(inspectorPort), "--persist-to", `${work}/state`);
 args.push("--show-interactive-dev-session=false");
@@ -64,6 +69,45 @@ for (let i = 0; ; i++) {
     if (i > 400) throw new Error("wrangler dev did not start");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+if (values.bare) {
+  // The floor: S bare objects, each sent one command and echoing it back, like many-sessions' baseline.
+  const bare = new BareTarget(baseUrl);
+  const slots = await mapLimit(Array.from({ length: sessions }), 8, async (_, i) => {
+    const slot = { echoed: false, device: /** @type {Device} */ (/** @type {unknown} */ (null)) };
+    slot.device = await Device.connect(bare.socketUrl(uniqueName(`p-${i}`)), {
+      onEvent: (event) => {
+        if (event.type === "echo") slot.echoed = true;
+      },
+    });
+    return slot;
+  });
+  const bareRound = async () => {
+    const start = performance.now();
+    await Promise.all(
+      slots.map(async (slot) => {
+        slot.echoed = false;
+        await slot.device.request({ type: "echo" });
+        await withTimeout(
+          slot.device.until(() => slot.echoed),
+          60_000,
+          "no echo",
+        );
+      }),
+    );
+    return performance.now() - start;
+  };
+  await bareRound();
+  const cpu = [];
+  for (let i = 0; i < rounds; i++) {
+    const before = await groupCpu();
+    await bareRound();
+    cpu.push((await groupCpu()) - before);
+  }
+  console.log(
+    `bare server CPU per command (ms): ${cpu.map((s) => ((s * 1000) / sessions).toFixed(2)).join(", ")}`,
+  );
+  process.exit(0);
 }
 const parley = new ParleyTarget(baseUrl);
 const script = [
