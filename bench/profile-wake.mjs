@@ -13,6 +13,7 @@ import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 import { withTimeout } from "./lib/clock.mjs";
 import { Device } from "./lib/device.mjs";
 import { mapLimit } from "./lib/http.mjs";
+import { startMockModelThread } from "./lib/mock-model.mjs";
 import { ANSWERS, questionReply } from "./lib/script.mjs";
 import { SessionDevice } from "./lib/session-driver.mjs";
 import { BareTarget, ParleyTarget, uniqueName } from "./lib/targets.mjs";
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     ref: { type: "string" },
     "no-profile": { type: "boolean", default: false },
     bare: { type: "boolean", default: false },
+    glass: { type: "string" },
   },
 });
 const sessions = Number(values.sessions);
@@ -36,9 +38,11 @@ const work = await mkdtemp(join(tmpdir(), "parley-profile-"));
 const config = values.bare ? await snapshotBaseline(work) : await snapshotParley(work, work, values.ref);
 const port = await freePort();
 const inspectorPort = await freePort();
+const model = values.glass ? await startMockModelThread() : null;
 const vars = values.bare
   ? {}
   : {
+      ...(model ? { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: model.baseUrl } : {}),
       PARLEY_LOCAL_DEV: "true",
       ALLOW_SCRIPTED_SESSIONS: "true",
       ALLOW_OPEN_GATEWAY: "true",
@@ -110,6 +114,44 @@ if (values.bare) {
   process.exit(0);
 }
 const parley = new ParleyTarget(baseUrl);
+if (values.glass) {
+  // One real-SDK model stream to N devices (400 deltas 2.5 ms apart), profiled: the fan-out path.
+  const session = await parley.createSession({});
+  const devices = await mapLimit(Array.from({ length: Number(values.glass) }), 8, async (_, i) => {
+    const slot = { done: 0, device: /** @type {Device} */ (/** @type {unknown} */ (null)) };
+    slot.device = await Device.connect(parley.socketUrl(session, { device: `g-${i}` }), {
+      onEvent: (event) => {
+        if (event.type === "done") slot.done += 1;
+      },
+    });
+    return slot;
+  });
+  const turn = async (n) => {
+    const before = devices.map((slot) => slot.done);
+    await devices[0].device.request({ type: "send_message", text: `stream n=${n} pace=2.5` });
+    await Promise.all(
+      devices.map((slot, i) =>
+        withTimeout(
+          slot.device.until(() => slot.done > before[i]),
+          120_000,
+          "no done",
+        ),
+      ),
+    );
+  };
+  await turn(50);
+  const { call } = await inspector();
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 100 });
+  await call("Profiler.start");
+  const cpuBefore = await groupCpu();
+  await turn(400);
+  const cpu = (await groupCpu()) - cpuBefore;
+  const { result } = await call("Profiler.stop");
+  console.log(`server CPU for 400 deltas to ${devices.length} devices: ${(cpu * 1000).toFixed(0)} ms`);
+  await report(result.profile, 1);
+  process.exit(0);
+}
 const script = [
   questionReply(),
   ...Array.from({ length: rounds + 1 }, () => questionReply(undefined, "Noted.")),
@@ -162,30 +204,32 @@ async function round() {
   return ms;
 }
 
-// Inspector: the user worker's target.
-const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-const target = targets.find((t) => !String(t.title ?? t.id).includes("core:")) ?? targets[0];
-console.error("inspector targets:", targets.map((t) => t.title ?? t.id).join(", "), "→", target.title);
-const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
-await new Promise((resolve, reject) => {
-  ws.onopen = resolve;
-  ws.onerror = reject;
-});
-let nextId = 0;
-const pending = new Map();
-ws.onmessage = (message) => {
-  const data = JSON.parse(message.data);
-  if (data.id && pending.has(data.id)) {
-    pending.get(data.id)(data);
-    pending.delete(data.id);
-  }
-};
-const call = (method, params = {}) =>
-  new Promise((resolve) => {
-    const id = ++nextId;
-    pending.set(id, resolve);
-    ws.send(JSON.stringify({ id, method, params }));
+async function inspector() {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+  const target = targets.find((t) => !String(t.title ?? t.id).includes("core:")) ?? targets[0];
+  console.error("inspector targets:", targets.map((t) => t.title ?? t.id).join(", "), "→", target.title);
+  const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
   });
+  let nextId = 0;
+  const pending = new Map();
+  ws.onmessage = (message) => {
+    const data = JSON.parse(message.data);
+    if (data.id && pending.has(data.id)) {
+      pending.get(data.id)(data);
+      pending.delete(data.id);
+    }
+  };
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { call, ws };
+}
 
 /** CPU seconds (user + system) of every process in the server's group, from /proc. */
 async function groupCpu() {
@@ -204,6 +248,7 @@ async function groupCpu() {
 }
 
 console.error("warm-up round:", (await round()).toFixed(0), "ms");
+const { call, ws } = await inspector();
 if (values["no-profile"]) {
   const cpu = [];
   const wall = [];
@@ -227,46 +272,50 @@ const times = [];
 for (let i = 0; i < rounds; i++) times.push(await round());
 const { result } = await call("Profiler.stop");
 console.error("rounds (ms):", times.map((t) => t.toFixed(0)).join(", "));
-const profile = result.profile;
-const out = values.out || "wake.cpuprofile";
-await writeFile(out, JSON.stringify(profile));
-console.error("profile:", out);
-
-// Self and total time per function, by sample counts.
-const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const parent = new Map();
-for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
-const counts = new Map();
-for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
-const total = profile.samples.length;
-const name = (node) => {
-  const f = node.callFrame;
-  return `${f.functionName || "(anon)"} ${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`;
-};
-const self = new Map();
-const inclusive = new Map();
-for (const [id, n] of counts) {
-  const node = byId.get(id);
-  self.set(name(node), (self.get(name(node)) ?? 0) + n);
-  const seen = new Set();
-  for (let at = id; at !== undefined; at = parent.get(at)) {
-    const key = name(byId.get(at));
-    if (seen.has(key)) continue;
-    seen.add(key);
-    inclusive.set(key, (inclusive.get(key) ?? 0) + n);
-  }
-}
-const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
-const busy = total - idle;
-const pct = (n) => `${((100 * n) / busy).toFixed(1)}%`;
-const ms = (n) => `${((n * (profile.endTime - profile.startTime)) / total / 1000).toFixed(0)}ms`;
-console.log(`samples ${total}, busy ${busy} (${ms(busy)}) over ${rounds} rounds of ${sessions}`);
-console.log("\nSELF");
-for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
-  if (!k.startsWith("(idle)")) console.log(pct(v).padStart(7), ms(v).padStart(7), k);
-console.log("\nINCLUSIVE");
-for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top) * 6))
-  console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+await report(result.profile, rounds);
 ws.close();
 stop();
 process.exit(0);
+
+/** Writes the profile and prints its heaviest functions. */
+async function report(profile, rounds) {
+  const out = values.out || "wake.cpuprofile";
+  await writeFile(out, JSON.stringify(profile));
+  console.error("profile:", out);
+
+  // Self and total time per function, by sample counts.
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const counts = new Map();
+  for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const total = profile.samples.length;
+  const name = (node) => {
+    const f = node.callFrame;
+    return `${f.functionName || "(anon)"} ${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`;
+  };
+  const self = new Map();
+  const inclusive = new Map();
+  for (const [id, n] of counts) {
+    const node = byId.get(id);
+    self.set(name(node), (self.get(name(node)) ?? 0) + n);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const key = name(byId.get(at));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + n);
+    }
+  }
+  const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
+  const busy = total - idle;
+  const pct = (n) => `${((100 * n) / busy).toFixed(1)}%`;
+  const ms = (n) => `${((n * (profile.endTime - profile.startTime)) / total / 1000).toFixed(0)}ms`;
+  console.log(`samples ${total}, busy ${busy} (${ms(busy)}) over ${rounds} rounds of ${sessions}`);
+  console.log("\nSELF");
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+    if (!k.startsWith("(idle)")) console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+  console.log("\nINCLUSIVE");
+  for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top) * 6))
+    console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+}
