@@ -29,6 +29,7 @@ const { values } = parseArgs({
     "no-profile": { type: "boolean", default: false },
     bare: { type: "boolean", default: false },
     glass: { type: "string" },
+    timeline: { type: "boolean", default: false },
   },
 });
 const sessions = Number(values.sessions);
@@ -248,6 +249,49 @@ async function groupCpu() {
 }
 
 console.error("warm-up round:", (await round()).toFixed(0), "ms");
+if (values.timeline) {
+  // One answer at a time: when its ack came back, and when the resumed call's first text did.
+  const acks = [];
+  const firsts = [];
+  for (let i = 0; i < rounds; i++) {
+    for (const slot of paused) {
+      let resumedAt = 0;
+      slot.watcher.deltaListener = (at) => {
+        resumedAt ||= at;
+      };
+      slot.watcher.listener = (event, at) => {
+        if (event.type === "text_delta") resumedAt ||= at;
+      };
+      slot.watcher.prompt = null;
+      const sentAt = performance.timeOrigin + performance.now();
+      await slot.watcher.device.request({
+        type: "submit_answers",
+        toolCallId: slot.toolCallId,
+        answers: ANSWERS,
+      });
+      acks.push(performance.timeOrigin + performance.now() - sentAt);
+      await withTimeout(
+        slot.watcher.device.until(() => resumedAt !== 0),
+        60_000,
+        "no resume",
+      );
+      firsts.push(resumedAt - sentAt);
+      await withTimeout(
+        slot.watcher.device.until(
+          () => slot.watcher.prompt !== null && slot.watcher.status === "awaiting_input",
+        ),
+        60_000,
+        "did not ask again",
+      );
+      slot.toolCallId = slot.watcher.prompt.toolCallId;
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(2);
+  console.log(
+    `answer → ack: median ${median(acks)} ms; answer → first text: median ${median(firsts)} ms (${acks.length} answers, one at a time)`,
+  );
+  process.exit(0);
+}
 const { call, ws } = await inspector();
 if (values["no-profile"]) {
   const cpu = [];
