@@ -253,6 +253,8 @@ if (values.timeline) {
   // One answer at a time: when its ack came back, and when the resumed call's first text did.
   const acks = [];
   const firsts = [];
+  const reads = [];
+  const readsAgain = [];
   for (let i = 0; i < rounds; i++) {
     for (const slot of paused) {
       let resumedAt = 0;
@@ -263,6 +265,14 @@ if (values.timeline) {
         if (event.type === "text_delta") resumedAt ||= at;
       };
       slot.watcher.prompt = null;
+      // A command that reads only (a resume from the newest seq): its ack waits on no write.
+      const readAt = performance.now();
+      await slot.watcher.device.request({ type: "resume", after: 1_000_000 });
+      reads.push(performance.now() - readAt);
+      // The same again, now that the object is surely awake.
+      const againAt = performance.now();
+      await slot.watcher.device.request({ type: "resume", after: 1_000_000 });
+      readsAgain.push(performance.now() - againAt);
       const sentAt = performance.timeOrigin + performance.now();
       await slot.watcher.device.request({
         type: "submit_answers",
@@ -288,7 +298,7 @@ if (values.timeline) {
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(2);
   console.log(
-    `answer → ack: median ${median(acks)} ms; answer → first text: median ${median(firsts)} ms (${acks.length} answers, one at a time)`,
+    `answer → ack: median ${median(acks)} ms; answer → first text: median ${median(firsts)} ms (${acks.length} answers, one at a time); a read-only command's ack: median ${median(reads)} ms first, ${median(readsAgain)} ms right after`,
   );
   process.exit(0);
 }
