@@ -30,6 +30,7 @@ const { values } = parseArgs({
     bare: { type: "boolean", default: false },
     glass: { type: "string" },
     timeline: { type: "boolean", default: false },
+    "no-inbox": { type: "boolean", default: false },
   },
 });
 const sessions = Number(values.sessions);
@@ -43,6 +44,7 @@ const model = values.glass ? await startMockModelThread() : null;
 const vars = values.bare
   ? {}
   : {
+      ...(values["no-inbox"] ? { INBOX_DISABLED: "true" } : {}),
       ...(model ? { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: model.baseUrl } : {}),
       PARLEY_LOCAL_DEV: "true",
       ALLOW_SCRIPTED_SESSIONS: "true",
