@@ -1,6 +1,10 @@
 // The real model: Anthropic's Messages API through the official SDK, streamed as its raw events.
 // The SDK retries 408/409/429/5xx/529 itself; what is left is mapped to one `ModelError`.
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+// The base client and the one resource used, not the full client: the full one builds (and the
+// bundle carries) every API the SDK knows, beta tool runners included.
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/error";
+import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import {
   type ModelClient,
   ModelError,
@@ -23,16 +27,17 @@ export interface AnthropicModelClientOptions {
 export class AnthropicModelClient implements ModelClient {
   readonly name: string;
   readonly demo = false;
-  readonly #client: Anthropic;
+  readonly #messages: Messages;
 
   constructor(options: AnthropicModelClientOptions) {
     this.name = options.model;
-    this.#client = new Anthropic({
+    const client = new BaseAnthropic({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       fetch: options.fetch,
       maxRetries: options.maxRetries ?? 4,
     });
+    this.#messages = new Messages(client);
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
@@ -41,7 +46,7 @@ export class AnthropicModelClient implements ModelClient {
     const { tools, agent: _agent, ...rest } = request;
     let stopped = false;
     try {
-      const events = await this.#client.messages.create(
+      const events = await this.#messages.create(
         { ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true },
         { signal },
       );

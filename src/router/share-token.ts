@@ -4,7 +4,7 @@
 import { sign, verify } from "hono/jwt";
 import { z } from "zod";
 import { type Access, LinkId, LinkRole } from "../protocol/access";
-import { verifySessionToken } from "./session-token";
+import { hmacKey, verifySessionToken } from "./session-token";
 
 const AUDIENCE = "parley:share-link";
 
@@ -32,7 +32,7 @@ export async function signShareToken(secret: string, sessionId: string, link: Li
       role: link.role,
       ...(link.expiresAt === null ? {} : { exp: Math.ceil(link.expiresAt / 1000) }),
     },
-    secret,
+    await hmacKey(secret),
     "HS256",
   );
 }
@@ -58,7 +58,13 @@ export async function checkAccessToken(
   let payload: unknown;
   try {
     // The signature first; expiry is judged below, so a forged token is never called "expired".
-    payload = await verify(token, secret, { alg: "HS256", exp: false, nbf: false, iat: false });
+    // The key imported once per isolate (hmacKey), not on every request as a string secret would be.
+    payload = await verify(token, await hmacKey(secret), {
+      alg: "HS256",
+      exp: false,
+      nbf: false,
+      iat: false,
+    });
   } catch {
     return { ok: false, reason: "wrong" };
   }

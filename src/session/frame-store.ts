@@ -22,7 +22,17 @@ const COLUMNS = `id, parent_frame_id, parent_tool_call_id, agent, task, depth, s
 const Status = z.union([z.literal("active"), AgentOutcome]);
 
 export class SqlFrameStore implements FrameStore {
+  // INVARIANT: the top frame as this instance last read or changed it (undefined: not known). Every
+  // change to `frames` goes through this class; a rollback or a new input calls `forget`. A step
+  // asks for the top many times (each transcript read and write names its frame).
+  private topCopy: FrameRecord | null | undefined = undefined;
+
   constructor(private readonly sql: SqlCounter) {}
+
+  /** Drops the copy of the top frame: a transaction rolled back, or a new input came in. */
+  forget(): void {
+    this.topCopy = undefined;
+  }
 
   stack(): FrameRecord[] {
     return this.sql
@@ -31,10 +41,14 @@ export class SqlFrameStore implements FrameStore {
   }
 
   top(): FrameRecord | null {
-    const row = this.sql.one<Row>(
-      `SELECT ${COLUMNS} FROM frames WHERE status = 'active' ORDER BY depth DESC LIMIT 1`,
-    );
-    return row ? toRecord(row) : null;
+    if (this.topCopy === undefined) {
+      const row = this.sql.one<Row>(
+        `SELECT ${COLUMNS} FROM frames WHERE status = 'active' ORDER BY depth DESC LIMIT 1`,
+      );
+      this.topCopy = row ? toRecord(row) : null;
+    }
+    // A copy: a caller may change the record it was given.
+    return this.topCopy && { ...this.topCopy };
   }
 
   get(frameId: string): FrameRecord | null {
@@ -43,6 +57,7 @@ export class SqlFrameStore implements FrameStore {
   }
 
   push(frame: Omit<FrameRecord, "status" | "iterations" | "endedAt">): void {
+    this.topCopy = undefined;
     this.sql.run(
       `INSERT INTO frames (id, parent_frame_id, parent_tool_call_id, agent, task, depth, status, iterations, started_at)
        VALUES (?, ?, ?, ?, ?, ?, 'active', 0, ?)`,
@@ -57,10 +72,12 @@ export class SqlFrameStore implements FrameStore {
   }
 
   countModelCall(frameId: string): void {
+    this.topCopy = undefined;
     this.sql.run(`UPDATE frames SET iterations = iterations + 1 WHERE id = ?`, frameId);
   }
 
   end(frameId: string, outcome: AgentOutcome, at: number): boolean {
+    this.topCopy = undefined;
     return (
       this.sql.run(
         `UPDATE frames SET status = ?, ended_at = ? WHERE id = ? AND status = 'active'`,

@@ -3,23 +3,59 @@
 import type { z } from "zod";
 import type { SqlCounter } from "../storage/sql-counter";
 
+interface CachedRow {
+  /** The stored JSON text, or null when the key has no row. */
+  json: string | null;
+  // A primitive read back with this very schema: asked for many times a step (status, watchdog, …).
+  schema?: z.ZodType;
+  value?: unknown;
+}
+
 export class MetaStore {
+  // INVARIANT: mirrors the rows this instance read or wrote: every write goes through this class,
+  // and a rolled-back transaction calls `forget`. The object also calls `forget` as each request,
+  // message or alarm comes in, so a row changed by other means (a test's SQL) is read afresh.
+  // One step (an answer, a model event) reads the same keys dozens of times (status, turn,
+  // watchdog, links, creator), each a SQL query and a zod parse otherwise.
+  private readonly rows = new Map<string, CachedRow>();
+
   constructor(private readonly sql: SqlCounter) {}
 
   get<T extends z.ZodType>(key: string, schema: T): z.infer<T> | null {
-    const row = this.sql.one<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, key);
-    return row ? schema.parse(JSON.parse(row.value)) : null;
+    let row = this.rows.get(key);
+    if (!row) {
+      const stored = this.sql.one<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, key);
+      row = { json: stored ? stored.value : null };
+      this.rows.set(key, row);
+    }
+    if (row.json === null) return null;
+    if (row.schema === schema) return row.value as z.infer<T>;
+    const value = schema.parse(JSON.parse(row.json));
+    // Objects and arrays are parsed afresh on every read: a caller may change what it was given.
+    if (value === null || typeof value !== "object") {
+      row.schema = schema;
+      row.value = value;
+    }
+    return value;
   }
 
   set(key: string, value: unknown): void {
+    const json = JSON.stringify(value);
     this.sql.run(
       `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       key,
-      JSON.stringify(value),
+      json,
     );
+    this.rows.set(key, { json });
   }
 
   delete(key: string): void {
     this.sql.run(`DELETE FROM meta WHERE key = ?`, key);
+    this.rows.set(key, { json: null });
+  }
+
+  /** Drops every cached row: a transaction rolled back what this class wrote, or a new input came in. */
+  forget(): void {
+    this.rows.clear();
   }
 }

@@ -312,6 +312,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   override async alarm(): Promise<void> {
+    this.stateRef?.forgetCopies();
     if (!this.exists()) return;
     await runAlarm({
       state: this.state,
@@ -335,6 +336,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private gate(access: Access): ErrorBody | null {
+    // Every request and socket message passes here first: it reads stored rows afresh.
+    this.stateRef?.forgetCopies();
     if (!this.exists()) return UNKNOWN_SESSION;
     const refused = this.state.links.admit(access);
     if (refused) logSecurityEvent("credential_refused", { ...this.logIds(access), reason: refused.code });

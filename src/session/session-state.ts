@@ -39,6 +39,8 @@ function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
 export class SessionState {
   readonly sql: SqlCounter;
   readonly meta: MetaStore;
+  // INVARIANT: true once `created_at` was seen; only erasing removes it, and that drops this state.
+  private created = false;
   readonly events: EventLog;
   readonly turn: SqlTurnStore;
   readonly frames: SqlFrameStore;
@@ -92,8 +94,16 @@ export class SessionState {
     this.deadlines.addSource(() => this.links.nextExpiry());
   }
 
+  /** Drops the copies of stored rows the stores keep, so the next reads go to storage. */
+  forgetCopies(): void {
+    this.meta.forget();
+    this.frames.forget();
+  }
+
   exists(): boolean {
-    return this.meta.get("created_at", z.number()) !== null;
+    // Once created, a session exists for as long as this object holds it (erasing drops the state).
+    this.created ||= this.meta.get("created_at", z.number()) !== null;
+    return this.created;
   }
 
   initialize(init: SessionInit): void {
@@ -154,8 +164,9 @@ export class SessionState {
     try {
       return this.events.holdingBroadcasts(() => this.storage.transactionSync(work));
     } catch (error) {
-      // The rollback may have undone an alarm change this instance cached.
+      // The rollback may have undone an alarm change and rows this instance keeps copies of.
       this.deadlines.fired();
+      this.forgetCopies();
       throw error;
     }
   }

@@ -43,4 +43,23 @@ describe("atomic writes", () => {
     expect(device.events.map((event) => event.seq)).toEqual([1]);
     device.close();
   });
+
+  it("reads back a setting's stored value after the work that changed it was rolled back", async () => {
+    const session = await createSession();
+    const read = await runInDurableObject(stubOf(session), (instance: SessionObject) => {
+      const state = stateOf(instance);
+      const before = state.turn.mode();
+      try {
+        state.atomically(() => {
+          state.meta.set("mode", "bypassPermissions");
+          expect(state.turn.mode()).toBe("bypassPermissions");
+          throw new Error("half way");
+        });
+      } catch {
+        // The rollback is what this test looks at.
+      }
+      return { before, after: state.turn.mode() };
+    });
+    expect(read.after).toBe(read.before);
+  });
 });

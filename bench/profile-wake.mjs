@@ -1,0 +1,377 @@
+// Profiles Parley's Durable Object while S paused sessions are answered at once: starts the frozen
+// Worker under `wrangler dev` with an inspector, takes a V8 CPU profile over the answers, and prints
+// the functions with the most self time and the heaviest call paths. Not part of `npm run bench`.
+//   node bench/profile-wake.mjs [--sessions 200] [--rounds 3] [--out FILE] [--no-profile] [--ref COMMIT]
+//   node bench/profile-wake.mjs --bare   (the bare baseline's CPU per echoed command, the floor)
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
+import { withTimeout } from "./lib/clock.mjs";
+import { Device } from "./lib/device.mjs";
+import { mapLimit } from "./lib/http.mjs";
+import { startMockModelThread } from "./lib/mock-model.mjs";
+import { ANSWERS, questionReply } from "./lib/script.mjs";
+import { SessionDevice } from "./lib/session-driver.mjs";
+import { BareTarget, ParleyTarget, uniqueName } from "./lib/targets.mjs";
+import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: "string", default: "200" },
+    rounds: { type: "string", default: "3" },
+    out: { type: "string", default: "" },
+    top: { type: "string", default: "40" },
+    ref: { type: "string" },
+    "no-profile": { type: "boolean", default: false },
+    bare: { type: "boolean", default: false },
+    glass: { type: "string" },
+    timeline: { type: "boolean", default: false },
+    "no-inbox": { type: "boolean", default: false },
+  },
+});
+const sessions = Number(values.sessions);
+const rounds = Number(values.rounds);
+
+const work = await mkdtemp(join(tmpdir(), "parley-profile-"));
+const config = values.bare ? await snapshotBaseline(work) : await snapshotParley(work, work, values.ref);
+const port = await freePort();
+const inspectorPort = await freePort();
+const model = values.glass ? await startMockModelThread() : null;
+const vars = values.bare
+  ? {}
+  : {
+      ...(values["no-inbox"] ? { INBOX_DISABLED: "true" } : {}),
+      ...(model ? { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: model.baseUrl } : {}),
+      PARLEY_LOCAL_DEV: "true",
+      ALLOW_SCRIPTED_SESSIONS: "true",
+      ALLOW_OPEN_GATEWAY: "true",
+      SOCKET_COMMANDS_PER_SECOND: "1000000",
+      SOCKET_COMMAND_BURST: "1000000",
+    };
+const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--config", config];
+args.push("--inspector-port", String(inspectorPort), "--persist-to", `${work}/state`);
+args.push("--show-interactive-dev-session=false");
+for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
+const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: wranglerEnv() });
+const stop = () => {
+  try {
+    process.kill(-(child.pid ?? 0), "SIGKILL");
+  } catch {}
+};
+process.on("exit", () => {
+  stop();
+  // The profile is kept when --out names a place for it.
+  rmSync(work, { recursive: true, force: true });
+});
+const baseUrl = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  try {
+    await (await fetch(baseUrl)).arrayBuffer();
+    break;
+  } catch {
+    if (i > 400) throw new Error("wrangler dev did not start");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+if (values.bare) {
+  // The floor: S bare objects, each sent one command and echoing it back, like many-sessions' baseline.
+  const bare = new BareTarget(baseUrl);
+  const slots = await mapLimit(Array.from({ length: sessions }), 8, async (_, i) => {
+    const slot = { echoed: false, device: /** @type {Device} */ (/** @type {unknown} */ (null)) };
+    slot.device = await Device.connect(bare.socketUrl(uniqueName(`p-${i}`)), {
+      onEvent: (event) => {
+        if (event.type === "echo") slot.echoed = true;
+      },
+    });
+    return slot;
+  });
+  const bareRound = async () => {
+    const start = performance.now();
+    await Promise.all(
+      slots.map(async (slot) => {
+        slot.echoed = false;
+        await slot.device.request({ type: "echo" });
+        await withTimeout(
+          slot.device.until(() => slot.echoed),
+          60_000,
+          "no echo",
+        );
+      }),
+    );
+    return performance.now() - start;
+  };
+  await bareRound();
+  const cpu = [];
+  for (let i = 0; i < rounds; i++) {
+    const before = await groupCpu();
+    await bareRound();
+    cpu.push((await groupCpu()) - before);
+  }
+  console.log(
+    `bare server CPU per command (ms): ${cpu.map((s) => ((s * 1000) / sessions).toFixed(2)).join(", ")}`,
+  );
+  process.exit(0);
+}
+const parley = new ParleyTarget(baseUrl);
+if (values.glass) {
+  // One real-SDK model stream to N devices (400 deltas 2.5 ms apart), profiled: the fan-out path.
+  const session = await parley.createSession({});
+  const devices = await mapLimit(Array.from({ length: Number(values.glass) }), 8, async (_, i) => {
+    const slot = { done: 0, device: /** @type {Device} */ (/** @type {unknown} */ (null)) };
+    slot.device = await Device.connect(parley.socketUrl(session, { device: `g-${i}` }), {
+      onEvent: (event) => {
+        if (event.type === "done") slot.done += 1;
+      },
+    });
+    return slot;
+  });
+  const turn = async (n) => {
+    const before = devices.map((slot) => slot.done);
+    await devices[0].device.request({ type: "send_message", text: `stream n=${n} pace=2.5` });
+    await Promise.all(
+      devices.map((slot, i) =>
+        withTimeout(
+          slot.device.until(() => slot.done > before[i]),
+          120_000,
+          "no done",
+        ),
+      ),
+    );
+  };
+  await turn(50);
+  const { call } = await inspector();
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 100 });
+  await call("Profiler.start");
+  const cpuBefore = await groupCpu();
+  await turn(400);
+  const cpu = (await groupCpu()) - cpuBefore;
+  const { result } = await call("Profiler.stop");
+  console.log(`server CPU for 400 deltas to ${devices.length} devices: ${(cpu * 1000).toFixed(0)} ms`);
+  await report(result.profile, 1);
+  process.exit(0);
+}
+const script = [
+  questionReply(),
+  ...Array.from({ length: rounds + 1 }, () => questionReply(undefined, "Noted.")),
+];
+const paused = await mapLimit(Array.from({ length: sessions }), 8, async (_, i) => {
+  const session = await parley.createSession({ script });
+  const watcher = await SessionDevice.open(parley, session, { device: `p-${i}` });
+  const toolCallId = await watcher.askAndPause("Ask me.", "question_prompt");
+  return { watcher, toolCallId };
+});
+
+async function round() {
+  const start = performance.now();
+  await Promise.all(
+    paused.map(async (slot) => {
+      let resumed = false;
+      slot.watcher.deltaListener = () => {
+        resumed = true;
+      };
+      slot.watcher.listener = (event) => {
+        if (event.type === "text_delta") resumed = true;
+      };
+      slot.watcher.prompt = null;
+      const ack = await slot.watcher.device.request({
+        type: "submit_answers",
+        toolCallId: slot.toolCallId,
+        answers: ANSWERS,
+      });
+      if (!ack.ok) throw new Error(JSON.stringify(ack.error));
+      await withTimeout(
+        slot.watcher.device.until(() => resumed),
+        60_000,
+        "no resume",
+      );
+    }),
+  );
+  const ms = performance.now() - start;
+  await Promise.all(
+    paused.map(async (slot) => {
+      await withTimeout(
+        slot.watcher.device.until(
+          () => slot.watcher.prompt !== null && slot.watcher.status === "awaiting_input",
+        ),
+        60_000,
+        "did not ask again",
+      );
+      slot.toolCallId = slot.watcher.prompt.toolCallId;
+    }),
+  );
+  return ms;
+}
+
+async function inspector() {
+  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+  const target = targets.find((t) => !String(t.title ?? t.id).includes("core:")) ?? targets[0];
+  console.error("inspector targets:", targets.map((t) => t.title ?? t.id).join(", "), "→", target.title);
+  const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  let nextId = 0;
+  const pending = new Map();
+  ws.onmessage = (message) => {
+    const data = JSON.parse(message.data);
+    if (data.id && pending.has(data.id)) {
+      pending.get(data.id)(data);
+      pending.delete(data.id);
+    }
+  };
+  const call = (method, params = {}) =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { call, ws };
+}
+
+/** CPU seconds (user + system) of every process in the server's group, from /proc. */
+async function groupCpu() {
+  const { readdir, readFile } = await import("node:fs/promises");
+  let ticks = 0;
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // fields[2] is the process group; [11], [12] are utime and stime in clock ticks.
+      if (Number(fields[2]) === child.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return ticks / 100;
+}
+
+console.error("warm-up round:", (await round()).toFixed(0), "ms");
+if (values.timeline) {
+  // One answer at a time: when its ack came back, and when the resumed call's first text did.
+  const acks = [];
+  const firsts = [];
+  const reads = [];
+  const readsAgain = [];
+  for (let i = 0; i < rounds; i++) {
+    for (const slot of paused) {
+      let resumedAt = 0;
+      slot.watcher.deltaListener = (at) => {
+        resumedAt ||= at;
+      };
+      slot.watcher.listener = (event, at) => {
+        if (event.type === "text_delta") resumedAt ||= at;
+      };
+      slot.watcher.prompt = null;
+      // A command that reads only (a resume from the newest seq): its ack waits on no write.
+      const readAt = performance.now();
+      await slot.watcher.device.request({ type: "resume", after: 1_000_000 });
+      reads.push(performance.now() - readAt);
+      // The same again, now that the object is surely awake.
+      const againAt = performance.now();
+      await slot.watcher.device.request({ type: "resume", after: 1_000_000 });
+      readsAgain.push(performance.now() - againAt);
+      const sentAt = performance.timeOrigin + performance.now();
+      await slot.watcher.device.request({
+        type: "submit_answers",
+        toolCallId: slot.toolCallId,
+        answers: ANSWERS,
+      });
+      acks.push(performance.timeOrigin + performance.now() - sentAt);
+      await withTimeout(
+        slot.watcher.device.until(() => resumedAt !== 0),
+        60_000,
+        "no resume",
+      );
+      firsts.push(resumedAt - sentAt);
+      await withTimeout(
+        slot.watcher.device.until(
+          () => slot.watcher.prompt !== null && slot.watcher.status === "awaiting_input",
+        ),
+        60_000,
+        "did not ask again",
+      );
+      slot.toolCallId = slot.watcher.prompt.toolCallId;
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(2);
+  console.log(
+    `answer → ack: median ${median(acks)} ms; answer → first text: median ${median(firsts)} ms (${acks.length} answers, one at a time); a read-only command's ack: median ${median(reads)} ms first, ${median(readsAgain)} ms right after`,
+  );
+  process.exit(0);
+}
+const { call, ws } = await inspector();
+if (values["no-profile"]) {
+  const cpu = [];
+  const wall = [];
+  for (let i = 0; i < rounds; i++) {
+    const before = await groupCpu();
+    wall.push(await round());
+    cpu.push((await groupCpu()) - before);
+  }
+  // The second pass of each round (waiting for the next question) is CPU too; per answer it is
+  // the whole cycle: answer, resume, the next question stored and sent.
+  const perAnswer = cpu.map((seconds) => (seconds * 1000) / sessions);
+  console.log(`server CPU per answer cycle (ms): ${perAnswer.map((v) => v.toFixed(2)).join(", ")}`);
+  console.log(`wall per round (ms): ${wall.map((v) => v.toFixed(0)).join(", ")}`);
+  stop();
+  process.exit(0);
+}
+await call("Profiler.enable");
+await call("Profiler.setSamplingInterval", { interval: 100 });
+await call("Profiler.start");
+const times = [];
+for (let i = 0; i < rounds; i++) times.push(await round());
+const { result } = await call("Profiler.stop");
+console.error("rounds (ms):", times.map((t) => t.toFixed(0)).join(", "));
+await report(result.profile, rounds);
+ws.close();
+stop();
+process.exit(0);
+
+/** Writes the profile and prints its heaviest functions. */
+async function report(profile, rounds) {
+  const out = values.out || "wake.cpuprofile";
+  await writeFile(out, JSON.stringify(profile));
+  console.error("profile:", out);
+
+  // Self and total time per function, by sample counts.
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const counts = new Map();
+  for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
+  const total = profile.samples.length;
+  const name = (node) => {
+    const f = node.callFrame;
+    return `${f.functionName || "(anon)"} ${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`;
+  };
+  const self = new Map();
+  const inclusive = new Map();
+  for (const [id, n] of counts) {
+    const node = byId.get(id);
+    self.set(name(node), (self.get(name(node)) ?? 0) + n);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const key = name(byId.get(at));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + n);
+    }
+  }
+  const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
+  const busy = total - idle;
+  const pct = (n) => `${((100 * n) / busy).toFixed(1)}%`;
+  const ms = (n) => `${((n * (profile.endTime - profile.startTime)) / total / 1000).toFixed(0)}ms`;
+  console.log(`samples ${total}, busy ${busy} (${ms(busy)}) over ${rounds} rounds of ${sessions}`);
+  console.log("\nSELF");
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+    if (!k.startsWith("(idle)")) console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+  console.log("\nINCLUSIVE");
+  for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top) * 6))
+    console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+}
