@@ -13,6 +13,7 @@ import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
+import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sources";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf } from "./external-session";
@@ -89,8 +90,20 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.config.retentionMs,
         this.clock,
       );
-      // Built with the stores, so its deadline source is there before the alarm is first re-armed.
+      // Built with the stores, so the deadline sources are there before the alarm is first re-armed.
       this.inboxReportRef = sessionInboxReport(this.stateRef, this.config, this.env);
+      this.stateRef.deadlines.add(
+        ...sessionDeadlineSources(
+          this.stateRef,
+          {
+            agent: () => this.agent(),
+            erase: (reason) => this.erase(reason),
+            linkAdmin: () => this.linkAdmin,
+            notifier: () => this.notifier,
+          },
+          this.inboxReportRef,
+        ),
+      );
     }
     return this.stateRef;
   }
@@ -306,14 +319,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   override async alarm(): Promise<void> {
     if (!this.exists()) return;
-    await runAlarm({
-      state: this.state,
-      agent: () => this.agent(),
-      erase: (reason) => this.erase(reason),
-      linkAdmin: () => this.linkAdmin,
-      notifier: () => this.notifier,
-      inboxReport: () => this.inboxReport,
-    });
+    await runAlarm(this.state.deadlines, this.clock.now(), () =>
+      this.agent()
+        .loop.advance()
+        .catch((error: unknown) => console.error("SessionObject.alarm advance failed", error)),
+    );
   }
 
   private get linkAdmin(): LinkAdminHost {

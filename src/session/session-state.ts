@@ -78,14 +78,11 @@ export class SessionState {
     this.sentMessages = new SentMessageLog(this.sql, now);
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
-    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
-    this.deadlines.addSource(() => this.deliveries.earliestDue());
+    this.deadlines = new AlarmDeadlines(storage, this.meta);
     this.mcp = new SqlMcpStore(this.sql, this.meta);
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
     this.retention = new Retention(this.sql, this.meta, this.events, retentionMs);
-    this.deadlines.addSource(() => (this.exists() ? this.retention.nextDeadline() : null));
-    this.deadlines.addSource(() => this.links.nextExpiry());
   }
 
   exists(): boolean {
