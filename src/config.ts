@@ -2,7 +2,10 @@
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import { z } from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
+import { BUILTIN_INTERACTIONS } from "./interactions/kinds";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
+import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
+import { describeZodError } from "./protocol/errors";
 import { SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
 
 const Flag = z
@@ -83,6 +86,8 @@ const EnvSchema = z.object({
     .optional(),
   ACCESS_AUD: z.string().min(1).optional(),
   INBOX_DISABLED: Flag,
+  /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
+  DEADLINE_POLICIES: z.string().optional(),
 });
 
 /**
@@ -133,6 +138,8 @@ export interface Config {
   access: { teamDomain: string; audience: string } | null;
   /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
   inboxDisabled: boolean;
+  /** The deployment's deadline policies (`DEADLINE_POLICIES`); a session may override them. */
+  deadlinePolicies: DeadlinePolicies | null;
 }
 
 // Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
@@ -196,7 +203,33 @@ export function readConfig(env: ConfigVars): Config {
         ? { teamDomain: e.ACCESS_TEAM_DOMAIN, audience: e.ACCESS_AUD }
         : null,
     inboxDisabled: e.INBOX_DISABLED,
+    deadlinePolicies: readDeadlinePolicies(e.DEADLINE_POLICIES),
   };
+}
+
+/** `DEADLINE_POLICIES`, checked whole: a bad entry fails start-up with its path named. */
+function readDeadlinePolicies(raw: string | undefined): DeadlinePolicies | null {
+  if (raw === undefined) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`Invalid configuration: DEADLINE_POLICIES is not JSON (${(error as Error).message})`);
+  }
+  const parsed = DeadlinePolicies.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: DEADLINE_POLICIES: ${describeZodError(parsed.error)}`);
+  }
+  const unknown = unknownPolicyKinds(
+    parsed.data,
+    BUILTIN_INTERACTIONS.map((kind) => kind.kind),
+  );
+  if (unknown.length > 0) {
+    throw new Error(
+      `Invalid configuration: DEADLINE_POLICIES: ${unknown.join(", ")}: no interaction kind has this name`,
+    );
+  }
+  return parsed.data;
 }
 
 // A webhook carries answer links with session tokens: plain http is allowed only to this machine.

@@ -5,6 +5,7 @@ import type { ModelClient } from "../model/model-client";
 import type { ToolContext } from "../tools/define-tool";
 import type { ToolRegistry } from "../tools/registry";
 import type {
+  CardDeadlinePolicies,
   Clock,
   DeadlineScheduler,
   EventSink,
@@ -46,6 +47,8 @@ export interface AgentDeps {
   results: ToolResultStore;
   rules: PermissionRuleStore;
   deadlines: DeadlineScheduler;
+  /** What each card's deadline does; absent: every card times out after its timeout. */
+  cardDeadlines?: CardDeadlinePolicies;
   clock: Clock;
   model: ModelClient;
   tools: ToolRegistry;

@@ -6,6 +6,7 @@ import { MAIN_FRAME_ID } from "../protocol/agents";
 import type { ErrorBody } from "../protocol/errors";
 import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
 import type { AgentDeps } from "./agent-deps";
+import { cardDeadline } from "./card-deadline";
 import {
   EXTERNAL_ID_PREFIX,
   externalMark,
@@ -49,8 +50,9 @@ export function openExternalInteraction(
   if (!opened.ok) return invalid(prefixFields("request", opened.message));
   const id = deps.newId(EXTERNAL_ID_PREFIX);
   const createdAt = deps.clock.now();
-  const expiresAt = createdAt + (body.timeoutMs ?? deps.settings.interactionTimeoutMs);
   const toolName = toolNameOf(opened.request) ?? kind.toolName ?? kind.kind;
+  const timeoutMs = body.timeoutMs ?? deps.settings.interactionTimeoutMs;
+  const deadline = cardDeadline(deps, { id, kind: kind.kind, toolName, createdAt, timeoutMs });
   deps.atomically(() => {
     deps.interactions.create({
       id,
@@ -59,7 +61,7 @@ export function openExternalInteraction(
       kind: kind.kind,
       toolName,
       request: opened.request,
-      deadline: expiresAt,
+      deadline: deadline.expiresAt,
       createdAt,
     });
     if (body.key !== undefined) keys.set(id, body.key);
@@ -70,7 +72,7 @@ export function openExternalInteraction(
       toolName,
       request: opened.request,
       createdAt,
-      expiresAt,
+      ...deadline,
       ...externalMark(agent),
     });
     deps.deadlines.rearm();

@@ -2,6 +2,7 @@
 // memory; the answer, the alarm or a cancel resumes the loop from storage.
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
+import { cardDeadline } from "./card-deadline";
 import { topMark } from "./frame-mark";
 import { recordResult } from "./tool-results";
 
@@ -17,8 +18,14 @@ export interface PendingInteraction {
 /** Stores a pending interaction, announces it to every device and re-arms the alarm. */
 export function storePending(deps: AgentDeps, pending: PendingInteraction): void {
   const createdAt = deps.clock.now();
-  const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
   const { id, toolCallId, toolName, kind, request } = pending;
+  const deadline = cardDeadline(deps, {
+    id,
+    kind,
+    toolName,
+    createdAt,
+    timeoutMs: deps.settings.interactionTimeoutMs,
+  });
   // Only the frame on top runs its tools, so the card is always its own.
   const frame = topMark(deps);
   deps.interactions.create({
@@ -28,7 +35,7 @@ export function storePending(deps: AgentDeps, pending: PendingInteraction): void
     kind,
     toolName,
     request,
-    deadline: expiresAt,
+    deadline: deadline.expiresAt,
     createdAt,
   });
   deps.events.append(deps.kinds.promptEvent(kind), {
@@ -38,7 +45,7 @@ export function storePending(deps: AgentDeps, pending: PendingInteraction): void
     toolName,
     request,
     createdAt,
-    expiresAt,
+    ...deadline,
     ...frame,
   });
   const turn = deps.turn.current();

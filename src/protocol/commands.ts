@@ -108,6 +108,16 @@ export const SetPermissionModeCommand = z.strictObject({
 /** Re-issues a model call that waits out an outage now, instead of at its retry time. */
 export const RetryNowCommand = z.strictObject({ type: z.literal("retry_now"), requestId: RequestId });
 
+/**
+ * "Give me more time": moves a pending card's deadline later by its policy's step, up to its
+ * maximum, on every device. An answer link may ask, as it may answer.
+ */
+export const ExtendDeadlineCommand = z.strictObject({
+  type: z.literal("extend_deadline"),
+  requestId: RequestId,
+  interactionId: InteractionId,
+});
+
 export const ClientCommand = z.discriminatedUnion("type", [
   ResumeCommand,
   SendMessageCommand,
@@ -120,6 +130,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   EndAgentCommand,
   SetPermissionModeCommand,
   RetryNowCommand,
+  ExtendDeadlineCommand,
   OpenInteractionCommand,
   WithdrawInteractionCommand,
   PostProgressCommand,

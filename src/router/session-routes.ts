@@ -7,6 +7,7 @@ import {
   DecideBatchCommand,
   DenyCommand,
   EndAgentCommand,
+  ExtendDeadlineCommand,
   RespondBody,
   SendMessageCommand,
   type SessionCommand,
@@ -173,6 +174,7 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/cancel", z.strictObject({}), "cancel"],
   ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
   ["/retry-now", z.strictObject({}), "retry_now"],
+  ["/extend-deadline", bodyOf(ExtendDeadlineCommand), "extend_deadline"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {

@@ -84,6 +84,12 @@ const MIGRATIONS: string[][] = [
     // Who answered, as the server knows them (a person, or a link's label), beside the device id.
     `ALTER TABLE interactions ADD COLUMN answered_by TEXT`,
   ],
+  [
+    // Each card's deadline policy as it opened (what its deadline does, its maximum, reminders and
+    // extension step), and when its next reminder is due.
+    `CREATE TABLE card_deadlines (interaction_id TEXT PRIMARY KEY, policy TEXT NOT NULL, max_at INTEGER NOT NULL, reminder_at INTEGER)`,
+    `CREATE INDEX card_deadlines_reminders ON card_deadlines (reminder_at) WHERE reminder_at IS NOT NULL`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

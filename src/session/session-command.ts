@@ -4,6 +4,7 @@ import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { extendDeadline } from "./extend-deadline";
 import { runExternalCommand, SqlExternalKeys } from "./external-session";
 import { refuse } from "./session-refusal";
 import type { SessionRuntime } from "./session-runtime";
@@ -30,5 +31,10 @@ export function runSessionCommand(
   );
   if (external) return external;
   const answeredBy = sent.answeredBy ?? answererOf(state, access);
+  if (command.type === "extend_deadline") {
+    return extendDeadline(state, deps, { interactionId: command.interactionId, deviceId, answeredBy }, () =>
+      loop.advance().catch((error: unknown) => console.error("SessionObject advance failed", error)),
+    );
+  }
   return executeCommand({ deps, loop, sentMessages: state.sentMessages, answeredBy }, command, deviceId);
 }

@@ -8,6 +8,7 @@ import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
+import { unknownPolicyKinds } from "../protocol/deadline-policy";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
@@ -31,7 +32,7 @@ import { sessionInboxReport } from "./session-inbox-report";
 import { sessionNotifier } from "./session-notifier";
 import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
-import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
+import { buildSessionRuntime, type SessionRuntime, sessionKinds } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
@@ -146,6 +147,15 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
         refuse("invalid_input", "Session already exists");
       }
+      const unknownKinds = unknownPolicyKinds(
+        init.deadlinePolicies ?? {},
+        sessionKinds.kinds.map((k) => k.kind),
+      );
+      if (unknownKinds.length > 0)
+        refuse(
+          "invalid_input",
+          `deadlinePolicies.${unknownKinds.join(", deadlinePolicies.")}: no interaction kind has this name`,
+        );
       this.state.initialize(init);
       this.inboxReport.onCreated(this.clock.now());
       this.state.deadlines.rearm();

@@ -45,6 +45,7 @@ export function buildSessionRuntime(state: SessionState, config: Config): Sessio
     }),
     kinds: sessionKinds,
     agents,
+    cardDeadlines: state.cardDeadlines.policies(() => [config.deadlinePolicies, state.deadlinePolicies()]),
     settings: {
       model: config.model,
       maxTokens: config.maxTokens,

@@ -7,9 +7,11 @@ import type { Config } from "../config";
 import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
+import { DeadlinePolicies } from "../protocol/deadline-policy";
 import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
 import { SqlCounter } from "../storage/sql-counter";
+import { SqlCardDeadlines } from "./card-deadlines";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
 import { externalAgentView, recordExternalAgent } from "./external-session";
@@ -43,6 +45,7 @@ export class SessionState {
   readonly transcript: SqlTranscriptStore;
   readonly inbox: SqlInboxStore;
   readonly interactions: SqlInteractionStore;
+  readonly cardDeadlines: SqlCardDeadlines;
   readonly results: SqlToolResultStore;
   readonly rules: SqlPermissionRuleStore;
   readonly notes: SqlNotesStore;
@@ -72,6 +75,7 @@ export class SessionState {
     this.transcript = new SqlTranscriptStore(this.sql, now, this.frames);
     this.inbox = new SqlInboxStore(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
+    this.cardDeadlines = new SqlCardDeadlines(this.sql);
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
@@ -100,6 +104,7 @@ export class SessionState {
     if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
     if (init.creator) this.meta.set("creator", init.creator);
     if (init.agent) recordExternalAgent(this.meta, init.agent);
+    if (init.deadlinePolicies) this.meta.set("deadline_policies", init.deadlinePolicies);
     this.meta.set("created_at", this.clock.now());
   }
 
@@ -113,11 +118,18 @@ export class SessionState {
     );
   }
 
+  /** The session's own deadline policies, over the deployment's (set at creation). */
+  deadlinePolicies(): DeadlinePolicies | null {
+    return this.meta.get("deadline_policies", DeadlinePolicies);
+  }
+
   createModel(config: Config): ModelClient {
     return createModelClient(config, this.meta.get("script", StoredScript), () => this.turn.nextModelCall());
   }
 
-  agentDeps(parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "agents" | "settings">): AgentDeps {
+  agentDeps(
+    parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "agents" | "settings" | "cardDeadlines">,
+  ): AgentDeps {
     return {
       ...parts,
       events: this.events,
@@ -158,17 +170,21 @@ export class SessionState {
       status: this.turn.status(),
       mode: this.turn.mode(),
       lastSeq: this.events.lastSeq,
-      pending: this.interactions.pending().map((record) => ({
-        toolCallId: record.toolCallId,
-        interactionId: record.id,
-        kind: record.kind,
-        toolName: record.toolName,
-        request: record.request,
-        status: record.status,
-        createdAt: record.createdAt,
-        expiresAt: record.deadline,
-        ...markOf(this, record.frameId),
-      })),
+      pending: this.interactions.pending().map((record) => {
+        const deadlinePolicy = this.cardDeadlines.terms(record.id);
+        return {
+          toolCallId: record.toolCallId,
+          interactionId: record.id,
+          kind: record.kind,
+          toolName: record.toolName,
+          request: record.request,
+          status: record.status,
+          createdAt: record.createdAt,
+          expiresAt: record.deadline,
+          ...(deadlinePolicy ? { deadlinePolicy } : {}),
+          ...markOf(this, record.frameId),
+        };
+      }),
       queued: this.inbox.size(),
       stack: this.frames.stack().map(({ frameId, agent, parentToolCallId, task, depth }) => ({
         frameId,

@@ -1,6 +1,7 @@
 // The session's deadline sources, in the order the alarm drains them. The order is the guarantee:
 // retention first (an erased session runs nothing else), then what only touches this object's own
-// rows (links, cards, the watchdog), and last what waits on other services (deliveries, the inbox).
+// rows (links, cards, the watchdog, reminders), and last what waits on other services (deliveries,
+// the inbox), so a slow push service never holds up a timeout.
 import type { Notifier } from "../../notify/notifier";
 import type { InboxReport } from "../inbox-report";
 import type { LinkAdminHost } from "../link-admin";
@@ -10,6 +11,7 @@ import type { DeadlineSource } from "./deadline-source";
 import { deliverySource } from "./delivery-source";
 import { interactionTimeoutSource } from "./interaction-timeout-source";
 import { linkExpirySource } from "./link-expiry-source";
+import { reminderSource } from "./reminder-source";
 import { retentionSource } from "./retention-source";
 import { watchdogSource } from "./watchdog-source";
 
@@ -31,6 +33,7 @@ export function sessionDeadlineSources(
     linkExpirySource(state.links, host.linkAdmin),
     interactionTimeoutSource(state.interactions, host.agent),
     watchdogSource(state.deadlines, host.agent),
+    reminderSource(state, host.notifier),
     deliverySource(state.deliveries, host.notifier),
     inboxReport,
   ];
