@@ -37,6 +37,7 @@ function wouldAct(command: unknown): boolean {
   if (!parsed.success) return false;
   const { type } = parsed.data;
   if (type === "send_message" || type === "cancel" || type === "set_permission_mode") return true;
+  if (type === "extend_deadline") return parsed.data.interactionId === PENDING_ID;
   return "toolCallId" in parsed.data && parsed.data.toolCallId === PENDING_ID && type !== "submit_answers";
 }
 
@@ -57,6 +58,7 @@ const ROUTES = [
   ["POST", "/cancel", "cancel"],
   ["POST", "/retry-now", "retry_now"],
   ["POST", "/end-agent", "end_agent"],
+  ["POST", "/extend-deadline", "extend_deadline"],
   ["PATCH", "", "set_permission_mode"],
 ] as const;
 
