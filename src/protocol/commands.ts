@@ -1,6 +1,7 @@
 // Client → server commands. The WebSocket sends them as JSON frames; the HTTP routes build the same
 // objects from their bodies, so both edges share one validator and one handler.
 import { z } from "zod";
+import { DeadlinePolicies } from "./deadline-policy";
 import { OpenInteractionCommand, PostProgressCommand, WithdrawInteractionCommand } from "./external";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { InteractionId, PermissionMode, ToolCallId } from "./session";
@@ -118,6 +119,16 @@ export const ExtendDeadlineCommand = z.strictObject({
   interactionId: InteractionId,
 });
 
+/**
+ * The owner sets this session's own deadline policies (over the deployment's); cards opened from
+ * then on follow them, cards already open keep the policy they opened with.
+ */
+export const SetDeadlinePoliciesCommand = z.strictObject({
+  type: z.literal("set_deadline_policies"),
+  requestId: RequestId,
+  deadlinePolicies: DeadlinePolicies,
+});
+
 export const ClientCommand = z.discriminatedUnion("type", [
   ResumeCommand,
   SendMessageCommand,
@@ -131,6 +142,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   SetPermissionModeCommand,
   RetryNowCommand,
   ExtendDeadlineCommand,
+  SetDeadlinePoliciesCommand,
   OpenInteractionCommand,
   WithdrawInteractionCommand,
   PostProgressCommand,

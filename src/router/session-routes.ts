@@ -11,6 +11,7 @@ import {
   RespondBody,
   SendMessageCommand,
   type SessionCommand,
+  SetDeadlinePoliciesCommand,
   SubmitAnswersCommand,
 } from "../protocol/commands";
 import { describeZodError, ErrorBody } from "../protocol/errors";
@@ -175,6 +176,7 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
   ["/retry-now", z.strictObject({}), "retry_now"],
   ["/extend-deadline", bodyOf(ExtendDeadlineCommand), "extend_deadline"],
+  ["/deadline-policies", bodyOf(SetDeadlinePoliciesCommand), "set_deadline_policies"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {

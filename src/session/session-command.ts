@@ -9,6 +9,7 @@ import { runExternalCommand, SqlExternalKeys } from "./external-session";
 import { refuse } from "./session-refusal";
 import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
+import { setDeadlinePolicies } from "./set-deadline-policies";
 
 /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
 export function runSessionCommand(
@@ -31,6 +32,10 @@ export function runSessionCommand(
   );
   if (external) return external;
   const answeredBy = sent.answeredBy ?? answererOf(state, access);
+  if (command.type === "set_deadline_policies") {
+    const kinds = deps.kinds.kinds.map((kind) => kind.kind);
+    return setDeadlinePolicies(state, command.deadlinePolicies, kinds);
+  }
   if (command.type === "extend_deadline") {
     return extendDeadline(state, deps, { interactionId: command.interactionId, deviceId, answeredBy }, () =>
       loop.advance().catch((error: unknown) => console.error("SessionObject advance failed", error)),

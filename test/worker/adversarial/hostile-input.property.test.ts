@@ -38,6 +38,7 @@ function wouldAct(command: unknown): boolean {
   const { type } = parsed.data;
   if (type === "send_message" || type === "cancel" || type === "set_permission_mode") return true;
   if (type === "extend_deadline") return parsed.data.interactionId === PENDING_ID;
+  if (type === "set_deadline_policies") return true;
   return "toolCallId" in parsed.data && parsed.data.toolCallId === PENDING_ID && type !== "submit_answers";
 }
 
@@ -59,6 +60,7 @@ const ROUTES = [
   ["POST", "/retry-now", "retry_now"],
   ["POST", "/end-agent", "end_agent"],
   ["POST", "/extend-deadline", "extend_deadline"],
+  ["POST", "/deadline-policies", "set_deadline_policies"],
   ["PATCH", "", "set_permission_mode"],
 ] as const;
 

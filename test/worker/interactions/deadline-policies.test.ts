@@ -144,6 +144,49 @@ describe("a deadline policy", () => {
   });
 });
 
+describe("the owner's own deadline policies", () => {
+  it("apply to cards opened after they are set, and only the owner may set them", async () => {
+    const session = await createSession({
+      interactionTimeoutMs: TIMEOUT_MS,
+      script: [
+        toolReply([writeCall("toolu_first")]),
+        toolReply([writeCall("toolu_second")]),
+        textReply("Done."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "Save the plan" });
+    const first = await device.waitForEvent("approval_required");
+    expect(first.data.deadlinePolicy?.onDeadline).toBe("deny");
+
+    const policies = { tools: { notes_write: { onDeadline: "cancel" } } };
+    const answer = await mintLink(session, { role: "answer" });
+    const refused = await api("POST", `/api/sessions/${session.sessionId}/deadline-policies`, {
+      token: answer.token,
+      body: { deadlinePolicies: policies },
+    });
+    await expectError(refused, 403, "forbidden");
+    const unknownKind = await api("POST", `/api/sessions/${session.sessionId}/deadline-policies`, {
+      token: session.token,
+      body: { deadlinePolicies: { kinds: { plans: { onDeadline: "cancel" } } } },
+    });
+    await expectError(unknownKind, 400, "invalid_input");
+    const set = await api("POST", `/api/sessions/${session.sessionId}/deadline-policies`, {
+      token: session.token,
+      body: { deadlinePolicies: policies },
+    });
+    expect(set.status).toBe(200);
+
+    await device.request({ type: "approve", toolCallId: "toolu_first" });
+    const second = await device.waitForEvent(
+      "approval_required",
+      (e) => e.data.toolCallId === "toolu_second",
+    );
+    expect(second.data.deadlinePolicy?.onDeadline).toBe("cancel");
+    device.close();
+  });
+});
+
 describe("giving a card more time", () => {
   it("moves its deadline by the step on every device and the alarm with it", async () => {
     const { session, device, prompt, stub } = await approvalSession({
