@@ -138,6 +138,23 @@ export class InboxReport implements DeadlineSource {
         },
       };
     }
+    // "More time": the inbox's copy of the card (an upsert by its id) takes the new deadline.
+    if (event.type === "interaction_extended") {
+      const record = this.state.interactions.get(event.data.interactionId);
+      if (!record || record.status !== "pending") return null;
+      return {
+        type: "card_opened",
+        card: {
+          interactionId: record.id,
+          toolCallId: record.toolCallId,
+          kind: record.kind,
+          toolName: record.toolName,
+          request: record.request,
+          createdAt: record.createdAt,
+          expiresAt: event.data.expiresAt,
+        },
+      };
+    }
     if (event.type === "interaction_resolved") {
       const data = event.data as EventData<"interaction_resolved">;
       return {
