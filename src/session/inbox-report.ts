@@ -141,7 +141,7 @@ export class InboxReport implements DeadlineSource {
     // "More time": the inbox's copy of the card (an upsert by its id) takes the new deadline.
     if (event.type === "interaction_extended") {
       const record = this.state.interactions.get(event.data.interactionId);
-      if (!record || record.status !== "pending") return null;
+      if (record?.status !== "pending") return null;
       return {
         type: "card_opened",
         card: {
