@@ -77,8 +77,14 @@ describe("the alarm's loop over deadline sources", () => {
     const log = await inObject(async (deadlines) => {
       const log: string[] = [];
       deadlines.add(
-        source(log, "cards", null, (_now, run) => run.wake()),
-        source(log, "watchdog", null, (_now, run) => run.wake()),
+        source(log, "cards", null, (_now, run) => {
+          run.wake();
+          return undefined;
+        }),
+        source(log, "watchdog", null, (_now, run) => {
+          run.wake();
+          return undefined;
+        }),
         source(log, "deliveries", null, async () => {
           await Promise.resolve();
           log.push("sent");
