@@ -47,6 +47,7 @@ export class Countdown {
     if (!interaction) {
       this.stop();
       this.el.hidden = true;
+      this.more.hidden = true;
       return;
     }
     this.el.hidden = false;
