@@ -42,9 +42,13 @@ const shared = {
 
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
 // The terminal device (bin/) is a Node program, so its tests run there too.
-const CORE_UNIT_TESTS = ["agent", "interactions", "tools", "model", "protocol", "bin"].map(
-  (folder) => `test/unit/${folder}/**/*.test.ts`,
-);
+const CORE_UNIT_TESTS = [
+  ...["agent", "interactions", "tools", "model", "protocol", "bin"].map(
+    (folder) => `test/unit/${folder}/**/*.test.ts`,
+  ),
+  // The service worker is a classic script evaluated with stand-in globals, which workerd forbids.
+  "test/unit/web/static/**/*.test.ts",
+];
 
 const markdownAsText = {
   name: "markdown-as-text",
@@ -70,6 +74,7 @@ export default defineConfig({
             "test/worker/notify/**",
             "test/worker/model-api/**",
             "test/worker/inbox/**",
+            "test/worker/budget/**",
             ...CORE_UNIT_TESTS,
           ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
@@ -108,6 +113,16 @@ export default defineConfig({
         ],
         test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...shared },
       },
+      // A daily model token budget small enough for a scripted reply's usage to spend it.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: { ...bindings, SESSION_TOKEN_BUDGET: "1000" } },
+          }),
+        ],
+        test: { name: "budget", include: ["test/worker/budget/**/*.test.ts"], ...shared },
+      },
       // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
       // edge), and sessions that report to their creator's inbox.
       {
@@ -115,8 +130,19 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ...bindings, ...ACCESS_BINDINGS, INBOX_DISABLED: "false" },
-              outboundService: accessJwks,
+              // VAPID keys, so an inbox pushes; push services are recorded like the notify tests'.
+              bindings: {
+                ...bindings,
+                ...ACCESS_BINDINGS,
+                VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
+                VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
+                VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
+                INBOX_DISABLED: "false",
+              },
+              outboundService: (request: Request) =>
+                /^(push-.*\.parley\.test|outbound\.control)$/.test(new URL(request.url).hostname)
+                  ? outboundRecorder(request)
+                  : accessJwks(request),
             },
           }),
         ],

@@ -13,6 +13,8 @@ import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import { describeCode, parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { runExternalAgent } from "./scenarios/external-agent.mjs";
+import { closeInbox, prepareInbox, runInbox } from "./scenarios/inbox.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
 import { runGlass } from "./scenarios/model-to-glass.mjs";
 import { prepareReplay, runReplay } from "./scenarios/replay.mjs";
@@ -124,14 +126,16 @@ async function main() {
     // many sessions take longest and measure nothing.
     const replayOptions = { missed: options.replayMissed, repeats: options.repeats };
     const manyOptions = { sessions: options.sessions, repeats: options.repeats };
+    const inboxOptions = { sessions: options.inboxSessions, repeats: options.repeats };
     const begunPreparing = performance.now();
-    const [replayFixture, manyFixture] = await Promise.all([
+    const [replayFixture, manyFixture, inboxFixture] = await Promise.all([
       options.scenarios.includes("replay")
         ? prepareReplay({ parley, bare, log, options: replayOptions })
         : null,
       options.scenarios.includes("many")
         ? prepareManySessions({ parley, bare, log, options: manyOptions })
         : null,
+      options.scenarios.includes("inbox") ? prepareInbox({ parley, log, options: inboxOptions }) : null,
     ]);
     log(`prepared in ${((performance.now() - begunPreparing) / 1000).toFixed(1)} s`);
 
@@ -142,6 +146,8 @@ async function main() {
       replay: () =>
         runReplay({ parley, bare, options: replayOptions, fixture: /** @type {any} */ (replayFixture) }),
       many: () => runManySessions({ log, options: manyOptions, fixture: /** @type {any} */ (manyFixture) }),
+      inbox: () =>
+        runInbox({ parley, bare, log, options: inboxOptions, fixture: /** @type {any} */ (inboxFixture) }),
       glass: () =>
         runGlass({
           parley,
@@ -162,6 +168,8 @@ async function main() {
             repeats: options.repeats,
           },
         }),
+      agent: () =>
+        runExternalAgent({ parley, bare, log, options: { repeats: options.repeats, devices: 10 } }),
       startup: () => runStartup({ snapshot: parleyFiles(work), options: { repeats: options.repeats }, log }),
       resume: () =>
         runResume({
@@ -181,6 +189,7 @@ async function main() {
       }
     } finally {
       if (manyFixture) await closeManySessions(manyFixture);
+      if (inboxFixture) await closeInbox(inboxFixture);
     }
     figures.sort((a, b) => a.scenario.localeCompare(b.scenario));
     const rows = toRows(figures);

@@ -128,7 +128,10 @@ export async function runHook(args: string[]): Promise<void> {
   try {
     if (asking) {
       const decision = await ask(agentReady, input, settings);
-      process.stdout.write(`${JSON.stringify(hookOutput(event, decision))}\n`);
+      // Writes to a pipe are asynchronous on POSIX: exit only once Claude Code has the decision.
+      await new Promise<void>((resolve) =>
+        process.stdout.write(`${JSON.stringify(hookOutput(event, decision))}\n`, () => resolve()),
+      );
     } else {
       const events = progressFor(input);
       if (events.length > 0) await (await agentReady).postProgress(events, Date.now() + reachMs);

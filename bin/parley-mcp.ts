@@ -7,9 +7,13 @@ import process from "node:process";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { z } from "zod";
+import {
+  APPROVE_TOOL,
+  approveTool,
+  decisionResult,
+  type PermissionPromptInput,
+} from "../client/claude-approve-tool";
 import { askThroughParley } from "../client/claude-ask";
-import type { PermissionDecision } from "../client/claude-permissions";
 import { ApiError, type ExternalAgent, UnreachableError } from "../client/client";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
@@ -18,17 +22,6 @@ const USAGE = `Usage: parley mcp --server URL [--token GATEWAY_TOKEN] [--title T
        parley mcp --link AGENT_LINK
   Serves the MCP tool \`approve\` on stdio for:
   claude --mcp-config parley.json --permission-prompt-tool mcp__parley__approve`;
-
-/** What Claude Code passes to a permission-prompt tool. */
-const PermissionPromptInput = z.looseObject({
-  tool_name: z.string().min(1).describe("The tool Claude Code wants to run."),
-  input: z.record(z.string(), z.unknown()).describe("The tool's input."),
-  tool_use_id: z.string().optional().describe("The id of this tool call."),
-});
-
-function textResult(decision: PermissionDecision): CallToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(decision) }] };
-}
 
 function explain(error: unknown): string {
   if (error instanceof UnreachableError) return `${error.message}. The tool was not run.`;
@@ -64,7 +57,7 @@ class McpBridge {
     return this.agent;
   }
 
-  async approve(args: z.infer<typeof PermissionPromptInput>, signal: AbortSignal): Promise<CallToolResult> {
+  async approve(args: PermissionPromptInput, signal: AbortSignal): Promise<CallToolResult> {
     try {
       const agent = await this.connect();
       const plan =
@@ -83,9 +76,9 @@ class McpBridge {
         signal,
         unreachableMs: this.settings.unreachableMs,
       });
-      return textResult(decision);
+      return decisionResult(decision);
     } catch (error) {
-      return textResult({ behavior: "deny", message: explain(error) });
+      return decisionResult({ behavior: "deny", message: explain(error) });
     }
   }
 }
@@ -99,16 +92,7 @@ export async function runMcp(args: string[]): Promise<void> {
   }
   serveStdio(() => {
     const server = new McpServer({ name: "parley", version: "1.0.0" });
-    server.registerTool(
-      "approve",
-      {
-        title: "Ask a person through Parley",
-        description:
-          "Claude Code's permission prompt: asks the person on their Parley devices and returns their decision.",
-        inputSchema: PermissionPromptInput,
-      },
-      (input, ctx) => bridge.approve(input, ctx.mcpReq.signal),
-    );
+    server.registerTool(APPROVE_TOOL, approveTool, (input, ctx) => bridge.approve(input, ctx.mcpReq.signal));
     return server;
   });
 }

@@ -2,6 +2,7 @@
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
+import { namesSomeone } from "../src/protocol/people";
 import { isPromptEvent } from "../src/protocol/prompt-event";
 import { formReceipt, urlReceipt } from "../web/src/form-view";
 import { receiptText } from "../web/src/interaction-view";
@@ -53,9 +54,7 @@ export class TerminalDevice {
     }
     switch (event.type) {
       case "user_message":
-        this.print(
-          `${event.data.deviceId === this.deviceId ? "you" : (event.data.deviceId ?? "someone")}› ${event.data.text}`,
-        );
+        this.print(`${this.senderOf(event.data)}› ${event.data.text}`);
         break;
       case "text_delta":
         // A delegated agent's text starts with its name (the event's mark says who speaks).
@@ -85,6 +84,12 @@ export class TerminalDevice {
       default:
         break;
     }
+  }
+
+  /** Who sent a message: the person or link the server named, else the device's own name for itself. */
+  private senderOf(message: { deviceId: string | null; by?: string | null | undefined }): string {
+    if (message.deviceId === this.deviceId) return "you";
+    return namesSomeone(message.by) ? message.by : (message.deviceId ?? "someone");
   }
 
   private open(card: Card): void {

@@ -11,6 +11,20 @@ export {
   UnreachableError,
   withRetry,
 } from "./external-agent";
+export {
+  fetchInbox,
+  type InboxTarget,
+  listInboxLinks,
+  mintInboxLink,
+  openFromInbox,
+  requestInboxTicket,
+  respondFromInbox,
+  revokeInboxLink,
+  subscribeInboxPush,
+  unsubscribeInboxPush,
+} from "./inbox-api";
+export { InboxClient, type InboxClientOptions } from "./inbox-client";
+export { applyInboxEvent, waitingCount } from "./inbox-state";
 export { ApiError, createSession, fetchSnapshot } from "./session-api";
 export {
   CommandError,

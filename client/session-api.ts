@@ -30,7 +30,8 @@ interface RequestOptions {
   gatewayToken?: string;
 }
 
-async function call<T>(url: string, init: RequestInit, fetchImpl: typeof fetch = fetch): Promise<T> {
+/** One API request: the parsed body, or an ApiError naming the refusal. */
+export async function call<T>(url: string, init: RequestInit, fetchImpl: typeof fetch = fetch): Promise<T> {
   const response = await fetchImpl(url, init);
   const body = (await response.json().catch(() => null)) as { error?: ErrorBody } | null;
   if (!response.ok) {

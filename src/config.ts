@@ -34,6 +34,18 @@ export const MIN_SESSION_SECRET_BYTES = 32;
 const SESSION_SECRET_HOW_TO =
   "generate one with `openssl rand -base64 32` and set it with `npx wrangler secret put SESSION_SECRET`";
 
+// Limits on what one session may spend: model tokens a day, and where its pushes may go.
+const SPENDING_LIMIT_VARS = {
+  SESSION_TOKEN_BUDGET: z.coerce.number().int().min(1_000).max(1_000_000_000_000).optional(),
+  PUSH_SERVICE_DOMAINS: z
+    .string()
+    .regex(
+      /^[a-z0-9-]+(\.[a-z0-9-]+)+(,[a-z0-9-]+(\.[a-z0-9-]+)+)*$/,
+      "must be host names separated by commas, such as push.example.com",
+    )
+    .optional(),
+};
+
 const EnvSchema = z.object({
   GATEWAY_TOKEN: z.string().min(1).optional(),
   SESSION_SECRET: z
@@ -88,6 +100,7 @@ const EnvSchema = z.object({
   INBOX_DISABLED: Flag,
   /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
   DEADLINE_POLICIES: z.string().optional(),
+  ...SPENDING_LIMIT_VARS,
 });
 
 /**
@@ -140,6 +153,10 @@ export interface Config {
   inboxDisabled: boolean;
   /** The deployment's deadline policies (`DEADLINE_POLICIES`); a session may override them. */
   deadlinePolicies: DeadlinePolicies | null;
+  /** Model input plus output tokens one session may use per UTC day; null for no limit. */
+  sessionTokenBudget: number | null;
+  /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
+  pushServiceDomains: string[];
 }
 
 // Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
@@ -204,6 +221,8 @@ export function readConfig(env: ConfigVars): Config {
         : null,
     inboxDisabled: e.INBOX_DISABLED,
     deadlinePolicies: readDeadlinePolicies(e.DEADLINE_POLICIES),
+    sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
+    pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
   };
 }
 

@@ -12,6 +12,8 @@ export class BareBroadcast extends DurableObject {
   /** INVARIANT: lost on eviction; the benchmark replays only right after filling. */
   events = [];
   seq = 0;
+  /** INVARIANT: held long-polls, lost on eviction; the benchmark answers each right after opening it. */
+  polls = [];
 
   constructor(ctx, env) {
     super(ctx, env);
@@ -23,6 +25,9 @@ export class BareBroadcast extends DurableObject {
     if (url.pathname.endsWith("/ws")) return this.accept(url);
     if (url.pathname.endsWith("/burst")) return this.burst(url);
     if (url.pathname.endsWith("/model")) return this.relayModel(url);
+    if (url.pathname.endsWith("/card")) return this.card(url);
+    // The external-agent floor: a long-poll held until the next command arrives.
+    if (url.pathname.endsWith("/wait")) return new Promise((resolve) => this.polls.push(resolve));
     return new Response("not found", { status: 404 });
   }
 
@@ -105,6 +110,16 @@ export class BareBroadcast extends DurableObject {
     return Response.json({ deltas, lastSeq: this.seq });
   }
 
+  // The inbox floor: a card shows on this object's sockets, then one call makes another object
+  // (the person's inbox) broadcast it too. No outbox, no storage, no alarm.
+  async card(url) {
+    this.broadcast("card", {});
+    const inbox = url.searchParams.get("inbox") ?? "";
+    const stub = this.env.BARE.get(this.env.BARE.idFromName(inbox));
+    await stub.fetch(new Request(`https://bare/s/${inbox}/burst?n=1&paceMs=0&chars=4`, { method: "POST" }));
+    return Response.json({ lastSeq: this.seq });
+  }
+
   broadcast(type, data) {
     this.seq += 1;
     const event = { seq: this.seq, at: Date.now(), type, data };
@@ -124,6 +139,7 @@ export class BareBroadcast extends DurableObject {
     }
     socket.send(JSON.stringify({ type: "ack", requestId: command.requestId ?? null, ok: true }));
     this.broadcast("echo", { requestId: command.requestId ?? null });
+    for (const resolve of this.polls.splice(0)) resolve(Response.json({ seq: this.seq }));
   }
 
   webSocketClose(socket, code) {
@@ -138,7 +154,7 @@ export class BareBroadcast extends DurableObject {
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst|model)$/);
+    const match = url.pathname.match(/^\/s\/([\w-]{1,64})\/(ws|burst|model|card|wait)$/);
     if (!match) return new Response("bare broadcast baseline", { status: 200 });
     const stub = env.BARE.get(env.BARE.idFromName(match[1]));
     return stub.fetch(request);

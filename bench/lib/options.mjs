@@ -2,7 +2,7 @@
 // two cores.
 import { parseArgs } from "node:util";
 
-export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup"];
+export const SCENARIOS = ["glass", "storage", "replay", "resume", "many", "startup", "inbox", "agent"];
 
 /** A mistake on the command line: reported without a stack trace. */
 export class UsageError extends Error {}
@@ -23,6 +23,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --storage-deltas K     text deltas in the storage scenario's streamed turn (default 1000)
   --replay-missed LIST   events a reconnecting device missed (default 1000,10000)
   --sessions S           paused sessions answered at once (default 200)
+  --inbox-sessions S     sessions of one person whose cards the inbox scenario opens (default 50)
   --resume-repeats N     answers timed per answer-to-resume figure; cheap, so more (default 9)
   --no-eviction          skip the answer-after-restart variant (it restarts wrangler dev)
   --ref COMMIT           measure the server code of a commit instead of the working tree
@@ -83,6 +84,7 @@ export function readOptions(argv) {
       "storage-deltas": { type: "string", default: "1000" },
       "replay-missed": { type: "string", default: "1000,10000" },
       sessions: { type: "string", default: "200" },
+      "inbox-sessions": { type: "string", default: "50" },
       "resume-repeats": { type: "string", default: "9" },
       "no-eviction": { type: "boolean", default: false },
       strict: { type: "boolean", default: false },
@@ -113,6 +115,7 @@ export function readOptions(argv) {
     storageDeltas: int(values["storage-deltas"], "storage-deltas"),
     replayMissed: positiveInts(values["replay-missed"], "replay-missed"),
     sessions: int(values.sessions, "sessions"),
+    inboxSessions: int(values["inbox-sessions"], "inbox-sessions"),
     resumeRepeats: int(values["resume-repeats"], "resume-repeats"),
     eviction: !values["no-eviction"],
     strict: values.strict,

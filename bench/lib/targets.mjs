@@ -56,6 +56,38 @@ export class ParleyTarget {
   }
 }
 
+/** The person's inbox on a deployment without Access or gateway token (the benchmark's). */
+export class InboxTarget {
+  /** @param {string} baseUrl */
+  constructor(baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  /** @returns {Promise<{ lastSeq: number, sessions: { sessionId: string, status: string, openCards: number }[] }>} */
+  view() {
+    return requestJson(`${this.baseUrl}/api/inbox`);
+  }
+
+  /**
+   * The inbox WebSocket's URL with a fresh single-use ticket.
+   * @param {number} after
+   */
+  async socketUrl(after) {
+    const { ticket } = await requestJson(`${this.baseUrl}/api/inbox/ws-ticket`, { method: "POST" });
+    const query = new URLSearchParams({ ticket, after: String(after) });
+    return `${this.baseUrl.replace(/^http/, "ws")}/api/inbox/ws?${query}`;
+  }
+
+  /** @returns {Promise<{ rowsWritten: number, rowsRead: number, events: number }>} */
+  async stats() {
+    const stats = await requestJson(`${this.baseUrl}/api/inbox/stats`);
+    if (typeof stats?.rowsWritten !== "number") {
+      throw new Error(`GET /api/inbox/stats has no numeric "rowsWritten": ${JSON.stringify(stats)}`);
+    }
+    return stats;
+  }
+}
+
 export class BareTarget {
   /** @param {string} baseUrl */
   constructor(baseUrl) {
@@ -79,5 +111,16 @@ export class BareTarget {
   burst(name, { n, paceMs, chars, timeoutMs = 120_000 }) {
     const query = new URLSearchParams({ n: String(n), paceMs: String(paceMs), chars: String(chars) });
     return requestJson(`${this.baseUrl}/s/${name}/burst?${query}`, { method: "POST", timeoutMs });
+  }
+
+  /**
+   * Makes object `name` broadcast a card, then object `inbox` broadcast it too.
+   * @param {string} name
+   * @param {string} inbox
+   */
+  card(name, inbox) {
+    return requestJson(`${this.baseUrl}/s/${name}/card?inbox=${encodeURIComponent(inbox)}`, {
+      method: "POST",
+    });
   }
 }

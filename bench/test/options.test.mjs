@@ -7,7 +7,17 @@ import { readOptions } from "../lib/options.mjs";
 
 test("with no options every scenario runs and the run counts as a full one", () => {
   const options = readOptions([]);
-  assert.deepEqual(options.scenarios, ["glass", "storage", "replay", "resume", "many", "startup"]);
+  assert.deepEqual(options.scenarios, [
+    "glass",
+    "storage",
+    "replay",
+    "resume",
+    "many",
+    "startup",
+    "inbox",
+    "agent",
+  ]);
+  assert.equal(options.inboxSessions, 50);
   assert.equal(options.pacedDeltas, 2000);
   assert.equal(options.full, true);
   assert.deepEqual(options.paces, [2.5, 20]);

@@ -4,6 +4,7 @@ import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ToolContext } from "../tools/define-tool";
 import type { ToolRegistry } from "../tools/registry";
+import type { ModelBudget } from "./model-budget";
 import type {
   CardDeadlinePolicies,
   Clock,
@@ -51,6 +52,8 @@ export interface AgentDeps {
   cardDeadlines?: CardDeadlinePolicies;
   clock: Clock;
   model: ModelClient;
+  /** The host's limit on model spending, when it sets one. */
+  budget?: ModelBudget;
   tools: ToolRegistry;
   kinds: InteractionRegistry;
   agents: AgentRegistry;

@@ -91,9 +91,13 @@ export class AgentLoop {
    * text so far is kept), pending interactions and unrun tools get cancelled results, every
    * delegated agent is popped with a "cancelled" result for its parent, and the session goes idle.
    * `stopReason` is `rejected` when a person denied a tool and chose to stop the turn (OpenCode's
-   * "reject and stop").
+   * "reject and stop"); `by` is who did, as the server knows them.
    */
-  cancel(deviceId: string | null, stopReason: "cancelled" | "rejected" = "cancelled"): boolean {
+  cancel(
+    deviceId: string | null,
+    stopReason: "cancelled" | "rejected" = "cancelled",
+    by: string | null = null,
+  ): boolean {
     const { deps } = this;
     const turn = deps.turn.current();
     if (!turn && !deps.frames.top()) return false;
@@ -106,7 +110,7 @@ export class AgentLoop {
         : `User ${stopped} before ${use.name} ran; the tool was not run.`;
     closeOpenToolUses(deps, explain);
     unwindStack(deps, "cancelled", explain);
-    if (turn) endTurn(deps, turn, stopReason, null);
+    if (turn) endTurn(deps, turn, stopReason, null, by);
     return true;
   }
 
@@ -205,6 +209,11 @@ export class AgentLoop {
           message: `The turn stopped after ${turn.iterations} model calls (the limit per turn).`,
         });
         endTurn(deps, turn, "iteration_limit", null);
+        continue;
+      }
+      const spent = deps.budget?.refusal();
+      if (spent) {
+        failTurn(deps, turn, "budget_exhausted", spent);
         continue;
       }
       const frame = deps.frames.top();

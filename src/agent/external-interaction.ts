@@ -46,7 +46,10 @@ export function openExternalInteraction(
     const known = deps.kinds.kinds.map((k) => k.kind).join(", ");
     return invalid(`kind: unknown interaction kind "${body.kind}" (known: ${known})`);
   }
-  const opened = deps.kinds.open(body.kind, body.request);
+  const opened = deps.kinds.open(
+    body.kind,
+    body.kind === "url" ? withoutClaimedServer(body.request) : body.request,
+  );
   if (!opened.ok) return invalid(prefixFields("request", opened.message));
   const id = deps.newId(EXTERNAL_ID_PREFIX);
   const createdAt = deps.clock.now();
@@ -154,4 +157,14 @@ function invalid(message: string): { ok: false; error: ErrorBody } {
 
 function unknown(id: string): { ok: false; error: ErrorBody } {
   return { ok: false, error: { code: "unknown_interaction", message: `No interaction with id "${id}"` } };
+}
+
+/**
+ * A URL card's `from` names the MCP server that sent it, and only Parley writes it: an agent that
+ * opens a card itself cannot claim to be one of the deployment's servers.
+ */
+function withoutClaimedServer(request: unknown): unknown {
+  if (typeof request !== "object" || request === null || !("from" in request)) return request;
+  const { from: _claimed, ...rest } = request as Record<string, unknown>;
+  return rest;
 }

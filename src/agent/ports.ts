@@ -85,7 +85,8 @@ export interface TurnStore {
   current(): TurnRecord | null;
   /** Saves status and broadcasts `session_status` when it changed. */
   setStatus(status: SessionStatus, error?: string | null): void;
-  setMode(mode: PermissionMode): void;
+  /** Saves the mode and broadcasts `session_status`, naming `by` (who changed it) when known. */
+  setMode(mode: PermissionMode, by?: string | null): void;
   /** Saves the current turn (starting one, or recording its progress). */
   save(turn: TurnRecord): void;
   end(): void;

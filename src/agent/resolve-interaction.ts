@@ -84,7 +84,7 @@ export function answerInteraction(
     recordResult(deps, record.toolCallId, record.toolName, parsed.result, markOf(deps, record.frameId));
   if (parsed.remember) deps.rules.allow(record.toolName);
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
-  if (parsed.mode) deps.turn.setMode(parsed.mode);
+  if (parsed.mode) deps.turn.setMode(parsed.mode, answeredBy);
   const resolved = announceResolution(
     deps,
     record,
@@ -246,16 +246,32 @@ export function chatAnswersACard(deps: AgentDeps): boolean {
  * goes to the agent on top of the stack, so only that agent's cards read it: a parent's question
  * left open while its delegated agent talks with the person is answered on its card.
  */
-export function replyInChat(deps: AgentDeps, text: string, deviceId: string | null): string[] {
+export function replyInChat(
+  deps: AgentDeps,
+  text: string,
+  deviceId: string | null,
+  answeredBy: string | null = null,
+): string[] {
   const at = deps.clock.now();
   const answered: string[] = [];
   for (const record of pendingOnTop(deps)) {
     if (record.deadline <= at) continue; // the deadline already decided this card
     const reply = deps.kinds.chatReply(record.kind, record.request, text);
-    if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at)) continue;
+    if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at, answeredBy))
+      continue;
     if (ownsResult(record))
       recordResult(deps, record.toolCallId, record.toolName, reply.result, markOf(deps, record.frameId));
-    announceResolution(deps, record, "answered", reply.response, deviceId, at);
+    announceResolution(
+      deps,
+      record,
+      "answered",
+      reply.response,
+      deviceId,
+      at,
+      undefined,
+      undefined,
+      answeredBy,
+    );
     answered.push(record.toolCallId);
   }
   if (answered.length > 0) markRunningWhenNobodyIsAsked(deps);

@@ -26,8 +26,15 @@ export function closeOpenToolUses(
 }
 
 /** `done`, the turn record removed, the watchdog cleared, and idle (or failed with `error`). */
-export function endTurn(deps: AgentDeps, turn: TurnRecord, stopReason: string, error: string | null): void {
-  deps.events.append("done", { turnId: turn.id, stopReason, usage: turn.usage });
+/** `by`: who cancelled or stopped the turn, as the server knows them (null when it simply ended). */
+export function endTurn(
+  deps: AgentDeps,
+  turn: TurnRecord,
+  stopReason: string,
+  error: string | null,
+  by: string | null = null,
+): void {
+  deps.events.append("done", { turnId: turn.id, stopReason, usage: turn.usage, ...(by ? { by } : {}) });
   deps.turn.end();
   deps.deadlines.setWatchdog(null);
   deps.turn.setStatus(error ? "failed" : "idle", error);

@@ -58,6 +58,22 @@ export class InboxLinks {
     return this.get(linkId);
   }
 
+  /** Records that the link opened session `sessionId` (so revoking the link reaches it). */
+  noteOpened(linkId: string, sessionId: string): void {
+    this.sql.run(
+      `INSERT INTO link_sessions (link_id, session_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+      linkId,
+      sessionId,
+    );
+  }
+
+  /** The sessions the link opened. */
+  openedThrough(linkId: string): string[] {
+    return this.sql
+      .all<{ session_id: string }>(`SELECT session_id FROM link_sessions WHERE link_id = ?`, linkId)
+      .map((row) => row.session_id);
+  }
+
   /** True while the link exists, is not revoked and has not expired. */
   isLive(linkId: string): boolean {
     const link = this.get(linkId);

@@ -2,13 +2,18 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
+import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
-import { OutboxBatch } from "../protocol/inbox";
+import { type InboxEvent, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
+import type { PushSubscriptionBody } from "../protocol/notify";
 import { EventStreams } from "../session/event-streams";
+import { MetaStore } from "../session/meta-store";
 import { SOCKET_CLOSE } from "../session/socket-access";
+import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
 import { InboxLinks } from "./inbox-links";
+import { InboxPush } from "./inbox-push";
 import type { InboxRpc } from "./inbox-rpc";
 import { migrateInbox } from "./inbox-schema";
 import { InboxStore } from "./inbox-store";
@@ -19,6 +24,9 @@ const REPLAY_PAGE = 500;
 export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly store: InboxStore;
   private readonly links: InboxLinks;
+  private readonly tickets: SpentTickets;
+  private readonly push: InboxPush;
+  private readonly sql: SqlCounter;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
@@ -27,19 +35,30 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     super(ctx, env);
     migrateInbox(ctx.storage.sql);
     const sql = new SqlCounter(ctx.storage.sql);
+    this.sql = sql;
     this.store = new InboxStore(sql, () => Date.now());
     this.links = new InboxLinks(sql, () => Date.now());
-    this.streams = new EventStreams(
-      this.store,
-      readConfig(env as unknown as Record<string, unknown>).sseHeartbeatMs,
-    );
+    this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
+    const config = readConfig(env as unknown as Record<string, unknown>);
+    this.push = new InboxPush({
+      sql,
+      config,
+      now: () => Date.now(),
+      linkIsLive: (linkId) => this.links.isLive(linkId),
+    });
+    this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
   async apply(batch: OutboxBatch): Promise<{ appliedThrough: number }> {
     const parsed = OutboxBatch.parse(batch);
-    const { frames, appliedThrough } = this.ctx.storage.transactionSync(() => this.store.apply(parsed));
+    const { frames, appliedThrough, pushes } = this.ctx.storage.transactionSync(() => {
+      const applied = this.store.apply(parsed);
+      const events = applied.frames.map((frame) => JSON.parse(frame) as InboxEvent);
+      return { ...applied, pushes: this.push.onApplied(events) };
+    });
     for (const frame of frames) this.broadcast(frame);
+    if (pushes) await this.rearm();
     return { appliedThrough };
   }
 
@@ -66,6 +85,8 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         { status: 403 },
       );
     }
+    const spent = this.tickets.spend(request);
+    if (spent) return Response.json(spent, { status: spent.code === "rate_limited" ? 429 : 403 });
     const hello = { type: "hello" as const, view: this.store.view(opened.person) };
     if (opened.kind === "sse") return this.streams.open(opened.after, hello, opened.tag);
     return this.openSocket(opened, hello);
@@ -94,22 +115,55 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return record;
   }
 
-  /** The inbox's one alarm: a link's expiry, which ends that link's open streams. */
+  /** The inbox's one alarm: pushes that are due, and a link's expiry, which ends its open streams. */
   override async alarm(): Promise<void> {
-    for (const linkId of this.links.takeExpired(Date.now())) {
+    const now = Date.now();
+    await this.push.deliverDue(now);
+    for (const linkId of this.links.takeExpired(now)) {
+      this.push.forgetLink(linkId);
       await this.closeStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired");
     }
     await this.rearm();
   }
 
   private async rearm(): Promise<void> {
-    const next = this.links.nextExpiry();
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    const due = [this.links.nextExpiry(), this.push.nextDue()].filter((at): at is number => at !== null);
+    if (due.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...due));
+  }
+
+  async subscribePush(
+    body: PushSubscriptionBody,
+    linkId: string | null,
+    url: string,
+  ): Promise<ErrorBody | null> {
+    return this.push.subscribe(body, { linkId, url });
+  }
+
+  async unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean> {
+    return this.push.unsubscribe(deviceId, linkId);
+  }
+
+  /** This instance's storage counters (the benchmark's rows written per card). */
+  async stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }> {
+    return { rowsWritten: this.sql.rowsWritten, rowsRead: this.sql.rowsRead, events: this.store.lastSeq };
+  }
+
+  /** Pushes this inbox sent or is sending, newest first (what the person can inspect). */
+  async deliveries() {
+    return this.push.deliveries.list();
   }
 
   async listLinks(): Promise<InboxLinkView[]> {
     return this.links.list();
+  }
+
+  async noteOpened(linkId: string, sessionId: string): Promise<void> {
+    this.links.noteOpened(linkId, sessionId);
+  }
+
+  async openedThrough(linkId: string): Promise<string[]> {
+    return this.links.openedThrough(linkId);
   }
 
   async linkIsLive(linkId: string): Promise<boolean> {
@@ -119,6 +173,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   /** Revokes a link and ends its streams and sockets at once; null when there is no such link. */
   async revokeLink(linkId: string): Promise<InboxLinkView | null> {
     const link = this.links.revoke(linkId);
+    if (link) this.push.forgetLink(linkId);
     if (link) await this.closeStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
     return link;
   }

@@ -1,6 +1,9 @@
 // The RPC surface of a person's Inbox object, and how the Worker and sessions reach it (one per person).
+
+import type { ErrorBody } from "../protocol/errors";
 import type { InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
+import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
 
 export interface InboxRpc {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
@@ -17,10 +20,21 @@ export interface InboxRpc {
   ): Promise<InboxLinkView | null>;
   listLinks(): Promise<InboxLinkView[]>;
   linkIsLive(linkId: string): Promise<boolean>;
+  /** Records that inbox link `linkId` opened session `sessionId` (it holds a share link of that id). */
+  noteOpened(linkId: string, sessionId: string): Promise<void>;
+  /** The sessions inbox link `linkId` opened, whose share links revoking it revokes. */
+  openedThrough(linkId: string): Promise<string[]>;
   /** Revokes a link and closes its streams at once; null when there is no such link. */
   revokeLink(linkId: string): Promise<InboxLinkView | null>;
   /** Ends the streams and sockets opened with `tag`. */
   closeStreams(tag: string, code: number, reason: string): Promise<void>;
+  /** Stores a device's push subscription for every card of this person; the refusal, or null. */
+  subscribePush(body: PushSubscriptionBody, linkId: string | null, url: string): Promise<ErrorBody | null>;
+  /** False when the device had no subscription (or one another link made). */
+  unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
+  deliveries(): Promise<DeliveryView[]>;
+  /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
+  stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;
 }
 

@@ -20,6 +20,19 @@ const MIGRATIONS: string[][] = [
       link_id TEXT PRIMARY KEY, role TEXT NOT NULL, label TEXT, created_at INTEGER NOT NULL,
       expires_at INTEGER, revoked_at INTEGER)`,
   ],
+  [
+    // Devices that asked to be notified of every card of this person, and the pushes to send them
+    // (the same tables, and stores, as a session's: src/notify/*).
+    `CREATE TABLE push_subscriptions (
+      device_id TEXT PRIMARY KEY, subscription TEXT NOT NULL, url TEXT NOT NULL, link_id TEXT, at INTEGER NOT NULL)`,
+    `CREATE TABLE deliveries (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, channel TEXT NOT NULL, target TEXT NOT NULL, change TEXT NOT NULL,
+      interaction_id TEXT NOT NULL, notice TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL,
+      next_at INTEGER, last_status INTEGER, last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`,
+    `CREATE INDEX deliveries_due ON deliveries (status, next_at)`,
+    // Sessions opened through each inbox link (each holds a share link with the link's id).
+    `CREATE TABLE link_sessions (link_id TEXT NOT NULL, session_id TEXT NOT NULL, PRIMARY KEY (link_id, session_id))`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

@@ -1,13 +1,15 @@
 // Security-relevant events as one JSON line each, for Workers Logs (`[observability]` in
-// wrangler.toml): refused credentials, revocations and rotations, rate-limit refusals and failed
-// deliveries. Lines name the session and the link, never a token: the fields are a closed set.
+// wrangler.toml): refused credentials, revocations and rotations, rate-limit and budget refusals,
+// refused push endpoints and failed deliveries. Lines name the session and the link, never a token.
 
 export type SecurityEvent =
   | "credential_refused"
   | "link_revoked"
   | "owner_token_rotated"
   | "rate_limited"
-  | "delivery_failed";
+  | "delivery_failed"
+  | "push_endpoint_refused"
+  | "budget_exhausted";
 
 export interface SecurityFields {
   sessionId?: string | null;

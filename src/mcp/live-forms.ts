@@ -31,6 +31,7 @@ export function liveFormId(toolCallId: string, k: number): string {
  */
 export function pushedFormHandler(
   live: LiveForms,
+  server: { name: string; url: string },
   call: { toolCallId: string; toolName: string },
   signal: AbortSignal,
   maxForms: number,
@@ -45,7 +46,7 @@ export function pushedFormHandler(
       );
     }
     const id = liveFormId(call.toolCallId, pushed);
-    const read = readElicitRequest(raw);
+    const read = readElicitRequest(raw, server);
     if (!read.ok) throw new Error(`The server asked for ${read.message}`);
     const answer = await live.ask({ id, ...call, params: read.params }, signal);
     return read.params.mode === "url" ? { action: answer.action } : answer;

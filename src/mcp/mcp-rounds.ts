@@ -31,6 +31,8 @@ export const MAX_INPUT_ROUNDS = 5;
 
 export interface RoundsContext {
   server: string;
+  /** The server's configured address: a URL request names its host. */
+  serverUrl: string;
   tool: string;
   toolCallId: string;
   input: Record<string, unknown>;
@@ -111,7 +113,7 @@ async function answer(
   if (!request.success) return { refused: `${from} sent an input request that is not an MCP request.` };
   const { method, params = {} } = request.data;
   if (method === "elicitation/create") {
-    const read = readElicitRequest(params);
+    const read = readElicitRequest(params, { name: ctx.server, url: ctx.serverUrl });
     if (!read.ok) return { refused: `${from} asked for ${read.message}.` };
     const done = await ctx.elicit(read.params);
     // A URL request is answered with the action alone: its values stay on the server's page.

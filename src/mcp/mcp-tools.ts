@@ -94,6 +94,7 @@ function defineMcpTool(
       // 2025-11-25: a form pushed inside the open call is answered over that call.
       const onElicit = pushedFormHandler(
         deps.live,
+        server,
         { toolCallId: ctx.toolCallId, toolName: name },
         ctx.signal,
         deps.maxFormsPerCall,
@@ -102,6 +103,7 @@ function defineMcpTool(
         // 2026-07-28: an `input_required` answer is stored and its forms asked durably.
         const output = await callWithRounds({
           server: server.name,
+          serverUrl: server.url,
           tool: listed.name,
           toolCallId: ctx.toolCallId,
           input,

@@ -15,7 +15,7 @@ const MAX_BODY_CHARS = 240;
 export interface NoticeContext {
   sessionId: string;
   seq: number;
-  /** The session's share link; the card id is appended so the page can scroll to it. */
+  /** The session's page, with no token; the card id is appended so the page can scroll to it. */
   sessionUrl: string;
   now: number;
 }
@@ -111,7 +111,7 @@ function pick(card: {
 }
 
 export function cardUrl(sessionUrl: string, interactionId: string): string {
-  return `${sessionUrl}&card=${encodeURIComponent(interactionId)}`;
+  return `${sessionUrl}${sessionUrl.includes("?") ? "&" : "?"}card=${encodeURIComponent(interactionId)}`;
 }
 
 function clip(text: string): string {

@@ -26,7 +26,13 @@ export interface NotifierDeps {
   deliveries: SqlDeliveryStore;
   /** The card as stored, for a resolution event (which carries only its outcome). */
   card(interactionId: string): { toolName: string; request: unknown; expiresAt: number } | null;
-  session(): { sessionId: string; shareUrl: string };
+  /** The session's id and its page's URL without any token (`…/#/s/<id>`). */
+  session(): { sessionId: string; pageUrl: string };
+  /**
+   * The session's page URL with the token of the answer link minted for this webhook (revocable,
+   * listed with the session's links); null when none could be minted. Never the owner's token.
+   */
+  webhookPageUrl(webhookUrl: string): Promise<string | null>;
   /** The card in words, as its kind says it. */
   summary(kind: string, toolName: string, request: unknown): KindSummary;
   /** False once share link `linkId` was revoked or expired: its subscriptions get no more pushes. */
@@ -63,7 +69,7 @@ export class Notifier {
       const context = {
         sessionId: session.sessionId,
         seq,
-        sessionUrl: session.shareUrl,
+        sessionUrl: session.pageUrl,
         now: this.deps.now(),
       };
       this.enqueue(reminderNotice(card, this.deps.summary(card.kind, card.toolName, card.request), context));
@@ -137,14 +143,19 @@ export class Notifier {
     const { push, webhook } = this.deps.config;
     if (delivery.channel === "webhook") {
       if (!webhook) return { kind: "failed", httpStatus: 0, error: "NOTIFY_WEBHOOK_URL is no longer set" };
-      return sendWebhook(webhook, delivery.notice, delivery.id, now);
+      // The stored notice links with no token; the receiver gets its own answer link, not the owner's.
+      const pageUrl = await this.deps.webhookPageUrl(webhook.url);
+      const notice = pageUrl
+        ? { ...delivery.notice, url: cardUrl(pageUrl, delivery.notice.card.interactionId) }
+        : delivery.notice;
+      return sendWebhook(webhook, notice, delivery.id, now);
     }
     const stored = this.deps.subscriptions.get(delivery.target);
     if (!stored) return { kind: "gone", httpStatus: 0 };
     if (stored.linkId !== null && !this.deps.linkIsLive(stored.linkId))
       return { kind: "gone", httpStatus: 0 };
     if (!push) return { kind: "failed", httpStatus: 0, error: "VAPID keys are no longer set" };
-    // The stored notice links with the owner's token (the webhook's); a device gets its own.
+    // The stored notice links with no token; a device gets the link it subscribed with.
     const notice = { ...delivery.notice, url: cardUrl(stored.url, delivery.notice.card.interactionId) };
     return sendPush(push, stored.subscription, notice, now);
   }
@@ -157,7 +168,7 @@ export class Notifier {
     const context: NoticeContext = {
       sessionId: session.sessionId,
       seq: event.seq,
-      sessionUrl: session.shareUrl,
+      sessionUrl: session.pageUrl,
       now: this.deps.now(),
     };
     if (isPromptEvent(event)) {

@@ -3,6 +3,9 @@
 import { z } from "zod";
 import { AGENT_COMMANDS } from "./external";
 
+// Kept in a module without zod so the page can apply the same rule.
+export { mayDecideBeyondCard } from "./owner-decisions";
+
 /**
  * `owner`: everything; `answer`: send messages and resolve cards; `view`: read only; `agent`: an
  * agent that runs elsewhere opens and withdraws cards and posts progress, and never answers one.
@@ -69,23 +72,6 @@ export const MintedLink = ShareLinkView.extend({
   websocketUrl: z.string(),
 });
 export type MintedLink = z.infer<typeof MintedLink>;
-
-/**
- * Answers that change the session's settings beyond one card — "Always allow" (`remember`) and a
- * plan's `accept_edits`, which switches the permission mode — are the owner's, like
- * `set_permission_mode`: true when `role` may send this command with this payload.
- */
-export function mayDecideBeyondCard(
-  role: Role,
-  command: { type: string; remember?: unknown; response?: unknown },
-): boolean {
-  if (role === "owner") return true;
-  if (command.type === "approve" && command.remember === true) return false;
-  if (command.type !== "respond" || typeof command.response !== "object" || command.response === null)
-    return true;
-  const response = command.response as { remember?: unknown; choice?: unknown };
-  return response.remember !== true && response.choice !== "accept_edits";
-}
 
 /** Commands only an agent (or the owner) sends: a person's link never opens cards for itself. */
 const AGENT_ONLY: readonly string[] = AGENT_COMMANDS.filter((command) => command !== "resume");

@@ -284,6 +284,14 @@ export const ElicitRequestURLParams = z.object({
     .string()
     .max(MAX_KEY_CHARS * 4)
     .optional(),
+  /**
+   * The MCP server that sent it, by the name and host the deployment configured: written by Parley,
+   * never taken from the server, so the card can say who asks and warn when the page is elsewhere.
+   * Absent for a page one of Parley's own tools asks for.
+   */
+  from: z
+    .object({ server: z.string().max(MAX_KEY_CHARS), host: z.string().max(MAX_KEY_CHARS * 4) })
+    .optional(),
 });
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParams>;
 

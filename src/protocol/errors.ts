@@ -21,6 +21,7 @@ export const ErrorCode = z.enum([
   "nothing_to_retry",
   "deadline_at_maximum",
   "queue_full",
+  "budget_exhausted",
   "misconfigured",
   "link_expired",
   "link_revoked",
@@ -39,6 +40,8 @@ export const ErrorBody = z.object({
   resolution: InteractionResolution.optional(),
   /** For `invalid_answer`: the problem with each field of the answer, for cards that show them inline. */
   fields: z.record(z.string(), z.string()).optional(),
+  /** For `rate_limited`: whole seconds until a retry may succeed (HTTP also sends it as Retry-After). */
+  retryAfterSeconds: z.number().int().positive().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
@@ -63,6 +66,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   // A bad request by its policy's terms (extending beyond the maximum), not a race: nothing changes.
   deadline_at_maximum: 400,
   queue_full: 409,
+  budget_exhausted: 409,
   misconfigured: 500,
   link_expired: 401,
   link_revoked: 401,

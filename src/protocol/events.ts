@@ -42,7 +42,10 @@ export const EVENT_DATA = {
     messageId: z.string(),
     text: z.string(),
     queued: z.boolean(),
+    /** The client's own name for its device: for display only, never who sent it. */
     deviceId: z.string().nullable(),
+    /** Who sent it, as the server knows them (a person, or a link's label and id); absent before it was recorded. */
+    by: z.string().nullable().optional(),
     ...FRAME_MARK_FIELDS,
   }),
   /** A turn began working on the user message `messageId`, in the conversation of the marked agent. */
@@ -109,6 +112,8 @@ export const EVENT_DATA = {
     status: SessionStatus,
     mode: PermissionMode,
     error: z.string().nullable(),
+    /** Who changed the mode, as the server knows them; absent when the loop changed the status. */
+    by: z.string().nullable().optional(),
   }),
   /** The server lost a model call in flight (eviction, restart) and re-issued it from the transcript. */
   turn_restarted: z.object({ turnId: z.string(), reason: z.string() }),
@@ -139,7 +144,13 @@ export const EVENT_DATA = {
   /** The session has been idle long enough to be erased at `expiresAt` unless it is used before. */
   session_expiring: z.object({ expiresAt: z.number() }),
   /** A turn ended: `stopReason` is the model's, or `cancelled`, `error`, `iteration_limit`. */
-  done: z.object({ turnId: z.string(), stopReason: z.string(), usage: Usage }),
+  done: z.object({
+    turnId: z.string(),
+    stopReason: z.string(),
+    usage: Usage,
+    /** Who cancelled or stopped the turn, as the server knows them; absent when the turn simply ended. */
+    by: z.string().nullable().optional(),
+  }),
 } as const;
 
 export type EventType = keyof typeof EVENT_DATA;

@@ -26,3 +26,14 @@ export type MintedInboxLink = z.infer<typeof MintedInboxLink>;
 
 /** Most inbox links one person holds (revoked ones included, as the list shows them). */
 export const MAX_INBOX_LINKS = 50;
+
+/**
+ * `POST /api/inbox/sessions/:sessionId/open`: a share link of the session for the inbox's holder
+ * (role `answer` for the person, the inbox link's own role through one), so the page opens it.
+ */
+export const OpenedInboxSession = z.object({
+  sessionId: z.string(),
+  token: z.string(),
+  shareUrl: z.string(),
+});
+export type OpenedInboxSession = z.infer<typeof OpenedInboxSession>;

@@ -35,3 +35,5 @@ export const MAX_CONNECTIONS_PER_LINK = 16;
  */
 export const SOCKET_COMMAND_BURST = 20;
 export const SOCKET_COMMANDS_PER_SECOND = 10;
+/** Shortest time between two `retry_now` commands of one session; each one calls the model at once. */
+export const RETRY_NOW_MIN_INTERVAL_MS = 10_000;

@@ -187,7 +187,10 @@ app.all("/api/*", () => {
 });
 
 app.onError((error, c) => {
-  if (error instanceof HttpError) return c.json(error.toBody(), error.status as 400);
+  if (error instanceof HttpError) {
+    const wait = error.extra.retryAfterSeconds;
+    return c.json(error.toBody(), error.status as 400, wait ? { "retry-after": String(wait) } : {});
+  }
   console.error("Parley request failed", error);
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });

@@ -1,6 +1,8 @@
 // The external API (DESIGN §20) under /api/sessions/:id: an agent opens, reads (with a long-poll
 // wait) and withdraws cards, and posts progress. Each write is the socket command of the same name.
+// `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.
 import { Hono } from "hono";
+import type { Access } from "../protocol/access";
 import { describeZodError } from "../protocol/errors";
 import { OpenInteractionBody, PostProgressBody, WaitQuery } from "../protocol/external";
 import { InteractionId } from "../protocol/session";
@@ -9,6 +11,7 @@ import { sessionStub } from "../session/session-rpc";
 import { requireCommand } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import type { RemoteSession } from "./mcp-remote-ask";
 import { readJsonBody } from "./read-json-body";
 
 export const externalRoutes = new Hono<AppEnv>();
@@ -74,4 +77,23 @@ externalRoutes.post("/progress", async (c) => {
   const body = await readJsonBody(c, PostProgressBody);
   const stub = sessionStub(c.env, c.get("sessionId"));
   return c.json(unwrap(await stub.command({ type: "post_progress", ...body }, null, c.get("access"))));
+});
+
+// INVARIANT: the endpoint's module, loaded once per isolate on the route's first use.
+let mcpEndpoint: Promise<typeof import("./mcp-endpoint")> | null = null;
+
+/** The session as the MCP endpoint reaches it: a fresh stub for each call, since a failed one may be broken. */
+function remoteSession(env: Env, sessionId: string, access: Access): RemoteSession {
+  return {
+    open: (body) => sessionStub(env, sessionId).command({ type: "open_interaction", ...body }, null, access),
+    read: (interactionId, waitMs) =>
+      sessionStub(env, sessionId).externalInteraction(interactionId, waitMs, access),
+  };
+}
+
+externalRoutes.all("/mcp", async (c) => {
+  requireCommand(c, "open_interaction");
+  mcpEndpoint ??= import("./mcp-endpoint");
+  const { serveMcp } = await mcpEndpoint;
+  return serveMcp(c.req.raw, remoteSession(c.env, c.get("sessionId"), c.get("access")));
 });

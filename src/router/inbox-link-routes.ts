@@ -2,9 +2,10 @@
 // in person may; an inbox link can never mint another or revoke one.
 import type { Hono } from "hono";
 import { inboxStub } from "../inbox/inbox-rpc";
-import { LinkId } from "../protocol/access";
+import { LinkId, OWNER } from "../protocol/access";
 import { describeZodError } from "../protocol/errors";
 import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox-links";
+import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { signInboxLinkToken } from "./inbox-link-token";
@@ -51,8 +52,15 @@ export function inboxLinkRoutes(routes: Hono<AppEnv>): void {
     requireInPerson(c, "revoke inbox links");
     const linkId = LinkId.safeParse(c.req.param("linkId"));
     if (!linkId.success) throw new HttpError("invalid_input", describeZodError(linkId.error));
-    const revoked = await inboxStub(c.env, personOf(c)).revokeLink(linkId.data);
+    const person = personOf(c);
+    const inbox = inboxStub(c.env, person);
+    const revoked = await inbox.revokeLink(linkId.data);
     if (!revoked) throw new HttpError("not_found", "No such inbox link");
+    // Sessions opened through the link hold a share link with its id (inbox-open-route.ts).
+    const opened = await inbox.openedThrough(linkId.data);
+    await Promise.all(
+      opened.map((sessionId) => sessionStub(c.env, sessionId).revokeLink(linkId.data, OWNER)),
+    );
     return c.json(revoked);
   });
 }

@@ -5,10 +5,14 @@ import { z } from "zod";
 import { inboxStub } from "../inbox/inbox-rpc";
 import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbox-stream-request";
 import { describeZodError } from "../protocol/errors";
+import { ticketHeader } from "../session/spent-tickets";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { inboxAnswerRoute } from "./inbox-answer-route";
 import { inboxLinkRoutes } from "./inbox-link-routes";
+import { inboxOpenRoute } from "./inbox-open-route";
+import { inboxPushRoutes } from "./inbox-push-routes";
+import { checkInboxTicket, type InboxTicket, signInboxTicket } from "./inbox-ticket";
 import { personOf } from "./person";
 
 export const inboxRoutes = new Hono<AppEnv>();
@@ -24,6 +28,15 @@ inboxRoutes.use("*", async (c, next) => {
 
 inboxAnswerRoute(inboxRoutes);
 inboxLinkRoutes(inboxRoutes);
+inboxOpenRoute(inboxRoutes);
+inboxPushRoutes(inboxRoutes);
+// A ticket for whoever asks (the person, or their inbox link), to put in a stream's URL.
+inboxRoutes.post("/ws-ticket", async (c) => {
+  const secret = c.get("config").sessionSecret;
+  return c.json(await signInboxTicket(secret, personOf(c), c.get("inboxLink"), Date.now()), 201);
+});
+
+inboxRoutes.get("/stats", async (c) => c.json(await inboxStub(c.env, personOf(c)).stats()));
 
 inboxRoutes.get("/", async (c) => {
   const person = personOf(c);
@@ -43,14 +56,23 @@ function cursorOf(lastEventId: string | undefined, after: string | undefined): s
   return parsed.data;
 }
 
+/** Who opens a stream: a browser states it with a single-use ticket, anything else as on every route. */
+async function openerOf(c: Context<AppEnv>): Promise<{ person: string; tag: string; ticket?: InboxTicket }> {
+  const ticket = c.req.header("authorization") ? undefined : c.req.query("ticket");
+  if (ticket === undefined) return { person: personOf(c), tag: c.get("inboxLink")?.linkId ?? PERSON_TAG };
+  const admitted = await checkInboxTicket(c.get("config").sessionSecret, ticket, Date.now());
+  return { person: admitted.person, tag: admitted.link?.linkId ?? PERSON_TAG, ticket: admitted };
+}
+
 async function openStream(c: Context<AppEnv>, kind: "stream" | "ws"): Promise<Response> {
-  const person = personOf(c);
+  const { person, tag, ticket } = await openerOf(c);
   const url = new URL(c.req.url);
   const forwarded = new URL(`/inbox/${kind}`, url.origin);
   forwarded.searchParams.set("after", cursorOf(c.req.header("last-event-id"), c.req.query("after")));
   const headers = new Headers({
     [INBOX_PERSON_HEADER]: person,
-    [INBOX_TAG_HEADER]: c.get("inboxLink")?.linkId ?? PERSON_TAG,
+    [INBOX_TAG_HEADER]: tag,
+    ...ticketHeader(ticket),
   });
   if (kind === "ws") headers.set("upgrade", "websocket");
   const response = await inboxStub(c.env, person).fetch(
@@ -59,7 +81,9 @@ async function openStream(c: Context<AppEnv>, kind: "stream" | "ws"): Promise<Re
   if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });
   if (response.ok) return new Response(response.body, response);
   const refused = (await response.json()) as { code?: string; message?: string };
-  if (refused.code === "forbidden") throw new HttpError("forbidden", refused.message ?? "Refused");
+  if (refused.code === "forbidden" || refused.code === "rate_limited") {
+    throw new HttpError(refused.code, refused.message ?? "Refused");
+  }
   throw new HttpError("invalid_input", refused.message ?? "The inbox could not open this stream");
 }
 

@@ -9,6 +9,7 @@ import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { HttpError } from "./http-error";
 import { checkInboxLinkToken, type InboxLinkClaims } from "./inbox-link-token";
+import { checkInboxTicket } from "./inbox-ticket";
 
 export { LOCAL_PERSON, OPERATOR };
 
@@ -54,6 +55,9 @@ async function inboxLinkOf(c: Context<AppEnv>): Promise<InboxLinkClaims | null> 
     return null;
   }
   const inUrl = path === "/api/inbox/stream" || path === "/api/inbox/ws";
+  // A browser's stream states its inbox link with a single-use ticket (src/router/inbox-ticket.ts).
+  const ticket = inUrl && !c.req.header("authorization") ? c.req.query("ticket") : undefined;
+  if (ticket) return (await checkInboxTicket(c.get("config").sessionSecret, ticket, Date.now())).link;
   const token = bearer(c.req.header("authorization")) ?? (inUrl ? c.req.query("token") : undefined);
   if (!token) return null;
   const checked = await checkInboxLinkToken(c.get("config").sessionSecret, token, Date.now());

@@ -1,16 +1,32 @@
-// Session creation per client IP, through the Workers Rate Limiting binding (wrangler.toml
-// `SESSION_CREATION_LIMITER`), which miniflare also runs locally.
+// Session creation per client, through the Workers Rate Limiting binding (wrangler.toml
+// `SESSION_CREATION_LIMITER`), which miniflare also runs locally. An IPv6 client is counted by
+// its /64, the smallest block a home or a cloud host is given: it could otherwise take a fresh
+// address for every request.
+import ipaddr from "ipaddr.js";
+import { logSecurityEvent } from "../log/security-log";
 import { HttpError } from "./http-error";
-
-// Requests from this machine (wrangler dev, the benchmark) are not abuse; Cloudflare's edge always
-// sets the header to the real client address, which is never loopback.
-const LOOPBACK = new Set(["127.0.0.1", "::1"]);
 
 export async function limitSessionCreation(env: Env, clientIp: string | undefined): Promise<void> {
   const limiter = env.SESSION_CREATION_LIMITER;
-  if (!limiter || !clientIp || LOOPBACK.has(clientIp)) return;
-  const { success } = await limiter.limit({ key: `create:${clientIp}` });
+  const client = clientIp ? creationKey(clientIp) : null;
+  if (!limiter || client === null) return;
+  const { success } = await limiter.limit({ key: `create:${client}` });
   if (!success) {
+    logSecurityEvent("rate_limited", { reason: "session_creation", status: 429 });
     throw new HttpError("rate_limited", "Too many sessions created from this address; wait a minute");
   }
+}
+
+/**
+ * The key a client's creations are counted under: an IPv4 address (IPv4-mapped IPv6 included)
+ * as is, an IPv6 address by its /64. Null for loopback: requests from this machine (wrangler dev,
+ * the benchmark) are not abuse, and Cloudflare's edge never sends a loopback client address.
+ */
+export function creationKey(clientIp: string): string | null {
+  if (!ipaddr.isValid(clientIp)) return clientIp;
+  const address = ipaddr.process(clientIp);
+  if (address.range() === "loopback") return null;
+  if (address.kind() === "ipv4") return address.toString();
+  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${address.toNormalizedString()}/64`);
+  return `${prefix.toString()}/64`;
 }

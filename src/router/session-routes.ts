@@ -25,6 +25,7 @@ import { TICKET_HEADER, ticketHeader } from "../session/spent-tickets";
 import { requireCommand, requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import { refuseUnknownPushService } from "./push-endpoint-guard";
 import { readJsonBody } from "./read-json-body";
 
 const bodyOf = <T extends z.ZodObject>(command: T) => command.omit({ type: true, requestId: true });
@@ -128,6 +129,7 @@ sessionRoutes.post("/push-subscriptions", async (c) => {
     throw new HttpError("not_found", "This server has no VAPID keys, so it does not offer Web Push");
   }
   const body = await readJsonBody(c, PushSubscriptionBody);
+  refuseUnknownPushService(c, body.subscription.endpoint);
   // The device's notifications link with the token it presented, never the owner's.
   const sessionUrl = `${new URL(c.req.url).origin}/#/s/${c.get("sessionId")}?token=${c.get("token")}`;
   const outcome = await stub(c).subscribePush(body, c.get("access"), sessionUrl);

@@ -17,7 +17,10 @@ export interface CommandContext {
   deps: AgentDeps;
   loop: AgentLoop;
   sentMessages: SentMessageLog;
-  /** Who sends the command, as the server knows them (a person, or a link's label); recorded on answers. */
+  /**
+   * Who sends the command, as the server knows them (a person, or a link's label and id): recorded
+   * on answers, messages, cancels and mode changes; the device id stays a display name only.
+   */
   answeredBy?: string | null;
 }
 
@@ -41,10 +44,11 @@ export function executeCommand(
             text: command.text,
             queued: false,
             deviceId,
+            ...(answeredBy ? { by: answeredBy } : {}),
             ...topMark(deps),
           });
           if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued: false });
-          return replyInChat(deps, command.text, deviceId);
+          return replyInChat(deps, command.text, deviceId, answeredBy);
         });
         wake(loop);
         return { ok: true, result: { messageId, queued: false, answered } };
@@ -65,7 +69,8 @@ export function executeCommand(
       if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued });
       // A queued message reaches whichever agent is on top when its turn starts (turn_started says).
       const to = queued ? {} : topMark(deps);
-      deps.events.append("user_message", { messageId, text: command.text, queued, deviceId, ...to });
+      const by = answeredBy ? { by: answeredBy } : {};
+      deps.events.append("user_message", { messageId, text: command.text, queued, deviceId, ...by, ...to });
       wake(loop);
       return { ok: true, result: { messageId, queued } };
     }
@@ -73,12 +78,12 @@ export function executeCommand(
       const { type: _type, requestId: _requestId, ...batch } = command;
       const decided = decideBatch(deps, batch, deviceId, answeredBy);
       if (!decided.ok) return decided;
-      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected");
+      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected", answeredBy);
       wake(loop);
       return { ok: true, result: decided.outcome };
     }
     case "cancel": {
-      if (!loop.cancel(deviceId)) {
+      if (!loop.cancel(deviceId, "cancelled", answeredBy)) {
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
       }
       wake(loop); // queued messages run next
@@ -119,7 +124,7 @@ export function executeCommand(
       return { ok: true };
     }
     case "set_permission_mode":
-      deps.turn.setMode(command.mode);
+      deps.turn.setMode(command.mode, answeredBy);
       return { ok: true, result: { mode: command.mode } };
     default: {
       // Every other command answers an interaction; which kind it addresses lives beside the kinds.
@@ -140,7 +145,7 @@ export function executeCommand(
         answeredBy,
       );
       // Reject and stop: the denial is recorded, then the turn ends instead of calling the model.
-      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected");
+      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", answeredBy);
       // A late answer may just have timed its interaction out; either way the loop has work to do.
       if (result.ok || result.error.code === "already_resolved") wake(loop);
       return result.ok ? { ok: true, result: result.resolution } : result;

@@ -1,5 +1,6 @@
 // An external session's own storage and commands (DESIGN §20): the agent it was created for, the
-// agent's keys for its cards, its progress run, and the three commands only an agent sends.
+// agent's keys for its cards and the link that opened each, its progress run, and the three
+// commands only an agent sends.
 import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import {
@@ -8,6 +9,7 @@ import {
   withdrawExternalInteraction,
 } from "../agent/external-interaction";
 import { type ProgressRun, type ProgressRunStore, postProgress } from "../agent/external-progress";
+import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ExternalCommand } from "../protocol/external";
 import type { ExternalAgentView } from "../protocol/session";
@@ -62,6 +64,20 @@ export class SqlExternalKeys implements ExternalKeys {
   set(interactionId: string, key: string): void {
     this.sql.run(`UPDATE interactions SET external_key = ? WHERE id = ?`, key, interactionId);
   }
+
+  /** Records the agent link that opened the card (none when the owner opened it). */
+  recordOpener(interactionId: string, linkId: string | null): void {
+    this.sql.run(`UPDATE interactions SET opened_by_link = ? WHERE id = ?`, linkId, interactionId);
+  }
+
+  /** The link that opened the card: null for the owner, undefined when there is no such card. */
+  openerOf(interactionId: string): string | null | undefined {
+    const row = this.sql.one<{ opened_by_link: string | null }>(
+      `SELECT opened_by_link FROM interactions WHERE id = ?`,
+      interactionId,
+    );
+    return row ? row.opened_by_link : undefined;
+  }
 }
 
 const StoredRun = z.object({ turnId: z.string(), nextIndex: z.number().int() });
@@ -87,7 +103,9 @@ const LOOP_COMMANDS: ReadonlySet<string> = new Set(["send_message", "retry_now",
 export interface ExternalContext {
   deps: AgentDeps;
   meta: MetaStore;
-  keys: ExternalKeys;
+  keys: SqlExternalKeys;
+  /** Who sends the command: an agent link may withdraw only the cards it opened itself. */
+  access: Access;
 }
 
 /**
@@ -119,9 +137,23 @@ export function runExternalCommand(ctx: ExternalContext, command: SessionCommand
     case "open_interaction": {
       const { type: _type, requestId: _requestId, ...body } = command;
       const opened = openExternalInteraction(ctx.deps, ctx.keys, agent.name, body);
-      return opened.ok ? { ok: true, result: opened.result } : opened;
+      if (!opened.ok) return opened;
+      // In the same synchronous turn as the card's own row, so both are stored together.
+      if (opened.created) ctx.keys.recordOpener(opened.result.interactionId, ctx.access.linkId);
+      return { ok: true, result: opened.result };
     }
     case "withdraw_interaction": {
+      const opener = ctx.keys.openerOf(command.interactionId);
+      if (ctx.access.role !== "owner" && opener !== undefined && opener !== ctx.access.linkId) {
+        return {
+          ok: false,
+          error: {
+            code: "forbidden",
+            message:
+              "An agent link may withdraw only the cards it opened itself; this one was opened by another",
+          },
+        };
+      }
       const withdrawn = withdrawExternalInteraction(ctx.deps, ctx.keys, agent.name, command.interactionId);
       return withdrawn.ok ? { ok: true, result: withdrawn.result } : withdrawn;
     }

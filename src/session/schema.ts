@@ -85,6 +85,10 @@ const MIGRATIONS: string[][] = [
     `ALTER TABLE interactions ADD COLUMN answered_by TEXT`,
   ],
   [
+    // The agent link that opened an external card: only that link (or the owner) may withdraw it.
+    `ALTER TABLE interactions ADD COLUMN opened_by_link TEXT`,
+  ],
+  [
     // Each card's deadline policy as it opened (what its deadline does, its maximum, reminders and
     // extension step), and when its next reminder is due.
     `CREATE TABLE card_deadlines (interaction_id TEXT PRIMARY KEY, policy TEXT NOT NULL, max_at INTEGER NOT NULL, reminder_at INTEGER)`,

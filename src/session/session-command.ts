@@ -1,11 +1,13 @@
 // One command from a device or an HTTP route, once its credential is admitted: refused beyond what
 // its role may send, else run as an external agent's command or handed to the loop's handler.
+import { z } from "zod";
 import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { extendDeadline } from "./extend-deadline";
 import { runExternalCommand, SqlExternalKeys } from "./external-session";
+import { recordRetryNow, refuseEarlyRetryNow } from "./retry-now-interval";
 import { refuse } from "./session-refusal";
 import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
@@ -27,10 +29,11 @@ export function runSessionCommand(
     );
   const { deps, loop } = runtime;
   const external = runExternalCommand(
-    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql) },
+    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql), access },
     command,
   );
   if (external) return external;
+  runtime.budget?.refuseCommand(command, access);
   const answeredBy = sent.answeredBy ?? answererOf(state, access);
   if (command.type === "set_deadline_policies") {
     const kinds = deps.kinds.kinds.map((kind) => kind.kind);
@@ -41,5 +44,15 @@ export function runSessionCommand(
       loop.advance().catch((error: unknown) => console.error("SessionObject advance failed", error)),
     );
   }
-  return executeCommand({ deps, loop, sentMessages: state.sentMessages, answeredBy }, command, deviceId);
+  if (command.type === "retry_now") {
+    const logIds = { sessionId: state.meta.get("session_id", z.string()), linkId: access.linkId };
+    refuseEarlyRetryNow(state.meta, state.clock.now(), logIds);
+  }
+  const outcome = executeCommand(
+    { deps, loop, sentMessages: state.sentMessages, answeredBy },
+    command,
+    deviceId,
+  );
+  if (command.type === "retry_now" && outcome.ok) recordRetryNow(state.meta, state.clock.now());
+  return outcome;
 }

@@ -1,8 +1,10 @@
-// The session's notifier, wired to its stores: card details from the interactions, the share link
-// from meta, and the one alarm for delivery deadlines.
+// The session's notifier, wired to its stores: card details from the interactions, the page's
+// address from meta, the webhook's own answer link, and the one alarm for delivery deadlines.
 import { z } from "zod";
 import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
+import { newSessionId } from "../router/session-token";
+import { signShareToken } from "../router/share-token";
 import { sessionKinds } from "./session-runtime";
 import type { SessionState } from "./session-state";
 
@@ -19,14 +21,30 @@ export function sessionNotifier(
       const record = state.interactions.get(interactionId);
       return record && { toolName: record.toolName, request: record.request, expiresAt: record.deadline };
     },
-    session: () => ({
-      sessionId: state.meta.get("session_id", z.string()) ?? "",
-      shareUrl: state.meta.get("share_url", z.string()) ?? "",
-    }),
+    session: () => ({ sessionId: sessionId(state), pageUrl: pageUrl(state) }),
+    webhookPageUrl: async (webhookUrl) => {
+      // Minted before the first await, so deliveries sent side by side share one link.
+      const link = state.links.webhookLink(webhookUrl, newSessionId);
+      if (!link) return null;
+      const claims = { linkId: link.linkId, role: link.role, expiresAt: link.expiresAt };
+      const token = await signShareToken(config.sessionSecret, sessionId(state), claims);
+      return `${pageUrl(state)}?token=${token}`;
+    },
     summary: (kind, toolName, request) => sessionKinds.summary(kind, toolName, request),
     linkIsLive: (linkId) => state.links.isLive(linkId),
     now: () => state.clock.now(),
     isConnected,
     rearm: () => state.deadlines.rearm(),
   });
+}
+
+function sessionId(state: SessionState): string {
+  return state.meta.get("session_id", z.string()) ?? "";
+}
+
+/** The session's page without a token: the origin the session was created on, and its id. */
+function pageUrl(state: SessionState): string {
+  const shareUrl = state.meta.get("share_url", z.string()) ?? "";
+  const origin = URL.canParse(shareUrl) ? new URL(shareUrl).origin : "";
+  return `${origin}/#/s/${sessionId(state)}`;
 }

@@ -18,6 +18,7 @@ import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sour
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf } from "./external-session";
+import { HttpCommandBudget } from "./http-command-budget";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, type LinkAdminHost, revokeLink, rotateOwnerToken } from "./link-admin";
@@ -55,6 +56,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget: SocketBudget;
+  private readonly httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
@@ -171,16 +173,17 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () => ({ ok: true, result: this.state.events.page(after, limit) }));
   }
 
-  /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
+  /** A command over HTTP, within its token's allowance; `answeredBy`: who sends it, when the Worker knows better. */
   async command(
     command: SessionCommand,
     deviceId: string | null,
     access: Access = OWNER,
     answeredBy?: string,
   ): Promise<CommandOutcome> {
-    return this.guard(access, () =>
-      runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy }),
-    );
+    return this.guard(access, () => {
+      this.httpBudget.take(access, this.logIds(access));
+      return runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy });
+    });
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
@@ -300,7 +303,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         },
         mayReplay: (socket) => this.replayBudget.allows(socket),
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
-        run: (command, deviceId, access) => this.command(command, deviceId, access),
+        // Not `command()`: the socket's own allowance was taken already.
+        run: (command, deviceId, access) =>
+          this.guard(access, () =>
+            runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+          ),
       },
       ws,
       message,

@@ -1,5 +1,6 @@
 // What a session runs on: the agent loop over the session's stores, its model client, and its
 // tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
+import { z } from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
 import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";
@@ -14,6 +15,7 @@ import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry, type ToolRegistry } from "../tools/registry";
 import { createLiveForms } from "./live-forms";
 import type { SessionState } from "./session-state";
+import { budgetedModel, SessionTokenBudget } from "./token-budget";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
 /** The interaction kinds every session knows (the notifier words cards with them too). */
@@ -30,14 +32,18 @@ export interface SessionRuntime {
   deps: AgentDeps;
   loop: AgentLoop;
   model: ModelClient;
+  /** SESSION_TOKEN_BUDGET over this session's usage; null when the deployment sets none. */
+  budget: SessionTokenBudget | null;
 }
 
 /** Builds the loop, model and tools of a session from its stored settings and the deployment's config. */
 export function buildSessionRuntime(state: SessionState, config: Config): SessionRuntime {
   const model = state.createModel(config);
+  const budget = tokenBudget(state, config);
   let runtime: SessionRuntime | null = null;
   const deps = state.agentDeps({
-    model,
+    // The loop calls the model through the budget; `runtime.model` stays the model itself.
+    model: budget ? budgetedModel(model, budget) : model,
     // The forms MCP servers push need the agent's stores, which are built around this registry.
     tools: sessionTools(state, config, () => {
       if (!runtime) throw new Error("a live MCP form arrived before the session's runtime was built");
@@ -59,8 +65,21 @@ export function buildSessionRuntime(state: SessionState, config: Config): Sessio
       contextTokens: config.contextTokens,
     },
   });
-  runtime = { deps, loop: new AgentLoop(deps), model };
+  if (budget) deps.budget = budget;
+  runtime = { deps, loop: new AgentLoop(deps), model, budget };
   return runtime;
+}
+
+function tokenBudget(state: SessionState, config: Config): SessionTokenBudget | null {
+  if (config.sessionTokenBudget === null) return null;
+  return new SessionTokenBudget(
+    state.meta,
+    () => state.clock.now(),
+    config.sessionTokenBudget,
+    () => ({
+      sessionId: state.meta.get("session_id", z.string()),
+    }),
+  );
 }
 
 /** The built-in tools, plus the tools of the MCP servers this session selected. */

@@ -2,13 +2,15 @@
 // MAX_SHARE_LINKS): minted, listed with when each was last used, revoked, and checked on every use;
 // and the owner token's current version (a `meta` row), checked the same way.
 import { z } from "zod";
-import { type Access, OwnerVersion, ShareLinkView } from "../protocol/access";
+import { type Access, LinkId, MAX_LINK_LABEL_CHARS, OwnerVersion, ShareLinkView } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
 import { MAX_SHARE_LINKS } from "../protocol/limits";
 import type { MetaStore } from "./meta-store";
 
 // Stored exactly as the owner sees them in the list.
 const StoredLinks = z.array(ShareLinkView);
+// Which link each webhook's notices carry, by webhook URL.
+const WebhookLinks = z.record(z.string(), LinkId);
 
 // "Last used" is for people reading a list, so it is written at most this often per link.
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -30,6 +32,23 @@ export class ShareLinks {
     const record: ShareLinkView = { ...link, createdAt: this.now(), lastUsedAt: null, revokedAt: null };
     this.meta.set("share_links", [...links, record]);
     return record;
+  }
+
+  /**
+   * The answer link webhook `webhookUrl`'s notices carry, minted (with id `newId()`) on first use
+   * and listed with the others. Revoking it is final: later notices carry the same, dead link.
+   * Null when the session holds too many links to mint one.
+   */
+  webhookLink(webhookUrl: string, newId: () => string): ShareLinkView | null {
+    const minted = this.meta.get("webhook_links", WebhookLinks) ?? {};
+    const known = minted[webhookUrl];
+    if (known !== undefined) return this.list().find((link) => link.linkId === known) ?? null;
+    // The host alone: a webhook's path often holds its own secret (Slack's does), and a label is
+    // shown to everyone who sees an answer the link gave.
+    const label = `Webhook ${new URL(webhookUrl).host}`.slice(0, MAX_LINK_LABEL_CHARS);
+    const link = this.add({ linkId: newId(), role: "answer", label, expiresAt: null });
+    if (link) this.meta.set("webhook_links", { ...minted, [webhookUrl]: link.linkId });
+    return link;
   }
 
   /** Marks a link revoked; null when there is no such link, the record otherwise (idempotent). */

@@ -1,8 +1,21 @@
 // Commands per socket per second: a token bucket per live socket. A refused frame gets a
-// `rate_limited` ack and the socket stays open.
-interface Bucket {
+// `rate_limited` ack and the socket stays open. The bucket itself is shared with HTTP commands.
+
+export interface Bucket {
   tokens: number;
   at: number;
+}
+
+/**
+ * Refills `bucket` for the time since it was last used, then takes one command from it. Returns 0
+ * when taken, else the whole seconds until one command is allowed again.
+ */
+export function takeCommand(bucket: Bucket, now: number, burst: number, perSecond: number): number {
+  bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+  bucket.at = now;
+  if (bucket.tokens < 1) return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
+  bucket.tokens -= 1;
+  return 0;
 }
 
 export class SocketBudget {
@@ -20,11 +33,7 @@ export class SocketBudget {
   take(ws: WebSocket): boolean {
     const now = this.now();
     const bucket = this.buckets.get(ws) ?? { tokens: this.burst, at: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
-    bucket.at = now;
     this.buckets.set(ws, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
+    return takeCommand(bucket, now, this.burst, this.perSecond) === 0;
   }
 }

@@ -55,10 +55,15 @@ export class SqlTurnStore implements TurnStore {
     this.events.append("session_status", { status, mode: this.mode(), error });
   }
 
-  setMode(mode: PermissionMode): void {
+  setMode(mode: PermissionMode, by: string | null = null): void {
     if (mode === this.mode()) return;
     this.meta.set("mode", mode);
-    this.events.append("session_status", { status: this.status(), mode, error: this.error() });
+    this.events.append("session_status", {
+      status: this.status(),
+      mode,
+      error: this.error(),
+      ...(by ? { by } : {}),
+    });
   }
 
   save(turn: TurnRecord): void {

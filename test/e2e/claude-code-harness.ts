@@ -116,6 +116,8 @@ export interface ExternalSession {
   /** The owner's token: what people (the phone) use. */
   token: string;
   shareUrl: string;
+  /** The agent-role token a bridge (or the remote endpoint's bearer) uses. */
+  agentToken: string;
   agentLink: string;
 }
 
@@ -131,7 +133,12 @@ export async function externalSession(
     body: JSON.stringify({ agent: { kind: "external", name, key } }),
   });
   if (!response.ok) throw new Error(`create external session: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { sessionId: string; token: string; agentLink: string };
+  const body = (await response.json()) as {
+    sessionId: string;
+    token: string;
+    agentToken: string;
+    agentLink: string;
+  };
   return { ...body, shareUrl: buildShareUrl(baseUrl, body) };
 }
 

@@ -34,6 +34,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
       VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
       VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
+      // The stand-in push endpoint of reach.test.ts is on parley.invalid.
+      PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });

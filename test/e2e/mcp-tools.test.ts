@@ -139,6 +139,11 @@ describe.skipIf(!hasChromium)("MCP tools in the page", () => {
       await card.waitFor();
       expect(await card.locator(".card-title").textContent()).toBe("Connect your example.com account");
       expect(await card.locator(".url-host").textContent()).toBe("accounts.example.com");
+      // The card names the server that sent it, whose host is not the page's.
+      expect(await card.locator(".url-from strong").textContent()).toBe("everything");
+      expect(await card.getByRole("note").textContent()).toMatch(
+        /^This page is on accounts\.example\.com, not on 127\.0\.0\.1:\d+ where the server runs/,
+      );
       expect(await card.locator(".url-full").textContent()).toBe(url);
       const link = card.getByRole("link", { name: "Open accounts.example.com" });
       expect(await link.getAttribute("href")).toBe(url);

@@ -3,6 +3,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
 import {
+  baseUrl,
   launchBrowser,
   openDevice,
   type Reply,
@@ -98,6 +99,55 @@ describe.skipIf(!hasChromium)("plan approval and batch decisions in the page", (
     await page.getByText("Revising.").waitFor();
     expect(await page.locator(".plan-card .receipt").textContent()).toBe("Keep planning: “Add a test step”");
     expect(await page.getByLabel("Permission mode").inputValue()).toBe("plan");
+  });
+
+  it("offers an answer link neither accept edits nor Always allow, which only the owner may choose", async () => {
+    const session = await scriptedSession(
+      [
+        { content: [{ type: "tool_use", id: "toolu_plan3", name: "ExitPlanMode", input: { plan: PLAN } }] },
+        writes("helper"),
+        say("Written after asking."),
+      ],
+      { permissionMode: "plan" },
+    );
+    const minted = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/links`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ role: "answer", label: "helper" }),
+    });
+    const link = (await minted.json()) as { token: string; shareUrl: string };
+    const laptop = await openDevice(browser, session, "laptop");
+    const helper = await openDevice(browser, { ...session, ...link }, "helper");
+    await typeMessage(laptop, "Plan a note");
+
+    const plan = helper.locator(".plan-card");
+    await plan.locator(".markdown h2").waitFor();
+    expect(await plan.getByRole("button", { name: /accept edits/ }).count()).toBe(0);
+    expect(
+      await laptop
+        .locator(".plan-card")
+        .getByRole("button", { name: /accept edits/ })
+        .count(),
+    ).toBe(1);
+    // The key of the hidden choice does nothing either: the plan is approved by "2" alone.
+    await helper.locator(".plan-card:focus[data-keys-ready]").waitFor();
+    await helper.keyboard.press("1");
+    await helper.keyboard.press("2");
+    await expect
+      .poll(() => laptop.locator(".plan-card .receipt").textContent())
+      .toMatch(/^Plan approved · each action is reviewed/);
+
+    const approval = helper.locator(".approval-card");
+    await approval.getByRole("button", { name: "Approve", exact: true }).waitFor();
+    expect(await approval.getByRole("button", { name: /Always allow/ }).count()).toBe(0);
+    expect(
+      await laptop
+        .locator(".approval-card")
+        .getByRole("button", { name: /Always allow/ })
+        .count(),
+    ).toBe(1);
+    await approval.getByRole("button", { name: "Approve", exact: true }).click();
+    await laptop.getByText("Written after asking.").waitFor();
   });
 
   it("approves all open cards from the phone; the laptop shows the batch on each receipt", async () => {

@@ -7,6 +7,8 @@ export const NOTIFY_BINDINGS = {
   VAPID_SUBJECT: "mailto:ops@parley.test",
   NOTIFY_WEBHOOK_URL: "https://hooks.parley.test/parley",
   NOTIFY_WEBHOOK_SECRET: "test-webhook-secret-0123456789",
+  // The tests' stand-in push services (no public one is reachable offline).
+  PUSH_SERVICE_DOMAINS: "parley.test,parley.invalid",
 };
 
 /** The host through which a test scripts and reads the recorded outbound requests. */

@@ -1,5 +1,5 @@
-// Browser entry: the start page, or the session named in the URL fragment (`#/s/<id>?token=…`,
-// whose token is then taken out of the address bar: route-token.ts).
+// Browser entry: the person's inbox (`#/`, or `#/inbox?token=…` opened with an inbox link), or the
+// session named in the URL fragment (`#/s/<id>?token=…`); tokens are taken out of the address bar.
 
 import { ApiError, fetchSnapshot } from "../../client/session-api";
 import { deviceId } from "./device-id";
@@ -7,17 +7,22 @@ import { safeSessionStorage, takeSessionRoute } from "./route-token";
 import { safeLocalStorage } from "./safe-storage";
 import { mountSession } from "./ui/app";
 import { h } from "./ui/dom";
-import { mountLanding } from "./ui/landing";
+import { mountInbox } from "./ui/inbox-page";
+import { takeInboxRoute } from "./ui/inbox-route";
 
 async function start(root: HTMLElement): Promise<void> {
-  const route = takeSessionRoute(
-    { hash: location.hash, replace: (hash) => history.replaceState(history.state, "", hash) },
-    safeSessionStorage(),
-  );
+  const place = {
+    hash: location.hash,
+    replace: (hash: string) => history.replaceState(history.state, "", hash),
+  };
+  const inbox = takeInboxRoute(place, safeLocalStorage());
+  if (inbox) {
+    mountInbox(root, inbox);
+    return;
+  }
+  const route = takeSessionRoute(place, safeSessionStorage());
   if (!route) {
-    mountLanding(root, (sessionId, token) => {
-      location.hash = `#/s/${sessionId}?token=${encodeURIComponent(token)}`;
-    });
+    mountInbox(root, { linkToken: null });
     return;
   }
   try {
@@ -27,11 +32,11 @@ async function start(root: HTMLElement): Promise<void> {
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
       root.replaceChildren(
         h(
-          "section",
+          "main",
           { class: "landing" },
           h("h1", { text: "This link does not open a session" }),
           h("p", { text: `${error.message} (${error.code})` }),
-          h("p", {}, h("a", { href: "/", text: "Start a new session" })),
+          h("p", {}, h("a", { href: "/", text: "Back to your inbox" })),
         ),
       );
       return;

@@ -59,15 +59,21 @@ async function post(route: SessionRoute, method: string, path: string, body?: un
   }
 }
 
-/** Asks permission (must run from a click), subscribes, and registers the subscription with the session. */
-export async function enablePush(
-  route: SessionRoute,
-  deviceId: string,
+/** Why this browser or server cannot push, or null when it can. */
+export function pushUnavailable(info: NotifyInfo): string | null {
+  if (!info.vapidPublicKey) return info.reason ?? "Push is not configured.";
+  return supported();
+}
+
+/**
+ * Asks permission (must run from a click) and subscribes this browser with the server's VAPID key;
+ * null when the person did not allow notifications. The one subscription serves sessions and inbox.
+ */
+export async function browserSubscription(
   info: NotifyInfo,
-): Promise<PushState> {
-  if (!info.vapidPublicKey) return { kind: "unavailable", reason: info.reason ?? "Push is not configured." };
+): Promise<PushSubscriptionBody["subscription"] | null> {
   const permission = await Notification.requestPermission();
-  if (permission !== "granted") return permission === "denied" ? { kind: "blocked" } : { kind: "off" };
+  if (permission !== "granted" || !info.vapidPublicKey) return null;
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
   await navigator.serviceWorker.ready;
   const subscription =
@@ -76,10 +82,19 @@ export async function enablePush(
       userVisibleOnly: true,
       applicationServerKey: keyBytes(info.vapidPublicKey),
     }));
-  const body: PushSubscriptionBody = {
-    deviceId,
-    subscription: subscription.toJSON() as PushSubscriptionBody["subscription"],
-  };
+  return subscription.toJSON() as PushSubscriptionBody["subscription"];
+}
+
+/** Asks permission (must run from a click), subscribes, and registers the subscription with the session. */
+export async function enablePush(
+  route: SessionRoute,
+  deviceId: string,
+  info: NotifyInfo,
+): Promise<PushState> {
+  if (!info.vapidPublicKey) return { kind: "unavailable", reason: info.reason ?? "Push is not configured." };
+  const subscription = await browserSubscription(info);
+  if (!subscription) return Notification.permission === "denied" ? { kind: "blocked" } : { kind: "off" };
+  const body: PushSubscriptionBody = { deviceId, subscription };
   await post(route, "POST", "push-subscriptions", body);
   localStorage.setItem(SUBSCRIBED(route.sessionId), "1");
   return { kind: "on" };

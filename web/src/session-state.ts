@@ -2,6 +2,7 @@
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
 import { applyStackEvent } from "../../src/protocol/agent-stack-fold";
 import type { DeltaFrame, HelloFrame, InteractionResolution, SessionEvent } from "../../src/protocol/index";
+import { namesSomeone } from "../../src/protocol/people";
 import { mergeText } from "../../src/protocol/text-merge";
 import { agentNotice } from "./agent-notices";
 import {
@@ -98,7 +99,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
   if (v.modelRetry && event.type !== "model_retry" && event.type !== "session_status") v.modelRetry = null;
   switch (event.type) {
     case "user_message": {
-      const { messageId, text, queued, deviceId } = event.data;
+      const { messageId, text, queued, deviceId, by } = event.data;
       // A queued message is labelled with the agent on top now, and again when its turn starts.
       const item: UserItem = {
         kind: "user",
@@ -106,6 +107,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
         messageId,
         text,
         deviceId,
+        ...(by ? { by } : {}),
         agent: draft.speaker(event.data),
       };
       v.lastUserText = text;
@@ -239,7 +241,7 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       );
       return;
     case "done":
-      finishTurn(draft, event.data.stopReason, event.seq);
+      finishTurn(draft, event.data.stopReason, event.seq, event.data.by);
       return;
     case "agent_started":
     case "agent_completed":
@@ -340,16 +342,16 @@ function applyStack(draft: ViewDraft, event: SessionEvent): void {
 
 // `max_tokens` and `refusal` come with their own `turn_notice`, which says more.
 const STOP_NOTICES: Record<string, string> = {
-  cancelled: "Turn cancelled.",
-  iteration_limit: "The turn stopped after too many tool rounds.",
-  rejected: "Turn stopped after a denial.",
+  cancelled: "Turn cancelled",
+  iteration_limit: "The turn stopped after too many tool rounds",
+  rejected: "Turn stopped after a denial",
 };
 
-function finishTurn(draft: ViewDraft, stopReason: string, seq: number): void {
+function finishTurn(draft: ViewDraft, stopReason: string, seq: number, by: string | null | undefined): void {
   draft.endStreaming();
   draft.view.liveBlocks = {};
   const text = STOP_NOTICES[stopReason];
-  if (text) draft.append(notice(seq, "info", text));
+  if (text) draft.append(notice(seq, "info", `${text}${namesSomeone(by) ? ` by ${by}` : ""}.`));
 }
 
 function clockTime(at: number): string {

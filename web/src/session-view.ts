@@ -24,6 +24,8 @@ export interface UserItem {
   messageId: string;
   text: string;
   deviceId: string | null;
+  /** Who sent it, as the server knows them (a person, or a link's label and id). */
+  by?: string | null;
   /** The agent the message was addressed to (the top of the stack when it was sent). */
   agent: Speaker;
 }

@@ -8,6 +8,7 @@ function rounds(outcomes: McpCallOutcome[]) {
   const stored = new Map<string, McpCallState>();
   const context = {
     server: "s",
+    serverUrl: "https://mcp.example.com/mcp",
     tool: "t",
     toolCallId: "toolu_1",
     input: {},
@@ -69,7 +70,7 @@ describe("input_required rounds", () => {
     );
   });
 
-  it("ask the person to visit a URL request's page, and send back only the action", async () => {
+  it("ask the person to visit a URL request's page, named by the server that sent it, and send back only the action", async () => {
     const asked: unknown[] = [];
     const { context, sent } = rounds([
       {
@@ -82,6 +83,8 @@ describe("input_required rounds", () => {
               message: "Sign in",
               url: "https://auth.example.com/s",
               elicitationId: "e1",
+              // A server's own claim of who it is counts for nothing: the configuration names it.
+              from: { server: "bank", host: "bank.example" },
             },
           },
         },
@@ -95,7 +98,13 @@ describe("input_required rounds", () => {
     };
     expect(await callWithRounds(context)).toMatchObject({ isError: false });
     expect(asked).toEqual([
-      { mode: "url", message: "Sign in", url: "https://auth.example.com/s", elicitationId: "e1" },
+      {
+        mode: "url",
+        message: "Sign in",
+        url: "https://auth.example.com/s",
+        elicitationId: "e1",
+        from: { server: "s", host: "mcp.example.com" },
+      },
     ]);
     expect(sent[1]).toEqual({ inputResponses: { signin: { action: "accept" } }, requestState: "st" });
   });

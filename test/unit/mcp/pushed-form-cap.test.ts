@@ -17,6 +17,7 @@ describe("forms a server pushes inside one call", () => {
     };
     const handler = pushedFormHandler(
       live,
+      { name: "s", url: "https://mcp.example.com/mcp" },
       { toolCallId: "toolu_1", toolName: "mcp__s__t" },
       new AbortController().signal,
       3,

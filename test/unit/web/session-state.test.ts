@@ -88,6 +88,28 @@ describe("session view reducer", () => {
     expect(texts(view)).toEqual(["user:first", "assistant:reply one", "user:second", "assistant:reply two"]);
   });
 
+  it("keeps who sent a message and who cancelled the turn, as the server named them", () => {
+    const who = "Ana's phone (share link 0123abcd)";
+    const view = apply(
+      initialView(),
+      [1, "user_message", { messageId: "m1", text: "go", queued: false, deviceId: "laptop", by: who }],
+      [2, "turn_started", { turnId: "t1", messageId: "m1" }],
+      [3, "done", { turnId: "t1", stopReason: "cancelled", usage: null, by: who }],
+      [4, "user_message", { messageId: "m2", text: "again", queued: false, deviceId: "laptop", by: "local" }],
+      [5, "turn_started", { turnId: "t2", messageId: "m2" }],
+      [6, "done", { turnId: "t2", stopReason: "cancelled", usage: null, by: "local" }],
+    );
+    const user = view.items.get("user:m1");
+    expect(user?.kind === "user" && user.by).toBe(who);
+    // The one person of a deployment without identities names nobody a reader could tell apart.
+    expect(texts(view)).toEqual([
+      "user:go",
+      `notice:Turn cancelled by ${who}.`,
+      "user:again",
+      "notice:Turn cancelled.",
+    ]);
+  });
+
   it("joins streamed text into one message however the deltas are split", () => {
     const view = apply(
       initialView(),

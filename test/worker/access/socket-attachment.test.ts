@@ -19,6 +19,16 @@ describe("a socket whose attachment cannot be read", () => {
     ["carries only a device id", { deviceId: "phone" }],
     ["names a role that does not exist", { deviceId: "phone", role: "admin", linkId: null }],
     ["claims a link role without a link", { deviceId: "phone", role: "answer", linkId: null }],
+    ["names a link whose id is not a link id", { deviceId: "phone", role: "answer", linkId: "x" }],
+    [
+      "claims the owner's role while naming a link",
+      { deviceId: "phone", role: "owner", linkId: "a".repeat(32) },
+    ],
+    [
+      "claims the owner's role with an impossible token version",
+      { deviceId: "phone", role: "owner", linkId: null, ownerVersion: 0 },
+    ],
+    ["is a bare string", "owner"],
     ["has none at all", null],
   ])("is refused and closed when it %s, changing nothing", async (_case, attachment) => {
     const session = await createSession();

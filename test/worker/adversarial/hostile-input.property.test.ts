@@ -1,18 +1,19 @@
-// Property suite: ~1 000 seeded malformed and hostile WebSocket frames and HTTP bodies against a
-// paused session. None may cause a 5xx, each refusal carries a documented error code, sockets stay
-// open, storage stays byte-identical, and the genuine answer is still accepted afterwards.
+// Property suite: ~1 000 seeded malformed and hostile WebSocket frames (every command type) and
+// HTTP requests to every route the Worker registers (bodies, path parameters, query values and
+// credentials) against a paused session. None may cause a 5xx, each refusal carries a documented
+// error code, sockets stay open, storage stays byte-identical, and the real answer still works.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ClientCommand } from "../../../src/protocol/commands";
 import { ErrorCode } from "../../../src/protocol/errors";
-import { PatchSessionBody } from "../../../src/protocol/http";
 import { api, type CreatedSession, connect, type Device } from "../../helpers/session-harness";
 import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
-import { hostileText, PENDING_ID } from "./hostile-input";
+import { hostileSegment, hostileText, hostileToken, PENDING_ID } from "./hostile-input";
+import { type AppRoute, ROUTE_CASES, registeredRoutes, wouldAct } from "./route-cases";
 
 const SEED = Number(process.env.FC_SEED ?? 20261123);
 const FRAMES = 650;
-const BODIES = 400;
+const REQUESTS = 500;
+const CREDENTIALS = 150;
 // A socket may send a burst of 20 commands; the suite moves to a fresh socket before that.
 const FRAMES_PER_SOCKET = 18;
 
@@ -29,17 +30,43 @@ const EXPECTED_REFUSALS = new Set([
   "nothing_to_retry",
   "no_agent",
   "not_top_agent",
+  "not_found",
+  "not_external",
 ]);
 
-/** True for input that is well-formed and would legitimately act on the session (not bad input). */
-function wouldAct(command: unknown): boolean {
-  const parsed = ClientCommand.safeParse(command);
-  if (!parsed.success) return false;
-  const { type } = parsed.data;
-  if (type === "send_message" || type === "cancel" || type === "set_permission_mode") return true;
-  if (type === "extend_deadline") return parsed.data.interactionId === PENDING_ID;
-  if (type === "set_deadline_policies") return true;
-  return "toolCallId" in parsed.data && parsed.data.toolCallId === PENDING_ID && type !== "submit_answers";
+/** What a hostile credential may get: refused, never served and never a 5xx. */
+const CREDENTIAL_REFUSALS = new Set([
+  "unauthorized",
+  "forbidden",
+  "link_expired",
+  "link_revoked",
+  "not_found",
+]);
+
+const ROUTES = registeredRoutes();
+
+/** `route.path` with `:id` (and `:sessionId`) the session, and every other parameter `param`. */
+function pathOf(route: AppRoute, sessionId: string, param: string): string {
+  return route.path.replace(/:(\w+)/g, (_all, name: string) =>
+    name === "id" || name === "sessionId" ? sessionId : encodeURIComponent(param.toWellFormed()),
+  );
+}
+
+/** A hostile request to `route`, or null when the generated body would legitimately act. */
+function hostileRequest(
+  route: AppRoute,
+  sessionId: string,
+  [body, segment, query]: [string, string, string],
+): { path: string; body?: string } | null {
+  const rule = ROUTE_CASES[route.key];
+  if (!rule || rule.kind === "credential-only") return null;
+  if (rule.kind === "params") return { path: pathOf(route, sessionId, segment) };
+  // "x" first: a cursor that parses would open a stream that never ends, which is not bad input.
+  const hostileQuery = `?after=${encodeURIComponent(`x${query}`.toWellFormed())}&device=${encodeURIComponent(segment.toWellFormed())}`;
+  if (rule.kind === "query") return { path: `${pathOf(route, sessionId, "x")}${hostileQuery}` };
+  const value = body.trim() === "" ? {} : parseJson(body);
+  if (rule.acts(value)) return null;
+  return { path: pathOf(route, sessionId, PENDING_ID), body };
 }
 
 function parseJson(text: string): unknown {
@@ -50,36 +77,39 @@ function parseJson(text: string): unknown {
   }
 }
 
-const ROUTES = [
-  ["POST", "/messages", "send_message"],
-  ["POST", "/submit-answers", "submit_answers"],
-  ["POST", "/approve", "approve"],
-  ["POST", "/deny", "deny"],
-  ["POST", "/respond", "respond"],
-  ["POST", "/cancel", "cancel"],
-  ["POST", "/retry-now", "retry_now"],
-  ["POST", "/end-agent", "end_agent"],
-  ["POST", "/extend-deadline", "extend_deadline"],
-  ["POST", "/deadline-policies", "set_deadline_policies"],
-  ["PATCH", "", "set_permission_mode"],
-] as const;
-
-function bodyWouldAct(route: (typeof ROUTES)[number], text: string): boolean {
-  const value = text.trim() === "" ? {} : parseJson(text);
-  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
-  if (route[2] === "set_permission_mode") return PatchSessionBody.safeParse(value).success;
-  return wouldAct({ ...value, type: route[2] });
-}
-
-function expectDocumentedRefusal(code: string | undefined, input: string): void {
+function expectDocumentedRefusal(code: string | undefined, input: string, also = new Set<string>()): void {
   expect(ErrorCode.options, `undocumented code for ${input.slice(0, 200)}`).toContain(code);
-  expect(EXPECTED_REFUSALS.has(code ?? ""), `unexpected refusal ${code} for ${input.slice(0, 200)}`).toBe(
-    true,
-  );
+  const expected = EXPECTED_REFUSALS.has(code ?? "") || also.has(code ?? "");
+  expect(expected, `unexpected refusal ${code} for ${input.slice(0, 200)}`).toBe(true);
 }
+
+/** A session's token is no one's inbox credential: the inbox routes may refuse it as such. */
+function refusalsOf(route: AppRoute): Set<string> {
+  return route.path.startsWith("/api/inbox") ? new Set(["unauthorized", "forbidden"]) : new Set();
+}
+
+/** Routes that take no credential: creating a session (open in tests) and the push settings. */
+const PUBLIC_ROUTES = new Set(["POST /api/sessions", "GET /api/notify"]);
+
+describe("the hostile-input suite's coverage", () => {
+  it("has a case for every route the Worker registers, so a new route cannot go untested", () => {
+    expect(ROUTES.length).toBeGreaterThan(30);
+    expect(ROUTES.filter((route) => !(route.key in ROUTE_CASES)).map((route) => route.key)).toEqual([]);
+    // The external routes, owner-token rotation, tickets, batch decisions and the inbox included.
+    for (const key of [
+      "POST /api/sessions/:id/decide-batch",
+      "POST /api/sessions/:id/interactions",
+      "POST /api/sessions/:id/progress",
+      "POST /api/sessions/:id/owner-token",
+      "POST /api/sessions/:id/ws-ticket",
+      "POST /api/inbox/links",
+    ])
+      expect(ROUTES.map((route) => route.key)).toContain(key);
+  });
+});
 
 describe("hostile input against a paused session", () => {
-  it(`refuses ${FRAMES} WebSocket frames and ${BODIES} HTTP bodies precisely, changes nothing, and still takes the real answer`, async () => {
+  it(`refuses ${FRAMES} WebSocket frames, ${REQUESTS} HTTP requests and ${CREDENTIALS} credentials precisely, changes nothing, and still takes the real answer`, async () => {
     const session: CreatedSession = await pausedSession();
     const before = await storageFingerprint(session.sessionId);
     let device: Device = await connect(session);
@@ -109,21 +139,48 @@ describe("hostile input against a paused session", () => {
 
     await fc.assert(
       fc.asyncProperty(
-        fc
-          .tuple(fc.constantFrom(...ROUTES), hostileText)
-          .filter(([route, text]) => !bodyWouldAct(route, text)),
-        async ([route, body]) => {
-          const response = await api(route[0], `/api/sessions/${session.sessionId}${route[1]}`, {
+        fc.constantFrom(...ROUTES),
+        fc.tuple(hostileText, hostileSegment, hostileSegment),
+        async (route, inputs) => {
+          const request = hostileRequest(route, session.sessionId, inputs);
+          fc.pre(request !== null);
+          const response = await api(route.method, request.path, {
             token: session.token,
-            rawBody: body,
+            ...(request.body === undefined ? {} : { rawBody: request.body }),
           });
-          expect(response.status, `${route[1]} ${body.slice(0, 200)}`).toBeLessThan(500);
-          expect(response.status).toBeGreaterThanOrEqual(400);
+          const what = `${route.key} ${request.path} ${request.body?.slice(0, 200) ?? ""}`;
+          expect(response.status, what).toBeLessThan(500);
+          const rule = ROUTE_CASES[route.key];
+          if (response.status < 400 && (rule?.kind === "params" || (rule?.kind === "query" && rule.ok)))
+            return;
+          expect(response.status, what).toBeGreaterThanOrEqual(400);
           const error = ((await response.json()) as { error?: { code: string } }).error;
-          expectDocumentedRefusal(error?.code, body);
+          expectDocumentedRefusal(error?.code, what, refusalsOf(route));
         },
       ),
-      { seed: SEED + 1, numRuns: BODIES, endOnFailure: true },
+      { seed: SEED + 1, numRuns: REQUESTS, endOnFailure: true },
+    );
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...ROUTES.filter((route) => !PUBLIC_ROUTES.has(route.key))),
+        hostileToken,
+        async (route, token) => {
+          const response = await api(route.method, pathOf(route, session.sessionId, "x"), {
+            headers: { authorization: `Bearer ${token}` },
+            ...(route.method === "GET" ? {} : { rawBody: "{}" }),
+          });
+          const what = `${route.key} with token ${token}`;
+          expect(response.status, what).toBeLessThan(500);
+          // The inbox's person comes from the edge (Access) or GATEWAY_TOKEN, and this runtime has
+          // neither: every caller is its one local person, so there is no credential to refuse.
+          if (route.path.startsWith("/api/inbox")) return;
+          expect(response.status, what).toBeGreaterThanOrEqual(400);
+          const error = ((await response.json()) as { error?: { code: string } }).error;
+          expect(CREDENTIAL_REFUSALS.has(error?.code ?? ""), `${what}: ${error?.code}`).toBe(true);
+        },
+      ),
+      { seed: SEED + 2, numRuns: CREDENTIALS, endOnFailure: true },
     );
 
     expect(await storageFingerprint(session.sessionId)).toBe(before);

@@ -88,6 +88,42 @@ const realIdBadPayload = fc.oneof(
     toolCallId: fc.constant(PENDING_ID),
     reason: fc.constant("r".repeat(5_000)),
   }),
+  fc.record({
+    type: fc.constant("decide_batch"),
+    toolCallIds: fc.oneof(fc.constant([PENDING_ID]), hostileValue),
+    decision: hostileValue.filter((v) => v !== "approve" && v !== "deny"),
+    reason: hostileValue,
+    stop: hostileValue,
+  }),
+  fc.record({
+    type: fc.constant("decide_batch"),
+    toolCallIds: hostileValue.filter((v) => !Array.isArray(v)),
+    decision: fc.constantFrom("approve", "deny"),
+  }),
+);
+
+/** A hostile value for one path segment or query value: never the real card's id. */
+export const hostileSegment: fc.Arbitrary<string> = fc
+  .oneof(
+    nastyString,
+    hugeNumber.map(String),
+    fc.constantFrom("..", "%2e%2e", "a/b", "0".repeat(32), "f".repeat(200)),
+  )
+  .filter((text) => text !== PENDING_ID);
+
+/** A credential that is none: garbage, a forged-looking JWT, a bare HMAC shape, or nothing. */
+export const hostileToken: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .string({ unit: "binary-ascii", minLength: 1, maxLength: 80 })
+    .filter((text) => /^[\x21-\x7e]+$/.test(text)),
+  fc.constantFrom(
+    "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+    "eyJhbGciOiJIUzI1NiJ9.e30.AAAA",
+    "A".repeat(43),
+    "null",
+    "undefined",
+    "Bearer",
+  ),
 );
 
 /** JSON text a parser might treat specially: `__proto__` keys, escaped lone surrogates, 1e999. */

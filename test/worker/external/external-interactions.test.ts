@@ -223,6 +223,28 @@ describe("a card an external agent opens", () => {
   });
 });
 
+describe("a page an external agent asks a person to visit", () => {
+  it("is shown without any MCP server's name the agent claims for it", async () => {
+    const session = await createExternal();
+    const phone = await connect(session, { device: "phone" });
+    const request = {
+      mode: "url",
+      message: "Sign in to your bank",
+      url: "https://bank.example/login",
+      from: { server: "bank", host: "bank.example" },
+    };
+    const opened = await openCard(session, { kind: "url", request });
+    expect(opened.status, await opened.clone().text()).toBe(201);
+    const prompt = await phone.waitForEvent("interaction_prompt", (event) => event.data.kind === "url");
+    expect(prompt.data.request).toEqual({
+      mode: "url",
+      message: "Sign in to your bank",
+      url: "https://bank.example/login",
+    });
+    phone.close();
+  });
+});
+
 describe("bad input to the external API", () => {
   it("refuses an unknown kind, and a request that does not fit its kind naming the field, storing nothing", async () => {
     const session = await createExternal();

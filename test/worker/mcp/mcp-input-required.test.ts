@@ -159,6 +159,7 @@ describe("other input an MCP server asks for", () => {
       mode: "url",
       message: "Sign in to the test service",
       url: "https://auth.example.com/signin?session=test",
+      from: { server: "mrtr", host: expect.stringMatching(/^127\.0\.0\.1:\d+$/) },
     });
     await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
 

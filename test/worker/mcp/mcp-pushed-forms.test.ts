@@ -229,7 +229,7 @@ describe("a URL an MCP server pushes inside an open call", () => {
     expect(prompt.data).toMatchObject({
       toolCallId: "toolu_push_url",
       interactionId: "toolu_push_url-pushed-1",
-      request: { mode: "url", url, message: "Connect your account" },
+      request: { mode: "url", url, message: "Connect your account", from: { server: "everything" } },
     });
     expect((await respond(session, "toolu_push_url-pushed-1", { action: "accept" }, "phone")).status).toBe(
       200,

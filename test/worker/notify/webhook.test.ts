@@ -49,6 +49,11 @@ async function hooksFor(sessionId: string): Promise<Array<SentRequest & { notice
     .filter((request) => request.notice.sessionId === sessionId);
 }
 
+/** The token a notice's link carries (`…/#/s/<id>?token=…&card=…`). */
+function tokenIn(url: string): string {
+  return new URLSearchParams(new URL(url).hash.split("?")[1] ?? "").get("token") ?? "";
+}
+
 async function approvalSession() {
   const session = await createSession({
     script: [
@@ -88,8 +93,13 @@ describe("signed webhooks", () => {
         outcome: null,
       },
       title: "Approve notes_write?",
-      url: `${session.shareUrl}&card=toolu_hook_approve`,
     });
+    expect(opened?.notice.url).toMatch(
+      new RegExp(
+        `^https://[^/]+/#/s/${session.sessionId}\\?token=[\\w-]+\\.[\\w-]+\\.[\\w-]+&card=toolu_hook_approve$`,
+      ),
+    );
+    expect(opened?.notice.url).not.toContain(session.token);
     expect(opened?.notice.deadline).toBeGreaterThan(Date.now());
 
     await device.request({ type: "deny", toolCallId: "toolu_hook_approve", reason: "not yet" });
@@ -178,8 +188,8 @@ describe("signed webhooks", () => {
       card: { interactionId, toolCallId: "toolu_hook_cal", kind: "form" },
       title: "The agent is waiting (form)",
       body: "Add “Dentist” to the calendar? Check the details. — 10 minutes left to answer",
-      url: `${session.shareUrl}&card=${interactionId}`,
     });
+    expect(opened?.notice.url).toMatch(new RegExp(`&card=${interactionId}$`));
     await device.request({
       type: "respond",
       interactionId,
@@ -198,6 +208,75 @@ describe("signed webhooks", () => {
       ["resolved", interactionId],
       ["opened", interactionId],
     ]);
+  });
+
+  it("links with an answer link of the webhook's own, which answers but does no owner thing, and revoking it is final", async () => {
+    const session = await createSession({
+      script: [
+        toolReply([{ id: "toolu_hook_a", name: "notes_write", input: { key: "a", text: "first" } }]),
+        toolReply([{ id: "toolu_hook_b", name: "notes_write", input: { key: "b", text: "second" } }]),
+        textReply("Both decided."),
+      ],
+    });
+    const device = await connect(session, { device: "laptop" });
+    devices.push(device);
+    await device.request({ type: "send_message", text: "write two notes" });
+    const hooksUpTo = (n: number, what: string) =>
+      deliver(
+        session,
+        async () => (await hooksFor(session.sessionId)).length >= n && hooksFor(session.sessionId),
+        what,
+      );
+    const [opened] = await hooksUpTo(1, "the first opened webhook");
+    const token = tokenIn(opened?.notice.url ?? "");
+    expect(token).not.toBe(session.token);
+
+    const base = `/api/sessions/${session.sessionId}`;
+    const listLinks = async () =>
+      (
+        (await (await api("GET", `${base}/links`, { token: session.token })).json()) as {
+          links: Array<{ linkId: string; revokedAt: number | null }>;
+        }
+      ).links;
+    const links = await listLinks();
+    expect(links).toEqual([
+      expect.objectContaining({ role: "answer", label: `Webhook ${HOST}`, revokedAt: null }),
+    ]);
+    const linkId = links[0]?.linkId;
+
+    for (const [method, path, body] of [
+      ["POST", `${base}/links`, { role: "answer" }],
+      ["GET", `${base}/links`, undefined],
+      ["DELETE", `${base}/links/${linkId}`, undefined],
+      ["POST", `${base}/owner-token`, undefined],
+      ["PATCH", base, { permissionMode: "bypassPermissions" }],
+      ["DELETE", base, undefined],
+    ] as const) {
+      const refused = await api(method, path, { token, body });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+    }
+
+    const answered = await api("POST", `${base}/deny`, {
+      token,
+      body: { toolCallId: "toolu_hook_a", reason: "from the webhook's link" },
+    });
+    expect(answered.status).toBe(200);
+    const hooks = await hooksUpTo(3, "the second card's opened webhook");
+    // Every notice of this session carries the one link minted for this webhook.
+    expect(hooks.map((hook) => tokenIn(hook.notice.url))).toEqual([token, token, token]);
+
+    expect((await api("DELETE", `${base}/links/${linkId}`, { token: session.token })).status).toBe(200);
+    expect(
+      (await api("POST", `${base}/deny`, { token: session.token, body: { toolCallId: "toolu_hook_b" } }))
+        .status,
+    ).toBe(200);
+    const later = await hooksUpTo(4, "the webhook after the revocation");
+    // No fresh link is minted behind the owner's back: the later notice carries the dead one.
+    expect(tokenIn(later[3]?.notice.url ?? "")).toBe(token);
+    expect(await listLinks()).toEqual([expect.objectContaining({ linkId, revokedAt: expect.any(Number) })]);
+    const refused = await api("GET", base, { token });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: { code: "link_revoked" } });
   });
 
   it("shows the delivery log only to the session's token holder", async () => {

@@ -13,8 +13,9 @@ describe("the session schema's migrations", () => {
     const rows = await runInDurableObject<SessionObject, unknown[]>(stubOf(session), (_instance, state) => {
       const sql = state.storage.sql;
       // Back to the schema before interactions had a frame (migration 7), an agent's key (8), an
-      // outbox (9) and deadline policies (10), with rows written then.
+      // outbox (9), a card's opening link (10) and deadline policies (11), with rows written then.
       sql.exec(`DROP TABLE card_deadlines`);
+      sql.exec(`ALTER TABLE interactions DROP COLUMN opened_by_link`);
       sql.exec(`DROP TABLE outbox`);
       sql.exec(`ALTER TABLE interactions DROP COLUMN answered_by`);
       sql.exec(`DROP INDEX interactions_by_external_key`);

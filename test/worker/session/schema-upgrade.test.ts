@@ -27,6 +27,7 @@ const ASK = "toolu_ask_before_upgrade";
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
     `DROP TABLE card_deadlines`,
+    `ALTER TABLE interactions DROP COLUMN opened_by_link`,
     `DROP TABLE outbox`,
     `ALTER TABLE interactions DROP COLUMN answered_by`,
     `DROP INDEX interactions_by_external_key`,

@@ -5,8 +5,6 @@ import { type CommandOutcome, type ConnectionInfo, SessionClient } from "../../.
 import type { SessionRoute } from "../../../client/session-link";
 import type { InteractionResolution, PermissionMode } from "../../../src/protocol/index";
 import { type PendingPrompt, pendingInteractions } from "../interaction-view";
-import { rememberSession } from "../recent-sessions";
-import { safeLocalStorage } from "../safe-storage";
 import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
 import { AgentBreadcrumb } from "./agent-breadcrumb";
 import { BatchBar } from "./batch-bar";
@@ -113,9 +111,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       notifyControl(route, deviceId),
       share.el,
     ),
-    ended,
-    status.demo,
-    h("main", { class: "conversation" }, emptyHint, transcript.el, transcript.queuedEl),
+    // Every notice sits inside a landmark, so screen-reader users moving by region meet it.
+    h("main", { class: "conversation" }, ended, status.demo, emptyHint, transcript.el, transcript.queuedEl),
     h("footer", { class: "bottom" }, batchBar.el, status.el, breadcrumb.el, composer.el),
   );
 
@@ -237,21 +234,6 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     ended.hidden = false;
     share.setRole("none");
   });
-  // The start page lists this session with its last status and message (written only on change).
-  let remembered = "";
-  const remember = () => {
-    const key = `${view.status}\u0000${view.lastUserText ?? ""}`;
-    if (key === remembered) return;
-    remembered = key;
-    rememberSession(safeLocalStorage(), {
-      ...route,
-      status: view.status,
-      title: view.lastUserText ?? undefined,
-    });
-  };
-  client.on("hello", remember);
-  client.on("events", remember);
-  rememberSession(safeLocalStorage(), route);
   client.on("events", (events) => dispatch({ type: "events", events }));
   client.on("delta", (frame) => dispatch({ type: "delta", frame }));
   client.on("connection", (info) => {

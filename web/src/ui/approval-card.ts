@@ -9,6 +9,7 @@ import { h } from "./dom";
 import { InputEditor } from "./input-editor";
 import { isTextEntry } from "./interaction-card";
 import { mcpOriginLine } from "./mcp-origin";
+import { OWNER_CHOICE } from "./owner-choices";
 
 function requestOf(
   interaction: InteractionState,
@@ -51,6 +52,7 @@ export class ApprovalCard extends AnswerableCard {
     });
     const always = h("button", {
       type: "button",
+      class: OWNER_CHOICE,
       text: "Always allow (this session)",
       title: `Run ${toolName} without asking for the rest of this session`,
       on: { click: () => this.approve(true) },
@@ -84,7 +86,13 @@ export class ApprovalCard extends AnswerableCard {
     );
     this.el = h(
       "section",
-      { class: "card approval-card", tabindex: "0", "aria-label": `Approval needed to run ${toolName}` },
+      // A group, not a region: a long conversation holds many cards, often with the same name.
+      {
+        role: "group",
+        class: "card approval-card",
+        tabindex: "0",
+        "aria-label": `Approval needed to run ${toolName}`,
+      },
       h(
         "header",
         { class: "card-head" },

@@ -47,7 +47,12 @@ export class FormCard extends AnswerableCard {
     );
     this.el = h(
       "section",
-      { class: "card form-card", tabindex: "0", "aria-label": `Form from the agent: ${message}` },
+      {
+        role: "group",
+        class: "card form-card",
+        tabindex: "0",
+        "aria-label": `Form from the agent: ${message}`,
+      },
       h(
         "header",
         { class: "card-head" },

@@ -95,7 +95,8 @@ export class UnsupportedCard implements InteractionCard {
     const kind = interaction.kind;
     this.el = h(
       "section",
-      { class: "card", "aria-label": `A ${kind} prompt` },
+      // A group, not a region: a long conversation holds many cards, often with the same name.
+      { role: "group", class: "card", "aria-label": `A ${kind} prompt` },
       h("p", {
         class: "hint",
         text: `The agent is waiting on a “${kind}” prompt that this page cannot answer yet.`,

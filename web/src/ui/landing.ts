@@ -1,28 +1,44 @@
-// The start page: one button that creates a session and opens it (asking for the gateway token
-// only when the deployment requires one), and the sessions this browser opened before.
+// The start page's "start a new session" form: one button that creates a session and opens it,
+// asking for the gateway token only when the deployment requires one (then kept for the inbox too).
 
 import { ApiError, createSession } from "../../../client/session-api";
 import { safeLocalStorage } from "../safe-storage";
 import { h, setText } from "./dom";
-import { recentList } from "./recent-list";
 
 const TOKEN_KEY = "parley.gatewayToken";
 
-export function mountLanding(root: HTMLElement, open: (sessionId: string, token: string) => void): void {
+/** The gateway token this browser was given, if any. */
+export function storedGatewayToken(): string | null {
+  try {
+    return safeLocalStorage()?.getItem(TOKEN_KEY) || null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeGatewayToken(token: string): void {
+  try {
+    safeLocalStorage()?.setItem(TOKEN_KEY, token);
+  } catch {
+    // Blocked storage: the token is asked for again next time.
+  }
+}
+
+export function startSessionForm(open: (sessionId: string, token: string) => void): HTMLElement {
   const message = h("p", { class: "landing-error", role: "alert" });
   const gateway = h("input", {
     type: "password",
     autocomplete: "off",
-    "aria-label": "Gateway token",
     placeholder: "Gateway token",
-    value: localStorage.getItem(TOKEN_KEY) ?? "",
+    value: storedGatewayToken() ?? "",
   });
   const gatewayRow = h("label", { class: "gateway", hidden: !gateway.value }, "Gateway token ", gateway);
   const start = h("button", { type: "submit", class: "primary", text: "Start a session" });
-  const form = h(
+  return h(
     "form",
     {
       class: "landing-form",
+      "aria-label": "Start a new session",
       on: {
         submit: async (event) => {
           event.preventDefault();
@@ -31,7 +47,7 @@ export function mountLanding(root: HTMLElement, open: (sessionId: string, token:
           try {
             const gatewayToken = gateway.value.trim() || undefined;
             const created = await createSession(location.origin, {}, { gatewayToken });
-            if (gatewayToken) localStorage.setItem(TOKEN_KEY, gatewayToken);
+            if (gatewayToken) storeGatewayToken(gatewayToken);
             open(created.sessionId, created.token);
           } catch (error) {
             const needsToken = error instanceof ApiError && (error.status === 401 || error.status === 403);
@@ -45,17 +61,5 @@ export function mountLanding(root: HTMLElement, open: (sessionId: string, token:
     gatewayRow,
     start,
     message,
-  );
-  root.replaceChildren(
-    h(
-      "section",
-      { class: "landing" },
-      h("h1", { text: "Parley" }),
-      h("p", {
-        text: "Run an agent that stops to ask you — questions and tool approvals — and carries on when you answer, from any device.",
-      }),
-      form,
-      recentList(safeLocalStorage()),
-    ),
   );
 }

@@ -7,6 +7,7 @@ import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
 import { isTextEntry } from "./interaction-card";
 import { renderMarkdown } from "./markdown";
+import { mayChoose, OWNER_CHOICE, roleOfPage } from "./owner-choices";
 
 /** The two choices that approve the plan; keeping on planning sends feedback instead. */
 type ApprovingChoice = Exclude<PlanChoice, "keep_planning">;
@@ -26,7 +27,11 @@ export class PlanCard extends AnswerableCard {
     const choice = (text: string, key: string, value: ApprovingChoice, primary = false) =>
       h(
         "button",
-        { type: "button", class: primary ? "primary" : undefined, on: { click: () => this.approve(value) } },
+        {
+          type: "button",
+          class: [primary ? "primary" : "", value === "accept_edits" ? OWNER_CHOICE : ""].join(" ").trim(),
+          on: { click: () => this.approve(value) },
+        },
         h("span", { class: "option-key", "aria-hidden": "true", text: key }),
         text,
       );
@@ -55,7 +60,12 @@ export class PlanCard extends AnswerableCard {
     );
     this.el = h(
       "section",
-      { class: "card plan-card", tabindex: "0", "aria-label": "The agent's plan, waiting for your approval" },
+      {
+        role: "group",
+        class: "card plan-card",
+        tabindex: "0",
+        "aria-label": "The agent's plan, waiting for your approval",
+      },
       h(
         "header",
         { class: "card-head" },
@@ -70,6 +80,8 @@ export class PlanCard extends AnswerableCard {
   }
 
   private approve(choice: ApprovingChoice): void {
+    // Only the owner is offered accept_edits (its button is hidden for others; so is its key).
+    if (!mayChoose(roleOfPage(this.el), { choice })) return;
     void this.respond({ choice });
   }
 

@@ -56,7 +56,7 @@ export class QuestionCard extends AnswerableCard {
     );
     this.el = h(
       "section",
-      { class: "card question-card", tabindex: "0", "aria-label": "Question from the agent" },
+      { role: "group", class: "card question-card", tabindex: "0", "aria-label": "Question from the agent" },
       h(
         "header",
         { class: "card-head" },

@@ -54,6 +54,7 @@ export class StatusBar {
     this.mode = h(
       "select",
       {
+        class: "mode-select",
         "aria-label": "Permission mode",
         on: { change: () => actions.setMode(this.mode.value as PermissionMode) },
       },

@@ -1,5 +1,6 @@
 // The transcript: a keyed list of item views, created once per item and updated in place, so
 // streaming text never rebuilds the page and half-filled cards keep their state.
+import { namesSomeone } from "../../../src/protocol/people";
 import type { SessionView, TranscriptItem, UserItem } from "../session-state";
 import { h, setText } from "./dom";
 import type { CardContext, InteractionCard } from "./interaction-card";
@@ -15,7 +16,11 @@ interface ItemView {
 
 /** Who a message is from, naming the delegated agent when one is speaking or spoken to. */
 function whoOf(item: TranscriptItem): string {
-  if (item.kind === "user") return item.agent ? `You → ${item.agent}` : "You";
+  if (item.kind === "user") {
+    // A person or a link the server named sent it; else the one person of this deployment.
+    const sender = namesSomeone(item.by) ? item.by : "You";
+    return item.agent ? `${sender} → ${item.agent}` : sender;
+  }
   if (item.kind === "assistant") return item.agent ?? "Agent";
   return "";
 }
@@ -23,8 +28,9 @@ function whoOf(item: TranscriptItem): string {
 function messageView(item: TranscriptItem): ItemView {
   const body = h("div", { class: item.kind === "assistant" ? "message-text markdown" : "message-text" });
   const who = whoOf(item);
+  // A notice is a live region, which an <article> may not be; messages stay articles.
   const el = h(
-    "article",
+    item.kind === "notice" ? "div" : "article",
     { class: `message ${item.kind}${item.kind === "notice" ? ` notice-${item.level}` : ""}` },
     who ? h("span", { class: "message-who", text: who }) : null,
     body,

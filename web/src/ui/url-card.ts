@@ -1,9 +1,11 @@
-// The URL card (MCP elicitation in URL mode): the page a server asks the person to visit, with its
-// whole address and its host set apart so they can judge where it leads before opening it, then
-// "I've finished" or Decline. Nothing opens by itself, and nothing typed there comes back here.
+// The URL card (MCP elicitation in URL mode): the page a server asks the person to visit, with the
+// server that asks, its whole address and its host set apart (and a warning when that host is not
+// the server's) so they can judge where it leads before opening it, then "I've finished" or
+// Decline. Nothing opens by itself, and nothing typed there comes back here.
 import type { InteractionResolution } from "../../../src/protocol/index";
 import { pageOf, urlReceipt } from "../form-view";
 import type { InteractionState } from "../session-state";
+import { urlSender } from "../url-sender";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
 
@@ -43,13 +45,19 @@ export class UrlCard extends AnswerableCard {
     this.controls = h("div", { class: "card-actions" }, this.link, this.finished, this.decliner, this.line);
     this.el = h(
       "section",
-      { class: "card url-card", tabindex: "0", "aria-label": `A page to visit for the agent: ${message}` },
+      {
+        role: "group",
+        class: "card url-card",
+        tabindex: "0",
+        "aria-label": `A page to visit for the agent: ${message}`,
+      },
       h(
         "header",
         { class: "card-head" },
         h("span", { class: "card-title", text: message }),
         this.countdown.el,
       ),
+      page ? senderLine(interaction.request, page.host) : null,
       page
         ? h(
             "p",
@@ -99,4 +107,22 @@ export class UrlCard extends AnswerableCard {
     this.finish();
     return true;
   }
+}
+
+/** "Sent by MCP server …", and a warning when the page is not on that server's host. */
+function senderLine(request: unknown, pageHost: string): HTMLElement | null {
+  const sender = urlSender(request, pageHost);
+  if (!sender) return null;
+  return h(
+    "div",
+    { class: "url-from" },
+    h("p", {}, "Sent by MCP server ", h("strong", { text: sender.server }), ` (${sender.host})`),
+    sender.elsewhere
+      ? h("p", {
+          class: "url-elsewhere",
+          role: "note",
+          text: `This page is on ${pageHost}, not on ${sender.host} where the server runs: open it only if you expected to go there.`,
+        })
+      : null,
+  );
 }

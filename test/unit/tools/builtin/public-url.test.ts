@@ -57,6 +57,40 @@ describe("checkPublicUrl", () => {
     expect(check).toEqual({ ok: false, reason: expect.stringMatching(/local or private network address/) });
   });
 
+  it.each([
+    ["an IPv4-translated loopback (::ffff:0:0:0/96)", "http://[::ffff:0:7f00:1]/"],
+    ["a deprecated site-local address (fec0::/10)", "http://[fec0::1]/"],
+    ["an IETF protocol assignment (192.0.0.0/24)", "http://192.0.0.170/"],
+    ["the benchmarking range 198.18.0.0/15", "http://198.18.0.1/"],
+    ["a Teredo address (2001::/32)", "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/"],
+    ["the IPv4-compatible form of a public address", "http://[::8.8.8.8]/"],
+    ["a documentation address (TEST-NET-1)", "http://192.0.2.1/"],
+    ["a documentation address (TEST-NET-3)", "http://203.0.113.9/"],
+    ["the reserved range 240.0.0.0/4", "http://240.0.0.1/"],
+    ["the limited broadcast address", "http://255.255.255.255/"],
+    ["an IPv4 multicast address", "http://239.1.2.3/"],
+    ["an IPv6 multicast address", "http://[ff02::1]/"],
+    ["an IPv6 documentation address", "http://[2001:db8::1]/"],
+    ["an IPv6 benchmarking address", "http://[2001:2::1]/"],
+    ["the IPv6 discard prefix", "http://[100::1]/"],
+    ["an ORCHIDv2 address", "http://[2001:20::1]/"],
+    ["NAT64 of a benchmarking address", "http://[64:ff9b::c612:1]/"],
+    ["6to4 of TEST-NET-2", "http://[2002:c633:6401::1]/"],
+  ])("refuses an address outside public unicast space: %s", (_what, url) => {
+    const check = checkPublicUrl(url);
+    expect(check).toEqual({ ok: false, reason: expect.stringMatching(/local or private network address/) });
+  });
+
+  it.each([
+    "http://intranet/",
+    "http://metadata/computeMetadata/v1/",
+    "https://router:8443/",
+    "http://wpad./",
+  ])("refuses the single-label host of %s, which a resolver completes from its search list", (url) => {
+    const check = checkPublicUrl(url);
+    expect(check).toEqual({ ok: false, reason: expect.stringMatching(/local or private network address/) });
+  });
+
   it.each(["file:///etc/passwd", "ftp://example.com/file", "javascript:alert(1)", "data:text/plain,hi"])(
     "refuses the non-http scheme of %s",
     (url) => {

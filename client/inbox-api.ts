@@ -1,0 +1,75 @@
+// HTTP calls of a person's inbox (DESIGN §21): its view, answering a card, opening a session,
+// tickets for its stream, inbox links and push. The credential is the gateway token, an inbox
+// link's token, or none (Cloudflare Access signs the browser's requests, or a local deployment).
+import type {
+  ConnectionTicketResponse,
+  InboxLinkView,
+  InboxView,
+  MintedInboxLink,
+  MintInboxLinkBody,
+  OpenedInboxSession,
+  PushSubscriptionBody,
+} from "../src/protocol/index";
+import { call } from "./session-api";
+
+export interface InboxTarget {
+  /** `http(s)://host` the API is served from. */
+  baseUrl: string;
+  /** The gateway token or an inbox link's token; null when the deployment needs none. */
+  credential: string | null;
+  fetch?: typeof fetch;
+}
+
+function request<T>(target: InboxTarget, method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (target.credential) headers.authorization = `Bearer ${target.credential}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  return call<T>(new URL(`/api/inbox${path}`, target.baseUrl).toString(), init, target.fetch);
+}
+
+/** `GET /api/inbox`: the person's sessions and every open card, oldest deadline first. */
+export function fetchInbox(target: InboxTarget): Promise<InboxView> {
+  return request(target, "GET", "");
+}
+
+/** Answers a card from the inbox; its session keeps first-answer-wins (an ApiError 409 names the winner). */
+export function respondFromInbox(
+  target: InboxTarget,
+  card: { sessionId: string; interactionId: string },
+  response: unknown,
+): Promise<{ ok: true; result: unknown }> {
+  const path = `/cards/${encodeURIComponent(card.sessionId)}/${encodeURIComponent(card.interactionId)}/respond`;
+  return request(target, "POST", path, { response });
+}
+
+/** A link that opens one of the person's sessions (the whole conversation). */
+export function openFromInbox(target: InboxTarget, sessionId: string): Promise<OpenedInboxSession> {
+  return request(target, "POST", `/sessions/${encodeURIComponent(sessionId)}/open`);
+}
+
+/** A single-use, 30-second ticket for the inbox's WebSocket or event stream URL. */
+export function requestInboxTicket(target: InboxTarget): Promise<ConnectionTicketResponse> {
+  return request(target, "POST", "/ws-ticket");
+}
+
+export function mintInboxLink(target: InboxTarget, body: MintInboxLinkBody = {}): Promise<MintedInboxLink> {
+  return request(target, "POST", "/links", body);
+}
+
+export async function listInboxLinks(target: InboxTarget): Promise<InboxLinkView[]> {
+  return (await request<{ links: InboxLinkView[] }>(target, "GET", "/links")).links;
+}
+
+export function revokeInboxLink(target: InboxTarget, linkId: string): Promise<InboxLinkView> {
+  return request(target, "DELETE", `/links/${encodeURIComponent(linkId)}`);
+}
+
+/** Pushes every card that opens in any of the person's sessions to this device. */
+export function subscribeInboxPush(target: InboxTarget, body: PushSubscriptionBody): Promise<unknown> {
+  return request(target, "POST", "/push-subscriptions", body);
+}
+
+export function unsubscribeInboxPush(target: InboxTarget, deviceId: string): Promise<unknown> {
+  return request(target, "DELETE", `/push-subscriptions/${encodeURIComponent(deviceId)}`);
+}

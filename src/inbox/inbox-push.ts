@@ -1,0 +1,119 @@
+// "Notify this device" for a whole inbox: devices subscribe once with the person's inbox, and each
+// card that opens in any of the person's sessions is pushed once to each of them. Deliveries are
+// rows sent on the inbox's one alarm, retried and settled by the same Notifier as a session's.
+import type { Config } from "../config";
+import { openedNotice } from "../notify/card-notice";
+import { SqlDeliveryStore } from "../notify/delivery-store";
+import { Notifier } from "../notify/notifier";
+import {
+  MAX_PUSH_DEVICES,
+  MAX_PUSH_DEVICES_PER_LINK,
+  SqlSubscriptionStore,
+  type SubscriberLink,
+} from "../notify/subscription-store";
+import type { ErrorBody } from "../protocol/errors";
+import type { InboxEvent } from "../protocol/inbox";
+import type { PushSubscriptionBody } from "../protocol/notify";
+import { sessionKinds } from "../session/session-runtime";
+import type { SqlCounter } from "../storage/sql-counter";
+
+export interface InboxPushDeps {
+  sql: SqlCounter;
+  config: Pick<Config, "push">;
+  now(): number;
+  /** False once inbox link `linkId` was revoked or expired: its devices get no more pushes. */
+  linkIsLive(linkId: string): boolean;
+}
+
+export class InboxPush {
+  private readonly subscriptions: SqlSubscriptionStore;
+  readonly deliveries: SqlDeliveryStore;
+  private readonly notifier: Notifier;
+
+  constructor(private readonly deps: InboxPushDeps) {
+    this.subscriptions = new SqlSubscriptionStore(deps.sql, deps.now);
+    this.deliveries = new SqlDeliveryStore(deps.sql, deps.now);
+    // Only the sending half of the session's notifier is used: enqueueing follows inbox events.
+    this.notifier = new Notifier({
+      config: { push: deps.config.push, webhook: null },
+      subscriptions: this.subscriptions,
+      deliveries: this.deliveries,
+      card: () => null,
+      session: () => ({ sessionId: "inbox", pageUrl: "" }),
+      webhookPageUrl: async () => null,
+      summary: (kind, toolName, request) => sessionKinds.summary(kind, toolName, request),
+      linkIsLive: deps.linkIsLive,
+      now: deps.now,
+      isConnected: () => false,
+      rearm: () => {},
+    });
+  }
+
+  /** Stores a device's subscription, made in person (`linkId` null) or through an inbox link. */
+  subscribe(body: PushSubscriptionBody, link: SubscriberLink): ErrorBody | null {
+    const holder = this.subscriptions.holder(body.deviceId);
+    if (holder !== undefined && link.linkId !== null && holder !== link.linkId) {
+      return { code: "forbidden", message: `Device ${body.deviceId} was subscribed by someone else` };
+    }
+    if (holder === undefined && this.subscriptions.deviceIds().length >= MAX_PUSH_DEVICES) {
+      return {
+        code: "invalid_input",
+        message: `An inbox takes push subscriptions from at most ${MAX_PUSH_DEVICES} devices`,
+      };
+    }
+    if (
+      link.linkId !== null &&
+      holder !== link.linkId &&
+      this.subscriptions.countByLink(link.linkId) >= MAX_PUSH_DEVICES_PER_LINK
+    ) {
+      return {
+        code: "invalid_input",
+        message: `At most ${MAX_PUSH_DEVICES_PER_LINK} devices may subscribe through one inbox link`,
+      };
+    }
+    this.subscriptions.put(body.deviceId, body.subscription, link);
+    return null;
+  }
+
+  /** Removes a device's subscription; an inbox link may remove only those made through it. */
+  unsubscribe(deviceId: string, linkId: string | null): boolean {
+    const holder = this.subscriptions.holder(deviceId);
+    if (holder === undefined || (linkId !== null && holder !== linkId)) return false;
+    return this.subscriptions.delete(deviceId);
+  }
+
+  /** A revoked inbox link's devices stop getting pushes. */
+  forgetLink(linkId: string): void {
+    this.subscriptions.deleteByLink(linkId);
+  }
+
+  /** Enqueues one push per subscribed device for each card that opened; true when any was. */
+  onApplied(events: readonly InboxEvent[]): boolean {
+    if (!this.deps.config.push) return false;
+    const devices = this.subscriptions.deviceIds();
+    if (devices.length === 0) return false;
+    let enqueued = false;
+    for (const event of events) {
+      if (event.change.type !== "card_opened") continue;
+      const card = event.change.card;
+      const notice = openedNotice(card, sessionKinds.summary(card.kind, card.toolName, card.request), {
+        sessionId: event.sessionId,
+        seq: event.seq,
+        sessionUrl: "",
+        now: this.deps.now(),
+      });
+      for (const deviceId of devices) this.deliveries.enqueue("push", deviceId, notice);
+      enqueued = true;
+    }
+    return enqueued;
+  }
+
+  /** Sends every push that is due (the alarm); never throws. */
+  deliverDue(now: number): Promise<number> {
+    return this.notifier.deliverDue(now);
+  }
+
+  nextDue(): number | null {
+    return this.deliveries.earliestDue();
+  }
+}

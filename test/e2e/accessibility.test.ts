@@ -1,0 +1,206 @@
+// axe-core finds nothing wrong on a laptop (light) and a phone (dark): the inbox (the start page), the demo
+// session, a session with each kind of card open in turn and then answered, and a subagent's turn.
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { createSession } from "../../client/session-api";
+import { buildShareUrl } from "../../client/session-link";
+import { expectNoViolations } from "./axe-audit";
+import { hasChromium } from "./browser-env";
+import {
+  askReply,
+  baseUrl,
+  launchBrowser,
+  postMessage,
+  type Reply,
+  say,
+  scriptedSession,
+  typeMessage,
+} from "./harness";
+
+const DEVICES: Record<string, BrowserContextOptions> = {
+  laptop: { viewport: { width: 1280, height: 800 }, colorScheme: "light" },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: "dark" },
+};
+
+const call = (id: string, name: string, input: Record<string, unknown>): Reply => ({
+  content: [{ type: "tool_use", id, name, input }],
+});
+
+const PLAN =
+  "## Plan\n\n1. Ask which way\n2. Write the note **demo**\n\n| Step | Risk |\n|---|---|\n| write | edit |";
+const FORM = {
+  message: "Book the team offsite",
+  requestedSchema: {
+    type: "object",
+    properties: {
+      name: { type: "string", title: "Organiser", minLength: 2 },
+      day: { type: "string", title: "Day", format: "date" },
+      people: { type: "integer", title: "People", minimum: 1, default: 8 },
+      vegan: { type: "boolean", title: "Vegan catering", default: true },
+      room: {
+        type: "string",
+        title: "Room",
+        oneOf: [
+          { const: "hall", title: "Main hall" },
+          { const: "loft", title: "Loft" },
+        ],
+      },
+      city: { type: "string", title: "City", enum: ["Berlin", "Lisbon", "Oslo", "Paris", "Rome"] },
+      extras: { type: "array", title: "Extras", items: { type: "string", enum: ["Projector", "Coffee"] } },
+    },
+    required: ["name", "day"],
+  },
+};
+const URL_TO_VISIT = "https://accounts.example.com/connect?account=ada";
+
+describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Both devices at `url`, each in its own context, waiting for `ready` to show. */
+  async function openBoth(url: string, ready: string): Promise<Page[]> {
+    return Promise.all(
+      Object.entries(DEVICES).map(async ([name, options]) => {
+        const context = await browser.newContext({ ...options, reducedMotion: "reduce" });
+        const page = await context.newPage();
+        page.on("pageerror", (error) => console.error(`[${name}] page error:`, error));
+        await page.goto(url);
+        await page.locator(ready).first().waitFor();
+        return page;
+      }),
+    );
+  }
+
+  /** Audits each device in turn (the order of `DEVICES`) and reports every failing one together. */
+  async function auditAll(pages: Page[], label: string, except: string[] = []): Promise<void> {
+    const names = Object.keys(DEVICES);
+    const failures: string[] = [];
+    for (const [i, page] of pages.entries()) {
+      await expectNoViolations(page, `${label} on the ${names[i]}`, { except }).catch((error: Error) =>
+        failures.push(error.message),
+      );
+    }
+    if (failures.length > 0) throw new Error(failures.join("\n\n"));
+  }
+
+  it("finds nothing on the inbox, with a card waiting in it and the session list", async () => {
+    const session = await scriptedSession([askReply("toolu_inbox_audit"), say("Noted.")]);
+    await postMessage(session, "Plan the audit");
+    const pages = await openBoth(
+      baseUrl(),
+      `.inbox-group[data-session-id="${session.sessionId}"] .question-card`,
+    );
+    await auditAll(pages, "the inbox");
+  });
+
+  it("finds nothing in a new demo session, with its notice and the share panel open", async () => {
+    const created = await createSession(baseUrl(), {});
+    const pages = await openBoth(buildShareUrl(baseUrl(), created), ".demo-notice");
+    for (const page of pages) {
+      await page.getByText("Open on another device").click();
+      await page.getByRole("button", { name: "Create link" }).waitFor();
+    }
+    await auditAll(pages, "a new demo session");
+  });
+
+  it("finds nothing with each kind of card open in turn — plan, question, approvals, form, page to visit — nor once all are answered", async () => {
+    const session = await scriptedSession(
+      [
+        call("toolu_plan", "ExitPlanMode", { plan: PLAN }),
+        askReply("toolu_ask"),
+        {
+          content: ["a", "b"].map(
+            (key) => call(`toolu_${key}`, "notes_write", { key, text: key }).content[0]!,
+          ),
+        },
+        call("toolu_form", "RequestUserInput", FORM),
+        call("toolu_url", "mcp__everything__trigger-url-elicitation", {
+          url: URL_TO_VISIT,
+          message: "Connect your example.com account",
+        }),
+        say("All done: **every** card answered."),
+      ],
+      { permissionMode: "plan", mcpServers: ["everything"] },
+    );
+    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+    const [laptop, phone] = pages as [Page, Page];
+    await auditAll(pages, "an empty session");
+    await typeMessage(laptop, "Plan, ask, write, book and connect");
+
+    /** Waits on both devices for `button` in `card`, then audits them with the card open. */
+    const auditOpen = async (card: string, button: string | RegExp, label: string) => {
+      for (const page of pages)
+        await page.locator(card).getByRole("button", { name: button, exact: true }).waitFor();
+      await auditAll(pages, label);
+    };
+    await auditOpen(".plan-card", "Keep planning", "an open plan card");
+    await phone.getByRole("button", { name: /Approve · review each action/ }).click();
+
+    await auditOpen(".question-card", "Submit answers", "an open question card");
+    await phone.getByLabel("Fast").click();
+
+    await auditOpen(".batch-bar", "Approve all", "two open approval cards and the batch bar");
+    await laptop.locator(".batch-bar").getByRole("button", { name: "Approve all" }).click();
+
+    await auditOpen(".form-card", "Accept", "an open form card");
+    // Accepting without the required fields shows the page's own error under each of them.
+    await laptop.locator(".form-card").getByRole("button", { name: "Accept" }).click();
+    await laptop.locator(".form-card .field-error:not(:empty)").first().waitFor();
+    await auditAll([laptop], "a form card showing its field errors");
+    await phone.locator(".form-card").getByRole("button", { name: "Decline" }).click();
+
+    // With each action reviewed, the MCP call asks for approval before it opens its page to visit.
+    const mcpCall = '.tool-card[data-tool-call-id="toolu_url"]';
+    await auditOpen(`${mcpCall} .approval-card`, "Approve", "an open approval card for an MCP tool");
+    await laptop.locator(mcpCall).getByRole("button", { name: "Approve", exact: true }).click();
+    await auditOpen(".url-card", "I've finished", "an open page-to-visit card");
+    await phone.locator(".url-card").getByRole("button", { name: "I've finished" }).click();
+
+    for (const page of pages) await page.getByText("every card answered").waitFor();
+    await auditAll(pages, "a session with every card answered");
+    // Seventeen audits in one session: room to spare on a busy two-core machine.
+  }, 60_000);
+
+  it("finds nothing while the person talks to a subagent", async () => {
+    const session = await scriptedSession([
+      {
+        content: [
+          { type: "text", text: "I'll ask the researcher." },
+          {
+            type: "tool_use",
+            id: "toolu_delegate",
+            name: "Agent",
+            input: {
+              description: "Research async APIs",
+              prompt: "Find async APIs.",
+              subagent_type: "researcher",
+            },
+          },
+        ],
+      },
+      say("Which Python version matters to you?"),
+    ]);
+    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+    await typeMessage(pages[0] as Page, "Research async APIs");
+    for (const page of pages) {
+      await page.getByText("Which Python version matters to you?").waitFor();
+      await page.getByRole("button", { name: "End researcher" }).waitFor();
+    }
+    await auditAll(pages, "a conversation with a subagent");
+  });
+
+  it("finds nothing when a turn fails, with the error and Retry shown", async () => {
+    const session = await scriptedSession([
+      { content: [], error: { code: "invalid_request", message: "the model fell over" } },
+    ]);
+    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+    await typeMessage(pages[0] as Page, "please work");
+    for (const page of pages) await page.getByRole("button", { name: "Retry" }).waitFor();
+    await auditAll(pages, "a failed turn");
+  });
+});

@@ -1,0 +1,114 @@
+// The README's Claude Code configuration, taken from README.md as written (only the server's address,
+// the checkout's path and the session's credentials substituted) and run with the real `claude`:
+// the `parley mcp` config, the hooks settings and the remote endpoint's config each get one command
+// approved from the phone.
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium } from "./browser-env";
+import {
+  buildBridges,
+  type ClaudeRun,
+  type ExternalSession,
+  externalSession,
+  hasClaude,
+  Phone,
+  ROOT,
+  runClaude,
+  type Sandbox,
+  sandbox,
+} from "./claude-code-harness";
+import { type ModelServer, reportLastResult, startModelServer, touch } from "./claude-model-server";
+import { baseUrl } from "./harness";
+
+const PERMISSION_TOOL = ["--permission-prompt-tool", "mcp__parley__approve"];
+
+/** The first ```json block after the README heading `heading`. */
+async function readmeJson(heading: string): Promise<string> {
+  const readme = await readFile(join(ROOT, "README.md"), "utf8");
+  const at = readme.indexOf(`\n### ${heading}\n`);
+  if (at < 0) throw new Error(`README.md has no heading "### ${heading}"`);
+  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(at));
+  if (!block?.[1]) throw new Error(`README.md has no json block under "${heading}"`);
+  return block[1];
+}
+
+/** The README's text for this machine: the server, the checkout, no gateway token (none is set). */
+function localized(text: string, session?: ExternalSession): string {
+  let out = text
+    .replaceAll("https://parley.example.com", baseUrl())
+    .replaceAll("/path/to/parley/", ROOT)
+    .replaceAll(', "--token", "GATEWAY_TOKEN"', "")
+    .replaceAll(" --token GATEWAY_TOKEN", "");
+  if (session)
+    out = out.replaceAll("SESSION_ID", session.sessionId).replaceAll("AGENT_TOKEN", session.agentToken);
+  if (/GATEWAY_TOKEN|SESSION_ID|AGENT_TOKEN|example\.com|\/path\/to/.test(out))
+    throw new Error(`a placeholder the test does not know is left in:\n${out}`);
+  return out;
+}
+
+let model: ModelServer | undefined;
+let box: Sandbox | undefined;
+let phone: Phone | undefined;
+let run: ClaudeRun | undefined;
+afterEach(async () => {
+  run?.child.kill("SIGKILL");
+  phone?.close();
+  await model?.close();
+  await box?.remove();
+  model = box = phone = run = undefined;
+});
+
+/** Runs `claude` with `args(box, session)` on a Bash call, approves its card from the phone, checks the file. */
+async function approvedWith(
+  file: string,
+  args: (box: Sandbox, session: ExternalSession) => Promise<string[]>,
+): Promise<void> {
+  const key = randomUUID();
+  const session = await externalSession(baseUrl(), key);
+  phone = new Phone(baseUrl(), session);
+  model = await startModelServer([touch(file), reportLastResult]);
+  box = await sandbox(model);
+  run = runClaude(box, "Make the file.", [...(await args(box, session)), "--session-id", key]);
+  const card = await phone.nextPrompt();
+  expect(JSON.stringify(card.data)).toContain(`touch ${file}`);
+  await phone.respond(card.interactionId, { decision: "approve" });
+  const { code, stdout } = await run.done;
+  expect(code, stdout).toBe(0);
+  expect(existsSync(join(box.cwd, file))).toBe(true);
+}
+
+describe.skipIf(!hasChromium || !hasClaude)("the README's Claude Code configuration, as written", () => {
+  beforeAll(() => buildBridges());
+
+  it("parley.json runs parley mcp as Claude Code's permission prompt", { timeout: 60_000 }, async () => {
+    await approvedWith("readme-mcp.txt", async (sandboxed) => {
+      const path = join(sandboxed.home, "parley.json");
+      await writeFile(path, localized(await readmeJson("`claude` with `parley mcp`")));
+      return ["--mcp-config", path, ...PERMISSION_TOOL];
+    });
+  });
+
+  it("the settings' hooks run parley hook as Claude Code's PermissionRequest hook", {
+    timeout: 60_000,
+  }, async () => {
+    await approvedWith("readme-hook.txt", async (sandboxed) => {
+      const path = join(sandboxed.home, "settings.json");
+      await writeFile(path, localized(await readmeJson("`claude` with `parley hook`")));
+      return ["--settings", path];
+    });
+  });
+
+  it("parley-remote.json points Claude Code at the Worker's own MCP endpoint", {
+    timeout: 60_000,
+  }, async () => {
+    await approvedWith("readme-remote.txt", async (sandboxed, session) => {
+      const path = join(sandboxed.home, "parley-remote.json");
+      const json = await readmeJson("`claude` with the remote endpoint (no local process)");
+      await writeFile(path, localized(json, session));
+      return ["--mcp-config", path, ...PERMISSION_TOOL];
+    });
+  });
+});

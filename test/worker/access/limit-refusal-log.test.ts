@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { api, createSession } from "../../helpers/session-harness";
+import { mintLink } from "./access-fixtures";
+import { shrinkHttpBudget } from "./command-budget-fixtures";
+
+describe("the security log of limits", () => {
+  let warn: MockInstance<typeof console.warn>;
+  beforeEach(() => {
+    warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+  });
+  afterEach(() => warn.mockRestore());
+
+  const lines = () =>
+    warn.mock.calls
+      .map((call) => String(call[0]))
+      .filter((text) => text.startsWith("{"))
+      .map((text) => JSON.parse(text) as Record<string, unknown>);
+
+  it("records HTTP commands over a link's allowance by session and link, never the token", async () => {
+    const session = await createSession();
+    const link = await mintLink(session, { role: "answer" });
+    await shrinkHttpBudget(session.sessionId, 2);
+    let status = 0;
+    for (let i = 0; i < 3; i++) {
+      const response = await api("POST", `/api/sessions/${session.sessionId}/cancel`, {
+        token: link.token,
+        body: {},
+      });
+      status = response.status;
+      await response.body?.cancel();
+    }
+    expect(status).toBe(429);
+    expect(lines()).toContainEqual(
+      expect.objectContaining({
+        event: "rate_limited",
+        sessionId: session.sessionId,
+        linkId: link.linkId,
+        reason: "http_commands",
+        status: 429,
+      }),
+    );
+    const written = warn.mock.calls.map((call) => String(call[0])).join("\n");
+    for (const token of [session.token, link.token]) expect(written).not.toContain(token);
+  });
+
+  it("records a refused session creation without the client's address", async () => {
+    const ip = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:9::1`;
+    let status = 0;
+    for (let i = 0; i < 25 && status !== 429; i++) {
+      const response = await api("POST", "/api/sessions", { body: {}, headers: { "cf-connecting-ip": ip } });
+      status = response.status;
+      await response.body?.cancel();
+    }
+    expect(status).toBe(429);
+    expect(lines()).toContainEqual(
+      expect.objectContaining({ event: "rate_limited", reason: "session_creation", status: 429 }),
+    );
+    expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).not.toContain(ip);
+  });
+});

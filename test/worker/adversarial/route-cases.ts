@@ -1,0 +1,131 @@
+// How the hostile-input suite treats every route the Worker registers (read from the app itself, so
+// a route added without a case here fails the suite): which bodies would act (and so are not
+// hostile), which path parameters and query values to spoil, and which routes act on the
+// credential alone (covered by hostile credentials, and by their own tests for what they do).
+import type { z } from "zod";
+import { MintLinkBody } from "../../../src/protocol/access";
+import {
+  ApproveCommand,
+  ClientCommand,
+  DecideBatchCommand,
+  DenyCommand,
+  EndAgentCommand,
+  ExtendDeadlineCommand,
+  RespondBody,
+  SendMessageCommand,
+  SetDeadlinePoliciesCommand,
+  SubmitAnswersCommand,
+} from "../../../src/protocol/commands";
+import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external";
+import { CreateSessionBody, PatchSessionBody } from "../../../src/protocol/http";
+import { MintInboxLinkBody } from "../../../src/protocol/inbox-links";
+import { PushSubscriptionBody } from "../../../src/protocol/notify";
+import { app } from "../../../src/router/app";
+import { PENDING_ID } from "./hostile-input";
+
+export type RouteCase =
+  /** Hostile bodies, except those `acts` says a person could legitimately send. */
+  | { kind: "body"; acts: (value: unknown) => boolean }
+  /** Hostile path parameters (and query values); the body is not read. */
+  | { kind: "params" }
+  /** Hostile query values; `ok` when the route answers any query (it has none to refuse). */
+  | { kind: "query"; ok?: true }
+  /** Acts on the credential alone: only hostile credentials are sent. */
+  | { kind: "credential-only"; why: string };
+
+const bodyOf = (command: z.ZodObject) => command.omit({ type: true, requestId: true });
+const valid = (schema: z.ZodType) => (value: unknown) => schema.safeParse(value).success;
+
+/** A command body that would act on the paused session: well-formed and aimed at something real. */
+export function wouldAct(command: unknown): boolean {
+  const parsed = ClientCommand.safeParse(command);
+  if (!parsed.success) return false;
+  const { type } = parsed.data;
+  if (["send_message", "cancel", "set_permission_mode", "decide_batch"].includes(type)) return true;
+  if (["open_interaction", "post_progress"].includes(type)) return true;
+  if (["set_deadline_policies"].includes(type)) return true;
+  if (parsed.data.type === "extend_deadline") return parsed.data.interactionId === PENDING_ID;
+  return "toolCallId" in parsed.data && parsed.data.toolCallId === PENDING_ID && type !== "submit_answers";
+}
+
+const command = (type: string, schema: z.ZodType) => ({
+  kind: "body" as const,
+  acts: (value: unknown) =>
+    valid(schema)(value) && wouldAct({ ...(typeof value === "object" && value !== null ? value : {}), type }),
+});
+
+const S = "/api/sessions/:id";
+
+export const ROUTE_CASES: Record<string, RouteCase> = {
+  "POST /api/sessions": { kind: "body", acts: valid(CreateSessionBody) },
+  "GET /api/notify": { kind: "query", ok: true },
+  [`POST ${S}/links`]: { kind: "body", acts: valid(MintLinkBody) },
+  [`GET ${S}/links`]: { kind: "query", ok: true },
+  [`DELETE ${S}/links/:linkId`]: { kind: "params" },
+  [`POST ${S}/owner-token`]: {
+    kind: "credential-only",
+    why: "rotates on the owner's token alone (test/worker/access/owner-token-rotation.test.ts)",
+  },
+  [`POST ${S}/ws-ticket`]: { kind: "query", ok: true },
+  [`POST ${S}/interactions`]: { kind: "body", acts: valid(OpenInteractionBody) },
+  [`GET ${S}/interactions/:interactionId`]: { kind: "params" },
+  [`DELETE ${S}/interactions/:interactionId`]: { kind: "params" },
+  [`POST ${S}/progress`]: { kind: "body", acts: valid(PostProgressBody) },
+  [`GET ${S}`]: { kind: "query", ok: true },
+  [`DELETE ${S}`]: {
+    kind: "credential-only",
+    why: "deletes on the owner's token alone (test/worker/access/session-lifecycle.test.ts)",
+  },
+  [`GET ${S}/export`]: { kind: "query", ok: true },
+  [`PATCH ${S}`]: { kind: "body", acts: valid(PatchSessionBody) },
+  [`GET ${S}/events`]: { kind: "query" },
+  [`GET ${S}/stats`]: { kind: "query", ok: true },
+  [`GET ${S}/events/stream`]: { kind: "query" },
+  [`POST ${S}/push-subscriptions`]: { kind: "body", acts: valid(PushSubscriptionBody) },
+  [`DELETE ${S}/push-subscriptions/:deviceId`]: { kind: "params" },
+  [`GET ${S}/deliveries`]: { kind: "query", ok: true },
+  [`GET ${S}/ws`]: { kind: "query" },
+  [`POST ${S}/messages`]: command("send_message", bodyOf(SendMessageCommand)),
+  [`POST ${S}/submit-answers`]: command("submit_answers", bodyOf(SubmitAnswersCommand)),
+  [`POST ${S}/approve`]: command("approve", bodyOf(ApproveCommand)),
+  [`POST ${S}/deny`]: command("deny", bodyOf(DenyCommand)),
+  [`POST ${S}/respond`]: command("respond", RespondBody),
+  [`POST ${S}/decide-batch`]: command("decide_batch", bodyOf(DecideBatchCommand)),
+  [`POST ${S}/cancel`]: { kind: "body", acts: (value) => isEmptyObject(value) },
+  [`POST ${S}/end-agent`]: command("end_agent", bodyOf(EndAgentCommand)),
+  [`POST ${S}/retry-now`]: { kind: "body", acts: (value) => isEmptyObject(value) },
+  [`POST ${S}/extend-deadline`]: command("extend_deadline", bodyOf(ExtendDeadlineCommand)),
+  [`POST ${S}/deadline-policies`]: command("set_deadline_policies", bodyOf(SetDeadlinePoliciesCommand)),
+  "POST /api/inbox/cards/:sessionId/:interactionId/respond": { kind: "body", acts: () => false },
+  "POST /api/inbox/links": { kind: "body", acts: valid(MintInboxLinkBody) },
+  "GET /api/inbox/links": { kind: "query", ok: true },
+  "DELETE /api/inbox/links/:linkId": { kind: "params" },
+  "GET /api/inbox": { kind: "query", ok: true },
+  "GET /api/inbox/stream": { kind: "query" },
+  "GET /api/inbox/ws": { kind: "query" },
+};
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+  );
+}
+
+export interface AppRoute {
+  method: string;
+  path: string;
+  key: string;
+}
+
+/** Every route the Worker's app registers (middleware and the catch-all, registered for ALL, aside). */
+export function registeredRoutes(): AppRoute[] {
+  const seen = new Set<string>();
+  const routes: AppRoute[] = [];
+  for (const { method, path } of app.routes) {
+    const key = `${method} ${path}`;
+    if (method === "ALL" || seen.has(key)) continue;
+    seen.add(key);
+    routes.push({ method, path, key });
+  }
+  return routes;
+}

@@ -1,0 +1,145 @@
+// Waiting cards on the inbox, grouped by session, drawn by the same tool and interaction cards as
+// the session page; a card that resolves stays in place with its receipt until the page reloads.
+import type { InboxCard, InboxView, InteractionResolution } from "../../../src/protocol/index";
+import type { InteractionState, ToolItem } from "../session-state";
+import { h, setText } from "./dom";
+import { sessionTitle } from "./inbox-sessions";
+import type { CardContext } from "./interaction-card";
+import { ToolCard } from "./tool-card";
+
+interface Shown {
+  tool: ToolCard;
+  item: ToolItem;
+  context: CardContext;
+}
+
+interface Group {
+  el: HTMLElement;
+  heading: HTMLElement;
+  cards: HTMLElement;
+}
+
+function keyOf(sessionId: string, interactionId: string): string {
+  return `${sessionId}/${interactionId}`;
+}
+
+/** The tool call around an inbox card, as the session page would hold it while the card waits. */
+function toolItemOf(card: InboxCard): ToolItem {
+  const interaction: InteractionState = {
+    toolCallId: card.toolCallId,
+    interactionId: card.interactionId,
+    kind: card.kind,
+    toolName: card.toolName,
+    request: card.request,
+    createdAt: card.createdAt,
+    expiresAt: card.expiresAt,
+    id: card.interactionId,
+    resolution: null,
+  };
+  const request = card.request as { input?: unknown } | null;
+  return {
+    kind: "tool",
+    id: `tool:${card.toolCallId}`,
+    toolCallId: card.toolCallId,
+    name: card.toolName,
+    argsJson: "",
+    argsAhead: [],
+    input: request && typeof request === "object" && "input" in request ? request.input : undefined,
+    phase: "pending",
+    result: null,
+    interactions: [interaction],
+    agent: null,
+  };
+}
+
+export class InboxCards {
+  private readonly empty = h("p", { class: "hint inbox-empty", text: "Nothing is waiting for you." });
+  private readonly groupsEl = h("div", { class: "inbox-groups" });
+  readonly el = h(
+    "section",
+    { class: "inbox-waiting", "aria-labelledby": "inbox-waiting-heading" },
+    h("h2", { id: "inbox-waiting-heading", text: "Waiting for you" }),
+    this.empty,
+    this.groupsEl,
+  );
+  private readonly shown = new Map<string, Shown>();
+  private readonly groups = new Map<string, Group>();
+
+  /** `contextFor` says where a card's answers go: its own session, through the inbox. */
+  constructor(private readonly contextFor: (sessionId: string) => CardContext) {}
+
+  /**
+   * Draws every open card of `view`; cards already shown keep their state (drafts, focus). A card
+   * that left the view unresolved (it ended while this page was away) leaves the page.
+   */
+  update(view: InboxView): void {
+    const sessions = new Map(view.sessions.map((session) => [session.sessionId, session]));
+    const open = new Set(view.cards.map((card) => keyOf(card.sessionId, card.interactionId)));
+    for (const [key, shown] of this.shown) {
+      if (open.has(key) || shown.item.interactions[0]?.resolution) continue;
+      shown.tool.dispose();
+      shown.tool.el.remove();
+      this.shown.delete(key);
+    }
+    for (const [sessionId, group] of this.groups) {
+      if (group.cards.childElementCount > 0) continue;
+      group.el.remove();
+      this.groups.delete(sessionId);
+    }
+    for (const card of view.cards) {
+      const key = keyOf(card.sessionId, card.interactionId);
+      if (this.shown.has(key)) continue;
+      const item = toolItemOf(card);
+      const tool = new ToolCard();
+      tool.el.dataset.sessionId = card.sessionId;
+      tool.el.dataset.interactionId = card.interactionId;
+      const context = this.contextFor(card.sessionId);
+      this.shown.set(key, { tool, item, context });
+      this.groupOf(card.sessionId).cards.appendChild(tool.el);
+      tool.update(item, context);
+    }
+    for (const [sessionId, group] of this.groups) {
+      setText(group.heading, sessionTitle(sessions.get(sessionId)));
+      group.el.dataset.agent = sessions.get(sessionId)?.agent ?? "";
+    }
+    this.empty.hidden = this.shown.size > 0;
+  }
+
+  /** Shows how a card ended (from the inbox stream, or a 409's winner) in place of its controls. */
+  resolve(sessionId: string, resolution: InteractionResolution): void {
+    const shown = this.shown.get(keyOf(sessionId, resolution.interactionId ?? resolution.toolCallId));
+    if (!shown) return;
+    const [interaction] = shown.item.interactions;
+    if (!interaction || interaction.resolution) return;
+    shown.item = {
+      ...shown.item,
+      phase: "done",
+      interactions: [{ ...interaction, resolution: { ...resolution, kind: interaction.kind } }],
+    };
+    shown.tool.update(shown.item, shown.context);
+  }
+
+  /** The card's kind and tool call, which a resolution from the inbox stream does not repeat. */
+  cardOf(sessionId: string, interactionId: string): InteractionState | null {
+    return this.shown.get(keyOf(sessionId, interactionId))?.item.interactions[0] ?? null;
+  }
+
+  private groupOf(sessionId: string): Group {
+    let group = this.groups.get(sessionId);
+    if (!group) {
+      const headingId = `inbox-group-${sessionId}`;
+      const heading = h("h3", { id: headingId });
+      const cards = h("div", { class: "inbox-group-cards" });
+      const el = h(
+        "section",
+        { class: "inbox-group", "data-session-id": sessionId, "aria-labelledby": headingId },
+        heading,
+        cards,
+      );
+      group = { el, heading, cards };
+      this.groups.set(sessionId, group);
+      this.groupsEl.appendChild(el);
+    }
+    return group;
+  }
+}

@@ -1,0 +1,179 @@
+// The start page is the person's inbox: every card waiting in any of their sessions, answered in
+// place, the count in the tab title, their sessions from the server, and "start a new session".
+import { fetchInbox, type InboxTarget, openFromInbox, respondFromInbox } from "../../../client/inbox-api";
+import { InboxClient } from "../../../client/inbox-client";
+import { waitingCount } from "../../../client/inbox-state";
+import { ApiError } from "../../../client/session-api";
+import type { CommandOutcome } from "../../../client/session-client";
+import type { InboxEvent, InboxView, InteractionResolution } from "../../../src/protocol/index";
+import { safeLocalStorage } from "../safe-storage";
+import { h, setText } from "./dom";
+import { InboxCards } from "./inbox-cards";
+import { inboxNotifyControl } from "./inbox-notify";
+import { forgetInboxLink, type InboxRoute, linkRoleOf } from "./inbox-route";
+import { InboxSessions } from "./inbox-sessions";
+import type { CardContext } from "./interaction-card";
+import { startSessionForm, storedGatewayToken, storeGatewayToken } from "./landing";
+
+/** The device id receipts of answers given on an inbox page carry (the server records it). */
+const INBOX_DEVICE = "inbox";
+
+/** `(3) Parley` while three cards wait, `Parley` when none does. */
+export function inboxTitle(waiting: number): string {
+  return waiting > 0 ? `(${waiting}) Parley` : "Parley";
+}
+
+function openSession(sessionId: string, token: string): void {
+  location.hash = `#/s/${sessionId}?token=${encodeURIComponent(token)}`;
+}
+
+/** Asks for the gateway token when the deployment needs it to show the operator's inbox. */
+function gatewayPrompt(reason: string): HTMLElement {
+  const input = h("input", { type: "password", autocomplete: "off", id: "inbox-gateway", required: true });
+  return h(
+    "form",
+    {
+      class: "inbox-gateway",
+      on: {
+        submit: (event) => {
+          event.preventDefault();
+          storeGatewayToken(input.value.trim());
+          location.reload();
+        },
+      },
+    },
+    h("p", { text: reason }),
+    h("label", { for: "inbox-gateway", text: "Gateway token" }),
+    input,
+    h("button", { type: "submit", class: "primary", text: "Open my inbox" }),
+  );
+}
+
+export function mountInbox(root: HTMLElement, route: InboxRoute): void {
+  const target: InboxTarget = {
+    baseUrl: location.origin,
+    credential: route.linkToken ?? storedGatewayToken(),
+  };
+  const alert = h("p", { class: "inbox-alert", role: "alert" });
+  const status = h("p", { class: "inbox-connection", role: "status", text: "Connecting…" });
+  const respond = async (card: { sessionId: string; interactionId: string }, response: unknown) => {
+    try {
+      const answered = await respondFromInbox(target, card, response);
+      return { result: answered.result, alreadyResolved: false } satisfies CommandOutcome;
+    } catch (error) {
+      // Someone answered first: show their answer in place, as the session page does.
+      if (error instanceof ApiError && error.status === 409 && error.resolution) {
+        cards.resolve(card.sessionId, error.resolution as InteractionResolution);
+        return { result: null, alreadyResolved: true, resolution: error.resolution };
+      }
+      throw error;
+    }
+  };
+  const contextFor = (sessionId: string): CardContext => ({
+    deviceId: INBOX_DEVICE,
+    clockSkewMs: 0,
+    actions: { respond: (interactionId, response) => respond({ sessionId, interactionId }, response) },
+  });
+  const cards = new InboxCards(contextFor);
+  const sessions = new InboxSessions(async (sessionId, button) => {
+    button.disabled = true;
+    try {
+      const opened = await openFromInbox(target, sessionId);
+      openSession(opened.sessionId, opened.token);
+    } catch (error) {
+      setText(alert, `Could not open the session: ${error instanceof Error ? error.message : String(error)}`);
+      button.disabled = false;
+    }
+  });
+  const startSection = h(
+    "section",
+    { class: "inbox-start", "aria-labelledby": "inbox-start-heading" },
+    h("h2", { id: "inbox-start-heading", text: "Start a new session" }),
+    h("p", {
+      text: "Run an agent that stops to ask you — questions and tool approvals — and carries on when you answer, from any device.",
+    }),
+    startSessionForm(openSession),
+  );
+  // The stylesheet hides the answering controls of a view link (the server refuses them anyway).
+  const role = route.linkToken ? linkRoleOf(route.linkToken) : "owner";
+  root.dataset.role = role;
+  const subtitle =
+    role === "view"
+      ? "Inbox (read-only link: cards can be read, not answered)"
+      : route.linkToken
+        ? "Inbox (opened with an inbox link)"
+        : "Inbox";
+  const header = h(
+    "header",
+    { class: "inbox-header" },
+    h("h1", { text: "Parley" }),
+    h("p", { class: "inbox-subtitle", text: subtitle }),
+    inboxNotifyControl(target),
+    status,
+  );
+  const main = h(
+    "main",
+    { class: "inbox" },
+    alert,
+    cards.el,
+    sessions.el,
+    route.linkToken ? null : startSection,
+  );
+  root.replaceChildren(header, main);
+  document.title = inboxTitle(0);
+
+  const show = (view: InboxView) => {
+    cards.update(view);
+    sessions.update(view.sessions, Date.now());
+    document.title = inboxTitle(waitingCount(view));
+  };
+  const onEvent = (event: InboxEvent) => {
+    if (event.change.type !== "card_resolved") return;
+    const card = cards.cardOf(event.sessionId, event.change.interactionId);
+    if (!card) return;
+    const { outcome, resolvedBy, answeredBy, resolvedAt, interactionId } = event.change;
+    cards.resolve(event.sessionId, {
+      toolCallId: card.toolCallId,
+      interactionId,
+      kind: card.kind,
+      outcome,
+      response: null,
+      resolvedBy,
+      answeredBy: answeredBy ?? null,
+      resolvedAt,
+    });
+  };
+
+  void fetchInbox(target).then(
+    (view) => {
+      show(view);
+      const client = new InboxClient(target);
+      client.on("view", show);
+      client.on("event", onEvent);
+      client.on("connected", (connected) => setText(status, connected ? "Live" : "Reconnecting…"));
+      client.on("ended", (reason) => {
+        setText(status, "Disconnected");
+        setText(alert, reason);
+        if (route.linkToken) forgetInboxLink(safeLocalStorage());
+      });
+      window.addEventListener("online", () => client.reconnectNow());
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState === "visible") client.reconnectNow();
+      });
+      client.connect();
+    },
+    (error: unknown) => {
+      setText(status, "Not connected");
+      if (error instanceof ApiError && error.status === 401 && !route.linkToken) {
+        cards.el.hidden = true;
+        sessions.el.hidden = true;
+        main.prepend(gatewayPrompt("This gateway needs its token to show your inbox."));
+        return;
+      }
+      if (route.linkToken && error instanceof ApiError && error.status < 500) {
+        forgetInboxLink(safeLocalStorage());
+      }
+      setText(alert, `Could not open the inbox: ${error instanceof Error ? error.message : String(error)}`);
+    },
+  );
+}

@@ -1,0 +1,21 @@
+// "Always allow" and a plan's `accept_edits` change the session beyond one card, so the server takes
+// them from the owner only (src/protocol/access.ts); the page offers them to the owner only.
+import type { Role } from "../../../src/protocol/access";
+import { mayDecideBeyondCard } from "../../../src/protocol/owner-decisions";
+
+const ROLES: readonly string[] = ["owner", "answer", "view", "agent"] satisfies Role[];
+
+/** Marks a button only the owner is offered; the stylesheet hides it on every other role's page. */
+export const OWNER_CHOICE = "owner-choice";
+
+/** The role of the page `el` is shown on (the root's `data-role`, from the server's hello). */
+export function roleOfPage(el: Element): Role {
+  const role = el.closest<HTMLElement>("[data-role]")?.dataset.role ?? "";
+  // Before the hello says otherwise, offer the least.
+  return ROLES.includes(role) ? (role as Role) : "view";
+}
+
+/** Whether a page held by `role` may answer a card with `response`, by the server's own rule. */
+export function mayChoose(role: Role, response: Record<string, unknown>): boolean {
+  return mayDecideBeyondCard(role, { type: "respond", response });
+}
