@@ -2,7 +2,10 @@
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import { z } from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
+import { BUILTIN_INTERACTIONS } from "./interactions/kinds";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
+import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
+import { describeZodError } from "./protocol/errors";
 import { SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
 
 const Flag = z
@@ -95,6 +98,8 @@ const EnvSchema = z.object({
     .optional(),
   ACCESS_AUD: z.string().min(1).optional(),
   INBOX_DISABLED: Flag,
+  /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
+  DEADLINE_POLICIES: z.string().optional(),
   ...SPENDING_LIMIT_VARS,
 });
 
@@ -146,6 +151,8 @@ export interface Config {
   access: { teamDomain: string; audience: string } | null;
   /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
   inboxDisabled: boolean;
+  /** The deployment's deadline policies (`DEADLINE_POLICIES`); a session may override them. */
+  deadlinePolicies: DeadlinePolicies | null;
   /** Model input plus output tokens one session may use per UTC day; null for no limit. */
   sessionTokenBudget: number | null;
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
@@ -213,9 +220,35 @@ export function readConfig(env: ConfigVars): Config {
         ? { teamDomain: e.ACCESS_TEAM_DOMAIN, audience: e.ACCESS_AUD }
         : null,
     inboxDisabled: e.INBOX_DISABLED,
+    deadlinePolicies: readDeadlinePolicies(e.DEADLINE_POLICIES),
     sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
     pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
   };
+}
+
+/** `DEADLINE_POLICIES`, checked whole: a bad entry fails start-up with its path named. */
+function readDeadlinePolicies(raw: string | undefined): DeadlinePolicies | null {
+  if (raw === undefined) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`Invalid configuration: DEADLINE_POLICIES is not JSON (${(error as Error).message})`);
+  }
+  const parsed = DeadlinePolicies.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: DEADLINE_POLICIES: ${describeZodError(parsed.error)}`);
+  }
+  const unknown = unknownPolicyKinds(
+    parsed.data,
+    BUILTIN_INTERACTIONS.map((kind) => kind.kind),
+  );
+  if (unknown.length > 0) {
+    throw new Error(
+      `Invalid configuration: DEADLINE_POLICIES: ${unknown.join(", ")}: no interaction kind has this name`,
+    );
+  }
+  return parsed.data;
 }
 
 // A webhook carries answer links with session tokens: plain http is allowed only to this machine.

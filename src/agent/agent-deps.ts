@@ -7,6 +7,7 @@ import type { ToolRegistry } from "../tools/registry";
 import type { ToolStateStore } from "../tools/tool-state";
 import type { ModelBudget } from "./model-budget";
 import type {
+  CardDeadlinePolicies,
   Clock,
   DeadlineScheduler,
   EventSink,
@@ -52,6 +53,8 @@ export interface AgentDeps {
   results: ToolResultStore;
   rules: PermissionRuleStore;
   deadlines: DeadlineScheduler;
+  /** What each card's deadline does; absent: every card times out after its timeout. */
+  cardDeadlines?: CardDeadlinePolicies;
   clock: Clock;
   model: ModelClient;
   /** The host's limit on model spending, when it sets one. */

@@ -6,6 +6,7 @@ import { MAIN_FRAME_ID } from "../protocol/agents";
 import type { ErrorBody } from "../protocol/errors";
 import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
 import type { AgentDeps } from "./agent-deps";
+import { cardDeadline } from "./card-deadline";
 import {
   EXTERNAL_ID_PREFIX,
   externalMark,
@@ -32,7 +33,15 @@ export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { o
 export function openExternalInteraction(
   deps: Pick<
     AgentDeps,
-    "atomically" | "clock" | "deadlines" | "events" | "interactions" | "kinds" | "newId" | "settings"
+    | "atomically"
+    | "cardDeadlines"
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "interactions"
+    | "kinds"
+    | "newId"
+    | "settings"
   >,
   keys: ExternalKeys,
   agent: string,
@@ -55,8 +64,9 @@ export function openExternalInteraction(
   if (!opened.ok) return invalid(prefixFields("request", opened.message));
   const id = deps.newId(EXTERNAL_ID_PREFIX);
   const createdAt = deps.clock.now();
-  const expiresAt = createdAt + (body.timeoutMs ?? deps.settings.interactionTimeoutMs);
   const toolName = toolNameOf(opened.request) ?? kind.toolName ?? kind.kind;
+  const timeoutMs = body.timeoutMs ?? deps.settings.interactionTimeoutMs;
+  const deadline = cardDeadline(deps, { id, kind: kind.kind, toolName, createdAt, timeoutMs });
   deps.atomically(() => {
     deps.interactions.create({
       id,
@@ -65,7 +75,7 @@ export function openExternalInteraction(
       kind: kind.kind,
       toolName,
       request: opened.request,
-      deadline: expiresAt,
+      deadline: deadline.expiresAt,
       createdAt,
     });
     if (body.key !== undefined) keys.set(id, body.key);
@@ -76,8 +86,8 @@ export function openExternalInteraction(
       toolName,
       request: opened.request,
       createdAt,
-      expiresAt,
       ...(deps.kinds.readsChat(kind.kind) ? { readsChat: true as const } : {}),
+      ...deadline,
       ...externalMark(agent),
     });
     deps.deadlines.rearm();

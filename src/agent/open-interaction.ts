@@ -2,6 +2,7 @@
 // memory; the answer, the alarm or a cancel resumes the loop from storage.
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { AgentDeps } from "./agent-deps";
+import { cardDeadline } from "./card-deadline";
 import { topMark } from "./frame-mark";
 import { recordResult } from "./tool-results";
 
@@ -18,13 +19,27 @@ export interface PendingInteraction {
 export function storePending(
   deps: Pick<
     AgentDeps,
-    "clock" | "deadlines" | "events" | "frames" | "interactions" | "kinds" | "settings" | "turn"
+    | "cardDeadlines"
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "frames"
+    | "interactions"
+    | "kinds"
+    | "settings"
+    | "turn"
   >,
   pending: PendingInteraction,
 ): void {
   const createdAt = deps.clock.now();
-  const expiresAt = createdAt + deps.settings.interactionTimeoutMs;
   const { id, toolCallId, toolName, kind, request } = pending;
+  const deadline = cardDeadline(deps, {
+    id,
+    kind,
+    toolName,
+    createdAt,
+    timeoutMs: deps.settings.interactionTimeoutMs,
+  });
   // Only the frame on top runs its tools, so the card is always its own.
   const frame = topMark(deps);
   deps.interactions.create({
@@ -34,7 +49,7 @@ export function storePending(
     kind,
     toolName,
     request,
-    deadline: expiresAt,
+    deadline: deadline.expiresAt,
     createdAt,
   });
   deps.events.append(deps.kinds.promptEvent(kind), {
@@ -44,8 +59,8 @@ export function storePending(
     toolName,
     request,
     createdAt,
-    expiresAt,
     ...(deps.kinds.readsChat(kind) ? { readsChat: true as const } : {}),
+    ...deadline,
     ...frame,
   });
   const turn = deps.turn.current();

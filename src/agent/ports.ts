@@ -4,6 +4,7 @@
 import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
+import type { CardDeadlineTerms } from "../protocol/deadline-policy";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
@@ -161,6 +162,29 @@ export interface DeadlineScheduler {
   rearm(): void;
   watchdog(): number | null;
   setWatchdog(at: number | null): void;
+}
+
+/** A card's deadline as its policy set it, and the terms every device shows with it. */
+export interface OpenedDeadline {
+  expiresAt: number;
+  terms: CardDeadlineTerms;
+}
+
+/**
+ * Deadline policies (DESIGN §21): the host chooses each card's policy as it opens, stores it with
+ * the card, and says what its deadline does. Without one, every card times out after its timeout.
+ */
+export interface CardDeadlinePolicies {
+  /** Chooses and stores the policy of a card being opened; returns its deadline. */
+  open(card: {
+    id: string;
+    kind: string;
+    toolName: string;
+    createdAt: number;
+    timeoutMs: number;
+  }): OpenedDeadline;
+  /** How a passed deadline resolves the card: timed out (deny, keep waiting) or cancelled. */
+  onDeadline(id: string): "timed_out" | "cancelled";
 }
 
 export interface Clock {

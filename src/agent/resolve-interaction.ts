@@ -106,11 +106,15 @@ export function answerInteraction(
   return parsed.stopTurn && resolved.ok ? { ...resolved, stopTurn: true } : resolved;
 }
 
-/** Times out every pending interaction whose deadline has passed; returns how many it resolved. */
+/**
+ * Resolves every pending interaction whose deadline has passed as its deadline policy says — timed
+ * out (deny, and keep waiting once its maximum is reached) or cancelled; returns how many it resolved.
+ */
 export function timeOutDue(deps: AgentDeps, now: number): number {
   let count = 0;
   for (const record of deps.interactions.due(now)) {
-    if (!deps.interactions.resolve(record.id, "timed_out", null, null, now)) continue;
+    const outcome = deps.cardDeadlines?.onDeadline(record.id) ?? "timed_out";
+    if (!deps.interactions.resolve(record.id, outcome, null, null, now)) continue;
     // A tool's form that lapsed is a `cancel` for the tool to handle when it runs again.
     if (ownsResult(record)) {
       const timeoutMs = record.deadline - record.createdAt;
@@ -118,11 +122,13 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
         deps,
         record.toolCallId,
         record.toolName,
-        deps.kinds.timeout(record.kind, record.request, { timeoutMs }),
+        outcome === "cancelled"
+          ? deps.kinds.cancelled(record.kind, record.request)
+          : deps.kinds.timeout(record.kind, record.request, { timeoutMs }),
         markOf(deps, record.frameId),
       );
     }
-    announceResolution(deps, record, "timed_out", null, null, now);
+    announceResolution(deps, record, outcome, null, null, now);
     count += 1;
   }
   if (count > 0) markRunningWhenNobodyIsAsked(deps);
@@ -221,7 +227,7 @@ function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
   if (deps.turn.current() && pendingOnTop(deps).length === 0) deps.turn.setStatus("running");
 }
 
-function alreadyResolved(
+export function alreadyResolved(
   deps: Pick<AgentDeps, "frames" | "kinds">,
   record: InteractionRecord,
 ): ResolveResult {

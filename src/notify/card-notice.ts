@@ -39,6 +39,21 @@ export function openedNotice(
   };
 }
 
+/** The reminder that a card is still open, sent at its deadline policy's offsets before the deadline. */
+export function reminderNotice(
+  card: InteractionPromptData,
+  { title, line }: KindSummary,
+  context: NoticeContext,
+): CardNotice {
+  const left = describeDuration(roundedLeft(card.expiresAt - context.now));
+  return {
+    ...openedNotice(card, { title, line }, context),
+    change: "reminder",
+    title: `Still waiting: ${title}`,
+    body: clip(`${line} — ${left} left to answer`),
+  };
+}
+
 /** The notice for a card that was answered, timed out or was cancelled. */
 export function resolvedNotice(
   card: Omit<InteractionPromptData, "createdAt"> & {

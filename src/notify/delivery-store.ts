@@ -59,11 +59,11 @@ export class SqlDeliveryStore {
     );
   }
 
-  /** Devices an "opened" push for this card was queued for. */
+  /** Devices an "opened" or "reminder" push for this card was queued for. */
   pushedDevices(interactionId: string): string[] {
     return this.sql
       .all<{ target: string }>(
-        `SELECT DISTINCT target FROM deliveries WHERE channel = 'push' AND change = 'opened' AND interaction_id = ?`,
+        `SELECT DISTINCT target FROM deliveries WHERE channel = 'push' AND change IN ('opened', 'reminder') AND interaction_id = ?`,
         interactionId,
       )
       .map((row) => row.target);

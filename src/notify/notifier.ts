@@ -3,10 +3,10 @@
 import type { Config } from "../config";
 import type { KindSummary } from "../interactions/define-interaction";
 import { logSecurityEvent } from "../log/security-log";
-import { PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/events";
+import { type InteractionPromptData, PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/events";
 import type { CardNotice } from "../protocol/notify";
 import { isPromptEvent } from "../protocol/prompt-event";
-import { cardUrl, type NoticeContext, openedNotice, resolvedNotice } from "./card-notice";
+import { cardUrl, type NoticeContext, openedNotice, reminderNotice, resolvedNotice } from "./card-notice";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
 import { sendPush } from "./push-sender";
 import type { SendResult } from "./send-result";
@@ -51,15 +51,7 @@ export class Notifier {
   onEvent(event: SessionEvent): void {
     try {
       const notice = this.noticeFor(event);
-      if (!notice) return;
-      if (this.deps.config.push) {
-        for (const deviceId of this.pushTargets(notice))
-          this.deps.deliveries.enqueue("push", deviceId, notice);
-      }
-      if (this.deps.config.webhook) {
-        this.deps.deliveries.enqueue("webhook", new URL(this.deps.config.webhook.url).origin, notice);
-      }
-      this.deps.rearm();
+      if (notice) this.enqueue(notice);
     } catch (error) {
       // A notification must never fail the turn that stored the event.
       console.error("Notifier.onEvent failed", error);
@@ -67,8 +59,38 @@ export class Notifier {
   }
 
   /**
-   * An opened card is pushed to subscribed devices that do not have the session open; a resolved
-   * one to the devices that were told it opened, so their notification is replaced.
+   * Enqueues a reminder that `card` is still open (its deadline policy's offsets), for the devices
+   * that do not have the session open and the webhook. `seq` is the session's last event. Never throws.
+   */
+  remind(card: InteractionPromptData, seq: number): void {
+    try {
+      if (!this.deps.config.push && !this.deps.config.webhook) return;
+      const session = this.deps.session();
+      const context = {
+        sessionId: session.sessionId,
+        seq,
+        sessionUrl: session.pageUrl,
+        now: this.deps.now(),
+      };
+      this.enqueue(reminderNotice(card, this.deps.summary(card.kind, card.toolName, card.request), context));
+    } catch (error) {
+      console.error("Notifier.remind failed", error);
+    }
+  }
+
+  private enqueue(notice: CardNotice): void {
+    if (this.deps.config.push) {
+      for (const deviceId of this.pushTargets(notice)) this.deps.deliveries.enqueue("push", deviceId, notice);
+    }
+    if (this.deps.config.webhook) {
+      this.deps.deliveries.enqueue("webhook", new URL(this.deps.config.webhook.url).origin, notice);
+    }
+    this.deps.rearm();
+  }
+
+  /**
+   * An opened card (and a reminder) is pushed to subscribed devices that do not have the session
+   * open; a resolved one to the devices that were told it opened, so their notification is replaced.
    */
   private pushTargets(notice: CardNotice): string[] {
     const subscribed = this.deps.subscriptions.deviceIds();

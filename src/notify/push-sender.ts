@@ -30,12 +30,13 @@ export async function sendPush(
   notice: CardNotice,
   now: number,
 ): Promise<SendResult> {
-  // An opened card's push is useless after its deadline; a resolved one only tidies up, so keep it short.
-  const ttl = notice.change === "opened" ? Math.max(60, Math.ceil((notice.deadline - now) / 1000)) : 15 * 60;
+  // An open card's push (opened, reminder) is useless after its deadline; a resolved one only tidies up.
+  const open = notice.change !== "resolved";
+  const ttl = open ? Math.max(60, Math.ceil((notice.deadline - now) / 1000)) : 15 * 60;
   const payload = await buildPushPayload(
     {
       data: pushMessage(notice),
-      options: { ttl, urgency: notice.change === "opened" ? "high" : "normal", topic: topicOf(notice) },
+      options: { ttl, urgency: open ? "high" : "normal", topic: topicOf(notice) },
     },
     {
       endpoint: subscription.endpoint,

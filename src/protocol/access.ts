@@ -76,6 +76,9 @@ export type MintedLink = z.infer<typeof MintedLink>;
 /** Commands only an agent (or the owner) sends: a person's link never opens cards for itself. */
 const AGENT_ONLY: readonly string[] = AGENT_COMMANDS.filter((command) => command !== "resume");
 
+/** Commands that change the session's settings: the owner's alone. */
+const OWNER_SETTINGS: readonly string[] = ["set_permission_mode", "set_deadline_policies"];
+
 /**
  * What each role may send: `view` may only replay; `agent` may replay, open and withdraw cards and
  * post progress (so it can never approve its own request); `answer` may not change settings.
@@ -84,5 +87,5 @@ export function mayRun(role: Role, command: string): boolean {
   if (role === "owner") return true;
   if (role === "view") return command === "resume";
   if (role === "agent") return (AGENT_COMMANDS as readonly string[]).includes(command);
-  return command !== "set_permission_mode" && !AGENT_ONLY.includes(command);
+  return !OWNER_SETTINGS.includes(command) && !AGENT_ONLY.includes(command);
 }

@@ -1,6 +1,7 @@
 // Client → server commands. The WebSocket sends them as JSON frames; the HTTP routes build the same
 // objects from their bodies, so both edges share one validator and one handler.
 import { z } from "zod";
+import { DeadlinePolicies } from "./deadline-policy";
 import { OpenInteractionCommand, PostProgressCommand, WithdrawInteractionCommand } from "./external";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { APPROVE, BATCH_DECISIONS, DENY, SUBMIT_ANSWERS } from "./seed-names";
@@ -112,6 +113,26 @@ export const SetPermissionModeCommand = z.strictObject({
 /** Re-issues a model call that waits out an outage now, instead of at its retry time. */
 export const RetryNowCommand = z.strictObject({ type: z.literal("retry_now"), requestId: RequestId });
 
+/**
+ * "Give me more time": moves a pending card's deadline later by its policy's step, up to its
+ * maximum, on every device. An answer link may ask, as it may answer.
+ */
+export const ExtendDeadlineCommand = z.strictObject({
+  type: z.literal("extend_deadline"),
+  requestId: RequestId,
+  interactionId: InteractionId,
+});
+
+/**
+ * The owner sets this session's own deadline policies (over the deployment's); cards opened from
+ * then on follow them, cards already open keep the policy they opened with.
+ */
+export const SetDeadlinePoliciesCommand = z.strictObject({
+  type: z.literal("set_deadline_policies"),
+  requestId: RequestId,
+  deadlinePolicies: DeadlinePolicies,
+});
+
 export const ClientCommand = z.discriminatedUnion("type", [
   ResumeCommand,
   SendMessageCommand,
@@ -124,6 +145,8 @@ export const ClientCommand = z.discriminatedUnion("type", [
   EndAgentCommand,
   SetPermissionModeCommand,
   RetryNowCommand,
+  ExtendDeadlineCommand,
+  SetDeadlinePoliciesCommand,
   OpenInteractionCommand,
   WithdrawInteractionCommand,
   PostProgressCommand,

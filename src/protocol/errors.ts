@@ -19,6 +19,7 @@ export const ErrorCode = z.enum([
   "no_agent",
   "not_top_agent",
   "nothing_to_retry",
+  "deadline_at_maximum",
   "queue_full",
   "budget_exhausted",
   "misconfigured",
@@ -62,6 +63,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   no_agent: 409,
   not_top_agent: 409,
   nothing_to_retry: 409,
+  // A bad request by its policy's terms (extending beyond the maximum), not a race: nothing changes.
+  deadline_at_maximum: 400,
   queue_full: 409,
   budget_exhausted: 409,
   misconfigured: 500,

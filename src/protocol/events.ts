@@ -2,6 +2,7 @@
 // `EVENT_DATA` is the one table of event types and their payloads.
 import { z } from "zod";
 import { AgentCompletedData, AgentStartedData, FRAME_MARK_FIELDS } from "./agents";
+import { CardDeadlineTerms } from "./deadline-policy";
 import { SEED_PROMPT_EVENTS } from "./seed-names";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
 
@@ -26,6 +27,8 @@ export const InteractionPromptData = z.object({
    * so the page keeps the message box open; absent on events stored before it was sent.
    */
   readsChat: z.literal(true).optional(),
+  /** What the deadline does and how far it may be extended; absent on events stored before policies. */
+  deadlinePolicy: CardDeadlineTerms.optional(),
   ...FRAME_MARK_FIELDS,
 });
 export type InteractionPromptData = z.infer<typeof InteractionPromptData>;
@@ -100,6 +103,18 @@ export const EVENT_DATA = {
   [SEED_PROMPT_EVENTS.approval]: InteractionPromptData,
   interaction_prompt: InteractionPromptData,
   interaction_resolved: InteractionResolution,
+  /** A person asked for more time: the card's deadline moved to `expiresAt` ("Give me more time"). */
+  interaction_extended: z.object({
+    toolCallId: ToolCallId,
+    interactionId: InteractionId,
+    kind: z.string(),
+    expiresAt: z.number(),
+    previousExpiresAt: z.number(),
+    /** The device that asked (the client's own name for itself), and who it is as the server knows them. */
+    extendedBy: z.string().nullable(),
+    answeredBy: z.string().nullable().optional(),
+    ...FRAME_MARK_FIELDS,
+  }),
   session_status: z.object({
     status: SessionStatus,
     mode: PermissionMode,

@@ -1,5 +1,6 @@
 // HTTP request and response bodies. Interaction and message routes reuse the command schemas.
 import { z } from "zod";
+import { DeadlinePolicies } from "./deadline-policy";
 import { ExternalAgentSpec } from "./external";
 import { MAX_EVENTS_PAGE, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { PermissionMode } from "./session";
@@ -21,6 +22,8 @@ export const CreateSessionBody = z.strictObject({
   mcpServers: z.array(z.string().min(1).max(64)).max(32).optional(),
   /** A session for an agent that runs elsewhere (DESIGN §20): no model loop runs in it. */
   agent: ExternalAgentSpec.optional(),
+  /** What this session's card deadlines do, over the deployment's DEADLINE_POLICIES. */
+  deadlinePolicies: DeadlinePolicies.optional(),
 });
 export type CreateSessionBody = z.infer<typeof CreateSessionBody>;
 

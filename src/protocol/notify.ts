@@ -47,7 +47,8 @@ export const NotifyInfo = z.object({
 });
 export type NotifyInfo = z.infer<typeof NotifyInfo>;
 
-export const CardChange = z.enum(["opened", "resolved"]);
+/** `reminder`: a card still open, some time before its deadline (its deadline policy's reminders). */
+export const CardChange = z.enum(["opened", "reminder", "resolved"]);
 export type CardChange = z.infer<typeof CardChange>;
 
 /** What a push and a webhook say about one card: enough to notify, and a link to answer. */

@@ -1,6 +1,7 @@
 // Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
 import { z } from "zod";
 import { AgentFrameView, FRAME_MARK_FIELDS } from "./agents";
+import { CardDeadlineTerms } from "./deadline-policy";
 
 export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
@@ -66,6 +67,8 @@ export const InteractionView = z.object({
    * so the page keeps the message box open; absent on events stored before it was sent.
    */
   readsChat: z.literal(true).optional(),
+  /** What the deadline does and how far it may be extended; absent for cards from before policies. */
+  deadlinePolicy: CardDeadlineTerms.optional(),
   /** The agent whose tool call asked (FrameMark); absent from older servers. */
   ...FRAME_MARK_FIELDS,
 });

@@ -103,6 +103,7 @@ app.post("/api/sessions", async (c) => {
     shareUrl,
     mcpServers: mcpServers.names,
     creator: personOf(c),
+    ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
   });
   if (!created.ok) throw HttpError.from(created.error);
 

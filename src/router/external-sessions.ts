@@ -57,6 +57,7 @@ export async function createExternalSession(
     shareUrl,
     creator,
     agent: { name: agent.name, title: agent.title || null, key: agent.key ?? null },
+    ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
   });
   if (!created.ok) throw HttpError.from(created.error);
   const isNew = (created.result as { created: boolean } | undefined)?.created !== false;

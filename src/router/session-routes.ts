@@ -7,9 +7,11 @@ import {
   DecideBatchCommand,
   DenyCommand,
   EndAgentCommand,
+  ExtendDeadlineCommand,
   RespondBody,
   SendMessageCommand,
   type SessionCommand,
+  SetDeadlinePoliciesCommand,
   SubmitAnswersCommand,
 } from "../protocol/commands";
 import { describeZodError, ErrorBody } from "../protocol/errors";
@@ -177,6 +179,8 @@ const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
   ["/cancel", z.strictObject({}), "cancel"],
   ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
   ["/retry-now", z.strictObject({}), "retry_now"],
+  ["/extend-deadline", bodyOf(ExtendDeadlineCommand), "extend_deadline"],
+  ["/deadline-policies", bodyOf(SetDeadlinePoliciesCommand), "set_deadline_policies"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {

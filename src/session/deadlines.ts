@@ -1,17 +1,18 @@
-// One alarm, many deadlines: the alarm is always the earliest of the pending interactions'
-// deadlines, the running turn's watchdog and any other due rows (notification deliveries), and is
-// deleted when there is none.
+// One alarm, many deadlines: the alarm is always the earliest `next()` of the deadline sources
+// (deadline-sources/), and is deleted when there is none. The watchdog's time is kept here, since
+// the agent loop moves it.
 import { z } from "zod";
 import type { DeadlineScheduler } from "../agent/ports";
-import type { SqlInteractionStore } from "./interaction-store";
+import type { DeadlineSource } from "./deadline-sources/deadline-source";
 import type { MetaStore } from "./meta-store";
 
 export class AlarmDeadlines implements DeadlineScheduler {
   // INVARIANT: mirrors the alarm this instance last set, to skip redundant setAlarm calls;
   // undefined (unknown) in a new instance, so the first rearm always writes.
   private armed: number | null | undefined;
-  // Deadlines kept outside this class (retention, link expiry, notification deliveries); each says its next time or null.
-  private readonly sources: Array<() => number | null> = [];
+  // INVARIANT: the sources the session object registers when it builds its stores, in the order
+  // the alarm drains them; a new instance registers the same ones.
+  private readonly list: DeadlineSource[] = [];
   // INVARIANT: true while a rearm is queued for the end of the current task.
   private rearming = false;
   private discarded = false;
@@ -19,7 +20,6 @@ export class AlarmDeadlines implements DeadlineScheduler {
   constructor(
     private readonly storage: DurableObjectStorage,
     private readonly meta: MetaStore,
-    private readonly interactions: SqlInteractionStore,
   ) {}
 
   watchdog(): number | null {
@@ -32,18 +32,23 @@ export class AlarmDeadlines implements DeadlineScheduler {
     this.rearm();
   }
 
-  /** Adds a deadline source the alarm must also wake for. */
-  addSource(source: () => number | null): void {
-    this.sources.push(source);
+  /** Adds deadline sources, drained by the alarm after those added before them. */
+  add(...sources: DeadlineSource[]): void {
+    this.list.push(...sources);
+  }
+
+  /** The sources in the order the alarm drains them. */
+  sources(): readonly DeadlineSource[] {
+    return this.list;
   }
 
   earliest(): number | null {
-    const candidates = [
-      this.interactions.earliestDeadline(),
-      this.watchdog(),
-      ...this.sources.map((source) => source()),
-    ].filter((value): value is number => value !== null);
-    return candidates.length > 0 ? Math.min(...candidates) : null;
+    let earliest: number | null = null;
+    for (const source of this.list) {
+      const next = source.next();
+      if (next !== null && (earliest === null || next < earliest)) earliest = next;
+    }
+    return earliest;
   }
 
   /**

@@ -1,11 +1,12 @@
 // What a session tells its creator's inbox (DESIGN §21): card and status changes become outbox
-// rows in the event's own transaction; the alarm delivers them (`next` / `fire`), retrying later
-// when the inbox is unreachable, so the session never waits on it.
+// rows in the event's own transaction; the alarm delivers them (it is a deadline source), retrying
+// later when the inbox is unreachable, so the session never waits on it.
 import { z } from "zod";
 import type { InboxRpc } from "../inbox/inbox-rpc";
 import type { EventData, SessionEvent } from "../protocol/events";
 import type { OutboxEntry } from "../protocol/inbox";
 import { isPromptEvent } from "../protocol/prompt-event";
+import type { DeadlineSource } from "./deadline-sources/deadline-source";
 import type { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 
@@ -30,7 +31,8 @@ const SUMMARY_EVENTS = new Set<SessionEvent["type"]>([
   "done",
 ]);
 
-export class InboxReport {
+export class InboxReport implements DeadlineSource {
+  readonly name = "inbox report";
   // INVARIANT: true while this instance's delivery is in flight, so an alarm that fires again
   // meanwhile does not send the same rows twice at once; a new instance starts with none in flight.
   private sending = false;
@@ -89,14 +91,14 @@ export class InboxReport {
   /** When the alarm should next deliver, or null when nothing waits. */
   next(): number | null {
     // While a delivery is in flight its end re-arms; an earlier wake would only find it busy.
-    if (!this.inbox || this.sending) return null;
+    if (!this.inbox || this.sending || !this.state.exists()) return null;
     const oldest = this.outbox.oldestAt();
     if (oldest === null) return null;
     return Math.max(oldest, this.outbox.retry()?.at ?? 0);
   }
 
   /** Delivers what is due; on failure schedules a retry. Never throws. */
-  async fire(now: number): Promise<void> {
+  async fire(now: number): Promise<undefined> {
     const due = this.next();
     if (due === null || due > now) return;
     const creator = this.creator();
@@ -133,6 +135,23 @@ export class InboxReport {
           request: data.request,
           createdAt: data.createdAt,
           expiresAt: data.expiresAt,
+        },
+      };
+    }
+    // "More time": the inbox's copy of the card (an upsert by its id) takes the new deadline.
+    if (event.type === "interaction_extended") {
+      const record = this.state.interactions.get(event.data.interactionId);
+      if (record?.status !== "pending") return null;
+      return {
+        type: "card_opened",
+        card: {
+          interactionId: record.id,
+          toolCallId: record.toolCallId,
+          kind: record.kind,
+          toolName: record.toolName,
+          request: record.request,
+          createdAt: record.createdAt,
+          expiresAt: event.data.expiresAt,
         },
       };
     }

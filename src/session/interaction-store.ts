@@ -71,6 +71,14 @@ export class SqlInteractionStore implements InteractionStore {
     );
   }
 
+  /** Moves a pending card's deadline; false when it is no longer pending. */
+  extend(id: string, deadline: number): boolean {
+    return (
+      this.sql.run(`UPDATE interactions SET deadline = ? WHERE id = ? AND status = 'pending'`, deadline, id) >
+      0
+    );
+  }
+
   resolve(
     id: string,
     outcome: InteractionOutcome,

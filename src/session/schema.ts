@@ -94,6 +94,12 @@ const MIGRATIONS: string[][] = [
       tool TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, updated_at INTEGER NOT NULL,
       PRIMARY KEY (tool, key))`,
   ],
+  [
+    // Each card's deadline policy as it opened (what its deadline does, its maximum, reminders and
+    // extension step), and when its next reminder is due.
+    `CREATE TABLE card_deadlines (interaction_id TEXT PRIMARY KEY, policy TEXT NOT NULL, max_at INTEGER NOT NULL, reminder_at INTEGER)`,
+    `CREATE INDEX card_deadlines_reminders ON card_deadlines (reminder_at) WHERE reminder_at IS NOT NULL`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

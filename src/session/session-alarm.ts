@@ -1,43 +1,47 @@
-// The one alarm, drained in order: retention first (an expired session is erased and nothing else
-// runs), then share-link expiry, card deadlines and the watchdog, and last the notifications and
-// the inbox report, so a slow push service or inbox never holds up a timeout.
-import { timeOutDue } from "../agent/resolve-interaction";
-import type { Notifier } from "../notify/notifier";
-import type { InboxReport } from "./inbox-report";
-import { expireLinks, type LinkAdminHost } from "./link-admin";
-import type { SessionRuntime } from "./session-runtime";
-import type { SessionState } from "./session-state";
+// The one alarm: a loop over the session's deadline sources, in their order (see
+// deadline-sources/session-deadline-sources.ts). Adding a deadline is adding a source, not an edit here.
 
-/** What the session object lends its alarm; each part is built only when the alarm reaches it. */
-export interface AlarmHost {
-  readonly state: SessionState;
-  agent(): SessionRuntime;
-  erase(reason: string): void;
-  linkAdmin(): LinkAdminHost;
-  notifier(): Notifier;
-  inboxReport(): InboxReport;
-}
+import { STOP } from "./deadline-sources/deadline-source";
+import type { AlarmDeadlines } from "./deadlines";
 
-export async function runAlarm(host: AlarmHost): Promise<void> {
-  const { state } = host;
-  const { deps, loop } = host.agent();
-  state.deadlines.fired();
-  const now = deps.clock.now();
-  const retention = state.retention.due(now);
-  if (retention?.type === "expire") {
-    host.erase("The session expired after its retention period without activity");
-    return;
+/**
+ * Drains every source at `now`. A source that throws does not stop the others (a broken reminder
+ * must not keep a card from timing out); once all ran and the alarm is re-armed, the first failure
+ * is rethrown so the platform retries the alarm, and the sources, being idempotent, redo only what
+ * is still due. `wakeLoop` runs once, before the alarm first waits on another service, if a source
+ * asked for it, so the turn never waits on a push service either.
+ */
+export async function runAlarm(deadlines: AlarmDeadlines, now: number, wakeLoop: () => void): Promise<void> {
+  deadlines.fired();
+  let wanted = false;
+  let woken = false;
+  const wake = () => {
+    if (wanted && !woken) {
+      woken = true;
+      wakeLoop();
+    }
+  };
+  const run = {
+    wake: () => {
+      wanted = true;
+    },
+  };
+  const failures: unknown[] = [];
+  for (const source of deadlines.sources()) {
+    try {
+      let fired = source.fire(now, run);
+      if (fired instanceof Promise) {
+        wake();
+        fired = await fired;
+      }
+      if (fired === STOP) return;
+    } catch (error) {
+      console.error(`SessionObject.alarm: ${source.name} failed`, error);
+      failures.push(error);
+    }
+    deadlines.rearm();
   }
-  if (retention?.type === "warn") state.retention.warn(retention.expiresAt);
-  expireLinks(host.linkAdmin(), now);
-  // Deadlines are drained here and may throw, so the platform retries the alarm; the turn itself
-  // runs on, like after any command, and reports its own failures as events.
-  const timedOut = timeOutDue(deps, now) > 0;
-  const resume = loop.checkWatchdog(now) || timedOut;
-  state.deadlines.rearm();
-  if (resume)
-    loop.advance().catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
-  // Notifications go out last: a slow push service or webhook must not hold up a timeout.
-  if ((await host.notifier().deliverDue(now)) > 0) state.deadlines.rearm();
-  await host.inboxReport().fire(now);
+  wake();
+  deadlines.rearm();
+  if (failures.length > 0) throw failures[0];
 }

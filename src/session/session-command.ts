@@ -5,11 +5,13 @@ import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
+import { extendDeadline } from "./extend-deadline";
 import { runExternalCommand, SqlExternalKeys } from "./external-session";
 import { recordRetryNow, refuseEarlyRetryNow } from "./retry-now-interval";
 import { refuse } from "./session-refusal";
 import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
+import { setDeadlinePolicies } from "./set-deadline-policies";
 
 /** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
 export function runSessionCommand(
@@ -33,6 +35,15 @@ export function runSessionCommand(
   if (external) return external;
   runtime.budget?.refuseCommand(command, access);
   const answeredBy = sent.answeredBy ?? answererOf(state, access);
+  if (command.type === "set_deadline_policies") {
+    const kinds = deps.kinds.kinds.map((kind) => kind.kind);
+    return setDeadlinePolicies(state, command.deadlinePolicies, kinds);
+  }
+  if (command.type === "extend_deadline") {
+    return extendDeadline(state, deps, { interactionId: command.interactionId, deviceId, answeredBy }, () =>
+      loop.advance().catch((error: unknown) => console.error("SessionObject advance failed", error)),
+    );
+  }
   if (command.type === "retry_now") {
     const logIds = { sessionId: state.meta.get("session_id", z.string()), linkId: access.linkId };
     refuseEarlyRetryNow(state.meta, state.clock.now(), logIds);

@@ -6,11 +6,9 @@ import { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 
 export function sessionInboxReport(state: SessionState, config: Config, env: Env): InboxReport {
-  const report = new InboxReport(
+  return new InboxReport(
     state,
     new SqlOutbox(state.sql, state.meta),
     config.inboxDisabled ? null : (creator) => inboxStub(env, creator),
   );
-  state.deadlines.addSource(() => (state.exists() ? report.next() : null));
-  return report;
 }

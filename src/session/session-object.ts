@@ -8,11 +8,13 @@ import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
+import { unknownPolicyKinds } from "../protocol/deadline-policy";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
+import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sources";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf } from "./external-session";
@@ -31,7 +33,7 @@ import { sessionInboxReport } from "./session-inbox-report";
 import { sessionNotifier } from "./session-notifier";
 import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
-import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
+import { buildSessionRuntime, type SessionRuntime, sessionKinds } from "./session-runtime";
 import { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
@@ -91,8 +93,20 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         this.config.retentionMs,
         this.clock,
       );
-      // Built with the stores, so its deadline source is there before the alarm is first re-armed.
+      // Built with the stores, so the deadline sources are there before the alarm is first re-armed.
       this.inboxReportRef = sessionInboxReport(this.stateRef, this.config, this.env);
+      this.stateRef.deadlines.add(
+        ...sessionDeadlineSources(
+          this.stateRef,
+          {
+            agent: () => this.agent(),
+            erase: (reason) => this.erase(reason),
+            linkAdmin: () => this.linkAdmin,
+            notifier: () => this.notifier,
+          },
+          this.inboxReportRef,
+        ),
+      );
     }
     return this.stateRef;
   }
@@ -135,6 +149,15 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
         refuse("invalid_input", "Session already exists");
       }
+      const unknownKinds = unknownPolicyKinds(
+        init.deadlinePolicies ?? {},
+        sessionKinds.kinds.map((k) => k.kind),
+      );
+      if (unknownKinds.length > 0)
+        refuse(
+          "invalid_input",
+          `deadlinePolicies.${unknownKinds.join(", deadlinePolicies.")}: no interaction kind has this name`,
+        );
       this.state.initialize(init);
       this.inboxReport.onCreated(this.clock.now());
       this.state.deadlines.rearm();
@@ -314,14 +337,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   override async alarm(): Promise<void> {
     this.stateRef?.forgetCopies();
     if (!this.exists()) return;
-    await runAlarm({
-      state: this.state,
-      agent: () => this.agent(),
-      erase: (reason) => this.erase(reason),
-      linkAdmin: () => this.linkAdmin,
-      notifier: () => this.notifier,
-      inboxReport: () => this.inboxReport,
-    });
+    await runAlarm(this.state.deadlines, this.clock.now(), () =>
+      this.agent()
+        .loop.advance()
+        .catch((error: unknown) => console.error("SessionObject.alarm advance failed", error)),
+    );
   }
 
   private get linkAdmin(): LinkAdminHost {

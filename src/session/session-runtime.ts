@@ -51,6 +51,7 @@ export function buildSessionRuntime(state: SessionState, config: Config): Sessio
     }),
     kinds: sessionKinds,
     agents,
+    cardDeadlines: state.cardDeadlines.policies(() => [config.deadlinePolicies, state.deadlinePolicies()]),
     settings: {
       model: config.model,
       maxTokens: config.maxTokens,

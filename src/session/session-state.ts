@@ -8,9 +8,11 @@ import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
+import { DeadlinePolicies } from "../protocol/deadline-policy";
 import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
 import { SqlCounter } from "../storage/sql-counter";
+import { SqlCardDeadlines } from "./card-deadlines";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
 import { externalAgentView, recordExternalAgent } from "./external-session";
@@ -47,6 +49,7 @@ export class SessionState {
   readonly transcript: SqlTranscriptStore;
   readonly inbox: SqlInboxStore;
   readonly interactions: SqlInteractionStore;
+  readonly cardDeadlines: SqlCardDeadlines;
   readonly results: SqlToolResultStore;
   readonly rules: SqlPermissionRuleStore;
   readonly notes: SqlNotesStore;
@@ -77,6 +80,7 @@ export class SessionState {
     this.transcript = new SqlTranscriptStore(this.sql, now, this.frames);
     this.inbox = new SqlInboxStore(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
+    this.cardDeadlines = new SqlCardDeadlines(this.sql);
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
@@ -84,14 +88,11 @@ export class SessionState {
     this.sentMessages = new SentMessageLog(this.sql, now);
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
-    this.deadlines = new AlarmDeadlines(storage, this.meta, this.interactions);
-    this.deadlines.addSource(() => this.deliveries.earliestDue());
+    this.deadlines = new AlarmDeadlines(storage, this.meta);
     this.mcp = new SqlMcpStore(this.sql, this.meta);
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
     this.retention = new Retention(this.sql, this.meta, this.events, retentionMs);
-    this.deadlines.addSource(() => (this.exists() ? this.retention.nextDeadline() : null));
-    this.deadlines.addSource(() => this.links.nextExpiry());
   }
 
   /** Drops the copies of stored rows the stores keep, so the next reads go to storage. */
@@ -117,6 +118,7 @@ export class SessionState {
     if (init.mcpServers?.length) this.mcp.select(init.mcpServers);
     if (init.creator) this.meta.set("creator", init.creator);
     if (init.agent) recordExternalAgent(this.meta, init.agent);
+    if (init.deadlinePolicies) this.meta.set("deadline_policies", init.deadlinePolicies);
     this.meta.set("created_at", this.clock.now());
   }
 
@@ -130,11 +132,18 @@ export class SessionState {
     );
   }
 
+  /** The session's own deadline policies, over the deployment's (set at creation). */
+  deadlinePolicies(): DeadlinePolicies | null {
+    return this.meta.get("deadline_policies", DeadlinePolicies);
+  }
+
   createModel(config: Config): ModelClient {
     return createModelClient(config, this.meta.get("script", StoredScript), () => this.turn.nextModelCall());
   }
 
-  agentDeps(parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "agents" | "settings">): AgentDeps {
+  agentDeps(
+    parts: Pick<AgentDeps, "model" | "tools" | "kinds" | "agents" | "settings" | "cardDeadlines">,
+  ): AgentDeps {
     return {
       ...parts,
       events: this.events,
@@ -181,18 +190,22 @@ export class SessionState {
       status: this.turn.status(),
       mode: this.turn.mode(),
       lastSeq: this.events.lastSeq,
-      pending: this.interactions.pending().map((record) => ({
-        toolCallId: record.toolCallId,
-        interactionId: record.id,
-        kind: record.kind,
-        toolName: record.toolName,
-        request: record.request,
-        status: record.status,
-        createdAt: record.createdAt,
-        expiresAt: record.deadline,
-        ...(kinds.readsChat(record.kind) ? { readsChat: true as const } : {}),
-        ...markOf(this, record.frameId),
-      })),
+      pending: this.interactions.pending().map((record) => {
+        const deadlinePolicy = this.cardDeadlines.terms(record.id);
+        return {
+          toolCallId: record.toolCallId,
+          interactionId: record.id,
+          kind: record.kind,
+          toolName: record.toolName,
+          request: record.request,
+          status: record.status,
+          createdAt: record.createdAt,
+          expiresAt: record.deadline,
+          ...(deadlinePolicy ? { deadlinePolicy } : {}),
+          ...(kinds.readsChat(record.kind) ? { readsChat: true as const } : {}),
+          ...markOf(this, record.frameId),
+        };
+      }),
       queued: this.inbox.size(),
       stack: this.frames.stack().map(({ frameId, agent, parentToolCallId, task, depth }) => ({
         frameId,

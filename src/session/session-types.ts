@@ -1,6 +1,7 @@
 // Shapes that cross from the Worker into the session's Durable Object (RPC arguments, query strings).
 import { z } from "zod";
 import { ScriptedReply } from "../model/scripted-reply";
+import { DeadlinePolicies } from "../protocol/deadline-policy";
 import { PermissionMode } from "../protocol/session";
 
 export const SessionInit = z.object({
@@ -17,6 +18,8 @@ export const SessionInit = z.object({
   creator: z.string().optional(),
   /** Set for a session whose agent runs elsewhere: no model loop runs in it. */
   agent: z.object({ name: z.string(), title: z.string().nullable(), key: z.string().nullable() }).optional(),
+  /** The session's own deadline policies, over the deployment's. */
+  deadlinePolicies: DeadlinePolicies.optional(),
 });
 export type SessionInit = z.infer<typeof SessionInit>;
 

@@ -64,6 +64,25 @@ export function formatRemaining(ms: number): string {
 }
 
 /**
+ * The "Give me more time" button's words for an open card whose deadline policy still lets it be
+ * extended (`+10 min`, or the rest up to the maximum); null when it may not be.
+ */
+export function moreTimeLabel(card: {
+  expiresAt: number;
+  deadlinePolicy?: { maxExpiresAt: number; extendByMs: number } | undefined;
+}): string | null {
+  const policy = card.deadlinePolicy;
+  if (!policy || policy.maxExpiresAt <= card.expiresAt) return null;
+  const ms = Math.min(policy.extendByMs, policy.maxExpiresAt - card.expiresAt);
+  const minutes = Math.round(ms / 60_000);
+  return minutes >= 120
+    ? `+${Math.round(minutes / 60)} h`
+    : minutes >= 1
+      ? `+${minutes} min`
+      : `+${Math.ceil(ms / 1000)} s`;
+}
+
+/**
  * The one-line receipt every device shows once an interaction is resolved: the kind's words (sent
  * with the resolution), then a batch, a timeout and where it was answered.
  */

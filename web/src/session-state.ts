@@ -190,6 +190,9 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
       resolve(draft, event.data);
       v.liveBlocks = {};
       return;
+    case "interaction_extended":
+      extend(draft, event.data);
+      return;
     case "session_status":
       if (event.data.status !== "running") draft.endStreaming();
       v.status = event.data.status;
@@ -308,6 +311,19 @@ function resolve(draft: ViewDraft, resolution: InteractionResolution): void {
   const id = interactionIdOf(resolution);
   const interactions = item.interactions.map((known) =>
     known.id === id && !known.resolution ? { ...known, resolution } : known,
+  );
+  if (interactions.some((known, i) => known !== item.interactions[i])) draft.put({ ...item, interactions });
+}
+
+/** "Give me more time" on any device: the open card's deadline (and so its countdown) moves. */
+function extend(
+  draft: ViewDraft,
+  data: { toolCallId: string; interactionId: string; expiresAt: number },
+): void {
+  const item = draft.get(`tool:${data.toolCallId}`);
+  if (item?.kind !== "tool") return;
+  const interactions = item.interactions.map((known) =>
+    known.id === data.interactionId && !known.resolution ? { ...known, expiresAt: data.expiresAt } : known,
   );
   if (interactions.some((known, i) => known !== item.interactions[i])) draft.put({ ...item, interactions });
 }

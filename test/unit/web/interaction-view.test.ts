@@ -3,6 +3,7 @@ import {
   allAnswered,
   answerSummary,
   formatRemaining,
+  moreTimeLabel,
   prettyArguments,
   questionsOf,
   receiptText,
@@ -101,4 +102,14 @@ describe("question answers", () => {
 it("pretty-prints complete arguments and shows half-streamed ones as they came", () => {
   expect(prettyArguments({ input: { key: "a" }, argsJson: "" })).toBe('{\n  "key": "a"\n}');
   expect(prettyArguments({ input: undefined, argsJson: '{"ke' })).toBe('{"ke');
+});
+
+describe("the more-time button", () => {
+  it("offers the policy's step, or what is left of it before the maximum, and nothing at the maximum", () => {
+    const policy = { maxExpiresAt: 3_600_000, extendByMs: 600_000 };
+    expect(moreTimeLabel({ expiresAt: 60_000, deadlinePolicy: policy })).toBe("+10 min");
+    expect(moreTimeLabel({ expiresAt: 3_300_000, deadlinePolicy: policy })).toBe("+5 min");
+    expect(moreTimeLabel({ expiresAt: 3_600_000, deadlinePolicy: policy })).toBeNull();
+    expect(moreTimeLabel({ expiresAt: 60_000 })).toBeNull();
+  });
 });

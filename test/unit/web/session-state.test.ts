@@ -295,3 +295,35 @@ describe("session view reducer", () => {
     expect(JSON.stringify({ ...before, items: [...before.items] })).toBe(snapshot);
   });
 });
+
+describe("a card given more time", () => {
+  it("takes the new deadline from the event on every device, and a resolved card keeps its own", () => {
+    let view = apply(initialView(), [1, "turn_started", { turnId: "t1", messageId: "m1" }]);
+    view = reduceView(view, { type: "events", events: [questionPrompt(2, "toolu_q", 600_000)] });
+    const extended = {
+      toolCallId: "toolu_q",
+      interactionId: "toolu_q",
+      kind: "question",
+      expiresAt: 1_200_000,
+      previousExpiresAt: 600_000,
+      extendedBy: "phone",
+    };
+    view = apply(view, [3, "interaction_extended", extended]);
+    expect(tool(view, "toolu_q").interactions[0]?.expiresAt).toBe(1_200_000);
+    view = apply(view, [
+      4,
+      "interaction_resolved",
+      {
+        toolCallId: "toolu_q",
+        interactionId: "toolu_q",
+        kind: "question",
+        outcome: "timed_out",
+        response: null,
+        resolvedBy: null,
+        resolvedAt: 1_200_001,
+      },
+    ]);
+    view = apply(view, [5, "interaction_extended", { ...extended, expiresAt: 1_800_000 }]);
+    expect(tool(view, "toolu_q").interactions[0]?.expiresAt).toBe(1_200_000);
+  });
+});

@@ -10,8 +10,10 @@ import {
   DecideBatchCommand,
   DenyCommand,
   EndAgentCommand,
+  ExtendDeadlineCommand,
   RespondBody,
   SendMessageCommand,
+  SetDeadlinePoliciesCommand,
   SubmitAnswersCommand,
 } from "../../../src/protocol/commands";
 import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external";
@@ -41,6 +43,8 @@ export function wouldAct(command: unknown): boolean {
   const { type } = parsed.data;
   if (["send_message", "cancel", "set_permission_mode", "decide_batch"].includes(type)) return true;
   if (["open_interaction", "post_progress"].includes(type)) return true;
+  if (["set_deadline_policies"].includes(type)) return true;
+  if (parsed.data.type === "extend_deadline") return parsed.data.interactionId === PENDING_ID;
   return "toolCallId" in parsed.data && parsed.data.toolCallId === PENDING_ID && type !== "submit_answers";
 }
 
@@ -90,6 +94,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   [`POST ${S}/cancel`]: { kind: "body", acts: (value) => isEmptyObject(value) },
   [`POST ${S}/end-agent`]: command("end_agent", bodyOf(EndAgentCommand)),
   [`POST ${S}/retry-now`]: { kind: "body", acts: (value) => isEmptyObject(value) },
+  [`POST ${S}/extend-deadline`]: command("extend_deadline", bodyOf(ExtendDeadlineCommand)),
+  [`POST ${S}/deadline-policies`]: command("set_deadline_policies", bodyOf(SetDeadlinePoliciesCommand)),
   "POST /api/inbox/cards/:sessionId/:interactionId/respond": { kind: "body", acts: () => false },
   "POST /api/inbox/links": { kind: "body", acts: valid(MintInboxLinkBody) },
   "GET /api/inbox/links": { kind: "query", ok: true },

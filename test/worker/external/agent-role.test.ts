@@ -18,6 +18,8 @@ function answeringRoutes(cardId: string): Array<[string, string, unknown]> {
     ["POST", "/cancel", {}],
     ["POST", "/end-agent", {}],
     ["POST", "/retry-now", {}],
+    ["POST", "/extend-deadline", { interactionId: cardId }],
+    ["POST", "/deadline-policies", { deadlinePolicies: { default: { onDeadline: "keep_waiting" } } }],
     ["PATCH", "", { permissionMode: "bypassPermissions" }],
     ["DELETE", "", undefined],
     ["GET", "/export", undefined],
@@ -41,6 +43,8 @@ function answeringCommands(cardId: string): Array<Record<string, unknown>> {
     end_agent: {},
     set_permission_mode: { mode: "bypassPermissions" },
     retry_now: {},
+    extend_deadline: { interactionId: cardId },
+    set_deadline_policies: { deadlinePolicies: { default: { onDeadline: "keep_waiting" } } },
   };
   const refused = COMMAND_TYPES.filter((type) => !(AGENT_COMMANDS as readonly string[]).includes(type));
   // A new command must be listed here, so nobody forgets to decide whether an agent may send it.

@@ -18,9 +18,13 @@ describe("re-arming the alarm", () => {
     const result = await runInDurableObject(stubOf(session), async (instance: SessionObject, ctx) => {
       const { deadlines } = stateOf(instance);
       let reads = 0;
-      deadlines.addSource(() => {
-        reads += 1;
-        return null;
+      deadlines.add({
+        name: "counting",
+        next: () => {
+          reads += 1;
+          return null;
+        },
+        fire: () => undefined,
       });
       const now = Date.now();
       deadlines.setWatchdog(now + 60_000);

@@ -26,6 +26,7 @@ const ASK = "toolu_ask_before_upgrade";
  */
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
+    `DROP TABLE card_deadlines`,
     `DROP TABLE tool_state`,
     `ALTER TABLE interactions DROP COLUMN opened_by_link`,
     `DROP TABLE outbox`,

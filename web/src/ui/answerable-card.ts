@@ -1,11 +1,11 @@
-// What every card a person can answer shares: the countdown, the busy / expired / resolved
-// lifecycle, sending an action with progress in the action line, and collapsing to the receipt.
+// What every card a person can answer shares: the countdown (with "more time"), the busy / expired /
+// resolved lifecycle, sending an action with progress in the action line, and collapsing to the receipt.
 import type { InteractionResolution } from "../../../src/protocol/index";
 import { receiptText } from "../interaction-view";
 import type { InteractionState } from "../session-state";
 import { CARD_SETTLE_MS, cardClock, tooSoonForCard } from "./card-keys";
 import { Countdown } from "./countdown";
-import { h } from "./dom";
+import { h, setText } from "./dom";
 import {
   type CardContext,
   type InteractionCard,
@@ -20,7 +20,10 @@ export abstract class AnswerableCard implements InteractionCard {
   abstract readonly el: HTMLElement;
   protected readonly line = h("p", { class: "action-line", hidden: true });
   protected readonly receipt = receiptNode();
-  protected readonly countdown = new Countdown(() => this.expire());
+  protected readonly countdown = new Countdown(
+    () => this.expire(),
+    () => void this.askForMoreTime(),
+  );
   protected context: CardContext | null = null;
   /** What answers address (`respond`). */
   protected interactionId = "";
@@ -72,6 +75,29 @@ export abstract class AnswerableCard implements InteractionCard {
 
   /** Called when the server refused a response (the action line already says why). */
   protected refused(_error: unknown): void {}
+
+  /**
+   * "Give me more time": the server moves the deadline and every device (this one too) folds the
+   * event, so the countdown moves when it arrives; a refusal (at the maximum) shows in the action line.
+   */
+  private async askForMoreTime(): Promise<void> {
+    const extend = this.context?.actions.extendDeadline;
+    if (!extend || !this.open()) return;
+    this.countdown.setMoreTimeBusy(true);
+    try {
+      await extend(this.interactionId);
+      this.line.hidden = true;
+    } catch (error) {
+      this.line.hidden = false;
+      this.line.dataset.state = "error";
+      setText(
+        this.line,
+        `Could not get more time: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    } finally {
+      this.countdown.setMoreTimeBusy(false);
+    }
+  }
 
   private setBusy(busy: boolean): void {
     this.busy = busy;

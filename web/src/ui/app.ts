@@ -63,7 +63,10 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
   const context: CardContext = {
     deviceId,
     clockSkewMs: 0,
-    actions: { respond },
+    actions: {
+      respond,
+      extendDeadline: (interactionId) => client.send({ type: "extend_deadline", interactionId }),
+    },
     focusMessageBox: () => composer.focus(),
   };
   let currentContext = context;

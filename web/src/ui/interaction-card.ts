@@ -10,6 +10,8 @@ import { h, setText } from "./dom";
 export interface InteractionActions {
   /** Sends a response in the kind's own shape to the interaction `interactionId`. */
   respond(interactionId: string, response: unknown): Promise<CommandOutcome>;
+  /** "Give me more time": moves the card's deadline by its policy's step (absent: not offered). */
+  extendDeadline?(interactionId: string): Promise<CommandOutcome>;
 }
 
 export interface CardContext {

@@ -1,0 +1,30 @@
+// Cards whose deadline passed: each is resolved as its deadline policy says, and the loop resumes
+// with their results — or, when a card of the turn was cancelled by its deadline, the turn stops
+// as if the person had pressed Stop (an external agent's card is only cancelled: no turn runs here).
+import { isExternalInteraction } from "../../agent/external-id";
+import { timeOutDue } from "../../agent/resolve-interaction";
+import type { SqlInteractionStore } from "../interaction-store";
+import type { SessionRuntime } from "../session-runtime";
+import type { DeadlineSource } from "./deadline-source";
+
+export function interactionTimeoutSource(
+  interactions: SqlInteractionStore,
+  agent: () => SessionRuntime,
+): DeadlineSource {
+  return {
+    name: "interaction deadlines",
+    next: () => interactions.earliestDeadline(),
+    fire(now, run) {
+      const { deps, loop } = agent();
+      const stopsTurn = deps.interactions
+        .due(now)
+        .some(
+          (card) => deps.cardDeadlines?.onDeadline(card.id) === "cancelled" && !isExternalInteraction(card),
+        );
+      if (timeOutDue(deps, now) === 0) return undefined;
+      if (stopsTurn) loop.cancel(null);
+      run.wake();
+      return undefined;
+    },
+  };
+}
