@@ -10,6 +10,12 @@ import type { DeadlineSource } from "./deadline-sources/deadline-source";
 import type { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 
+/**
+ * How long a row waits before the alarm delivers it: one delivery then carries what a step wrote
+ * together (a card and the status change around it), and the alarm's own work and writes stay off
+ * the path from an answer to the next model text, which the output gate would otherwise hold.
+ */
+export const DELIVERY_DELAY_MS = 100;
 /** Rows per delivery; the alarm comes straight back for the rest. */
 const BATCH_ROWS = 100;
 /** Waits before attempts 2, 3, …; the last one repeats, since the rows must arrive eventually. */
@@ -94,7 +100,7 @@ export class InboxReport implements DeadlineSource {
     if (!this.inbox || this.sending || !this.state.exists()) return null;
     const oldest = this.outbox.oldestAt();
     if (oldest === null) return null;
-    return Math.max(oldest, this.outbox.retry()?.at ?? 0);
+    return Math.max(oldest + DELIVERY_DELAY_MS, this.outbox.retry()?.at ?? 0);
   }
 
   /** Delivers what is due; on failure schedules a retry. Never throws. */

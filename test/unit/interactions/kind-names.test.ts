@@ -32,6 +32,8 @@ const NAMES = [
 /** Where the seed kinds are still named outside their files, each for a reason of its own. */
 const KNOWN: Record<string, string> = {
   "src/protocol/seed-names.ts": "the one module of the seed kinds' older events, commands and routes",
+  "src/protocol/deadline-policy.ts":
+    "its `deny` is what a deadline does (the seeds' default), not the command",
   "src/agent/permission-policy.ts":
     "its `deny` is the policy's own behavior (Claude Code's word), not the command",
   "src/agent/tool-phase.ts": "opens an approval before a tool runs, and records the policy's deny",

@@ -5,10 +5,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import type { InboxView } from "../../../src/protocol";
+import { DELIVERY_DELAY_MS } from "../../../src/session/inbox-report";
 import type { SessionObject } from "../../../src/session/session-object";
 import { ACCESS_BINDINGS, JWKS_CONTROL_HOST } from "../../helpers/access-bindings";
 import { type CreatedSession, Device, ORIGIN, toolReply } from "../../helpers/session-harness";
-import { stubOf } from "../../helpers/session-object-probe";
+import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -138,6 +139,8 @@ export async function outboxSize(session: { sessionId: string }): Promise<number
 export async function deliverOutbox(session: { sessionId: string }): Promise<void> {
   for (let round = 0; round < 100; round += 1) {
     if ((await outboxSize(session)) === 0) return;
+    // Rows wait a moment to be delivered together: the session's clock moves past it, no sleep.
+    await advanceClock(session, { by: DELIVERY_DELAY_MS });
     await runDurableObjectAlarm(stubOf(session));
   }
   throw new Error(`the outbox of ${session.sessionId} never emptied`);
