@@ -1,8 +1,14 @@
 // Hono's typing for this app: the Worker bindings and the values middleware sets.
 import type { Config } from "../config";
 import type { Access } from "../protocol/access";
-import type { Ticket } from "./connection-ticket";
 import type { InboxLinkClaims } from "./inbox-link-token";
+
+/** A checked ticket: who it admits, and the id and expiry the object spends it by. */
+export interface Ticket {
+  access: Access;
+  id: string;
+  expiresAt: number;
+}
 
 export type AppEnv = {
   Bindings: Env;

@@ -11,6 +11,8 @@ import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http"
 import type { NotifyInfo } from "../protocol/notify";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
+import { newSessionId, signSessionToken } from "../tokens/session-token";
+import { checkAccessToken } from "../tokens/share-token";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { configFor } from "./config-guard";
@@ -26,8 +28,6 @@ import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { requireOwnSession } from "./session-owner-guard";
 import { sessionRoutes } from "./session-routes";
-import { newSessionId, signSessionToken } from "./session-token";
-import { checkAccessToken } from "./share-token";
 
 export const app = new Hono<AppEnv>();
 

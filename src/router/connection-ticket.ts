@@ -8,8 +8,8 @@ import { sign, verify } from "hono/jwt";
 import { z } from "zod";
 import { Access } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
-import type { AppEnv } from "./app-env";
-import { newSessionId } from "./session-token";
+import { newSessionId } from "../tokens/session-token";
+import type { AppEnv, Ticket } from "./app-env";
 
 const AUDIENCE = "parley:connection-ticket";
 export const TICKET_TTL_MS = 30_000;
@@ -21,13 +21,6 @@ const Claims = z.object({
   access: Access,
   exp: z.number().int(),
 });
-
-/** A checked ticket: who it admits, and the id and expiry the object spends it by. */
-export interface Ticket {
-  access: Access;
-  id: string;
-  expiresAt: number;
-}
 
 export async function signTicket(secret: string, sessionId: string, access: Access, now: number) {
   const expiresAt = now + TICKET_TTL_MS;

@@ -5,11 +5,11 @@ import type { MintedLink, ShareLinkView } from "../protocol/access";
 import type { CreateExternalSessionResponse } from "../protocol/external";
 import type { CreateSessionBody } from "../protocol/http";
 import { sessionStub } from "../session/session-rpc";
+import { hmacKey, newSessionId, signSessionToken } from "../tokens/session-token";
+import { signShareToken } from "../tokens/share-token";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";
-import { hmacKey, newSessionId, signSessionToken } from "./session-token";
-import { signShareToken } from "./share-token";
 
 const encoder = new TextEncoder();
 

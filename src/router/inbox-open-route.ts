@@ -7,12 +7,12 @@ import { OWNER, ShareLinkView } from "../protocol/access";
 import type { OpenedInboxSession } from "../protocol/inbox-links";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
+import { hmacKey } from "../tokens/session-token";
+import { signShareToken } from "../tokens/share-token";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { linkAnswerer } from "./inbox-answer-route";
 import { personOf } from "./person";
-import { hmacKey } from "./session-token";
-import { signShareToken } from "./share-token";
 
 const Listed = z.object({ links: z.array(ShareLinkView) });
 

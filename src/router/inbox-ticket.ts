@@ -6,10 +6,10 @@ import { z } from "zod";
 import { LinkId } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
 import { InboxLinkRole } from "../protocol/inbox-links";
+import { newSessionId } from "../tokens/session-token";
 import { TICKET_TTL_MS } from "./connection-ticket";
 import { HttpError } from "./http-error";
 import type { InboxLinkClaims } from "./inbox-link-token";
-import { newSessionId } from "./session-token";
 
 const AUDIENCE = "parley:inbox-ticket";
 

@@ -3,12 +3,12 @@
 import { Hono } from "hono";
 import { LinkId, type MintedLink, MintLinkBody, type ShareLinkView } from "../protocol/access";
 import { sessionStub } from "../session/session-rpc";
+import { newSessionId } from "../tokens/session-token";
+import { signShareToken } from "../tokens/share-token";
 import { requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { readJsonBody } from "./read-json-body";
-import { newSessionId } from "./session-token";
-import { signShareToken } from "./share-token";
 
 export const linkRoutes = new Hono<AppEnv>();
 

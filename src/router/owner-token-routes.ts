@@ -4,10 +4,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { OwnerTokenResponse } from "../protocol/http";
 import { sessionStub } from "../session/session-rpc";
+import { signSessionToken } from "../tokens/session-token";
 import { requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
-import { signSessionToken } from "./session-token";
 
 export const ownerTokenRoutes = new Hono<AppEnv>();
 

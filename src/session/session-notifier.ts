@@ -3,8 +3,8 @@
 import { z } from "zod";
 import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
-import { newSessionId } from "../router/session-token";
-import { signShareToken } from "../router/share-token";
+import { newSessionId } from "../tokens/session-token";
+import { signShareToken } from "../tokens/share-token";
 import { sessionKinds } from "./session-runtime";
 import type { SessionState } from "./session-state";
 

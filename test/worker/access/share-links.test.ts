@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { signShareToken } from "../../../src/router/share-token";
 import type { SessionObject } from "../../../src/session/session-object";
+import { signShareToken } from "../../../src/tokens/share-token";
 import { api, connect, createSession, textReply } from "../../helpers/session-harness";
 import { alarmOf, stubOf } from "../../helpers/session-object-probe";
 import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";

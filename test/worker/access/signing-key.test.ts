@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/router/app";
-import { signSessionToken } from "../../../src/router/session-token";
+import { signSessionToken } from "../../../src/tokens/session-token";
 import { createSession, ORIGIN } from "../../helpers/session-harness";
 
 // The key a deployment without SESSION_SECRET once fell back to, public in the source.

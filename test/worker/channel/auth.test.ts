@@ -2,7 +2,7 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/router/app";
-import { newSessionId, signSessionToken } from "../../../src/router/session-token";
+import { newSessionId, signSessionToken } from "../../../src/tokens/session-token";
 import { api, connect, createSession, ORIGIN, textReply } from "../../helpers/session-harness";
 
 const GATEWAY_TOKEN = "gateway-token-for-tests";
