@@ -182,8 +182,8 @@ describe.skipIf(!hasChromium)("plan approval and batch decisions in the page", (
     await bar.getByRole("button", { name: "Deny all" }).click();
     await page.getByText("Turn stopped after a denial.").waitFor();
     expect(await page.locator(".approval-card .receipt").allTextContents()).toEqual([
-      "Denied (all 2 at once): “not today” · turn stopped",
-      "Denied (all 2 at once): “not today” · turn stopped",
+      "Denied: “not today” · turn stopped (all 2 at once)",
+      "Denied: “not today” · turn stopped (all 2 at once)",
     ]);
     expect(await page.getByText("This reply is never requested.").count()).toBe(0);
   });
