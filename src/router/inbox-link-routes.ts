@@ -1,10 +1,10 @@
 // `…/api/inbox/links`: the person mints, lists and revokes links to their inbox. Only the person
 // in person may; an inbox link can never mint another or revoke one.
 import type { Hono } from "hono";
-import { inboxStub } from "../inbox/inbox-rpc";
 import { LinkId, OWNER } from "../protocol/access";
 import { describeZodError } from "../protocol/errors";
 import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox-links";
+import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

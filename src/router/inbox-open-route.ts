@@ -2,10 +2,10 @@
 // their own sessions, minted once per holder and reused after, so the page shows the conversation.
 import type { Hono } from "hono";
 import { z } from "zod";
-import { inboxStub } from "../inbox/inbox-rpc";
 import { OWNER, ShareLinkView } from "../protocol/access";
 import type { OpenedInboxSession } from "../protocol/inbox-links";
 import { SessionId } from "../protocol/session";
+import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";

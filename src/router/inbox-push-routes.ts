@@ -1,10 +1,10 @@
 // `…/api/inbox/push-subscriptions`: "Notify this device" for the whole inbox. One subscription
 // covers every session of the person; the inbox pushes each card that opens once per device.
 import type { Hono } from "hono";
-import { inboxStub } from "../inbox/inbox-rpc";
 import { describeZodError } from "../protocol/errors";
 import { PushSubscriptionBody } from "../protocol/notify";
 import { DeviceId } from "../protocol/session";
+import { inboxStub } from "../session/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";

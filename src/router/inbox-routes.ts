@@ -2,9 +2,9 @@
 // WebSocket. Who asks was settled by src/router/person.ts; each person reaches only their own.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { inboxStub } from "../inbox/inbox-rpc";
 import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbox-stream-request";
 import { describeZodError } from "../protocol/errors";
+import { inboxStub } from "../session/inbox-rpc";
 import { ticketHeader } from "../session/spent-tickets";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

@@ -2,11 +2,11 @@
 // rows in the event's own transaction; the alarm delivers them (it is a deadline source), retrying
 // later when the inbox is unreachable, so the session never waits on it.
 import { z } from "zod";
-import type { InboxRpc } from "../inbox/inbox-rpc";
 import type { EventData, SessionEvent } from "../protocol/events";
 import type { OutboxEntry } from "../protocol/inbox";
 import { isPromptEvent } from "../protocol/prompt-event";
 import type { DeadlineSource } from "./deadline-sources/deadline-source";
+import type { InboxRpc } from "./inbox-rpc";
 import type { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 

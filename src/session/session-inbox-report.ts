@@ -1,7 +1,7 @@
 // The session's inbox report, wired to its stores, the configuration and the Inbox namespace.
 import type { Config } from "../config";
-import { inboxStub } from "../inbox/inbox-rpc";
 import { InboxReport } from "./inbox-report";
+import { inboxStub } from "./inbox-rpc";
 import { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 

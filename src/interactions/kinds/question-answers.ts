@@ -4,7 +4,7 @@ import { z } from "zod";
 import { describeZodError } from "../../protocol/errors";
 import { MAX_NOTE_CHARS, MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ParsedResponse } from "../define-interaction";
-import type { Question, QuestionRequest } from "./question";
+import type { Question, QuestionRequest } from "./question-request";
 
 /** Joins multi-select answers, as the Claude Agent SDK does in its `answers` record. */
 export const ANSWER_JOINER = ", ";

@@ -1,4 +1,5 @@
-// The RPC surface of a person's Inbox object, and how the Worker and sessions reach it (one per person).
+// The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
+// session that reports to it so the inbox builds on the session's parts, never the other way round.
 
 import type { ErrorBody } from "../protocol/errors";
 import type { InboxView, OutboxBatch } from "../protocol/inbox";
