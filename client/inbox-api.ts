@@ -1,6 +1,6 @@
-// HTTP calls of a person's inbox (DESIGN §21): its view, answering a card, opening a session,
-// tickets for its stream, inbox links and push. The credential is the gateway token, an inbox
-// link's token, or none (Cloudflare Access signs the browser's requests, or a local deployment).
+// HTTP calls of a person's inbox (DESIGN §21): its view, answering a card or giving it more time,
+// opening a session, tickets for its stream, inbox links and push. The credential is the gateway
+// token, an inbox link's token, or none (Access signs the browser's requests, or a local deployment).
 import type {
   ConnectionTicketResponse,
   InboxLinkView,
@@ -41,6 +41,18 @@ export function respondFromInbox(
 ): Promise<{ ok: true; result: unknown }> {
   const path = `/cards/${encodeURIComponent(card.sessionId)}/${encodeURIComponent(card.interactionId)}/respond`;
   return request(target, "POST", path, { response });
+}
+
+/**
+ * "Give me more time" on a card from the inbox: its session moves the deadline by the card's policy
+ * step, up to its maximum (an ApiError 400 beyond it); the result holds the new deadline.
+ */
+export function extendFromInbox(
+  target: InboxTarget,
+  card: { sessionId: string; interactionId: string },
+): Promise<{ ok: true; result: { interactionId: string; expiresAt: number; maxExpiresAt: number } }> {
+  const path = `/cards/${encodeURIComponent(card.sessionId)}/${encodeURIComponent(card.interactionId)}/extend`;
+  return request(target, "POST", path);
 }
 
 /** A link that opens one of the person's sessions (the whole conversation). */

@@ -17,10 +17,16 @@ export function applyInboxEvent(view: InboxView, event: InboxEvent): InboxView {
   const { change, sessionId } = event;
   switch (change.type) {
     case "card_opened": {
-      const known = view.cards.some(
+      const known = view.cards.find(
         (card) => card.sessionId === sessionId && card.interactionId === change.card.interactionId,
       );
-      if (known) return next;
+      // A card reported again is an upsert ("more time" moved its deadline): it takes the new one.
+      if (known) {
+        const card = { ...known, ...change.card, sessionId };
+        next.cards = view.cards.map((other) => (other === known ? card : other));
+        next.cards.sort((x, y) => x.expiresAt - y.expiresAt);
+        return next;
+      }
       next.cards = [...view.cards, { ...change.card, sessionId }].sort((a, b) => a.expiresAt - b.expiresAt);
       next.sessions = withOpenCards(view, sessionId, 1);
       return next;

@@ -33,6 +33,10 @@ const MIGRATIONS: string[][] = [
     // Sessions opened through each inbox link (each holds a share link with the link's id).
     `CREATE TABLE link_sessions (link_id TEXT NOT NULL, session_id TEXT NOT NULL, PRIMARY KEY (link_id, session_id))`,
   ],
+  [
+    // A card's deadline terms (JSON), so the inbox offers "more time" as the session page does.
+    `ALTER TABLE cards ADD COLUMN deadline_policy TEXT`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

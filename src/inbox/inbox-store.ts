@@ -1,5 +1,6 @@
 // The inbox's projection over its SQLite: applying a session's outbox rows exactly once (by the
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
+import { CardDeadlineTerms } from "../protocol/deadline-policy";
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
 import type { SqlCounter } from "../storage/sql-counter";
 
@@ -95,6 +96,7 @@ export class InboxStore {
         request: string;
         created_at: number;
         expires_at: number;
+        deadline_policy: string | null;
       }>(`SELECT * FROM cards ORDER BY expires_at, created_at, interaction_id`)
       .map((row) => ({
         sessionId: row.session_id,
@@ -105,6 +107,9 @@ export class InboxStore {
         request: JSON.parse(row.request) as unknown,
         createdAt: row.created_at,
         expiresAt: row.expires_at,
+        ...(row.deadline_policy
+          ? { deadlinePolicy: CardDeadlineTerms.parse(JSON.parse(row.deadline_policy)) }
+          : {}),
       }));
     return { person, lastSeq: this.lastSeq, sessions, cards };
   }
@@ -131,9 +136,11 @@ export class InboxStore {
       case "card_opened": {
         const card = entry.card;
         this.sql.run(
-          `INSERT INTO cards (session_id, interaction_id, tool_call_id, kind, tool_name, request, created_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (session_id, interaction_id) DO UPDATE SET expires_at = excluded.expires_at`,
+          `INSERT INTO cards (session_id, interaction_id, tool_call_id, kind, tool_name, request, created_at,
+             expires_at, deadline_policy)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (session_id, interaction_id) DO UPDATE SET expires_at = excluded.expires_at,
+             deadline_policy = COALESCE(excluded.deadline_policy, deadline_policy)`,
           sessionId,
           card.interactionId,
           card.toolCallId,
@@ -142,6 +149,7 @@ export class InboxStore {
           JSON.stringify(card.request ?? null),
           card.createdAt,
           card.expiresAt,
+          card.deadlinePolicy ? JSON.stringify(card.deadlinePolicy) : null,
         );
         return;
       }

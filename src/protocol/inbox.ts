@@ -1,6 +1,7 @@
 // A person's inbox (DESIGN §21): what sessions report to it through their outbox, and what the
 // inbox shows — its sessions, every open card across them, and its own event log for streams.
 import { z } from "zod";
+import { CardDeadlineTerms } from "./deadline-policy";
 import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
 
 /** A session as its creator's inbox lists it. */
@@ -24,6 +25,8 @@ export const InboxCardData = z.object({
   request: z.unknown(),
   createdAt: z.number(),
   expiresAt: z.number(),
+  /** What the deadline does and how far "more time" may move it; absent on cards reported before. */
+  deadlinePolicy: CardDeadlineTerms.optional(),
 });
 export type InboxCardData = z.infer<typeof InboxCardData>;
 

@@ -1,6 +1,6 @@
-// Answering a card from the inbox: the answer goes to the card's own session, which keeps the
-// first-answer-wins rule (409 with the winner); the answer is recorded as given by the person.
-import type { Hono } from "hono";
+// Answering a card from the inbox, or giving it more time: both go to the card's own session, which
+// keeps first-answer-wins (409 with the winner) and records the person as who acted.
+import type { Context, Hono } from "hono";
 import { z } from "zod";
 import { OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
@@ -23,31 +23,55 @@ export function linkAnswerer(link: InboxLinkClaims): string {
   return `${link.label ?? "inbox link"} (inbox link ${link.linkId.slice(0, 8)})`;
 }
 
+/**
+ * The card's session and interaction from the path, once the caller may act on it: an answer-role
+ * link or the person themself, and only in a session that person created. `doing` names the act.
+ */
+async function cardOf(c: Context<AppEnv>, doing: string) {
+  const person = personOf(c);
+  const link = c.get("inboxLink");
+  if (link && link.role !== "answer") throw new HttpError("forbidden", `A view link may not ${doing}`);
+  const sessionId = SessionId.safeParse(c.req.param("sessionId"));
+  if (!sessionId.success)
+    throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
+  const interactionId = InteractionId.safeParse(c.req.param("interactionId"));
+  if (!interactionId.success) {
+    throw new HttpError("invalid_input", `interactionId: ${describeZodError(interactionId.error)}`);
+  }
+  return { person, link, sessionId: sessionId.data, interactionId: interactionId.data };
+}
+
+/** Sends `command` to the card's session as the person (or their link), refusing another's session. */
+async function commandAs(
+  c: Context<AppEnv>,
+  card: Awaited<ReturnType<typeof cardOf>>,
+  command: SessionCommand,
+) {
+  const session = sessionStub(c.env, card.sessionId);
+  const creator = await session.creator();
+  if (creator === null) throw new HttpError("unknown_session", "No such session");
+  if (creator !== card.person) {
+    throw new HttpError("forbidden", "This card belongs to another person's session");
+  }
+  // Who acted is the person, or the inbox link they handed out — never a device id the client chose.
+  const actor = card.link ? linkAnswerer(card.link) : card.person;
+  const outcome = await session.command(command, INBOX_DEVICE, OWNER, actor);
+  if (!outcome.ok) throw HttpError.from(outcome.error);
+  return c.json({ ok: true, result: outcome.result ?? null });
+}
+
 export function inboxAnswerRoute(routes: Hono<AppEnv>): void {
   routes.post("/cards/:sessionId/:interactionId/respond", async (c) => {
-    const person = personOf(c);
-    const link = c.get("inboxLink");
-    if (link && link.role !== "answer") throw new HttpError("forbidden", "A view link may not answer cards");
-    const sessionId = SessionId.safeParse(c.req.param("sessionId"));
-    if (!sessionId.success)
-      throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
-    const interactionId = InteractionId.safeParse(c.req.param("interactionId"));
-    if (!interactionId.success) {
-      throw new HttpError("invalid_input", `interactionId: ${describeZodError(interactionId.error)}`);
-    }
+    const card = await cardOf(c, "answer cards");
     const body = await readJsonBody(c, AnswerBody);
-    const session = sessionStub(c.env, sessionId.data);
-    const creator = await session.creator();
-    if (creator === null) throw new HttpError("unknown_session", "No such session");
-    if (creator !== person) throw new HttpError("forbidden", "This card belongs to another person's session");
-    const command = {
-      type: "respond",
-      interactionId: interactionId.data,
-      response: body.response,
-    } as SessionCommand;
-    // Who answered is the person, or the inbox link they handed out — never a device id the client chose.
-    const outcome = await session.command(command, INBOX_DEVICE, OWNER, link ? linkAnswerer(link) : person);
-    if (!outcome.ok) throw HttpError.from(outcome.error);
-    return c.json({ ok: true, result: outcome.result ?? null });
+    const command = { type: "respond", interactionId: card.interactionId, response: body.response };
+    return commandAs(c, card, command as SessionCommand);
+  });
+
+  // "Give me more time" from the inbox: the session moves the deadline by its policy's step, up to
+  // its maximum (400 beyond), and reports it to the inbox like any other device's extension.
+  routes.post("/cards/:sessionId/:interactionId/extend", async (c) => {
+    const card = await cardOf(c, "give cards more time");
+    return commandAs(c, card, { type: "extend_deadline", interactionId: card.interactionId });
   });
 }

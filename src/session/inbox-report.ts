@@ -141,6 +141,7 @@ export class InboxReport implements DeadlineSource {
           request: data.request,
           createdAt: data.createdAt,
           expiresAt: data.expiresAt,
+          ...(data.deadlinePolicy ? { deadlinePolicy: data.deadlinePolicy } : {}),
         },
       };
     }
@@ -148,6 +149,7 @@ export class InboxReport implements DeadlineSource {
     if (event.type === "interaction_extended") {
       const record = this.state.interactions.get(event.data.interactionId);
       if (record?.status !== "pending") return null;
+      const deadlinePolicy = this.state.cardDeadlines.terms(record.id);
       return {
         type: "card_opened",
         card: {
@@ -158,6 +160,7 @@ export class InboxReport implements DeadlineSource {
           request: record.request,
           createdAt: record.createdAt,
           expiresAt: event.data.expiresAt,
+          ...(deadlinePolicy ? { deadlinePolicy } : {}),
         },
       };
     }

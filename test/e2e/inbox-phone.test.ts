@@ -134,6 +134,9 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     const group = screen.locator(`.inbox-group[data-session-id="${session.sessionId}"]`);
     await group.getByText("Which plan should I follow?", { exact: true }).waitFor();
     expect(await group.getByRole("button", { name: "Submit answers" }).isVisible()).toBe(false);
+    // Nor to give it more time (the server refuses a view link that asks).
+    expect(await group.locator(".more-time").count()).toBe(1);
+    expect(await group.locator(".more-time").isVisible()).toBe(false);
     await context.close();
   });
 

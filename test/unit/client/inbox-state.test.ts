@@ -77,4 +77,20 @@ describe("the inbox a device holds", () => {
     expect(removed.sessions.map((s) => s.sessionId)).toEqual([S1]);
     expect(waitingCount(removed)).toBe(0);
   });
+
+  it("gives a card reported again its new deadline, in order, without counting it twice", () => {
+    const view = fold(empty, events);
+    const extended = applyInboxEvent(view, {
+      seq: 5,
+      at: 5,
+      sessionId: S2,
+      change: { type: "card_opened", card: card("toolu_soon", 1_500) },
+    });
+    expect(extended.cards.map((c) => [c.interactionId, c.expiresAt])).toEqual([
+      ["toolu_late", 900],
+      ["toolu_soon", 1_500],
+    ]);
+    expect(extended.sessions.find((s) => s.sessionId === S2)?.openCards).toBe(1);
+    expect(waitingCount(extended)).toBe(2);
+  });
 });

@@ -97,6 +97,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   [`POST ${S}/extend-deadline`]: command("extend_deadline", bodyOf(ExtendDeadlineCommand)),
   [`POST ${S}/deadline-policies`]: command("set_deadline_policies", bodyOf(SetDeadlinePoliciesCommand)),
   "POST /api/inbox/cards/:sessionId/:interactionId/respond": { kind: "body", acts: () => false },
+  "POST /api/inbox/cards/:sessionId/:interactionId/extend": { kind: "params" },
   "POST /api/inbox/links": { kind: "body", acts: valid(MintInboxLinkBody) },
   "GET /api/inbox/links": { kind: "query", ok: true },
   "DELETE /api/inbox/links/:linkId": { kind: "params" },

@@ -33,6 +33,7 @@ function toolItemOf(card: InboxCard): ToolItem {
     request: card.request,
     createdAt: card.createdAt,
     expiresAt: card.expiresAt,
+    ...(card.deadlinePolicy ? { deadlinePolicy: card.deadlinePolicy } : {}),
     id: card.interactionId,
     resolution: null,
   };
@@ -88,7 +89,10 @@ export class InboxCards {
     }
     for (const card of view.cards) {
       const key = keyOf(card.sessionId, card.interactionId);
-      if (this.shown.has(key)) continue;
+      if (this.shown.has(key)) {
+        this.extend(card.sessionId, card.interactionId, card.expiresAt);
+        continue;
+      }
       const item = toolItemOf(card);
       const tool = new ToolCard();
       tool.el.dataset.sessionId = card.sessionId;
@@ -116,6 +120,18 @@ export class InboxCards {
       phase: "done",
       interactions: [{ ...interaction, resolution: { ...resolution, kind: interaction.kind } }],
     };
+    shown.tool.update(shown.item, shown.context);
+  }
+
+  /**
+   * "More time" moved a card's deadline (here or on another device): its countdown re-aims, keeping
+   * the card's drafts. An older deadline (a late copy of the view) changes nothing.
+   */
+  extend(sessionId: string, interactionId: string, expiresAt: number): void {
+    const shown = this.shown.get(keyOf(sessionId, interactionId));
+    const [interaction] = shown?.item.interactions ?? [];
+    if (!shown || !interaction || interaction.resolution || expiresAt <= interaction.expiresAt) return;
+    shown.item = { ...shown.item, interactions: [{ ...interaction, expiresAt }] };
     shown.tool.update(shown.item, shown.context);
   }
 

@@ -1,6 +1,12 @@
 // The start page is the person's inbox: every card waiting in any of their sessions, answered in
 // place, the count in the tab title, their sessions from the server, and "start a new session".
-import { fetchInbox, type InboxTarget, openFromInbox, respondFromInbox } from "../../../client/inbox-api";
+import {
+  extendFromInbox,
+  fetchInbox,
+  type InboxTarget,
+  openFromInbox,
+  respondFromInbox,
+} from "../../../client/inbox-api";
 import { InboxClient } from "../../../client/inbox-client";
 import { waitingCount } from "../../../client/inbox-state";
 import { ApiError } from "../../../client/session-api";
@@ -69,10 +75,19 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
       throw error;
     }
   };
+  // The new deadline shows at once; the inbox stream brings the same to every other device.
+  const extendDeadline = async (card: { sessionId: string; interactionId: string }) => {
+    const extended = await extendFromInbox(target, card);
+    cards.extend(card.sessionId, card.interactionId, extended.result.expiresAt);
+    return { result: extended.result, alreadyResolved: false } satisfies CommandOutcome;
+  };
   const contextFor = (sessionId: string): CardContext => ({
     deviceId: INBOX_DEVICE,
     clockSkewMs: 0,
-    actions: { respond: (interactionId, response) => respond({ sessionId, interactionId }, response) },
+    actions: {
+      respond: (interactionId, response) => respond({ sessionId, interactionId }, response),
+      extendDeadline: (interactionId) => extendDeadline({ sessionId, interactionId }),
+    },
   });
   const cards = new InboxCards(contextFor);
   const sessions = new InboxSessions(async (sessionId, button) => {
