@@ -28,7 +28,7 @@ const hugeNumber = fc.oneof(
 );
 
 /** Any JSON-ish value, including the hostile leaves above. */
-const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: "small" },
     nastyString,
