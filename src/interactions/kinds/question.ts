@@ -1,7 +1,5 @@
 // The `question` kind: the model's AskUserQuestion call, in the Claude Agent SDK's own input schema,
 // answered by a person choosing options or typing an "Other" answer on any device.
-import { z } from "zod";
-import { MAX_PREVIEW_CHARS } from "../../protocol/limits";
 import { defineInteraction, type ToolResult } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { parseQuestionAnswers, type QuestionResponse } from "./question-answers";
