@@ -12,12 +12,11 @@ import { nextStep, readLoopState } from "./next-step";
 import { appendOutput } from "./output-events";
 import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending, pendingOnTop } from "./resolve-interaction";
-import { refuseUnavailableTools, settleStackCalls, startDelegation } from "./stack-calls";
-import { frameRequest, isStackTool } from "./stack-tools";
+import { frameRequest } from "./stack-tools";
 import { reviewStop } from "./stop-reasons";
 import { StreamAssembler, stoppingAfter } from "./stream-assembler";
-import { settleToolCalls } from "./tool-phase";
-import { resultBlocks, toolUses } from "./tool-results";
+import { toolUses } from "./tool-results";
+import { settleToolStep } from "./tool-step";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
 
 // The watchdog deadline is pushed forward at most this often while a model call makes progress.
@@ -174,7 +173,7 @@ export class AgentLoop {
       }
       switch (step.step) {
         case "settle_tools": {
-          const outcome = await this.settleTools(step.uses, signal);
+          const outcome = await settleToolStep(deps, step.uses, signal);
           if (outcome === "aborted" || outcome === "paused") return;
           continue;
         }
@@ -224,39 +223,6 @@ export class AgentLoop {
         }
       }
     }
-  }
-
-  /**
-   * Runs, asks or delegates the tool calls of the model's last message. `paused` when the turn now
-   * waits for a person; `continue` when the loop should look again.
-   */
-  private async settleTools(
-    uses: ToolUseBlockParam[],
-    signal: AbortSignal,
-  ): Promise<"aborted" | "paused" | "continue"> {
-    const { deps } = this;
-    refuseUnavailableTools(deps, uses);
-    const outcome = await settleToolCalls(
-      deps,
-      uses.filter((use) => !isStackTool(use.name)),
-      signal,
-    );
-    if (outcome === "aborted") return "aborted";
-    if (outcome === "waiting") {
-      // A delegated agent starts at once; this frame's open cards wait for a person meanwhile.
-      if (startDelegation(deps, uses) === "moved") return "continue";
-      // An answer may have arrived while tools ran: look again rather than pause with nothing pending.
-      const asked = new Set(uses.map((use) => use.id));
-      if (!deps.interactions.pending().some((record) => asked.has(record.toolCallId))) return "continue";
-      deps.turn.setStatus("awaiting_input");
-      deps.deadlines.setWatchdog(null);
-      return "paused";
-    }
-    if (settleStackCalls(deps, uses) === "moved") return "continue";
-    const blocks = resultBlocks(deps, uses);
-    if (!blocks) throw new Error("tool phase reported complete with a result missing");
-    deps.transcript.append("user", blocks);
-    return "continue";
   }
 
   // Moved only when it is not nearly a full watchdogMs ahead: each move is a write and a new alarm

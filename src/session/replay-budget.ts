@@ -26,6 +26,14 @@ export class ReplayBudget {
     return this.current(ws).bytes < this.bytesPerMinute;
   }
 
+  /** Sends replayed `frames` to `ws`, counting each against its allowance. */
+  send(ws: WebSocket, frames: Iterable<string>): void {
+    for (const frame of frames) {
+      ws.send(frame);
+      this.charge(ws, frame.length);
+    }
+  }
+
   /** Counts `bytes` just replayed to `ws`. */
   charge(ws: WebSocket, bytes: number): void {
     this.current(ws).bytes += bytes;

@@ -1,9 +1,7 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
-import { z } from "zod";
 import { type Config, configFor } from "../config";
-import { logSecurityEvent } from "../log/security-log";
 import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
@@ -14,7 +12,6 @@ import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
-import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sources";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf } from "./external-session";
@@ -29,13 +26,14 @@ import { SessionClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
 import { exportSession } from "./session-export";
-import { sessionInboxReport } from "./session-inbox-report";
+import { admit, logIdsOf } from "./session-gate";
 import { sessionNotifier } from "./session-notifier";
 import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime, sessionKinds } from "./session-runtime";
-import { SessionState } from "./session-state";
+import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
+import { wireSessionState } from "./session-wiring";
 import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
@@ -55,7 +53,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private inboxReportRef: InboxReport | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
-  private readonly budget: SocketBudget;
+  private readonly budget = new SocketBudget(() => this.clock.now(), configFor(this.env));
   private readonly httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
@@ -67,11 +65,6 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.config = configFor(env);
-    this.budget = new SocketBudget(
-      () => this.clock.now(),
-      this.config.socketCommandBurst,
-      this.config.socketCommandsPerSecond,
-    );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
@@ -82,38 +75,22 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   private get state(): SessionState {
     if (!this.stateRef) {
-      this.stateRef = new SessionState(
-        this.ctx.storage,
-        (frame) => this.broadcast(frame),
-        (event) => {
-          this.notifier.onEvent(event);
-          this.inboxReport.onEvent(event);
-          if (event.type === "interaction_resolved") this.waiters.settle(event.data.interactionId ?? "");
-        },
-        this.config.retentionMs,
-        this.clock,
-      );
-      // Built with the stores, so the deadline sources are there before the alarm is first re-armed.
-      this.inboxReportRef = sessionInboxReport(this.stateRef, this.config, this.env);
-      this.stateRef.deadlines.add(
-        ...sessionDeadlineSources(
-          this.stateRef,
-          {
-            agent: () => this.agent(),
-            erase: (reason) => this.erase(reason),
-            linkAdmin: () => this.linkAdmin,
-            notifier: () => this.notifier,
-          },
-          this.inboxReportRef,
-        ),
-      );
+      const wired = wireSessionState({
+        storage: this.ctx.storage,
+        config: this.config,
+        env: this.env,
+        clock: this.clock,
+        waiters: this.waiters,
+        broadcast: (frame) => this.broadcast(frame),
+        notifier: () => this.notifier,
+        agent: () => this.agent(),
+        erase: (reason) => this.erase(reason),
+        linkAdmin: () => this.linkAdmin,
+      });
+      this.stateRef = wired.state;
+      this.inboxReportRef = wired.inboxReport;
     }
     return this.stateRef;
-  }
-
-  private get inboxReport(): InboxReport {
-    this.inboxReportRef ??= sessionInboxReport(this.state, this.config, this.env);
-    return this.inboxReportRef;
   }
 
   private get streams(): EventStreams {
@@ -159,7 +136,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           `deadlinePolicies.${unknownKinds.join(", deadlinePolicies.")}: no interaction kind has this name`,
         );
       this.state.initialize(init);
-      this.inboxReport.onCreated(this.clock.now());
+      // Built with the stores above, so it is there once `state` was read.
+      this.inboxReportRef?.onCreated(this.clock.now());
       this.state.deadlines.rearm();
       return { ok: true, result: { created: true } };
     });
@@ -317,10 +295,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    for (const frame of this.state.events.replayFrames(after)) {
-      ws.send(frame);
-      this.replayBudget.charge(ws, frame.length);
-    }
+    this.replayBudget.send(ws, this.state.events.replayFrames(after));
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
@@ -358,14 +333,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private gate(access: Access): ErrorBody | null {
     // Every request and socket message passes here first: it reads stored rows afresh.
     this.stateRef?.forgetCopies();
-    if (!this.exists()) return UNKNOWN_SESSION;
-    const refused = this.state.links.admit(access);
-    if (refused) logSecurityEvent("credential_refused", { ...this.logIds(access), reason: refused.code });
-    return refused;
+    return this.exists() ? admit(this.state, access) : UNKNOWN_SESSION;
   }
 
   private logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null } {
-    return { sessionId: this.state.meta.get("session_id", z.string()) ?? "", linkId: access.linkId };
+    return logIdsOf(this.state, access);
   }
 
   /** Opens every RPC entry point: the session must exist and still admit `access`, else it refuses. */

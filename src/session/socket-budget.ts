@@ -1,5 +1,6 @@
 // Commands per socket per second: a token bucket per live socket. A refused frame gets a
 // `rate_limited` ack and the socket stays open. The bucket itself is shared with HTTP commands.
+import type { Config } from "../config";
 
 export interface Bucket {
   tokens: number;
@@ -23,11 +24,16 @@ export class SocketBudget {
   // starts with a full burst again, which only ever lets an honest client through sooner.
   private readonly buckets = new WeakMap<WebSocket, Bucket>();
 
+  private readonly burst: number;
+  private readonly perSecond: number;
+
   constructor(
     private readonly now: () => number,
-    private readonly burst: number,
-    private readonly perSecond: number,
-  ) {}
+    limits: Pick<Config, "socketCommandBurst" | "socketCommandsPerSecond">,
+  ) {
+    this.burst = limits.socketCommandBurst;
+    this.perSecond = limits.socketCommandsPerSecond;
+  }
 
   /** Takes one command from the socket's allowance; false when it is spent. */
   take(ws: WebSocket): boolean {

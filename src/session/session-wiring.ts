@@ -1,0 +1,56 @@
+// The stores of one session object and what hangs off them: every stored event goes on to the
+// notifier, the inbox report and the long-poll waiters, and the deadline sources are registered
+// before the alarm is first re-armed.
+import type { Config } from "../config";
+import type { Notifier } from "../notify/notifier";
+import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sources";
+import type { InboxReport } from "./inbox-report";
+import type { InteractionWaiters } from "./interaction-waiters";
+import type { LinkAdminHost } from "./link-admin";
+import type { SessionClock } from "./session-clock";
+import { sessionInboxReport } from "./session-inbox-report";
+import type { SessionRuntime } from "./session-runtime";
+import { SessionState } from "./session-state";
+
+/** What the object lends its stores; each part is asked for only when an event or the alarm needs it. */
+export interface SessionWiring {
+  storage: DurableObjectStorage;
+  config: Config;
+  env: Env;
+  clock: SessionClock;
+  waiters: InteractionWaiters;
+  broadcast(frame: string): void;
+  notifier(): Notifier;
+  agent(): SessionRuntime;
+  erase(reason: string): void;
+  linkAdmin(): LinkAdminHost;
+}
+
+export function wireSessionState(wiring: SessionWiring): { state: SessionState; inboxReport: InboxReport } {
+  let inboxReport: InboxReport | null = null;
+  const state = new SessionState(
+    wiring.storage,
+    (frame) => wiring.broadcast(frame),
+    (event) => {
+      wiring.notifier().onEvent(event);
+      inboxReport?.onEvent(event);
+      if (event.type === "interaction_resolved") wiring.waiters.settle(event.data.interactionId ?? "");
+    },
+    wiring.config.retentionMs,
+    wiring.clock,
+  );
+  inboxReport = sessionInboxReport(state, wiring.config, wiring.env);
+  state.deadlines.add(
+    ...sessionDeadlineSources(
+      state,
+      {
+        agent: wiring.agent,
+        erase: wiring.erase,
+        linkAdmin: wiring.linkAdmin,
+        notifier: wiring.notifier,
+      },
+      inboxReport,
+    ),
+  );
+  return { state, inboxReport };
+}
