@@ -200,6 +200,7 @@ export class AgentLoop {
           endTurn(deps, step.turn, "iteration_limit", null);
           continue;
         case "budget_exhausted":
+          deps.budget?.refused();
           failTurn(deps, step.turn, "budget_exhausted", step.message);
           continue;
         case "pop_frame":

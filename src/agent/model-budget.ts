@@ -2,6 +2,8 @@
 // budget ends the turn with a `budget_exhausted` error instead of calling the model.
 
 export interface ModelBudget {
-  /** Why no model call may start now (the budget is spent), or null while one may. */
+  /** Why no model call may start now (the budget is spent), or null while one may. Reads only. */
   refusal(): string | null;
+  /** A model call was refused for the budget: recorded once per refusal, not per look. */
+  refused(): void;
 }

@@ -40,9 +40,11 @@ export class SessionTokenBudget implements ModelBudget {
 
   refusal(): string | null {
     const used = this.used();
-    if (used < this.limit) return null;
+    return used < this.limit ? null : this.explain(used);
+  }
+
+  refused(): void {
     logSecurityEvent("budget_exhausted", { ...this.logIds(), reason: "model_call" });
-    return this.explain(used);
   }
 
   /** Refuses, with `409 budget_exhausted`, a command that would start a model call once the day's budget is spent. */
@@ -78,8 +80,11 @@ export function budgetedModel(model: ModelClient, budget: SessionTokenBudget): M
     name: model.name,
     demo: model.demo,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
-      const refused = budget.refusal();
-      if (refused) throw new Error(refused);
+      const refusal = budget.refusal();
+      if (refusal) {
+        budget.refused();
+        throw new Error(refusal);
+      }
       const usage = { input: 0, output: 0 };
       try {
         for await (const event of model.stream(request, signal)) {
