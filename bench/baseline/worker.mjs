@@ -1,5 +1,6 @@
-// The benchmark's floor: a Durable Object that only broadcasts. No storage, no validation; it keeps
-// recent events in memory so a reconnecting socket can be replayed the same way Parley does it.
+// The benchmark's floor: a Durable Object that only broadcasts. No validation, and no storage but
+// its event counter (written after a request's sends, so it survives hibernation as Parley's does);
+// it keeps recent events in memory so a reconnecting socket can be replayed the same way Parley does it.
 import { DurableObject } from "cloudflare:workers";
 
 /** Events kept in memory for replay; enough for the largest replay scenario. */
@@ -11,6 +12,7 @@ const MAX_BURST = 100_000;
 export class BareBroadcast extends DurableObject {
   /** INVARIANT: lost on eviction; the benchmark replays only right after filling. */
   events = [];
+  /** Survives hibernation, as Parley's does: devices drop any seq they have already seen. */
   seq = 0;
   /** INVARIANT: held long-polls, lost on eviction; the benchmark answers each right after opening it. */
   polls = [];
@@ -18,6 +20,15 @@ export class BareBroadcast extends DurableObject {
   constructor(ctx, env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+    ctx.blockConcurrencyWhile(async () => {
+      this.seq = (await ctx.storage.get("seq")) ?? 0;
+    });
+  }
+
+  // Called after a request's last send, so no frame of the measured path waits for this write's
+  // commit (the output gate holds only what is sent after a write).
+  rememberSeq() {
+    this.ctx.storage.put("seq", this.seq);
   }
 
   async fetch(request) {
@@ -66,6 +77,7 @@ export class BareBroadcast extends DurableObject {
       if (paceMs > 0 && i > 0) await new Promise((resolve) => setTimeout(resolve, paceMs));
       this.broadcast("text_delta", { turnId: "bare", index: 0, text });
     }
+    this.rememberSeq();
     return Response.json({ sent: count, lastSeq: this.seq });
   }
 
@@ -107,6 +119,7 @@ export class BareBroadcast extends DurableObject {
       }
     }
     this.broadcast("done", { turnId: "bare" });
+    this.rememberSeq();
     return Response.json({ deltas, lastSeq: this.seq });
   }
 
@@ -117,6 +130,7 @@ export class BareBroadcast extends DurableObject {
     const inbox = url.searchParams.get("inbox") ?? "";
     const stub = this.env.BARE.get(this.env.BARE.idFromName(inbox));
     await stub.fetch(new Request(`https://bare/s/${inbox}/burst?n=1&paceMs=0&chars=4`, { method: "POST" }));
+    this.rememberSeq();
     return Response.json({ lastSeq: this.seq });
   }
 
@@ -140,6 +154,7 @@ export class BareBroadcast extends DurableObject {
     socket.send(JSON.stringify({ type: "ack", requestId: command.requestId ?? null, ok: true }));
     this.broadcast("echo", { requestId: command.requestId ?? null });
     for (const resolve of this.polls.splice(0)) resolve(Response.json({ seq: this.seq }));
+    this.rememberSeq();
   }
 
   webSocketClose(socket, code) {
