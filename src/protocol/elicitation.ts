@@ -1,103 +1,23 @@
-// MCP elicitation in form mode, as the wire format (spec 2025-11-25): the request a form is opened
-// with (a message and a flat schema of primitive fields) and the result a person answers it with.
+// MCP elicitation (spec 2025-11-25), as the wire format: the request a form is opened with (a
+// message and a flat schema of primitive fields, each one of form-fields.ts's shapes, consistent with
+// itself), the URL request, and the results a person answers them with.
 import { z } from "zod";
 import { optionsOf } from "./form-content";
+import {
+  BooleanSchema,
+  ElicitValue,
+  LegacyTitledEnumSchema,
+  MAX_FORM_FIELDS,
+  MAX_KEY_CHARS,
+  NumberSchema,
+  type PrimitiveSchema,
+  StringSchema,
+  TitledMultiSelectEnumSchema,
+  TitledSingleSelectEnumSchema,
+  UntitledMultiSelectEnumSchema,
+  UntitledSingleSelectEnumSchema,
+} from "./form-fields";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
-
-/** A form has few fields: a person fills it in on a phone. */
-export const MAX_FORM_FIELDS = 20;
-export const MAX_FORM_OPTIONS = 50;
-const MAX_TITLE_CHARS = 200;
-const MAX_DESCRIPTION_CHARS = 1_000;
-const MAX_KEY_CHARS = 64;
-
-const title = z.string().max(MAX_TITLE_CHARS).optional();
-const description = z.string().max(MAX_DESCRIPTION_CHARS).optional();
-const count = z.number().int().nonnegative().optional();
-const optionValue = z.string().min(1, "an option must not be empty").max(MAX_TITLE_CHARS);
-const values = z.array(optionValue).min(1, "give at least one option").max(MAX_FORM_OPTIONS);
-const titledOptions = z
-  .array(z.strictObject({ const: optionValue, title: z.string().max(MAX_TITLE_CHARS) }))
-  .min(1, "give at least one option")
-  .max(MAX_FORM_OPTIONS);
-
-export const STRING_FORMATS = ["email", "uri", "date", "date-time"] as const;
-
-export const StringSchema = z.strictObject({
-  type: z.literal("string"),
-  title,
-  description,
-  minLength: count,
-  maxLength: count,
-  format: z.enum(STRING_FORMATS, { error: `format must be one of ${STRING_FORMATS.join(", ")}` }).optional(),
-  default: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
-});
-export const NumberSchema = z.strictObject({
-  type: z.enum(["number", "integer"]),
-  title,
-  description,
-  minimum: z.number().optional(),
-  maximum: z.number().optional(),
-  default: z.number().optional(),
-});
-export const BooleanSchema = z.strictObject({
-  type: z.literal("boolean"),
-  title,
-  description,
-  default: z.boolean().optional(),
-});
-export const UntitledSingleSelectEnumSchema = z.strictObject({
-  type: z.literal("string"),
-  title,
-  description,
-  enum: values,
-  default: z.string().optional(),
-});
-/** The older spelling of titled options, kept by the spec for existing servers. */
-export const LegacyTitledEnumSchema = UntitledSingleSelectEnumSchema.extend({
-  enumNames: z.array(z.string().max(MAX_TITLE_CHARS)),
-});
-export const TitledSingleSelectEnumSchema = z.strictObject({
-  type: z.literal("string"),
-  title,
-  description,
-  oneOf: titledOptions,
-  default: z.string().optional(),
-});
-const multiSelect = {
-  type: z.literal("array"),
-  title,
-  description,
-  minItems: count,
-  maxItems: count,
-  default: z.array(z.string()).optional(),
-};
-export const UntitledMultiSelectEnumSchema = z.strictObject({
-  ...multiSelect,
-  items: z.strictObject({ type: z.literal("string"), enum: values }),
-});
-export const TitledMultiSelectEnumSchema = z.strictObject({
-  ...multiSelect,
-  items: z.strictObject({ anyOf: titledOptions }),
-});
-
-export type StringSchema = z.infer<typeof StringSchema>;
-export type NumberSchema = z.infer<typeof NumberSchema>;
-export type BooleanSchema = z.infer<typeof BooleanSchema>;
-export type SingleSelectSchema =
-  | z.infer<typeof UntitledSingleSelectEnumSchema>
-  | z.infer<typeof LegacyTitledEnumSchema>
-  | z.infer<typeof TitledSingleSelectEnumSchema>;
-export type MultiSelectSchema =
-  | z.infer<typeof UntitledMultiSelectEnumSchema>
-  | z.infer<typeof TitledMultiSelectEnumSchema>;
-/** One field of a form: the spec's `PrimitiveSchemaDefinition`. */
-export type PrimitiveSchema =
-  | StringSchema
-  | NumberSchema
-  | BooleanSchema
-  | SingleSelectSchema
-  | MultiSelectSchema;
 
 const FIELD_TYPES = "string, number, integer, boolean, or array (a multiple choice)";
 
@@ -245,10 +165,6 @@ export const ElicitRequestFormParams = z.object({
   requestedSchema: ElicitationSchema,
 });
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParams>;
-
-/** A submitted value: the spec allows text, numbers, booleans and lists of chosen options. */
-export const ElicitValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
-export type ElicitValue = z.infer<typeof ElicitValue>;
 
 /** MCP `ElicitResult`: the person accepted (with values), declined, or dismissed the form. */
 export const ElicitResult = z.discriminatedUnion(

@@ -1,7 +1,7 @@
 // Checks the values a person submitted against a form's schema, field by field, so a refusal names
 // every field that does not fit (`age: must be at most 120`). Free of zod on purpose: the server's
 // form kind and the browser's form card run this same code, so they can never disagree.
-import type { ElicitationSchema, ElicitValue, PrimitiveSchema } from "./elicitation";
+import type { ElicitValue, FormFields, PrimitiveSchema } from "./form-fields";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
 
 export type ContentCheck =
@@ -114,7 +114,7 @@ function checkValue(field: PrimitiveSchema, value: unknown): string | null {
  * missing), every value of its field's type and within its bounds, formats and options, and no
  * field the form does not have. Defaults are the card's to fill in; nothing is added here.
  */
-export function checkContent(schema: ElicitationSchema, content: Record<string, unknown>): ContentCheck {
+export function checkContent(schema: FormFields, content: Record<string, unknown>): ContentCheck {
   const fields: Record<string, string> = {};
   const required = new Set(schema.required ?? []);
   for (const [name, field] of Object.entries(schema.properties)) {

@@ -7,6 +7,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./external";
 export * from "./form-content";
+export * from "./form-fields";
 export * from "./frames";
 export * from "./http";
 export * from "./inbox";
