@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import process from "node:process";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -59,6 +60,10 @@ const markdownAsText = {
 
 export default defineConfig({
   test: {
+    // A Workers test file spends much of its time waiting on workerd (loading modules over RPC,
+    // storage, sockets), so one file per core keeps both cores of a small machine busy; Vitest's
+    // default of one fewer left a 2-core machine half idle (5 m 19 s against 3 m 39 s).
+    maxWorkers: availableParallelism(),
     projects: [
       {
         plugins: [
