@@ -76,7 +76,8 @@ describe.skipIf(!hasChromium)("giving a card more time", () => {
 
     await phone.locator(group).getByRole("button", { name: "More time (+10 min)" }).click();
     await expect.poll(() => secondsLeft(laptop)).toBeGreaterThan(11 * 60);
-    expect(await secondsLeft(phone, group)).toBeGreaterThan(11 * 60);
+    // The inbox hears of its own press through its stream, like any other device.
+    await expect.poll(() => secondsLeft(phone, group)).toBeGreaterThan(11 * 60);
 
     await laptop.getByRole("button", { name: "More time (+10 min)" }).click();
     await expect.poll(() => secondsLeft(phone, group)).toBeGreaterThan(21 * 60);
