@@ -2,7 +2,6 @@
 // and gives the model readable text (HTML is reduced to its text and title).
 import { z } from "zod";
 import { defineTool, type ToolOutput } from "../define-tool";
-import { htmlToText } from "../html-to-text";
 import { checkPublicUrl } from "./public-url";
 
 export const DEFAULT_FETCH_BYTES = 100 * 1024;
@@ -117,7 +116,7 @@ async function describeResponse(
 
   if (!response.ok) {
     const excerpt = isTextual(mime) ? await readCapped(response, ERROR_EXCERPT_BYTES, signal) : null;
-    const body = excerpt ? toText(excerpt.text, mime).text.slice(0, 1000) : "";
+    const body = excerpt ? (await toText(excerpt.text, mime)).text.slice(0, 1000) : "";
     const lines = [`HTTP ${status} from ${url}`, ...header.slice(2)];
     return { content: body ? `${lines.join("\n")}\n\n${body}` : lines.join("\n"), isError: true };
   }
@@ -129,7 +128,7 @@ async function describeResponse(
   }
 
   const body = await readCapped(response, maxBytes, signal);
-  const page = toText(body.text, mime);
+  const page = await toText(body.text, mime);
   if (page.title !== null) header.push(`Title: ${page.title}`);
   if (body.truncated) {
     header.push(
@@ -150,9 +149,13 @@ function isTextual(mime: string): boolean {
   );
 }
 
-function toText(body: string, mime: string): { title: string | null; text: string } {
+// The HTML reader is loaded on the first page that needs it: its entity tables take a few
+// milliseconds to build, which the Worker's start-up need not pay.
+async function toText(body: string, mime: string): Promise<{ title: string | null; text: string }> {
   const isHtml = mime === "text/html" || mime === "application/xhtml+xml";
-  return isHtml ? htmlToText(body) : { title: null, text: body };
+  if (!isHtml) return { title: null, text: body };
+  const { htmlToText } = await import("../html-to-text");
+  return htmlToText(body);
 }
 
 /**
