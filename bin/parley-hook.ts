@@ -4,7 +4,7 @@
 // session is keyed by Claude Code's session_id. If Parley cannot be reached in time, the hook says
 // so on stderr and prints no decision, which hands the request back to Claude Code's own prompt.
 import process from "node:process";
-import { z } from "zod";
+import * as z from "zod";
 import { askThroughParley } from "../client/claude-ask";
 import type { PermissionDecision } from "../client/claude-permissions";
 import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../client/client";

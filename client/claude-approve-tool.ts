@@ -1,7 +1,7 @@
 // The one MCP tool, `approve`, that Claude Code calls as its permission prompt
 // (`--permission-prompt-tool mcp__parley__approve`): its name, its input and how a decision is
 // written back. Served over stdio by `parley mcp` and over Streamable HTTP by the Worker.
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionDecision } from "./claude-permissions";
 
 export const APPROVE_TOOL = "approve";

@@ -1,6 +1,6 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
 import { BUILTIN_INTERACTIONS } from "./interactions/kinds";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";

@@ -1,7 +1,7 @@
 // An agent definition: a markdown file whose YAML frontmatter names the agent, says when to use
 // it and which tools it may use, and whose body is its system prompt (the `.claude/agents` shape).
 import { load as parseYaml } from "js-yaml";
-import { z } from "zod";
+import * as z from "zod";
 
 /** Most model calls an agent makes over its life when its file sets no `maxIterations`. */
 export const DEFAULT_AGENT_MAX_ITERATIONS = 25;

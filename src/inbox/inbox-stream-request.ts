@@ -1,6 +1,6 @@
 // How the Worker opens an inbox stream on the person's Inbox object: it checked who asks, and
 // states it in headers only it can set (the object is reachable from the Worker alone).
-import { z } from "zod";
+import * as z from "zod";
 
 export const INBOX_PERSON_HEADER = "x-parley-person";
 export const INBOX_TAG_HEADER = "x-parley-stream-tag";

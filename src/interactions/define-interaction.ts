@@ -1,5 +1,5 @@
 // The shape of an interaction kind (a way to pause for a person): one file per kind under kinds/.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
 
 /** A tool result as the model will see it. */

@@ -1,6 +1,6 @@
 // A card in words when its kind has no `summary` of its own (or its stored request no longer
 // parses): read structurally, so any kind gets a sensible line.
-import { z } from "zod";
+import * as z from "zod";
 import type { KindSummary } from "./define-interaction";
 
 const Worded = z.object({ title: z.string().optional(), message: z.string().optional() });

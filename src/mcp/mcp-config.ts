@@ -1,6 +1,6 @@
 // The MCP servers a deployment offers (DESIGN §14), read once from `MCP_SERVERS` and validated with
 // every bad entry named. Header values name secrets, so tokens never sit in wrangler.toml.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolRisk } from "../tools/define-tool";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];

@@ -1,6 +1,6 @@
 // An MCP `tools/call` result as the tool result the model reads: text, structured content and
 // resource links in order; small images passed on as images, other binary content described; `isError` kept.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolImage, ToolOutput } from "../tools/define-tool";
 
 /** Images up to this many base64 characters (about 150 KB) are shown to the model; larger ones are described. */

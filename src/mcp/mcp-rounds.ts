@@ -3,7 +3,7 @@
 // person answers (`ctx.elicit`, a durable interrupt), and only when all are answered is the call
 // retried with `inputResponses` and the state exactly as the server sent it. A call refused with
 // "URL elicitation required" (-32042) is a round too: its pages are visited, then the call is re-sent.
-import { z } from "zod";
+import * as z from "zod";
 import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import type { ToolOutput } from "../tools/define-tool";
 import { readElicitRequest } from "./elicit-request";

@@ -1,7 +1,7 @@
 // The session's MCP tools as tool definitions: built from the cached lists, one per server tool the
 // deployment allows, named `mcp__<server>__<tool>`, validated against the server's own JSON schema.
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, type ToolDefinition } from "../tools/define-tool";
 import { type LiveForms, pushedFormHandler } from "./live-forms";
 import type { McpServerConfig } from "./mcp-config";

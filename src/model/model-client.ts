@@ -1,7 +1,7 @@
 // The model port: a request in the Messages API's own shape in, the API's raw stream events out.
 // Anthropic's types are the internal format; every implementation passes test/unit/model/model-client.contract.ts.
 import type Anthropic from "@anthropic-ai/sdk";
-import { z } from "zod";
+import * as z from "zod";
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlockParam = Anthropic.ContentBlockParam;

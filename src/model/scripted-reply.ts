@@ -1,6 +1,6 @@
 // One scripted model reply: what the scripted model says, how it streams it, and how it fails.
 // Scripts also arrive over HTTP (`POST /api/sessions { script }`), so the schema is strict and bounded.
-import { z } from "zod";
+import * as z from "zod";
 import { ToolCallId } from "../protocol/session";
 import { ModelErrorCode, type StopReason } from "./model-client";
 

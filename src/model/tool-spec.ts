@@ -1,6 +1,6 @@
 // The Messages API definition of a tool, built from the zod schema of its input: one recipe for
 // the tool registry and for the interaction kinds a tool call opens.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolSpec } from "./model-client";
 
 /**

@@ -1,6 +1,6 @@
 // Who may do what in a session (DESIGN §17): the owner's token, and share links with a role, an
 // optional expiry and a label, as the owner mints, lists and revokes them.
-import { z } from "zod";
+import * as z from "zod";
 import { AGENT_COMMANDS } from "./external";
 
 // Kept in a module without zod so the page can apply the same rule.

@@ -1,6 +1,6 @@
 // The agent stack as clients see it: a frame per delegated agent and how a frame ended; the fold
 // that turns stack events into the current stack lives in agent-stack-fold.ts.
-import { z } from "zod";
+import * as z from "zod";
 import { MAIN_FRAME_ID } from "./main-frame";
 
 export { MAIN_FRAME_ID };

@@ -1,6 +1,6 @@
 // Client → server commands. The WebSocket sends them as JSON frames; the HTTP routes build the same
 // objects from their bodies, so both edges share one validator and one handler.
-import { z } from "zod";
+import * as z from "zod";
 import { DeadlinePolicies } from "./deadline-policy";
 import { OpenInteractionCommand, PostProgressCommand, WithdrawInteractionCommand } from "./external";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";

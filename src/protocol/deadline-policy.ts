@@ -1,6 +1,6 @@
 // Deadline policies (DESIGN §21): what a card's deadline does, chosen per kind and per tool — a
 // deployment default in config, overridden per session — and stored with each card as it opens.
-import { z } from "zod";
+import * as z from "zod";
 
 const MINUTE_MS = 60_000;
 /** The longest any card may stay open, counted from when it opened: 7 days. */

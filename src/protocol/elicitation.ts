@@ -1,7 +1,7 @@
 // MCP elicitation (spec 2025-11-25), as the wire format: the request a form is opened with (a
 // message and a flat schema of primitive fields, each one of form-fields.ts's shapes, consistent with
 // itself), the URL request, and the results a person answers them with.
-import { z } from "zod";
+import * as z from "zod";
 import { optionsOf } from "./form-content";
 import {
   BooleanSchema,

@@ -1,5 +1,5 @@
 // Error codes every edge speaks: HTTP `{ error: { code, message } }` bodies and socket `ack` errors.
-import { z } from "zod";
+import * as z from "zod";
 import { InteractionResolution } from "./session";
 
 export const ErrorCode = z.enum([

@@ -1,6 +1,6 @@
 // Persistent events (server → client): past-tense facts with a `seq`, the replay source of truth.
 // `EVENT_DATA` is the one table of event types and their payloads.
-import { z } from "zod";
+import * as z from "zod";
 import { AgentCompletedData, AgentStartedData, FRAME_MARK_FIELDS } from "./agents";
 import { CardDeadlineTerms } from "./deadline-policy";
 import { SEED_PROMPT_EVENTS } from "./seed-names";

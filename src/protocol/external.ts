@@ -6,7 +6,7 @@
 // `expiresAt` and `createdAt`; an opened interaction's answer carries `created`. Responses are each
 // kind's own stored response (src/interactions/kinds/*.ts, e.g. `ApprovalResponse`, which carries
 // `updatedInput` when the person edited the call before approving).
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { ExternalAgentView, InteractionId, InteractionOutcome, ToolCallId } from "./session";
 

@@ -1,7 +1,7 @@
 // One field of an MCP form (spec 2025-11-25, `PrimitiveSchemaDefinition`): the shapes a property of
 // `requestedSchema` may take, and the values a person may submit. The bottom of the form modules:
 // the form request (elicitation.ts) and the zod-free content check (form-content.ts) both build on it.
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
 
 /** A form has few fields: a person fills it in on a phone. */

@@ -1,6 +1,6 @@
 // Frames without a seq (server → client): the `hello` snapshot, `ack`s for commands and live model
 // `delta`s. Replay's `{ type: "batch", events, more? }` frames are spliced as text by event-log.ts.
-import { z } from "zod";
+import * as z from "zod";
 import { Role } from "./access";
 import { FRAME_MARK_FIELDS } from "./agents";
 import { ErrorBody } from "./errors";

@@ -1,5 +1,5 @@
 // HTTP request and response bodies. Interaction and message routes reuse the command schemas.
-import { z } from "zod";
+import * as z from "zod";
 import { DeadlinePolicies } from "./deadline-policy";
 import { ExternalAgentSpec } from "./external";
 import { MAX_EVENTS_PAGE, MAX_TEXT_FIELD_CHARS } from "./limits";

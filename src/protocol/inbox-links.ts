@@ -1,6 +1,6 @@
 // Inbox links (DESIGN §21): a person hands their inbox to a device that cannot sign in (a phone
 // without Cloudflare Access) — `answer` to answer cards, `view` to read — with an optional expiry.
-import { z } from "zod";
+import * as z from "zod";
 import { LINK_TERMS, LinkId } from "./access";
 
 export const InboxLinkRole = z.enum(["answer", "view"]);

@@ -1,6 +1,6 @@
 // A person's inbox (DESIGN §21): what sessions report to it through their outbox, and what the
 // inbox shows — its sessions, every open card across them, and its own event log for streams.
-import { z } from "zod";
+import * as z from "zod";
 import { CardDeadlineTerms } from "./deadline-policy";
 import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
 

@@ -1,6 +1,6 @@
 // Reaching people away from the tab: push subscriptions a device registers, the payloads pushes and
 // webhooks carry, and the delivery log a session's owner can read.
-import { z } from "zod";
+import * as z from "zod";
 import { DeviceId, InteractionId, SessionId, ToolCallId } from "./session";
 
 function base64UrlBytes(text: string): number | null {

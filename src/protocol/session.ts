@@ -1,5 +1,5 @@
 // Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
-import { z } from "zod";
+import * as z from "zod";
 import { AgentFrameView, FRAME_MARK_FIELDS } from "./agents";
 import { CardDeadlineTerms } from "./deadline-policy";
 

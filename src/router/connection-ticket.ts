@@ -5,7 +5,7 @@
 // log or a proxy is worth nothing: used, or expired.
 import { Hono } from "hono";
 import { sign, verify } from "hono/jwt";
-import { z } from "zod";
+import * as z from "zod";
 import { Access } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
 import { newSessionId } from "../tokens/session-token";

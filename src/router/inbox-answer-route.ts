@@ -1,7 +1,7 @@
 // Answering a card from the inbox, or giving it more time: both go to the card's own session, which
 // keeps first-answer-wins (409 with the winner) and records the person as who acted.
 import type { Context, Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";

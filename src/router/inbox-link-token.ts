@@ -1,7 +1,7 @@
 // Inbox link tokens: HS256 JWTs naming the person (`sub`), the link (`jti`), its role, label and
 // expiry, checked in the Worker; revocation is kept by the person's Inbox object.
 import { sign, verify } from "hono/jwt";
-import { z } from "zod";
+import * as z from "zod";
 import { LinkId } from "../protocol/access";
 import { InboxLinkRole } from "../protocol/inbox-links";
 

@@ -1,7 +1,7 @@
 // Opening a session from the inbox: the person (or their inbox link) gets a share link of one of
 // their own sessions, minted once per holder and reused after, so the page shows the conversation.
 import type { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { OWNER, ShareLinkView } from "../protocol/access";
 import type { OpenedInboxSession } from "../protocol/inbox-links";
 import { SessionId } from "../protocol/session";

@@ -1,7 +1,7 @@
 // Routes of the person's inbox (DESIGN §21): the view, and its event stream over SSE or a
 // WebSocket. Who asks was settled by src/router/person.ts; each person reaches only their own.
 import { type Context, Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbox-stream-request";
 import { describeZodError } from "../protocol/errors";
 import { inboxStub } from "../session/inbox-rpc";

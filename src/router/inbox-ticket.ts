@@ -2,7 +2,7 @@
 // of its credential. `POST /api/inbox/ws-ticket` signs who asked (the person, and the inbox link
 // they came through) for 30 s; the Inbox object spends its id on connect, so it admits one stream.
 import { sign, verify } from "hono/jwt";
-import { z } from "zod";
+import * as z from "zod";
 import { LinkId } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
 import { InboxLinkRole } from "../protocol/inbox-links";

@@ -1,7 +1,7 @@
 // `POST /api/sessions/:id/owner-token` (owner only): rotates the owner token. The object retires
 // the presented version and closes its sockets and streams; the Worker signs the next version.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { OwnerTokenResponse } from "../protocol/http";
 import { sessionStub } from "../session/session-rpc";
 import { signSessionToken } from "../tokens/session-token";

@@ -1,6 +1,6 @@
 // Reads and validates a JSON request body with a size cap, mapping every failure to an HttpError.
 import type { Context } from "hono";
-import type { z } from "zod";
+import type * as z from "zod";
 import { describeZodError } from "../protocol/errors";
 import { MAX_INPUT_BYTES } from "../protocol/limits";
 import { HttpError } from "./http-error";

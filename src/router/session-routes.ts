@@ -1,7 +1,7 @@
 // Routes for one session: everything under /api/sessions/:id, after the capability token was
 // checked. Each route turns its body into the same command a WebSocket would send.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import {
   ApproveCommand,
   DecideBatchCommand,

@@ -1,7 +1,7 @@
 // One alarm, many deadlines: the alarm is always the earliest `next()` of the deadline sources
 // (deadline-sources/), and is deleted when there is none. The watchdog's time is kept here, since
 // the agent loop moves it.
-import { z } from "zod";
+import * as z from "zod";
 import type { DeadlineScheduler } from "../agent/ports";
 import type { DeadlineSource } from "./deadline-sources/deadline-source";
 import type { MetaStore } from "./meta-store";

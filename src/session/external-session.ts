@@ -1,7 +1,7 @@
 // An external session's own storage and commands (DESIGN §20): the agent it was created for, the
 // agent's keys for its cards and the link that opened each, its progress run, and the three
 // commands only an agent sends.
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import {
   type ExternalKeys,

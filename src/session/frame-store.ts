@@ -1,6 +1,6 @@
 // The agent stack in SQLite: one row per delegated agent's frame. Ending a frame is a
 // compare-and-set on `status = 'active'`, so a frame is popped once however often it is asked.
-import { z } from "zod";
+import * as z from "zod";
 import type { FrameRecord, FrameStore } from "../agent/ports";
 import { AgentOutcome } from "../protocol/agents";
 import type { SqlCounter } from "../storage/sql-counter";

@@ -1,7 +1,7 @@
 // What a session tells its creator's inbox (DESIGN §21): card and status changes become outbox
 // rows in the event's own transaction; the alarm delivers them (it is a deadline source), retrying
 // later when the inbox is unreachable, so the session never waits on it.
-import { z } from "zod";
+import * as z from "zod";
 import type { EventData, SessionEvent } from "../protocol/events";
 import type { OutboxEntry } from "../protocol/inbox";
 import { isPromptEvent } from "../protocol/prompt-event";

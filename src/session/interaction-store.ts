@@ -1,6 +1,6 @@
 // Pending and resolved interactions. Resolution is a compare-and-set on `status = 'pending'`, so
 // the first answer wins and a repeated alarm delivery changes nothing.
-import { z } from "zod";
+import * as z from "zod";
 import type { InteractionRecord, InteractionStore } from "../agent/ports";
 import { type InteractionOutcome, InteractionStatus } from "../protocol/session";
 import type { SqlCounter } from "../storage/sql-counter";

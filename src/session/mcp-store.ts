@@ -1,6 +1,6 @@
 // The session's MCP servers in SQLite: which ones it uses, each one's session id, protocol version
 // and cached tool list, so any instance can offer the tools and reconnect without asking again.
-import { z } from "zod";
+import * as z from "zod";
 import { McpCallState, type McpCallStore } from "../mcp/mcp-rounds";
 import {
   ListedTool,

@@ -1,6 +1,6 @@
 // Typed key/value rows in `meta`: session settings and turn bookkeeping. Values are JSON and are
 // validated with zod when read back, like every other JSON that comes out of SQLite.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { SqlCounter } from "../storage/sql-counter";
 
 interface CachedRow {

@@ -1,6 +1,6 @@
 // Chooses a session's model: its stored script (tests, demos, benchmarks), the Anthropic API when
 // a key is configured, or the built-in offline demo model.
-import { z } from "zod";
+import * as z from "zod";
 import type { Config } from "../config";
 import { AnthropicModelClient } from "../model/anthropic-client";
 import { createDemoModel } from "../model/demo-script";

@@ -1,6 +1,6 @@
 // The session's outbox: changes for its creator's inbox, written in the same transaction as the
 // event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
-import { z } from "zod";
+import * as z from "zod";
 import { OutboxEntry, type OutboxRow } from "../protocol/inbox";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";

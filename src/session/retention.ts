@@ -1,7 +1,7 @@
 // Idle sessions expire (DESIGN §17–18, `SESSION_RETENTION_DAYS`): a deadline on the one alarm,
 // computed from the last event, with a warning event a day before. The warning itself is not
 // activity, or it would keep every session alive.
-import { z } from "zod";
+import * as z from "zod";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { EventLog } from "./event-log";
 import type { MetaStore } from "./meta-store";

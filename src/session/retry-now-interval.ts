@@ -1,6 +1,6 @@
 // "Retry now" calls the model at once, skipping the backoff: a session accepts it at most once per
 // RETRY_NOW_MIN_INTERVAL_MS, whichever device or route sends it, so it cannot hammer the model API.
-import { z } from "zod";
+import * as z from "zod";
 import { logSecurityEvent, type SecurityFields } from "../log/security-log";
 import { RETRY_NOW_MIN_INTERVAL_MS } from "../protocol/limits";
 import type { MetaStore } from "./meta-store";

@@ -1,6 +1,6 @@
 // One command from a device or an HTTP route, once its credential is admitted: refused beyond what
 // its role may send, else run as an external agent's command or handed to the loop's handler.
-import { z } from "zod";
+import * as z from "zod";
 import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererOf } from "./answerer";

@@ -1,6 +1,6 @@
 // Whether a credential may use the session now, with every refusal logged the same way wherever
 // the credential arrived (an RPC, a socket frame, a stream), and the ids security logs carry.
-import { z } from "zod";
+import * as z from "zod";
 import { logSecurityEvent } from "../log/security-log";
 import type { Access } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";

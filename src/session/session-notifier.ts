@@ -1,6 +1,6 @@
 // The session's notifier, wired to its stores: card details from the interactions, the page's
 // address from meta, the webhook's own answer link, and the one alarm for delivery deadlines.
-import { z } from "zod";
+import * as z from "zod";
 import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
 import { newSessionId } from "../tokens/session-token";

@@ -1,6 +1,6 @@
 // What a session runs on: the agent loop over the session's stores, its model client, and its
 // tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
 import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";

@@ -1,5 +1,5 @@
 // The session's stores over one SQLite database, and the views built from them (snapshot, stats).
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
 import type { Clock, TurnRecord } from "../agent/ports";

@@ -1,5 +1,5 @@
 // Shapes that cross from the Worker into the session's Durable Object (RPC arguments, query strings).
-import { z } from "zod";
+import * as z from "zod";
 import { ScriptedReply } from "../model/scripted-reply";
 import { DeadlinePolicies } from "../protocol/deadline-policy";
 import { PermissionMode } from "../protocol/session";

@@ -1,7 +1,7 @@
 // The session's share links as the object keeps them (one JSON row in `meta`, at most
 // MAX_SHARE_LINKS): minted, listed with when each was last used, revoked, and checked on every use;
 // and the owner token's current version (a `meta` row), checked the same way.
-import { z } from "zod";
+import * as z from "zod";
 import { type Access, LinkId, MAX_LINK_LABEL_CHARS, OwnerVersion, ShareLinkView } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
 import { MAX_SHARE_LINKS } from "../protocol/limits";

@@ -1,7 +1,7 @@
 // What a WebSocket connection may do: the Worker states who connected in a header (it checked the
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
-import { z } from "zod";
+import * as z from "zod";
 import { Access, OwnerVersion, Role } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";

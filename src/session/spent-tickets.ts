@@ -1,7 +1,7 @@
 // Connection tickets the object has admitted, so each admits one connection only. Kept in one
 // `meta` row until they expire (30 s), pruned on every use; a session with more live tickets than
 // MAX_LIVE_TICKETS refuses new connections until some expire.
-import { z } from "zod";
+import * as z from "zod";
 import type { ErrorBody } from "../protocol/errors";
 import type { MetaStore } from "./meta-store";
 

@@ -1,7 +1,7 @@
 // A session's model tokens per UTC day (SESSION_TOKEN_BUDGET): every model call's input and output
 // tokens, as the model reported them, are counted in `meta`; once the day's budget is spent, no
 // request may start a model call (409 budget_exhausted) and the loop ends its turn instead.
-import { z } from "zod";
+import * as z from "zod";
 import type { ModelBudget } from "../agent/model-budget";
 import { logSecurityEvent, type SecurityFields } from "../log/security-log";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../model/model-client";

@@ -1,6 +1,6 @@
 // Tool results gathered for assistant messages, and markers for tools that started running
 // (so a restart can tell an interrupted run from one that never began).
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultRecord, ToolResultStore } from "../agent/ports";
 import type { SqlCounter } from "../storage/sql-counter";
 

@@ -1,6 +1,6 @@
 // The transcripts exactly as sent to the Messages API, one row per message, each row tagged with
 // the frame (main agent or delegated agent) whose conversation it belongs to.
-import { z } from "zod";
+import * as z from "zod";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import { MAIN_FRAME_ID } from "../protocol/agents";

@@ -1,6 +1,6 @@
 // Session status, permission mode and the current turn, kept in `meta` so a fresh instance
 // (after eviction or deploy) knows exactly where the session stands.
-import { z } from "zod";
+import * as z from "zod";
 import type { EventSink, TurnRecord, TurnStore } from "../agent/ports";
 import { PermissionMode, SessionStatus } from "../protocol/session";
 import type { MetaStore } from "./meta-store";

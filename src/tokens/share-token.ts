@@ -2,7 +2,7 @@
 // and expiry, so the Worker checks them without waking the session's object. Owner tokens are a
 // bare HMAC of the session id (session-token.ts), a format a JWT can never take.
 import { sign, verify } from "hono/jwt";
-import { z } from "zod";
+import * as z from "zod";
 import { type Access, LinkId, LinkRole } from "../protocol/access";
 import { hmacKey, verifySessionToken } from "./session-token";
 

@@ -1,5 +1,5 @@
 // The shape of a tool: one file per tool under builtin/, each a `defineTool({...})` call.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import type { ToolState } from "./tool-state";
 

@@ -1,7 +1,7 @@
 // An MCP server (official server SDK) whose tool list changes: `add-tool` makes `fresh-tool` appear
 // and announces it with `notifications/tools/list_changed`, for the tests of cached tool lists.
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import * as z from "zod";
 
 export function createChangingHandler() {
   let added = false;

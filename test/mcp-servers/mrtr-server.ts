@@ -10,7 +10,7 @@ import {
   inputResponse,
   McpServer,
 } from "@modelcontextprotocol/server";
-import { z } from "zod";
+import * as z from "zod";
 
 /** One `tools/call` of `confirm-deploy` as the server received it. */
 export interface RecordedCall {

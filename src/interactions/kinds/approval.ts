@@ -1,6 +1,6 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
-import { z } from "zod";
+import * as z from "zod";
 import { describeZodError } from "../../protocol/errors";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";

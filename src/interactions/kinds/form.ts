@@ -1,6 +1,6 @@
 // The `form` kind: MCP elicitation in form mode. The model opens one with RequestUserInput, or a tool
 // does mid-run with `ctx.elicit`; a person accepts with values, declines, or lets it lapse.
-import { z } from "zod";
+import * as z from "zod";
 import { ElicitRequestFormParams, type ElicitResult } from "../../protocol/elicitation";
 import { describeZodError } from "../../protocol/errors";
 import { checkContent, describeFields } from "../../protocol/form-content";

@@ -1,7 +1,7 @@
 // The `plan` kind: in plan mode the model presents its plan (markdown) with ExitPlanMode, and the
 // person chooses as in Claude Code — approve with edits accepted, approve and review each action,
 // or keep planning with feedback. An approval switches the session's permission mode.
-import { z } from "zod";
+import * as z from "zod";
 import { describeZodError } from "../../protocol/errors";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { PermissionMode } from "../../protocol/session";

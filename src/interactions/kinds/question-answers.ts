@@ -1,6 +1,6 @@
 // Reading a person's answers to AskUserQuestion: both key forms, multi-select arrays or joined
 // strings, and the "Other" free text; the result is the SDK's `answers` record plus a structured copy.
-import { z } from "zod";
+import * as z from "zod";
 import { describeZodError } from "../../protocol/errors";
 import { MAX_NOTE_CHARS, MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ParsedResponse } from "../define-interaction";

@@ -1,6 +1,6 @@
 // The question kind's request: AskUserQuestion's input schema as the Claude Agent SDK defines it,
 // with the limits every device can show. Apart from the kind's answers so both can import it.
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_PREVIEW_CHARS } from "../../protocol/limits";
 
 const MAX_QUESTIONS = 4;

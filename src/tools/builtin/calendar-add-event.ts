@@ -1,6 +1,6 @@
 // calendar_add_event: adds an event to the session calendar after the person confirms its details
 // in a form, and asks again when it overlaps one already there. Side effect only after the last form.
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "../define-tool";
 import {
   type CalendarEvent,

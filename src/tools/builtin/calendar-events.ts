@@ -1,6 +1,6 @@
 // The session calendar that calendar_add_event keeps in its own tool state: the events, validated
 // as they are read, one readable line each in the tool's results, and the overlap check.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolState } from "../tool-state";
 
 const EVENTS_KEY = "events";

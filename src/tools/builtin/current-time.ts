@@ -1,5 +1,5 @@
 // current_time: the gateway's clock in any IANA time zone, so the model need not guess the date.
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, type ToolOutput } from "../define-tool";
 
 const input = z.object({

@@ -1,6 +1,6 @@
 // fetch_url: reads a public web page or text resource, within a time limit and a byte cap,
 // and gives the model readable text (HTML is reduced to its text and title).
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, type ToolOutput } from "../define-tool";
 import { checkPublicUrl } from "./public-url";
 

@@ -1,5 +1,5 @@
 // The shape of a note key, shared by notes_read and notes_write so both accept the same names.
-import { z } from "zod";
+import * as z from "zod";
 
 /** A note's name: 1–100 letters, digits, `_`, `.` or `-`. */
 export const noteKey = z

@@ -1,5 +1,5 @@
 // notes_read: lists this session's notes, or reads one in full.
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "../define-tool";
 import { noteKey } from "./note-key";
 

@@ -1,5 +1,5 @@
 // notes_write: saves a note in this session's own storage, replacing any note of the same name.
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "../define-tool";
 import { noteKey } from "./note-key";
 

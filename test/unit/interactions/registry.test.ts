@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { defineInteraction } from "../../../src/interactions/define-interaction";
 import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
 import { type AnyInteractionKind, createInteractionRegistry } from "../../../src/interactions/registry";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_TOOL_OUTPUT_CHARS } from "../../../src/protocol/limits";
 import { BUILTIN_TOOLS } from "../../../src/tools/builtin";
 import { defineTool } from "../../../src/tools/define-tool";

@@ -2,7 +2,7 @@
 // storage, since every tool's runs get `ctx.state`, kept apart from every other tool's.
 
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { BUILTIN_TOOLS } from "../../../src/tools/builtin";
 import { defineTool } from "../../../src/tools/define-tool";
 import { createToolRegistry } from "../../../src/tools/registry";

@@ -2,7 +2,7 @@
 // a route added without a case here fails the suite): which bodies would act (and so are not
 // hostile), which path parameters and query values to spoil, and which routes act on the
 // credential alone (covered by hostile credentials, and by their own tests for what they do).
-import type { z } from "zod";
+import type * as z from "zod";
 import { MintLinkBody } from "../../../src/protocol/access";
 import {
   ApproveCommand,

@@ -1,6 +1,6 @@
 // A toy interaction kind, the walkthrough in docs/interactive-tools.md: the model asks the person
 // to rate something from 1 to 5 stars. It lives in the tests so the guide is checked, not shipped.
-import { z } from "zod";
+import * as z from "zod";
 import { defineInteraction } from "../../../../src/interactions/define-interaction";
 import { describeDuration } from "../../../../src/interactions/describe-duration";
 import { describeZodError } from "../../../../src/protocol/errors";
