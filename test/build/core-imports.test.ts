@@ -55,3 +55,19 @@ describe("the core's import rule", () => {
     expect(lint("src/router/probe.ts", HONO_IMPORT)).toMatchObject({ ok: true });
   });
 });
+
+describe("the zod import rule", () => {
+  it.each(["src/session", "src/protocol", "client", "bin"])(
+    "refuses the named z in %s and accepts the namespace",
+    (folder) => {
+      const named = lint(
+        `${folder}/probe.ts`,
+        'import { z } from "zod";\n\nexport const name = z.string();\n',
+      );
+      expect(named.ok).toBe(false);
+      expect(named.output).toContain("Import zod as a namespace");
+      const namespace = 'import * as z from "zod";\n\nexport const name = z.string();\n';
+      expect(lint(`${folder}/probe.ts`, namespace)).toMatchObject({ ok: true });
+    },
+  );
+});
