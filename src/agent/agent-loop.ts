@@ -314,7 +314,7 @@ export class AgentLoop {
     const mark = topMark(deps);
     const assembler = new StreamAssembler(
       (output) => appendOutput(deps.events, turn.id, current.iterations, mark, output),
-      deps.clock.now,
+      () => deps.clock.now(),
       {
         storeWhileFlowing: () => deps.events.readsStoredOnly?.() === true,
         live: (delta) =>

@@ -7,9 +7,9 @@ export class SessionClock implements Clock {
   // starts at the wall clock again, which can only make a deadline look later, never skip one.
   private offset = 0;
 
-  now(): number {
-    return Date.now() + this.offset;
-  }
+  // A bound function, not a method: it is handed on alone (`new StreamAssembler(emit, clock.now)`),
+  // and a method read off its instance that way would see another `this` and return NaN.
+  readonly now = (): number => Date.now() + this.offset;
 
   /** Moves this instance's time forward by `ms` (never back: stored times must not go backwards). */
   advance(ms: number): void {
