@@ -8,7 +8,8 @@ import { WRANGLER, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** What a commit's Worker is built from. */
-const SERVER_PATHS = ["src", "agents", "wrangler.toml", "package.json"];
+// The Worker bundles the typed client's shared pieces too (client/, since the remote MCP endpoint).
+const SERVER_PATHS = ["src", "agents", "client", "wrangler.toml", "package.json"];
 
 /**
  * Rewrites Parley's wrangler.toml for the snapshot: no web build and no static assets (the benchmark
