@@ -7,8 +7,7 @@ import { fileURLToPath } from "node:url";
 import { WRANGLER, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-/** What a commit's Worker is built from. */
-// The Worker bundles the typed client's shared pieces too (client/, since the remote MCP endpoint).
+/** What a commit's Worker is built from (client/ too: the remote MCP endpoint bundles its tool). */
 const SERVER_PATHS = ["src", "agents", "client", "wrangler.toml", "package.json"];
 
 /**
