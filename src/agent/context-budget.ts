@@ -164,7 +164,10 @@ async function summarize(
       },
     ],
   };
-  const assembler = new StreamAssembler(() => undefined, () => deps.clock.now());
+  const assembler = new StreamAssembler(
+    () => undefined,
+    () => deps.clock.now(),
+  );
   for await (const event of deps.model.stream(request, signal)) assembler.push(event);
   const summary = assembler
     .finish()
