@@ -1,7 +1,6 @@
 // One alarm, many deadlines: the alarm is always the earliest `next()` of the deadline sources
 // (deadline-sources/), and is deleted when there is none. The watchdog's time is kept here, since
 // the agent loop moves it.
-import * as z from "zod";
 import type { DeadlineScheduler } from "../agent/ports";
 import type { DeadlineSource } from "./deadline-sources/deadline-source";
 import type { MetaStore } from "./meta-store";
@@ -23,7 +22,7 @@ export class AlarmDeadlines implements DeadlineScheduler {
   ) {}
 
   watchdog(): number | null {
-    return this.meta.get("watchdog_at", z.number()) ?? null;
+    return this.meta.number("watchdog_at") ?? null;
   }
 
   setWatchdog(at: number | null): void {

@@ -51,7 +51,7 @@ export class InboxReport implements DeadlineSource {
   ) {}
 
   private creator(): string | null {
-    return this.inbox ? this.state.meta.get("creator", z.string()) : null;
+    return this.inbox ? this.state.meta.string("creator") : null;
   }
 
   /** Called right after the session is created, so its inbox lists it before anything happens. */
@@ -67,7 +67,7 @@ export class InboxReport implements DeadlineSource {
       if (!this.creator()) return;
       const entry = this.entryFor(event);
       if (!entry) return;
-      if (event.type === "user_message" && !this.state.meta.get("title", z.string())) {
+      if (event.type === "user_message" && !this.state.meta.string("title")) {
         this.state.meta.set("title", shorten(event.data.text));
       }
       this.outbox.add(entry, event.at);
@@ -84,7 +84,7 @@ export class InboxReport implements DeadlineSource {
   forget(): void {
     try {
       const creator = this.creator();
-      const sessionId = this.state.meta.get("session_id", z.string());
+      const sessionId = this.state.meta.string("session_id");
       if (!creator || !sessionId || !this.inbox) return;
       this.inbox(creator)
         .forget(sessionId)
@@ -114,7 +114,7 @@ export class InboxReport implements DeadlineSource {
     if (!inbox || !last) return;
     this.sending = true;
     try {
-      const sessionId = this.state.meta.get("session_id", z.string()) ?? "";
+      const sessionId = this.state.meta.string("session_id") ?? "";
       const { appliedThrough } = await inbox.apply({ sessionId, rows });
       this.outbox.acknowledge(Math.min(appliedThrough, last.seq));
     } catch (error) {
@@ -187,9 +187,9 @@ export class InboxReport implements DeadlineSource {
       type: "session_updated",
       session: {
         status,
-        title: external?.title ?? meta.get("title", z.string()),
+        title: external?.title ?? meta.string("title"),
         agent: external?.name ?? "Parley",
-        createdAt: meta.get("created_at", z.number()) ?? lastActivity,
+        createdAt: meta.number("created_at") ?? lastActivity,
         lastActivity,
       },
     };

@@ -1,6 +1,6 @@
 // Typed key/value rows in `meta`: session settings and turn bookkeeping. Values are JSON and are
 // validated with zod when read back, like every other JSON that comes out of SQLite.
-import type * as z from "zod";
+import * as z from "zod";
 import type { SqlCounter } from "../storage/sql-counter";
 
 interface CachedRow {
@@ -10,6 +10,11 @@ interface CachedRow {
   schema?: z.ZodType;
   value?: unknown;
 }
+
+// One schema each, shared by every reader: `get` keeps a primitive only for the schema it was read
+// with, and a schema built at each call (`z.number()`) would miss that every time and cost a build.
+const NUMBER = z.number();
+const STRING = z.string();
 
 export class MetaStore {
   // INVARIANT: mirrors the rows this instance read or wrote: every write goes through this class,
@@ -37,6 +42,16 @@ export class MetaStore {
       row.value = value;
     }
     return value;
+  }
+
+  /** A number row. The schema is shared, so the value parsed once is kept (see `get`). */
+  number(key: string): number | null {
+    return this.get(key, NUMBER);
+  }
+
+  /** A text row, kept once parsed like `number`. */
+  string(key: string): string | null {
+    return this.get(key, STRING);
   }
 
   set(key: string, value: unknown): void {

@@ -1,7 +1,6 @@
 // Idle sessions expire (DESIGN §17–18, `SESSION_RETENTION_DAYS`): a deadline on the one alarm,
 // computed from the last event, with a warning event a day before. The warning itself is not
 // activity, or it would keep every session alive.
-import * as z from "zod";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { EventLog } from "./event-log";
 import type { MetaStore } from "./meta-store";
@@ -25,7 +24,7 @@ export class Retention {
     const row = this.sql.one<{ at: number }>(
       `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
     );
-    return row?.at ?? this.meta.get("created_at", z.number()) ?? 0;
+    return row?.at ?? this.meta.number("created_at") ?? 0;
   }
 
   expiresAt(): number {
@@ -62,6 +61,6 @@ export class Retention {
   }
 
   private warnedFor(): number | null {
-    return this.meta.get("retention_warned_for", z.number()) ?? null;
+    return this.meta.number("retention_warned_for") ?? null;
   }
 }

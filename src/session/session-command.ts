@@ -1,6 +1,5 @@
 // One command from a device or an HTTP route, once its credential is admitted: refused beyond what
 // its role may send, else run as an external agent's command or handed to the loop's handler.
-import * as z from "zod";
 import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererOf } from "./answerer";
@@ -45,7 +44,7 @@ export function runSessionCommand(
     );
   }
   if (command.type === "retry_now") {
-    const logIds = { sessionId: state.meta.get("session_id", z.string()), linkId: access.linkId };
+    const logIds = { sessionId: state.meta.string("session_id"), linkId: access.linkId };
     refuseEarlyRetryNow(state.meta, state.clock.now(), logIds);
   }
   const outcome = executeCommand(

@@ -1,6 +1,5 @@
 // Whether a credential may use the session now, with every refusal logged the same way wherever
 // the credential arrived (an RPC, a socket frame, a stream), and the ids security logs carry.
-import * as z from "zod";
 import { logSecurityEvent } from "../log/security-log";
 import type { Access } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
@@ -11,7 +10,7 @@ export function logIdsOf(
   state: SessionState,
   access: Pick<Access, "linkId">,
 ): { sessionId: string; linkId: string | null } {
-  return { sessionId: state.meta.get("session_id", z.string()) ?? "", linkId: access.linkId };
+  return { sessionId: state.meta.string("session_id") ?? "", linkId: access.linkId };
 }
 
 /** The refusal for `access` (revoked, expired, rotated away), logged; null when it is admitted. */

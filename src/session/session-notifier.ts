@@ -1,6 +1,5 @@
 // The session's notifier, wired to its stores: card details from the interactions, the page's
 // address from meta, the webhook's own answer link, and the one alarm for delivery deadlines.
-import * as z from "zod";
 import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
 import { newSessionId } from "../tokens/session-token";
@@ -39,12 +38,12 @@ export function sessionNotifier(
 }
 
 function sessionId(state: SessionState): string {
-  return state.meta.get("session_id", z.string()) ?? "";
+  return state.meta.string("session_id") ?? "";
 }
 
 /** The session's page without a token: the origin the session was created on, and its id. */
 function pageUrl(state: SessionState): string {
-  const shareUrl = state.meta.get("share_url", z.string()) ?? "";
+  const shareUrl = state.meta.string("share_url") ?? "";
   const origin = URL.canParse(shareUrl) ? new URL(shareUrl).origin : "";
   return `${origin}/#/s/${sessionId(state)}`;
 }

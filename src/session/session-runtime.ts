@@ -1,6 +1,5 @@
 // What a session runs on: the agent loop over the session's stores, its model client, and its
 // tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
-import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
 import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";
@@ -77,7 +76,7 @@ function tokenBudget(state: SessionState, config: Config): SessionTokenBudget | 
     () => state.clock.now(),
     config.sessionTokenBudget,
     () => ({
-      sessionId: state.meta.get("session_id", z.string()),
+      sessionId: state.meta.string("session_id"),
     }),
   );
 }

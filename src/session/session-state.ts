@@ -34,6 +34,9 @@ import { SqlToolStateStore } from "./tool-state-store";
 import { SqlTranscriptStore } from "./transcript-store";
 import { SqlTurnStore } from "./turn-store";
 
+/** Built once: the meta store keeps a number read with the same schema. */
+const InteractionTimeoutMs = z.number().int().positive();
+
 function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
   return turn?.retry ? { attempt: turn.retry.attempt, retryAt: turn.retry.at, code: turn.retry.code } : null;
 }
@@ -103,7 +106,7 @@ export class SessionState {
 
   exists(): boolean {
     // Once created, a session exists for as long as this object holds it (erasing drops the state).
-    this.created ||= this.meta.get("created_at", z.number()) !== null;
+    this.created ||= this.meta.number("created_at") !== null;
     return this.created;
   }
 
@@ -123,13 +126,11 @@ export class SessionState {
   }
 
   creator(): string | null {
-    return this.meta.get("creator", z.string());
+    return this.meta.string("creator");
   }
 
   interactionTimeoutMs(config: Config): number {
-    return (
-      this.meta.get("interaction_timeout_ms", z.number().int().positive()) ?? config.interactionTimeoutMs
-    );
+    return this.meta.get("interaction_timeout_ms", InteractionTimeoutMs) ?? config.interactionTimeoutMs;
   }
 
   /** The session's own deadline policies, over the deployment's (set at creation). */
@@ -186,7 +187,7 @@ export class SessionState {
     kinds: Pick<InteractionRegistry, "readsChat">,
   ): SessionSnapshot {
     return {
-      sessionId: this.meta.get("session_id", z.string()) ?? "",
+      sessionId: this.meta.string("session_id") ?? "",
       status: this.turn.status(),
       mode: this.turn.mode(),
       lastSeq: this.events.lastSeq,
@@ -218,7 +219,7 @@ export class SessionState {
       demo: model.demo,
       interactionTimeoutMs: this.interactionTimeoutMs(config),
       serverTime: this.clock.now(),
-      createdAt: this.meta.get("created_at", z.number()) ?? 0,
+      createdAt: this.meta.number("created_at") ?? 0,
       expiresAt: this.retention.expiresAt(),
       modelRetry: modelRetryOf(this.turn.current()),
       ...externalAgentView(this.meta),

@@ -68,7 +68,7 @@ export class ShareLinks {
    * link's sockets when it comes; null when none is ahead.
    */
   nextExpiry(): number | null {
-    const enforced = this.meta.get("share_links_expired_until", z.number()) ?? 0;
+    const enforced = this.meta.number("share_links_expired_until") ?? 0;
     const ahead = this.list()
       .filter((link) => link.revokedAt === null && link.expiresAt !== null && link.expiresAt > enforced)
       .map((link) => link.expiresAt as number);
@@ -77,7 +77,7 @@ export class ShareLinks {
 
   /** Links that expired by `now` and were not yet enforced; marks them enforced. */
   takeExpired(now: number): ShareLinkView[] {
-    const enforced = this.meta.get("share_links_expired_until", z.number()) ?? 0;
+    const enforced = this.meta.number("share_links_expired_until") ?? 0;
     const expired = this.list().filter(
       (link) =>
         link.revokedAt === null &&

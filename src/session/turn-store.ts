@@ -5,6 +5,9 @@ import type { EventSink, TurnRecord, TurnStore } from "../agent/ports";
 import { PermissionMode, SessionStatus } from "../protocol/session";
 import type { MetaStore } from "./meta-store";
 
+/** Built once: the meta store keeps a number read with the same schema. */
+const ModelCalls = z.number().int();
+
 const TurnRecordSchema = z.object({
   id: z.string(),
   messageId: z.string(),
@@ -36,7 +39,7 @@ export class SqlTurnStore implements TurnStore {
   }
 
   error(): string | null {
-    return this.meta.get("last_error", z.string()) ?? null;
+    return this.meta.string("last_error") ?? null;
   }
 
   mode(): PermissionMode {
@@ -75,13 +78,13 @@ export class SqlTurnStore implements TurnStore {
   }
 
   nextModelCall(): number {
-    const next = this.meta.get("model_calls", z.number().int()) ?? 0;
+    const next = this.meta.get("model_calls", ModelCalls) ?? 0;
     this.meta.set("model_calls", next + 1);
     return next;
   }
 
   systemPrompt(): string {
-    return this.meta.get("system_prompt", z.string()) ?? DEFAULT_SYSTEM_PROMPT;
+    return this.meta.string("system_prompt") ?? DEFAULT_SYSTEM_PROMPT;
   }
 }
 
