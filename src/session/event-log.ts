@@ -12,6 +12,10 @@ export class EventLog implements EventSink {
   private seq: number;
   // INVARIANT: frames of a transaction not yet committed; empty outside `holdingBroadcasts`.
   private held: string[] | null = null;
+  // INVARIANT: the `at` of the newest stored event other than an expiry warning, as this instance
+  // read or appended it; undefined until read, and dropped with the stores' other copies on each
+  // input and on a rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
+  private lastActiveAt: number | null | undefined;
   /** Counts the readers that get stored events only (event streams); set by the object that has them. */
   storedOnlyReaders: () => number = () => 0;
 
@@ -40,6 +44,7 @@ export class EventLog implements EventSink {
       event.at,
     );
     this.seq = event.seq;
+    if (type !== "session_expiring") this.lastActiveAt = event.at;
     if (this.held) this.held.push(frame);
     else this.broadcast(frame);
     // Delivery rows are written in the same transaction as the event, so they share its fate.
@@ -66,6 +71,22 @@ export class EventLog implements EventSink {
     }
     for (const frame of held) this.broadcast(frame);
     return result;
+  }
+
+  /** When the session was last used: its newest event other than an expiry warning (null: none). */
+  lastActivityAt(): number | null {
+    if (this.lastActiveAt === undefined) {
+      const row = this.sql.one<{ at: number }>(
+        `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
+      );
+      this.lastActiveAt = row?.at ?? null;
+    }
+    return this.lastActiveAt;
+  }
+
+  /** Drops the kept last activity, so the next read goes to storage. */
+  forget(): void {
+    this.lastActiveAt = undefined;
   }
 
   private storedSeq(): number {

@@ -1,7 +1,6 @@
 // Idle sessions expire (DESIGN §17–18, `SESSION_RETENTION_DAYS`): a deadline on the one alarm,
 // computed from the last event, with a warning event a day before. The warning itself is not
 // activity, or it would keep every session alive.
-import type { SqlCounter } from "../storage/sql-counter";
 import type { EventLog } from "./event-log";
 import type { MetaStore } from "./meta-store";
 
@@ -13,7 +12,6 @@ export type RetentionStep = { type: "expire" } | { type: "warn"; expiresAt: numb
 
 export class Retention {
   constructor(
-    private readonly sql: SqlCounter,
     private readonly meta: MetaStore,
     private readonly events: EventLog,
     private readonly retentionMs: number,
@@ -21,10 +19,7 @@ export class Retention {
 
   /** When the session was last used: its last event (the expiry warning aside), else its creation. */
   lastActivity(): number {
-    const row = this.sql.one<{ at: number }>(
-      `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
-    );
-    return row?.at ?? this.meta.number("created_at") ?? 0;
+    return this.events.lastActivityAt() ?? this.meta.number("created_at") ?? 0;
   }
 
   expiresAt(): number {

@@ -95,13 +95,14 @@ export class SessionState {
     this.mcp = new SqlMcpStore(this.sql, this.meta);
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
-    this.retention = new Retention(this.sql, this.meta, this.events, retentionMs);
+    this.retention = new Retention(this.meta, this.events, retentionMs);
   }
 
   /** Drops the copies of stored rows the stores keep, so the next reads go to storage. */
   forgetCopies(): void {
     this.meta.forget();
     this.frames.forget();
+    this.events.forget();
   }
 
   exists(): boolean {
