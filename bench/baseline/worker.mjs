@@ -73,12 +73,17 @@ export class BareBroadcast extends DurableObject {
     const count = Math.min(Number(url.searchParams.get("n") ?? "0"), MAX_BURST);
     const paceMs = Number(url.searchParams.get("paceMs") ?? "0");
     const text = "x".repeat(Number(url.searchParams.get("chars") ?? "4"));
+    // `restart=1` numbers from 1 again, for a refill after a hibernation lost the events in memory.
+    if (url.searchParams.get("restart") === "1") {
+      this.seq = 0;
+      this.events = [];
+    }
     for (let i = 0; i < count; i++) {
       if (paceMs > 0 && i > 0) await new Promise((resolve) => setTimeout(resolve, paceMs));
       this.broadcast("text_delta", { turnId: "bare", index: 0, text });
     }
     this.rememberSeq();
-    return Response.json({ sent: count, lastSeq: this.seq });
+    return Response.json({ sent: count, lastSeq: this.seq, kept: this.events.length });
   }
 
   // The model-to-glass floor: call a Messages API (the benchmark's local one) and broadcast each

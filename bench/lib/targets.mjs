@@ -103,13 +103,15 @@ export class BareTarget {
   }
 
   /**
-   * Makes the object broadcast `n` synthetic text deltas of `chars` characters, `paceMs` apart.
+   * Makes the object broadcast `n` synthetic text deltas of `chars` characters, `paceMs` apart
+   * (with `restart`, numbered from 1 again); `kept` is how many events it holds in memory.
    * @param {string} name
-   * @param {{ n: number, paceMs: number, chars: number, timeoutMs?: number }} options
-   * @returns {Promise<{ sent: number, lastSeq: number }>}
+   * @param {{ n: number, paceMs: number, chars: number, restart?: boolean, timeoutMs?: number }} options
+   * @returns {Promise<{ sent: number, lastSeq: number, kept: number }>}
    */
-  burst(name, { n, paceMs, chars, timeoutMs = 120_000 }) {
+  burst(name, { n, paceMs, chars, restart = false, timeoutMs = 120_000 }) {
     const query = new URLSearchParams({ n: String(n), paceMs: String(paceMs), chars: String(chars) });
+    if (restart) query.set("restart", "1");
     return requestJson(`${this.baseUrl}/s/${name}/burst?${query}`, { method: "POST", timeoutMs });
   }
 

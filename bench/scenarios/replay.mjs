@@ -157,13 +157,13 @@ export async function prepareReplay({ parley, bare, options, log }) {
 export async function runReplay({ parley, bare, options, fixture }) {
   const scenario = "3. Replay";
   const { session, bareName, lastSeq, chars } = fixture;
-  // The baseline keeps events in memory only: if it hibernated while the rest was prepared on a
-  // busy machine, it is filled again (untimed) so both replay the same history.
+  // The baseline keeps events in memory only (its counter survives): if it hibernated while the
+  // rest was prepared, it is filled again from seq 1 (untimed) so both replay the same history.
   const held = await bare.burst(bareName, { n: 0, paceMs: 0, chars });
-  if (held.lastSeq !== lastSeq) {
-    const refill = await bare.burst(bareName, { n: lastSeq - held.lastSeq, paceMs: 0, chars });
-    if (refill.lastSeq !== lastSeq)
-      throw new Error(`baseline refilled ${refill.lastSeq} events, wanted ${lastSeq}`);
+  if (held.lastSeq !== lastSeq || held.kept < lastSeq) {
+    const refill = await bare.burst(bareName, { n: lastSeq, paceMs: 0, chars, restart: true });
+    if (refill.lastSeq !== lastSeq || refill.kept !== lastSeq)
+      throw new Error(`baseline refilled ${refill.kept} events up to ${refill.lastSeq}, wanted ${lastSeq}`);
   }
   /** @type {import("../lib/figures.mjs").Figure[]} */
   const figures = [];
