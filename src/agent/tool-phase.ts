@@ -12,22 +12,24 @@ import { recordResult } from "./tool-results";
 
 export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
 
+/** What running one tool call reads and writes; settling a step's calls also reads the rules. */
+type RunToolDeps = Pick<
+  AgentDeps,
+  | "clock"
+  | "deadlines"
+  | "events"
+  | "frames"
+  | "interactions"
+  | "kinds"
+  | "results"
+  | "settings"
+  | "toolContext"
+  | "tools"
+  | "turn"
+>;
+
 export async function settleToolCalls(
-  deps: Pick<
-    AgentDeps,
-    | "clock"
-    | "deadlines"
-    | "events"
-    | "frames"
-    | "interactions"
-    | "kinds"
-    | "results"
-    | "rules"
-    | "settings"
-    | "toolContext"
-    | "tools"
-    | "turn"
-  >,
+  deps: RunToolDeps & Pick<AgentDeps, "rules">,
   uses: ToolUseBlockParam[],
   signal: AbortSignal,
 ): Promise<ToolPhaseOutcome> {
@@ -86,20 +88,7 @@ export async function settleToolCalls(
 }
 
 async function runTool(
-  deps: Pick<
-    AgentDeps,
-    | "clock"
-    | "deadlines"
-    | "events"
-    | "frames"
-    | "interactions"
-    | "kinds"
-    | "results"
-    | "settings"
-    | "toolContext"
-    | "tools"
-    | "turn"
-  >,
+  deps: RunToolDeps,
   use: ToolUseBlockParam,
   signal: AbortSignal,
   edited: boolean,
