@@ -50,15 +50,15 @@ export class SessionTokenBudget implements ModelBudget {
   /** Refuses, with `409 budget_exhausted`, a command that would start a model call once the day's budget is spent. */
   refuseCommand(command: SessionCommand, access: Access): void {
     if (!STARTS_A_MODEL_CALL.has(command.type)) return;
-    const used = this.used();
-    if (used < this.limit) return;
+    const refusal = this.refusal();
+    if (!refusal) return;
     logSecurityEvent("budget_exhausted", {
       ...this.logIds(),
       linkId: access.linkId,
       reason: command.type,
       status: 409,
     });
-    throw new SessionRefusal({ code: "budget_exhausted", message: this.explain(used) });
+    throw new SessionRefusal({ code: "budget_exhausted", message: refusal });
   }
 
   private explain(used: number): string {
@@ -102,17 +102,22 @@ export function budgetedModel(model: ModelClient, budget: SessionTokenBudget): M
 // are cumulative, so the last one seen is the call's.
 function countUsage(usage: { input: number; output: number }, event: ModelStreamEvent): void {
   if (event.type === "message_start") {
-    const u = event.message.usage;
-    usage.input =
-      (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-    usage.output = u.output_tokens ?? 0;
+    usage.input = inputTokens(event.message.usage);
+    usage.output = event.message.usage.output_tokens ?? 0;
   } else if (event.type === "message_delta") {
     if (event.usage.output_tokens != null) usage.output = event.usage.output_tokens;
-    if (event.usage.input_tokens != null) {
-      usage.input =
-        event.usage.input_tokens +
-        (event.usage.cache_creation_input_tokens ?? 0) +
-        (event.usage.cache_read_input_tokens ?? 0);
-    }
+    if (event.usage.input_tokens != null) usage.input = inputTokens(event.usage);
   }
+}
+
+function inputTokens(usage: {
+  input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}): number {
+  return (
+    (usage.input_tokens ?? 0) +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0)
+  );
 }
