@@ -3,7 +3,7 @@
 // no tool result is written for them, since no transcript waits on them.
 
 import { MAIN_FRAME_ID } from "../protocol/agents";
-import type { ErrorBody } from "../protocol/errors";
+import { type ErrorBody, unknownInteraction } from "../protocol/errors";
 import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
 import type { AgentDeps } from "./agent-deps";
 import { cardDeadline } from "./card-deadline";
@@ -103,7 +103,7 @@ export function withdrawExternalInteraction(
   interactionId: string,
 ): ExternalOutcome<ExternalInteraction> {
   const record = deps.interactions.get(interactionId);
-  if (!record || !isExternalInteraction(record)) return unknown(interactionId);
+  if (!record || !isExternalInteraction(record)) return unknownInteraction(interactionId);
   if (record.status === "pending") cancelExternal(deps, record, withdrawnBy(agent));
   const now = deps.interactions.get(interactionId) ?? record;
   return { ok: true, created: false, result: externalView(now, keys.keyOf(interactionId)) };
@@ -165,10 +165,6 @@ function prefixFields(prefix: string, message: string): string {
 
 function invalid(message: string): { ok: false; error: ErrorBody } {
   return { ok: false, error: { code: "invalid_input", message } };
-}
-
-function unknown(id: string): { ok: false; error: ErrorBody } {
-  return { ok: false, error: { code: "unknown_interaction", message: `No interaction with id "${id}"` } };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
 // resolution wins by compare-and-set; the result row and the receipt event are written together.
-import type { ErrorBody } from "../protocol/errors";
+import { type ErrorBody, unknownInteraction } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
 import { refuseEditedInput } from "./edited-input";
@@ -49,12 +49,7 @@ export function answerInteraction(
   answeredBy: string | null = null,
 ): ResolveResult {
   const record = deps.interactions.get(id);
-  if (!record) {
-    return {
-      ok: false,
-      error: { code: "unknown_interaction", message: `No interaction with id "${id}"` },
-    };
-  }
+  if (!record) return unknownInteraction(id);
   if (expectedKind && record.kind !== expectedKind) {
     return {
       ok: false,

@@ -77,6 +77,11 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/** The refusal of a command or read that names an interaction this session does not have. */
+export function unknownInteraction(id: string): { ok: false; error: ErrorBody } {
+  return { ok: false, error: { code: "unknown_interaction", message: `No interaction with id "${id}"` } };
+}
+
 export interface DescribeZodErrorOptions {
   /** Lists at most this many issues and counts the rest; a wall of them only costs a model tokens. */
   maxIssues?: number;

@@ -1,8 +1,10 @@
 // "Give me more time" on a card: its deadline moves later by its policy's step, up to its maximum,
 // and every device folds the `interaction_extended` event (the countdown moves with it).
+
 import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
 import { alreadyResolved, timeOutDue } from "../agent/resolve-interaction";
+import { unknownInteraction } from "../protocol/errors";
 import { nextReminderAt } from "./card-deadlines";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionState } from "./session-state";
@@ -19,12 +21,7 @@ export function extendDeadline(
 ): CommandOutcome {
   const { interactionId, deviceId, answeredBy } = sent;
   const record = state.interactions.get(interactionId);
-  if (!record) {
-    return {
-      ok: false,
-      error: { code: "unknown_interaction", message: `No interaction with id "${interactionId}"` },
-    };
-  }
+  if (!record) return unknownInteraction(interactionId);
   const now = deps.clock.now();
   if (record.status === "pending" && record.deadline <= now) {
     if (deps.atomically(() => timeOutDue(deps, now)) > 0) wake();

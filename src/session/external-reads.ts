@@ -1,7 +1,9 @@
 // The object's side of the external API that is not a command: reading a card with a long-poll
 // wait, and the one agent link a keyed external session hands out again on every create.
+
 import { readExternalInteraction } from "../agent/external-interaction";
 import type { ShareLinkView } from "../protocol/access";
+import { unknownInteraction } from "../protocol/errors";
 import type { CommandOutcome } from "./command-handler";
 import { SqlExternalKeys } from "./external-session";
 import type { InteractionWaiters } from "./interaction-waiters";
@@ -21,12 +23,7 @@ export async function readExternal(
 ): Promise<CommandOutcome> {
   const keys = new SqlExternalKeys(state.sql);
   const first = readExternalInteraction(state, keys, interactionId);
-  if (!first) {
-    return {
-      ok: false,
-      error: { code: "unknown_interaction", message: `No interaction with id "${interactionId}"` },
-    };
-  }
+  if (!first) return unknownInteraction(interactionId);
   if (first.status !== "pending" || waitMs <= 0) return { ok: true, result: first };
   await waiters.wait(interactionId, waitMs);
   // The session may have been deleted while the request waited.
