@@ -1,20 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { captureSecurityLog } from "../../helpers/security-log-capture";
 import { api, createSession } from "../../helpers/session-harness";
 import { mintLink } from "./access-fixtures";
 import { shrinkHttpBudget } from "./command-budget-fixtures";
 
 describe("the security log of limits", () => {
-  let warn: MockInstance<typeof console.warn>;
-  beforeEach(() => {
-    warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-  });
-  afterEach(() => warn.mockRestore());
-
-  const lines = () =>
-    warn.mock.calls
-      .map((call) => String(call[0]))
-      .filter((text) => text.startsWith("{"))
-      .map((text) => JSON.parse(text) as Record<string, unknown>);
+  const { lines, written } = captureSecurityLog();
 
   it("records HTTP commands over a link's allowance by session and link, never the token", async () => {
     const session = await createSession();
@@ -39,8 +30,8 @@ describe("the security log of limits", () => {
         status: 429,
       }),
     );
-    const written = warn.mock.calls.map((call) => String(call[0])).join("\n");
-    for (const token of [session.token, link.token]) expect(written).not.toContain(token);
+    const text = written();
+    for (const token of [session.token, link.token]) expect(text).not.toContain(token);
   });
 
   it("records a refused session creation without the client's address", async () => {
@@ -55,6 +46,6 @@ describe("the security log of limits", () => {
     expect(lines()).toContainEqual(
       expect.objectContaining({ event: "rate_limited", reason: "session_creation", status: 429 }),
     );
-    expect(warn.mock.calls.map((call) => String(call[0])).join("\n")).not.toContain(ip);
+    expect(written()).not.toContain(ip);
   });
 });

@@ -1,20 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { captureSecurityLog } from "../../helpers/security-log-capture";
 import { api, createSession } from "../../helpers/session-harness";
 import { mintLink } from "./access-fixtures";
 
 describe("the security log", () => {
-  let warn: MockInstance<typeof console.warn>;
-  beforeEach(() => {
-    warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
-  });
-  afterEach(() => warn.mockRestore());
-
-  /** Every structured line written so far, parsed. */
-  const lines = () =>
-    warn.mock.calls
-      .map((call) => String(call[0]))
-      .filter((text) => text.startsWith("{"))
-      .map((text) => JSON.parse(text) as Record<string, unknown>);
+  const { lines, written } = captureSecurityLog();
 
   // Generous: on a loaded machine this file's first session alone can take many seconds.
   it("records refused credentials, revocations and rotations by session and link, never a token", {
@@ -44,7 +34,7 @@ describe("the security log", () => {
       }),
       expect.objectContaining({ event: "owner_token_rotated", sessionId: session.sessionId, linkId: null }),
     ]);
-    const written = warn.mock.calls.map((call) => String(call[0])).join("\n");
-    for (const token of [session.token, link.token, rotated.token]) expect(written).not.toContain(token);
+    const text = written();
+    for (const token of [session.token, link.token, rotated.token]) expect(text).not.toContain(token);
   });
 });
