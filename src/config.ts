@@ -1,12 +1,11 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import * as z from "zod";
-import { DEFAULT_MAX_AGENT_DEPTH } from "./agent/stack-tools";
 import { BUILTIN_INTERACTIONS } from "./interactions/kinds";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
 import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
 import { describeZodError } from "./protocol/errors";
-import { SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
+import { DEFAULT_MAX_AGENT_DEPTH, SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
 
 const Flag = z
   .string()

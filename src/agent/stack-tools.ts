@@ -32,9 +32,6 @@ export function isStackTool(name: string): boolean {
   return name === DELEGATE_TOOL_NAME || name === COMPLETE_TOOL_NAME;
 }
 
-/** Default most delegated agents stacked on top of the main agent. */
-export const DEFAULT_MAX_AGENT_DEPTH = 4;
-
 const completeSpec = lazyToolSpec(
   COMPLETE_TOOL_NAME,
   "Finish your task and hand your result back to the agent that delegated to you. Until you call " +

@@ -14,7 +14,7 @@ import {
 import type { ErrorBody } from "../protocol/errors";
 import type { InboxEvent } from "../protocol/inbox";
 import type { PushSubscriptionBody } from "../protocol/notify";
-import { sessionKinds } from "../session/session-runtime";
+import { sessionKinds } from "../session/session-kinds";
 import type { SqlCounter } from "../storage/sql-counter";
 
 export interface InboxPushDeps {

@@ -1,6 +1,5 @@
 // Web Push: the notice encrypted for one subscription (RFC 8291, aes128gcm) and signed with the
 // deployment's VAPID key (RFC 8292) by @block65/webcrypto-web-push, then POSTed to its push service.
-import { buildPushPayload } from "@block65/webcrypto-web-push";
 import type { CardNotice, PushSubscriptionJson } from "../protocol/notify";
 import { attempt, resultOf, type SendResult } from "./send-result";
 
@@ -33,6 +32,8 @@ export async function sendPush(
   // An open card's push (opened, reminder) is useless after its deadline; a resolved one only tidies up.
   const open = notice.change !== "resolved";
   const ttl = open ? Math.max(60, Math.ceil((notice.deadline - now) / 1000)) : 15 * 60;
+  // Loaded with the first push: most objects never send one.
+  const { buildPushPayload } = await import("@block65/webcrypto-web-push");
   const payload = await buildPushPayload(
     {
       data: pushMessage(notice),

@@ -37,3 +37,6 @@ export const SOCKET_COMMAND_BURST = 20;
 export const SOCKET_COMMANDS_PER_SECOND = 10;
 /** Shortest time between two `retry_now` commands of one session; each one calls the model at once. */
 export const RETRY_NOW_MIN_INTERVAL_MS = 10_000;
+
+/** Default most delegated agents stacked on top of the main agent (`MAX_AGENT_DEPTH`). */
+export const DEFAULT_MAX_AGENT_DEPTH = 4;

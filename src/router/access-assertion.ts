@@ -1,6 +1,7 @@
 // Cloudflare Access's signed assertion (`Cf-Access-Jwt-Assertion`): verified against the team's
 // published keys, it names the person (their email) or the machine (a service token's common name).
-import { createRemoteJWKSet, type JWTVerifyGetKey, jwtVerify } from "jose";
+// jose loads with the first assertion: a deployment without Access never needs it.
+import type { JWTVerifyGetKey } from "jose";
 
 export const ACCESS_ASSERTION_HEADER = "cf-access-jwt-assertion";
 
@@ -13,10 +14,10 @@ export interface AccessSettings {
 // names a key it has not seen; a new isolate fetches it again.
 const keySets = new Map<string, JWTVerifyGetKey>();
 
-function keySetOf(teamDomain: string): JWTVerifyGetKey {
+function keySetOf(jose: typeof import("jose"), teamDomain: string): JWTVerifyGetKey {
   let keys = keySets.get(teamDomain);
   if (!keys) {
-    keys = createRemoteJWKSet(new URL(`https://${teamDomain}/cdn-cgi/access/certs`));
+    keys = jose.createRemoteJWKSet(new URL(`https://${teamDomain}/cdn-cgi/access/certs`));
     keySets.set(teamDomain, keys);
   }
   return keys;
@@ -31,7 +32,8 @@ export async function verifyAccessAssertion(
   settings: AccessSettings,
 ): Promise<{ ok: true; person: string } | { ok: false; reason: string }> {
   try {
-    const { payload } = await jwtVerify(token, keySetOf(settings.teamDomain), {
+    const jose = await import("jose");
+    const { payload } = await jose.jwtVerify(token, keySetOf(jose, settings.teamDomain), {
       algorithms: ["RS256"],
       audience: settings.audience,
       issuer: `https://${settings.teamDomain}`,

@@ -2,8 +2,8 @@
 // a key is configured, or the built-in offline demo model.
 import * as z from "zod";
 import type { Config } from "../config";
-import { AnthropicModelClient } from "../model/anthropic-client";
 import { createDemoModel } from "../model/demo-script";
+import { lazyAnthropicClient } from "../model/lazy-anthropic-client";
 import type { ModelClient } from "../model/model-client";
 import { ScriptedModelClient } from "../model/scripted-client";
 import { ScriptedReply } from "../model/scripted-reply";
@@ -18,7 +18,7 @@ export function createModelClient(
   // Scripted sessions exist for tests and benchmarks, which read back what the model was sent.
   if (script) return new ScriptedModelClient(script, { nextCallIndex, record: true });
   if (config.anthropic) {
-    return new AnthropicModelClient({
+    return lazyAnthropicClient({
       apiKey: config.anthropic.apiKey,
       model: config.model,
       ...(config.anthropic.baseURL ? { baseURL: config.anthropic.baseURL } : {}),

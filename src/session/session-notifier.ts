@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
 import { newSessionId } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";
-import { sessionKinds } from "./session-runtime";
+import { sessionKinds } from "./session-kinds";
 import type { SessionState } from "./session-state";
 
 export function sessionNotifier(

@@ -5,20 +5,17 @@ import { AgentLoop } from "../agent/agent-loop";
 import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";
 import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import type { Config } from "../config";
-import { BUILTIN_INTERACTIONS } from "../interactions/kinds";
-import { createInteractionRegistry } from "../interactions/registry";
 import { createSessionTools } from "../mcp/session-tools";
 import type { ModelClient } from "../model/model-client";
 import { WATCHDOG_MS } from "../protocol/limits";
 import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry, type ToolRegistry } from "../tools/registry";
 import { createLiveForms } from "./live-forms";
+import { sessionKinds } from "./session-kinds";
 import type { SessionState } from "./session-state";
 import { budgetedModel, SessionTokenBudget } from "./token-budget";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
-/** The interaction kinds every session knows (the notifier words cards with them too). */
-export const sessionKinds = createInteractionRegistry(BUILTIN_INTERACTIONS);
 // Parsed when a session first reads them; a bad agent file fails there, naming the file and the field.
 const agents = lazyAgentRegistry(() =>
   createAgentRegistry(BUNDLED_AGENT_FILES, [
