@@ -1,7 +1,76 @@
-// Worker entry: the HTTP app (static page via Workers Assets, API via Hono) the session object and the inbox object.
-import { app } from "./router/app";
+// Worker entry: the HTTP app (static page via Workers Assets, API via Hono), the session object
+// and the inbox object. Each loads on first use (src/object-shell.ts says why): an isolate that
+// only routes never builds an object's parts, and an object's isolate never builds the router's.
+import type { InboxObject as Inbox } from "./inbox/inbox-object";
+import { HANDLERS, objectShell } from "./object-shell";
+import type { app as App } from "./router/app";
+import type { InboxRpc } from "./session/inbox-rpc";
+import type { SessionObject as Session } from "./session/session-object";
+import type { SessionRpc } from "./session/session-rpc";
 
-export { InboxObject } from "./inbox/inbox-object";
-export { SessionObject } from "./session/session-object";
+let app: typeof App | null = null;
 
-export default app satisfies ExportedHandler<Env>;
+export default {
+  async fetch(request, env, ctx) {
+    app ??= (await import("./router/app")).app;
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;
+
+const SESSION_RPC = [
+  "create",
+  "snapshot",
+  "eventsPage",
+  "command",
+  "stats",
+  "addLink",
+  "listLinks",
+  "revokeLink",
+  "destroy",
+  "exportSession",
+  "rotateOwnerToken",
+  "subscribePush",
+  "unsubscribePush",
+  "deliveries",
+  "creator",
+  "externalInteraction",
+  "ensureAgentLink",
+] as const satisfies readonly (keyof SessionRpc)[];
+
+const INBOX_RPC = [
+  "apply",
+  "forget",
+  "view",
+  "holds",
+  "addLink",
+  "listLinks",
+  "linkIsLive",
+  "noteOpened",
+  "openedThrough",
+  "revokeLink",
+  "closeStreams",
+  "subscribePush",
+  "unsubscribePush",
+  "stats",
+  "deliveries",
+] as const satisfies readonly (keyof InboxRpc)[];
+
+// A method added to an RPC interface and not to its list fails to compile here.
+const everySessionMethod: Exclude<keyof SessionRpc, (typeof SESSION_RPC)[number] | "fetch"> extends never
+  ? true
+  : never = true;
+const everyInboxMethod: Exclude<keyof InboxRpc, (typeof INBOX_RPC)[number] | "fetch"> extends never
+  ? true
+  : never = true;
+void everySessionMethod;
+void everyInboxMethod;
+
+export const SessionObject = objectShell<Session>(
+  [...SESSION_RPC, ...HANDLERS],
+  async () => (await import("./session/session-object")).SessionObject,
+);
+
+export const InboxObject = objectShell<Inbox>(
+  [...INBOX_RPC, ...HANDLERS],
+  async () => (await import("./inbox/inbox-object")).InboxObject,
+);

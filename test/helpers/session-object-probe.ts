@@ -1,11 +1,11 @@
 // Looks inside a session's Durable Object from a worker test: its stub, the requests its scripted
 // model received, raw SQL rows, a dump of every table, its alarm; plus event filtering on a device.
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { ModelRequest } from "../../src/model/model-client";
 import type { ScriptedModelClient } from "../../src/model/scripted-client";
 import type { SessionEvent } from "../../src/protocol";
 import type { SessionObject } from "../../src/session/session-object";
+import { runInDurableObject } from "./run-in-object";
 import type { Device } from "./session-harness";
 
 export type SessionStub = DurableObjectStub<SessionObject>;

@@ -1,8 +1,8 @@
 // Gives a session's object a small HTTP command allowance that refills slowly, so a test reaches
 // the limit in a few requests however slowly the machine runs them.
-import { runInDurableObject } from "cloudflare:test";
 import { HttpCommandBudget } from "../../../src/session/http-command-budget";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { stubOf } from "../../helpers/session-object-probe";
 
 /** A burst of `burst` commands per token, refilled at one per 100 s of the object's clock. */

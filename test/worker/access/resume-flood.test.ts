@@ -1,7 +1,7 @@
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ReplayBudget } from "../../../src/session/replay-budget";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 

@@ -1,6 +1,7 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, textReply } from "../../helpers/session-harness";
 import { alarmOf, eventsOf, sqlRows, stubOf } from "../../helpers/session-object-probe";
 import { expectError, mintLink } from "./access-fixtures";

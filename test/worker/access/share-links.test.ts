@@ -1,7 +1,8 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import { signShareToken } from "../../../src/tokens/share-token";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, textReply } from "../../helpers/session-harness";
 import { alarmOf, stubOf } from "../../helpers/session-object-probe";
 import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";

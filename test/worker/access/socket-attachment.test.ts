@@ -1,8 +1,8 @@
 // A socket's attachment (its device and access) is read back on every command; one that does not
 // parse lets the socket do nothing and closes it, and the device reconnects with its access stated afresh.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { storageFingerprint } from "../channel/channel-fixtures";

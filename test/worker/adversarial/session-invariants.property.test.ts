@@ -1,10 +1,11 @@
 // Property suite: seeded random sequences of commands from two devices, evictions, and alarm
 // deliveries (repeated, and early) against one session; after every step the stored session must
 // keep its invariants.
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import {
   api,
   type CreatedSession,

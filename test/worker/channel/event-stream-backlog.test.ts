@@ -1,9 +1,9 @@
-import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EventStreams } from "../../../src/session/event-streams";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, ORIGIN, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { SseReader } from "../../helpers/sse-reader";

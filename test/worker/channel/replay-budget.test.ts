@@ -1,10 +1,10 @@
 // A long history is replayed in parts: each replay stops at its byte budget, says `more`, and the
 // next `resume` continues from the last seq sent — exactly, with nothing skipped or repeated.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/protocol";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { expectContiguous, waitForIdle } from "./channel-fixtures";

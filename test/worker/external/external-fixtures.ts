@@ -1,9 +1,10 @@
 // Helpers for the external-agent tests: creating an external session through the real route,
 // opening cards as its agent, and letting a card's deadline pass on the one alarm.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { expect } from "vitest";
 import type { CreateExternalSessionResponse } from "../../../src/protocol/external";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 

@@ -1,7 +1,8 @@
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ExternalInteraction } from "../../../src/protocol/external";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { expectError } from "../access/access-fixtures";

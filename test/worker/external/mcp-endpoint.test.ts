@@ -2,11 +2,11 @@
 // Streamable HTTP: the `approve` tool opens the card on every device and returns the person's answer
 // as Claude Code's decision; a repeat call re-attaches; an object restart mid-wait loses nothing.
 
-import { runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, type Device, ORIGIN } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { createExternal, type ExternalSession, questionRequest } from "./external-fixtures";

@@ -1,13 +1,14 @@
 // People behind Cloudflare Access for the inbox tests: a key pair jose generates here, published
 // as the team's JWKS at the network's edge, assertions signed for each person, and helpers that
 // act as a person (HTTP, devices, the inbox) and deliver a session's outbox through its alarm.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import type { InboxView } from "../../../src/protocol";
 import { DELIVERY_DELAY_MS } from "../../../src/session/inbox-report";
 import type { SessionObject } from "../../../src/session/session-object";
 import { ACCESS_BINDINGS, JWKS_CONTROL_HOST } from "../../helpers/access-bindings";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { type CreatedSession, Device, ORIGIN, toolReply } from "../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 

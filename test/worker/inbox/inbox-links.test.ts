@@ -1,10 +1,11 @@
 // Inbox links: the person hands their inbox to a device without Cloudflare Access (a phone); an
 // answer link answers, a view link only reads, revoking ends its streams at once and refuses it.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
 import { signInboxLinkToken } from "../../../src/router/inbox-link-token";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN, textReply } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";
 import { ask, deliverOutbox, inboxObject, Person } from "./inbox-fixtures";

@@ -1,7 +1,7 @@
 // Sessions report to their creator's inbox through an outbox: rows written with the event, sent by
 // the session's alarm, applied once by (session, seq) — across evictions of either object, and
 // without the session ever waiting for its inbox.
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
 import type { OutboxRow } from "../../../src/protocol";
@@ -9,6 +9,7 @@ import { InboxReport } from "../../../src/session/inbox-report";
 import { SqlOutbox } from "../../../src/session/outbox";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { ask, deliverOutbox, inboxObject, outboxSize, Person } from "./inbox-fixtures";

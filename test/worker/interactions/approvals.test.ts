@@ -1,8 +1,8 @@
 // Approving and denying tool calls, "always allow", the four permission modes, and a mode changed
 // mid-turn: what runs, what asks, what the model is told, and where the alarm stands.
-import { runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
 import type { PermissionMode } from "../../../src/protocol";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { advanceClock } from "../../helpers/session-object-probe";
 import {

@@ -1,8 +1,9 @@
 // Deadlines: unanswered cards time out through the alarm (after eviction too), a repeated alarm
 // changes nothing, and the alarm is always the earliest deadline, the running turn's watchdog included.
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { advanceClock } from "../../helpers/session-object-probe";
 import {

@@ -1,7 +1,6 @@
 // The guide's toy kind, run through the real loop, stores and command handler in a Durable Object,
 // registered only in this test: adding a kind needs no edit to any of them.
 
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AgentLoop } from "../../../src/agent/agent-loop";
 import { createAgentRegistry } from "../../../src/agents/agent-registry";
@@ -13,6 +12,7 @@ import type { SessionObject } from "../../../src/session/session-object";
 import { SessionState } from "../../../src/session/session-state";
 import { BUILTIN_TOOLS } from "../../../src/tools/builtin";
 import { createToolRegistry } from "../../../src/tools/registry";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";
 import { ratingInteraction } from "../../unit/interactions/toy-kind/rating";
 import { stubOf } from "./interaction-fixtures";

@@ -1,8 +1,8 @@
 // Protocol 2025-11-25 elicitation: server-everything pushes `elicitation/create` inside the open
 // `tools/call`; the form opens on every device and the answer goes back over the open call. Losing
 // the instance loses the call, and the session says so.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, textReply, toolReply } from "../../helpers/session-harness";
 import { expectValidTranscript } from "../../helpers/valid-transcript";
 import {

@@ -1,7 +1,8 @@
 // MCP tools offered to the model: listing server-everything, naming, schemas and risk, the cached
 // list in SQLite, selection per session, and approvals answered from a second device.
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, textReply, toolReply } from "../../helpers/session-harness";
 import {
   eventsOf,

@@ -1,8 +1,9 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/config";
 import type { CardNotice } from "../../../src/protocol";
 import { NOTIFY_BINDINGS } from "../../helpers/notify-bindings";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import {
   api,
   connect,

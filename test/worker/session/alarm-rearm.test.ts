@@ -1,10 +1,10 @@
 // The one alarm is re-armed once per task: however many times a step asks (an answer resolving its
 // card, the loop moving its watchdog, a tool's result), every deadline source is read and the alarm
 // written once, after the step's synchronous work, at the earliest deadline that work left.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 

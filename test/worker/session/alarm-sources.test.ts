@@ -1,7 +1,6 @@
 // The alarm is a loop over deadline sources in their order: a source that ends the session stops
 // the rest, a source that throws does not keep the others from running (the alarm then rethrows so
 // the platform retries), and the agent loop is woken once, before the alarm first waits on a send.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { type DeadlineSource, STOP } from "../../../src/session/deadline-sources/deadline-source";
 import { AlarmDeadlines } from "../../../src/session/deadlines";
@@ -9,6 +8,7 @@ import { MetaStore } from "../../../src/session/meta-store";
 import { runAlarm } from "../../../src/session/session-alarm";
 import type { SessionObject } from "../../../src/session/session-object";
 import { SqlCounter } from "../../../src/storage/sql-counter";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 

@@ -1,9 +1,9 @@
 // One storage transaction for work that must land whole (a batch decision, a reply in chat): when it
 // throws, none of its rows stay and none of its events reach a device; when it returns, all do.
-import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession } from "../../helpers/session-harness";
 import { storageDump, stubOf } from "../../helpers/session-object-probe";
 

@@ -1,9 +1,10 @@
 // A session paused under the first round's schema (version 2: interactions keyed by their tool call,
 // no agent frames, no notifications, no MCP) is upgraded in place when the new code wakes it: the
 // open question is still shown, is answered, and the turn carries on with a valid transcript.
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../../src/session/schema";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { expectValidTranscript } from "../../helpers/valid-transcript";
 import {

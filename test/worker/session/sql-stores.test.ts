@@ -1,6 +1,6 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { SessionState } from "../../../src/session/session-state";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { describeStoreContract } from "../../unit/agent/stores.contract";
 
 describeStoreContract("the SQLite stores", (test) =>

@@ -1,0 +1,52 @@
+// A Durable Object class whose body loads on its first event. The Worker's one script holds the
+// router and both objects, and every isolate evaluated all of it before its first request: about
+// 50 ms of start-up, most of it building the zod schemas of parts that isolate never runs (a
+// session object never routes, the router never runs an agent loop). The shell defines the
+// methods the runtime calls (RPC needs them on the prototype) and forwards each to the real
+// object, built from a dynamic import inside `blockConcurrencyWhile`, so no event reaches a shell
+// whose object is not ready.
+import { DurableObject } from "cloudflare:workers";
+
+type ObjectClass<T> = new (ctx: DurableObjectState, env: Env) => T;
+type Method = (...args: unknown[]) => unknown;
+
+/** The event handlers the runtime calls on an object; a shell forwards the ones its object has. */
+export const HANDLERS = ["fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"] as const;
+
+const LOADED = Symbol("loaded");
+
+/**
+ * A class to export in place of `load()`'s; `methods` are the RPC methods and handlers it
+ * forwards (the caller checks their names against the object's RPC interface).
+ */
+export function objectShell<T extends DurableObject<Env>>(
+  methods: readonly (keyof T & string)[],
+  load: () => Promise<ObjectClass<T>>,
+): ObjectClass<T> {
+  class Shell extends DurableObject<Env> {
+    [LOADED]: T | null = null;
+
+    constructor(ctx: DurableObjectState, env: Env) {
+      super(ctx, env);
+      void ctx.blockConcurrencyWhile(async () => {
+        this[LOADED] = new (await load())(ctx, env);
+      });
+    }
+  }
+  for (const name of methods) {
+    Object.defineProperty(Shell.prototype, name, {
+      value(this: Shell, ...args: unknown[]) {
+        const object = loadedObject(this) as unknown as Record<string, Method>;
+        return object[name]?.(...args);
+      },
+    });
+  }
+  return Shell as unknown as ObjectClass<T>;
+}
+
+/** The object a shell forwards to (tests reach its internals through this). */
+export function loadedObject<T>(shell: unknown): T {
+  const object = (shell as { [LOADED]?: T | null })[LOADED];
+  if (!object) throw new Error("The Durable Object's module has not loaded: no event should reach it yet");
+  return object;
+}

@@ -1,0 +1,72 @@
+// What each part of the Worker loads before its first event, read from the bundler's own import
+// graph (esbuild, as wrangler bundles): dynamic imports are left out, since they run on first use.
+// A static import that pulls a heavy or unneeded part back in fails here, not in a profile.
+import { build, type Metafile } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+let graph: Metafile["inputs"] | null = null;
+
+async function inputs(): Promise<Metafile["inputs"]> {
+  graph ??= (
+    await build({
+      entryPoints: ["src/index.ts"],
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: "esm",
+      platform: "browser",
+      conditions: ["workerd", "worker"],
+      external: ["cloudflare:*", "node:*"],
+      loader: { ".md": "text" },
+      logLevel: "silent",
+    })
+  ).metafile.inputs;
+  return graph;
+}
+
+/** Every module `entry` imports statically, directly or through others. */
+async function loadedWith(entry: string): Promise<string[]> {
+  const all = await inputs();
+  const seen = new Set<string>();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const file = stack.pop() as string;
+    if (seen.has(file) || !all[file]) continue;
+    seen.add(file);
+    for (const imported of all[file].imports) {
+      if (imported.kind !== "dynamic-import" && !imported.external) stack.push(imported.path);
+    }
+  }
+  return [...seen];
+}
+
+const matching = (files: string[], pattern: RegExp) => files.filter((file) => pattern.test(file));
+
+describe("what loads before a first event", () => {
+  it("is no more than the shells at the Worker's start: the router and both objects load on first use", async () => {
+    const files = await loadedWith("src/index.ts");
+    expect(files.sort()).toEqual(["src/index.ts", "src/object-shell.ts"]);
+  });
+
+  it("leaves the model SDK, the agent loop and the agent files out of the router", async () => {
+    const files = await loadedWith("src/router/app.ts");
+    expect(
+      matching(files, /@anthropic-ai|js-yaml|jose|webcrypto-web-push|src\/agent\/|src\/agents\//),
+    ).toEqual([]);
+  });
+
+  it("leaves the model SDK and Web Push out of a session object until it calls a model or pushes", async () => {
+    const files = await loadedWith("src/session/session-object.ts");
+    expect(matching(files, /@anthropic-ai|webcrypto-web-push|@opentelemetry/)).toEqual([]);
+  });
+
+  it("leaves the agent loop, the tools and MCP out of an inbox object", async () => {
+    const files = await loadedWith("src/inbox/inbox-object.ts");
+    expect(
+      matching(
+        files,
+        /@anthropic-ai|js-yaml|webcrypto-web-push|@modelcontextprotocol|src\/agent\/|src\/tools\/|src\/mcp\/(?!mcp-config)/,
+      ),
+    ).toEqual([]);
+  });
+});
