@@ -1,7 +1,7 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import * as z from "zod";
-import { BUILTIN_INTERACTIONS } from "./interactions/kinds";
+import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
 import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
 import { describeZodError } from "./protocol/errors";
@@ -238,10 +238,7 @@ function readDeadlinePolicies(raw: string | undefined): DeadlinePolicies | null 
   if (!parsed.success) {
     throw new Error(`Invalid configuration: DEADLINE_POLICIES: ${describeZodError(parsed.error)}`);
   }
-  const unknown = unknownPolicyKinds(
-    parsed.data,
-    BUILTIN_INTERACTIONS.map((kind) => kind.kind),
-  );
+  const unknown = unknownPolicyKinds(parsed.data, BUILTIN_KIND_NAMES);
   if (unknown.length > 0) {
     throw new Error(
       `Invalid configuration: DEADLINE_POLICIES: ${unknown.join(", ")}: no interaction kind has this name`,

@@ -8,6 +8,7 @@ import { urlInteraction } from "./url";
 
 export { ApprovalRequest, ApprovalResponse, approvalInteraction } from "./approval";
 export { formInteraction } from "./form";
+export { BUILTIN_KIND_NAMES } from "./names";
 export { PLAN_CHOICES, type PlanChoice, PlanRequest, PlanResponse, planInteraction } from "./plan";
 export { Question, QuestionOption, QuestionRequest, questionInteraction } from "./question";
 export {
