@@ -13,8 +13,8 @@ export class EventLog implements EventSink {
   // INVARIANT: frames of a transaction not yet committed; empty outside `holdingBroadcasts`.
   private held: string[] | null = null;
   // INVARIANT: the `at` of the newest stored event other than an expiry warning, as this instance
-  // read or appended it; undefined until read, and dropped with the stores' other copies on each
-  // input and on a rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
+  // read or appended it; undefined until read, and dropped with the stores' other copies on a
+  // rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
   private lastActiveAt: number | null | undefined;
   /** Counts the readers that get stored events only (event streams); set by the object that has them. */
   storedOnlyReaders: () => number = () => 0;

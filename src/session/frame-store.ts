@@ -23,13 +23,13 @@ const Status = z.union([z.literal("active"), AgentOutcome]);
 
 export class SqlFrameStore implements FrameStore {
   // INVARIANT: the top frame as this instance last read or changed it (undefined: not known). Every
-  // change to `frames` goes through this class; a rollback or a new input calls `forget`. A step
+  // change to `frames` goes through this class; a rollback calls `forget`. A step
   // asks for the top many times (each transcript read and write names its frame).
   private topCopy: FrameRecord | null | undefined = undefined;
 
   constructor(private readonly sql: SqlCounter) {}
 
-  /** Drops the copy of the top frame: a transaction rolled back, or a new input came in. */
+  /** Drops the copy of the top frame: a transaction rolled back (or a test changed the table). */
   forget(): void {
     this.topCopy = undefined;
   }

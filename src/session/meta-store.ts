@@ -18,10 +18,9 @@ const STRING = z.string();
 
 export class MetaStore {
   // INVARIANT: mirrors the rows this instance read or wrote: every write goes through this class,
-  // and a rolled-back transaction calls `forget`. The object also calls `forget` as each request,
-  // message or alarm comes in, so a row changed by other means (a test's SQL) is read afresh.
-  // One step (an answer, a model event) reads the same keys dozens of times (status, turn,
-  // watchdog, links, creator), each a SQL query and a zod parse otherwise.
+  // and a rolled-back transaction calls `forget`. Kept across inputs: an answer cycle reads the same
+  // keys (status, turn, watchdog, links, creator) in each of its inputs (the answer, the alarm),
+  // each a SQL query otherwise. Nothing else writes `meta` (a test that does calls `forget` after).
   private readonly rows = new Map<string, CachedRow>();
 
   constructor(private readonly sql: SqlCounter) {}

@@ -98,7 +98,7 @@ export class SessionState {
     this.retention = new Retention(this.meta, this.events, retentionMs);
   }
 
-  /** Drops the copies of stored rows the stores keep, so the next reads go to storage. */
+  /** Drops the copies of stored rows the stores keep, so the next reads go to storage (a rollback). */
   forgetCopies(): void {
     this.meta.forget();
     this.frames.forget();
