@@ -25,16 +25,22 @@ export class ScriptedModelClient implements ModelClient {
   readonly name: string;
   readonly demo: boolean;
   /**
-   * With `record`, every request received, deep-copied, in call order; otherwise always empty.
-   * INVARIANT: filled only for tests that ask, since each entry copies a whole transcript and a long
-   * demo session must not keep them; losing them loses nothing a session needs.
+   * With `record`, every request received, as the JSON it was when sent, in call order.
+   * INVARIANT: filled only for sessions that ask (tests, benchmarks), since each entry is a whole
+   * transcript and a long demo session must not keep them; losing them loses nothing a session needs.
+   * The JSON is the text the token estimate measures anyway, so recording copies nothing more.
    */
-  readonly requests: ModelRequest[] = [];
+  readonly #recorded: string[] = [];
   readonly #record: boolean;
   readonly #source: ScriptSource;
   readonly #nextCallIndex: () => number;
   // INVARIANT: only the fallback when no persisted counter is given (tests); losing it is harmless there.
   #calls = 0;
+
+  /** With `record`, a copy of every request received, in call order; otherwise always empty. */
+  get requests(): ModelRequest[] {
+    return this.#recorded.map((json) => JSON.parse(json) as ModelRequest);
+  }
 
   constructor(source: ScriptSource, options: ScriptedModelClientOptions = {}) {
     this.#source = source;
@@ -46,12 +52,13 @@ export class ScriptedModelClient implements ModelClient {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
     const callIndex = this.#nextCallIndex();
-    if (this.#record) this.requests.push(structuredClone(request));
+    const body = JSON.stringify(request);
+    if (this.#record) this.#recorded.push(body);
     const reply = this.#replyFor(request, callIndex);
     const events = sseEvents(reply, {
       callIndex,
       model: request.model,
-      inputTokens: Math.ceil(JSON.stringify(request).length / 4),
+      inputTokens: Math.ceil(body.length / 4),
     });
     const pace = reply.paceMs ?? 0;
     // A failure scripted past the end still happens, just before the stream would close.
