@@ -52,7 +52,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   async apply(batch: OutboxBatch): Promise<{ appliedThrough: number }> {
     const parsed = OutboxBatch.parse(batch);
-    const { frames, appliedThrough, pushes } = this.ctx.storage.transactionSync(() => {
+    const { frames, appliedThrough, pushes } = this.atomically(() => {
       const applied = this.store.apply(parsed);
       const events = applied.frames.map((frame) => JSON.parse(frame) as InboxEvent);
       return { ...applied, pushes: this.push.onApplied(events) };
@@ -63,8 +63,18 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   async forget(sessionId: string): Promise<void> {
-    const frame = this.ctx.storage.transactionSync(() => this.store.forget(sessionId));
+    const frame = this.atomically(() => this.store.forget(sessionId));
     if (frame) this.broadcast(frame);
+  }
+
+  /** One transaction; a rollback also drops the reads the stores keep (SqlCounter.keptUntilWritten). */
+  private atomically<T>(work: () => T): T {
+    try {
+      return this.ctx.storage.transactionSync(work);
+    } catch (error) {
+      this.sql.invalidate();
+      throw error;
+    }
   }
 
   async view(person: string) {

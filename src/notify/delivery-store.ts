@@ -69,11 +69,18 @@ export class SqlDeliveryStore {
       .map((row) => row.target);
   }
 
+  // Asked on every re-arm of the alarm; kept until `deliveries` changes.
+  private earliestDueKept: (() => number | null) | null = null;
+
   earliestDue(): number | null {
-    return (
-      this.sql.one<{ d: number | null }>(`SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`)
-        ?.d ?? null
+    this.earliestDueKept ??= this.sql.keptUntilWritten(
+      ["deliveries"],
+      () =>
+        this.sql.one<{ d: number | null }>(
+          `SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`,
+        )?.d ?? null,
     );
+    return this.earliestDueKept();
   }
 
   /**

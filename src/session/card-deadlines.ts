@@ -85,13 +85,19 @@ export class SqlCardDeadlines {
   }
 
   /** The earliest reminder of a card still open. */
+  // Asked on every re-arm of the alarm; kept until either table it reads changes.
+  private earliestReminderKept: (() => number | null) | null = null;
+
   earliestReminder(): number | null {
-    return (
-      this.sql.one<{ at: number | null }>(
-        `SELECT MIN(d.reminder_at) AS at FROM card_deadlines d JOIN interactions i ON i.id = d.interaction_id
+    this.earliestReminderKept ??= this.sql.keptUntilWritten(
+      ["card_deadlines", "interactions"],
+      () =>
+        this.sql.one<{ at: number | null }>(
+          `SELECT MIN(d.reminder_at) AS at FROM card_deadlines d JOIN interactions i ON i.id = d.interaction_id
          WHERE d.reminder_at IS NOT NULL AND i.status = 'pending'`,
-      )?.at ?? null
+        )?.at ?? null,
     );
+    return this.earliestReminderKept();
   }
 
   /** Open cards whose next reminder is due at `now`. */

@@ -45,12 +45,18 @@ export class SqlInteractionStore implements InteractionStore {
       .map(toRecord);
   }
 
+  // Asked on every re-arm of the alarm, several times a step; kept until `interactions` changes.
+  private earliestDeadlineKept: (() => number | null) | null = null;
+
   earliestDeadline(): number | null {
-    return (
-      this.sql.one<{ d: number | null }>(
-        `SELECT MIN(deadline) AS d FROM interactions WHERE status = 'pending'`,
-      )?.d ?? null
+    this.earliestDeadlineKept ??= this.sql.keptUntilWritten(
+      ["interactions"],
+      () =>
+        this.sql.one<{ d: number | null }>(
+          `SELECT MIN(deadline) AS d FROM interactions WHERE status = 'pending'`,
+        )?.d ?? null,
     );
+    return this.earliestDeadlineKept();
   }
 
   create(

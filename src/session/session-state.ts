@@ -100,6 +100,7 @@ export class SessionState {
 
   /** Drops the copies of stored rows the stores keep, so the next reads go to storage (a rollback). */
   forgetCopies(): void {
+    this.sql.invalidate();
     this.meta.forget();
     this.frames.forget();
     this.events.forget();

@@ -62,4 +62,33 @@ describe("atomic writes", () => {
     });
     expect(read.after).toBe(read.before);
   });
+
+  it("reads the next deadline from storage again after the work that opened a card was rolled back", async () => {
+    const session = await createSession();
+    const read = await runInDurableObject(stubOf(session), (instance: SessionObject) => {
+      const state = stateOf(instance);
+      const before = state.interactions.earliestDeadline();
+      try {
+        state.atomically(() => {
+          state.interactions.create({
+            id: "toolu_rolled_back",
+            toolCallId: "toolu_rolled_back",
+            frameId: "main",
+            kind: "question",
+            toolName: "AskUserQuestion",
+            request: {},
+            deadline: 1_000,
+            createdAt: 0,
+          });
+          // Read inside the work, so a kept copy would hold the card the rollback removes.
+          expect(state.interactions.earliestDeadline()).toBe(1_000);
+          throw new Error("half way");
+        });
+      } catch {
+        // The rollback is what this test looks at.
+      }
+      return { before, after: state.interactions.earliestDeadline() };
+    });
+    expect(read).toEqual({ before: null, after: null });
+  });
 });
