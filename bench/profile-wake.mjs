@@ -3,6 +3,7 @@
 // the functions with the most self time and the heaviest call paths. Not part of `npm run bench`.
 //   node bench/profile-wake.mjs [--sessions 200] [--rounds 3] [--out FILE] [--no-profile] [--ref COMMIT]
 //   node bench/profile-wake.mjs --bare   (the bare baseline's CPU per echoed command, the floor)
+//   node bench/profile-wake.mjs --approval   (approvals of an edit tool instead of answers)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     glass: { type: "string" },
     timeline: { type: "boolean", default: false },
     "no-inbox": { type: "boolean", default: false },
+    approval: { type: "boolean", default: false },
   },
 });
 const sessions = Number(values.sessions);
@@ -155,16 +157,35 @@ if (values.glass) {
   await report(result.profile, 1);
   process.exit(0);
 }
-const script = [
-  questionReply(),
-  ...Array.from({ length: rounds + 1 }, () => questionReply(undefined, "Noted.")),
-];
+/** What pauses each turn: a question, or (`--approval`) an edit tool that needs approving. */
+const pausing = (text) =>
+  values.approval
+    ? {
+        content: [
+          ...(text ? [{ type: "text", text }] : []),
+          { type: "tool_use", name: "notes_write", input: { key: "bench", text: "benchmark note" } },
+        ],
+        stopReason: "tool_use",
+      }
+    : questionReply(undefined, text);
+const script = [pausing(), ...Array.from({ length: rounds + 1 }, () => pausing("Noted."))];
 const paused = await mapLimit(Array.from({ length: sessions }), 8, async (_, i) => {
-  const session = await parley.createSession({ script });
+  const session = await parley.createSession({
+    script,
+    ...(values.approval ? { permissionMode: "default" } : {}),
+  });
   const watcher = await SessionDevice.open(parley, session, { device: `p-${i}` });
-  const toolCallId = await watcher.askAndPause("Ask me.", "question_prompt");
+  const toolCallId = await watcher.askAndPause(
+    "Ask me.",
+    values.approval ? "approval_required" : "question_prompt",
+  );
   return { watcher, toolCallId };
 });
+/** The command that lets a paused turn go on. */
+const resolving = (toolCallId) =>
+  values.approval
+    ? { type: "approve", toolCallId }
+    : { type: "submit_answers", toolCallId, answers: ANSWERS };
 
 async function round() {
   const start = performance.now();
@@ -178,11 +199,7 @@ async function round() {
         if (event.type === "text_delta") resumed = true;
       };
       slot.watcher.prompt = null;
-      const ack = await slot.watcher.device.request({
-        type: "submit_answers",
-        toolCallId: slot.toolCallId,
-        answers: ANSWERS,
-      });
+      const ack = await slot.watcher.device.request(resolving(slot.toolCallId));
       if (!ack.ok) throw new Error(JSON.stringify(ack.error));
       await withTimeout(
         slot.watcher.device.until(() => resumed),
@@ -276,11 +293,7 @@ if (values.timeline) {
       await slot.watcher.device.request({ type: "resume", after: 1_000_000 });
       readsAgain.push(performance.now() - againAt);
       const sentAt = performance.timeOrigin + performance.now();
-      await slot.watcher.device.request({
-        type: "submit_answers",
-        toolCallId: slot.toolCallId,
-        answers: ANSWERS,
-      });
+      await slot.watcher.device.request(resolving(slot.toolCallId));
       acks.push(performance.timeOrigin + performance.now() - sentAt);
       await withTimeout(
         slot.watcher.device.until(() => resumedAt !== 0),

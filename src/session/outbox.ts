@@ -33,9 +33,16 @@ export class SqlOutbox {
       .map((row) => ({ seq: row.seq, entry: OutboxEntry.parse(JSON.parse(row.entry)) }));
   }
 
+  // Asked on every re-arm of the alarm; kept until `outbox` changes.
+  private oldestAtKept: (() => number | null) | null = null;
+
   /** When the oldest row was written, or null when nothing waits. */
   oldestAt(): number | null {
-    return this.sql.one<{ at: number | null }>(`SELECT MIN(at) AS at FROM outbox`)?.at ?? null;
+    this.oldestAtKept ??= this.sql.keptUntilWritten(
+      ["outbox"],
+      () => this.sql.one<{ at: number | null }>(`SELECT MIN(at) AS at FROM outbox`)?.at ?? null,
+    );
+    return this.oldestAtKept();
   }
 
   size(): number {

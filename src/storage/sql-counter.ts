@@ -17,6 +17,8 @@ export class SqlCounter {
   private stamp = 0;
   private floor = 0;
   private readonly changed = new Map<string, number>();
+  // The table each write statement changes, by its text (statements are constants of the code).
+  private readonly writtenTables = new Map<string, string | null>();
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -80,8 +82,14 @@ export class SqlCounter {
     this.rowsWritten += cursor.rowsWritten;
     if (cursor.rowsWritten === 0) return;
     this.stamp += 1;
-    const table = WRITTEN_TABLE.exec(query)?.[1];
-    if (table) this.changed.set(table.toLowerCase(), this.stamp);
+    let table = this.writtenTables.get(query);
+    if (table === undefined) {
+      table = WRITTEN_TABLE.exec(query)?.[1]?.toLowerCase() ?? null;
+      // A statement built with a varying list (`IN (?, ?, …)`) must not grow this without end.
+      if (this.writtenTables.size >= 256) this.writtenTables.clear();
+      this.writtenTables.set(query, table);
+    }
+    if (table) this.changed.set(table, this.stamp);
     else this.floor = this.stamp;
   }
 }
