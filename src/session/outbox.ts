@@ -52,7 +52,8 @@ export class SqlOutbox {
   /** The inbox holds every row up to `seq`. */
   acknowledge(seq: number): void {
     this.sql.run(`DELETE FROM outbox WHERE seq <= ?`, seq);
-    this.meta.delete("outbox_retry");
+    // Read from the kept copy: most deliveries follow no failure, and need not write.
+    if (this.retry()) this.meta.delete("outbox_retry");
   }
 
   retry(): OutboxRetry | null {
