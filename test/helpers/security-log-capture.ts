@@ -1,5 +1,6 @@
 // Captures what the security log writes (console.warn) for the tests of one file: installed before
-// each test and removed after it, so every test reads only its own lines.
+// each test and removed after it. Test files share their runtime (vitest.config.ts), so another
+// file's sessions may log meanwhile: a test picks its own lines by session or address.
 import { afterEach, beforeEach, type MockInstance, vi } from "vitest";
 
 export function captureSecurityLog(): {
