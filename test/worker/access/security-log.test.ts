@@ -14,8 +14,9 @@ describe("the security log", () => {
     const link = await mintLink(session, { role: "answer" });
     const path = `/api/sessions/${session.sessionId}`;
     // Bodies are read, so no response holds one of the test's few connections open.
-    // The last character changed, whatever it was (a fixed "A" is no change one time in 64).
-    const wrong = `${session.token.slice(0, -1)}${session.token.endsWith("A") ? "B" : "A"}`;
+    // The first character changed, whatever it was: all six of its bits are the token's (the last
+    // character's low bits are padding, so "A" and "B" there can decode to the same bytes).
+    const wrong = `${session.token.startsWith("A") ? "B" : "A"}${session.token.slice(1)}`;
     await (await api("GET", path, { token: wrong })).text();
     await (await api("DELETE", `${path}/links/${link.linkId}`, { token: session.token })).text();
     await (await api("GET", path, { token: link.token })).text();
