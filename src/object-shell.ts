@@ -1,16 +1,16 @@
 // A Durable Object class whose body loads on its first event. The Worker's one script holds the
-// router and both objects, and every isolate evaluated all of it before its first request: about
-// 50 ms of start-up, most of it building the zod schemas of parts that isolate never runs (a
-// session object never routes, the router never runs an agent loop). The shell defines the
-// methods the runtime calls (RPC needs them on the prototype) and forwards each to the real
-// object, built from a dynamic import inside `blockConcurrencyWhile`, so no event reaches a shell
-// whose object is not ready.
+// router and both objects, and every isolate evaluated all of it before its first request (about
+// 50 ms), parts it never runs included: a session object never routes, an inbox never runs an
+// agent loop. Each part's first event now pays for what it uses (docs/performance.md has the
+// figures). The shell defines the methods the runtime calls (RPC needs them on the prototype; a
+// Proxy is refused) and forwards each to the real object, built from a dynamic import inside
+// `blockConcurrencyWhile`, so no event reaches a shell whose object is not ready.
 import { DurableObject } from "cloudflare:workers";
 
 type ObjectClass<T> = new (ctx: DurableObjectState, env: Env) => T;
 type Method = (...args: unknown[]) => unknown;
 
-/** The event handlers the runtime calls on an object; a shell forwards the ones its object has. */
+/** The event handlers the runtime calls on an object; the compiler checks that the object has each. */
 export const HANDLERS = ["fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"] as const;
 
 const LOADED = Symbol("loaded");
