@@ -34,10 +34,20 @@ type Row = {
 };
 
 export class SqlDeliveryStore {
+  /** When the next pending delivery is due. Asked on every re-arm of the alarm; kept until `deliveries` changes. */
+  readonly earliestDue: () => number | null;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.earliestDue = sql.keptUntilWritten(
+      ["deliveries"],
+      () =>
+        sql.one<{ d: number | null }>(`SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`)
+          ?.d ?? null,
+    );
+  }
 
   enqueue(channel: Channel, target: string, notice: CardNotice): void {
     const at = this.now();
@@ -67,20 +77,6 @@ export class SqlDeliveryStore {
         interactionId,
       )
       .map((row) => row.target);
-  }
-
-  // Asked on every re-arm of the alarm; kept until `deliveries` changes.
-  private earliestDueKept: (() => number | null) | null = null;
-
-  earliestDue(): number | null {
-    this.earliestDueKept ??= this.sql.keptUntilWritten(
-      ["deliveries"],
-      () =>
-        this.sql.one<{ d: number | null }>(
-          `SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`,
-        )?.d ?? null,
-    );
-    return this.earliestDueKept();
   }
 
   /**

@@ -33,7 +33,19 @@ export function nextReminderAt(
 }
 
 export class SqlCardDeadlines {
-  constructor(private readonly sql: SqlCounter) {}
+  /** The earliest reminder of a pending card. Asked on every re-arm of the alarm; kept until either table it reads changes. */
+  readonly earliestReminder: () => number | null;
+
+  constructor(private readonly sql: SqlCounter) {
+    this.earliestReminder = sql.keptUntilWritten(
+      ["card_deadlines", "interactions"],
+      () =>
+        sql.one<{ at: number | null }>(
+          `SELECT MIN(d.reminder_at) AS at FROM card_deadlines d JOIN interactions i ON i.id = d.interaction_id
+           WHERE d.reminder_at IS NOT NULL AND i.status = 'pending'`,
+        )?.at ?? null,
+    );
+  }
 
   /** The core's port: cards open under the policies `sources()` gives (config, then the session's). */
   policies(sources: () => ReadonlyArray<DeadlinePolicies | null>): CardDeadlinePolicies {
@@ -85,21 +97,6 @@ export class SqlCardDeadlines {
   }
 
   /** The earliest reminder of a card still open. */
-  // Asked on every re-arm of the alarm; kept until either table it reads changes.
-  private earliestReminderKept: (() => number | null) | null = null;
-
-  earliestReminder(): number | null {
-    this.earliestReminderKept ??= this.sql.keptUntilWritten(
-      ["card_deadlines", "interactions"],
-      () =>
-        this.sql.one<{ at: number | null }>(
-          `SELECT MIN(d.reminder_at) AS at FROM card_deadlines d JOIN interactions i ON i.id = d.interaction_id
-         WHERE d.reminder_at IS NOT NULL AND i.status = 'pending'`,
-        )?.at ?? null,
-    );
-    return this.earliestReminderKept();
-  }
-
   /** Open cards whose next reminder is due at `now`. */
   remindersDue(now: number): Array<{ id: string; policy: DeadlinePolicy }> {
     return this.sql

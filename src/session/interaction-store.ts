@@ -23,7 +23,17 @@ type Row = {
 const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by, answered_by`;
 
 export class SqlInteractionStore implements InteractionStore {
-  constructor(private readonly sql: SqlCounter) {}
+  /** The earliest pending deadline. Asked on every re-arm of the alarm; kept until `interactions` changes. */
+  readonly earliestDeadline: () => number | null;
+
+  constructor(private readonly sql: SqlCounter) {
+    this.earliestDeadline = sql.keptUntilWritten(
+      ["interactions"],
+      () =>
+        sql.one<{ d: number | null }>(`SELECT MIN(deadline) AS d FROM interactions WHERE status = 'pending'`)
+          ?.d ?? null,
+    );
+  }
 
   get(id: string): InteractionRecord | null {
     const row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE id = ?`, id);
@@ -43,20 +53,6 @@ export class SqlInteractionStore implements InteractionStore {
         now,
       )
       .map(toRecord);
-  }
-
-  // Asked on every re-arm of the alarm, several times a step; kept until `interactions` changes.
-  private earliestDeadlineKept: (() => number | null) | null = null;
-
-  earliestDeadline(): number | null {
-    this.earliestDeadlineKept ??= this.sql.keptUntilWritten(
-      ["interactions"],
-      () =>
-        this.sql.one<{ d: number | null }>(
-          `SELECT MIN(deadline) AS d FROM interactions WHERE status = 'pending'`,
-        )?.d ?? null,
-    );
-    return this.earliestDeadlineKept();
   }
 
   create(

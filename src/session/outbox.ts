@@ -9,10 +9,18 @@ const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() }
 export type OutboxRetry = z.infer<typeof Retry>;
 
 export class SqlOutbox {
+  /** When the oldest row was written, or null when nothing waits. Asked on every re-arm of the alarm; kept until `outbox` changes. */
+  readonly oldestAt: () => number | null;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly meta: MetaStore,
-  ) {}
+  ) {
+    this.oldestAt = sql.keptUntilWritten(
+      ["outbox"],
+      () => sql.one<{ at: number | null }>(`SELECT MIN(at) AS at FROM outbox`)?.at ?? null,
+    );
+  }
 
   add(entry: OutboxEntry, at: number): void {
     // Only the latest summary of the session matters: an older one not yet delivered is replaced.
@@ -31,18 +39,6 @@ export class SqlOutbox {
     return this.sql
       .all<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`, limit)
       .map((row) => ({ seq: row.seq, entry: OutboxEntry.parse(JSON.parse(row.entry)) }));
-  }
-
-  // Asked on every re-arm of the alarm; kept until `outbox` changes.
-  private oldestAtKept: (() => number | null) | null = null;
-
-  /** When the oldest row was written, or null when nothing waits. */
-  oldestAt(): number | null {
-    this.oldestAtKept ??= this.sql.keptUntilWritten(
-      ["outbox"],
-      () => this.sql.one<{ at: number | null }>(`SELECT MIN(at) AS at FROM outbox`)?.at ?? null,
-    );
-    return this.oldestAtKept();
   }
 
   size(): number {

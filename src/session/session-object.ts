@@ -6,7 +6,6 @@ import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
-import { unknownPolicyKinds } from "../protocol/deadline-policy";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
@@ -14,7 +13,6 @@ import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
-import { externalAgentOf } from "./external-session";
 import { HttpCommandBudget } from "./http-command-budget";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
@@ -25,11 +23,11 @@ import { runAlarm } from "./session-alarm";
 import { SessionClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
+import { createSession } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
-import { sessionKinds } from "./session-kinds";
 import { sessionNotifier } from "./session-notifier";
-import { answer, refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
+import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
@@ -120,28 +118,17 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   /** Called once by the Worker right after it picks a new session id. */
   async create(init: SessionInit): Promise<CommandOutcome> {
-    return answer(() => {
-      if (this.exists()) {
-        // A keyed external session's id is derived from its creator and key: asking again finds it.
-        const agent = externalAgentOf(this.state.meta);
-        if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
-        refuse("invalid_input", "Session already exists");
-      }
-      const unknownKinds = unknownPolicyKinds(
-        init.deadlinePolicies ?? {},
-        sessionKinds.kinds.map((k) => k.kind),
-      );
-      if (unknownKinds.length > 0)
-        refuse(
-          "invalid_input",
-          `deadlinePolicies.${unknownKinds.join(", deadlinePolicies.")}: no interaction kind has this name`,
-        );
-      this.state.initialize(init);
-      // Built with the stores above, so it is there once `state` was read.
-      this.inboxReportRef?.onCreated(this.clock.now());
-      this.state.deadlines.rearm();
-      return { ok: true, result: { created: true } };
-    });
+    return answer(() =>
+      createSession(
+        {
+          exists: () => this.exists(),
+          state: () => this.state,
+          inboxReport: () => this.inboxReportRef,
+          now: () => this.clock.now(),
+        },
+        init,
+      ),
+    );
   }
 
   async snapshot(access: Access = OWNER): Promise<CommandOutcome> {

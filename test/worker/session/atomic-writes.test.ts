@@ -11,6 +11,20 @@ function stateOf(instance: SessionObject): SessionState {
   return (instance as unknown as { state: SessionState }).state;
 }
 
+/** `read()` before and after `work` ran in a transaction that then threw, so it was rolled back. */
+function aroundRollback<T>(state: SessionState, read: () => T, work: () => void): { before: T; after: T } {
+  const before = read();
+  try {
+    state.atomically(() => {
+      work();
+      throw new Error("half way");
+    });
+  } catch {
+    // The rollback is what these tests look at.
+  }
+  return { before, after: read() };
+}
+
 describe("atomic writes", () => {
   it("rolls back every row and holds back every event of work that throws", async () => {
     const session = await createSession();
@@ -48,17 +62,14 @@ describe("atomic writes", () => {
     const session = await createSession();
     const read = await runInDurableObject(stubOf(session), (instance: SessionObject) => {
       const state = stateOf(instance);
-      const before = state.turn.mode();
-      try {
-        state.atomically(() => {
+      return aroundRollback(
+        state,
+        () => state.turn.mode(),
+        () => {
           state.meta.set("mode", "bypassPermissions");
           expect(state.turn.mode()).toBe("bypassPermissions");
-          throw new Error("half way");
-        });
-      } catch {
-        // The rollback is what this test looks at.
-      }
-      return { before, after: state.turn.mode() };
+        },
+      );
     });
     expect(read.after).toBe(read.before);
   });
@@ -67,9 +78,10 @@ describe("atomic writes", () => {
     const session = await createSession();
     const read = await runInDurableObject(stubOf(session), (instance: SessionObject) => {
       const state = stateOf(instance);
-      const before = state.interactions.earliestDeadline();
-      try {
-        state.atomically(() => {
+      return aroundRollback(
+        state,
+        () => state.interactions.earliestDeadline(),
+        () => {
           state.interactions.create({
             id: "toolu_rolled_back",
             toolCallId: "toolu_rolled_back",
@@ -82,12 +94,8 @@ describe("atomic writes", () => {
           });
           // Read inside the work, so a kept copy would hold the card the rollback removes.
           expect(state.interactions.earliestDeadline()).toBe(1_000);
-          throw new Error("half way");
-        });
-      } catch {
-        // The rollback is what this test looks at.
-      }
-      return { before, after: state.interactions.earliestDeadline() };
+        },
+      );
     });
     expect(read).toEqual({ before: null, after: null });
   });
