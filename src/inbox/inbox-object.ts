@@ -4,7 +4,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
-import { type InboxEvent, OutboxBatch } from "../protocol/inbox";
+import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import { EventStreams } from "../session/event-streams";
@@ -54,8 +54,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     const parsed = OutboxBatch.parse(batch);
     const { frames, appliedThrough, pushes } = this.atomically(() => {
       const applied = this.store.apply(parsed);
-      const events = applied.frames.map((frame) => JSON.parse(frame) as InboxEvent);
-      return { ...applied, pushes: this.push.onApplied(events) };
+      return { ...applied, pushes: this.push.onApplied(applied.events) };
     });
     for (const frame of frames) this.broadcast(frame);
     if (pushes) await this.rearm();

@@ -6,6 +6,8 @@ import type { SqlCounter } from "../storage/sql-counter";
 
 /** Inbox events kept for replay. */
 export const MAX_KEPT_EVENTS = 5_000;
+/** The log is trimmed each time it passes a multiple of this, not on every change: up to this many more are kept. */
+const TRIM_STEP = 100;
 
 export class InboxStore {
   constructor(
@@ -22,19 +24,28 @@ export class InboxStore {
    * frames of the events it appended and the highest seq it now holds. A repeated batch (the
    * session did not hear the answer and sent it again) appends nothing.
    */
-  apply(batch: OutboxBatch): { frames: string[]; appliedThrough: number } {
+  apply(batch: OutboxBatch): { events: InboxEvent[]; frames: string[]; appliedThrough: number } {
     const now = this.now();
     let applied = this.appliedSeq(batch.sessionId, now);
+    const first = this.lastSeq;
+    const events: InboxEvent[] = [];
     const frames: string[] = [];
     for (const row of batch.rows) {
       if (row.seq <= applied) continue;
       this.applyEntry(batch.sessionId, row.entry);
-      frames.push(this.append(batch.sessionId, row.entry, now));
+      const event: InboxEvent = {
+        seq: first + events.length + 1,
+        at: now,
+        sessionId: batch.sessionId,
+        change: row.entry,
+      };
+      events.push(event);
+      frames.push(this.append(event));
       applied = row.seq;
     }
     this.sql.run(`UPDATE sessions SET applied_seq = ? WHERE session_id = ?`, applied, batch.sessionId);
-    if (frames.length > 0) this.trim();
-    return { frames, appliedThrough: applied };
+    this.trim(first, first + events.length);
+    return { events, frames, appliedThrough: applied };
   }
 
   /** A deleted or expired session leaves the inbox; answers whether it was there. */
@@ -42,15 +53,18 @@ export class InboxStore {
     if (!this.holds(sessionId)) return null;
     const change: OutboxEntry = { type: "session_removed" };
     this.applyEntry(sessionId, change);
-    const frame = this.append(sessionId, change, this.now());
-    this.trim();
+    const last = this.lastSeq;
+    const frame = this.append({ seq: last + 1, at: this.now(), sessionId, change });
+    this.trim(last, last + 1);
     return frame;
   }
 
   // The log is a replay buffer for streams, not history: a cursor older than what is kept replays
-  // from the oldest kept event, and the client reloads the view from its hello.
-  private trim(): void {
-    this.sql.run(`DELETE FROM events WHERE seq <= ?`, this.lastSeq - MAX_KEPT_EVENTS);
+  // from the oldest kept event, and the client reloads the view from its hello. Trimmed when the
+  // newest seq passes a multiple of TRIM_STEP (from `before` to `after`), not on every change.
+  private trim(before: number, after: number): void {
+    if (Math.floor(after / TRIM_STEP) === Math.floor(before / TRIM_STEP)) return;
+    this.sql.run(`DELETE FROM events WHERE seq <= ?`, after - MAX_KEPT_EVENTS);
   }
 
   holds(sessionId: string): boolean {
@@ -180,10 +194,9 @@ export class InboxStore {
     }
   }
 
-  private append(sessionId: string, change: OutboxEntry, at: number): string {
-    const event: InboxEvent = { seq: this.lastSeq + 1, at, sessionId, change };
+  private append(event: InboxEvent): string {
     const frame = JSON.stringify(event);
-    this.sql.run(`INSERT INTO events (seq, frame, at) VALUES (?, ?, ?)`, event.seq, frame, at);
+    this.sql.run(`INSERT INTO events (seq, frame, at) VALUES (?, ?, ?)`, event.seq, frame, event.at);
     return frame;
   }
 }

@@ -21,10 +21,22 @@ export const MAX_PUSH_DEVICES = 20;
 export const MAX_PUSH_DEVICES_PER_LINK = 5;
 
 export class SqlSubscriptionStore {
+  /**
+   * The subscribed devices, oldest first. Asked for every card that opens or closes (whom to push
+   * to), and far less often changed; kept until `push_subscriptions` changes. A copy is handed out.
+   */
+  private readonly keptDeviceIds: () => readonly string[];
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.keptDeviceIds = sql.keptUntilWritten(["push_subscriptions"], () =>
+      sql
+        .all<{ device_id: string }>(`SELECT device_id FROM push_subscriptions ORDER BY at`)
+        .map((row) => row.device_id),
+    );
+  }
 
   /** Stores (or replaces) a device's subscription; the caller has checked who may. */
   put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): void {
@@ -59,9 +71,7 @@ export class SqlSubscriptionStore {
   }
 
   deviceIds(): string[] {
-    return this.sql
-      .all<{ device_id: string }>(`SELECT device_id FROM push_subscriptions ORDER BY at`)
-      .map((row) => row.device_id);
+    return [...this.keptDeviceIds()];
   }
 
   /** How many devices subscribed through share link `linkId`. */

@@ -3,10 +3,18 @@ import type { InboxStore, QueuedMessage } from "../agent/ports";
 import type { SqlCounter } from "../storage/sql-counter";
 
 export class SqlInboxStore implements InboxStore {
+  /** How many messages wait. Asked several times a step, whether a turn can start; kept until `inbox` changes. */
+  readonly size: () => number;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.size = sql.keptUntilWritten(
+      ["inbox"],
+      () => sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM inbox`)?.n ?? 0,
+    );
+  }
 
   push(message: QueuedMessage): void {
     this.sql.run(
@@ -19,15 +27,12 @@ export class SqlInboxStore implements InboxStore {
   }
 
   shift(): QueuedMessage | null {
+    if (this.size() === 0) return null;
     const row = this.sql.one<{ id: string; text: string }>(
       `SELECT id, text FROM inbox ORDER BY position LIMIT 1`,
     );
     if (!row) return null;
     this.sql.run(`DELETE FROM inbox WHERE id = ?`, row.id);
     return row;
-  }
-
-  size(): number {
-    return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM inbox`)?.n ?? 0;
   }
 }

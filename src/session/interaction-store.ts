@@ -25,8 +25,17 @@ const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, r
 export class SqlInteractionStore implements InteractionStore {
   /** The earliest pending deadline. Asked on every re-arm of the alarm; kept until `interactions` changes. */
   readonly earliestDeadline: () => number | null;
+  // Rows as read, kept until `interactions` changes: one step asks for the pending cards and for
+  // the card it resolves several times (answer, watchdog, settling, opening the next card). The
+  // records handed out are built afresh from them, since a caller may change what it was given.
+  private readonly pendingRows: () => Row[];
+  private readonly rowsById: () => Map<string, Row | null>;
 
   constructor(private readonly sql: SqlCounter) {
+    this.pendingRows = sql.keptUntilWritten(["interactions"], () =>
+      sql.all<Row>(`SELECT ${COLUMNS} FROM interactions WHERE status = 'pending' ORDER BY created_at, rowid`),
+    );
+    this.rowsById = sql.keptUntilWritten(["interactions"], () => new Map<string, Row | null>());
     this.earliestDeadline = sql.keptUntilWritten(
       ["interactions"],
       () =>
@@ -36,14 +45,17 @@ export class SqlInteractionStore implements InteractionStore {
   }
 
   get(id: string): InteractionRecord | null {
-    const row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE id = ?`, id);
+    const kept = this.rowsById();
+    let row = kept.get(id);
+    if (row === undefined) {
+      row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE id = ?`, id);
+      kept.set(id, row);
+    }
     return row ? toRecord(row) : null;
   }
 
   pending(): InteractionRecord[] {
-    return this.sql
-      .all<Row>(`SELECT ${COLUMNS} FROM interactions WHERE status = 'pending' ORDER BY created_at, rowid`)
-      .map(toRecord);
+    return this.pendingRows().map(toRecord);
   }
 
   due(now: number): InteractionRecord[] {

@@ -55,6 +55,8 @@ export class MetaStore {
 
   set(key: string, value: unknown): void {
     const json = JSON.stringify(value);
+    // The kept copy mirrors the row: writing what it already holds would change nothing.
+    if (this.rows.get(key)?.json === json) return;
     this.sql.run(
       `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       key,
@@ -64,6 +66,7 @@ export class MetaStore {
   }
 
   delete(key: string): void {
+    if (this.rows.get(key)?.json === null) return;
     this.sql.run(`DELETE FROM meta WHERE key = ?`, key);
     this.rows.set(key, { json: null });
   }

@@ -23,11 +23,11 @@ export class SqlOutbox {
   }
 
   add(entry: OutboxEntry, at: number): void {
-    // Only the latest summary of the session matters: an older one not yet delivered is replaced.
+    // Only the latest summary of the session matters: an older one not yet delivered is replaced
+    // (one summary row at most, by a unique index; REPLACE deletes it and inserts with a new seq).
     // A row already on its way may still arrive; the newer one follows it with a higher seq.
-    if (entry.type === "session_updated") this.sql.run(`DELETE FROM outbox WHERE type = 'session_updated'`);
     this.sql.run(
-      `INSERT INTO outbox (type, entry, at) VALUES (?, ?, ?)`,
+      `INSERT OR REPLACE INTO outbox (type, entry, at) VALUES (?, ?, ?)`,
       entry.type,
       JSON.stringify(entry),
       at,

@@ -100,6 +100,10 @@ const MIGRATIONS: string[][] = [
     `CREATE TABLE card_deadlines (interaction_id TEXT PRIMARY KEY, policy TEXT NOT NULL, max_at INTEGER NOT NULL, reminder_at INTEGER)`,
     `CREATE INDEX card_deadlines_reminders ON card_deadlines (reminder_at) WHERE reminder_at IS NOT NULL`,
   ],
+  [
+    // At most one summary waits in the outbox: a newer one replaces it in the statement that adds it.
+    `CREATE UNIQUE INDEX outbox_one_summary ON outbox (type) WHERE type = 'session_updated'`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

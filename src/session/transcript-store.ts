@@ -9,23 +9,40 @@ import type { SqlCounter } from "../storage/sql-counter";
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.
 const Content = z.array(z.looseObject({ type: z.string() }));
 
-type Row = { id: number; role: string; content: string };
+/** A stored row; `checked` once its content passed the schema, so a kept row is parsed, not checked again. */
+type Row = { id: number; role: string; content: string; checked?: 1 };
 
 export class SqlTranscriptStore implements TranscriptStore {
+  // Rows as read, by frame, kept until `messages` changes: one step reads the last message and the
+  // whole transcript several times between its writes (fitting the context, the request, appends).
+  // Messages handed out are parsed afresh from them, since a caller may change what it was given.
+  private readonly keptRows: () => Map<string, Row[]>;
+  private readonly keptLastRows: () => Map<string, Row | null>;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
     private readonly frames: Pick<FrameStore, "top">,
-  ) {}
+  ) {
+    this.keptRows = sql.keptUntilWritten(["messages"], () => new Map());
+    this.keptLastRows = sql.keptUntilWritten(["messages"], () => new Map());
+  }
 
   messages(): MessageParam[] {
     return this.messagesOf(this.frameId());
   }
 
   messagesOf(frameId: string): MessageParam[] {
-    return this.sql
-      .all<Row>(`SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`, frameId)
-      .map((row) => ({ role: role(row.role), content: parseContent(row.content) }) as MessageParam);
+    const kept = this.keptRows();
+    let rows = kept.get(frameId);
+    if (!rows) {
+      rows = this.sql.all<Row>(
+        `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`,
+        frameId,
+      );
+      kept.set(frameId, rows);
+    }
+    return rows.map((row) => ({ role: role(row.role), content: parseContent(row) }) as MessageParam);
   }
 
   last(): StoredMessage | null {
@@ -78,11 +95,23 @@ export class SqlTranscriptStore implements TranscriptStore {
   }
 
   private lastOf(frameId: string): StoredMessage | null {
-    const row = this.sql.one<Row>(
-      `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id DESC LIMIT 1`,
-      frameId,
-    );
-    return row ? { id: row.id, role: role(row.role), content: parseContent(row.content) } : null;
+    const row = this.lastRowOf(frameId);
+    return row ? { id: row.id, role: role(row.role), content: parseContent(row) } : null;
+  }
+
+  private lastRowOf(frameId: string): Row | null {
+    const rows = this.keptRows().get(frameId);
+    if (rows) return rows[rows.length - 1] ?? null;
+    const kept = this.keptLastRows();
+    let row = kept.get(frameId);
+    if (row === undefined) {
+      row = this.sql.one<Row>(
+        `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id DESC LIMIT 1`,
+        frameId,
+      );
+      kept.set(frameId, row);
+    }
+    return row;
   }
 }
 
@@ -91,6 +120,10 @@ function role(value: string): "user" | "assistant" {
   return value;
 }
 
-function parseContent(json: string): ContentBlockParam[] {
-  return Content.parse(JSON.parse(json)) as unknown as ContentBlockParam[];
+function parseContent(row: Row): ContentBlockParam[] {
+  const content = JSON.parse(row.content) as unknown;
+  if (row.checked) return content as ContentBlockParam[];
+  const checked = Content.parse(content) as unknown as ContentBlockParam[];
+  row.checked = 1;
+  return checked;
 }

@@ -20,7 +20,14 @@ export interface DeadlineSource {
   next(): number | null;
   /**
    * Does what is due at `now`. Called on every alarm whatever `next()` says, and idempotent (alarms
-   * are at-least-once). A source that awaits (a network send) is run after the loop was woken.
+   * are at-least-once): a source whose kept `next()` says nothing is due returns at once (`isDue`),
+   * since most alarms wake for one source. A source that awaits (a network send) is run after the
+   * loop was woken.
    */
   fire(now: number, run: AlarmRun): Fired | Promise<Fired>;
+}
+
+/** Whether a source's `next()` has come: its `fire` has work at `now`. */
+export function isDue(next: number | null, now: number): boolean {
+  return next !== null && next <= now;
 }

@@ -5,7 +5,7 @@ import { isExternalInteraction } from "../../agent/external-id";
 import { timeOutDue } from "../../agent/resolve-interaction";
 import type { SqlInteractionStore } from "../interaction-store";
 import type { SessionRuntime } from "../session-runtime";
-import type { DeadlineSource } from "./deadline-source";
+import { type DeadlineSource, isDue } from "./deadline-source";
 
 export function interactionTimeoutSource(
   interactions: SqlInteractionStore,
@@ -15,6 +15,7 @@ export function interactionTimeoutSource(
     name: "interaction deadlines",
     next: () => interactions.earliestDeadline(),
     fire(now, run) {
+      if (!isDue(interactions.earliestDeadline(), now)) return undefined;
       const { deps, loop } = agent();
       const stopsTurn = deps.interactions
         .due(now)

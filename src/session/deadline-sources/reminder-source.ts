@@ -4,7 +4,7 @@ import { markOf } from "../../agent/frame-mark";
 import type { Notifier } from "../../notify/notifier";
 import { nextReminderAt } from "../card-deadlines";
 import type { SessionState } from "../session-state";
-import type { DeadlineSource } from "./deadline-source";
+import { type DeadlineSource, isDue } from "./deadline-source";
 
 export function reminderSource(
   state: Pick<SessionState, "interactions" | "frames" | "events" | "cardDeadlines">,
@@ -15,6 +15,7 @@ export function reminderSource(
     name: "reminders",
     next: () => cardDeadlines.earliestReminder(),
     fire(now) {
+      if (!isDue(cardDeadlines.earliestReminder(), now)) return undefined;
       for (const { id, policy } of cardDeadlines.remindersDue(now)) {
         const card = interactions.get(id);
         // A card at its deadline gets no reminder: the deadline itself is due now.

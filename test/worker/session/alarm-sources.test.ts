@@ -2,7 +2,10 @@
 // the rest, a source that throws does not keep the others from running (the alarm then rethrows so
 // the platform retries), and the agent loop is woken once, before the alarm first waits on a send.
 import { describe, expect, it } from "vitest";
+import type { SqlDeliveryStore } from "../../../src/notify/delivery-store";
+import type { Notifier } from "../../../src/notify/notifier";
 import { type DeadlineSource, STOP } from "../../../src/session/deadline-sources/deadline-source";
+import { deliverySource } from "../../../src/session/deadline-sources/delivery-source";
 import { AlarmDeadlines } from "../../../src/session/deadlines";
 import { MetaStore } from "../../../src/session/meta-store";
 import { runAlarm } from "../../../src/session/session-alarm";
@@ -95,5 +98,28 @@ describe("the alarm's loop over deadline sources", () => {
       return log;
     });
     expect(log).toEqual(["cards", "watchdog", "deliveries", "wake", "sent"]);
+  });
+});
+
+describe("a source with nothing due", () => {
+  it("returns at once, so an alarm woken for another source neither reads its rows nor waits on a send", async () => {
+    const now = 1_000_000;
+    const sends: number[] = [];
+    const notifier = { deliverDue: async (at: number) => sends.push(at) } as unknown as Notifier;
+    let due: number | null = now + 60_000;
+    const deliveries = { earliestDue: () => due } as unknown as SqlDeliveryStore;
+    const deliveriesSource = deliverySource(deliveries, () => notifier);
+    const run = { wake: () => {} };
+
+    expect(deliveriesSource.fire(now, run)).toBeUndefined();
+    due = null;
+    expect(deliveriesSource.fire(now, run)).toBeUndefined();
+    expect(sends).toEqual([]);
+
+    due = now;
+    const fired = deliveriesSource.fire(now, run);
+    expect(fired).toBeInstanceOf(Promise);
+    await fired;
+    expect(sends).toEqual([now]);
   });
 });

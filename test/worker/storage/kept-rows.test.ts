@@ -1,0 +1,180 @@
+// The session's stores keep the rows they read until their table is written: one answer cycle asks
+// for the same cards, messages and results many times, and each query costs the wake CPU. What they
+// hand out must still be what storage holds, and a caller's change must not reach the next reader.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OutboxEntry } from "../../../src/protocol";
+import { SqlInboxStore } from "../../../src/session/inbox-store";
+import { SqlInteractionStore } from "../../../src/session/interaction-store";
+import { MetaStore } from "../../../src/session/meta-store";
+import { SqlOutbox } from "../../../src/session/outbox";
+import { migrate } from "../../../src/session/schema";
+import { SqlToolResultStore } from "../../../src/session/tool-result-store";
+import { SqlTranscriptStore } from "../../../src/session/transcript-store";
+import { SqlCounter } from "../../../src/storage/sql-counter";
+import { runInDurableObject } from "../../helpers/run-in-object";
+
+/** Stores over a fresh session database, and how many rows they read and wrote so far. */
+function withStores(
+  test: (stores: {
+    sql: SqlCounter;
+    interactions: SqlInteractionStore;
+    transcript: SqlTranscriptStore;
+    results: SqlToolResultStore;
+    queue: SqlInboxStore;
+    meta: MetaStore;
+    outbox: SqlOutbox;
+  }) => void,
+) {
+  return runInDurableObject(env.SESSIONS.get(env.SESSIONS.newUniqueId()), (_object, state) => {
+    migrate(state.storage.sql);
+    const sql = new SqlCounter(state.storage.sql);
+    const meta = new MetaStore(sql);
+    test({
+      sql,
+      interactions: new SqlInteractionStore(sql),
+      transcript: new SqlTranscriptStore(sql, () => 1_000, { top: () => null }),
+      results: new SqlToolResultStore(sql, () => 1_000),
+      queue: new SqlInboxStore(sql, () => 1_000),
+      meta,
+      outbox: new SqlOutbox(sql, meta),
+    });
+  });
+}
+
+const CARD = {
+  id: "toolu_card",
+  toolCallId: "toolu_card",
+  frameId: "main",
+  kind: "question",
+  toolName: "AskUserQuestion",
+  request: { questions: [{ question: "Which?" }] },
+  deadline: 5_000,
+  createdAt: 1_000,
+};
+
+describe("rows a store keeps between writes", () => {
+  it("reads a card and the pending list once, and sees the card resolved right after the write", () =>
+    withStores(({ sql, interactions }) => {
+      interactions.create(CARD);
+      expect(interactions.pending().map((card) => card.id)).toEqual(["toolu_card"]);
+      expect(interactions.get("toolu_card")?.status).toBe("pending");
+      const read = sql.rowsRead;
+      interactions.pending();
+      interactions.get("toolu_card");
+      expect(sql.rowsRead).toBe(read);
+
+      // A caller that changes what it was given changes nothing for the next one.
+      const mine = interactions.get("toolu_card");
+      (mine?.request as { questions: unknown[] }).questions.push("changed");
+      expect(interactions.get("toolu_card")?.request).toEqual(CARD.request);
+
+      expect(interactions.resolve("toolu_card", "answered", { answers: {} }, "phone", 2_000)).toBe(true);
+      expect(interactions.get("toolu_card")).toMatchObject({ status: "answered", resolvedBy: "phone" });
+      expect(interactions.pending()).toEqual([]);
+      expect(interactions.get("toolu_missing")).toBeNull();
+    }));
+
+  it("reads the transcript once, and an append is seen by the next read", () =>
+    withStores(({ sql, transcript }) => {
+      transcript.append("user", [{ type: "text", text: "Hello" }]);
+      expect(transcript.messages()).toHaveLength(1);
+      const read = sql.rowsRead;
+      const given = transcript.messages();
+      transcript.last();
+      expect(sql.rowsRead).toBe(read);
+      (given[0]?.content as { text: string }[])[0]!.text = "changed";
+      expect(transcript.last()?.content).toEqual([{ type: "text", text: "Hello" }]);
+
+      // A user message after a user message merges into it, through the kept last row.
+      transcript.append("user", [{ type: "text", text: "And more" }]);
+      expect(transcript.messages()).toEqual([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Hello" },
+            { type: "text", text: "And more" },
+          ],
+        },
+      ]);
+      transcript.append("assistant", [{ type: "text", text: "Hi" }]);
+      expect(transcript.last()).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Hi" }] });
+      expect(transcript.count()).toBe(2);
+    }));
+
+  it("reads a tool result once, and finds the result stored after a miss", () =>
+    withStores(({ sql, results }) => {
+      expect(results.get("toolu_run")).toBeNull();
+      results.put({
+        toolCallId: "toolu_run",
+        name: "notes_write",
+        content: "Saved",
+        isError: false,
+        truncated: false,
+      });
+      expect(results.get("toolu_run")).toMatchObject({ content: "Saved", isError: false });
+      const read = sql.rowsRead;
+      expect(results.get("toolu_run")).toMatchObject({ content: "Saved" });
+      expect(sql.rowsRead).toBe(read);
+    }));
+
+  it("counts queued messages once, and again after one is queued or taken", () =>
+    withStores(({ sql, queue }) => {
+      expect(queue.shift()).toBeNull();
+      queue.push({ id: "m1", text: "Next" });
+      expect(queue.size()).toBe(1);
+      const read = sql.rowsRead;
+      expect(queue.size()).toBe(1);
+      expect(sql.rowsRead).toBe(read);
+      queue.push({ id: "m2", text: "After" });
+      expect(queue.size()).toBe(2);
+      expect(queue.shift()).toEqual({ id: "m1", text: "Next" });
+      expect(queue.size()).toBe(1);
+    }));
+});
+
+describe("writes that would change nothing", () => {
+  it("are not made for a setting that already holds the value, or a key already absent", () =>
+    withStores(({ sql, meta }) => {
+      meta.set("status", "running");
+      const written = sql.rowsWritten;
+      meta.set("status", "running");
+      meta.delete("last_error");
+      meta.delete("last_error");
+      expect(sql.rowsWritten).toBe(written);
+      meta.set("status", "idle");
+      meta.delete("status");
+      expect(sql.rowsWritten).toBe(written + 2);
+      expect(meta.string("status")).toBeNull();
+    }));
+});
+
+describe("the outbox's summary", () => {
+  const summary = (status: "running" | "idle", at: number): OutboxEntry => ({
+    type: "session_updated",
+    session: { status, title: null, agent: "Parley", createdAt: 1, lastActivity: at },
+  });
+
+  it("waits as one row, the newest, after the rows added before it", () =>
+    withStores(({ outbox }) => {
+      outbox.add(summary("running", 10), 10);
+      outbox.add(
+        {
+          type: "card_resolved",
+          interactionId: "toolu_card",
+          outcome: "answered",
+          resolvedBy: "phone",
+          answeredBy: null,
+          resolvedAt: 11,
+        },
+        11,
+      );
+      outbox.add(summary("idle", 12), 12);
+      const rows = outbox.oldest(10);
+      expect(rows.map((row) => row.entry.type)).toEqual(["card_resolved", "session_updated"]);
+      expect(rows[1]?.entry).toEqual(summary("idle", 12));
+      expect(rows[1]!.seq).toBeGreaterThan(rows[0]!.seq);
+      // The oldest waiting row decides when the delivery is due.
+      expect(outbox.oldestAt()).toBe(11);
+    }));
+});
