@@ -66,7 +66,8 @@ describe("rows a store keeps between writes", () => {
 
       // A caller that changes what it was given changes nothing for the next one.
       const mine = interactions.get("toolu_card");
-      (mine?.request as { questions: unknown[] }).questions.push("changed");
+      const request = mine?.request as { questions: unknown[] };
+      request.questions.push("changed");
       expect(interactions.get("toolu_card")?.request).toEqual(CARD.request);
 
       expect(interactions.resolve("toolu_card", "answered", { answers: {} }, "phone", 2_000)).toBe(true);
@@ -83,7 +84,8 @@ describe("rows a store keeps between writes", () => {
       const given = transcript.messages();
       transcript.last();
       expect(sql.rowsRead).toBe(read);
-      (given[0]?.content as { text: string }[])[0]!.text = "changed";
+      const first = given[0]?.content as { text: string }[];
+      first[0]!.text = "changed";
       expect(transcript.last()?.content).toEqual([{ type: "text", text: "Hello" }]);
 
       // A user message after a user message merges into it, through the kept last row.
