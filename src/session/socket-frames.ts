@@ -7,11 +7,22 @@ export type ParsedFrame =
   | { ok: true; command: ClientCommand }
   | { ok: false; requestId: string | null; error: ErrorBody };
 
+const encoder = new TextEncoder();
+
+/**
+ * Whether the frame is over the limit in UTF-8 bytes. A UTF-16 unit is at most three UTF-8 bytes,
+ * so a frame of up to a third of the limit in units fits without being encoded (each command was).
+ */
+function overLimit(text: string): boolean {
+  if (text.length > MAX_INPUT_BYTES) return true;
+  return text.length * 3 > MAX_INPUT_BYTES && encoder.encode(text).byteLength > MAX_INPUT_BYTES;
+}
+
 export function parseCommandFrame(message: string | ArrayBuffer): ParsedFrame {
   if (typeof message !== "string") {
     return fail(null, "bad_json", "Binary frames are not accepted; send JSON text");
   }
-  if (message.length > MAX_INPUT_BYTES || new TextEncoder().encode(message).byteLength > MAX_INPUT_BYTES) {
+  if (overLimit(message)) {
     return fail(null, "payload_too_large", `Frame exceeds ${MAX_INPUT_BYTES} bytes`);
   }
   let value: unknown;

@@ -104,6 +104,12 @@ const CASES: BadFrame[] = [
     requestId: null,
   },
   {
+    what: "a frame under 64 KiB in characters but over it in UTF-8 bytes with payload_too_large",
+    frame: JSON.stringify({ type: "send_message", text: "€".repeat(MAX_INPUT_BYTES / 2), requestId: "q9b" }),
+    code: "payload_too_large",
+    requestId: null,
+  },
+  {
     what: "an approval for an unknown toolCallId with unknown_interaction",
     frame: JSON.stringify({ type: "approve", toolCallId: "toolu_unknown", requestId: "q10" }),
     code: "unknown_interaction",
