@@ -329,6 +329,7 @@ export class AgentLoop {
     );
     live.assembler = assembler;
 
+    deps.deadlines.setStreaming(true);
     try {
       for await (const event of stoppingAfter(deps.model.stream(request, signal), assembler)) {
         if (signal.aborted) return "aborted";
@@ -352,6 +353,7 @@ export class AgentLoop {
       return "continue";
     } finally {
       live.assembler = null;
+      deps.deadlines.setStreaming(false);
     }
     if (signal.aborted) return "aborted";
 

@@ -162,6 +162,8 @@ export interface DeadlineScheduler {
   rearm(): void;
   watchdog(): number | null;
   setWatchdog(at: number | null): void;
+  /** A model call's stream flows (true) or ended (false): work that can wait keeps off its live frames. */
+  setStreaming(streaming: boolean): void;
 }
 
 /** A card's deadline as its policy set it, and the terms every device shows with it. */

@@ -15,6 +15,9 @@ export class AlarmDeadlines implements DeadlineScheduler {
   // INVARIANT: true while a rearm is queued for the end of the current task.
   private rearming = false;
   private discarded = false;
+  // INVARIANT: true while this instance's agent loop reads a model stream; a new instance starts
+  // with none (a call its predecessor had in flight is re-issued, and sets it again).
+  private flowing = false;
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -28,6 +31,17 @@ export class AlarmDeadlines implements DeadlineScheduler {
   setWatchdog(at: number | null): void {
     if (at === null) this.meta.delete("watchdog_at");
     else this.meta.set("watchdog_at", at);
+    this.rearm();
+  }
+
+  /** Sources that can wait (the inbox's summary) ask this, and the alarm moves when it changes. */
+  streaming(): boolean {
+    return this.flowing;
+  }
+
+  setStreaming(streaming: boolean): void {
+    if (streaming === this.flowing) return;
+    this.flowing = streaming;
     this.rearm();
   }
 

@@ -16,6 +16,14 @@ import type { SessionState } from "./session-state";
  * the path from an answer to the next model text, which the output gate would otherwise hold.
  */
 export const DELIVERY_DELAY_MS = 100;
+/**
+ * While a model call streams, rows that only update the session's summary (status, title, last
+ * activity) wait for the call to end, at most this long: delivering them mid-stream would wake the
+ * alarm, call the inbox and write the acknowledgement between live frames, and every write holds
+ * the frames sent after it (the output gate). Card rows never wait: the inbox must not show a card
+ * open that was answered, or miss one that opened.
+ */
+export const SUMMARY_HOLD_MS = 30_000;
 /** Rows per delivery; the alarm comes straight back for the rest. */
 const BATCH_ROWS = 100;
 /** Waits before attempts 2, 3, …; the last one repeats, since the rows must arrive eventually. */
@@ -98,9 +106,11 @@ export class InboxReport implements DeadlineSource {
   next(): number | null {
     // While a delivery is in flight its end re-arms; an earlier wake would only find it busy.
     if (!this.inbox || this.sending || !this.state.exists()) return null;
-    const oldest = this.outbox.oldestAt();
+    const { oldest, oldestCard } = this.outbox.waiting();
     if (oldest === null) return null;
-    return Math.max(oldest + DELIVERY_DELAY_MS, this.outbox.retry()?.at ?? 0);
+    const wait =
+      oldestCard === null && this.state.deadlines.streaming() ? SUMMARY_HOLD_MS : DELIVERY_DELAY_MS;
+    return Math.max(oldest + wait, this.outbox.retry()?.at ?? 0);
   }
 
   /** Delivers what is due; on failure schedules a retry. Never throws. */

@@ -8,18 +8,31 @@ import type { MetaStore } from "./meta-store";
 const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() });
 export type OutboxRetry = z.infer<typeof Retry>;
 
+/** When the oldest waiting row, and the oldest card row (anything but a summary), were written. */
+export interface OutboxWaiting {
+  oldest: number | null;
+  oldestCard: number | null;
+}
+
 export class SqlOutbox {
-  /** When the oldest row was written, or null when nothing waits. Asked on every re-arm of the alarm; kept until `outbox` changes. */
-  readonly oldestAt: () => number | null;
+  /** What waits, and since when. Asked on every re-arm of the alarm; kept until `outbox` changes. */
+  readonly waiting: () => OutboxWaiting;
 
   constructor(
     private readonly sql: SqlCounter,
     private readonly meta: MetaStore,
   ) {
-    this.oldestAt = sql.keptUntilWritten(
-      ["outbox"],
-      () => sql.one<{ at: number | null }>(`SELECT MIN(at) AS at FROM outbox`)?.at ?? null,
-    );
+    this.waiting = sql.keptUntilWritten(["outbox"], () => {
+      const row = sql.one<{ oldest: number | null; card: number | null }>(
+        `SELECT MIN(at) AS oldest, MIN(CASE WHEN type != 'session_updated' THEN at END) AS card FROM outbox`,
+      );
+      return { oldest: row?.oldest ?? null, oldestCard: row?.card ?? null };
+    });
+  }
+
+  /** When the oldest row was written, or null when nothing waits. */
+  oldestAt(): number | null {
+    return this.waiting().oldest;
   }
 
   add(entry: OutboxEntry, at: number): void {

@@ -95,6 +95,8 @@ export class MemoryDeadlines implements DeadlineScheduler {
 
   rearm(): void {}
 
+  setStreaming(): void {}
+
   watchdog(): number | null {
     return this.#watchdog;
   }

@@ -84,6 +84,7 @@ describe("the agent loop on in-memory stores", () => {
           deadlines: {
             watchdog: () => deps.deadlines.watchdog(),
             rearm: () => deps.deadlines.rearm(),
+            setStreaming: (streaming) => deps.deadlines.setStreaming(streaming),
             setWatchdog: (at) => {
               moves.push(at);
               deps.deadlines.setWatchdog(at);
