@@ -96,7 +96,6 @@ export class SqlCardDeadlines {
     this.sql.run(`UPDATE card_deadlines SET reminder_at = ? WHERE interaction_id = ?`, at, id);
   }
 
-  /** The earliest reminder of a card still open. */
   /** Open cards whose next reminder is due at `now`. */
   remindersDue(now: number): Array<{ id: string; policy: DeadlinePolicy }> {
     return this.sql

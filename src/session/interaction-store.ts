@@ -29,28 +29,24 @@ export class SqlInteractionStore implements InteractionStore {
   // the card it resolves several times (answer, watchdog, settling, opening the next card). The
   // records handed out are built afresh from them, since a caller may change what it was given.
   private readonly pendingRows: () => Row[];
-  private readonly rowsById: () => Map<string, Row | null>;
+  private readonly rowOf: (id: string) => Row | null;
 
   constructor(private readonly sql: SqlCounter) {
     this.pendingRows = sql.keptUntilWritten(["interactions"], () =>
       sql.all<Row>(`SELECT ${COLUMNS} FROM interactions WHERE status = 'pending' ORDER BY created_at, rowid`),
     );
-    this.rowsById = sql.keptUntilWritten(["interactions"], () => new Map<string, Row | null>());
-    this.earliestDeadline = sql.keptUntilWritten(
-      ["interactions"],
-      () =>
-        sql.one<{ d: number | null }>(`SELECT MIN(deadline) AS d FROM interactions WHERE status = 'pending'`)
-          ?.d ?? null,
+    this.rowOf = sql.keptPerKey(["interactions"], (id: string) =>
+      sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE id = ?`, id),
     );
+    // From the kept pending rows: a few cards at most, and read anyway by the same step.
+    this.earliestDeadline = () => {
+      const deadlines = this.pendingRows().map((row) => row.deadline);
+      return deadlines.length > 0 ? Math.min(...deadlines) : null;
+    };
   }
 
   get(id: string): InteractionRecord | null {
-    const kept = this.rowsById();
-    let row = kept.get(id);
-    if (row === undefined) {
-      row = this.sql.one<Row>(`SELECT ${COLUMNS} FROM interactions WHERE id = ?`, id);
-      kept.set(id, row);
-    }
+    const row = this.rowOf(id);
     return row ? toRecord(row) : null;
   }
 

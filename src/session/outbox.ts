@@ -30,11 +30,6 @@ export class SqlOutbox {
     });
   }
 
-  /** When the oldest row was written, or null when nothing waits. */
-  oldestAt(): number | null {
-    return this.waiting().oldest;
-  }
-
   add(entry: OutboxEntry, at: number): void {
     // Only the latest summary of the session matters: an older one not yet delivered is replaced
     // (one summary row at most, by a unique index; REPLACE deletes it and inserts with a new seq).

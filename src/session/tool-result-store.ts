@@ -20,25 +20,22 @@ const StoredImages = z.array(
 export class SqlToolResultStore implements ToolResultStore {
   // Rows as read, kept until `tool_results` changes: settling a step asks for each of its calls'
   // results several times (before running, after, building the result message).
-  private readonly rows: () => Map<string, Row | null>;
+  private readonly rowOf: (toolCallId: string) => Row | null;
 
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
   ) {
-    this.rows = sql.keptUntilWritten(["tool_results"], () => new Map());
+    this.rowOf = sql.keptPerKey(["tool_results"], (toolCallId: string) =>
+      sql.one<Row>(
+        `SELECT tool_call_id, name, content, is_error, truncated, images FROM tool_results WHERE tool_call_id = ?`,
+        toolCallId,
+      ),
+    );
   }
 
   get(toolCallId: string): ToolResultRecord | null {
-    const kept = this.rows();
-    let row = kept.get(toolCallId);
-    if (row === undefined) {
-      row = this.sql.one<Row>(
-        `SELECT tool_call_id, name, content, is_error, truncated, images FROM tool_results WHERE tool_call_id = ?`,
-        toolCallId,
-      );
-      kept.set(toolCallId, row);
-    }
+    const row = this.rowOf(toolCallId);
     if (!row) return null;
     return {
       toolCallId: row.tool_call_id,

@@ -62,6 +62,21 @@ export class SqlCounter {
     };
   }
 
+  /**
+   * `read(key)` for each key asked, kept until a write changes one of `tables` (every key's value
+   * goes then). For rows looked up by id several times a step: a card, a tool call's result.
+   */
+  keptPerKey<K, T>(tables: readonly string[], read: (key: K) => T): (key: K) => T {
+    const kept = this.keptUntilWritten(tables, () => new Map<K, T>());
+    return (key) => {
+      const values = kept();
+      if (values.has(key)) return values.get(key) as T;
+      const value = read(key);
+      values.set(key, value);
+      return value;
+    };
+  }
+
   /** Rows may have changed behind this class (a rolled-back transaction, a test's own SQL). */
   invalidate(): void {
     this.stamp += 1;

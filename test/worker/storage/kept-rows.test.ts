@@ -177,6 +177,6 @@ describe("the outbox's summary", () => {
       expect(rows[1]?.entry).toEqual(summary("idle", 12));
       expect(rows[1]!.seq).toBeGreaterThan(rows[0]!.seq);
       // The oldest waiting row decides when the delivery is due.
-      expect(outbox.oldestAt()).toBe(11);
+      expect(outbox.waiting().oldest).toBe(11);
     }));
 });
