@@ -2,7 +2,7 @@
 // the first answer wins and a repeated alarm delivery changes nothing.
 import type { InteractionRecord, InteractionStore } from "../agent/ports";
 import { type InteractionOutcome, InteractionStatus } from "../protocol/session";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 
 type Row = {
   id: string;
@@ -28,8 +28,9 @@ export class SqlInteractionStore implements InteractionStore {
   // Rows as read, kept until `interactions` changes: one step asks for the pending cards and for
   // the card it resolves several times (answer, watchdog, settling, opening the next card). The
   // records handed out are built afresh from them, since a caller may change what it was given.
-  private readonly pendingRows: () => Row[];
-  private readonly rowOf: (id: string) => Row | null;
+  // This store's own writes bring them up to date (each statement costs more than the rows it reads).
+  private readonly pendingRows: Kept<Row[]>;
+  private readonly rowOf: KeptPerKey<string, Row | null>;
 
   constructor(private readonly sql: SqlCounter) {
     this.pendingRows = sql.keptUntilWritten(["interactions"], () =>
@@ -66,26 +67,51 @@ export class SqlInteractionStore implements InteractionStore {
   create(
     record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
   ): void {
+    const row: Row = {
+      id: record.id,
+      tool_call_id: record.toolCallId,
+      frame_id: record.frameId,
+      kind: record.kind,
+      tool_name: record.toolName,
+      request: JSON.stringify(record.request),
+      status: "pending",
+      response: null,
+      deadline: record.deadline,
+      created_at: record.createdAt,
+      resolved_at: null,
+      resolved_by: null,
+      answered_by: null,
+    };
     this.sql.run(
       `INSERT INTO interactions (id, tool_call_id, frame_id, kind, tool_name, request, status, deadline, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
-      record.id,
-      record.toolCallId,
-      record.frameId,
-      record.kind,
-      record.toolName,
-      JSON.stringify(record.request),
-      record.deadline,
-      record.createdAt,
+      row.id,
+      row.tool_call_id,
+      row.frame_id,
+      row.kind,
+      row.tool_name,
+      row.request,
+      row.deadline,
+      row.created_at,
     );
+    // In the pending list's order (created_at, then rowid: the new row's is the highest).
+    this.pendingRows.patch((rows) => {
+      const after = rows.findLastIndex((other) => other.created_at <= row.created_at);
+      return [...rows.slice(0, after + 1), row, ...rows.slice(after + 1)];
+    });
+    this.rowOf.patch((rows) => rows.set(row.id, row));
   }
 
   /** Moves a pending card's deadline; false when it is no longer pending. */
   extend(id: string, deadline: number): boolean {
-    return (
-      this.sql.run(`UPDATE interactions SET deadline = ? WHERE id = ? AND status = 'pending'`, deadline, id) >
-      0
+    const written = this.sql.run(
+      `UPDATE interactions SET deadline = ? WHERE id = ? AND status = 'pending'`,
+      deadline,
+      id,
     );
+    if (written === 0) return false;
+    this.patchRow(id, (row) => ({ ...row, deadline }));
+    return true;
   }
 
   resolve(
@@ -96,17 +122,43 @@ export class SqlInteractionStore implements InteractionStore {
     at: number,
     answeredBy: string | null = null,
   ): boolean {
+    const json = response === undefined ? null : JSON.stringify(response);
     const written = this.sql.run(
       `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?, answered_by = ?
        WHERE id = ? AND status = 'pending'`,
       outcome,
-      response === undefined ? null : JSON.stringify(response),
+      json,
       resolvedBy,
       at,
       answeredBy,
       id,
     );
-    return written > 0;
+    if (written === 0) return false;
+    this.patchRow(id, (row) => ({
+      ...row,
+      status: outcome,
+      response: json,
+      resolved_by: resolvedBy,
+      resolved_at: at,
+      answered_by: answeredBy,
+    }));
+    return true;
+  }
+
+  // After this store changed pending row `id`: the kept rows take the change (a row no longer
+  // pending leaves the pending list).
+  private patchRow(id: string, change: (row: Row) => Row): void {
+    this.pendingRows.patch((rows) =>
+      rows.flatMap((row) => {
+        if (row.id !== id) return [row];
+        const changed = change(row);
+        return changed.status === "pending" ? [changed] : [];
+      }),
+    );
+    this.rowOf.patch((rows) => {
+      const row = rows.get(id);
+      if (row) rows.set(id, change(row));
+    });
   }
 }
 

@@ -2,7 +2,7 @@
 // event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
 import * as z from "zod";
 import { OutboxEntry, type OutboxRow } from "../protocol/inbox";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
 
 const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() });
@@ -14,20 +14,32 @@ export interface OutboxWaiting {
   oldestCard: number | null;
 }
 
+/** The oldest card row and the one summary row, as kept between writes. */
+type Waiting = { card: number | null; summary: number | null };
+
 export class SqlOutbox {
-  /** What waits, and since when. Asked on every re-arm of the alarm; kept until `outbox` changes. */
-  readonly waiting: () => OutboxWaiting;
+  // Asked on every re-arm of the alarm, several times a step; kept until `outbox` changes, and
+  // brought up to date by `add` (a step adds a row or more between re-arms).
+  private readonly kept: Kept<Waiting>;
 
   constructor(
     private readonly sql: SqlCounter,
     private readonly meta: MetaStore,
   ) {
-    this.waiting = sql.keptUntilWritten(["outbox"], () => {
-      const row = sql.one<{ oldest: number | null; card: number | null }>(
-        `SELECT MIN(at) AS oldest, MIN(CASE WHEN type != 'session_updated' THEN at END) AS card FROM outbox`,
+    this.kept = sql.keptUntilWritten(["outbox"], () => {
+      const row = sql.one<Waiting>(
+        `SELECT MIN(CASE WHEN type != 'session_updated' THEN at END) AS card,
+                MAX(CASE WHEN type = 'session_updated' THEN at END) AS summary FROM outbox`,
       );
-      return { oldest: row?.oldest ?? null, oldestCard: row?.card ?? null };
+      return { card: row?.card ?? null, summary: row?.summary ?? null };
     });
+  }
+
+  /** What waits, and since when. */
+  waiting(): OutboxWaiting {
+    const { card, summary } = this.kept();
+    const oldest = card === null ? summary : summary === null ? card : Math.min(card, summary);
+    return { oldest, oldestCard: card };
   }
 
   add(entry: OutboxEntry, at: number): void {
@@ -39,6 +51,11 @@ export class SqlOutbox {
       entry.type,
       JSON.stringify(entry),
       at,
+    );
+    this.kept.patch(({ card, summary }) =>
+      entry.type === "session_updated"
+        ? { card, summary: at }
+        : { card: card === null ? at : Math.min(card, at), summary },
     );
   }
 

@@ -232,6 +232,7 @@ export class SessionState {
     return {
       rowsWritten: this.sql.rowsWritten,
       rowsRead: this.sql.rowsRead,
+      statements: this.sql.statements,
       storageBytes: this.sql.databaseSize,
       events: this.events.lastSeq,
       eventsByType: this.events.countsByType(),

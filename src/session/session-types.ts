@@ -26,6 +26,8 @@ export type SessionInit = z.infer<typeof SessionInit>;
 export interface SessionStats {
   rowsWritten: number;
   rowsRead: number;
+  /** SQL statements this instance ran (reading these stats runs a few of its own). */
+  statements: number;
   storageBytes: number;
   events: number;
   eventsByType: Record<string, number>;

@@ -2,7 +2,7 @@
 // (so a restart can tell an interrupted run from one that never began).
 import * as z from "zod";
 import type { ToolResultRecord, ToolResultStore } from "../agent/ports";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { KeptPerKey, SqlCounter } from "../storage/sql-counter";
 
 type Row = {
   tool_call_id: string;
@@ -19,8 +19,9 @@ const StoredImages = z.array(
 
 export class SqlToolResultStore implements ToolResultStore {
   // Rows as read, kept until `tool_results` changes: settling a step asks for each of its calls'
-  // results several times (before running, after, building the result message).
-  private readonly rowOf: (toolCallId: string) => Row | null;
+  // results several times (before running, after, building the result message). A result this
+  // store writes joins them rather than dropping them.
+  private readonly rowOf: KeptPerKey<string, Row | null>;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -48,18 +49,27 @@ export class SqlToolResultStore implements ToolResultStore {
   }
 
   put(record: ToolResultRecord): void {
+    const row: Row = {
+      tool_call_id: record.toolCallId,
+      name: record.name,
+      content: record.content,
+      is_error: record.isError ? 1 : 0,
+      truncated: record.truncated ? 1 : 0,
+      images: record.images && record.images.length > 0 ? JSON.stringify(record.images) : null,
+    };
     // First result wins: a late tool run never overwrites a cancel or timeout result.
-    this.sql.run(
+    const written = this.sql.run(
       `INSERT INTO tool_results (tool_call_id, name, content, is_error, truncated, at, images)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
-      record.toolCallId,
-      record.name,
-      record.content,
-      record.isError ? 1 : 0,
-      record.truncated ? 1 : 0,
+      row.tool_call_id,
+      row.name,
+      row.content,
+      row.is_error,
+      row.truncated,
       this.now(),
-      record.images && record.images.length > 0 ? JSON.stringify(record.images) : null,
+      row.images,
     );
+    if (written > 0) this.rowOf.patch((rows) => rows.set(row.tool_call_id, row));
   }
 
   markStarted(toolCallId: string): void {

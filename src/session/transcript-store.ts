@@ -4,7 +4,7 @@ import * as z from "zod";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import { MAIN_FRAME_ID } from "../protocol/agents";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, SqlCounter } from "../storage/sql-counter";
 
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.
 const Content = z.array(z.looseObject({ type: z.string() }));
@@ -16,8 +16,9 @@ export class SqlTranscriptStore implements TranscriptStore {
   // Rows as read, by frame, kept until `messages` changes: one step reads the last message and the
   // whole transcript several times between its writes (fitting the context, the request, appends).
   // Messages handed out are parsed afresh from them, since a caller may change what it was given.
-  private readonly keptRows: () => Map<string, Row[]>;
-  private readonly keptLastRows: () => Map<string, Row | null>;
+  // An append takes its row into them rather than dropping them.
+  private readonly keptRows: Kept<Map<string, Row[]>>;
+  private readonly keptLastRows: Kept<Map<string, Row | null>>;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -54,17 +55,31 @@ export class SqlTranscriptStore implements TranscriptStore {
     const last = this.lastOf(frameId);
     if (role === "user" && last?.role === "user") {
       // tool_result blocks must open a user message, so merged text always goes after them.
-      const merged = [...last.content, ...content];
-      this.sql.run(`UPDATE messages SET content = ? WHERE id = ?`, JSON.stringify(merged), last.id);
+      const merged = JSON.stringify([...last.content, ...content]);
+      this.sql.run(`UPDATE messages SET content = ? WHERE id = ?`, merged, last.id);
+      this.keepLast(frameId, { id: last.id, role, content: merged }, true);
       return;
     }
-    this.sql.run(
-      `INSERT INTO messages (role, content, at, frame_id) VALUES (?, ?, ?, ?)`,
+    const json = JSON.stringify(content);
+    const inserted = this.sql.one<{ id: number }>(
+      `INSERT INTO messages (role, content, at, frame_id) VALUES (?, ?, ?, ?) RETURNING id`,
       role,
-      JSON.stringify(content),
+      json,
       this.now(),
       frameId,
     );
+    if (inserted) this.keepLast(frameId, { id: inserted.id, role, content: json }, false);
+  }
+
+  // After an append wrote `row` as the frame's last message (replacing the last one when merged).
+  private keepLast(frameId: string, row: Row, replaced: boolean): void {
+    this.keptRows.patch((kept) => {
+      const rows = kept.get(frameId);
+      if (rows && replaced) rows[rows.length - 1] = row;
+      else if (rows) rows.push(row);
+      return kept;
+    });
+    this.keptLastRows.patch((kept) => kept.set(frameId, row));
   }
 
   /** Replaces the current frame's transcript (clearing old tool results, compaction). */

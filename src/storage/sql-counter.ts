@@ -3,6 +3,24 @@
 // notes which table each write changed, so a read of a few tables can be kept until one changes.
 export type SqlValue = string | number | null | ArrayBuffer;
 
+/** A read kept until one of its tables is written (`SqlCounter.keptUntilWritten`). */
+export interface Kept<T> {
+  (): T;
+  /**
+   * Call right after a write of the caller's own changed one of the tables: `change` brings the
+   * kept value up to date with that write instead of a read again. Only when nothing else changed
+   * those tables since the value was read; otherwise the value is read afresh on next use.
+   */
+  patch(change: (value: T) => T): void;
+}
+
+/** Reads by key, kept until one of their tables is written (`SqlCounter.keptPerKey`). */
+export interface KeptPerKey<K, T> {
+  (key: K): T;
+  /** As `Kept.patch`, for the values kept so far (keys not asked for yet are read when asked). */
+  patch(change: (values: Map<K, T>) => void): void;
+}
+
 /** The table a write statement names first (the one it changes). */
 const WRITTEN_TABLE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i;
 
@@ -10,13 +28,15 @@ export class SqlCounter {
   // INVARIANT: statistics for this instance only; losing them on eviction loses nothing else.
   rowsRead = 0;
   rowsWritten = 0;
+  /** Statements run: each costs far more than the few rows most of them touch. */
+  statements = 0;
 
   // INVARIANT: `stamp` grows with every write that changed rows; `changed` holds each table's last
-  // such stamp. A rollback, a change made behind this class, or a write whose table this class
-  // cannot name moves `floor`, which counts as a change of every table.
+  // such stamp and the one before it. A rollback, a change made behind this class, or a write whose
+  // table this class cannot name moves `floor`, which counts as a change of every table.
   private stamp = 0;
   private floor = 0;
-  private readonly changed = new Map<string, number>();
+  private readonly changed = new Map<string, { last: number; before: number }>();
   // The table each write statement changes, by its text (statements are constants of the code).
   private readonly writtenTables = new Map<string, string | null>();
 
@@ -50,31 +70,43 @@ export class SqlCounter {
    * `read`, kept until a write changes one of `tables`. For reads asked for far more often than
    * their tables change: the alarm's deadline sources are read on every re-arm, several a step.
    */
-  keptUntilWritten<T>(tables: readonly string[], read: () => T): () => T {
+  keptUntilWritten<T>(tables: readonly string[], read: () => T): Kept<T> {
     let value: T;
     let readAt = -1;
-    return () => {
+    const kept = (() => {
       if (readAt < 0 || this.changedSince(tables, readAt)) {
         value = read();
         readAt = this.stamp;
       }
       return value;
+    }) as Kept<T>;
+    kept.patch = (change) => {
+      if (readAt < 0 || !this.onlyLatestWriteSince(tables, readAt)) return;
+      value = change(value);
+      readAt = this.stamp;
     };
+    return kept;
   }
 
   /**
    * `read(key)` for each key asked, kept until a write changes one of `tables` (every key's value
    * goes then). For rows looked up by id several times a step: a card, a tool call's result.
    */
-  keptPerKey<K, T>(tables: readonly string[], read: (key: K) => T): (key: K) => T {
+  keptPerKey<K, T>(tables: readonly string[], read: (key: K) => T): KeptPerKey<K, T> {
     const kept = this.keptUntilWritten(tables, () => new Map<K, T>());
-    return (key) => {
+    const get = ((key: K) => {
       const values = kept();
       if (values.has(key)) return values.get(key) as T;
       const value = read(key);
       values.set(key, value);
       return value;
-    };
+    }) as KeptPerKey<K, T>;
+    get.patch = (change) =>
+      kept.patch((values) => {
+        change(values);
+        return values;
+      });
+    return get;
   }
 
   /** Rows may have changed behind this class (a rolled-back transaction, a test's own SQL). */
@@ -85,7 +117,17 @@ export class SqlCounter {
 
   private changedSince(tables: readonly string[], at: number): boolean {
     if (this.floor > at) return true;
-    return tables.some((table) => (this.changed.get(table) ?? 0) > at);
+    return tables.some((table) => (this.changed.get(table)?.last ?? 0) > at);
+  }
+
+  // Whether every change to `tables` since stamp `at` is the latest write (the caller's own).
+  private onlyLatestWriteSince(tables: readonly string[], at: number): boolean {
+    if (this.floor > at) return false;
+    return tables.every((table) => {
+      const changed = this.changed.get(table);
+      if (!changed || changed.last <= at) return true;
+      return changed.last === this.stamp && changed.before <= at;
+    });
   }
 
   get databaseSize(): number {
@@ -93,6 +135,7 @@ export class SqlCounter {
   }
 
   private count(cursor: SqlStorageCursor<Record<string, SqlStorageValue>>, query: string): void {
+    this.statements += 1;
     this.rowsRead += cursor.rowsRead;
     this.rowsWritten += cursor.rowsWritten;
     if (cursor.rowsWritten === 0) return;
@@ -104,7 +147,7 @@ export class SqlCounter {
       if (this.writtenTables.size >= 256) this.writtenTables.clear();
       this.writtenTables.set(query, table);
     }
-    if (table) this.changed.set(table, this.stamp);
+    if (table) this.changed.set(table, { last: this.stamp, before: this.changed.get(table)?.last ?? 0 });
     else this.floor = this.stamp;
   }
 }

@@ -180,3 +180,167 @@ describe("the outbox's summary", () => {
       expect(outbox.waiting().oldest).toBe(11);
     }));
 });
+
+describe("a store's own writes bring what it keeps up to date", () => {
+  /** `read` on the store that kept its rows runs no statement, and equals a fresh store's read. */
+  function keptMatchesFresh<T>(sql: SqlCounter, kept: () => T, fresh: () => T) {
+    const statements = sql.statements;
+    const value = kept();
+    expect(sql.statements).toBe(statements);
+    expect(value).toEqual(fresh());
+  }
+
+  it("cards: created, resolved and extended without reading them again", () =>
+    withStores(({ sql, interactions }) => {
+      const fresh = () => new SqlInteractionStore(sql);
+      interactions.create(CARD);
+      interactions.pending();
+      interactions.get("toolu_card");
+      interactions.create({ ...CARD, id: "toolu_next", toolCallId: "toolu_next", createdAt: 1_500 });
+      // Created earlier than the newest: the pending list keeps created_at order.
+      interactions.create({ ...CARD, id: "toolu_early", toolCallId: "toolu_early", createdAt: 500 });
+      keptMatchesFresh(
+        sql,
+        () => interactions.pending(),
+        () => fresh().pending(),
+      );
+      expect(interactions.pending().map((card) => card.id)).toEqual([
+        "toolu_early",
+        "toolu_card",
+        "toolu_next",
+      ]);
+      keptMatchesFresh(
+        sql,
+        () => interactions.get("toolu_next"),
+        () => fresh().get("toolu_next"),
+      );
+
+      expect(
+        interactions.resolve("toolu_card", "answered", { answers: { Which: "A" } }, "phone", 2_000, "ana"),
+      ).toBe(true);
+      keptMatchesFresh(
+        sql,
+        () => interactions.get("toolu_card"),
+        () => fresh().get("toolu_card"),
+      );
+      keptMatchesFresh(
+        sql,
+        () => interactions.pending(),
+        () => fresh().pending(),
+      );
+      expect(interactions.extend("toolu_next", 9_000)).toBe(true);
+      keptMatchesFresh(
+        sql,
+        () => interactions.pending(),
+        () => fresh().pending(),
+      );
+      keptMatchesFresh(
+        sql,
+        () => interactions.earliestDeadline(),
+        () => fresh().earliestDeadline(),
+      );
+      keptMatchesFresh(
+        sql,
+        () => interactions.get("toolu_next"),
+        () => fresh().get("toolu_next"),
+      );
+      // A second answer loses the compare-and-set and changes nothing kept.
+      expect(interactions.resolve("toolu_card", "cancelled", null, "laptop", 3_000)).toBe(false);
+      keptMatchesFresh(
+        sql,
+        () => interactions.get("toolu_card"),
+        () => fresh().get("toolu_card"),
+      );
+    }));
+
+  it("messages: appended and merged without reading the transcript again", () =>
+    withStores(({ sql, transcript }) => {
+      const fresh = () => new SqlTranscriptStore(sql, () => 1_000, { top: () => null });
+      transcript.append("user", [{ type: "text", text: "Hello" }]);
+      transcript.messages();
+      transcript.append("assistant", [{ type: "text", text: "Hi" }]);
+      keptMatchesFresh(
+        sql,
+        () => transcript.messages(),
+        () => fresh().messages(),
+      );
+      keptMatchesFresh(
+        sql,
+        () => transcript.last(),
+        () => fresh().last(),
+      );
+      transcript.append("user", [{ type: "tool_result", tool_use_id: "toolu_1", content: "done" }]);
+      transcript.append("user", [{ type: "text", text: "Carry on" }]);
+      keptMatchesFresh(
+        sql,
+        () => transcript.messages(),
+        () => fresh().messages(),
+      );
+      keptMatchesFresh(
+        sql,
+        () => transcript.last(),
+        () => fresh().last(),
+      );
+      expect(transcript.messages()).toHaveLength(3);
+    }));
+
+  it("tool results: a stored result is found without a read", () =>
+    withStores(({ sql, results }) => {
+      expect(results.get("toolu_run")).toBeNull();
+      results.put({
+        toolCallId: "toolu_run",
+        name: "notes_write",
+        content: "Saved",
+        isError: false,
+        truncated: false,
+      });
+      keptMatchesFresh(
+        sql,
+        () => results.get("toolu_run"),
+        () => new SqlToolResultStore(sql, () => 1_000).get("toolu_run"),
+      );
+      // The first result wins; a later one changes neither storage nor what is kept.
+      results.put({
+        toolCallId: "toolu_run",
+        name: "notes_write",
+        content: "Late",
+        isError: true,
+        truncated: false,
+      });
+      keptMatchesFresh(
+        sql,
+        () => results.get("toolu_run"),
+        () => new SqlToolResultStore(sql, () => 1_000).get("toolu_run"),
+      );
+      expect(results.get("toolu_run")?.content).toBe("Saved");
+    }));
+
+  it("the outbox: what waits, and since when, follows each row added", () =>
+    withStores(({ sql, outbox, meta }) => {
+      const fresh = () => new SqlOutbox(sql, meta).waiting();
+      const summary = (at: number): OutboxEntry => ({
+        type: "session_updated",
+        session: { status: "running", title: null, agent: "Parley", createdAt: 1, lastActivity: at },
+      });
+      expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
+      outbox.add(summary(10), 10);
+      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
+      const resolved: OutboxEntry = {
+        type: "card_resolved",
+        interactionId: "toolu_card",
+        outcome: "answered",
+        resolvedBy: "phone",
+        answeredBy: null,
+        resolvedAt: 11,
+      };
+      outbox.add(resolved, 11);
+      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
+      expect(outbox.waiting()).toEqual({ oldest: 10, oldestCard: 11 });
+      // The replaced summary was the oldest row; the card now is.
+      outbox.add(summary(12), 12);
+      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
+      expect(outbox.waiting()).toEqual({ oldest: 11, oldestCard: 11 });
+      outbox.acknowledge(outbox.oldest(10).at(-1)!.seq);
+      expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
+    }));
+});

@@ -2,11 +2,11 @@
 // a kept read must never outlive a change to what it read.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SqlCounter } from "../../../src/storage/sql-counter";
+import { type Kept, SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 
 /** A counter over a fresh object's SQLite with two tables, and a kept MIN over the first. */
-function withTables(test: (sql: SqlCounter, earliest: () => number | null, reads: () => number) => void) {
+function withTables(test: (sql: SqlCounter, earliest: Kept<number | null>, reads: () => number) => void) {
   return runInDurableObject(env.SESSIONS.get(env.SESSIONS.newUniqueId()), (_object, state) => {
     state.storage.sql.exec(`CREATE TABLE due (at INTEGER)`);
     state.storage.sql.exec(`CREATE TABLE other (x INTEGER)`);
@@ -56,5 +56,49 @@ describe("a read kept until its tables are written", () => {
       sql.invalidate();
       expect(earliest()).toBe(30);
       expect(reads()).toBe(3);
+    }));
+});
+
+describe("a kept read brought up to date by its own writer", () => {
+  it("takes the writer's change instead of a read, and costs no statement", () =>
+    withTables((sql, earliest, reads) => {
+      expect(earliest()).toBeNull();
+      sql.run(`INSERT INTO due (at) VALUES (?)`, 40);
+      earliest.patch((at) => (at === null ? 40 : Math.min(at, 40)));
+      const statements = sql.statements;
+      expect(earliest()).toBe(40);
+      expect(sql.statements).toBe(statements);
+      expect(reads()).toBe(1);
+    }));
+
+  it("is read afresh when another write changed its table first, whatever the writer says", () =>
+    withTables((sql, earliest, reads) => {
+      expect(earliest()).toBeNull();
+      sql.run(`INSERT INTO due (at) VALUES (?)`, 10);
+      sql.run(`INSERT INTO due (at) VALUES (?)`, 40);
+      // Only the second write is the writer's: patching from null would hide the first.
+      earliest.patch((at) => (at === null ? 40 : Math.min(at, 40)));
+      expect(earliest()).toBe(10);
+      expect(reads()).toBe(2);
+    }));
+
+  it("is read afresh when a write to another table came after the writer's", () =>
+    withTables((sql, earliest, reads) => {
+      expect(earliest()).toBeNull();
+      sql.run(`INSERT INTO due (at) VALUES (?)`, 40);
+      sql.run(`INSERT INTO other (x) VALUES (1)`);
+      earliest.patch(() => 999);
+      expect(earliest()).toBe(40);
+      expect(reads()).toBe(2);
+    }));
+
+  it("is read afresh after rows changed behind the counter", () =>
+    withTables((sql, earliest, reads) => {
+      expect(earliest()).toBeNull();
+      sql.run(`INSERT INTO due (at) VALUES (?)`, 40);
+      sql.invalidate();
+      earliest.patch(() => 999);
+      expect(earliest()).toBe(40);
+      expect(reads()).toBe(2);
     }));
 });
