@@ -2,21 +2,39 @@
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
 import { CardDeadlineTerms } from "../protocol/deadline-policy";
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 
 /** Inbox events kept for replay. */
 export const MAX_KEPT_EVENTS = 5_000;
 /** The log is trimmed each time it passes a multiple of this, not on every change: up to this many more are kept. */
 const TRIM_STEP = 100;
+/** Events per INSERT: three bound parameters each, under the platform's 100 a statement. */
+const EVENTS_PER_INSERT = 30;
 
 export class InboxStore {
+  // Kept between deliveries and brought up to date by this store's own writes: every statement
+  // costs more than the rows it touches, and each delivery would read both again.
+  private readonly keptLastSeq: Kept<number>;
+  private readonly keptAppliedSeq: KeptPerKey<string, number | null>;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.keptLastSeq = sql.keptUntilWritten(
+      ["events"],
+      () => sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0,
+    );
+    this.keptAppliedSeq = sql.keptPerKey(
+      ["sessions"],
+      (sessionId: string) =>
+        sql.one<{ applied_seq: number }>(`SELECT applied_seq FROM sessions WHERE session_id = ?`, sessionId)
+          ?.applied_seq ?? null,
+    );
+  }
 
   get lastSeq(): number {
-    return this.sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
+    return this.keptLastSeq();
   }
 
   /**
@@ -40,10 +58,16 @@ export class InboxStore {
         change: row.entry,
       };
       events.push(event);
-      frames.push(this.append(event));
+      frames.push(JSON.stringify(event));
       applied = row.seq;
     }
-    this.sql.run(`UPDATE sessions SET applied_seq = ? WHERE session_id = ?`, applied, batch.sessionId);
+    this.append(events, frames);
+    const moved = this.sql.run(
+      `UPDATE sessions SET applied_seq = ? WHERE session_id = ?`,
+      applied,
+      batch.sessionId,
+    );
+    if (moved > 0) this.keptAppliedSeq.patch((kept) => kept.set(batch.sessionId, applied));
     this.trim(first, first + events.length);
     return { events, frames, appliedThrough: applied };
   }
@@ -54,7 +78,9 @@ export class InboxStore {
     const change: OutboxEntry = { type: "session_removed" };
     this.applyEntry(sessionId, change);
     const last = this.lastSeq;
-    const frame = this.append({ seq: last + 1, at: this.now(), sessionId, change });
+    const event: InboxEvent = { seq: last + 1, at: this.now(), sessionId, change };
+    const frame = JSON.stringify(event);
+    this.append([event], [frame]);
     this.trim(last, last + 1);
     return frame;
   }
@@ -130,11 +156,8 @@ export class InboxStore {
 
   /** The session's applied seq; a session heard of for the first time gets a placeholder row. */
   private appliedSeq(sessionId: string, now: number): number {
-    const row = this.sql.one<{ applied_seq: number }>(
-      `SELECT applied_seq FROM sessions WHERE session_id = ?`,
-      sessionId,
-    );
-    if (row) return row.applied_seq;
+    const applied = this.keptAppliedSeq(sessionId);
+    if (applied !== null) return applied;
     this.sql.run(
       `INSERT INTO sessions (session_id, applied_seq, status, title, agent, created_at, last_activity)
        VALUES (?, 0, 'idle', NULL, 'Parley', ?, ?)`,
@@ -142,6 +165,7 @@ export class InboxStore {
       now,
       now,
     );
+    this.keptAppliedSeq.patch((kept) => kept.set(sessionId, 0));
     return 0;
   }
 
@@ -180,7 +204,8 @@ export class InboxStore {
         return;
       case "session_updated": {
         const s = entry.session;
-        this.sql.run(
+        // Its applied seq stays as it was, and so does what is kept of it.
+        const written = this.sql.run(
           `UPDATE sessions SET status = ?, title = ?, agent = ?, created_at = ?, last_activity = ? WHERE session_id = ?`,
           s.status,
           s.title,
@@ -189,14 +214,23 @@ export class InboxStore {
           s.lastActivity,
           sessionId,
         );
+        if (written > 0) this.keptAppliedSeq.patch(() => {});
         return;
       }
     }
   }
 
-  private append(event: InboxEvent): string {
-    const frame = JSON.stringify(event);
-    this.sql.run(`INSERT INTO events (seq, frame, at) VALUES (?, ?, ?)`, event.seq, frame, event.at);
-    return frame;
+  // One statement for a delivery's events (in chunks under the bound-parameter limit).
+  private append(events: readonly InboxEvent[], frames: readonly string[]): void {
+    for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
+      const chunk = events.slice(start, start + EVENTS_PER_INSERT);
+      const bindings = chunk.flatMap((event, i) => [event.seq, frames[start + i] as string, event.at]);
+      this.sql.run(
+        `INSERT INTO events (seq, frame, at) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+        ...bindings,
+      );
+      const last = chunk[chunk.length - 1] as InboxEvent;
+      this.keptLastSeq.patch(() => last.seq);
+    }
   }
 }

@@ -54,3 +54,32 @@ describe("the inbox's event log", () => {
       expect(replay[0]?.seq).toBe(kept?.oldest);
     }));
 });
+
+describe("a delivery applied to the inbox", () => {
+  it("writes its events in one statement and reads again nothing the inbox wrote itself", () =>
+    runInDurableObject(env.INBOXES.get(env.INBOXES.newUniqueId()), (_object, state) => {
+      const sql = new SqlCounter(state.storage.sql);
+      const store = new InboxStore(sql, () => 1_000);
+      const sessionId = `ses_${"b".repeat(24)}`;
+      store.apply({ sessionId, rows: summaryRows(1, 3) });
+
+      const statements = sql.statements;
+      const second = store.apply({ sessionId, rows: summaryRows(4, 3) });
+      // Three summary updates, one insert of the three events, the applied seq: nothing read.
+      expect(sql.statements - statements).toBe(5);
+      expect(second.events.map((event) => event.seq)).toEqual([4, 5, 6]);
+      const stored = state.storage.sql
+        .exec<{ frame: string }>(`SELECT frame FROM events WHERE seq > 3 ORDER BY seq`)
+        .toArray()
+        .map((row) => row.frame);
+      expect(stored).toEqual(second.frames);
+
+      // What it kept is what storage holds: a fresh store agrees, and a repeat appends nothing.
+      const fresh = new InboxStore(new SqlCounter(state.storage.sql), () => 1_000);
+      expect(fresh.lastSeq).toBe(store.lastSeq);
+      expect(store.apply({ sessionId, rows: summaryRows(4, 3) }).events).toEqual([]);
+      expect(fresh.apply({ sessionId, rows: summaryRows(6, 2) }).events.map((event) => event.seq)).toEqual([
+        7,
+      ]);
+    }));
+});
