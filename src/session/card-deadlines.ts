@@ -8,7 +8,7 @@ import {
   DeadlinePolicy,
   resolveDeadlinePolicy,
 } from "../protocol/deadline-policy";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, SqlCounter } from "../storage/sql-counter";
 
 type Row = { interaction_id: string; policy: string; max_at: number; reminder_at: number | null };
 
@@ -33,18 +33,38 @@ export function nextReminderAt(
 }
 
 export class SqlCardDeadlines {
-  /** The earliest reminder of a pending card. Asked on every re-arm of the alarm; kept until either table it reads changes. */
-  readonly earliestReminder: () => number | null;
+  // Every card's next reminder, kept until `card_deadlines` changes and brought up to date by this
+  // class's own writes. Which cards are pending comes from the interaction store's kept rows, so a
+  // card answered or opened needs no query here: the alarm asks on every re-arm, several a step.
+  private readonly reminders: Kept<Map<string, number>>;
 
-  constructor(private readonly sql: SqlCounter) {
-    this.earliestReminder = sql.keptUntilWritten(
-      ["card_deadlines", "interactions"],
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly pendingIds: () => readonly string[],
+  ) {
+    this.reminders = sql.keptUntilWritten(
+      ["card_deadlines"],
       () =>
-        sql.one<{ at: number | null }>(
-          `SELECT MIN(d.reminder_at) AS at FROM card_deadlines d JOIN interactions i ON i.id = d.interaction_id
-           WHERE d.reminder_at IS NOT NULL AND i.status = 'pending'`,
-        )?.at ?? null,
+        new Map(
+          sql
+            .all<{ interaction_id: string; reminder_at: number }>(
+              `SELECT interaction_id, reminder_at FROM card_deadlines WHERE reminder_at IS NOT NULL`,
+            )
+            .map((row) => [row.interaction_id, row.reminder_at]),
+        ),
     );
+  }
+
+  /** The earliest reminder of a pending card. */
+  earliestReminder(): number | null {
+    const reminders = this.reminders();
+    if (reminders.size === 0) return null;
+    let earliest: number | null = null;
+    for (const id of this.pendingIds()) {
+      const at = reminders.get(id);
+      if (at !== undefined && (earliest === null || at < earliest)) earliest = at;
+    }
+    return earliest;
   }
 
   /** The core's port: cards open under the policies `sources()` gives (config, then the session's). */
@@ -62,13 +82,15 @@ export class SqlCardDeadlines {
   open(card: { id: string; createdAt: number; timeoutMs: number }, policy: DeadlinePolicy): OpenedDeadline {
     const maxAt = card.createdAt + Math.max(card.timeoutMs, policy.maxWaitMs);
     const expiresAt = policy.onDeadline === "keep_waiting" ? maxAt : card.createdAt + card.timeoutMs;
+    const reminderAt = nextReminderAt(expiresAt, policy.remindBeforeMs, card.createdAt);
     this.sql.run(
       `INSERT OR REPLACE INTO card_deadlines (interaction_id, policy, max_at, reminder_at) VALUES (?, ?, ?, ?)`,
       card.id,
       JSON.stringify(policy),
       maxAt,
-      nextReminderAt(expiresAt, policy.remindBeforeMs, card.createdAt),
+      reminderAt,
     );
+    this.keepReminder(card.id, reminderAt);
     return { expiresAt, terms: termsOf({ policy, maxAt }) };
   }
 
@@ -93,7 +115,16 @@ export class SqlCardDeadlines {
   }
 
   setReminder(id: string, at: number | null): void {
-    this.sql.run(`UPDATE card_deadlines SET reminder_at = ? WHERE interaction_id = ?`, at, id);
+    if (this.sql.run(`UPDATE card_deadlines SET reminder_at = ? WHERE interaction_id = ?`, at, id) > 0)
+      this.keepReminder(id, at);
+  }
+
+  private keepReminder(id: string, at: number | null): void {
+    this.reminders.patch((reminders) => {
+      if (at === null) reminders.delete(id);
+      else reminders.set(id, at);
+      return reminders;
+    });
   }
 
   /** Open cards whose next reminder is due at `now`. */

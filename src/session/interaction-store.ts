@@ -55,6 +55,11 @@ export class SqlInteractionStore implements InteractionStore {
     return this.pendingRows().map(toRecord);
   }
 
+  /** The ids of the pending cards, from the kept rows (nothing parsed). */
+  pendingIds(): string[] {
+    return this.pendingRows().map((row) => row.id);
+  }
+
   due(now: number): InteractionRecord[] {
     return this.sql
       .all<Row>(

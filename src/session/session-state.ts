@@ -83,7 +83,7 @@ export class SessionState {
     this.transcript = new SqlTranscriptStore(this.sql, now, this.frames);
     this.inbox = new SqlInboxStore(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
-    this.cardDeadlines = new SqlCardDeadlines(this.sql);
+    this.cardDeadlines = new SqlCardDeadlines(this.sql, () => this.interactions.pendingIds());
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);

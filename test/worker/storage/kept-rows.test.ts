@@ -4,6 +4,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OutboxEntry } from "../../../src/protocol";
+import { DEFAULT_DEADLINE_POLICY } from "../../../src/protocol/deadline-policy";
+import { SqlCardDeadlines } from "../../../src/session/card-deadlines";
 import { SqlInboxStore } from "../../../src/session/inbox-store";
 import { SqlInteractionStore } from "../../../src/session/interaction-store";
 import { MetaStore } from "../../../src/session/meta-store";
@@ -40,6 +42,14 @@ function withStores(
       outbox: new SqlOutbox(sql, meta),
     });
   });
+}
+
+/** `kept` (what a store kept) runs no statement, and equals `fresh` (a read of storage). */
+function keptMatchesFresh<T>(sql: SqlCounter, kept: () => T, fresh: () => T) {
+  const statements = sql.statements;
+  const value = kept();
+  expect(sql.statements).toBe(statements);
+  expect(value).toEqual(fresh());
 }
 
 const CARD = {
@@ -182,14 +192,6 @@ describe("the outbox's summary", () => {
 });
 
 describe("a store's own writes bring what it keeps up to date", () => {
-  /** `read` on the store that kept its rows runs no statement, and equals a fresh store's read. */
-  function keptMatchesFresh<T>(sql: SqlCounter, kept: () => T, fresh: () => T) {
-    const statements = sql.statements;
-    const value = kept();
-    expect(sql.statements).toBe(statements);
-    expect(value).toEqual(fresh());
-  }
-
   it("cards: created, resolved and extended without reading them again", () =>
     withStores(({ sql, interactions }) => {
       const fresh = () => new SqlInteractionStore(sql);
@@ -342,5 +344,34 @@ describe("a store's own writes bring what it keeps up to date", () => {
       expect(outbox.waiting()).toEqual({ oldest: 11, oldestCard: 11 });
       outbox.acknowledge(outbox.oldest(10).at(-1)!.seq);
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
+    }));
+});
+
+describe("the earliest reminder of a pending card", () => {
+  it("follows cards opened, reminded and answered without a query of its own", () =>
+    withStores(({ sql, interactions }) => {
+      const deadlines = new SqlCardDeadlines(sql, () => interactions.pendingIds());
+      const joined = () =>
+        sql.one<{ at: number | null }>(
+          `SELECT MIN(d.reminder_at) AS at FROM card_deadlines d JOIN interactions i ON i.id = d.interaction_id
+           WHERE d.reminder_at IS NOT NULL AND i.status = 'pending'`,
+        )?.at ?? null;
+      const policy = { ...DEFAULT_DEADLINE_POLICY, remindBeforeMs: [1_000] };
+      expect(deadlines.earliestReminder()).toBeNull();
+      // A card's policy is stored before its row, as the loop opens one.
+      deadlines.open({ id: "toolu_card", createdAt: 1_000, timeoutMs: 4_000 }, policy);
+      interactions.create(CARD);
+      interactions.pending(); // as the loop's own steps read them
+      keptMatchesFresh(sql, () => deadlines.earliestReminder(), joined);
+      expect(deadlines.earliestReminder()).toBe(4_000);
+      deadlines.open({ id: "toolu_next", createdAt: 1_500, timeoutMs: 2_000 }, policy);
+      interactions.create({ ...CARD, id: "toolu_next", toolCallId: "toolu_next", createdAt: 1_500 });
+      keptMatchesFresh(sql, () => deadlines.earliestReminder(), joined);
+      expect(deadlines.earliestReminder()).toBe(2_500);
+      deadlines.setReminder("toolu_next", null);
+      keptMatchesFresh(sql, () => deadlines.earliestReminder(), joined);
+      interactions.resolve("toolu_card", "answered", { answers: {} }, "phone", 2_000);
+      keptMatchesFresh(sql, () => deadlines.earliestReminder(), joined);
+      expect(deadlines.earliestReminder()).toBeNull();
     }));
 });
