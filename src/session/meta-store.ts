@@ -22,14 +22,18 @@ export class MetaStore {
   // keys (status, turn, watchdog, links, creator) in each of its inputs (the answer, the alarm),
   // each a SQL query otherwise. Nothing else writes `meta` (a test that does calls `forget` after).
   private readonly rows = new Map<string, CachedRow>();
+  // INVARIANT: true once every row was read into `rows`, so a key missing there has no row.
+  private loaded = false;
 
   constructor(private readonly sql: SqlCounter) {}
 
   get<T extends z.ZodType>(key: string, schema: T): z.infer<T> | null {
     let row = this.rows.get(key);
     if (!row) {
-      const stored = this.sql.one<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, key);
-      row = { json: stored ? stored.value : null };
+      // The first read of a new instance reads them all: a wake asks for a dozen keys (status,
+      // turn, mode, creator, links, …), and one statement costs what a dozen small rows do not.
+      if (!this.loaded) this.load();
+      row = this.rows.get(key) ?? { json: null };
       this.rows.set(key, row);
     }
     if (row.json === null) return null;
@@ -66,7 +70,9 @@ export class MetaStore {
   }
 
   delete(key: string): void {
-    if (this.rows.get(key)?.json === null) return;
+    const row = this.rows.get(key);
+    // Known absent: deleted or never there (every row was read).
+    if (row ? row.json === null : this.loaded) return;
     this.sql.run(`DELETE FROM meta WHERE key = ?`, key);
     this.rows.set(key, { json: null });
   }
@@ -74,5 +80,16 @@ export class MetaStore {
   /** Drops every cached row: a transaction rolled back what this class wrote, or a new input came in. */
   forget(): void {
     this.rows.clear();
+    this.loaded = false;
+  }
+
+  private load(): void {
+    for (const { key, value } of this.sql.all<{ key: string; value: string }>(
+      `SELECT key, value FROM meta`,
+    )) {
+      // A row this instance wrote or read already is as fresh as storage.
+      if (!this.rows.has(key)) this.rows.set(key, { json: value });
+    }
+    this.loaded = true;
   }
 }

@@ -145,6 +145,26 @@ describe("rows a store keeps between writes", () => {
     }));
 });
 
+describe("settings on a new instance", () => {
+  it("are read all at once by the first read, so later keys, set or not, cost nothing", () =>
+    withStores(({ sql, meta }) => {
+      meta.set("status", "running");
+      meta.set("title", "Set up the service");
+      const fresh = new MetaStore(sql);
+      const statements = sql.statements;
+      expect(fresh.string("status")).toBe("running");
+      expect(fresh.string("title")).toBe("Set up the service");
+      expect(fresh.string("last_error")).toBeNull();
+      fresh.delete("last_error");
+      expect(sql.statements - statements).toBe(1);
+      // Forgetting (a rollback) reads them all again on next use.
+      fresh.set("status", "idle");
+      fresh.forget();
+      expect(fresh.string("status")).toBe("idle");
+      expect(sql.statements - statements).toBe(3);
+    }));
+});
+
 describe("writes that would change nothing", () => {
   it("are not made for a setting that already holds the value, or a key already absent", () =>
     withStores(({ sql, meta }) => {
