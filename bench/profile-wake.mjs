@@ -15,7 +15,7 @@ import { withTimeout } from "./lib/clock.mjs";
 import { Device } from "./lib/device.mjs";
 import { mapLimit } from "./lib/http.mjs";
 import { startMockModelThread } from "./lib/mock-model.mjs";
-import { ANSWERS, questionReply } from "./lib/script.mjs";
+import { ANSWERS, FIRST_TEXT_ALONE, questionReply } from "./lib/script.mjs";
 import { SessionDevice } from "./lib/session-driver.mjs";
 import { BareTarget, ParleyTarget, uniqueName } from "./lib/targets.mjs";
 import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
@@ -161,6 +161,7 @@ if (values.glass) {
 const pausing = (text) =>
   values.approval
     ? {
+        ...(text ? FIRST_TEXT_ALONE : {}),
         content: [
           ...(text ? [{ type: "text", text }] : []),
           { type: "tool_use", name: "notes_write", input: { key: "bench", text: "benchmark note" } },

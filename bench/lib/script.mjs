@@ -17,26 +17,39 @@ export function countingText(deltas, chunk) {
 }
 
 /**
+ * A scripted reply streams in one task, while a reply from the network arrives in chunks, each
+ * handled in a task of its own; and what a Durable Object sends leaves only when its task ends.
+ * Ending the task after the first text delta (a pause of 0 ms: a task boundary, no wait), as the
+ * end of a first network chunk would, lets "first text" time the first text. Without it, the rest
+ * of the reply (the turn's end, or the next card stored) runs in the same task before that frame
+ * can leave, which no model's stream would cause.
+ */
+export const FIRST_TEXT_ALONE = Object.freeze({ pause: Object.freeze({ afterEvents: 3, ms: 0 }) });
+
+/**
  * A reply that streams `text` as deltas of `textChunkSize` characters, `paceMs` apart.
  * @param {string} text
- * @param {{ textChunkSize?: number, paceMs?: number }} [options]
+ * @param {{ textChunkSize?: number, paceMs?: number, firstTextAlone?: boolean }} [options]
  */
-export function textReply(text, { textChunkSize, paceMs } = {}) {
+export function textReply(text, { textChunkSize, paceMs, firstTextAlone } = {}) {
   return {
     content: [{ type: "text", text }],
     stopReason: "end_turn",
     ...(textChunkSize ? { textChunkSize } : {}),
     ...(paceMs ? { paceMs } : {}),
+    ...(firstTextAlone ? FIRST_TEXT_ALONE : {}),
   };
 }
 
 /**
- * A reply that asks the benchmark's question; `text` is streamed first when given.
+ * A reply that asks the benchmark's question; `text` is streamed first when given, and its first
+ * delta ends the task (FIRST_TEXT_ALONE).
  * @param {string} [id] tool call id; the scripted model numbers calls itself when absent
  * @param {string} [text]
  */
 export function questionReply(id, text) {
   return {
+    ...(text ? FIRST_TEXT_ALONE : {}),
     content: [
       ...(text ? [{ type: "text", text }] : []),
       {

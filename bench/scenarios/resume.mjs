@@ -50,7 +50,7 @@ async function pausedSession(parley, kind) {
     permissionMode: "default",
     script: [
       kind === "question" ? questionReply("toolu_bench_q") : approvalReply("toolu_bench_a"),
-      textReply("Thanks, carrying on."),
+      textReply("Thanks, carrying on.", { firstTextAlone: true }),
     ],
   });
   const watcher = await SessionDevice.open(parley, session, { device: "answerer" });
