@@ -1,5 +1,7 @@
 // The append-only event log: persist one row, then send the same bytes to every socket. Replay
-// reads the stored frames back verbatim, so live and replayed events are identical.
+// reads the stored frames back verbatim, so live and replayed events are identical. The events one
+// synchronous step appends are written in one statement when the step ends (a statement costs far
+// more than its rows), and only then sent: nothing a device sees can be missing from storage.
 import type { EventSink } from "../agent/ports";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
@@ -7,11 +9,19 @@ import type { EventsPage } from "../protocol/http";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
 import type { SqlCounter } from "../storage/sql-counter";
 
+/** Events per INSERT: four bound parameters each, under the platform's 100 a statement. */
+const EVENTS_PER_INSERT = 25;
+
 export class EventLog implements EventSink {
   // INVARIANT: a cache of MAX(seq), reloaded from storage by every new instance.
   private seq: number;
   // INVARIANT: frames of a transaction not yet committed; empty outside `holdingBroadcasts`.
   private held: string[] | null = null;
+  // INVARIANT: events appended and not yet written, in seq order, with their frames. Written, then
+  // sent, by `flush`: at the end of the microtask turn that appended the first of them, and before
+  // anything reads the table, sends a frame after them, or a transaction commits.
+  private unwritten: Array<{ event: SessionEvent; frame: string }> = [];
+  private flushQueued = false;
   // INVARIANT: the `at` of the newest stored event other than an expiry warning, as this instance
   // read or appended it; undefined until read, and dropped with the stores' other copies on a
   // rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
@@ -35,21 +45,42 @@ export class EventLog implements EventSink {
 
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent {
     const event = { seq: this.seq + 1, at: this.now(), type, data } as SessionEvent;
-    const frame = JSON.stringify(event);
-    this.sql.run(
-      `INSERT INTO events (seq, type, frame, at) VALUES (?, ?, ?, ?)`,
-      event.seq,
-      type,
-      frame,
-      event.at,
-    );
+    this.unwritten.push({ event, frame: JSON.stringify(event) });
     this.seq = event.seq;
     if (type !== "session_expiring") this.lastActiveAt = event.at;
-    if (this.held) this.held.push(frame);
-    else this.broadcast(frame);
-    // Delivery rows are written in the same transaction as the event, so they share its fate.
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        this.flush();
+      });
+    }
+    // Delivery rows are written in the same task (and transaction) as the event, so they share its fate.
     this.afterAppend(event);
     return event;
+  }
+
+  /** Writes the events appended so far in one statement, then sends their frames. */
+  flush(): void {
+    const rows = this.unwritten;
+    if (rows.length === 0) return;
+    this.unwritten = [];
+    for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
+      const chunk = rows.slice(start, start + EVENTS_PER_INSERT);
+      this.sql.run(
+        `INSERT INTO events (seq, type, frame, at) VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`,
+        ...chunk.flatMap(({ event, frame }) => [event.seq, event.type, frame, event.at]),
+      );
+    }
+    for (const { frame } of rows) {
+      if (this.held) this.held.push(frame);
+      else this.broadcast(frame);
+    }
+  }
+
+  /** The session is being erased: events not yet written are dropped with it. */
+  discard(): void {
+    this.unwritten = [];
   }
 
   /**
@@ -58,12 +89,15 @@ export class EventLog implements EventSink {
    */
   holdingBroadcasts<T>(work: () => T): T {
     if (this.held) return work();
+    // What was appended before the transaction is written and sent outside it.
+    this.flush();
     const held: string[] = [];
     this.held = held;
     let result: T;
     try {
       result = work();
     } catch (error) {
+      this.unwritten = [];
       this.seq = this.storedSeq();
       throw error;
     } finally {
@@ -76,6 +110,7 @@ export class EventLog implements EventSink {
   /** When the session was last used: its newest event other than an expiry warning (null: none). */
   lastActivityAt(): number | null {
     if (this.lastActiveAt === undefined) {
+      this.flush();
       const row = this.sql.one<{ at: number }>(
         `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
       );
@@ -90,10 +125,12 @@ export class EventLog implements EventSink {
   }
 
   private storedSeq(): number {
+    this.flush();
     return this.sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
   }
 
   sendLive(frame: DeltaFrame): void {
+    this.flush();
     this.broadcast(JSON.stringify(frame));
   }
 
@@ -103,6 +140,7 @@ export class EventLog implements EventSink {
 
   /** Stored frames after `after`, oldest first, at most `limit`. */
   framesAfter(after: number, limit = MAX_EVENTS_PAGE): string[] {
+    this.flush();
     return this.sql
       .all<{ frame: string }>(`SELECT frame FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, after, limit)
       .map((row) => row.frame);
@@ -125,6 +163,7 @@ export class EventLog implements EventSink {
    * the client asks for the rest with `resume`, so a long session never floods one socket at once.
    */
   *replayFrames(after: number, budget = MAX_REPLAY_BYTES): Generator<string> {
+    this.flush();
     let parts: string[] = [];
     let bytes = 0;
     let total = 0;
@@ -149,6 +188,7 @@ export class EventLog implements EventSink {
   }
 
   countsByType(): Record<string, number> {
+    this.flush();
     const counts: Record<string, number> = {};
     for (const row of this.sql.all<{ type: string; n: number }>(
       `SELECT type, COUNT(*) AS n FROM events GROUP BY type`,

@@ -174,7 +174,14 @@ export class SessionState {
   /** One SQLite transaction whose events are broadcast only once it commits. */
   atomically<T>(work: () => T): T {
     try {
-      return this.events.holdingBroadcasts(() => this.storage.transactionSync(work));
+      // The events it appends are written inside it, so a rollback takes them too.
+      return this.events.holdingBroadcasts(() =>
+        this.storage.transactionSync(() => {
+          const result = work();
+          this.events.flush();
+          return result;
+        }),
+      );
     } catch (error) {
       // The rollback may have undone an alarm change and rows this instance keeps copies of.
       this.deadlines.fired();
