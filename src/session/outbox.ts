@@ -2,6 +2,7 @@
 // event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
 import * as z from "zod";
 import { OutboxEntry, type OutboxRow } from "../protocol/inbox";
+import type { DeferredWrites } from "../storage/deferred-writes";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
 
@@ -17,10 +18,18 @@ export interface OutboxWaiting {
 /** The oldest card row and the one summary row, as kept between writes. */
 type Waiting = { card: number | null; summary: number | null };
 
-export class SqlOutbox {
+/** Outbox rows per INSERT: three bound parameters each, under the platform's 100 a statement. */
+const ROWS_PER_INSERT = 30;
+
+export class SqlOutbox implements DeferredWrites {
   // Asked on every re-arm of the alarm, several times a step; kept until `outbox` changes, and
-  // brought up to date by `add` (a step adds a row or more between re-arms).
+  // brought up to date by this class's own writes.
   private readonly kept: Kept<Waiting>;
+  // INVARIANT: rows added and not yet written, in order, with at most one summary (the newest).
+  // Written in one statement when the step's microtask turn ends, before anything reads the
+  // table, and inside a transaction (SessionState.atomically); a rollback drops them.
+  private unwritten: Array<{ type: OutboxEntry["type"]; json: string; at: number }> = [];
+  private flushQueued = false;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -35,9 +44,9 @@ export class SqlOutbox {
     });
   }
 
-  /** What waits, and since when. */
+  /** What waits, and since when (rows not yet written included). */
   waiting(): OutboxWaiting {
-    const { card, summary } = this.kept();
+    const { card, summary } = this.unwritten.reduce(withRow, this.kept());
     const oldest = card === null ? summary : summary === null ? card : Math.min(card, summary);
     return { oldest, oldestCard: card };
   }
@@ -46,32 +55,52 @@ export class SqlOutbox {
     // Only the latest summary of the session matters: an older one not yet delivered is replaced
     // (one summary row at most, by a unique index; REPLACE deletes it and inserts with a new seq).
     // A row already on its way may still arrive; the newer one follows it with a higher seq.
-    this.sql.run(
-      `INSERT OR REPLACE INTO outbox (type, entry, at) VALUES (?, ?, ?)`,
-      entry.type,
-      JSON.stringify(entry),
-      at,
-    );
-    this.kept.patch(({ card, summary }) =>
-      entry.type === "session_updated"
-        ? { card, summary: at }
-        : { card: card === null ? at : Math.min(card, at), summary },
-    );
+    if (entry.type === "session_updated")
+      this.unwritten = this.unwritten.filter((row) => row.type !== "session_updated");
+    this.unwritten.push({ type: entry.type, json: JSON.stringify(entry), at });
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      this.flush();
+    });
+  }
+
+  /** Writes the rows added so far, in one statement. */
+  flush(): void {
+    const rows = this.unwritten;
+    if (rows.length === 0) return;
+    this.unwritten = [];
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      this.sql.run(
+        `INSERT OR REPLACE INTO outbox (type, entry, at) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+        ...chunk.flatMap((row) => [row.type, row.json, row.at]),
+      );
+      this.kept.patch((waiting) => chunk.reduce(withRow, waiting));
+    }
+  }
+
+  discard(): void {
+    this.unwritten = [];
   }
 
   /** The oldest rows, in seq order. */
   oldest(limit: number): OutboxRow[] {
+    this.flush();
     return this.sql
       .all<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`, limit)
       .map((row) => ({ seq: row.seq, entry: OutboxEntry.parse(JSON.parse(row.entry)) }));
   }
 
   size(): number {
+    this.flush();
     return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox`)?.n ?? 0;
   }
 
   /** The inbox holds every row up to `seq`. */
   acknowledge(seq: number): void {
+    this.flush();
     this.sql.run(`DELETE FROM outbox WHERE seq <= ?`, seq);
     // Read from the kept copy: most deliveries follow no failure, and need not write.
     if (this.retry()) this.meta.delete("outbox_retry");
@@ -84,4 +113,11 @@ export class SqlOutbox {
   setRetry(retry: OutboxRetry): void {
     this.meta.set("outbox_retry", retry);
   }
+}
+
+/** `waiting` after a row of `type` written at `at`: a summary replaces the one summary row. */
+function withRow({ card, summary }: Waiting, row: { type: string; at: number }): Waiting {
+  return row.type === "session_updated"
+    ? { card, summary: row.at }
+    : { card: card === null ? row.at : Math.min(card, row.at), summary };
 }

@@ -6,9 +6,7 @@ import { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
 
 export function sessionInboxReport(state: SessionState, config: Config, env: Env): InboxReport {
-  return new InboxReport(
-    state,
-    new SqlOutbox(state.sql, state.meta),
-    config.inboxDisabled ? null : (creator) => inboxStub(env, creator),
-  );
+  const outbox = new SqlOutbox(state.sql, state.meta);
+  state.deferWrites(outbox);
+  return new InboxReport(state, outbox, config.inboxDisabled ? null : (creator) => inboxStub(env, creator));
 }

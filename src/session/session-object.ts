@@ -340,7 +340,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private erase(reason: string): void {
     this.inboxReportRef?.forget();
     this.stateRef?.deadlines.discard();
-    this.stateRef?.events.discard();
+    this.stateRef?.discardWrites();
     this.runtime?.loop.halt();
     for (const ws of this.ctx.getWebSockets()) closeSocket(ws, SOCKET_CLOSE.deleted, reason);
     this.runtime = null;

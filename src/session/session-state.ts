@@ -11,6 +11,7 @@ import { SqlSubscriptionStore } from "../notify/subscription-store";
 import { DeadlinePolicies } from "../protocol/deadline-policy";
 import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
+import type { DeferredWrites } from "../storage/deferred-writes";
 import { SqlCounter } from "../storage/sql-counter";
 import { SqlCardDeadlines } from "./card-deadlines";
 import { AlarmDeadlines } from "./deadlines";
@@ -65,6 +66,9 @@ export class SessionState {
   readonly mcpCalls: SqlMcpCallStore;
   readonly links: ShareLinks;
   readonly retention: Retention;
+  // Stores that keep rows in memory until the step's microtask turn ends, to write them in one
+  // statement (besides the event log): written inside a transaction, dropped by its rollback.
+  private readonly deferred: DeferredWrites[] = [];
 
   constructor(
     private readonly storage: DurableObjectStorage,
@@ -96,6 +100,17 @@ export class SessionState {
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
     this.retention = new Retention(this.meta, this.events, retentionMs);
+  }
+
+  /** Registers a store whose writes wait for the end of the step (see `deferred`). */
+  deferWrites(store: DeferredWrites): void {
+    this.deferred.push(store);
+  }
+
+  /** The session is being erased: rows not yet written go with it. */
+  discardWrites(): void {
+    this.events.discard();
+    for (const store of this.deferred) store.discard();
   }
 
   /** Drops the copies of stored rows the stores keep, so the next reads go to storage (a rollback). */
@@ -173,16 +188,20 @@ export class SessionState {
 
   /** One SQLite transaction whose events are broadcast only once it commits. */
   atomically<T>(work: () => T): T {
+    // Rows a step kept for later are written before it, outside it; those it adds, inside it, so
+    // a rollback takes them too.
+    for (const store of this.deferred) store.flush();
     try {
-      // The events it appends are written inside it, so a rollback takes them too.
       return this.events.holdingBroadcasts(() =>
         this.storage.transactionSync(() => {
           const result = work();
           this.events.flush();
+          for (const store of this.deferred) store.flush();
           return result;
         }),
       );
     } catch (error) {
+      for (const store of this.deferred) store.discard();
       // The rollback may have undone an alarm change and rows this instance keeps copies of.
       this.deadlines.fired();
       this.forgetCopies();

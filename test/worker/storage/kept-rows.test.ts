@@ -26,13 +26,13 @@ function withStores(
     queue: SqlInboxStore;
     meta: MetaStore;
     outbox: SqlOutbox;
-  }) => void,
+  }) => void | Promise<void>,
 ) {
-  return runInDurableObject(env.SESSIONS.get(env.SESSIONS.newUniqueId()), (_object, state) => {
+  return runInDurableObject(env.SESSIONS.get(env.SESSIONS.newUniqueId()), async (_object, state) => {
     migrate(state.storage.sql);
     const sql = new SqlCounter(state.storage.sql);
     const meta = new MetaStore(sql);
-    test({
+    await test({
       sql,
       interactions: new SqlInteractionStore(sql),
       transcript: new SqlTranscriptStore(sql, () => 1_000, { top: () => null }),
@@ -337,16 +337,13 @@ describe("a store's own writes bring what it keeps up to date", () => {
       expect(results.get("toolu_run")?.content).toBe("Saved");
     }));
 
-  it("the outbox: what waits, and since when, follows each row added", () =>
-    withStores(({ sql, outbox, meta }) => {
+  it("the outbox: rows a step adds wait in memory and are written in one statement", () =>
+    withStores(async ({ sql, outbox, meta }) => {
       const fresh = () => new SqlOutbox(sql, meta).waiting();
       const summary = (at: number): OutboxEntry => ({
         type: "session_updated",
         session: { status: "running", title: null, agent: "Parley", createdAt: 1, lastActivity: at },
       });
-      expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
-      outbox.add(summary(10), 10);
-      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
       const resolved: OutboxEntry = {
         type: "card_resolved",
         interactionId: "toolu_card",
@@ -355,14 +352,29 @@ describe("a store's own writes bring what it keeps up to date", () => {
         answeredBy: null,
         resolvedAt: 11,
       };
+      expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
+      const statements = sql.statements;
+      outbox.add(summary(10), 10);
+      expect(outbox.waiting()).toEqual({ oldest: 10, oldestCard: null });
       outbox.add(resolved, 11);
-      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
       expect(outbox.waiting()).toEqual({ oldest: 10, oldestCard: 11 });
-      // The replaced summary was the oldest row; the card now is.
+      // The newer summary replaces the older: the card is now the oldest row.
       outbox.add(summary(12), 12);
-      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
       expect(outbox.waiting()).toEqual({ oldest: 11, oldestCard: 11 });
-      outbox.acknowledge(outbox.oldest(10).at(-1)!.seq);
+      expect(sql.statements).toBe(statements);
+
+      await Promise.resolve(); // the step ends
+      expect(sql.statements - statements).toBe(1);
+      keptMatchesFresh(sql, () => outbox.waiting(), fresh);
+      const rows = outbox.oldest(10);
+      expect(rows.map((row) => row.entry)).toEqual([resolved, summary(12)]);
+
+      outbox.acknowledge(rows.at(-1)!.seq);
+      expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
+      // A rolled-back transaction's rows are dropped, never written.
+      outbox.add(resolved, 13);
+      outbox.discard();
+      expect(outbox.size()).toBe(0);
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
     }));
 });
