@@ -4,6 +4,7 @@
 //   node bench/profile-wake.mjs [--sessions 200] [--rounds 3] [--out FILE] [--no-profile] [--ref COMMIT]
 //   node bench/profile-wake.mjs --bare   (the bare baseline's CPU per echoed command, the floor)
 //   node bench/profile-wake.mjs --approval   (approvals of an edit tool instead of answers)
+//   node bench/profile-wake.mjs --glass 10 [--no-profile]   (one model stream to N devices)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -145,6 +146,19 @@ if (values.glass) {
     );
   };
   await turn(50);
+  if (values["no-profile"]) {
+    // Server CPU per 1 000 streamed deltas, round by round, with no profiler attached.
+    const cpu = [];
+    for (let i = 0; i < rounds; i++) {
+      const before = await groupCpu();
+      await turn(1000);
+      cpu.push((await groupCpu()) - before);
+    }
+    console.log(
+      `server CPU per 1000 deltas to ${devices.length} devices (ms): ${cpu.map((c) => (c * 1000).toFixed(0)).join(", ")}`,
+    );
+    process.exit(0);
+  }
   const { call } = await inspector();
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: 100 });

@@ -14,7 +14,7 @@ import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending, pendingOnTop } from "./resolve-interaction";
 import { frameRequest } from "./stack-tools";
 import { reviewStop } from "./stop-reasons";
-import { StreamAssembler, stoppingAfter } from "./stream-assembler";
+import { StreamAssembler } from "./stream-assembler";
 import { toolUses } from "./tool-results";
 import { settleToolStep } from "./tool-step";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
@@ -331,14 +331,21 @@ export class AgentLoop {
 
     deps.deadlines.setStreaming(true);
     try {
-      for await (const event of stoppingAfter(deps.model.stream(request, signal), assembler)) {
-        if (signal.aborted) return "aborted";
-        assembler.push(event);
-        const now = deps.clock.now();
-        if (now - watchdogAt >= WATCHDOG_REFRESH_MS) {
-          watchdogAt = now;
-          deps.deadlines.setWatchdog(now + deps.settings.watchdogMs);
+      // However the stream ends (finished, failed or aborted), the assembler stops before the rest
+      // of this call hears of it: buffered text reaches devices and storage before any event that
+      // says how the call ended.
+      try {
+        for await (const event of deps.model.stream(request, signal)) {
+          if (signal.aborted) return "aborted";
+          assembler.push(event);
+          const now = deps.clock.now();
+          if (now - watchdogAt >= WATCHDOG_REFRESH_MS) {
+            watchdogAt = now;
+            deps.deadlines.setWatchdog(now + deps.settings.watchdogMs);
+          }
         }
+      } finally {
+        assembler.stop();
       }
     } catch (error) {
       if (signal.aborted) return "aborted";

@@ -331,22 +331,6 @@ export class StreamAssembler {
   }
 }
 
-/**
- * The model's events, then `assembler.stop()` however the stream ends (finished, failed or
- * aborted), before the caller hears of it: buffered text reaches devices and storage before any
- * event that says how the call ended.
- */
-export async function* stoppingAfter<T>(
-  events: AsyncIterable<T>,
-  assembler: StreamAssembler,
-): AsyncGenerator<T> {
-  try {
-    yield* events;
-  } finally {
-    assembler.stop();
-  }
-}
-
 /** Whole deltas joined into pieces of about MAX_EVENT_CHARS, one stored event each. */
 function eventSized(parts: readonly string[]): string[] {
   const out: string[] = [];

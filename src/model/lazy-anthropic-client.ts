@@ -9,12 +9,14 @@ export function lazyAnthropicClient(options: AnthropicModelClientOptions): Model
   return {
     name: options.model,
     demo: false,
-    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamEvent> {
-      if (!client) {
+    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
+      // Once loaded, the client's own stream: no generator in between to pass each event on.
+      if (client) return client.stream(request, signal);
+      return (async function* () {
         const { AnthropicModelClient } = await import("./anthropic-client");
         client ??= new AnthropicModelClient(options);
-      }
-      yield* client.stream(request, signal);
+        yield* client.stream(request, signal);
+      })();
     },
   };
 }
