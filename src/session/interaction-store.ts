@@ -47,7 +47,9 @@ export class SqlInteractionStore implements InteractionStore {
   }
 
   get(id: string): InteractionRecord | null {
-    const row = this.rowOf(id);
+    // A card being answered is pending, and the pending rows are kept by every step (and read by
+    // a reconnect's hello): a new instance answers it without a query of its own.
+    const row = this.pendingRows().find((pending) => pending.id === id) ?? this.rowOf(id);
     return row ? toRecord(row) : null;
   }
 
@@ -151,18 +153,20 @@ export class SqlInteractionStore implements InteractionStore {
   }
 
   // After this store changed pending row `id`: the kept rows take the change (a row no longer
-  // pending leaves the pending list).
+  // pending leaves the pending list, and is kept by id, since `get` found it among the pending).
   private patchRow(id: string, change: (row: Row) => Row): void {
+    let changed: Row | undefined;
     this.pendingRows.patch((rows) =>
       rows.flatMap((row) => {
         if (row.id !== id) return [row];
-        const changed = change(row);
+        changed = change(row);
         return changed.status === "pending" ? [changed] : [];
       }),
     );
     this.rowOf.patch((rows) => {
       const row = rows.get(id);
       if (row) rows.set(id, change(row));
+      else if (changed) rows.set(id, changed);
     });
   }
 }

@@ -94,18 +94,26 @@ export class SqlCounter {
    */
   keptPerKey<K, T>(tables: readonly string[], read: (key: K) => T): KeptPerKey<K, T> {
     const kept = this.keptUntilWritten(tables, () => new Map<K, T>());
+    // Until the first lookup nothing is kept; an empty map costs no read, so a patch then starts one.
+    let started = false;
     const get = ((key: K) => {
+      started = true;
       const values = kept();
       if (values.has(key)) return values.get(key) as T;
       const value = read(key);
       values.set(key, value);
       return value;
     }) as KeptPerKey<K, T>;
-    get.patch = (change) =>
+    get.patch = (change) => {
+      if (!started) {
+        started = true;
+        kept();
+      }
       kept.patch((values) => {
         change(values);
         return values;
       });
+    };
     return get;
   }
 

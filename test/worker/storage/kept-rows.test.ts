@@ -275,6 +275,24 @@ describe("a store's own writes bring what it keeps up to date", () => {
       );
     }));
 
+  it("cards: a pending card is found among the kept pending rows, and kept by id once answered", () =>
+    withStores(({ sql, interactions }) => {
+      interactions.create(CARD);
+      const woken = new SqlInteractionStore(sql); // a new instance, whose hello read the pending cards
+      woken.pending();
+      keptMatchesFresh(
+        sql,
+        () => woken.get("toolu_card"),
+        () => new SqlInteractionStore(sql).get("toolu_card"),
+      );
+      expect(woken.resolve("toolu_card", "answered", { answers: {} }, "phone", 2_000)).toBe(true);
+      keptMatchesFresh(
+        sql,
+        () => woken.get("toolu_card"),
+        () => new SqlInteractionStore(sql).get("toolu_card"),
+      );
+    }));
+
   it("messages: appended and merged without reading the transcript again", () =>
     withStores(({ sql, transcript }) => {
       const fresh = () => new SqlTranscriptStore(sql, () => 1_000, { top: () => null });
