@@ -4,6 +4,7 @@ import type { ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, unwindStack } from "./agent-stack";
+import { recordReply } from "./call-reply";
 import { fitContext } from "./context-budget";
 import { topMark } from "./frame-mark";
 import { buildModelRequest } from "./model-request";
@@ -13,9 +14,7 @@ import { appendOutput } from "./output-events";
 import type { FrameRecord, TurnRecord } from "./ports";
 import { cancelPending, pendingOnTop } from "./resolve-interaction";
 import { frameRequest } from "./stack-tools";
-import { reviewStop } from "./stop-reasons";
 import { StreamAssembler } from "./stream-assembler";
-import { toolUses } from "./tool-results";
 import { settleToolStep } from "./tool-step";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
 
@@ -364,24 +363,7 @@ export class AgentLoop {
     }
     if (signal.aborted) return "aborted";
 
-    const message = assembler.finish();
-    const reply = reviewStop(message.content, message.stopReason);
-    const usage = {
-      input_tokens: current.usage.input_tokens + message.usage.input_tokens,
-      output_tokens: current.usage.output_tokens + message.usage.output_tokens,
-    };
-    const { retry: _settled, ...rest } = current;
-    const finished: TurnRecord = {
-      ...rest,
-      usage,
-      callInFlight: false,
-      continuePaused: reply.continuePaused,
-    };
-    deps.turn.save(finished);
-    if (reply.content.length > 0) deps.transcript.append("assistant", reply.content);
-    if (reply.notice) deps.events.append("turn_notice", { turnId: turn.id, ...reply.notice });
-    if (!reply.continuePaused && toolUses(reply.content).length === 0)
-      endTurn(deps, finished, message.stopReason ?? "end_turn", null);
+    recordReply(deps, current, assembler.finish());
     return "continue";
   }
 

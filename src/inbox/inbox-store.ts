@@ -8,8 +8,6 @@ import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 export const MAX_KEPT_EVENTS = 5_000;
 /** The log is trimmed each time it passes a multiple of this, not on every change: up to this many more are kept. */
 const TRIM_STEP = 100;
-/** Events per INSERT: three bound parameters each, under the platform's 100 a statement. */
-const EVENTS_PER_INSERT = 30;
 
 export class InboxStore {
   // Kept between deliveries and brought up to date by this store's own writes: every statement
@@ -220,17 +218,15 @@ export class InboxStore {
     }
   }
 
-  // One statement for a delivery's events (in chunks under the bound-parameter limit).
+  // One statement for a delivery's events.
   private append(events: readonly InboxEvent[], frames: readonly string[]): void {
-    for (let start = 0; start < events.length; start += EVENTS_PER_INSERT) {
-      const chunk = events.slice(start, start + EVENTS_PER_INSERT);
-      const bindings = chunk.flatMap((event, i) => [event.seq, frames[start + i] as string, event.at]);
-      this.sql.run(
-        `INSERT INTO events (seq, frame, at) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-        ...bindings,
-      );
-      const last = chunk[chunk.length - 1] as InboxEvent;
-      this.keptLastSeq.patch(() => last.seq);
-    }
+    const last = events[events.length - 1];
+    if (!last) return;
+    this.sql.insertRows(
+      `INSERT INTO events (seq, frame, at)`,
+      events.map((event, i) => [event.seq, frames[i] as string, event.at]),
+    );
+    // Taken only when they went in one statement (any other write since the read is not ours).
+    this.keptLastSeq.patch(() => last.seq);
   }
 }

@@ -7,10 +7,8 @@ import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
+import { atEndOfStep } from "../storage/deferred-writes";
 import type { SqlCounter } from "../storage/sql-counter";
-
-/** Events per INSERT: four bound parameters each, under the platform's 100 a statement. */
-const EVENTS_PER_INSERT = 25;
 
 export class EventLog implements EventSink {
   // INVARIANT: a cache of MAX(seq), reloaded from storage by every new instance.
@@ -21,7 +19,7 @@ export class EventLog implements EventSink {
   // sent, by `flush`: at the end of the microtask turn that appended the first of them, and before
   // anything reads the table, sends a frame after them, or a transaction commits.
   private unwritten: Array<{ event: SessionEvent; frame: string }> = [];
-  private flushQueued = false;
+  private readonly flushSoon = atEndOfStep(() => this.flush());
   // INVARIANT: the `at` of the newest stored event other than an expiry warning, as this instance
   // read or appended it; undefined until read, and dropped with the stores' other copies on a
   // rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
@@ -48,13 +46,7 @@ export class EventLog implements EventSink {
     this.unwritten.push({ event, frame: JSON.stringify(event) });
     this.seq = event.seq;
     if (type !== "session_expiring") this.lastActiveAt = event.at;
-    if (!this.flushQueued) {
-      this.flushQueued = true;
-      queueMicrotask(() => {
-        this.flushQueued = false;
-        this.flush();
-      });
-    }
+    this.flushSoon();
     // Delivery rows are written in the same task (and transaction) as the event, so they share its fate.
     this.afterAppend(event);
     return event;
@@ -65,13 +57,10 @@ export class EventLog implements EventSink {
     const rows = this.unwritten;
     if (rows.length === 0) return;
     this.unwritten = [];
-    for (let start = 0; start < rows.length; start += EVENTS_PER_INSERT) {
-      const chunk = rows.slice(start, start + EVENTS_PER_INSERT);
-      this.sql.run(
-        `INSERT INTO events (seq, type, frame, at) VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")}`,
-        ...chunk.flatMap(({ event, frame }) => [event.seq, event.type, frame, event.at]),
-      );
-    }
+    this.sql.insertRows(
+      `INSERT INTO events (seq, type, frame, at)`,
+      rows.map(({ event, frame }) => [event.seq, event.type, frame, event.at]),
+    );
     for (const { frame } of rows) {
       if (this.held) this.held.push(frame);
       else this.broadcast(frame);

@@ -2,7 +2,7 @@
 // event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
 import * as z from "zod";
 import { OutboxEntry, type OutboxRow } from "../protocol/inbox";
-import type { DeferredWrites } from "../storage/deferred-writes";
+import { atEndOfStep, type DeferredWrites } from "../storage/deferred-writes";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
 import type { MetaStore } from "./meta-store";
 
@@ -18,9 +18,6 @@ export interface OutboxWaiting {
 /** The oldest card row and the one summary row, as kept between writes. */
 type Waiting = { card: number | null; summary: number | null };
 
-/** Outbox rows per INSERT: three bound parameters each, under the platform's 100 a statement. */
-const ROWS_PER_INSERT = 30;
-
 export class SqlOutbox implements DeferredWrites {
   // Asked on every re-arm of the alarm, several times a step; kept until `outbox` changes, and
   // brought up to date by this class's own writes.
@@ -29,7 +26,7 @@ export class SqlOutbox implements DeferredWrites {
   // Written in one statement when the step's microtask turn ends, before anything reads the
   // table, and inside a transaction (SessionState.atomically); a rollback drops them.
   private unwritten: Array<{ type: OutboxEntry["type"]; json: string; at: number }> = [];
-  private flushQueued = false;
+  private readonly flushSoon = atEndOfStep(() => this.flush());
 
   constructor(
     private readonly sql: SqlCounter,
@@ -58,12 +55,7 @@ export class SqlOutbox implements DeferredWrites {
     if (entry.type === "session_updated")
       this.unwritten = this.unwritten.filter((row) => row.type !== "session_updated");
     this.unwritten.push({ type: entry.type, json: JSON.stringify(entry), at });
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    queueMicrotask(() => {
-      this.flushQueued = false;
-      this.flush();
-    });
+    this.flushSoon();
   }
 
   /** Writes the rows added so far, in one statement. */
@@ -71,14 +63,12 @@ export class SqlOutbox implements DeferredWrites {
     const rows = this.unwritten;
     if (rows.length === 0) return;
     this.unwritten = [];
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-      this.sql.run(
-        `INSERT OR REPLACE INTO outbox (type, entry, at) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
-        ...chunk.flatMap((row) => [row.type, row.json, row.at]),
-      );
-      this.kept.patch((waiting) => chunk.reduce(withRow, waiting));
-    }
+    this.sql.insertRows(
+      `INSERT OR REPLACE INTO outbox (type, entry, at)`,
+      rows.map((row) => [row.type, row.json, row.at]),
+    );
+    // Taken only when they went in one statement (any other write since the read is not ours).
+    this.kept.patch((waiting) => rows.reduce(withRow, waiting));
   }
 
   discard(): void {

@@ -5,3 +5,16 @@ export interface DeferredWrites {
   flush(): void;
   discard(): void;
 }
+
+/** `flush`, called once at the end of the current microtask turn however often this is asked. */
+export function atEndOfStep(flush: () => void): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      flush();
+    });
+  };
+}

@@ -21,6 +21,9 @@ export interface KeptPerKey<K, T> {
   patch(change: (values: Map<K, T>) => void): void;
 }
 
+/** Bound parameters one statement may carry on the platform. */
+const MAX_BINDINGS = 100;
+
 /** The table a write statement names first (the one it changes). */
 const WRITTEN_TABLE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i;
 
@@ -58,6 +61,21 @@ export class SqlCounter {
 
   one<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlValue[]): T | null {
     return this.all<T>(query, ...bindings)[0] ?? null;
+  }
+
+  /**
+   * One `INSERT` (`head`, up to `VALUES`) for many rows of the same width: a statement costs far
+   * more than the rows it writes. Chunked under the platform's bound-parameter limit.
+   */
+  insertRows(head: string, rows: readonly (readonly SqlValue[])[]): void {
+    const width = rows[0]?.length ?? 0;
+    if (width === 0) return;
+    const tuple = `(${Array.from({ length: width }, () => "?").join(", ")})`;
+    const perStatement = Math.floor(MAX_BINDINGS / width);
+    for (let start = 0; start < rows.length; start += perStatement) {
+      const chunk = rows.slice(start, start + perStatement);
+      this.run(`${head} VALUES ${chunk.map(() => tuple).join(", ")}`, ...chunk.flat());
+    }
   }
 
   *iterate<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: SqlValue[]): Generator<T> {

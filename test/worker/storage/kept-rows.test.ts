@@ -63,6 +63,31 @@ const CARD = {
   createdAt: 1_000,
 };
 
+/** A tool call's result as a tool stores it. */
+const SAVED = {
+  toolCallId: "toolu_run",
+  name: "notes_write",
+  content: "Saved",
+  isError: false,
+  truncated: false,
+};
+
+/** An outbox row updating the session's summary at `at`. */
+const summaryRow = (at: number, status: "running" | "idle" = "running"): OutboxEntry => ({
+  type: "session_updated",
+  session: { status, title: null, agent: "Parley", createdAt: 1, lastActivity: at },
+});
+
+/** An outbox row saying the card was answered at 11. */
+const RESOLVED: OutboxEntry = {
+  type: "card_resolved",
+  interactionId: "toolu_card",
+  outcome: "answered",
+  resolvedBy: "phone",
+  answeredBy: null,
+  resolvedAt: 11,
+};
+
 describe("rows a store keeps between writes", () => {
   it("reads a card and the pending list once, and sees the card resolved right after the write", () =>
     withStores(({ sql, interactions }) => {
@@ -117,13 +142,7 @@ describe("rows a store keeps between writes", () => {
   it("reads a tool result once, and finds the result stored after a miss", () =>
     withStores(({ sql, results }) => {
       expect(results.get("toolu_run")).toBeNull();
-      results.put({
-        toolCallId: "toolu_run",
-        name: "notes_write",
-        content: "Saved",
-        isError: false,
-        truncated: false,
-      });
+      results.put(SAVED);
       expect(results.get("toolu_run")).toMatchObject({ content: "Saved", isError: false });
       const read = sql.rowsRead;
       expect(results.get("toolu_run")).toMatchObject({ content: "Saved" });
@@ -182,29 +201,14 @@ describe("writes that would change nothing", () => {
 });
 
 describe("the outbox's summary", () => {
-  const summary = (status: "running" | "idle", at: number): OutboxEntry => ({
-    type: "session_updated",
-    session: { status, title: null, agent: "Parley", createdAt: 1, lastActivity: at },
-  });
-
   it("waits as one row, the newest, after the rows added before it", () =>
     withStores(({ outbox }) => {
-      outbox.add(summary("running", 10), 10);
-      outbox.add(
-        {
-          type: "card_resolved",
-          interactionId: "toolu_card",
-          outcome: "answered",
-          resolvedBy: "phone",
-          answeredBy: null,
-          resolvedAt: 11,
-        },
-        11,
-      );
-      outbox.add(summary("idle", 12), 12);
+      outbox.add(summaryRow(10), 10);
+      outbox.add(RESOLVED, 11);
+      outbox.add(summaryRow(12, "idle"), 12);
       const rows = outbox.oldest(10);
       expect(rows.map((row) => row.entry.type)).toEqual(["card_resolved", "session_updated"]);
-      expect(rows[1]?.entry).toEqual(summary("idle", 12));
+      expect(rows[1]?.entry).toEqual(summaryRow(12, "idle"));
       expect(rows[1]!.seq).toBeGreaterThan(rows[0]!.seq);
       // The oldest waiting row decides when the delivery is due.
       expect(outbox.waiting().oldest).toBe(11);
@@ -327,26 +331,14 @@ describe("a store's own writes bring what it keeps up to date", () => {
   it("tool results: a stored result is found without a read", () =>
     withStores(({ sql, results }) => {
       expect(results.get("toolu_run")).toBeNull();
-      results.put({
-        toolCallId: "toolu_run",
-        name: "notes_write",
-        content: "Saved",
-        isError: false,
-        truncated: false,
-      });
+      results.put(SAVED);
       keptMatchesFresh(
         sql,
         () => results.get("toolu_run"),
         () => new SqlToolResultStore(sql, () => 1_000).get("toolu_run"),
       );
       // The first result wins; a later one changes neither storage nor what is kept.
-      results.put({
-        toolCallId: "toolu_run",
-        name: "notes_write",
-        content: "Late",
-        isError: true,
-        truncated: false,
-      });
+      results.put({ ...SAVED, content: "Late", isError: true });
       keptMatchesFresh(
         sql,
         () => results.get("toolu_run"),
@@ -358,26 +350,14 @@ describe("a store's own writes bring what it keeps up to date", () => {
   it("the outbox: rows a step adds wait in memory and are written in one statement", () =>
     withStores(async ({ sql, outbox, meta }) => {
       const fresh = () => new SqlOutbox(sql, meta).waiting();
-      const summary = (at: number): OutboxEntry => ({
-        type: "session_updated",
-        session: { status: "running", title: null, agent: "Parley", createdAt: 1, lastActivity: at },
-      });
-      const resolved: OutboxEntry = {
-        type: "card_resolved",
-        interactionId: "toolu_card",
-        outcome: "answered",
-        resolvedBy: "phone",
-        answeredBy: null,
-        resolvedAt: 11,
-      };
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
       const statements = sql.statements;
-      outbox.add(summary(10), 10);
+      outbox.add(summaryRow(10), 10);
       expect(outbox.waiting()).toEqual({ oldest: 10, oldestCard: null });
-      outbox.add(resolved, 11);
+      outbox.add(RESOLVED, 11);
       expect(outbox.waiting()).toEqual({ oldest: 10, oldestCard: 11 });
       // The newer summary replaces the older: the card is now the oldest row.
-      outbox.add(summary(12), 12);
+      outbox.add(summaryRow(12), 12);
       expect(outbox.waiting()).toEqual({ oldest: 11, oldestCard: 11 });
       expect(sql.statements).toBe(statements);
 
@@ -385,12 +365,12 @@ describe("a store's own writes bring what it keeps up to date", () => {
       expect(sql.statements - statements).toBe(1);
       keptMatchesFresh(sql, () => outbox.waiting(), fresh);
       const rows = outbox.oldest(10);
-      expect(rows.map((row) => row.entry)).toEqual([resolved, summary(12)]);
+      expect(rows.map((row) => row.entry)).toEqual([RESOLVED, summaryRow(12)]);
 
       outbox.acknowledge(rows.at(-1)!.seq);
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
       // A rolled-back transaction's rows are dropped, never written.
-      outbox.add(resolved, 13);
+      outbox.add(RESOLVED, 13);
       outbox.discard();
       expect(outbox.size()).toBe(0);
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
