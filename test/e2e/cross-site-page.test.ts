@@ -69,12 +69,15 @@ describe.skipIf(!hasChromium)("a page of another origin", () => {
           ws.onclose = (event) => resolve({ opened, frames, code: event.code });
         });
         const answer = JSON.stringify({ response: { answers: { "Which plan should I follow?": "Fast" } } });
+        // The request goes out; the page never reads the answer (no-cors, and the API's
+        // Cross-Origin-Resource-Policy makes the browser fail the fetch), so whatever it did is
+        // seen in the card below.
         await fetch(`${target}/api/inbox/cards/${sessionId}/toolu_cross_site/respond`, {
           method: "POST",
           mode: "no-cors",
           headers: { "content-type": "text/plain" },
           body: answer,
-        });
+        }).catch(() => undefined);
         return { socket };
       },
       { target, sessionId: session.sessionId },
