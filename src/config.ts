@@ -53,8 +53,6 @@ const EnvSchema = z.object({
       message: `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_BYTES} bytes (${SESSION_SECRET_HOW_TO})`,
     })
     .optional(),
-  /** Set only by `npm run dev` and the local test servers; the development key also needs a loopback request. */
-  PARLEY_LOCAL_DEV: Flag,
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_MODEL),
   ANTHROPIC_BASE_URL: z.url().optional(),
@@ -110,10 +108,8 @@ export type ConfigVars = { [Name in keyof z.input<typeof EnvSchema> | "MCP_SERVE
 
 export interface Config {
   gatewayToken: string | null;
-  /** Key for session capability tokens: SESSION_SECRET, or a fixed key only for local development. */
+  /** Key for session capability tokens (SESSION_SECRET); `npm run dev` writes a random one to `.dev.vars`. */
   sessionSecret: string;
-  /** The fixed development key is in use: the Worker then serves loopback requests only. */
-  sessionSecretIsDevelopmentDefault: boolean;
   /** Set when a key is configured; otherwise sessions use the offline demo model. */
   anthropic: { apiKey: string; baseURL: string | undefined } | null;
   model: string;
@@ -138,7 +134,7 @@ export interface Config {
   socketCommandsPerSecond: number;
   /** How often an idle SSE stream gets a heartbeat comment. */
   sseHeartbeatMs: number;
-  /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
+  /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN on a loopback-only gateway (it makes no one a person). */
   allowOpenGateway: boolean;
   /** Web Push VAPID keys (RFC 8292); without them the page hides "Notify this device". */
   push: { publicKey: string; privateKey: string; subject: string } | null;
@@ -158,9 +154,6 @@ export interface Config {
   pushServiceDomains: string[];
 }
 
-// Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
-const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
-
 /** Parses the Worker environment; throws with every bad variable named. */
 export function readConfig(env: ConfigVars): Config {
   const parsed = EnvSchema.safeParse(pickStrings(env));
@@ -175,7 +168,9 @@ export function readConfig(env: ConfigVars): Config {
     throw new Error("Invalid configuration: NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign with");
   }
   // Never GATEWAY_TOKEN: whoever may create sessions must not be able to sign every session's tokens.
-  if (!e.SESSION_SECRET && !e.PARLEY_LOCAL_DEV) {
+  // Nor a fixed development key: one in the source signs for anyone who reads it, even on loopback
+  // (a page in the developer's browser could compute owner tokens), so `npm run dev` makes its own.
+  if (!e.SESSION_SECRET) {
     throw new Error(`Invalid configuration: SESSION_SECRET is not set; ${SESSION_SECRET_HOW_TO}`);
   }
   if (Boolean(e.ACCESS_TEAM_DOMAIN) !== Boolean(e.ACCESS_AUD)) {
@@ -183,8 +178,7 @@ export function readConfig(env: ConfigVars): Config {
   }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
-    sessionSecret: e.SESSION_SECRET ?? DEVELOPMENT_SECRET,
-    sessionSecretIsDevelopmentDefault: !e.SESSION_SECRET,
+    sessionSecret: e.SESSION_SECRET,
     anthropic: e.ANTHROPIC_API_KEY ? { apiKey: e.ANTHROPIC_API_KEY, baseURL: e.ANTHROPIC_BASE_URL } : null,
     model: e.ANTHROPIC_MODEL,
     maxTokens: e.ANTHROPIC_MAX_TOKENS,

@@ -22,6 +22,7 @@ const SESSION_RPC = [
   "snapshot",
   "eventsPage",
   "command",
+  "fromInbox",
   "stats",
   "addLink",
   "listLinks",

@@ -6,6 +6,8 @@ export const ErrorCode = z.enum([
   "bad_json",
   "invalid_input",
   "payload_too_large",
+  "unsupported_media_type",
+  "cross_origin",
   "unknown_command",
   "unauthorized",
   "forbidden",
@@ -50,6 +52,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_json: 400,
   invalid_input: 400,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  // A page of another site sent it: the person's browser, not the person.
+  cross_origin: 403,
   unknown_command: 400,
   unauthorized: 401,
   forbidden: 403,

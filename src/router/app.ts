@@ -17,6 +17,7 @@ import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
+import { refuseCrossSite } from "./cross-site-guard";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
 import { HttpError } from "./http-error";
@@ -45,11 +46,15 @@ app.use(
   }),
 );
 
+app.use("/api/*", refuseCrossSite);
+
 app.use("/api/*", async (c, next) => {
-  const config = configFor(c.env, new URL(c.req.url).hostname);
-  if (!warnedOpen && !config.gatewayToken) {
+  const config = configFor(c.env, c.req.raw);
+  if (!warnedOpen && !config.gatewayToken && !config.access) {
     warnedOpen = true;
-    console.warn("Parley: GATEWAY_TOKEN is not set — anyone can create sessions. Set it before deploying.");
+    console.warn(
+      "Parley: neither GATEWAY_TOKEN nor Cloudflare Access is set — only requests from this machine are served.",
+    );
   }
   c.set("config", config);
   await next();

@@ -3,6 +3,7 @@
 import { type Context, Hono } from "hono";
 import * as z from "zod";
 import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbox-stream-request";
+import { logSecurityEvent } from "../log/security-log";
 import { describeZodError } from "../protocol/errors";
 import { inboxStub } from "../session/inbox-rpc";
 import { ticketHeader } from "../session/spent-tickets";
@@ -21,6 +22,7 @@ export const inboxRoutes = new Hono<AppEnv>();
 inboxRoutes.use("*", async (c, next) => {
   const link = c.get("inboxLink");
   if (link && !(await inboxStub(c.env, link.person).linkIsLive(link.linkId))) {
+    logSecurityEvent("credential_refused", { linkId: link.linkId, reason: "inbox_link_revoked" });
     throw new HttpError("forbidden", "This inbox link was revoked");
   }
   await next();
@@ -56,9 +58,20 @@ function cursorOf(lastEventId: string | undefined, after: string | undefined): s
   return parsed.data;
 }
 
-/** Who opens a stream: a browser states it with a single-use ticket, anything else as on every route. */
+/**
+ * Who opens a stream: a browser states it with a single-use ticket, anything else with a bearer
+ * credential. Never by what the browser sends unasked (an Access cookie, a loopback address): a
+ * page of another site could otherwise open the person's stream and read every card.
+ */
 async function openerOf(c: Context<AppEnv>): Promise<{ person: string; tag: string; ticket?: InboxTicket }> {
-  const ticket = c.req.header("authorization") ? undefined : c.req.query("ticket");
+  const authorization = c.req.header("authorization");
+  const ticket = authorization ? undefined : c.req.query("ticket");
+  if (ticket === undefined && !authorization && !c.get("inboxLink")) {
+    throw new HttpError(
+      "unauthorized",
+      "The inbox stream needs ?ticket= (POST /api/inbox/ws-ticket) or a bearer credential",
+    );
+  }
   if (ticket === undefined) return { person: personOf(c), tag: c.get("inboxLink")?.linkId ?? PERSON_TAG };
   const admitted = await checkInboxTicket(c.get("config").sessionSecret, ticket, Date.now());
   return { person: admitted.person, tag: admitted.link?.linkId ?? PERSON_TAG, ticket: admitted };

@@ -14,9 +14,10 @@ import type { CommandOutcome } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { HttpCommandBudget } from "./http-command-budget";
+import { type InboxAction, type InboxActionHost, type InboxActor, runInboxAction } from "./inbox-actions";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
-import { addLink, type LinkAdminHost, revokeLink, rotateOwnerToken } from "./link-admin";
+import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
 import { runAlarm } from "./session-alarm";
@@ -139,17 +140,17 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () => ({ ok: true, result: this.state.events.page(after, limit) }));
   }
 
-  /** A command over HTTP, within its token's allowance; `answeredBy`: who sends it, when the Worker knows better. */
-  async command(
-    command: SessionCommand,
-    deviceId: string | null,
-    access: Access = OWNER,
-    answeredBy?: string,
-  ): Promise<CommandOutcome> {
+  /** A command over HTTP, within its token's allowance. */
+  async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<CommandOutcome> {
     return this.guard(access, () => {
       this.httpBudget.take(access, this.logIds(access));
-      return runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy });
+      return runSessionCommand(this.state, this.agent(), { command, deviceId, access });
     });
+  }
+
+  /** What the person's inbox asks, with the actor's own rights (src/session/inbox-actions.ts). */
+  async fromInbox(actor: InboxActor, action: InboxAction): Promise<CommandOutcome> {
+    return answer(() => runInboxAction(this.linkAdmin, actor, action));
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
@@ -306,9 +307,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     );
   }
 
-  private get linkAdmin(): LinkAdminHost {
+  private get linkAdmin(): InboxActionHost {
     return {
       state: this.state,
+      exists: () => this.exists(),
+      runCommand: (sent, bucket) => {
+        this.httpBudget.take(sent.access, this.logIds(sent.access), bucket);
+        return runSessionCommand(this.state, this.agent(), sent);
+      },
       closeConnections: (tag, code, reason) => {
         for (const ws of this.ctx.getWebSockets(tag)) closeSocket(ws, code, reason);
         this.streamsRef?.close(tag);
