@@ -13,6 +13,7 @@ import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
+import { externalAgentOf } from "./external-session";
 import { HttpCommandBudget } from "./http-command-budget";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
@@ -23,7 +24,7 @@ import { runAlarm } from "./session-alarm";
 import { SessionClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
-import { createSession } from "./session-create";
+import { createSession, markErased, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
 import { sessionNotifier } from "./session-notifier";
@@ -122,6 +123,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       createSession(
         {
           exists: () => this.exists(),
+          erased: () => wasErased(this.ctx.storage.sql),
           state: () => this.state,
           inboxReport: () => this.inboxReportRef,
           now: () => this.clock.now(),
@@ -167,6 +169,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return answer(() => {
       if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
       return ensureAgentLink(this.state.links, link, fallback);
+    });
+  }
+
+  /** Revokes an agent link and closes its sockets (its agent key was revoked). */
+  async revokeAgentLink(linkId: string): Promise<CommandOutcome> {
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return revokeLink(this.linkAdmin, linkId);
     });
   }
 
@@ -338,6 +348,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private erase(reason: string): void {
+    const keyed = Boolean(this.stateRef && externalAgentOf(this.stateRef.meta)?.key);
     this.inboxReportRef?.forget();
     this.stateRef?.deadlines.discard();
     this.stateRef?.discardWrites();
@@ -352,6 +363,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     // Storage operations are ordered and covered by the output gate; no need to await here.
     void this.ctx.storage.deleteAlarm();
     void this.ctx.storage.deleteAll();
+    if (keyed) markErased(this.ctx.storage.sql);
   }
 
   private agent(): SessionRuntime {
