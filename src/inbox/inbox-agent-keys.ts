@@ -92,7 +92,9 @@ export class InboxAgentKeys {
       link.sessionId,
       link.linkId,
     );
-    return row !== null && row.revoked_at === null && (row.expires_at === null || row.expires_at > this.now());
+    return (
+      row !== null && row.revoked_at === null && (row.expires_at === null || row.expires_at > this.now())
+    );
   }
 
   /** The salt of keyed external session `key`'s current incarnation, chosen on first use. */

@@ -1,7 +1,7 @@
 // `/api/agent-keys`: the person mints, lists and revokes the keys their agents' bridges hold.
 // Only the person in person may; revoking a key also revokes every agent link it was given.
 import { Hono } from "hono";
-import { AgentKeyId, type MintedAgentKey, MintAgentKeyBody } from "../protocol/agent-keys";
+import { AgentKeyId, MintAgentKeyBody, type MintedAgentKey } from "../protocol/agent-keys";
 import { describeZodError } from "../protocol/errors";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";

@@ -10,8 +10,8 @@ import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey, newSessionId, signSessionToken } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";
-import type { AppEnv } from "./app-env";
 import { revokeAgentLink } from "./agent-key-routes";
+import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";
 

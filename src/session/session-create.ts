@@ -23,7 +23,8 @@ export function markErased(sql: SqlStorage): void {
 
 export function wasErased(sql: SqlStorage): boolean {
   return (
-    sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, ERASED_TABLE).toArray().length > 0
+    sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, ERASED_TABLE).toArray().length >
+    0
   );
 }
 
