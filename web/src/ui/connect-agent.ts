@@ -156,6 +156,7 @@ export class ConnectAgentPanel {
       state === "active"
         ? h("button", {
             type: "button",
+            class: "agent-key-revoke",
             text: "Revoke",
             "aria-label": `Revoke agent key ${key.label}`,
             on: {
