@@ -162,22 +162,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
-  async ensureAgentLink(
-    link: Pick<ShareLinkView, "linkId" | "label">,
-    fallback: string,
-  ): Promise<CommandOutcome> {
-    return answer(() => {
-      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
-      return ensureAgentLink(this.state.links, link, fallback);
-    });
+  async ensureAgentLink(link: Pick<ShareLinkView, "linkId" | "label">, fallback: string) {
+    return this.ifExists(() => ensureAgentLink(this.state.links, link, fallback));
   }
 
   /** Revokes an agent link and closes its sockets (its agent key was revoked). */
   async revokeAgentLink(linkId: string): Promise<CommandOutcome> {
-    return answer(() => {
-      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
-      return revokeLink(this.linkAdmin, linkId);
-    });
+    return this.ifExists(() => revokeLink(this.linkAdmin, linkId));
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -333,6 +324,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   private logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null } {
     return logIdsOf(this.state, access);
+  }
+
+  /** For the Worker's own calls, which no credential makes: the session must exist. */
+  private ifExists(work: () => CommandOutcome): Promise<CommandOutcome> {
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return work();
+    });
   }
 
   /** Opens every RPC entry point: the session must exist and still admit `access`, else it refuses. */
