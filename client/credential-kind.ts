@@ -88,10 +88,11 @@ export function bridgeCredentialRefusal(given: BridgeCredentials): string | null
     const token = isLink ? tokenOfLink(value) : value;
     const kind = token === null ? "unknown" : credentialKind(token);
     if (isLink ? kind === "agent_link" : kind === "agent_key") continue;
+    // A link with no token Parley issues answers nothing: the server's refusal says what it is.
+    if (isLink && kind === "unknown") continue;
     if (kind === "agent_link") return `${flag} is given an agent link: pass it with --link instead`;
     if (kind === "agent_key") return "--link is given an agent key: pass it with --agent-key instead";
-    const what = isLink && kind === "unknown" ? "not a Parley agent link" : WHAT[kind];
-    return `refusing to start: ${flag} is ${what}; ${INSTEAD}`;
+    return `refusing to start: ${flag} is ${WHAT[kind]}; ${INSTEAD}`;
   }
   return null;
 }
