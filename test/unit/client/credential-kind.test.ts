@@ -61,6 +61,8 @@ describe("a bridge's credentials", () => {
     expect(bridgeCredentialRefusal({ token: given.agentKey })).toBeNull();
     expect(bridgeCredentialRefusal({ link: url(given.agent) })).toBeNull();
     expect(bridgeCredentialRefusal({})).toBeNull();
+    // A link with a token Parley never issued answers nothing; the server says what is wrong with it.
+    expect(bridgeCredentialRefusal({ link: url("not-a-real-token") })).toBeNull();
   });
 
   it("are refused, saying why and what to use instead, when they could answer a card", async () => {
