@@ -36,6 +36,7 @@ const SESSION_RPC = [
   "creator",
   "externalInteraction",
   "ensureAgentLink",
+  "revokeAgentLink",
 ] as const satisfies readonly (keyof SessionRpc)[];
 
 const INBOX_RPC = [
@@ -54,6 +55,13 @@ const INBOX_RPC = [
   "unsubscribePush",
   "stats",
   "deliveries",
+  "addAgentKey",
+  "listAgentKeys",
+  "checkAgentKey",
+  "revokeAgentKey",
+  "noteAgentLink",
+  "keyedSessionSalt",
+  "renewKeyedSessionSalt",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.

@@ -2,6 +2,7 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
+import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import { OutboxBatch } from "../protocol/inbox";
@@ -13,6 +14,7 @@ import { MetaStore } from "../session/meta-store";
 import { SOCKET_CLOSE } from "../session/socket-access";
 import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
+import { InboxAgentKeys } from "./inbox-agent-keys";
 import { InboxLinks } from "./inbox-links";
 import { InboxPush } from "./inbox-push";
 import { migrateInbox } from "./inbox-schema";
@@ -24,6 +26,7 @@ const REPLAY_PAGE = 500;
 export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly store: InboxStore;
   private readonly links: InboxLinks;
+  private readonly agentKeys: InboxAgentKeys;
   private readonly tickets: SpentTickets;
   private readonly push: InboxPush;
   private readonly sql: SqlCounter;
@@ -38,6 +41,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     this.sql = sql;
     this.store = new InboxStore(sql, () => Date.now());
     this.links = new InboxLinks(sql, () => Date.now());
+    this.agentKeys = new InboxAgentKeys(sql, () => Date.now());
     this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
     const config = readConfig(env as unknown as Record<string, unknown>);
     this.push = new InboxPush({
@@ -185,6 +189,39 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     if (link) this.push.forgetLink(linkId);
     if (link) await this.closeStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
     return link;
+  }
+
+  async addAgentKey(key: {
+    keyId: string;
+    label: string;
+    hash: string;
+    expiresAt: number | null;
+  }): Promise<AgentKeyView | null> {
+    return this.agentKeys.add(key);
+  }
+
+  async listAgentKeys(): Promise<AgentKeyView[]> {
+    return this.agentKeys.list();
+  }
+
+  async checkAgentKey(keyId: string, hash: string): Promise<AgentKeyCheck> {
+    return this.agentKeys.check(keyId, hash);
+  }
+
+  async revokeAgentKey(keyId: string): Promise<{ key: AgentKeyView; links: AgentKeyLink[] } | null> {
+    return this.agentKeys.revoke(keyId);
+  }
+
+  async noteAgentLink(keyId: string, link: AgentKeyLink): Promise<boolean> {
+    return this.agentKeys.noteLink(keyId, link);
+  }
+
+  async keyedSessionSalt(key: string): Promise<string> {
+    return this.agentKeys.sessionSalt(key);
+  }
+
+  async renewKeyedSessionSalt(key: string, erased: string): Promise<string> {
+    return this.agentKeys.renewSessionSalt(key, erased);
   }
 
   /** Closes every stream and socket opened with `tag` (a revoked inbox link). */

@@ -37,6 +37,18 @@ const MIGRATIONS: string[][] = [
     // A card's deadline terms (JSON), so the inbox offers "more time" as the session page does.
     `ALTER TABLE cards ADD COLUMN deadline_policy TEXT`,
   ],
+  [
+    // Agent keys the person minted (only a hash of each secret), and the agent links each was
+    // given, which revoking the key revokes.
+    `CREATE TABLE agent_keys (
+      key_id TEXT PRIMARY KEY, label TEXT NOT NULL, secret_hash TEXT NOT NULL, created_at INTEGER NOT NULL,
+      expires_at INTEGER, revoked_at INTEGER)`,
+    `CREATE TABLE agent_key_links (
+      key_id TEXT NOT NULL, session_id TEXT NOT NULL, link_id TEXT NOT NULL,
+      PRIMARY KEY (key_id, session_id, link_id))`,
+    // The salt of each keyed external session's current incarnation, mixed into its id and tokens.
+    `CREATE TABLE keyed_sessions (agent_key TEXT PRIMARY KEY, salt TEXT NOT NULL)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

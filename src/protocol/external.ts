@@ -58,6 +58,14 @@ export const CreateExternalSessionResponse = z.object({
 });
 export type CreateExternalSessionResponse = z.infer<typeof CreateExternalSessionResponse>;
 
+/** The same, asked with an agent key: nothing that answers (no owner token, link or socket). */
+export const AgentKeySessionResponse = CreateExternalSessionResponse.omit({
+  token: true,
+  shareUrl: true,
+  websocketUrl: true,
+});
+export type AgentKeySessionResponse = z.infer<typeof AgentKeySessionResponse>;
+
 const openFields = {
   /** A registered interaction kind: question, approval, form, plan, url. */
   kind: z.string().min(1).max(64),

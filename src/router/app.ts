@@ -13,6 +13,8 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import { newSessionId, signSessionToken } from "../tokens/session-token";
 import { checkAccessToken } from "../tokens/share-token";
+import { AGENT_KEY_ONLY, guardAgentKeys } from "./agent-key-guard";
+import { agentKeyRoutes } from "./agent-key-routes";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { configFor } from "./config-guard";
@@ -60,10 +62,18 @@ app.use("/api/*", async (c, next) => {
   await next();
 });
 
+app.use("/api/*", guardAgentKeys);
 app.use("/api/*", identifyPerson);
 
 app.post("/api/sessions", async (c) => {
   const config = c.get("config");
+  if (c.get("agentKey")) {
+    // The key was checked (agent-key-guard.ts); all it may create is its person's external sessions.
+    await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
+    const body = await readJsonBody(c, CreateSessionBody);
+    if (!body.agent) throw new HttpError("forbidden", AGENT_KEY_ONLY);
+    return createExternalSession(c, { ...body, agent: body.agent });
+  }
   // An open gateway in front of a paid API key lets anyone spend it: refuse unless deliberately allowed.
   if (!config.gatewayToken && config.anthropic && !config.allowOpenGateway) {
     throw new HttpError(
@@ -186,6 +196,7 @@ app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);
+app.route("/api/agent-keys", agentKeyRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");

@@ -23,6 +23,8 @@ export { LOCAL_PERSON, OPERATOR };
  * when it comes from loopback (src/router/config-guard.ts refuses the others first).
  */
 export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
+  // An agent key named its person already (src/router/agent-key-guard.ts).
+  if (c.get("agentKey")) return next();
   const config = c.get("config");
   c.set("inboxLink", null);
   const assertion = config.access ? c.req.header(ACCESS_ASSERTION_HEADER) : undefined;

@@ -1,6 +1,7 @@
 // The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
+import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { ErrorBody } from "../protocol/errors";
 import type { InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
@@ -37,6 +38,23 @@ export interface InboxRpc {
   /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
   stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;
+  /** Records an agent key (a hash of its secret); null when the person holds too many. */
+  addAgentKey(key: {
+    keyId: string;
+    label: string;
+    hash: string;
+    expiresAt: number | null;
+  }): Promise<AgentKeyView | null>;
+  listAgentKeys(): Promise<AgentKeyView[]>;
+  checkAgentKey(keyId: string, hash: string): Promise<AgentKeyCheck>;
+  /** Revokes a key; answers the agent links it was given (to revoke), or null when unknown. */
+  revokeAgentKey(keyId: string): Promise<{ key: AgentKeyView; links: AgentKeyLink[] } | null>;
+  /** Records an agent link key `keyId` was given; false when the key is no longer live. */
+  noteAgentLink(keyId: string, link: AgentKeyLink): Promise<boolean>;
+  /** The salt of keyed external session `key`'s current incarnation. */
+  keyedSessionSalt(key: string): Promise<string>;
+  /** A new salt for `key`, its incarnation salted `erased` being gone (compare-and-set). */
+  renewKeyedSessionSalt(key: string, erased: string): Promise<string>;
 }
 
 export function inboxStub(env: Env, person: string): InboxRpc {

@@ -13,6 +13,7 @@ import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
+import { externalAgentOf } from "./external-session";
 import { HttpCommandBudget } from "./http-command-budget";
 import { type InboxAction, type InboxActionHost, type InboxActor, runInboxAction } from "./inbox-actions";
 import type { InboxReport } from "./inbox-report";
@@ -24,7 +25,7 @@ import { runAlarm } from "./session-alarm";
 import { SessionClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
-import { createSession } from "./session-create";
+import { createSession, markErased, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
 import { sessionNotifier } from "./session-notifier";
@@ -123,6 +124,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       createSession(
         {
           exists: () => this.exists(),
+          erased: () => wasErased(this.ctx.storage.sql),
           state: () => this.state,
           inboxReport: () => this.inboxReportRef,
           now: () => this.clock.now(),
@@ -161,14 +163,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
-  async ensureAgentLink(
-    link: Pick<ShareLinkView, "linkId" | "label">,
-    fallback: string,
-  ): Promise<CommandOutcome> {
-    return answer(() => {
-      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
-      return ensureAgentLink(this.state.links, link, fallback);
-    });
+  async ensureAgentLink(link: Pick<ShareLinkView, "linkId" | "label">, fallback: string) {
+    return this.ifExists(() => ensureAgentLink(this.state.links, link, fallback));
+  }
+
+  /** Revokes an agent link and closes its sockets (its agent key was revoked). */
+  async revokeAgentLink(linkId: string): Promise<CommandOutcome> {
+    return this.ifExists(() => revokeLink(this.linkAdmin, linkId));
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -331,6 +332,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return logIdsOf(this.state, access);
   }
 
+  /** For the Worker's own calls, which no credential makes: the session must exist. */
+  private ifExists(work: () => CommandOutcome): Promise<CommandOutcome> {
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return work();
+    });
+  }
+
   /** Opens every RPC entry point: the session must exist and still admit `access`, else it refuses. */
   private guard(
     access: Access,
@@ -344,6 +353,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private erase(reason: string): void {
+    const keyed = Boolean(this.stateRef && externalAgentOf(this.stateRef.meta)?.key);
     this.inboxReportRef?.forget();
     this.stateRef?.deadlines.discard();
     this.stateRef?.discardWrites();
@@ -358,6 +368,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     // Storage operations are ordered and covered by the output gate; no need to await here.
     void this.ctx.storage.deleteAlarm();
     void this.ctx.storage.deleteAll();
+    if (keyed) markErased(this.ctx.storage.sql);
   }
 
   private agent(): SessionRuntime {

@@ -32,6 +32,8 @@ export interface SessionRpc {
     link: Pick<ShareLinkView, "linkId" | "label">,
     fallbackLinkId: string,
   ): Promise<CommandOutcome>;
+  /** Revokes an agent link whose agent key was revoked, whatever the owner token's version. */
+  revokeAgentLink(linkId: string): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }
 

@@ -85,7 +85,9 @@ function expectDocumentedRefusal(code: string | undefined, input: string, also =
 
 /** A session's token is no one's inbox credential: the inbox routes may refuse it as such. */
 function refusalsOf(route: AppRoute): Set<string> {
-  return route.path.startsWith("/api/inbox") ? new Set(["unauthorized", "forbidden"]) : new Set();
+  return route.path.startsWith("/api/inbox") || route.path.startsWith("/api/agent-keys")
+    ? new Set(["unauthorized", "forbidden"])
+    : new Set();
 }
 
 /** Routes that take no credential: creating a session (open in tests) and the push settings. */
@@ -103,6 +105,8 @@ describe("the hostile-input suite's coverage", () => {
       "POST /api/sessions/:id/owner-token",
       "POST /api/sessions/:id/ws-ticket",
       "POST /api/inbox/links",
+      "POST /api/agent-keys",
+      "DELETE /api/agent-keys/:keyId",
     ])
       expect(ROUTES.map((route) => route.key)).toContain(key);
   });
@@ -172,10 +176,13 @@ describe("hostile input against a paused session", () => {
           });
           const what = `${route.key} with token ${token}`;
           expect(response.status, what).toBeLessThan(500);
-          // The inbox's person comes from the edge (Access) or GATEWAY_TOKEN, and this runtime has
-          // neither: every caller on loopback (as these are) is its one local person, so there is
-          // no credential to refuse.
-          if (route.path.startsWith("/api/inbox")) return;
+          // The inbox's (and the agent keys') person comes from the edge (Access) or GATEWAY_TOKEN,
+          // and this runtime has neither: every caller on loopback (as these are) is its one local person, so there is no
+          // credential to refuse — except an agent key's shape, which every route but one refuses.
+          if (route.path.startsWith("/api/inbox") || route.path.startsWith("/api/agent-keys")) {
+            if (token.startsWith("pak_")) expect(response.status, what).toBe(403);
+            return;
+          }
           expect(response.status, what).toBeGreaterThanOrEqual(400);
           const error = ((await response.json()) as { error?: { code: string } }).error;
           expect(CREDENTIAL_REFUSALS.has(error?.code ?? ""), `${what}: ${error?.code}`).toBe(true);

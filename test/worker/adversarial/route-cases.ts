@@ -4,6 +4,7 @@
 // credential alone (covered by hostile credentials, and by their own tests for what they do).
 import type * as z from "zod";
 import { MintLinkBody } from "../../../src/protocol/access";
+import { MintAgentKeyBody } from "../../../src/protocol/agent-keys";
 import {
   ApproveCommand,
   ClientCommand,
@@ -110,6 +111,9 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/inbox/push-subscriptions": { kind: "body", acts: valid(PushSubscriptionBody) },
   "DELETE /api/inbox/push-subscriptions/:deviceId": { kind: "params" },
   "POST /api/inbox/sessions/:sessionId/open": { kind: "params" },
+  "POST /api/agent-keys": { kind: "body", acts: valid(MintAgentKeyBody) },
+  "GET /api/agent-keys": { kind: "query", ok: true },
+  "DELETE /api/agent-keys/:keyId": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {
