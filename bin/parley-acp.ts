@@ -67,10 +67,10 @@ export async function runAcp(args: string[]): Promise<void> {
   const [file, ...rest] = command;
   if (!file) fail(`give the agent's command after --\n${USAGE}`, 2);
   if (prompt !== undefined && !prompt.trim()) fail("--prompt must not be empty", 2);
-  const parley = new ParleySessions(settings, named ? settings.name : undefined);
+  const log = (line: string) => process.stderr.write(`parley: ${line}\n`);
+  const parley = new ParleySessions(settings, named ? settings.name : undefined, log);
   const child = spawn(file, rest, { stdio: ["pipe", "pipe", "inherit"] });
   const childExit = exited(child);
-  const log = (line: string) => process.stderr.write(`parley: ${line}\n`);
 
   if (prompt !== undefined) {
     const interrupt = new AbortController();

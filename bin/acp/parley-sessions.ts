@@ -1,6 +1,8 @@
 // The Parley side of `parley acp`: one keyed external session per ACP session (found again by the
 // ACP sessionId, titled from its first prompt), progress posted in order, and permission cards
 // opened, waited on and withdrawn. A card's wait survives Parley restarts and network drops.
+
+import process from "node:process";
 import type {
   ContentBlock,
   RequestPermissionOutcome,
@@ -41,6 +43,7 @@ export class ParleySessions {
     private readonly settings: BridgeSettings,
     /** The name given with --name, which wins over the agent's own. */
     private readonly nameOverride: string | undefined,
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`parley: ${line}\n`),
   ) {
     this.agentName = nameOverride ?? "ACP agent";
   }
@@ -69,6 +72,10 @@ export class ParleySessions {
         parleyKey(sessionId),
       );
       session.agent = connecting;
+      connecting.then(
+        (agent) => this.log(`ACP session ${sessionId} asks in Parley session ${agent.sessionId}`),
+        () => {},
+      );
       // A failed connect is tried again by the next call rather than remembered.
       connecting.catch(() => {
         if (session.agent === connecting) session.agent = null;
@@ -89,7 +96,7 @@ export class ParleySessions {
     if (this.warned) return;
     this.warned = true;
     const why = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`parley: progress not posted to Parley: ${why}\n`);
+    this.log(`progress not posted to Parley: ${why}`);
   }
 
   prompt(sessionId: string, blocks: ContentBlock[]): void {
@@ -150,7 +157,7 @@ export class ParleySessions {
   private track(withdrawal: Promise<void>): void {
     const tracked = withdrawal.catch((error: unknown) => {
       const why = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`parley: a card could not be withdrawn: ${why}\n`);
+      this.log(`a card could not be withdrawn: ${why}`);
     });
     this.withdrawals.add(tracked);
     void tracked.finally(() => this.withdrawals.delete(tracked));
