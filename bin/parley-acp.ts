@@ -71,6 +71,11 @@ export async function runAcp(args: string[]): Promise<void> {
   const parley = new ParleySessions(settings, named ? settings.name : undefined, log);
   const child = spawn(file, rest, { stdio: ["pipe", "pipe", "inherit"] });
   const childExit = exited(child);
+  // Stopped from outside: the agent stops too, and no card of this run stays open.
+  process.once("SIGTERM", () => {
+    child.kill("SIGTERM");
+    void parley.close().finally(() => process.exit(143));
+  });
 
   if (prompt !== undefined) {
     const interrupt = new AbortController();

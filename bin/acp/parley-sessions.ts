@@ -73,7 +73,10 @@ export class ParleySessions {
       );
       session.agent = connecting;
       connecting.then(
-        (agent) => this.log(`ACP session ${sessionId} asks in Parley session ${agent.sessionId}`),
+        (agent) =>
+          this.log(
+            `ACP session ${sessionId} asks in Parley: ${agent.personLink ?? `session ${agent.sessionId}`}`,
+          ),
         () => {},
       );
       // A failed connect is tried again by the next call rather than remembered.

@@ -36,7 +36,7 @@ async function startRun(file: string, server = baseUrl()): Promise<Run> {
   const box = await sandbox(model);
   const proxy = spawnParleyAcp(box, ["--server", server, "--unreachable-seconds", "2"]);
   cleanups.push(async () => {
-    proxy.child.kill("SIGKILL");
+    await proxy.stop();
     await model.close();
     await box.remove();
   });
@@ -66,6 +66,15 @@ function childrenOf(pid: number | undefined): number[] {
     .split("\n")
     .map((line) => Number(line.trim()))
     .filter((n) => n > 0);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function cardState(sessionId: string, token: string, interactionId: string): Promise<string> {
@@ -162,6 +171,22 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and cl
     for (const pid of [...agentPid, ...childrenOf(agentPid[0])]) process.kill(pid, "SIGKILL");
     expect(await run.proxy.exit).not.toBe(0);
     expect(await cardState(session.sessionId, session.token, card.interactionId)).toBe("resolved:withdrawn");
+  });
+
+  it("withdraws the cards and stops the agent when the editor disconnects", {
+    timeout: 120_000,
+  }, async () => {
+    const run = await startRun("left.txt");
+    void run.editor.prompt("Make the file.").catch(() => undefined);
+    await run.editor.nextPermission();
+    const { phone, session } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    const agentPid = childrenOf(run.proxy.child.pid);
+    run.proxy.child.stdin?.end();
+    expect(await run.proxy.exit).toBe(0);
+    expect(await cardState(session.sessionId, session.token, card.interactionId)).toBe("resolved:withdrawn");
+    await expect.poll(() => agentPid.filter(alive)).toEqual([]);
+    expect(existsSync(join(run.box.cwd, "left.txt"))).toBe(false);
   });
 
   it("still asks in the editor when Parley cannot be reached", { timeout: 120_000 }, async () => {

@@ -2,6 +2,7 @@
 // through the Agent SDK) run offline against a local Messages API, and a test editor built from
 // the ACP SDK's client side that records each permission request and whether it was cancelled.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
@@ -25,11 +26,63 @@ export const CLAUDE_AGENT_ACP = join(
   "index.js",
 );
 
-/** The agent command after `--`, and the environment it needs offline (as root: IS_SANDBOX). */
-export function claudeAcpCommand(box: Sandbox): { command: string[]; env: NodeJS.ProcessEnv } {
+/** An agent command for after `--`, and the environment it needs to run offline. */
+export interface AcpAgent {
+  command: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** claude-agent-acp running the Claude Code binary (as root, Claude Code needs IS_SANDBOX). */
+export function claudeAcpCommand(box: Sandbox): AcpAgent {
   return {
     command: [process.execPath, CLAUDE_AGENT_ACP],
     env: { ...box.env, CLAUDE_CODE_EXECUTABLE: claudeBinary(), IS_SANDBOX: "1" },
+  };
+}
+
+/** OpenCode's native binary from its platform package (what its postinstall would copy). */
+export const OPENCODE = join(
+  ROOT,
+  "node_modules",
+  `opencode-${process.platform}-${process.arch}`,
+  "bin",
+  "opencode",
+);
+export const hasOpenCode = existsSync(OPENCODE);
+
+/**
+ * `opencode acp` with its Anthropic provider pointed at the local Messages API, asking before
+ * every command and edit, and its own data in the sandbox's HOME. Nothing leaves the machine:
+ * models.dev is not fetched, and the plugin installs OpenCode tries at start (from the npm
+ * registry) go to a closed port and fail, which OpenCode shrugs off.
+ */
+export function openCodeCommand(box: Sandbox, modelBaseUrl: string): AcpAgent {
+  const config = {
+    model: "anthropic/claude-sonnet-4-5",
+    autoupdate: false,
+    share: "disabled",
+    permission: { bash: "ask", edit: "ask" },
+    provider: { anthropic: { options: { baseURL: `${modelBaseUrl}/v1`, apiKey: "sk-local-test" } } },
+  };
+  return {
+    command: [OPENCODE, "acp"],
+    env: {
+      ...box.env,
+      XDG_CONFIG_HOME: join(box.home, ".config"),
+      XDG_DATA_HOME: join(box.home, ".local", "share"),
+      XDG_CACHE_HOME: join(box.home, ".cache"),
+      OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_CLAUDE_CODE: "1",
+      OPENCODE_DISABLE_SHARE: "1",
+      npm_config_registry: "http://127.0.0.1:9/",
+      HTTPS_PROXY: "http://127.0.0.1:9",
+      HTTP_PROXY: "http://127.0.0.1:9",
+      NO_PROXY: "127.0.0.1,localhost",
+    },
   };
 }
 
@@ -41,8 +94,14 @@ export function spawnParleyAcp(
   box: Sandbox,
   args: string[],
   headless = false,
-): { child: ChildProcess; stderr: () => string; stdout: () => string; exit: Promise<number | null> } {
-  const agent = claudeAcpCommand(box);
+  agent: AcpAgent = claudeAcpCommand(box),
+): {
+  child: ChildProcess;
+  stderr: () => string;
+  stdout: () => string;
+  exit: Promise<number | null>;
+  stop: () => Promise<void>;
+} {
   const child = spawn(process.execPath, [PARLEY_BIN, "acp", ...args, "--", ...agent.command], {
     cwd: box.cwd,
     env: agent.env,
@@ -58,7 +117,16 @@ export function spawnParleyAcp(
       stdout += chunk;
     });
   const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, stderr: () => stderr, stdout: () => stdout, exit };
+  return { child, stderr: () => stderr, stdout: () => stdout, exit, stop: () => stopProxy(child, exit) };
+}
+
+/** Ends `parley acp` with SIGTERM (it stops its agent), or SIGKILL if it has not gone in 10 s. */
+async function stopProxy(child: ChildProcess, exit: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exit;
+  clearTimeout(timer);
 }
 
 export interface SeenPermission {

@@ -23,7 +23,7 @@ async function headless(file: string, server: string) {
     true,
   );
   cleanups.push(async () => {
-    run.child.kill("SIGKILL");
+    await run.stop();
     await model.close();
     await box.remove();
   });

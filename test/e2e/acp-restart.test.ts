@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
     const box = await sandbox(model);
     const proxy = spawnParleyAcp(box, ["--server", baseUrl, "--unreachable-seconds", "120"]);
     cleanups.push(async () => {
-      proxy.child.kill("SIGKILL");
+      await proxy.stop();
       await model.close();
       await box.remove();
     });
