@@ -14,7 +14,7 @@ import {
   sessionIdOf,
   updateParams,
 } from "./acp-messages";
-import type { ParleySessions } from "./parley-sessions";
+import { CardWithdrawn, type ParleySessions } from "./parley-sessions";
 
 interface Race {
   /** Someone answered: the agent has its response. */
@@ -140,7 +140,8 @@ export class AcpProxy {
         } as AnyMessage);
       },
       (error: unknown) => {
-        if (race.parley.signal.aborted) return;
+        // Ended on purpose (the editor answered, the agent or the editor cancelled): nothing to say.
+        if (race.parley.signal.aborted || error instanceof CardWithdrawn) return;
         const why = error instanceof Error ? error.message : String(error);
         this.log(`${why}; the editor still asks`);
       },

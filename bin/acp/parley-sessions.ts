@@ -23,6 +23,11 @@ export function parleyKey(id: string): string {
   return id.replace(/[^\x21-\x7e]/g, "_").slice(0, MAX_TITLE) || "_";
 }
 
+/** Why a card's wait ended when its ACP session was cancelled or the run ended. */
+export class CardWithdrawn extends Error {
+  override readonly name = "CardWithdrawn";
+}
+
 interface Session {
   agent: Promise<ExternalAgent> | null;
   progress: AcpProgress;
@@ -170,7 +175,7 @@ export class ParleySessions {
   withdrawAll(sessionId?: string): void {
     for (const [id, session] of this.sessions) {
       if (sessionId !== undefined && id !== sessionId) continue;
-      for (const controller of session.open) controller.abort(new Error("withdrawn"));
+      for (const controller of session.open) controller.abort(new CardWithdrawn("the card was withdrawn"));
     }
   }
 

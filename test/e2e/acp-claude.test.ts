@@ -157,6 +157,8 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and cl
       .toBe("resolved:withdrawn");
     expect((await turn).stopReason).toBe("cancelled");
     expect(existsSync(join(run.box.cwd, "cancelled.txt"))).toBe(false);
+    // A withdrawal on purpose is not reported as Parley failing.
+    expect(run.proxy.stderr()).not.toContain("the editor still asks");
   });
 
   it("withdraws the cards when the agent exits mid-wait", { timeout: 120_000 }, async () => {

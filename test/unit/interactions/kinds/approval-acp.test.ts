@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_INTERACTIONS } from "../../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../../src/interactions/registry";
+import { mayDecideBeyondCard } from "../../../../src/protocol/owner-decisions";
 
 const registry = createInteractionRegistry(BUILTIN_INTERACTIONS);
 
@@ -84,5 +85,12 @@ describe("an approval card for an ACP agent's request", () => {
     });
     const stop = registry.respond("approval", openAcp({}), { decision: "deny", stop: true });
     expect(stop).toMatchObject({ ok: false, message: expect.stringMatching(/cannot be stopped/) });
+  });
+
+  it("leaves always deny to the owner: an answer link cannot give it", () => {
+    const command = { type: "respond", response: { decision: "deny", remember: true } };
+    expect(mayDecideBeyondCard("answer", command)).toBe(false);
+    expect(mayDecideBeyondCard("owner", command)).toBe(true);
+    expect(mayDecideBeyondCard("answer", { type: "respond", response: { decision: "deny" } })).toBe(true);
   });
 });
