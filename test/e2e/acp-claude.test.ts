@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { spawnParleyAcp, TestEditor } from "./acp-harness";
+import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,
@@ -38,7 +38,7 @@ async function startRun(file: string, server = baseUrl()): Promise<Run> {
   cleanups.push(async () => {
     await proxy.stop();
     await model.close();
-    await box.remove();
+    await removeSandbox(box);
   });
   const editor = new TestEditor(proxy.child);
   cleanups.push(() => editor.close());

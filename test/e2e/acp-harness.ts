@@ -3,7 +3,8 @@
 // the ACP SDK's client side that records each permission request and whether it was cancelled.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
 import {
@@ -25,6 +26,14 @@ export const CLAUDE_AGENT_ACP = join(
   "dist",
   "index.js",
 );
+
+/**
+ * Removes a sandbox, retrying while a process that is still ending (Claude Code, after its
+ * adapter stopped) writes its last files into it.
+ */
+export function removeSandbox(box: Sandbox): Promise<void> {
+  return rm(dirname(box.home), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+}
 
 /** An agent command for after `--`, and the environment it needs to run offline. */
 export interface AcpAgent {

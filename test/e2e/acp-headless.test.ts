@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { spawnParleyAcp } from "./acp-harness";
+import { removeSandbox, spawnParleyAcp } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import { buildBridges, externalSession, hasClaude, Phone, sandbox } from "./claude-code-harness";
 import { reportLastResult, startModelServer, touch } from "./claude-model-server";
@@ -25,7 +25,7 @@ async function headless(file: string, server: string) {
   cleanups.push(async () => {
     await run.stop();
     await model.close();
-    await box.remove();
+    await removeSandbox(box);
   });
   return { model, box, run };
 }
@@ -39,10 +39,13 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp --prompt, with no editor
     const { box, run } = await headless("headless.txt", baseUrl());
     let acpSession = "";
     await expect
-      .poll(() => {
-        acpSession = /ACP session (\S+) asks in Parley/.exec(run.stderr())?.[1] ?? "";
-        return acpSession;
-      })
+      .poll(
+        () => {
+          acpSession = /ACP session (\S+) asks in Parley/.exec(run.stderr())?.[1] ?? "";
+          return acpSession;
+        },
+        { timeout: 60_000 },
+      )
       .not.toBe("");
     const phone = new Phone(baseUrl(), await externalSession(baseUrl(), acpSession, "Claude Agent"));
     cleanups.push(() => phone.close());

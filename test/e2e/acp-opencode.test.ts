@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { hasOpenCode, openCodeCommand, spawnParleyAcp, TestEditor } from "./acp-harness";
+import { hasOpenCode, openCodeCommand, removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import { buildBridges, externalSession, Phone, sandbox } from "./claude-code-harness";
 import { reportLastResult, startModelServer, touch } from "./claude-model-server";
@@ -26,7 +26,7 @@ async function start(file: string, args: string[], headless: boolean) {
   cleanups.push(async () => {
     await proxy.stop();
     await model.close();
-    await box.remove();
+    await removeSandbox(box);
   });
   return { model, box, proxy };
 }

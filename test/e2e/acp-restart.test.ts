@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, freePort, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
-import { spawnParleyAcp, TestEditor } from "./acp-harness";
+import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import { buildBridges, externalSession, hasClaude, Phone, sandbox } from "./claude-code-harness";
 import { reportLastResult, startModelServer, touch } from "./claude-model-server";
@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
     cleanups.push(async () => {
       await proxy.stop();
       await model.close();
-      await box.remove();
+      await removeSandbox(box);
     });
     const editor = new TestEditor(proxy.child);
     cleanups.push(() => editor.close());
