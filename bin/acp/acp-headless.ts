@@ -24,6 +24,8 @@ export async function runHeadless(
     try {
       return { outcome: await parley.ask(ctx.params, ctx.requestId ?? "headless", ctx.signal) };
     } catch (error) {
+      // The agent gave up on its own request: it needs no answer and the person no message.
+      if (ctx.signal.aborted) return { outcome: { outcome: "cancelled" } };
       const why = error instanceof Error ? error.message : String(error);
       run.log(`${why}; the request is denied`);
       return { outcome: rejection(ctx.params.options) };
