@@ -1,11 +1,12 @@
 // `parley attach <share link>`: a terminal becomes one more device of a session. `parley vapid-keys`
 // prints a fresh VAPID key pair for Web Push. `parley mcp` and `parley hook` bridge Claude Code to
-// a session. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
+// a session; `parley acp` bridges any Agent Client Protocol agent. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
 import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../client/client";
 import { readAttachArgs } from "./attach-args";
+import { runAcp } from "./parley-acp";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
@@ -15,7 +16,9 @@ const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal
   parley vapid-keys                              print a VAPID key pair for Web Push
   parley mcp --server URL [--token T] | --link L  Claude Code's permission prompt (stdio MCP tool \`approve\`)
-  parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)`;
+  parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)
+  parley acp --server URL [--token T] | --link L [--prompt TEXT] -- <agent command…>
+                                                 an ACP agent's permissions, beside the editor or headless`;
 
 function fail(message: string, code: number): never {
   // Server messages and the link itself end up here: printed inert, like everything else.
@@ -85,4 +88,5 @@ if (command === "attach") await attach(rest);
 else if (command === "vapid-keys") await vapidKeys();
 else if (command === "mcp") await runMcp(rest);
 else if (command === "hook") await runHook(rest);
+else if (command === "acp") await runAcp(rest);
 else fail(command ? `unknown command: ${command}\n${USAGE}` : USAGE, 2);

@@ -6,6 +6,7 @@ import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
+import { AcpToolDetails, acpRefusal } from "./acp-details";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
 
@@ -26,6 +27,8 @@ export const ApprovalRequest = z.object({
       annotations: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
+  /** For a request from an Agent Client Protocol agent (`parley acp`): what ACP says about it. */
+  acp: AcpToolDetails.optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -53,6 +56,8 @@ export const RawApprovalDecision = z.discriminatedUnion(
         .optional(),
       /** Also stop the turn rather than let the model continue with the denial (reject and stop). */
       stop: z.boolean().optional(),
+      /** Always deny this call: only where the agent offers it (an ACP agent's `reject_always`). */
+      remember: z.boolean().optional(),
     }),
   ],
   { error: 'must be "approve" or "deny"' },
@@ -64,7 +69,12 @@ export const RawApprovalDecision = z.discriminatedUnion(
  */
 export const ApprovalResponse = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve"), remember: z.boolean(), updatedInput: UpdatedInput.optional() }),
-  z.object({ decision: z.literal("deny"), reason: z.string().nullable(), stop: z.literal(true).optional() }),
+  z.object({
+    decision: z.literal("deny"),
+    reason: z.string().nullable(),
+    stop: z.literal(true).optional(),
+    remember: z.literal(true).optional(),
+  }),
 ]);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 
@@ -76,7 +86,7 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     line: description ?? `The agent wants to run ${toolName}`,
   }),
   request: ApprovalRequest,
-  parseResponse(_request, raw) {
+  parseResponse(request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {
         ok: false,
@@ -87,14 +97,21 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     const parsed = RawApprovalDecision.safeParse(raw);
     if (!parsed.success) return { ok: false, message: describeZodError(parsed.error) };
     const decision = parsed.data;
+    const refusal = request.acp ? acpRefusal(request.acp, decision) : null;
+    if (refusal) return { ok: false, message: refusal };
+    if (decision.decision === "deny" && decision.remember && !request.acp)
+      return { ok: false, message: "always deny is offered only for an ACP agent's requests" };
     if (decision.decision === "approve") {
       const edited = decision.updatedInput ? { updatedInput: decision.updatedInput } : {};
       return { ok: true, response: { decision: "approve", remember: decision.remember ?? false, ...edited } };
     }
     const reason = decision.reason || null;
+    const always = decision.remember ? { remember: true as const } : {};
     return {
       ok: true,
-      response: decision.stop ? { decision: "deny", reason, stop: true } : { decision: "deny", reason },
+      response: decision.stop
+        ? { decision: "deny", reason, stop: true, ...always }
+        : { decision: "deny", reason, ...always },
     };
   },
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
@@ -104,7 +121,7 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
       return `Approved${always}${response.updatedInput ? " · with edited arguments" : ""}`;
     }
     if (response?.decision === "deny")
-      return `Denied${response.reason ? `: “${response.reason}”` : ""}${response.stop ? " · turn stopped" : ""}`;
+      return `Denied${response.reason ? `: “${response.reason}”` : ""}${response.stop ? " · turn stopped" : ""}${response.remember ? " · always" : ""}`;
     return null;
   },
   toResult(_request, response) {

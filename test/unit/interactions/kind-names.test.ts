@@ -45,6 +45,7 @@ const KNOWN: Record<string, string> = {
   "client/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
   "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
   "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
+  "bin/acp/acp-permissions.ts": "maps an ACP agent's permission request onto an approval",
   "client/claude-approve-tool.ts": "names the MCP tool Claude Code calls (`mcp__parley__approve`)",
   "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
 };

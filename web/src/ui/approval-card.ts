@@ -1,9 +1,10 @@
 // The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
-// device (or the deadline) decides.
+// device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
+import { acpDetailsOf, acpDetailsView } from "./acp-details";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
 import { InputEditor } from "./input-editor";
@@ -36,6 +37,7 @@ export class ApprovalCard extends AnswerableCard {
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
     const { toolName, input, risk } = requestOf(interaction, item);
+    const acp = acpDetailsOf(interaction.request);
     this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
       type: "text",
@@ -70,20 +72,37 @@ export class ApprovalCard extends AnswerableCard {
       title: "Deny, and stop the turn instead of letting the agent continue",
       on: { click: () => this.deny(true) },
     });
+    const neverAgain = h("button", {
+      type: "button",
+      class: `danger ${OWNER_CHOICE}`,
+      text: "Always deny",
+      title: "Deny, and let the agent refuse this call from now on",
+      on: { click: () => void this.respond({ decision: "deny", remember: true }) },
+    });
     this.editor = new InputEditor(input, (updatedInput) => {
       void this.respond({ decision: "approve", remember: false, updatedInput });
     });
     this.approveButton = approve;
-    this.buttons = [approve, always, this.denyButton, denyAndStop];
-    this.controls = h(
-      "div",
-      { class: "card-actions" },
-      approve,
-      always,
-      this.editor.toggle,
-      h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
-      this.line,
-    );
+    this.buttons = [approve, always, this.denyButton, denyAndStop, neverAgain];
+    // An ACP agent takes only the choices it offered: no reason, no edit, no stopping from here.
+    this.controls = acp
+      ? h(
+          "div",
+          { class: "card-actions" },
+          approve,
+          acp.allowAlways ? always : null,
+          h("span", { class: "deny-group" }, this.denyButton, acp.rejectAlways ? neverAgain : null),
+          this.line,
+        )
+      : h(
+          "div",
+          { class: "card-actions" },
+          approve,
+          always,
+          this.editor.toggle,
+          h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
+          this.line,
+        );
     this.el = h(
       "section",
       // A group, not a region: a long conversation holds many cards, often with the same name.
@@ -101,8 +120,9 @@ export class ApprovalCard extends AnswerableCard {
         this.countdown.el,
       ),
       mcpOriginLine(interaction.request),
+      acp ? acpDetailsView(acp) : null,
       this.args,
-      this.editor.el,
+      acp ? null : this.editor.el,
       this.controls,
       this.receipt,
     );
