@@ -11,7 +11,7 @@ import { AcpProxy } from "./acp/acp-proxy";
 import { ParleySessions } from "./acp/parley-sessions";
 import { fail, readBridgeArgs } from "./bridge-options";
 
-const USAGE = `Usage: parley acp --server URL [--token T] | --link L [--prompt TEXT] -- <agent command…>
+const USAGE = `Usage: parley acp --server URL [--agent-key K] | --link AGENT_LINK [--prompt TEXT] -- <agent command…>
   Runs an ACP agent (e.g. claude-agent-acp, gemini --acp, opencode acp) and asks its permissions
   through Parley: beside the editor on stdio, or, with --prompt, as its only client.`;
 

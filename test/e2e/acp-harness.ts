@@ -49,14 +49,14 @@ export function claudeAcpCommand(box: Sandbox): AcpAgent {
   };
 }
 
-/** OpenCode's native binary from its platform package (what its postinstall would copy). */
-export const OPENCODE = join(
-  ROOT,
-  "node_modules",
-  `opencode-${process.platform}-${process.arch}`,
-  "bin",
-  "opencode",
-);
+/**
+ * OpenCode's native binary: PARLEY_OPENCODE_BIN, else the platform package `npm install --no-save
+ * opencode-ai` leaves. It is not a pinned dev dependency: opencode-ai lists a native package per
+ * platform, and a lockfile that cannot name them all makes `npm ci` refuse to install.
+ */
+export const OPENCODE =
+  process.env.PARLEY_OPENCODE_BIN ??
+  join(ROOT, "node_modules", `opencode-${process.platform}-${process.arch}`, "bin", "opencode");
 export const hasOpenCode = existsSync(OPENCODE);
 
 /**

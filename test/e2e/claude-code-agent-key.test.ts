@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -126,6 +127,35 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code with parley mcp --agent
       expect(started.status, args.join(" ")).toBe(2);
       expect(started.stderr).toMatch(/^parley: refusing to start: .+\n$/);
       expect(started.stderr).toContain(what);
+    }
+  });
+
+  it("will not start parley acp with a credential that can answer, before it starts the agent", async () => {
+    const session = await externalSession(baseUrl(), randomUUID());
+    for (const args of [
+      ["--token", "the-gateway-token"],
+      ["--link", session.shareUrl],
+    ]) {
+      // The agent command would leave a file behind if it ever ran.
+      const marker = join(tmpdir(), `parley-acp-refused-${randomUUID()}`);
+      const started = spawnSync(
+        process.execPath,
+        [
+          PARLEY_BIN,
+          "acp",
+          "--server",
+          baseUrl(),
+          ...args,
+          "--",
+          process.execPath,
+          "-e",
+          `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")`,
+        ],
+        { encoding: "utf8", input: "", timeout: 20_000 },
+      );
+      expect(started.status, args.join(" ")).toBe(2);
+      expect(started.stderr).toMatch(/^parley: refusing to start: .+\n$/);
+      expect(existsSync(marker)).toBe(false);
     }
   });
 });
