@@ -38,5 +38,16 @@ export const SOCKET_COMMANDS_PER_SECOND = 10;
 /** Shortest time between two `retry_now` commands of one session; each one calls the model at once. */
 export const RETRY_NOW_MIN_INTERVAL_MS = 10_000;
 
+/** Largest card request an agent may open (its JSON, in UTF-8 bytes), whichever route opens it. */
+export const MAX_CARD_REQUEST_BYTES = 64 * 1024;
+/** Most cards one external session may hold pending at once; the next is refused until one ends. */
+export const MAX_PENDING_EXTERNAL_CARDS = 100;
+/**
+ * Progress events one credential (the owner's token, or one link) may post in a burst, over HTTP and
+ * sockets together; the allowance refills at PROGRESS_EVENTS_PER_SECOND.
+ */
+export const PROGRESS_EVENT_BURST = 200;
+export const PROGRESS_EVENTS_PER_SECOND = 5;
+
 /** Default most delegated agents stacked on top of the main agent (`MAX_AGENT_DEPTH`). */
 export const DEFAULT_MAX_AGENT_DEPTH = 4;
