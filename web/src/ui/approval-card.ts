@@ -2,6 +2,7 @@
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
+import { agentClaimText } from "../agent-claim";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
@@ -14,13 +15,19 @@ import { OWNER_CHOICE } from "./owner-choices";
 function requestOf(
   interaction: InteractionState,
   item: ToolItem,
-): Omit<ApprovalRequest, "risk"> & { risk: string } {
+): Pick<ApprovalRequest, "toolName" | "input"> & { risk: string } {
   const request = (interaction.request ?? {}) as Partial<Record<keyof ApprovalRequest, unknown>>;
   return {
     toolName: typeof request.toolName === "string" ? request.toolName : item.name,
     input: "input" in request ? request.input : item.input,
     risk: typeof request.risk === "string" ? request.risk : "",
   };
+}
+
+/** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
+function claimLine(request: unknown): HTMLElement | null {
+  const text = agentClaimText(request);
+  return text === null ? null : h("p", { class: "agent-claim", text });
 }
 
 export class ApprovalCard extends AnswerableCard {
@@ -101,6 +108,7 @@ export class ApprovalCard extends AnswerableCard {
         this.countdown.el,
       ),
       mcpOriginLine(interaction.request),
+      claimLine(interaction.request),
       this.args,
       this.editor.el,
       this.controls,
