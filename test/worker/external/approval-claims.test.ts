@@ -1,8 +1,10 @@
 // An external agent's approval: `risk` may be left out, and what the agent says about the call
 // (risk, description) is stored as its claim, never as Parley's own words; it cannot name one of
-// the deployment's MCP servers as the tool's origin.
+// the deployment's MCP servers as the tool's origin. A form's field names are plain identifiers.
 import { describe, expect, it } from "vitest";
-import { connect } from "../../helpers/session-harness";
+import { api, connect } from "../../helpers/session-harness";
+import { expectError } from "../access/access-fixtures";
+import { storageFingerprint } from "../channel/channel-fixtures";
 import { createExternal, openCard } from "./external-fixtures";
 
 describe("an approval an external agent opens", () => {
@@ -53,5 +55,23 @@ describe("an approval an external agent opens", () => {
       request: { toolName: "Bash", input: {}, risk: "totally-safe" },
     });
     expect(opened.status).toBe(400);
+  });
+});
+
+describe("a form an external agent opens", () => {
+  it("is refused with 400 when a field's name is not a plain identifier, and nothing is stored", async () => {
+    const session = await createExternal();
+    // The agent link's first use is noted in its "last used" column; that is not what is tested.
+    await api("GET", `/api/sessions/${session.sessionId}`, { token: session.agentToken });
+    const before = await storageFingerprint(session.sessionId);
+    const opened = await openCard(session, {
+      kind: "form",
+      request: {
+        message: "Details",
+        requestedSchema: { type: "object", properties: { "bad key!": { type: "string" } } },
+      },
+    });
+    await expectError(opened, 400, "invalid_input");
+    expect(await storageFingerprint(session.sessionId)).toBe(before);
   });
 });
