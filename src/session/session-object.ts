@@ -102,7 +102,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.notifierRef ??= sessionNotifier(
       this.state,
       this.config,
-      (deviceId) => this.ctx.getWebSockets(deviceId).length > 0,
+      // The device's own credential must hold the socket: a device id is no secret, so another
+      // token's socket claiming it must not stop this subscription's pushes.
+      (deviceId, linkId) =>
+        this.ctx.getWebSockets(deviceId).some((ws) => readAttachment(ws)?.access.linkId === linkId),
     );
     return this.notifierRef;
   }
