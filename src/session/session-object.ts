@@ -33,7 +33,7 @@ import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
-import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
+import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery, socketTag } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
 import { SpentTickets } from "./spent-tickets";
@@ -246,7 +246,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     const host: ConnectionHost = {
       ctx: this.ctx,
       gate: (access) => this.gate(access),
-      spendTicket: (ticketed) => new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed),
+      spendTicket: (ticketed, access) =>
+        new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed, socketTag(access)),
+      mayReplay: (access) => this.replayBudget.allows(socketTag(access)),
+      chargeReplay: (access, bytes) => this.replayBudget.charge(socketTag(access), bytes),
       openStreams: () => this.streamsRef,
       streams: () => this.streams,
       hello: (deviceId, access) => ({
@@ -270,7 +273,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           this.replayTo(socket, after);
           return this.state.events.lastSeq;
         },
-        mayReplay: (socket) => this.replayBudget.allows(socket),
+        mayReplay: (socket) => this.replayBudget.allows(replayTag(socket)),
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
@@ -286,7 +289,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    this.replayBudget.send(ws, this.state.events.replayFrames(after));
+    this.replayBudget.send(ws, replayTag(ws), this.state.events.replayFrames(after));
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
@@ -393,4 +396,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.streamsRef?.broadcast(frame);
     sendToEvery(this.ctx.getWebSockets(), frame);
   }
+}
+
+/** The credential a socket's replays count against (an unreadable one shares one allowance). */
+function replayTag(ws: WebSocket): string {
+  const socket = readAttachment(ws);
+  return socket ? socketTag(socket.access) : "unreadable";
 }
