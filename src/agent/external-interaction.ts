@@ -61,7 +61,7 @@ export function openExternalInteraction(
     const known = deps.kinds.kinds.map((k) => k.kind).join(", ");
     return invalid(`kind: unknown interaction kind "${body.kind}" (known: ${known})`);
   }
-  const opened = deps.kinds.open(body.kind, agentRequest(body.kind, body.request));
+  const opened = deps.kinds.open(body.kind, deps.kinds.fromAgent(body.kind, body.request));
   if (!opened.ok) return invalid(prefixFields("request", opened.message));
   if (body.key !== undefined) {
     const existing = keys.find(body.key);
@@ -203,36 +203,4 @@ function canonicalJson(value: unknown): string {
       ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner,
   );
-}
-
-/** What an agent may say in a card of `kind`: fields only Parley writes are dropped or marked as its claim. */
-function agentRequest(kind: string, request: unknown): unknown {
-  if (kind === "url") return withoutClaimedServer(request);
-  if (kind === "approval") return approvalClaims(request);
-  return request;
-}
-
-/**
- * An approval's `risk` and `description` are Parley's words on its own cards; from an agent they are
- * its claim, kept as `claim` and shown as such. Its `mcp` origin names one of the deployment's MCP
- * servers, which only Parley may do, so it is dropped.
- */
-function approvalClaims(request: unknown): unknown {
-  if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
-  const { risk, description, mcp: _mcp, claim: _claim, ...rest } = request as Record<string, unknown>;
-  const claim = {
-    ...(risk !== undefined ? { risk } : {}),
-    ...(description !== undefined ? { description } : {}),
-  };
-  return Object.keys(claim).length > 0 ? { ...rest, claim } : rest;
-}
-
-/**
- * A URL card's `from` names the MCP server that sent it, and only Parley writes it: an agent that
- * opens a card itself cannot claim to be one of the deployment's servers.
- */
-function withoutClaimedServer(request: unknown): unknown {
-  if (typeof request !== "object" || request === null || !("from" in request)) return request;
-  const { from: _claimed, ...rest } = request as Record<string, unknown>;
-  return rest;
 }

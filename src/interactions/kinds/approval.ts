@@ -93,6 +93,7 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
       (claim?.description ? `The agent says: ${claim.description}` : `The agent wants to run ${toolName}`),
   }),
   request: ApprovalRequest,
+  fromAgent: agentClaims,
   parseResponse(_request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {
@@ -141,3 +142,18 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     isError: true,
   }),
 });
+
+/**
+ * An approval's `risk` and `description` are Parley's words on its own cards; from an agent that
+ * runs elsewhere they are its claim, kept as `claim` and shown as such. Its `mcp` origin names one
+ * of the deployment's MCP servers, which only Parley may do, so it is dropped.
+ */
+function agentClaims(request: unknown): unknown {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
+  const { risk, description, mcp: _mcp, claim: _claim, ...rest } = request as Record<string, unknown>;
+  const claim = {
+    ...(risk !== undefined ? { risk } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
+  return Object.keys(claim).length > 0 ? { ...rest, claim } : rest;
+}
