@@ -3,14 +3,17 @@
 // connection, and tickets have a quota per credential.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { InboxObject } from "../../../src/inbox/inbox-object";
 import type { ConnectionTicketResponse, MintedInboxLink } from "../../../src/protocol";
 import {
   MAX_CONNECTIONS_PER_LINK,
   MAX_INBOX_CONNECTIONS_PER_PERSON,
   MAX_LIVE_TICKETS_PER_CREDENTIAL,
 } from "../../../src/protocol/limits";
-import { ORIGIN } from "../../helpers/session-harness";
-import { Person } from "./inbox-fixtures";
+import { ReplayBudget } from "../../../src/session/replay-budget";
+import { runInDurableObject } from "../../helpers/run-in-object";
+import { ORIGIN, textReply } from "../../helpers/session-harness";
+import { ask, deliverOutbox, inboxObject, Person } from "./inbox-fixtures";
 
 const opened: WebSocket[] = [];
 
@@ -109,6 +112,34 @@ describe("inbox connections", () => {
     );
     const headers = await dev.headers();
     await accepted(await upgrade(headers, `?ticket=${await ticketOf(headers)}`));
+    closeAll();
+  });
+});
+
+describe("inbox replays", () => {
+  it("count against the credential's replay budget, which reconnecting does not refill", async () => {
+    const eve = new Person("eve.replay@example.com");
+    const session = await eve.createSession({ script: [ask("toolu_replay"), textReply("Thanks.")] });
+    const device = await eve.connect(session);
+    await device.request({ type: "send_message", text: "A job" });
+    await device.waitForEvent("question_prompt");
+    await deliverOutbox(session);
+    device.close();
+    // The real budget is 32 MiB a minute; this inbox's history is small, so the object gets a
+    // budget of about one replay of it.
+    await runInDurableObject(inboxObject(eve.email), (instance: InboxObject) => {
+      (instance as unknown as { replayBudget: ReplayBudget }).replayBudget = new ReplayBudget(
+        () => Date.now(),
+        1,
+      );
+    });
+    const headers = await eve.headers();
+    (await accepted(await upgrade(headers))).close();
+    opened.length = 0;
+    await refusedWith(await upgrade(headers), 429, "rate_limited");
+    // An inbox link has its own allowance.
+    const link = await mint(eve);
+    await accepted(await upgrade(bearer(link.token)));
     closeAll();
   });
 });
