@@ -148,6 +148,7 @@ export default defineConfig({
                 VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
                 VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
                 VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
+                PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
                 INBOX_DISABLED: "false",
               },
               outboundService: (request: Request) =>

@@ -18,12 +18,25 @@ class ApprovalPrompt implements CardPrompt {
       description?: unknown;
       input?: unknown;
       risk?: unknown;
+      claim?: { risk?: unknown; description?: unknown } | null;
     };
     const tool = typeof request.toolName === "string" ? request.toolName : this.card.toolName;
     // The whole input, never a cut: what is approved is exactly what runs.
     const input = JSON.stringify(request.input ?? {});
-    const described = typeof request.description === "string" ? request.description : null;
-    const risk = typeof request.risk === "string" ? ` (${request.risk})` : "";
+    const claim = typeof request.claim === "object" && request.claim !== null ? request.claim : {};
+    // An external agent's risk and description are its own claim, and read as such.
+    const described =
+      typeof request.description === "string"
+        ? request.description
+        : typeof claim.description === "string"
+          ? `the agent says: ${claim.description}`
+          : null;
+    const risk =
+      typeof request.risk === "string"
+        ? ` (${request.risk})`
+        : typeof claim.risk === "string"
+          ? ` (the agent says: ${claim.risk})`
+          : "";
     return {
       kind: "ask",
       lines: [

@@ -203,7 +203,7 @@ export class ExternalAgent {
     return { authorization: `Bearer ${this.agentToken}`, "content-type": "application/json" };
   }
 
-  /** Opens a card; the same `key` returns the same card, also after it resolved. */
+  /** Opens a card; the same `key` and request return the same card, also after it resolved (another request: `key_conflict`). */
   openInteraction(
     input: { kind: ExternalKind; request: unknown; key?: string; timeoutMs?: number },
     deadline = Date.now() + 10_000,

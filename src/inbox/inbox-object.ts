@@ -11,10 +11,12 @@ import type { PushSubscriptionBody } from "../protocol/notify";
 import { EventStreams } from "../session/event-streams";
 import type { InboxRpc } from "../session/inbox-rpc";
 import { MetaStore } from "../session/meta-store";
+import { ReplayBudget } from "../session/replay-budget";
 import { SOCKET_CLOSE } from "../session/socket-access";
 import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
 import { InboxAgentKeys } from "./inbox-agent-keys";
+import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { InboxLinks } from "./inbox-links";
 import { InboxPush } from "./inbox-push";
 import { migrateInbox } from "./inbox-schema";
@@ -23,11 +25,18 @@ import { type InboxStreamRequest, PERSON_TAG, readInboxStreamRequest } from "./i
 
 const REPLAY_PAGE = 500;
 
+const REPLAY_SPENT: ErrorBody = {
+  code: "rate_limited",
+  message: "Too much of this inbox replayed to this credential in the last minute; connect again later",
+};
+
 export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly store: InboxStore;
   private readonly links: InboxLinks;
   private readonly agentKeys: InboxAgentKeys;
   private readonly tickets: SpentTickets;
+  // Not readonly: a test may swap in a smaller budget to spend it quickly.
+  private replayBudget = new ReplayBudget(() => Date.now());
   private readonly push: InboxPush;
   private readonly sql: SqlCounter;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
@@ -98,10 +107,18 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         { status: 403 },
       );
     }
-    const spent = this.tickets.spend(request);
-    if (spent) return Response.json(spent, { status: spent.code === "rate_limited" ? 429 : 403 });
+    // The ticket is spent last: a connection refused for any other reason leaves it unspent.
+    const refused =
+      inboxConnectionRefusal(this.ctx, this.streams, opened.tag) ??
+      (this.replayBudget.allows(opened.tag) ? null : REPLAY_SPENT) ??
+      this.tickets.spend(request, opened.tag);
+    if (refused) return Response.json(refused, { status: refused.code === "forbidden" ? 403 : 429 });
     const hello = { type: "hello" as const, view: this.store.view(opened.person) };
-    if (opened.kind === "sse") return this.streams.open(opened.after, hello, opened.tag);
+    if (opened.kind === "sse") {
+      return this.streams.open(opened.after, hello, opened.tag, (bytes) =>
+        this.replayBudget.charge(opened.tag, bytes),
+      );
+    }
     return this.openSocket(opened, hello);
   }
 
@@ -112,7 +129,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     server.send(JSON.stringify(hello));
     for (let cursor = opened.after; ; ) {
       const frames = this.store.framesAfter(cursor, REPLAY_PAGE);
-      for (const frame of frames) server.send(frame);
+      this.replayBudget.send(server, opened.tag, frames);
       const last = frames[frames.length - 1];
       if (!last || frames.length < REPLAY_PAGE) break;
       cursor = (JSON.parse(last) as { seq: number }).seq;

@@ -87,6 +87,14 @@ export class SqlSubscriptionStore {
     return this.sql.run(`DELETE FROM push_subscriptions WHERE device_id = ?`, deviceId) > 0;
   }
 
+  /**
+   * Removes every subscription made with the owner's token (it was rotated): only the current
+   * version is ever admitted, so each was made with the version that just ended.
+   */
+  deleteOwners(): number {
+    return this.sql.run(`DELETE FROM push_subscriptions WHERE link_id IS NULL`);
+  }
+
   /** Removes every subscription made through share link `linkId` (it was revoked or expired). */
   deleteByLink(linkId: string): number {
     return this.sql.run(`DELETE FROM push_subscriptions WHERE link_id = ?`, linkId);

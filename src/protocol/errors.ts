@@ -30,6 +30,8 @@ export const ErrorCode = z.enum([
   "rate_limited",
   "too_many_sockets",
   "too_many_links",
+  "too_many_pending",
+  "key_conflict",
   "not_your_subscription",
   "internal",
 ]);
@@ -78,6 +80,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   too_many_sockets: 429,
   too_many_links: 409,
+  too_many_pending: 429,
+  // The key names a card opened with another request: returning that card would answer the wrong one.
+  key_conflict: 409,
   not_your_subscription: 403,
   internal: 500,
 };

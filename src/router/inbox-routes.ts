@@ -94,7 +94,11 @@ async function openStream(c: Context<AppEnv>, kind: "stream" | "ws"): Promise<Re
   if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });
   if (response.ok) return new Response(response.body, response);
   const refused = (await response.json()) as { code?: string; message?: string };
-  if (refused.code === "forbidden" || refused.code === "rate_limited") {
+  if (
+    refused.code === "forbidden" ||
+    refused.code === "rate_limited" ||
+    refused.code === "too_many_sockets"
+  ) {
     throw new HttpError(refused.code, refused.message ?? "Refused");
   }
   throw new HttpError("invalid_input", refused.message ?? "The inbox could not open this stream");

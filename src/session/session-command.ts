@@ -27,6 +27,10 @@ export function runSessionCommand(
       `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`,
     );
   const { deps, loop } = runtime;
+  if (command.type === "post_progress") {
+    const logIds = { sessionId: state.meta.string("session_id") ?? "", linkId: access.linkId };
+    state.progressBudget.take(access, command.events.length, logIds);
+  }
   const external = runExternalCommand(
     { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql), access },
     command,

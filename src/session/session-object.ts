@@ -35,7 +35,7 @@ import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
-import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
+import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery, socketTag } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
 import { SpentTickets } from "./spent-tickets";
@@ -104,7 +104,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.notifierRef ??= sessionNotifier(
       this.state,
       this.config,
-      (deviceId) => this.ctx.getWebSockets(deviceId).length > 0,
+      // The device's own credential must hold the socket: a device id is no secret, so another
+      // token's socket claiming it must not stop this subscription's pushes.
+      (deviceId, linkId) =>
+        this.ctx.getWebSockets(deviceId).some((ws) => readAttachment(ws)?.access.linkId === linkId),
     );
     return this.notifierRef;
   }
@@ -245,7 +248,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     const host: ConnectionHost = {
       ctx: this.ctx,
       gate: (access) => this.gate(access),
-      spendTicket: (ticketed) => new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed),
+      spendTicket: (ticketed, access) =>
+        new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed, socketTag(access)),
+      mayReplay: (access) => this.replayBudget.allows(socketTag(access)),
+      chargeReplay: (access, bytes) => this.replayBudget.charge(socketTag(access), bytes),
       openStreams: () => this.streamsRef,
       streams: () => this.streams,
       hello: (deviceId, access) => ({
@@ -269,7 +275,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           this.replayTo(socket, after);
           return this.state.events.lastSeq;
         },
-        mayReplay: (socket) => this.replayBudget.allows(socket),
+        mayReplay: (socket) => this.replayBudget.allows(replayTag(socket)),
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
@@ -285,7 +291,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    this.replayBudget.send(ws, this.state.events.replayFrames(after));
+    this.replayBudget.send(ws, replayTag(ws), this.state.events.replayFrames(after));
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
@@ -407,4 +413,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.streamsRef?.broadcast(frame);
     sendToEvery(this.ctx.getWebSockets(), frame);
   }
+}
+
+/** The credential a socket's replays count against (an unreadable one shares one allowance). */
+function replayTag(ws: WebSocket): string {
+  const socket = readAttachment(ws);
+  return socket ? socketTag(socket.access) : "unreadable";
 }

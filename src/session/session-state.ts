@@ -25,6 +25,7 @@ import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
 import { SqlPermissionRuleStore } from "./permission-rule-store";
+import { ProgressBudget } from "./progress-budget";
 import { DEFAULT_RETENTION_MS, Retention } from "./retention";
 import { migrate } from "./schema";
 import { SentMessageLog } from "./sent-message-log";
@@ -66,6 +67,8 @@ export class SessionState {
   readonly mcpCalls: SqlMcpCallStore;
   readonly links: ShareLinks;
   readonly retention: Retention;
+  /** Progress events per credential (in memory: a new instance starts each with a full burst). */
+  readonly progressBudget: ProgressBudget;
   // Stores that keep rows in memory until the step's microtask turn ends, to write them in one
   // statement (besides the event log): written inside a transaction, dropped by its rollback.
   private readonly deferred: DeferredWrites[] = [];
@@ -100,6 +103,7 @@ export class SessionState {
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
     this.retention = new Retention(this.meta, this.events, retentionMs);
+    this.progressBudget = new ProgressBudget(now);
   }
 
   /** Registers a store whose writes wait for the end of the step (see `deferred`). */

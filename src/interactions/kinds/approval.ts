@@ -10,14 +10,29 @@ import { AcpToolDetails, acpRefusal } from "./acp-details";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
 
+const Risk = z.enum(RISKS);
+
+/**
+ * What an agent that runs elsewhere says about its own call: shown as its claim, never as Parley's
+ * assessment (src/agent/external-interaction.ts moves an external card's `risk` and `description` here).
+ */
+export const AgentClaim = z.object({
+  risk: Risk.optional(),
+  description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+});
+export type AgentClaim = z.infer<typeof AgentClaim>;
+
 /** The tool call awaiting a decision, as devices render it. */
 export const ApprovalRequest = z.object({
   toolName: z.string().min(1).max(128),
   /** The tool input exactly as the model gave it. */
   input: z.unknown(),
-  risk: z.enum(RISKS),
+  /** Parley's own risk class for the tool; absent on an external agent's card, which has only a claim. */
+  risk: Risk.optional(),
   /** A one-line summary of what the call would do, when the policy can say. */
   description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+  /** What an external agent says about the call (its risk, its description). */
+  claim: AgentClaim.optional(),
   /** For an MCP tool: its server, its own name, title and annotations (the server's claims). */
   mcp: z
     .object({
@@ -81,11 +96,14 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
-  summary: ({ toolName, description }) => ({
+  summary: ({ toolName, description, claim }) => ({
     title: `Approve ${toolName}?`,
-    line: description ?? `The agent wants to run ${toolName}`,
+    line:
+      description ??
+      (claim?.description ? `The agent says: ${claim.description}` : `The agent wants to run ${toolName}`),
   }),
   request: ApprovalRequest,
+  fromAgent: agentClaims,
   parseResponse(request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {
@@ -141,3 +159,18 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     isError: true,
   }),
 });
+
+/**
+ * An approval's `risk` and `description` are Parley's words on its own cards; from an agent that
+ * runs elsewhere they are its claim, kept as `claim` and shown as such. Its `mcp` origin names one
+ * of the deployment's MCP servers, which only Parley may do, so it is dropped.
+ */
+function agentClaims(request: unknown): unknown {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
+  const { risk, description, mcp: _mcp, claim: _claim, ...rest } = request as Record<string, unknown>;
+  const claim = {
+    ...(risk !== undefined ? { risk } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
+  return Object.keys(claim).length > 0 ? { ...rest, claim } : rest;
+}

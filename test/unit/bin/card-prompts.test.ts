@@ -150,6 +150,27 @@ describe("answering cards in a terminal", () => {
     });
   });
 
+  it("shows an external agent's risk and description as the agent's claim", () => {
+    const card: Card = {
+      toolCallId: "toolu_claim",
+      kind: "approval",
+      toolName: "Bash",
+      request: {
+        toolName: "Bash",
+        input: { command: "rm -rf build" },
+        claim: { risk: "read", description: "Harmless cleanup" },
+      },
+    };
+    const [start] = run(card, []);
+    expect(start).toMatchObject({
+      lines: [
+        "! Approve Bash (the agent says: read)? the agent says: Harmless cleanup",
+        `  input: ${JSON.stringify({ command: "rm -rf build" })}`,
+        expect.any(String),
+      ],
+    });
+  });
+
   it("leaves kinds it cannot render to the browser", () => {
     expect(promptFor({ toolCallId: "t", kind: "plan", toolName: "ExitPlanMode", request: {} })).toBeNull();
   });

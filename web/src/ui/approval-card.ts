@@ -2,6 +2,7 @@
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
+import { agentClaimText } from "../agent-claim";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { acpDetailsOf, acpDetailsView } from "./acp-details";
@@ -15,13 +16,19 @@ import { OWNER_CHOICE } from "./owner-choices";
 function requestOf(
   interaction: InteractionState,
   item: ToolItem,
-): Omit<ApprovalRequest, "risk"> & { risk: string } {
+): Pick<ApprovalRequest, "toolName" | "input"> & { risk: string } {
   const request = (interaction.request ?? {}) as Partial<Record<keyof ApprovalRequest, unknown>>;
   return {
     toolName: typeof request.toolName === "string" ? request.toolName : item.name,
     input: "input" in request ? request.input : item.input,
     risk: typeof request.risk === "string" ? request.risk : "",
   };
+}
+
+/** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
+function claimLine(request: unknown): HTMLElement | null {
+  const text = agentClaimText(request);
+  return text === null ? null : h("p", { class: "agent-claim", text });
 }
 
 export class ApprovalCard extends AnswerableCard {
@@ -120,6 +127,7 @@ export class ApprovalCard extends AnswerableCard {
         this.countdown.el,
       ),
       mcpOriginLine(interaction.request),
+      claimLine(interaction.request),
       acp ? acpDetailsView(acp) : null,
       this.args,
       acp ? null : this.editor.el,
