@@ -27,6 +27,17 @@ const MAX_BINDINGS = 100;
 /** The table a write statement names first (the one it changes). */
 const WRITTEN_TABLE = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i;
 
+/** `insertRows` stopped: its first `stored` rows went in (earlier statements), the rest did not. */
+export class InsertFailed extends Error {
+  constructor(
+    readonly stored: number,
+    cause: unknown,
+  ) {
+    super(`Storage refused a write: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "InsertFailed";
+  }
+}
+
 export class SqlCounter {
   // INVARIANT: statistics for this instance only; losing them on eviction loses nothing else.
   rowsRead = 0;
@@ -42,6 +53,13 @@ export class SqlCounter {
   private readonly changed = new Map<string, { last: number; before: number }>();
   // The table each write statement changes, by its text (statements are constants of the code).
   private readonly writtenTables = new Map<string, string | null>();
+
+  /**
+   * Hears a deferred write that storage refused after its step ended (src/storage/deferred-writes.ts):
+   * the session stops its turn with an error every device sees. Must not throw.
+   */
+  onDeferredWriteFailure: (error: unknown) => void = (error) =>
+    console.error("A deferred write failed", error);
 
   constructor(private readonly sql: SqlStorage) {}
 
@@ -65,7 +83,8 @@ export class SqlCounter {
 
   /**
    * One `INSERT` (`head`, up to `VALUES`) for many rows of the same width: a statement costs far
-   * more than the rows it writes. Chunked under the platform's bound-parameter limit.
+   * more than the rows it writes. Chunked under the platform's bound-parameter limit; a chunk that
+   * fails throws `InsertFailed`, saying how many rows the chunks before it stored.
    */
   insertRows(head: string, rows: readonly (readonly SqlValue[])[]): void {
     const width = rows[0]?.length ?? 0;
@@ -74,7 +93,11 @@ export class SqlCounter {
     const perStatement = Math.floor(MAX_BINDINGS / width);
     for (let start = 0; start < rows.length; start += perStatement) {
       const chunk = rows.slice(start, start + perStatement);
-      this.run(`${head} VALUES ${chunk.map(() => tuple).join(", ")}`, ...chunk.flat());
+      try {
+        this.run(`${head} VALUES ${chunk.map(() => tuple).join(", ")}`, ...chunk.flat());
+      } catch (error) {
+        throw new InsertFailed(start, error);
+      }
     }
   }
 
