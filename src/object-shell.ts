@@ -16,6 +16,12 @@ export const HANDLERS = ["fetch", "alarm", "webSocketMessage", "webSocketClose",
 const LOADED = Symbol("loaded");
 
 /**
+ * The one test-only door into an object: tests call `object[INSIDE]()` for the parts they look at
+ * instead of casting private fields. A symbol key, so no RPC call can reach it.
+ */
+export const INSIDE: unique symbol = Symbol("inside");
+
+/**
  * A class to export in place of `load()`'s; `methods` are the RPC methods and handlers it
  * forwards (the caller checks their names against the object's RPC interface).
  */
