@@ -10,8 +10,16 @@ import { DurableObject } from "cloudflare:workers";
 type ObjectClass<T> = new (ctx: DurableObjectState, env: Env) => T;
 type Method = (...args: unknown[]) => unknown;
 
-/** The event handlers the runtime calls on an object; the compiler checks that the object has each. */
+/** The event handlers the runtime calls on an object; every object must define each of them. */
 export const HANDLERS = ["fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"] as const;
+
+/**
+ * An object with every runtime handler defined. `DurableObject` leaves them optional, so without
+ * this a deleted `alarm()` would compile and every alarm would silently do nothing.
+ */
+export type CheckedObject = DurableObject<Env> & {
+  [K in (typeof HANDLERS)[number]]-?: NonNullable<DurableObject<Env>[K]>;
+};
 
 const LOADED = Symbol("loaded");
 
@@ -23,9 +31,11 @@ export const INSIDE: unique symbol = Symbol("inside");
 
 /**
  * A class to export in place of `load()`'s; `methods` are the RPC methods and handlers it
- * forwards (the caller checks their names against the object's RPC interface).
+ * forwards (the caller checks their names against the object's RPC interface). A loaded object
+ * that lacks one of them fails its first event, and a call of one it lacks throws: nothing is
+ * forwarded into nothing.
  */
-export function objectShell<T extends DurableObject<Env>>(
+export function objectShell<T extends CheckedObject>(
   methods: readonly (keyof T & string)[],
   load: () => Promise<ObjectClass<T>>,
 ): ObjectClass<T> {
@@ -35,15 +45,20 @@ export function objectShell<T extends DurableObject<Env>>(
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env);
       void ctx.blockConcurrencyWhile(async () => {
-        this[LOADED] = new (await load())(ctx, env);
+        const object = new (await load())(ctx, env);
+        const missing = methods.filter((name) => typeof object[name] !== "function");
+        if (missing.length > 0) throw new Error(`The loaded Durable Object lacks ${missing.join(", ")}`);
+        this[LOADED] = object;
       });
     }
   }
   for (const name of methods) {
     Object.defineProperty(Shell.prototype, name, {
       value(this: Shell, ...args: unknown[]) {
-        const object = loadedObject(this) as unknown as Record<string, Method>;
-        return object[name]?.(...args);
+        const object = loadedObject<Record<string, Method | undefined>>(this);
+        const method = object[name];
+        if (typeof method !== "function") throw new Error(`The loaded Durable Object has no method ${name}`);
+        return method.apply(object, args);
       },
     });
   }

@@ -6,7 +6,7 @@ import type { PushSubscriptionBody } from "../protocol/notify";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionInit } from "./session-types";
 
-export interface SessionRpc {
+export interface SessionRpc extends Rpc.DurableObjectBranded {
   create(init: SessionInit): Promise<CommandOutcome>;
   snapshot(access?: Access): Promise<CommandOutcome>;
   eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;
