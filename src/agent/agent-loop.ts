@@ -1,4 +1,4 @@
-// The durable agent loop (DESIGN §4). Every step reads its state from the stores and writes its
+// The durable agent loop (docs/architecture.md#the-turn-loop). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";

@@ -1,4 +1,4 @@
-// Creating a session for an agent that runs elsewhere (DESIGN §20): its id is derived from the
+// Creating a session for an agent that runs elsewhere (docs/architecture.md#external-agents): its id is derived from the
 // creator and the agent's key, so a bridge that restarts finds the same session without a registry.
 import type { Context } from "hono";
 import type { MintedLink, ShareLinkView } from "../protocol/access";
