@@ -9,7 +9,7 @@ import type { DeltaFrame } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
 import { atEndOfStep } from "../storage/deferred-writes";
-import { InsertFailed, type SqlCounter } from "../storage/sql-counter";
+import { InsertFailed, type Kept, type SqlCounter } from "../storage/sql-counter";
 
 export class EventLog implements EventSink {
   // INVARIANT: a cache of MAX(seq) as stored, reloaded from storage by every new instance; it moves
@@ -25,10 +25,9 @@ export class EventLog implements EventSink {
     () => this.flush(),
     (error) => this.sql.onDeferredWriteFailure(error),
   );
-  // INVARIANT: the `at` of the newest stored event other than an expiry warning, as this instance
-  // read or appended it; undefined until read, and dropped with the stores' other copies on a
-  // rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
-  private lastActiveAt: number | null | undefined;
+  // The `at` of the newest stored event other than an expiry warning, kept until `events` is
+  // written (this class's own writes bring it up to date). The alarm's every re-arm asks for it.
+  private readonly lastStoredActivity: Kept<number | null>;
   /** Counts the readers that get stored events only (event streams); set by the object that has them. */
   storedOnlyReaders: () => number = () => 0;
 
@@ -40,6 +39,13 @@ export class EventLog implements EventSink {
     private readonly afterAppend: (event: SessionEvent) => void = () => {},
   ) {
     this.stored = this.storedSeq();
+    this.lastStoredActivity = sql.keptUntilWritten(
+      ["events"],
+      () =>
+        sql.one<{ at: number }>(
+          `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
+        )?.at ?? null,
+    );
   }
 
   /** The seq of the newest event appended (written or about to be). */
@@ -50,7 +56,6 @@ export class EventLog implements EventSink {
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent {
     const event = { seq: this.lastSeq + 1, at: this.now(), type, data } as SessionEvent;
     this.unwritten.push({ event, frame: JSON.stringify(event) });
-    if (type !== "session_expiring") this.lastActiveAt = event.at;
     this.flushSoon();
     // Delivery rows are written in the same task (and transaction) as the event, so they share its fate.
     this.afterAppend(event);
@@ -69,17 +74,18 @@ export class EventLog implements EventSink {
     let failure: unknown = null;
     try {
       this.sql.insertRows(
+        ["events"],
         `INSERT INTO events (seq, type, frame, at)`,
         rows.map(({ event, frame }) => [event.seq, event.type, frame, event.at]),
       );
     } catch (error) {
       failure = error;
       written = rows.slice(0, error instanceof InsertFailed ? error.stored : 0);
-      // The dropped rows may have carried the newest activity.
-      this.lastActiveAt = undefined;
     }
     this.unwritten = [];
     this.stored += written.length;
+    const active = newestActivity(written);
+    this.lastStoredActivity.patch((previous) => active ?? previous);
     for (const { frame } of written) {
       if (this.held) this.held.push(frame);
       else this.broadcast(frame);
@@ -118,19 +124,7 @@ export class EventLog implements EventSink {
 
   /** When the session was last used: its newest event other than an expiry warning (null: none). */
   lastActivityAt(): number | null {
-    if (this.lastActiveAt === undefined) {
-      this.flush();
-      const row = this.sql.one<{ at: number }>(
-        `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
-      );
-      this.lastActiveAt = row?.at ?? null;
-    }
-    return this.lastActiveAt;
-  }
-
-  /** Drops the kept last activity, so the next read goes to storage. */
-  forget(): void {
-    this.lastActiveAt = undefined;
+    return newestActivity(this.unwritten) ?? this.lastStoredActivity();
   }
 
   private storedSeq(): number {
@@ -206,6 +200,14 @@ export class EventLog implements EventSink {
     }
     return counts;
   }
+}
+
+function newestActivity(rows: ReadonlyArray<{ event: SessionEvent }>): number | null {
+  for (let i = rows.length - 1; i >= 0; i -= 1) {
+    const event = rows[i]?.event;
+    if (event && event.type !== "session_expiring") return event.at;
+  }
+  return null;
 }
 
 function batch(frames: string[], more: boolean): string {

@@ -70,6 +70,7 @@ export class SqlOutbox implements DeferredWrites {
     if (rows.length === 0) return;
     try {
       this.sql.insertRows(
+        ["outbox"],
         `INSERT OR REPLACE INTO outbox (type, entry, at)`,
         rows.map((row) => [row.type, row.json, row.at]),
       );
@@ -100,7 +101,7 @@ export class SqlOutbox implements DeferredWrites {
   /** The inbox holds every row up to `seq`. */
   acknowledge(seq: number): void {
     this.flush();
-    this.sql.run(`DELETE FROM outbox WHERE seq <= ?`, seq);
+    this.sql.run(["outbox"], `DELETE FROM outbox WHERE seq <= ?`, seq);
     // Read from the kept copy: most deliveries follow no failure, and need not write.
     if (this.retry()) this.meta.delete("outbox_retry");
   }
