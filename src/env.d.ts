@@ -11,6 +11,8 @@ declare namespace Cloudflare {
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
+    /** Tests only: "true" compares every kept copy of stored rows with storage after each input. */
+    SHADOW_READS?: string;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");

@@ -6,6 +6,7 @@
 // Proxy is refused) and forwards each to the real object, built from a dynamic import inside
 // `blockConcurrencyWhile`, so no event reaches a shell whose object is not ready.
 import { DurableObject } from "cloudflare:workers";
+import { checkAfterInput } from "./storage/shadow-reads";
 
 type ObjectClass<T> = new (ctx: DurableObjectState, env: Env) => T;
 type Method = (...args: unknown[]) => unknown;
@@ -22,12 +23,19 @@ export type CheckedObject = DurableObject<Env> & {
 };
 
 const LOADED = Symbol("loaded");
+const SHADOW = Symbol("shadow");
 
 /**
  * The one test-only door into an object: tests call `object[INSIDE]()` for the parts they look at
  * instead of casting private fields. A symbol key, so no RPC call can reach it.
  */
 export const INSIDE: unique symbol = Symbol("inside");
+
+/** What every object's door offers: shadow reads of the copies of stored rows it keeps. */
+export interface ObjectInsides {
+  /** Each kept copy against a fresh read: what differs (see src/storage/shadow-reads.ts). */
+  differences(): Promise<string[]>;
+}
 
 /**
  * A class to export in place of `load()`'s; `methods` are the RPC methods and handlers it
@@ -41,9 +49,12 @@ export function objectShell<T extends CheckedObject>(
 ): ObjectClass<T> {
   class Shell extends DurableObject<Env> {
     [LOADED]: T | null = null;
+    // Tests only: every input is followed by shadow reads of the object's kept copies.
+    readonly [SHADOW]: boolean;
 
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env);
+      this[SHADOW] = env.SHADOW_READS === "true";
       void ctx.blockConcurrencyWhile(async () => {
         const object = new (await load())(ctx, env);
         const missing = methods.filter((name) => typeof object[name] !== "function");
@@ -58,7 +69,10 @@ export function objectShell<T extends CheckedObject>(
         const object = loadedObject<Record<string, Method | undefined>>(this);
         const method = object[name];
         if (typeof method !== "function") throw new Error(`The loaded Durable Object has no method ${name}`);
-        return method.apply(object, args);
+        const result = method.apply(object, args);
+        if (!this[SHADOW]) return result;
+        const door = (object as { [INSIDE]?: () => ObjectInsides })[INSIDE];
+        return checkAfterInput(result, `${name}`, () => door?.call(object).differences());
       },
     });
   }

@@ -1,12 +1,13 @@
 // What a test may reach inside a session's instance, through its one test-only door
 // (`SessionObject[INSIDE]`, src/object-shell.ts): the stores, and parts a test swaps for smaller ones.
 import type { ModelClient } from "../model/model-client";
+import type { ObjectInsides } from "../object-shell";
 import type { EventStreams } from "./event-streams";
 import type { HttpCommandBudget } from "./http-command-budget";
 import type { ReplayBudget } from "./replay-budget";
 import type { SessionState } from "./session-state";
 
-export interface SessionInsides {
+export interface SessionInsides extends ObjectInsides {
   /** The stores (built on first use, which creates a session's tables). */
   readonly state: SessionState;
   /** The model client of this instance (a scripted model records the requests it received). */

@@ -371,6 +371,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       streamStatus: () => ({ open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false }),
       untilWaitingReads: (n) => this.waiters.untilWaiting(n),
       forgetCopies: () => this.stateRef?.forgetCopies(),
+      differences: async () => (await this.stateRef?.sql.differences()) ?? [],
       swap: (parts) => {
         if (parts.streams) this.streamsRef = parts.streams;
         if (parts.httpBudget) this.httpBudget = parts.httpBudget;
