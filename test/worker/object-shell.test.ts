@@ -5,7 +5,8 @@
 import { runInDurableObject as runInShell } from "cloudflare:test";
 import { DurableObject, env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { objectShell } from "../../src/object-shell";
+import { INSIDE, type ObjectInsides, objectShell } from "../../src/object-shell";
+import { shadowDifferences } from "../../src/storage/shadow-reads";
 
 class Complete extends DurableObject<Env> {
   override async fetch(): Promise<Response> {
@@ -32,7 +33,10 @@ class WithoutAlarm extends DurableObject<Env> {
 const HANDLERS = ["fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"] as const;
 
 /** Builds a shell over a real object's state and waits for its object to load (or fail to). */
-async function built<T>(Shell: new (ctx: DurableObjectState, env: Env) => T): Promise<T> {
+async function built<T>(
+  Shell: new (ctx: DurableObjectState, env: Env) => T,
+  bindings: Env = env,
+): Promise<T> {
   const stub = env.SESSIONS.get(env.SESSIONS.newUniqueId());
   return runInShell(stub, async (_object, state) => {
     let loading: Promise<unknown> = Promise.resolve();
@@ -45,7 +49,7 @@ async function built<T>(Shell: new (ctx: DurableObjectState, env: Env) => T): Pr
       },
     });
     try {
-      const shell = new Shell(state, env);
+      const shell = new Shell(state, bindings);
       await loading;
       return shell;
     } finally {
@@ -79,5 +83,38 @@ describe("an object shell", () => {
       .filter((value) => typeof value === "object" && value !== null);
     for (const object of loaded) Object.defineProperty(object, "greet", { value: undefined });
     expect(() => shell.greet("Ada")).toThrow("The loaded Durable Object has no method greet");
+  });
+});
+
+/** An object whose kept copies always differ from storage, as a stale one would. */
+class Stale extends Complete {
+  [INSIDE](): ObjectInsides {
+    return { differences: async () => ["a kept read of due: kept null, storage has 3"] };
+  }
+}
+
+describe("an object shell with shadow reads on", () => {
+  it("compares the object's kept copies after each input and records what differs", async () => {
+    const shell = await built(
+      objectShell<Stale>([...HANDLERS, "greet"], async () => Stale),
+      { ...env, SHADOW_READS: "true" },
+    );
+    const before = shadowDifferences.length;
+    expect(await shell.greet("Ada")).toBe("hello Ada");
+    const found = shadowDifferences.splice(before);
+    expect(found).toEqual(["after greet: a kept read of due: kept null, storage has 3"]);
+  });
+
+  it("does not compare anything when shadow reads are off", async () => {
+    const shell = await built(
+      objectShell<Stale>([...HANDLERS, "greet"], async () => Stale),
+      {
+        ...env,
+        SHADOW_READS: "false",
+      },
+    );
+    const before = shadowDifferences.length;
+    expect(await shell.greet("Ada")).toBe("hello Ada");
+    expect(shadowDifferences.length).toBe(before);
   });
 });
