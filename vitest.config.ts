@@ -23,6 +23,10 @@ async function pickPorts(): Promise<TestServerPorts> {
   return { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
 }
 
+// The shadow-read run (`npm test` runs the worker suite once more this way): every object compares
+// its kept copies of stored rows with storage after each input, and a difference fails the test.
+const shadowReads = process.env.PARLEY_SHADOW_READS === "1";
+
 const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.
   INTERACTION_TIMEOUT_MS: "600000",
@@ -32,6 +36,7 @@ const bindings = {
   SSE_HEARTBEAT_MS: "250",
   // Reports to the inbox move a session's alarm; only the inbox project's tests expect that.
   INBOX_DISABLED: "true",
+  ...(shadowReads ? { SHADOW_READS: "true" } : {}),
 };
 
 const shared = {
@@ -45,6 +50,7 @@ const shared = {
   // alone can take several seconds.
   testTimeout: 20_000,
   deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
+  setupFiles: shadowReads ? ["test/helpers/shadow-reads-setup.ts"] : [],
 };
 
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.

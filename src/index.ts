@@ -65,10 +65,16 @@ const INBOX_RPC = [
 ] as const satisfies readonly (keyof InboxRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.
-const everySessionMethod: Exclude<keyof SessionRpc, (typeof SESSION_RPC)[number] | "fetch"> extends never
+const everySessionMethod: Exclude<
+  keyof SessionRpc,
+  (typeof SESSION_RPC)[number] | "fetch" | keyof Rpc.DurableObjectBranded
+> extends never
   ? true
   : never = true;
-const everyInboxMethod: Exclude<keyof InboxRpc, (typeof INBOX_RPC)[number] | "fetch"> extends never
+const everyInboxMethod: Exclude<
+  keyof InboxRpc,
+  (typeof INBOX_RPC)[number] | "fetch" | keyof Rpc.DurableObjectBranded
+> extends never
   ? true
   : never = true;
 void everySessionMethod;

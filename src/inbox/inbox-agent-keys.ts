@@ -39,6 +39,7 @@ export class InboxAgentKeys {
     const count = this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM agent_keys`)?.n ?? 0;
     if (count >= MAX_AGENT_KEYS) return null;
     this.sql.run(
+      ["agent_keys"],
       `INSERT INTO agent_keys (key_id, label, secret_hash, created_at, expires_at, revoked_at)
        VALUES (?, ?, ?, ?, ?, NULL)`,
       key.keyId,
@@ -65,6 +66,7 @@ export class InboxAgentKeys {
   /** Marks a key revoked (idempotent) and answers the agent links it was given; null when unknown. */
   revoke(keyId: string): { key: AgentKeyView; links: AgentKeyLink[] } | null {
     this.sql.run(
+      ["agent_keys"],
       `UPDATE agent_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL`,
       this.now(),
       keyId,
@@ -87,6 +89,7 @@ export class InboxAgentKeys {
   noteLink(keyId: string, link: AgentKeyLink): boolean {
     const row = this.row(keyId);
     this.sql.run(
+      ["agent_key_links"],
       `INSERT INTO agent_key_links (key_id, session_id, link_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
       keyId,
       link.sessionId,
@@ -102,7 +105,7 @@ export class InboxAgentKeys {
     const row = this.sql.one<{ salt: string }>(`SELECT salt FROM keyed_sessions WHERE agent_key = ?`, key);
     if (row) return row.salt;
     const salt = newSalt();
-    this.sql.run(`INSERT INTO keyed_sessions (agent_key, salt) VALUES (?, ?)`, key, salt);
+    this.sql.run(["keyed_sessions"], `INSERT INTO keyed_sessions (agent_key, salt) VALUES (?, ?)`, key, salt);
     return salt;
   }
 
@@ -112,6 +115,7 @@ export class InboxAgentKeys {
    */
   renewSessionSalt(key: string, erased: string): string {
     this.sql.run(
+      ["keyed_sessions"],
       `UPDATE keyed_sessions SET salt = ? WHERE agent_key = ? AND salt = ?`,
       newSalt(),
       key,

@@ -2,6 +2,7 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
+import { INSIDE, type ObjectInsides } from "../object-shell";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
@@ -84,7 +85,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     try {
       return this.ctx.storage.transactionSync(work);
     } catch (error) {
-      this.sql.invalidate();
+      this.sql.forgetCopies();
       throw error;
     }
   }
@@ -283,5 +284,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         // A socket closing mid-broadcast must not stop the others.
       }
     }
+  }
+
+  /** The test-only door (src/object-shell.ts). */
+  [INSIDE](): ObjectInsides {
+    return { differences: () => this.sql.differences() };
   }
 }

@@ -1,4 +1,4 @@
-// The external API (DESIGN §20) under /api/sessions/:id: an agent opens, reads (with a long-poll
+// The external API (docs/architecture.md#external-agents) under /api/sessions/:id: an agent opens, reads (with a long-poll
 // wait) and withdraws cards, and posts progress. Each write is the socket command of the same name.
 // `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.
 import { Hono } from "hono";

@@ -1,4 +1,4 @@
-// Who a request acts for: the Cloudflare Access identity when Access guards the deployment, else
+// Who a request acts for (docs/architecture.md#the-inbox): the Cloudflare Access identity when Access guards the deployment, else
 // the holder of GATEWAY_TOKEN (one operator), else — on loopback only — the one local person. On
 // the inbox's own routes an inbox link stands in for the person who minted it.
 import type { Context } from "hono";

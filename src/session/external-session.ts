@@ -1,4 +1,4 @@
-// An external session's own storage and commands (DESIGN §20): the agent it was created for, the
+// An external session's own storage and commands (docs/architecture.md#external-agents): the agent it was created for, the
 // agent's keys for its cards and the link that opened each, its progress run, and the three
 // commands only an agent sends.
 import * as z from "zod";
@@ -62,12 +62,22 @@ export class SqlExternalKeys implements ExternalKeys {
   }
 
   set(interactionId: string, key: string): void {
-    this.sql.run(`UPDATE interactions SET external_key = ? WHERE id = ?`, key, interactionId);
+    this.sql.run(
+      ["interactions"],
+      `UPDATE interactions SET external_key = ? WHERE id = ?`,
+      key,
+      interactionId,
+    );
   }
 
   /** Records the agent link that opened the card (none when the owner opened it). */
   recordOpener(interactionId: string, linkId: string | null): void {
-    this.sql.run(`UPDATE interactions SET opened_by_link = ? WHERE id = ?`, linkId, interactionId);
+    this.sql.run(
+      ["interactions"],
+      `UPDATE interactions SET opened_by_link = ? WHERE id = ?`,
+      linkId,
+      interactionId,
+    );
   }
 
   /** The link that opened the card: null for the owner, undefined when there is no such card. */

@@ -1,4 +1,4 @@
-// What a session tells its creator's inbox (DESIGN §21): card and status changes become outbox
+// What a session tells its creator's inbox (docs/architecture.md#the-inbox): card and status changes become outbox
 // rows in the event's own transaction; the alarm delivers them (it is a deadline source), retrying
 // later when the inbox is unreachable, so the session never waits on it.
 import * as z from "zod";

@@ -7,7 +7,7 @@ import type { InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
 
-export interface InboxRpc {
+export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
   apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
   /** Removes a deleted or expired session and its cards. */
@@ -58,5 +58,5 @@ export interface InboxRpc {
 }
 
 export function inboxStub(env: Env, person: string): InboxRpc {
-  return env.INBOXES.get(env.INBOXES.idFromName(person)) as unknown as InboxRpc;
+  return env.INBOXES.get(env.INBOXES.idFromName(person));
 }

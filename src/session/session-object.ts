@@ -2,8 +2,8 @@
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
 import { type Config, configFor } from "../config";
-import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
+import { INSIDE } from "../object-shell";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
@@ -28,6 +28,7 @@ import { acceptSocket, acceptStream, type ConnectionHost } from "./session-conne
 import { createSession, markErased, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
+import type { SessionInsides } from "./session-insides";
 import { sessionNotifier } from "./session-notifier";
 import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
@@ -55,7 +56,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget = new SocketBudget(() => this.clock.now(), configFor(this.env));
-  private readonly httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
+  private httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
@@ -382,27 +383,24 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.runtime;
   }
 
-  /** Open SSE streams of this instance, and whether their heartbeat runs (tests check it stops). */
-  get streamStatus(): { open: number; beating: boolean } {
-    return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
-  }
-
-  /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
-  untilWaitingReads(n: number): Promise<void> {
-    return this.waiters.untilWaiting(n);
-  }
-
-  /**
-   * Drops the copies of stored rows the stores keep. Every write goes through the stores, so only a
-   * rollback needs this in use; a test that changes storage behind the object's back calls it after.
-   */
-  forgetCopies(): void {
-    this.stateRef?.forgetCopies();
-  }
-
-  /** The model client of this instance (tests read a scripted model's recorded requests). */
-  get model(): ModelClient {
-    return this.agent().model;
+  /** The test-only door (src/object-shell.ts). */
+  [INSIDE](): SessionInsides {
+    const object = this;
+    return {
+      get state() {
+        return object.state;
+      },
+      model: () => this.agent().model,
+      streamStatus: () => ({ open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false }),
+      untilWaitingReads: (n) => this.waiters.untilWaiting(n),
+      forgetCopies: () => this.stateRef?.forgetCopies(),
+      differences: async () => (await this.stateRef?.sql.differences()) ?? [],
+      swap: (parts) => {
+        if (parts.streams) this.streamsRef = parts.streams;
+        if (parts.httpBudget) this.httpBudget = parts.httpBudget;
+        if (parts.replayBudget) this.replayBudget = parts.replayBudget;
+      },
+    };
   }
 
   private buildSnapshot(): SessionSnapshot {

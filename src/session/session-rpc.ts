@@ -7,7 +7,7 @@ import type { CommandOutcome } from "./command-handler";
 import type { InboxAction, InboxActor } from "./inbox-actions";
 import type { SessionInit } from "./session-types";
 
-export interface SessionRpc {
+export interface SessionRpc extends Rpc.DurableObjectBranded {
   create(init: SessionInit): Promise<CommandOutcome>;
   snapshot(access?: Access): Promise<CommandOutcome>;
   eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;

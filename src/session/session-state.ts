@@ -99,6 +99,7 @@ export class SessionState {
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
     this.deadlines = new AlarmDeadlines(storage, this.meta);
+    this.sql.keep(this.deadlines.copy);
     this.mcp = new SqlMcpStore(this.sql, this.meta);
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
@@ -119,10 +120,7 @@ export class SessionState {
 
   /** Drops the copies of stored rows the stores keep, so the next reads go to storage (a rollback). */
   forgetCopies(): void {
-    this.sql.invalidate();
-    this.meta.forget();
-    this.frames.forget();
-    this.events.forget();
+    this.sql.forgetCopies();
   }
 
   exists(): boolean {
@@ -207,7 +205,6 @@ export class SessionState {
     } catch (error) {
       for (const store of this.deferred) store.discard();
       // The rollback may have undone an alarm change and rows this instance keeps copies of.
-      this.deadlines.fired();
       this.forgetCopies();
       throw error;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ReplayBudget } from "../../../src/session/replay-budget";
 import type { SessionObject } from "../../../src/session/session-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 
@@ -15,10 +15,7 @@ describe("replayed history per credential", () => {
     // budget of a few replays of it.
     const clock = { now: Date.now() };
     await runInDurableObject<SessionObject, void>(stubOf(session), (instance) => {
-      (instance as unknown as { replayBudget: ReplayBudget }).replayBudget = new ReplayBudget(
-        () => clock.now,
-        3_000,
-      );
+      inside(instance).swap({ replayBudget: new ReplayBudget(() => clock.now, 3_000) });
     });
     const acks = [];
     for (let i = 0; i < 6; i += 1) acks.push(await device.request({ type: "resume", after: 0 }));

@@ -2,7 +2,7 @@
 // finds a new incarnation, with a new id, owner token and agent link, and the old ones stay dead.
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { createExternal } from "./external-fixtures";
@@ -53,7 +53,7 @@ describe("a keyed external session deleted and created again", () => {
         `UPDATE meta SET value = CAST(CAST(value AS INTEGER) - ? AS TEXT) WHERE key IN ('created_at', 'retention_warned_for')`,
         31 * DAY,
       );
-      instance.forgetCopies();
+      inside(instance).forgetCopies();
       await instance.alarm();
     });
     expect((await api("GET", `/api/sessions/${first.sessionId}`, { token: first.token })).status).toBe(404);
