@@ -53,6 +53,12 @@ const INBOX_RPC = [
   "unsubscribePush",
   "stats",
   "deliveries",
+  "addGrant",
+  "listGrants",
+  "revokeGrant",
+  "decideByGrants",
+  "decisions",
+  "allDecisions",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.

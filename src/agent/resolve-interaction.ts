@@ -280,3 +280,38 @@ export function replyInChat(
   if (answered.length > 0) markRunningWhenNobodyIsAsked(deps);
   return answered;
 }
+
+/** Who resolved a card a grant decided, in `resolvedBy`. */
+export const GRANT_BY_PREFIX = "grant:";
+
+/**
+ * Resolves a just-created card as one of the person's grants decided it — approved, or denied with
+ * the grant's reason — without asking anyone: no prompt event was written, so no device shows it.
+ */
+export function resolveByGrant(
+  deps: AgentDeps,
+  record: InteractionRecord,
+  verdict: { effect: "allow" | "deny"; grantId: string; rule: string; reason: string | null },
+): ResolveResult {
+  const at = deps.clock.now();
+  const allowed = verdict.effect === "allow";
+  const response = allowed
+    ? { decision: "approve", remember: false }
+    : { decision: "deny", reason: verdict.reason ?? `Refused by the grant ${verdict.rule}` };
+  const outcome = allowed ? "approved" : "denied";
+  const by = `${GRANT_BY_PREFIX}${verdict.grantId}`;
+  if (!deps.interactions.resolve(record.id, outcome, response, by, at)) return alreadyResolved(deps, record);
+  if (!allowed && ownsResult(record)) {
+    recordResult(
+      deps,
+      record.toolCallId,
+      record.toolName,
+      {
+        content: `Tool use refused by the person's grant ${verdict.rule}${verdict.reason ? `: ${verdict.reason}` : ""}`,
+        isError: true,
+      },
+      markOf(deps, record.frameId),
+    );
+  }
+  return announceResolution(deps, record, outcome, response, by, at);
+}

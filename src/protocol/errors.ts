@@ -28,6 +28,7 @@ export const ErrorCode = z.enum([
   "rate_limited",
   "too_many_sockets",
   "too_many_links",
+  "too_many_grants",
   "not_your_subscription",
   "internal",
 ]);
@@ -73,6 +74,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   too_many_sockets: 429,
   too_many_links: 409,
+  too_many_grants: 409,
   not_your_subscription: 403,
   internal: 500,
 };

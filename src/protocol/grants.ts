@@ -53,6 +53,10 @@ export const GrantTerms = z.strictObject({
 });
 export type GrantTerms = z.infer<typeof GrantTerms>;
 
+/** A grant made from an approval card as it is approved: always an allow. */
+export const CardGrant = GrantTerms.omit({ effect: true, reason: true });
+export type CardGrant = z.infer<typeof CardGrant>;
+
 /** `POST /api/grants`: the terms, and the session or agent the scope names. */
 export const CreateGrantBody = GrantTerms.extend({
   sessionId: SessionId.optional(),
@@ -99,19 +103,20 @@ export const GrantView = z.object({
 });
 export type GrantView = z.infer<typeof GrantView>;
 
-/** A new grant, as the inbox is asked to keep it. */
-export interface NewGrant {
-  effect: GrantEffect;
-  rule: string;
-  scope: GrantScope;
-  sessionId: string | null;
-  agent: { name: string; key: string | null } | null;
-  reason: string | null;
-  madeBy: string;
-  madeFrom: DeviceKind;
-  fromInteraction: string | null;
-  expiresInSeconds: number | null;
-}
+/** A new grant, as the inbox is asked to keep it (checked again there: it crosses an RPC). */
+export const NewGrant = z.object({
+  effect: GrantEffect,
+  rule: GrantRuleText,
+  scope: GrantScope,
+  sessionId: z.string().nullable(),
+  agent: z.object({ name: z.string(), key: z.string().nullable() }).nullable(),
+  reason: z.string().nullable(),
+  madeBy: z.string(),
+  madeFrom: DeviceKind,
+  fromInteraction: z.string().nullable(),
+  expiresInSeconds: z.number().int().positive().nullable(),
+});
+export type NewGrant = z.infer<typeof NewGrant>;
 
 /** The call a session asks about, and where it runs. */
 export interface GrantQuery {

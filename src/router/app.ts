@@ -17,8 +17,10 @@ import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
+import { decisionRoutes } from "./decision-routes";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
+import { grantRoutes } from "./grant-routes";
 import { HttpError } from "./http-error";
 import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
@@ -181,6 +183,8 @@ app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);
+app.route("/api/grants", grantRoutes);
+app.route("/api/decisions", decisionRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");

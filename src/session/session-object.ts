@@ -15,6 +15,7 @@ import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { HttpCommandBudget } from "./http-command-budget";
 import type { InboxReport } from "./inbox-report";
+import { inboxStub } from "./inbox-rpc";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, type LinkAdminHost, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
@@ -26,6 +27,7 @@ import { acceptSocket, acceptStream, type ConnectionHost } from "./session-conne
 import { createSession } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
+import { SessionGrants } from "./session-grants";
 import { sessionNotifier } from "./session-notifier";
 import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
@@ -146,9 +148,18 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     access: Access = OWNER,
     answeredBy?: string,
   ): Promise<CommandOutcome> {
-    return this.guard(access, () => {
+    return this.guard(access, async () => {
       this.httpBudget.take(access, this.logIds(access));
-      return runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy });
+      const granted = await this.grants.beforeOpen(command);
+      const outcome = runSessionCommand(this.state, this.agent(), {
+        command,
+        deviceId,
+        access,
+        answeredBy,
+        granted,
+      });
+      await this.grants.afterAnswer(outcome, deviceId, access);
+      return outcome;
     });
   }
 
@@ -271,9 +282,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
-          this.guard(access, () =>
-            runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
-          ),
+          this.guard(access, async () => {
+            const outcome = runSessionCommand(this.state, this.agent(), { command, deviceId, access });
+            await this.grants.afterAnswer(outcome, deviceId, access);
+            return outcome;
+          }),
       },
       ws,
       message,
@@ -354,8 +367,16 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     void this.ctx.storage.deleteAll();
   }
 
+  /** The person's grants, asked before an approval opens and told of those made from a card. */
+  private get grants(): SessionGrants {
+    return new SessionGrants(
+      this.state,
+      this.config.inboxDisabled ? null : (creator) => inboxStub(this.env, creator),
+    );
+  }
+
   private agent(): SessionRuntime {
-    this.runtime ??= buildSessionRuntime(this.state, this.config);
+    this.runtime ??= buildSessionRuntime(this.state, this.config, this.grants);
     return this.runtime;
   }
 

@@ -2,6 +2,7 @@
 // tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
+import type { GrantGate } from "../agent/ports";
 import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";
 import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
 import type { Config } from "../config";
@@ -33,7 +34,11 @@ export interface SessionRuntime {
 }
 
 /** Builds the loop, model and tools of a session from its stored settings and the deployment's config. */
-export function buildSessionRuntime(state: SessionState, config: Config): SessionRuntime {
+export function buildSessionRuntime(
+  state: SessionState,
+  config: Config,
+  grants: GrantGate | null = null,
+): SessionRuntime {
   const model = state.createModel(config);
   const budget = tokenBudget(state, config);
   let runtime: SessionRuntime | null = null;
@@ -62,6 +67,7 @@ export function buildSessionRuntime(state: SessionState, config: Config): Sessio
     },
   });
   if (budget) deps.budget = budget;
+  if (grants) deps.grants = grants;
   runtime = { deps, loop: new AgentLoop(deps), model, budget };
   return runtime;
 }

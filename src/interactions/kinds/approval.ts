@@ -2,6 +2,7 @@
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
 import { describeZodError } from "../../protocol/errors";
+import { CardGrant } from "../../protocol/grants";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
@@ -43,6 +44,8 @@ export const RawApprovalDecision = z.discriminatedUnion(
       remember: z.boolean().optional(),
       /** Approve this input instead of the one asked about (edit-then-approve). */
       updatedInput: UpdatedInput.optional(),
+      /** Also allow calls like it from now on: a grant of the person's, kept by their inbox. */
+      grant: CardGrant.optional(),
     }),
     z.strictObject({
       decision: z.literal("deny"),
@@ -63,10 +66,17 @@ export const RawApprovalDecision = z.discriminatedUnion(
  * `updatedInput` is the input the person approved instead of the one asked about.
  */
 export const ApprovalResponse = z.discriminatedUnion("decision", [
-  z.object({ decision: z.literal("approve"), remember: z.boolean(), updatedInput: UpdatedInput.optional() }),
+  z.object({
+    decision: z.literal("approve"),
+    remember: z.boolean(),
+    updatedInput: UpdatedInput.optional(),
+    grant: CardGrant.optional(),
+  }),
   z.object({ decision: z.literal("deny"), reason: z.string().nullable(), stop: z.literal(true).optional() }),
 ]);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
+
+const GRANT_SCOPE_WORDS = { session: "this session", agent: "this agent", all: "every session" } as const;
 
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
@@ -89,7 +99,11 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     const decision = parsed.data;
     if (decision.decision === "approve") {
       const edited = decision.updatedInput ? { updatedInput: decision.updatedInput } : {};
-      return { ok: true, response: { decision: "approve", remember: decision.remember ?? false, ...edited } };
+      const grant = decision.grant ? { grant: decision.grant } : {};
+      return {
+        ok: true,
+        response: { decision: "approve", remember: decision.remember ?? false, ...edited, ...grant },
+      };
     }
     const reason = decision.reason || null;
     return {
@@ -100,7 +114,11 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
   receipt(_outcome, response) {
     if (response?.decision === "approve") {
-      const always = response.remember ? " · always allowed this session" : "";
+      const always = response.grant
+        ? ` · allowed ${response.grant.rule} for ${GRANT_SCOPE_WORDS[response.grant.scope]}`
+        : response.remember
+          ? " · always allowed this session"
+          : "";
       return `Approved${always}${response.updatedInput ? " · with edited arguments" : ""}`;
     }
     if (response?.decision === "deny")
