@@ -2,6 +2,7 @@
 // by the person's grants first — run with no card, or refused — and recorded like any decision.
 import { describe, expect, it } from "vitest";
 import type { DecisionPage } from "../../../src/protocol/decisions";
+import { isPromptEvent } from "../../../src/protocol/prompt-event";
 import { textReply, toolReply } from "../../helpers/session-harness";
 import { deliverOutbox, Person } from "./inbox-fixtures";
 
@@ -21,7 +22,7 @@ describe("grants in Parley's own loop", () => {
     const device = await alice.connect(session);
     await device.request({ type: "send_message", text: "Note the milk" });
     await device.waitForEvent("done");
-    expect(device.events.some((event) => event.type === "approval_prompt")).toBe(false);
+    expect(device.events.some((event) => isPromptEvent(event))).toBe(false);
     const result = device.events.find((event) => event.type === "tool_result");
     expect(result).toMatchObject({ data: { toolCallId: "toolu_note_1", isError: false } });
     await deliverOutbox(session);
@@ -37,7 +38,7 @@ describe("grants in Parley's own loop", () => {
     const other = await alice.connect(denied);
     await other.request({ type: "send_message", text: "Note the milk" });
     await other.waitForEvent("done");
-    expect(other.events.some((event) => event.type === "approval_prompt")).toBe(false);
+    expect(other.events.some((event) => isPromptEvent(event))).toBe(false);
     const refused = other.events.find((event) => event.type === "tool_result");
     expect(refused).toMatchObject({ data: { toolCallId: "toolu_note_2", isError: true } });
     expect(JSON.stringify(refused)).toContain("No notes today");
