@@ -5,6 +5,7 @@ import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { type CardGrant, type DeviceKind, type GrantQuery, NewGrant } from "../protocol/grants";
 import type { InteractionResolution } from "../protocol/session";
+import type { CommandOutcome } from "./command-handler";
 import { deviceKindOf } from "./device-kind";
 import { externalAgentOf, SqlExternalKeys } from "./external-session";
 import type { InboxRpc } from "./inbox-rpc";
@@ -46,6 +47,21 @@ export class SessionGrants {
       console.warn("SessionGrants.decide: the inbox did not answer; asking a person", error);
       return calls.map(() => null);
     }
+  }
+
+  /**
+   * Runs one command between the grants: asked before an agent's approval opens (a socket's
+   * commands open none, so it asks nothing), told after an answer that makes a grant.
+   */
+  async around(
+    command: SessionCommand,
+    deviceId: string | null,
+    access: Access,
+    run: (granted: GrantDecision | null) => CommandOutcome,
+  ): Promise<CommandOutcome> {
+    const outcome = run(await this.beforeOpen(command));
+    await this.afterAnswer(outcome, deviceId, access);
+    return outcome;
   }
 
   /** For an agent's new approval: what the grants decide, before the command runs. */

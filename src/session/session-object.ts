@@ -15,7 +15,6 @@ import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { HttpCommandBudget } from "./http-command-budget";
 import type { InboxReport } from "./inbox-report";
-import { inboxStub } from "./inbox-rpc";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, type LinkAdminHost, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
@@ -27,7 +26,6 @@ import { acceptSocket, acceptStream, type ConnectionHost } from "./session-conne
 import { createSession } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
-import { SessionGrants } from "./session-grants";
 import { sessionNotifier } from "./session-notifier";
 import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
@@ -148,18 +146,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     access: Access = OWNER,
     answeredBy?: string,
   ): Promise<CommandOutcome> {
-    return this.guard(access, async () => {
+    return this.guard(access, () => {
       this.httpBudget.take(access, this.logIds(access));
-      const granted = await this.grants.beforeOpen(command);
-      const outcome = runSessionCommand(this.state, this.agent(), {
-        command,
-        deviceId,
-        access,
-        answeredBy,
-        granted,
-      });
-      await this.grants.afterAnswer(outcome, deviceId, access);
-      return outcome;
+      return this.agent().grants.around(command, deviceId, access, (granted) =>
+        runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy, granted }),
+      );
     });
   }
 
@@ -282,11 +273,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
-          this.guard(access, async () => {
-            const outcome = runSessionCommand(this.state, this.agent(), { command, deviceId, access });
-            await this.grants.afterAnswer(outcome, deviceId, access);
-            return outcome;
-          }),
+          this.guard(access, () =>
+            this.agent().grants.around(command, deviceId, access, () =>
+              runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+            ),
+          ),
       },
       ws,
       message,
@@ -367,16 +358,8 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     void this.ctx.storage.deleteAll();
   }
 
-  /** The person's grants, asked before an approval opens and told of those made from a card. */
-  private get grants(): SessionGrants {
-    return new SessionGrants(
-      this.state,
-      this.config.inboxDisabled ? null : (creator) => inboxStub(this.env, creator),
-    );
-  }
-
   private agent(): SessionRuntime {
-    this.runtime ??= buildSessionRuntime(this.state, this.config, this.grants);
+    this.runtime ??= buildSessionRuntime(this.state, this.config, this.env);
     return this.runtime;
   }
 
