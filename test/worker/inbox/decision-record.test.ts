@@ -2,10 +2,10 @@
 // outbox exactly once across restarts, kept after the session is deleted, paged and exported.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { inputDigest } from "../../../src/grants/input-digest";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
 import { DECISION_CSV_COLUMNS, type DecisionPage } from "../../../src/protocol/decisions";
 import type { OutboxBatch } from "../../../src/protocol/inbox";
-import { inputDigest } from "../../../src/grants/input-digest";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, inboxObject, Person } from "./inbox-fixtures";
@@ -43,7 +43,9 @@ async function decisionRows(email: string): Promise<number> {
 describe("the decision record", () => {
   it("holds one record per resolution, naming who decided, across restarts and a repeated delivery", async () => {
     const alice = new Person("alice.decisions.once@example.com");
-    const made = await alice.api("POST", "/api/grants", { body: { rule: "Bash(npm run test:*)", scope: "all" } });
+    const made = await alice.api("POST", "/api/grants", {
+      body: { rule: "Bash(npm run test:*)", scope: "all" },
+    });
     const { grantId } = (await made.json()) as { grantId: string };
     const session = await external(alice);
     const granted = await open(alice, session, "npm run test");
@@ -55,7 +57,9 @@ describe("the decision record", () => {
     expect(answered.status).toBe(200);
     // Both objects restart before and after the delivery; the rows are delivered once in effect.
     const rows = await runInDurableObject(stubOf(session), (_, state) =>
-      state.storage.sql.exec<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq`).toArray(),
+      state.storage.sql
+        .exec<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq`)
+        .toArray(),
     );
     await evictDurableObject(stubOf(session));
     await evictDurableObject(inboxObject(alice.email));
@@ -132,7 +136,9 @@ describe("the decision record", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trimEnd().split("\r\n");
     expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
-    expect(lines[0]).toBe("decision_id,at,session_id,agent,kind,tool,input_digest,outcome,decided_by,device,grant_id");
+    expect(lines[0]).toBe(
+      "decision_id,at,session_id,agent,kind,tool,input_digest,outcome,decided_by,device,grant_id",
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,${session.sessionId},Claude Code,approval,Bash,`);
     const json = await alice.api("GET", "/api/decisions/export?format=json");

@@ -28,13 +28,19 @@ describe("grants in Parley's own loop", () => {
     await deliverOutbox(session);
     const page = (await (await alice.api("GET", "/api/decisions")).json()) as DecisionPage;
     expect(page.decisions).toEqual([
-      expect.objectContaining({ agent: "Parley", toolName: "notes_write", decidedBy: { type: "grant", grantId } }),
+      expect.objectContaining({
+        agent: "Parley",
+        toolName: "notes_write",
+        decidedBy: { type: "grant", grantId },
+      }),
     ]);
 
     await alice.api("POST", "/api/grants", {
       body: { effect: "deny", rule: "notes_write", scope: "all", reason: "No notes today" },
     });
-    const denied = await alice.createSession({ script: [write("toolu_note_2", "todo"), textReply("Understood.")] });
+    const denied = await alice.createSession({
+      script: [write("toolu_note_2", "todo"), textReply("Understood.")],
+    });
     const other = await alice.connect(denied);
     await other.request({ type: "send_message", text: "Note the milk" });
     await other.waitForEvent("done");
