@@ -1,6 +1,7 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
+import { MAX_RULE_CHARS } from "../../grants/grant-rule";
 import { describeZodError } from "../../protocol/errors";
 import { CardGrant } from "../../protocol/grants";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
@@ -27,6 +28,8 @@ export const ApprovalRequest = z.object({
       annotations: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
+  /** Rules the agent itself suggests for "always allow" (Claude Code's), offered as a grant's rule. */
+  suggestedRules: z.array(z.string().max(MAX_RULE_CHARS)).max(10).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
