@@ -30,7 +30,12 @@ export class GrantForm {
   private readonly preview: HTMLElement;
   private readonly approveButton: HTMLButtonElement;
 
-  constructor(toolName: string, input: unknown, suggested: readonly string[], onApprove: (grant: CardGrant) => void) {
+  constructor(
+    toolName: string,
+    input: unknown,
+    suggested: readonly string[],
+    onApprove: (grant: CardGrant) => void,
+  ) {
     const id = `grant-${++formCount}`;
     this.rule = h("input", {
       type: "text",
@@ -43,7 +48,11 @@ export class GrantForm {
     });
     this.rule.value = suggested[0] ?? narrowestRule(toolName, input);
     const options = [...new Set([narrowestRule(toolName, input), ...suggested, toolName])];
-    const datalist = h("datalist", { id: `${id}-suggested` }, ...options.map((value) => h("option", { value })));
+    const datalist = h(
+      "datalist",
+      { id: `${id}-suggested` },
+      ...options.map((value) => h("option", { value })),
+    );
     this.scope = h(
       "select",
       { id: `${id}-scope` },
