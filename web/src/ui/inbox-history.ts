@@ -124,7 +124,7 @@ export class InboxHistory {
           type: "button",
           class: "record-action",
           text: "Open session",
-          "aria-label": `Open the session of decision ${record.decisionId}`,
+          "aria-label": `Open session of decision ${record.decisionId} (${record.toolName})`,
         })
       : h("span", { class: "record-meta", text: "Session deleted" });
     if (open instanceof HTMLButtonElement)
