@@ -53,6 +53,8 @@ const KNOWN: Record<string, string> = {
   "src/agent/ports.ts": "a grant's effect, `allow` or `deny`, decides approvals",
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
   "src/agent/external-interaction.ts": "a grant decides an agent's approval before its card opens",
+  "bin/grant-steps.ts": "an approval's allow … for, in the terminal: approves and makes a grant",
+  "web/src/ui/grant-form.ts": "an approval card's allow … for: approves and makes a grant",
   "src/session/session-grants.ts":
     "asks the grants about an agent's approval, and keeps one made from its answer",
 };
