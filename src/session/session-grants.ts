@@ -97,7 +97,8 @@ export class SessionGrants {
       rule: grant.rule.trim(),
       scope: grant.scope,
       sessionId: grant.scope === "session" ? place.sessionId : null,
-      agent: grant.scope === "agent" ? place.agent : null,
+      // "This agent" from a card is the agent by name: its key names one of its sessions only.
+      agent: grant.scope === "agent" ? { name: place.agent.name, key: null } : null,
       reason: null,
       madeBy: resolution.answeredBy ?? (access.role === OWNER.role ? creator : `${access.role} link`),
       madeFrom: deviceKindOf(deviceId) satisfies DeviceKind,
