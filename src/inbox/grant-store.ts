@@ -3,6 +3,7 @@
 import { type ApplicableGrant, decidingGrant, isLive } from "../grants/grant-decision";
 import { describeRule, parseRule } from "../grants/grant-rule";
 import {
+  CHAT_GRANT_MAX_SECONDS,
   type DeviceKind,
   ENDED_GRANT_LISTED_MS,
   type GrantEffect,
@@ -48,6 +49,11 @@ export class GrantStore {
     const held = this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM grants`)?.n ?? 0;
     if (held >= MAX_GRANTS) return null;
     const grantId = this.newId();
+    // A grant made from chat lasts a day at most, whatever was asked.
+    const seconds =
+      grant.madeFrom === "chat"
+        ? Math.min(grant.expiresInSeconds ?? CHAT_GRANT_MAX_SECONDS, CHAT_GRANT_MAX_SECONDS)
+        : grant.expiresInSeconds;
     this.sql.run(
       `INSERT INTO grants (grant_id, effect, rule, scope, session_id, agent_name, agent_key, reason, made_by,
          made_from, from_interaction, created_at, expires_at, revoked_at, uses, last_used_at)
@@ -64,7 +70,7 @@ export class GrantStore {
       grant.madeFrom,
       grant.fromInteraction,
       now,
-      grant.expiresInSeconds === null ? null : now + grant.expiresInSeconds * 1_000,
+      seconds === null ? null : now + seconds * 1_000,
     );
     return this.get(grantId);
   }

@@ -2,7 +2,7 @@
 // link may only make grants for one session of theirs, a `view` link nothing. Agent credentials
 // are refused before they get here.
 import { Hono } from "hono";
-import { CHAT_GRANT_MAX_SECONDS, CreateGrantBody, type DeviceKind, type NewGrant } from "../protocol/grants";
+import { CreateGrantBody, type DeviceKind, type NewGrant } from "../protocol/grants";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
@@ -57,7 +57,7 @@ grantRoutes.delete("/:grantId", async (c) => {
   return c.json(revoked);
 });
 
-/** A grant's stored terms from the API's body, or a card's answer; chat's grants last a day at most. */
+/** A grant's stored terms from the API's body (the inbox caps one made from chat at a day). */
 export function newGrant(
   body: Pick<
     CreateGrantBody,
@@ -66,12 +66,6 @@ export function newGrant(
   from: { madeBy: string; madeFrom: DeviceKind; fromInteraction?: string },
 ): NewGrant {
   const expires = body.expiresInSeconds ?? null;
-  if (from.madeFrom === "chat" && (expires === null || expires > CHAT_GRANT_MAX_SECONDS)) {
-    throw new HttpError(
-      "invalid_input",
-      "A grant made from chat lasts at most a day (expiresInSeconds ≤ 86400)",
-    );
-  }
   return {
     effect: body.effect,
     rule: body.rule.trim(),

@@ -2,7 +2,7 @@
 // keeps first-answer-wins (409 with the winner) and records the person as who acted.
 import type { Context, Hono } from "hono";
 import * as z from "zod";
-import { OWNER } from "../protocol/access";
+import { mayDecideBeyondCard, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import { InteractionId, SessionId } from "../protocol/session";
@@ -65,6 +65,13 @@ export function inboxAnswerRoute(routes: Hono<AppEnv>): void {
     const card = await cardOf(c, "answer cards");
     const body = await readJsonBody(c, AnswerBody);
     const command = { type: "respond", interactionId: card.interactionId, response: body.response };
+    // An answer link makes grants for one session at most, as the session's own answer links do.
+    if (card.link && !mayDecideBeyondCard(card.link.role, command)) {
+      throw new HttpError(
+        "forbidden",
+        "An answer link may approve once, or make a grant for this session only",
+      );
+    }
     return commandAs(c, card, command as SessionCommand);
   });
 

@@ -17,6 +17,7 @@ import {
   SubmitAnswersCommand,
 } from "../../../src/protocol/commands";
 import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external";
+import { CreateGrantBody } from "../../../src/protocol/grants";
 import { CreateSessionBody, PatchSessionBody } from "../../../src/protocol/http";
 import { MintInboxLinkBody } from "../../../src/protocol/inbox-links";
 import { PushSubscriptionBody } from "../../../src/protocol/notify";
@@ -110,6 +111,11 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/inbox/push-subscriptions": { kind: "body", acts: valid(PushSubscriptionBody) },
   "DELETE /api/inbox/push-subscriptions/:deviceId": { kind: "params" },
   "POST /api/inbox/sessions/:sessionId/open": { kind: "params" },
+  "POST /api/grants": { kind: "body", acts: valid(CreateGrantBody) },
+  "GET /api/grants": { kind: "query", ok: true },
+  "DELETE /api/grants/:grantId": { kind: "params" },
+  "GET /api/decisions": { kind: "query" },
+  "GET /api/decisions/export": { kind: "query" },
 };
 
 function isEmptyObject(value: unknown): boolean {

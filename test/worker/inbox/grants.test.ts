@@ -251,3 +251,41 @@ describe("grants", () => {
     expect((await bearer("GET", "/api/grants", session.token)).status).toBe(401);
   });
 });
+
+describe("grants through the inbox", () => {
+  it("from an answer inbox link's card answer cover one session at most", async () => {
+    const alice = new Person("alice.grants.inboxanswer@example.com");
+    const session = await external(alice);
+    const minted = await alice.api("POST", "/api/inbox/links", { body: { role: "answer", label: "Phone" } });
+    const { token } = (await minted.json()) as { token: string };
+    const card = await ask(alice, session, "npm run lint");
+    const path = `/api/inbox/cards/${session.sessionId}/${card.interactionId}/respond`;
+    const grantOf = (scope: string) => ({
+      response: { decision: "approve", grant: { rule: "Bash(npm run lint)", scope } },
+    });
+    expect((await bearer("POST", path, token, grantOf("all"))).status).toBe(403);
+    expect(await grants(alice)).toEqual([]);
+    const narrow = await bearer("POST", path, token, grantOf("session"));
+    expect(narrow.status, await narrow.clone().text()).toBe(200);
+    expect(await grants(alice)).toEqual([
+      expect.objectContaining({ scope: "session", madeBy: expect.stringContaining("Phone") }),
+    ]);
+  });
+
+  it("made from chat last a day at most", async () => {
+    const alice = new Person("alice.grants.chat@example.com");
+    const kept = await inboxObject(alice.email).addGrant({
+      effect: "allow",
+      rule: "Bash(ls)",
+      scope: "all",
+      sessionId: null,
+      agent: null,
+      reason: null,
+      madeBy: "alice (Slack)",
+      madeFrom: "chat",
+      fromInteraction: null,
+      expiresInSeconds: null,
+    });
+    expect(kept?.expiresAt).toBe((kept?.createdAt ?? 0) + 86_400_000);
+  });
+});
