@@ -6,9 +6,10 @@ import type { InboxObject } from "../../../src/inbox/inbox-object";
 import type { GrantView } from "../../../src/protocol/grants";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN } from "../../helpers/session-harness";
+import { type ExternalSession, passDeadlines } from "../external/external-fixtures";
 import { deliverOutbox, inboxObject, Person } from "./inbox-fixtures";
 
-type External = { sessionId: string; agentToken: string; token: string };
+type External = ExternalSession;
 type Card = {
   interactionId: string;
   status: string;
@@ -131,6 +132,23 @@ describe("grants", () => {
     });
     expect((await ask(alice, session, "make all")).status).toBe("pending");
     expect(await grants(alice)).toEqual([expect.objectContaining({ active: false, uses: 1 })]);
+  });
+
+  it("never turn a deadline into an allow: a card already open times out as its policy says", async () => {
+    const alice = new Person("alice.grants.deadline@example.com");
+    const session = await external(alice);
+    const card = await ask(alice, session, "terraform apply");
+    expect(card.status).toBe("pending");
+    await grant(alice, { rule: "Bash(terraform apply)", scope: "all" });
+    await passDeadlines(session);
+    const read = await alice.api(
+      "GET",
+      `/api/sessions/${session.sessionId}/interactions/${card.interactionId}`,
+      {
+        token: session.agentToken,
+      },
+    );
+    expect(((await read.json()) as Card).resolution).toMatchObject({ outcome: "timed_out" });
   });
 
   it("stop at once in an open session when revoked", async () => {
