@@ -40,9 +40,11 @@ export function openExternalInteraction(
     | "clock"
     | "deadlines"
     | "events"
+    | "frames"
     | "interactions"
     | "kinds"
     | "newId"
+    | "results"
     | "settings"
   >,
   keys: ExternalKeys,
@@ -84,7 +86,7 @@ export function openExternalInteraction(
       deps.interactions.create(record);
       if (body.key !== undefined) keys.set(id, body.key);
       const stored = deps.interactions.get(id);
-      if (stored) resolveByGrant(deps as AgentDeps, stored, granted);
+      if (stored) resolveByGrant(deps, stored, granted);
     });
     return { ok: true, created: true, result: { interactionId: id, status: "resolved", created: true } };
   }

@@ -174,8 +174,11 @@ function ownsResult(record: InteractionRecord): boolean {
   return !isToolForm(record) && !isExternalInteraction(record);
 }
 
+/** What announcing a resolution writes: the receipt event, and the alarm's next deadline. */
+type AnnounceDeps = Pick<AgentDeps, "kinds" | "events" | "deadlines" | "frames">;
+
 function announceResolution(
-  deps: AgentDeps,
+  deps: AnnounceDeps,
   record: InteractionRecord,
   outcome: InteractionOutcome,
   response: unknown,
@@ -289,7 +292,7 @@ export const GRANT_BY_PREFIX = "grant:";
  * the grant's reason — without asking anyone: no prompt event was written, so no device shows it.
  */
 export function resolveByGrant(
-  deps: AgentDeps,
+  deps: AnnounceDeps & Pick<AgentDeps, "clock" | "interactions" | "results">,
   record: InteractionRecord,
   verdict: { effect: "allow" | "deny"; grantId: string; rule: string; reason: string | null },
 ): ResolveResult {

@@ -139,7 +139,7 @@ function settleByGrant(
     createdAt: now,
   });
   const record = deps.interactions.get(use.id);
-  if (record) resolveByGrant(deps as AgentDeps, record, verdict);
+  if (record) resolveByGrant(deps, record, verdict);
 }
 
 async function runTool(
