@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
   MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
   SESSION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(30),
+  DECISION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(90),
   MODEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
   MODEL_RETRY_GIVE_UP_MS: z.coerce
     .number()
@@ -144,6 +145,8 @@ export interface Config {
   mcpServers: McpServerConfig[];
   /** Cloudflare Access in front of the deployment: every request carries its signed assertion. */
   access: { teamDomain: string; audience: string } | null;
+  /** How long a person's decision record keeps each decision, also after its session is gone. */
+  decisionRetentionMs: number;
   /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
   inboxDisabled: boolean;
   /** The deployment's deadline policies (`DEADLINE_POLICIES`); a session may override them. */
@@ -188,6 +191,7 @@ export function readConfig(env: ConfigVars): Config {
     maxAgentDepth: e.MAX_AGENT_DEPTH,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
     retentionMs: Math.round(e.SESSION_RETENTION_DAYS * 86_400_000),
+    decisionRetentionMs: Math.round(e.DECISION_RETENTION_DAYS * 86_400_000),
     modelRetryBaseMs: e.MODEL_RETRY_BASE_MS,
     modelRetryGiveUpMs: e.MODEL_RETRY_GIVE_UP_MS,
     contextTokens: e.MODEL_CONTEXT_TOKENS,

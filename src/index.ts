@@ -62,6 +62,12 @@ const INBOX_RPC = [
   "noteAgentLink",
   "keyedSessionSalt",
   "renewKeyedSessionSalt",
+  "addGrant",
+  "listGrants",
+  "revokeGrant",
+  "decideByGrants",
+  "decisions",
+  "allDecisions",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.

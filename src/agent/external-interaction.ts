@@ -15,8 +15,10 @@ import {
   WITHDRAWN_BY_PREFIX,
   withdrawnBy,
 } from "./external-id";
-import type { InteractionRecord } from "./ports";
-import { cancelExternal } from "./resolve-interaction";
+import type { GrantDecision, InteractionRecord } from "./ports";
+import { cancelExternal, resolveByGrant } from "./resolve-interaction";
+
+export type { GrantDecision } from "./ports";
 
 /** Finds and records the agent's own key for an interaction (unique in the session). */
 export interface ExternalKeys {
@@ -40,14 +42,17 @@ export function openExternalInteraction(
     | "clock"
     | "deadlines"
     | "events"
+    | "frames"
     | "interactions"
     | "kinds"
     | "newId"
+    | "results"
     | "settings"
   >,
   keys: ExternalKeys,
   agent: string,
   body: OpenInteractionBody,
+  granted: GrantDecision | null = null,
 ): ExternalOutcome<OpenedInteraction> {
   const size = jsonBytes(body.request);
   if (size > MAX_CARD_REQUEST_BYTES) {
@@ -86,6 +91,26 @@ export function openExternalInteraction(
   const id = deps.newId(EXTERNAL_ID_PREFIX);
   const createdAt = deps.clock.now();
   const toolName = toolNameOf(opened.request) ?? kind.toolName ?? kind.kind;
+  // A grant decides an approval at once: the card is stored resolved, and no device is asked.
+  if (granted && kind.kind === "approval") {
+    deps.atomically(() => {
+      const record = {
+        id,
+        toolCallId: id,
+        frameId: MAIN_FRAME_ID,
+        kind: kind.kind,
+        toolName,
+        request: opened.request,
+        deadline: createdAt,
+        createdAt,
+      };
+      deps.interactions.create(record);
+      if (body.key !== undefined) keys.set(id, body.key);
+      const stored = deps.interactions.get(id);
+      if (stored) resolveByGrant(deps, stored, granted);
+    });
+    return { ok: true, created: true, result: { interactionId: id, status: "resolved", created: true } };
+  }
   const timeoutMs = body.timeoutMs ?? deps.settings.interactionTimeoutMs;
   const deadline = cardDeadline(deps, { id, kind: kind.kind, toolName, createdAt, timeoutMs });
   deps.atomically(() => {

@@ -217,3 +217,17 @@ export interface FrameStore {
   /** Compare-and-set from `active`; false when the frame had already ended. */
   end(frameId: string, outcome: AgentOutcome, at: number): boolean;
 }
+
+/** What one of the person's grants decided for an approval, before its card would open. */
+export interface GrantDecision {
+  effect: "allow" | "deny";
+  grantId: string;
+  rule: string;
+  reason: string | null;
+}
+
+/** The person's grants, asked once for a step's calls that would otherwise open an approval. */
+export interface GrantGate {
+  /** One decision per call, in order; null where a person must be asked. */
+  decide(calls: { toolName: string; input: unknown }[]): Promise<(GrantDecision | null)[]>;
+}

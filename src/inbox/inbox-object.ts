@@ -4,8 +4,10 @@ import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
 import { INSIDE, type ObjectInsides } from "../object-shell";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
+import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
+import { type GrantQuery, type GrantVerdict, type GrantView, NewGrant } from "../protocol/grants";
 import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
@@ -13,9 +15,12 @@ import { EventStreams } from "../session/event-streams";
 import type { InboxRpc } from "../session/inbox-rpc";
 import { MetaStore } from "../session/meta-store";
 import { ReplayBudget } from "../session/replay-budget";
+import { SessionClock } from "../session/session-clock";
 import { SOCKET_CLOSE } from "../session/socket-access";
 import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
+import { DecisionStore } from "./decision-store";
+import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { InboxLinks } from "./inbox-links";
@@ -33,6 +38,8 @@ const REPLAY_SPENT: ErrorBody = {
 
 export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly store: InboxStore;
+  private readonly grantStore: GrantStore;
+  private readonly decisionStore: DecisionStore;
   private readonly links: InboxLinks;
   private readonly agentKeys: InboxAgentKeys;
   private readonly tickets: SpentTickets;
@@ -43,17 +50,21 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
+  /** The clock grants expire by and decisions age by (tests move it forward instead of waiting). */
+  readonly clock = new SessionClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateInbox(ctx.storage.sql);
     const sql = new SqlCounter(ctx.storage.sql);
     this.sql = sql;
-    this.store = new InboxStore(sql, () => Date.now());
+    const config = readConfig(env as unknown as Record<string, unknown>);
+    this.decisionStore = new DecisionStore(sql, this.clock.now, config.decisionRetentionMs);
+    this.grantStore = new GrantStore(sql, this.clock.now);
+    this.store = new InboxStore(sql, () => Date.now(), this.decisionStore);
     this.links = new InboxLinks(sql, () => Date.now());
     this.agentKeys = new InboxAgentKeys(sql, () => Date.now());
     this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
-    const config = readConfig(env as unknown as Record<string, unknown>);
     this.push = new InboxPush({
       sql,
       config,
@@ -96,6 +107,31 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   async holds(sessionId: string): Promise<boolean> {
     return this.store.holds(sessionId);
+  }
+
+  async addGrant(grant: NewGrant): Promise<GrantView | null> {
+    const parsed = NewGrant.parse(grant);
+    return this.atomically(() => this.grantStore.add(parsed));
+  }
+
+  async listGrants(): Promise<GrantView[]> {
+    return this.grantStore.list();
+  }
+
+  async revokeGrant(grantId: string): Promise<GrantView | null> {
+    return this.grantStore.revoke(grantId);
+  }
+
+  async decideByGrants(query: GrantQuery): Promise<(GrantVerdict | null)[]> {
+    return this.atomically(() => this.grantStore.decide(query));
+  }
+
+  async decisions(query: DecisionQuery): Promise<DecisionPage> {
+    return this.decisionStore.page(query);
+  }
+
+  async allDecisions(): Promise<DecisionRecord[]> {
+    return this.decisionStore.all();
   }
 
   /** `…/inbox/stream` (SSE) and `…/inbox/ws` (WebSocket): hello, replay after the cursor, then live. */

@@ -49,6 +49,22 @@ const MIGRATIONS: string[][] = [
     // The salt of each keyed external session's current incarnation, mixed into its id and tokens.
     `CREATE TABLE keyed_sessions (agent_key TEXT PRIMARY KEY, salt TEXT NOT NULL)`,
   ],
+  [
+    // The person's grants: standing allow/deny rules applied before a card opens. Expired and
+    // revoked ones stay a week for the list, greyed.
+    `CREATE TABLE grants (
+      grant_id TEXT PRIMARY KEY, effect TEXT NOT NULL, rule TEXT NOT NULL, scope TEXT NOT NULL, session_id TEXT,
+      agent_name TEXT, agent_key TEXT, reason TEXT, made_by TEXT NOT NULL, made_from TEXT NOT NULL,
+      from_interaction TEXT, created_at INTEGER NOT NULL, expires_at INTEGER, revoked_at INTEGER,
+      uses INTEGER NOT NULL DEFAULT 0, last_used_at INTEGER)`,
+    // The decision record: one row per resolution of a card, kept past the session's deletion.
+    `CREATE TABLE decisions (
+      decision_id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, session_id TEXT NOT NULL,
+      interaction_id TEXT NOT NULL, agent TEXT NOT NULL, kind TEXT NOT NULL, tool_name TEXT NOT NULL,
+      input_digest TEXT NOT NULL, outcome TEXT NOT NULL, decided_by TEXT NOT NULL, grant_id TEXT,
+      UNIQUE (session_id, interaction_id))`,
+    `CREATE INDEX decisions_by_at ON decisions (at)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

@@ -3,6 +3,7 @@
 import { CardDeadlineTerms } from "../protocol/deadline-policy";
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
+import type { DecisionStore } from "./decision-store";
 
 /** Inbox events kept for replay. */
 export const MAX_KEPT_EVENTS = 5_000;
@@ -18,6 +19,8 @@ export class InboxStore {
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
+    /** The person's decision record, which every card resolution with a decision joins. */
+    private readonly decisions: DecisionStore | null = null,
   ) {
     this.keptLastSeq = sql.keptUntilWritten(
       ["events"],
@@ -199,6 +202,7 @@ export class InboxStore {
           sessionId,
           entry.interactionId,
         );
+        if (entry.decision) this.decisions?.record(sessionId, entry, entry.decision);
         return;
       case "session_removed":
         this.sql.run(["cards"], `DELETE FROM cards WHERE session_id = ?`, sessionId);

@@ -32,6 +32,7 @@ export const ErrorCode = z.enum([
   "too_many_links",
   "too_many_pending",
   "key_conflict",
+  "too_many_grants",
   "not_your_subscription",
   "internal",
 ]);
@@ -83,6 +84,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   too_many_pending: 429,
   // The key names a card opened with another request: returning that card would answer the wrong one.
   key_conflict: 409,
+  too_many_grants: 409,
   not_your_subscription: 403,
   internal: 500,
 };

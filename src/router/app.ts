@@ -20,8 +20,10 @@ import { bearer, timingSafeEqual } from "./bearer";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { refuseCrossSite } from "./cross-site-guard";
+import { decisionRoutes } from "./decision-routes";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
+import { grantRoutes } from "./grant-routes";
 import { HttpError } from "./http-error";
 import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
@@ -197,6 +199,8 @@ app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);
 app.route("/api/agent-keys", agentKeyRoutes);
+app.route("/api/grants", grantRoutes);
+app.route("/api/decisions", decisionRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");

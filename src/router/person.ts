@@ -56,13 +56,12 @@ export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-// An inbox link is accepted on the inbox's routes only (never on a session's, never to manage
-// links); like a session's, its token may ride in the URL only for the event stream and WebSocket.
+// An inbox link is accepted on the inbox's routes and the grants' (never on a session's, never to
+// manage links); like a session's, its token may ride in the URL only for the event stream and WebSocket.
 async function inboxLinkOf(c: Context<AppEnv>): Promise<InboxLinkClaims | null> {
   const path = c.req.path;
-  if (!(path === "/api/inbox" || path.startsWith("/api/inbox/")) || path.startsWith("/api/inbox/links")) {
-    return null;
-  }
+  const own = (root: string) => path === root || path.startsWith(`${root}/`);
+  if (!(own("/api/inbox") || own("/api/grants")) || path.startsWith("/api/inbox/links")) return null;
   const inUrl = path === "/api/inbox/stream" || path === "/api/inbox/ws";
   // A browser's stream states its inbox link with a single-use ticket (src/router/inbox-ticket.ts).
   const ticket = inUrl && !c.req.header("authorization") ? c.req.query("ticket") : undefined;

@@ -5,6 +5,7 @@ import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import {
   type ExternalKeys,
+  type GrantDecision,
   openExternalInteraction,
   withdrawExternalInteraction,
 } from "../agent/external-interaction";
@@ -116,6 +117,8 @@ export interface ExternalContext {
   keys: SqlExternalKeys;
   /** Who sends the command: an agent link may withdraw only the cards it opened itself. */
   access: Access;
+  /** What the person's grants decided for an approval this command opens (asked before it runs). */
+  granted?: GrantDecision | null;
 }
 
 /**
@@ -146,7 +149,7 @@ export function runExternalCommand(ctx: ExternalContext, command: SessionCommand
   switch (command.type) {
     case "open_interaction": {
       const { type: _type, requestId: _requestId, ...body } = command;
-      const opened = openExternalInteraction(ctx.deps, ctx.keys, agent.name, body);
+      const opened = openExternalInteraction(ctx.deps, ctx.keys, agent.name, body, ctx.granted ?? null);
       if (!opened.ok) return opened;
       // In the same synchronous turn as the card's own row, so both are stored together.
       if (opened.created) ctx.keys.recordOpener(opened.result.interactionId, ctx.access.linkId);

@@ -33,6 +33,16 @@ export function linkAnswerer(link: { linkId: string; label: string | null }): st
   return `${link.label ?? "inbox link"} (inbox link ${link.linkId.slice(0, 8)})`;
 }
 
+/**
+ * The rights an inbox actor acts with: the person as the owner, whatever owner token is current;
+ * a link as a share link of its role.
+ */
+export function inboxActorAccess(actor: InboxActor): Access {
+  return actor.kind === "person"
+    ? { role: "owner", linkId: null }
+    : { role: actor.role, linkId: actor.linkId };
+}
+
 export interface InboxActionHost extends LinkAdminHost {
   exists(): boolean;
   /**
@@ -55,10 +65,9 @@ export function runInboxAction(
   if (creator === null) refuse("unknown_session", "No such session");
   if (creator !== actor.person) refuse("forbidden", "This session belongs to another person");
   if (action.type === "command") {
-    // Never an owner token's version: the person is checked by who they are, so a rotation of the
-    // token leaves them their inbox; a link is refused what a share link of its role is refused.
-    const access: Access =
-      actor.kind === "person" ? { role: "owner", linkId: null } : { role: actor.role, linkId: actor.linkId };
+    // Never an owner token's version (inboxActorAccess): a rotation of the token leaves the person
+    // their inbox; a link is refused what a share link of its role is refused.
+    const access = inboxActorAccess(actor);
     const answeredBy = actor.kind === "person" ? actor.person : linkAnswerer(actor);
     const bucket = actor.kind === "person" ? "inbox:person" : `inbox:${actor.linkId}`;
     return host.runCommand({ command: action.command, deviceId: INBOX_DEVICE, access, answeredBy }, bucket);

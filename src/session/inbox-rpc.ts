@@ -2,7 +2,9 @@
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
+import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
+import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../protocol/grants";
 import type { InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
@@ -16,6 +18,18 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   view(person: string): Promise<InboxView>;
   /** Whether session `sessionId` reported to this inbox (it belongs to this person). */
   holds(sessionId: string): Promise<boolean>;
+  /** Keeps a new grant of this person; null when they hold too many. */
+  addGrant(grant: NewGrant): Promise<GrantView | null>;
+  /** Live grants, and those ended in the last week. */
+  listGrants(): Promise<GrantView[]>;
+  /** Revokes a grant from the next request on; null when there is no such grant. */
+  revokeGrant(grantId: string): Promise<GrantView | null>;
+  /** What the grants decide for each call of a session (null: ask a person); counts the uses. */
+  decideByGrants(query: GrantQuery): Promise<(GrantVerdict | null)[]>;
+  /** A page of the decision record after a cursor. */
+  decisions(query: DecisionQuery): Promise<DecisionPage>;
+  /** The whole kept decision record, oldest first (the export). */
+  allDecisions(): Promise<DecisionRecord[]>;
   /** Records a link the Worker signs next; null when the person holds too many. */
   addLink(
     link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,

@@ -15,7 +15,14 @@ import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { externalAgentOf } from "./external-session";
 import { HttpCommandBudget } from "./http-command-budget";
-import { type InboxAction, type InboxActionHost, type InboxActor, runInboxAction } from "./inbox-actions";
+import {
+  INBOX_DEVICE,
+  type InboxAction,
+  type InboxActionHost,
+  type InboxActor,
+  inboxActorAccess,
+  runInboxAction,
+} from "./inbox-actions";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
@@ -150,13 +157,19 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<CommandOutcome> {
     return this.guard(access, () => {
       this.httpBudget.take(access, this.logIds(access));
-      return runSessionCommand(this.state, this.agent(), { command, deviceId, access });
+      return this.agent().grants.around(command, deviceId, access, (granted) =>
+        runSessionCommand(this.state, this.agent(), { command, deviceId, access, granted }),
+      );
     });
   }
 
   /** What the person's inbox asks, with the actor's own rights (src/session/inbox-actions.ts). */
   async fromInbox(actor: InboxActor, action: InboxAction): Promise<CommandOutcome> {
-    return answer(() => runInboxAction(this.linkAdmin, actor, action));
+    const outcome = await answer(() => runInboxAction(this.linkAdmin, actor, action));
+    // An answer from the inbox may make a grant, as one given on the session's page may.
+    if (action.type === "command")
+      await this.agent().grants.afterAnswer(outcome, INBOX_DEVICE, inboxActorAccess(actor));
+    return outcome;
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
@@ -281,7 +294,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
         // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
           this.guard(access, () =>
-            runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+            this.agent().grants.around(command, deviceId, access, () =>
+              runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+            ),
           ),
       },
       ws,
@@ -379,7 +394,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private agent(): SessionRuntime {
-    this.runtime ??= buildSessionRuntime(this.state, this.config);
+    this.runtime ??= buildSessionRuntime(this.state, this.config, this.env);
     return this.runtime;
   }
 

@@ -1,7 +1,9 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
+import { MAX_RULE_CHARS } from "../../grants/grant-rule";
 import { describeZodError } from "../../protocol/errors";
+import { CardGrant } from "../../protocol/grants";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
@@ -44,6 +46,8 @@ export const ApprovalRequest = z.object({
     .optional(),
   /** For a request from an Agent Client Protocol agent (`parley acp`): what ACP says about it. */
   acp: AcpToolDetails.optional(),
+  /** Rules the agent itself suggests for "always allow" (Claude Code's), offered as a grant's rule. */
+  suggestedRules: z.array(z.string().max(MAX_RULE_CHARS)).max(10).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -61,6 +65,8 @@ export const RawApprovalDecision = z.discriminatedUnion(
       remember: z.boolean().optional(),
       /** Approve this input instead of the one asked about (edit-then-approve). */
       updatedInput: UpdatedInput.optional(),
+      /** Also allow calls like it from now on: a grant of the person's, kept by their inbox. */
+      grant: CardGrant.optional(),
     }),
     z.strictObject({
       decision: z.literal("deny"),
@@ -83,7 +89,12 @@ export const RawApprovalDecision = z.discriminatedUnion(
  * `updatedInput` is the input the person approved instead of the one asked about.
  */
 export const ApprovalResponse = z.discriminatedUnion("decision", [
-  z.object({ decision: z.literal("approve"), remember: z.boolean(), updatedInput: UpdatedInput.optional() }),
+  z.object({
+    decision: z.literal("approve"),
+    remember: z.boolean(),
+    updatedInput: UpdatedInput.optional(),
+    grant: CardGrant.optional(),
+  }),
   z.object({
     decision: z.literal("deny"),
     reason: z.string().nullable(),
@@ -92,6 +103,8 @@ export const ApprovalResponse = z.discriminatedUnion("decision", [
   }),
 ]);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
+
+const GRANT_SCOPE_WORDS = { session: "this session", agent: "this agent", all: "every session" } as const;
 
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
@@ -121,7 +134,11 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
       return { ok: false, message: "always deny is offered only for an ACP agent's requests" };
     if (decision.decision === "approve") {
       const edited = decision.updatedInput ? { updatedInput: decision.updatedInput } : {};
-      return { ok: true, response: { decision: "approve", remember: decision.remember ?? false, ...edited } };
+      const grant = decision.grant ? { grant: decision.grant } : {};
+      return {
+        ok: true,
+        response: { decision: "approve", remember: decision.remember ?? false, ...edited, ...grant },
+      };
     }
     const reason = decision.reason || null;
     const always = decision.remember ? { remember: true as const } : {};
@@ -135,7 +152,11 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
   receipt(_outcome, response) {
     if (response?.decision === "approve") {
-      const always = response.remember ? " · always allowed this session" : "";
+      const always = response.grant
+        ? ` · allowed ${response.grant.rule} for ${GRANT_SCOPE_WORDS[response.grant.scope]}`
+        : response.remember
+          ? " · always allowed this session"
+          : "";
       return `Approved${always}${response.updatedInput ? " · with edited arguments" : ""}`;
     }
     if (response?.decision === "deny")

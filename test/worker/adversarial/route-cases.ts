@@ -18,6 +18,7 @@ import {
   SubmitAnswersCommand,
 } from "../../../src/protocol/commands";
 import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external";
+import { CreateGrantBody } from "../../../src/protocol/grants";
 import { CreateSessionBody, PatchSessionBody } from "../../../src/protocol/http";
 import { MintInboxLinkBody } from "../../../src/protocol/inbox-links";
 import { PushSubscriptionBody } from "../../../src/protocol/notify";
@@ -114,6 +115,11 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/agent-keys": { kind: "body", acts: valid(MintAgentKeyBody) },
   "GET /api/agent-keys": { kind: "query", ok: true },
   "DELETE /api/agent-keys/:keyId": { kind: "params" },
+  "POST /api/grants": { kind: "body", acts: valid(CreateGrantBody) },
+  "GET /api/grants": { kind: "query", ok: true },
+  "DELETE /api/grants/:grantId": { kind: "params" },
+  "GET /api/decisions": { kind: "query" },
+  "GET /api/decisions/export": { kind: "query" },
 };
 
 function isEmptyObject(value: unknown): boolean {
