@@ -25,6 +25,7 @@ export function serveHosts(hosts: Record<string, HostHandler>): void {
     if (globalThis.fetch !== dispatch) vi.stubGlobal("fetch", dispatch);
   });
   afterAll(() => {
-    for (const [host, handler] of Object.entries(hosts)) if (served.get(host) === handler) served.delete(host);
+    for (const [host, handler] of Object.entries(hosts))
+      if (served.get(host) === handler) served.delete(host);
   });
 }
