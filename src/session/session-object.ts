@@ -11,9 +11,9 @@ import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
+import { eraseSession } from "./erase-session";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
-import { externalAgentOf } from "./external-session";
 import { HttpCommandBudget } from "./http-command-budget";
 import {
   INBOX_DEVICE,
@@ -31,8 +31,7 @@ import { ReplayBudget } from "./replay-budget";
 import { runAlarm } from "./session-alarm";
 import { SessionClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
-import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
-import { createSession, markErased, wasErased } from "./session-create";
+import { createSession, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
 import type { SessionInsides } from "./session-insides";
@@ -40,13 +39,12 @@ import { sessionNotifier } from "./session-notifier";
 import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
+import { acceptConnection, answerFrame, type SocketShell } from "./session-sockets";
 import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
-import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery, socketTag } from "./socket-access";
+import { closeSocket, readAttachment, sendToEvery } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
-import { answerSocketFrame } from "./socket-commands";
-import { SpentTickets } from "./spent-tickets";
 
 export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private readonly config: Config;
@@ -259,57 +257,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   override async fetch(request: Request): Promise<Response> {
-    const host: ConnectionHost = {
-      ctx: this.ctx,
-      gate: (access) => this.gate(access),
-      spendTicket: (ticketed, access) =>
-        new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed, socketTag(access)),
-      mayReplay: (access) => this.replayBudget.allows(socketTag(access)),
-      chargeReplay: (access, bytes) => this.replayBudget.charge(socketTag(access), bytes),
-      openStreams: () => this.streamsRef,
-      streams: () => this.streams,
-      hello: (deviceId, access) => ({
-        type: "hello",
-        deviceId,
-        role: access.role,
-        snapshot: this.buildSnapshot(),
-      }),
-      replayTo: (ws, after) => this.replayTo(ws, after),
-    };
-    const isStream = new URL(request.url).pathname.endsWith("/events/stream");
-    return isStream ? acceptStream(host, request) : acceptSocket(host, request);
+    return acceptConnection(this.sockets, request);
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    await answerSocketFrame(
-      {
-        budget: this.budget,
-        gate: (access) => this.gate(access),
-        replay: (socket, after) => {
-          this.replayTo(socket, after);
-          return this.state.events.lastSeq;
-        },
-        mayReplay: (socket) => this.replayBudget.allows(replayTag(socket)),
-        logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
-        // Not `command()`: the socket's own allowance was taken already.
-        run: (command, deviceId, access) =>
-          this.guard(access, () =>
-            this.agent().grants.around(command, deviceId, access, () =>
-              runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
-            ),
-          ),
-      },
-      ws,
-      message,
-    );
-  }
-
-  // Stored events after the cursor, then what the model streamed since the last stored one, so a
-  // device joining mid-stream has the exact text before the next live delta reaches it.
-  private replayTo(ws: WebSocket, after: number): void {
-    this.replayBudget.send(ws, replayTag(ws), this.state.events.replayFrames(after));
-    const unstored = this.runtime?.loop.unstoredDelta();
-    if (unstored) ws.send(JSON.stringify(unstored));
+    await answerFrame(this.sockets, ws, message);
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
@@ -346,6 +298,29 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     };
   }
 
+  private get sockets(): SocketShell {
+    return {
+      ctx: this.ctx,
+      state: () => this.state,
+      now: () => this.clock.now(),
+      budget: this.budget,
+      replayBudget: () => this.replayBudget,
+      openStreams: () => this.streamsRef,
+      streams: () => this.streams,
+      unstoredDelta: () => this.runtime?.loop.unstoredDelta(),
+      gate: (access) => this.gate(access),
+      logIds: (access) => this.logIds(access),
+      snapshot: () => this.buildSnapshot(),
+      // Not `command()`: the socket's own allowance was taken already.
+      run: (command, deviceId, access) =>
+        this.guard(access, () =>
+          this.agent().grants.around(command, deviceId, access, () =>
+            runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+          ),
+        ),
+    };
+  }
+
   private gate(access: Access): ErrorBody | null {
     return this.exists() ? admit(this.state, access) : UNKNOWN_SESSION;
   }
@@ -375,22 +350,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private erase(reason: string): void {
-    const keyed = Boolean(this.stateRef && externalAgentOf(this.stateRef.meta)?.key);
-    this.inboxReportRef?.forget();
-    this.stateRef?.deadlines.discard();
-    this.stateRef?.discardWrites();
-    this.runtime?.loop.halt();
-    for (const ws of this.ctx.getWebSockets()) closeSocket(ws, SOCKET_CLOSE.deleted, reason);
-    this.runtime = null;
-    this.stateRef = null;
-    this.notifierRef = null;
-    this.inboxReportRef = null;
-    this.streamsRef?.close();
-    this.streamsRef = null;
-    // Storage operations are ordered and covered by the output gate; no need to await here.
-    void this.ctx.storage.deleteAlarm();
-    void this.ctx.storage.deleteAll();
-    if (keyed) markErased(this.ctx.storage.sql);
+    const built = { state: this.stateRef, inboxReport: this.inboxReportRef, runtime: this.runtime };
+    eraseSession(this.ctx, { ...built, streams: this.streamsRef }, reason);
+    this.runtime = this.stateRef = this.notifierRef = this.inboxReportRef = this.streamsRef = null;
   }
 
   private agent(): SessionRuntime {
@@ -426,10 +388,4 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.streamsRef?.broadcast(frame);
     sendToEvery(this.ctx.getWebSockets(), frame);
   }
-}
-
-/** The credential a socket's replays count against (an unreadable one shares one allowance). */
-function replayTag(ws: WebSocket): string {
-  const socket = readAttachment(ws);
-  return socket ? socketTag(socket.access) : "unreadable";
 }
