@@ -7,6 +7,7 @@ import { accessJwks } from "./test/helpers/access-jwks.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
+import { TELEGRAM_BINDINGS, telegramApi } from "./test/helpers/telegram-api.ts";
 import { freePorts } from "./test/mcp-servers/free-ports";
 import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
 
@@ -85,6 +86,7 @@ export default defineConfig({
             "test/worker/notify/**",
             "test/worker/model-api/**",
             "test/worker/inbox/**",
+            "test/worker/channels/**",
             "test/worker/budget/**",
             ...CORE_UNIT_TESTS,
           ],
@@ -158,6 +160,23 @@ export default defineConfig({
           }),
         ],
         test: { name: "inbox", include: ["test/worker/inbox/**/*.test.ts"], ...shared },
+      },
+      // Chat channels: people behind Access (as in the inbox runtime) and a Telegram bot whose Bot
+      // API is a recorded stand-in at the network's edge.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { ...bindings, ...ACCESS_BINDINGS, ...TELEGRAM_BINDINGS, INBOX_DISABLED: "false" },
+              outboundService: (request: Request) =>
+                /^telegram\.(parley\.test|control)$/.test(new URL(request.url).hostname)
+                  ? telegramApi(request)
+                  : accessJwks(request),
+            },
+          }),
+        ],
+        test: { name: "channels", include: ["test/worker/channels/**/*.test.ts"], ...shared },
       },
     ],
   },

@@ -7,13 +7,15 @@ declare namespace Cloudflare {
     SESSIONS: DurableObjectNamespace<import("./session/session-object").SessionObject>;
     /** One Inbox object per person (DESIGN §21). */
     INBOXES: DurableObjectNamespace<import("./inbox/inbox-object").InboxObject>;
+    /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
+    CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelObject>;
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "SessionObject" | "InboxObject";
+    durableNamespaces: "SessionObject" | "InboxObject" | "ChannelObject";
   }
 }
 interface Env extends Cloudflare.Env {}

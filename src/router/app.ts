@@ -15,6 +15,7 @@ import { newSessionId, signSessionToken } from "../tokens/session-token";
 import { checkAccessToken } from "../tokens/share-token";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
+import { channelRoutes, channelWebhookRoutes } from "./channel-routes";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { externalRoutes } from "./external-routes";
@@ -54,6 +55,11 @@ app.use("/api/*", async (c, next) => {
   c.set("config", config);
   await next();
 });
+
+// CHANNEL_WEBHOOKS_EXEMPT_FROM_API_CHECKS: chat platforms call these with their own signatures
+// (verified in the channel object), no person and no Origin, so they answer before identity and
+// every body or origin check registered below.
+app.route("/api/channels", channelWebhookRoutes);
 
 app.use("/api/*", identifyPerson);
 
@@ -181,6 +187,7 @@ app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);
+app.route("/api/channels", channelRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");

@@ -1,8 +1,9 @@
 // The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
+import type { InboxChatAccount } from "../inbox/inbox-chat";
 import type { ErrorBody } from "../protocol/errors";
-import type { InboxView, OutboxBatch } from "../protocol/inbox";
+import type { InboxCard, InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
 
@@ -34,6 +35,11 @@ export interface InboxRpc {
   /** False when the device had no subscription (or one another link made). */
   unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
   deliveries(): Promise<DeliveryView[]>;
+  /** A chat account linked to this person starts getting their cards (src/inbox/inbox-chat.ts). */
+  addChatLink(account: InboxChatAccount): Promise<void>;
+  removeChatLink(linkId: string): Promise<void>;
+  /** The card behind button data `ref`, when it was sent to chat link `linkId`; null otherwise. */
+  chatCard(ref: number, linkId: string): Promise<InboxCard | null>;
   /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
   stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;

@@ -1,6 +1,7 @@
 // What each part of the Worker loads before its first event, read from the bundler's own import
 // graph (esbuild, as wrangler bundles): dynamic imports are left out, since they run on first use.
 // A static import that pulls a heavy or unneeded part back in fails here, not in a profile.
+import { builtinModules } from "node:module";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 
@@ -16,7 +17,8 @@ async function inputs(): Promise<Metafile["inputs"]> {
       format: "esm",
       platform: "browser",
       conditions: ["workerd", "worker"],
-      external: ["cloudflare:*", "node:*"],
+      // Node's modules come from the runtime (nodejs_compat), also when a package names them bare.
+      external: ["cloudflare:*", "node:*", ...builtinModules],
       loader: { ".md": "text" },
       logLevel: "silent",
     })
@@ -58,6 +60,15 @@ describe("what loads before a first event", () => {
   it("leaves the model SDK and Web Push out of a session object until it calls a model or pushes", async () => {
     const files = await loadedWith("src/session/session-object.ts");
     expect(matching(files, /@anthropic-ai|webcrypto-web-push|@opentelemetry/)).toEqual([]);
+  });
+
+  it("leaves the Chat SDK and its adapters out of the router and the inbox object until a channel needs them", async () => {
+    const files = [
+      ...(await loadedWith("src/router/app.ts")),
+      ...(await loadedWith("src/inbox/inbox-object.ts")),
+      ...(await loadedWith("src/channels/channel-object.ts")),
+    ];
+    expect(matching(files, /node_modules\/(chat|@chat-adapter|discord-interactions)\//)).toEqual([]);
   });
 
   it("leaves the agent loop, the tools and MCP out of an inbox object", async () => {

@@ -1,0 +1,68 @@
+// A stand-in for the Telegram Bot API at the network's edge of the channel tests (Miniflare's
+// outbound fetch lands here, in Node): it answers the methods the adapter calls, records every call,
+// and fails the next calls of a method when a test asks, through its control host.
+
+export const TELEGRAM_HOST = "telegram.parley.test";
+export const TELEGRAM_CONTROL_HOST = "telegram.control";
+
+export const TELEGRAM_BINDINGS = {
+  TELEGRAM_BOT_TOKEN: "123456:test-bot-token",
+  TELEGRAM_WEBHOOK_SECRET_TOKEN: "test-telegram-secret-token-0123",
+  TELEGRAM_API_BASE_URL: `http://${TELEGRAM_HOST}`,
+  TELEGRAM_BOT_USERNAME: "parley_test_bot",
+};
+
+export interface TelegramCall {
+  method: string;
+  body: Record<string, unknown>;
+  /** What the stand-in answered. */
+  status: number;
+}
+
+const calls: TelegramCall[] = [];
+const failures = new Map<string, number[]>();
+let nextMessageId = 1000;
+
+/** Miniflare's `outboundService` for the Telegram host and its control host. */
+export async function telegramApi(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (url.hostname === TELEGRAM_CONTROL_HOST) return control(url);
+  const method = url.pathname.split("/").pop() ?? "";
+  const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
+  const failing = failures.get(method)?.shift();
+  if (failing) {
+    calls.push({ method, body, status: failing });
+    return Response.json(
+      { ok: false, error_code: failing, description: "stand-in failure" },
+      { status: failing },
+    );
+  }
+  calls.push({ method, body, status: 200 });
+  return Response.json({ ok: true, result: resultOf(method, body) });
+}
+
+function resultOf(method: string, body: Record<string, unknown>): unknown {
+  const chat = { id: Number(body.chat_id), type: Number(body.chat_id) > 0 ? "private" : "group" };
+  switch (method) {
+    case "getMe":
+      return { id: 123456, is_bot: true, first_name: "Parley", username: "parley_test_bot" };
+    case "sendMessage":
+      nextMessageId += 1;
+      return { message_id: nextMessageId, date: 1, chat, text: body.text };
+    case "editMessageText":
+      return { message_id: Number(body.message_id), date: 1, chat, text: body.text };
+    default:
+      return true;
+  }
+}
+
+function control(url: URL): Response {
+  if (url.pathname === "/calls") return Response.json(calls);
+  if (url.pathname === "/fail") {
+    const method = url.searchParams.get("method") ?? "";
+    const statuses = (url.searchParams.get("statuses") ?? "500").split(",").map(Number);
+    failures.set(method, [...(failures.get(method) ?? []), ...statuses]);
+    return new Response(null, { status: 204 });
+  }
+  return new Response("unknown control route", { status: 404 });
+}
