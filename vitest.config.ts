@@ -45,7 +45,9 @@ const shared = {
   // The first test on each runner also pays for loading the Worker; on a busy 2-core machine that
   // alone can take several seconds.
   testTimeout: 20_000,
-  deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
+  deps: {
+    optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono", "chat", "@chat-adapter/telegram"] } },
+  },
 };
 
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
@@ -176,7 +178,13 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "channels", include: ["test/worker/channels/**/*.test.ts"], ...shared },
+        // One file at a time: every file shares the one channel object, which a restart test evicts.
+        test: {
+          name: "channels",
+          include: ["test/worker/channels/**/*.test.ts"],
+          ...shared,
+          fileParallelism: false,
+        },
       },
     ],
   },

@@ -23,13 +23,13 @@ const calls: TelegramCall[] = [];
 const failures = new Map<string, number[]>();
 let nextMessageId = 1000;
 
-/** Miniflare's `outboundService` for the Telegram host and its control host. */
+/** Miniflare's `outboundService` for the Telegram host and its control host; `/fail` fails a chat's next calls of a method. */
 export async function telegramApi(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.hostname === TELEGRAM_CONTROL_HOST) return control(url);
   const method = url.pathname.split("/").pop() ?? "";
   const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
-  const failing = failures.get(method)?.shift();
+  const failing = failures.get(`${method} ${body.chat_id}`)?.shift();
   if (failing) {
     calls.push({ method, body, status: failing });
     return Response.json(
@@ -59,9 +59,10 @@ function resultOf(method: string, body: Record<string, unknown>): unknown {
 function control(url: URL): Response {
   if (url.pathname === "/calls") return Response.json(calls);
   if (url.pathname === "/fail") {
-    const method = url.searchParams.get("method") ?? "";
+    // Per chat, so tests running side by side never take each other's failures.
+    const key = `${url.searchParams.get("method")} ${url.searchParams.get("chat")}`;
     const statuses = (url.searchParams.get("statuses") ?? "500").split(",").map(Number);
-    failures.set(method, [...(failures.get(method) ?? []), ...statuses]);
+    failures.set(key, [...(failures.get(key) ?? []), ...statuses]);
     return new Response(null, { status: 204 });
   }
   return new Response("unknown control route", { status: 404 });

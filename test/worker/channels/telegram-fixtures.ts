@@ -1,7 +1,7 @@
 // Telegram as the channel tests see it: updates signed with the webhook's secret token header, as
 // Telegram sends them, and what the Bot API stand-in was asked.
 import { runDurableObjectAlarm } from "cloudflare:test";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { ORIGIN, textReply, toolReply } from "../../helpers/session-harness";
 import { TELEGRAM_BINDINGS, TELEGRAM_CONTROL_HOST, type TelegramCall } from "../../helpers/telegram-api";
@@ -78,8 +78,10 @@ export async function callsTo(chatId: number, method?: string): Promise<Telegram
   );
 }
 
-export async function failNext(method: string, statuses: number[]): Promise<void> {
-  await fetch(`http://${TELEGRAM_CONTROL_HOST}/fail?method=${method}&statuses=${statuses.join(",")}`);
+export async function failNext(method: string, chatId: number, statuses: number[]): Promise<void> {
+  await fetch(
+    `http://${TELEGRAM_CONTROL_HOST}/fail?method=${method}&chat=${chatId}&statuses=${statuses.join(",")}`,
+  );
 }
 
 /** Links `user`'s Telegram account to `person` with a fresh code, as the inbox page does it. */
@@ -129,4 +131,17 @@ export function buttonsOf(call: TelegramCall): Record<string, string> {
   return Object.fromEntries(
     buttons.filter((b) => b.callback_data).map((b) => [b.text, b.callback_data as string]),
   );
+}
+
+/** The channel object (every platform's webhooks go to it). */
+export function channelObject() {
+  return env.CHANNELS.get(env.CHANNELS.idFromName("channels"));
+}
+
+/** The card message sent to `chatId` last (the one with buttons). */
+export async function lastCard(chatId: number): Promise<TelegramCall> {
+  const cards = (await callsTo(chatId, "sendMessage")).filter((call) => call.body.reply_markup);
+  const last = cards.at(-1);
+  if (!last) throw new Error(`no card was sent to ${chatId}`);
+  return last;
 }

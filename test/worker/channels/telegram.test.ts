@@ -21,7 +21,8 @@ async function pending(person: Person) {
   return (await person.inbox()).cards.map((card) => card.interactionId);
 }
 
-describe("telegram", () => {
+// The first test of a file also loads the Worker and the Chat SDK into a fresh runtime.
+describe("telegram", { timeout: 60_000 }, () => {
   it("links an account with a code sent in a direct message and lists it among the person's devices", async () => {
     const ana = new Person("ana.link@example.com");
     const user = { id: 5101, first_name: "Ana" };
@@ -93,7 +94,7 @@ describe("telegram", () => {
     const cy = new Person("cy.retry@example.com");
     const user = { id: 5401, first_name: "Cy" };
     await link(cy, user);
-    await failNext("sendMessage", [500]);
+    await failNext("sendMessage", user.id, [500]);
     await openApproval(cy, "toolu_tg_retry");
     await runDurableObjectAlarm(inboxObject(cy.email));
     const log = (await (await cy.api("GET", "/api/inbox/deliveries")).json()) as {
