@@ -4,11 +4,12 @@
 import type { ChatSender } from "../channels/chat-sender";
 import { failureOf } from "../channels/chat-sender";
 import { RETRY_DELAYS_MS } from "../notify/notifier";
-import { type ChatPlatform, PLATFORM_NAMES } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxEvent, OutboxEntry } from "../protocol/inbox";
 import type { DeliveryView } from "../protocol/notify";
 import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import { namesSomeone } from "../protocol/people";
+import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** A row taken for sending is not taken again before this, so a dying alarm never sends twice at once. */

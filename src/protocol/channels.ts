@@ -5,9 +5,6 @@ import * as z from "zod";
 export const ChatPlatform = z.enum(["telegram"]);
 export type ChatPlatform = z.infer<typeof ChatPlatform>;
 
-/** How each platform names itself on receipts ("Approved by Ana · Telegram"). */
-export const PLATFORM_NAMES: Record<ChatPlatform, string> = { telegram: "Telegram" };
-
 /** `POST /api/channels/link-codes`. */
 export const LinkCodeBody = z.strictObject({ platform: ChatPlatform });
 export type LinkCodeBody = z.infer<typeof LinkCodeBody>;

@@ -16,6 +16,7 @@ export * from "./inbox-links";
 export * from "./limits";
 export * from "./notify";
 export * from "./outcome-words";
+export * from "./platform-names";
 export * from "./prompt-event";
 export * from "./session";
 export * from "./text-merge";

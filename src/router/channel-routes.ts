@@ -2,13 +2,20 @@
 // `/api/channels/links`), and each platform's webhook, which answers 404 while the platform is off.
 import { Hono } from "hono";
 import { channelStub } from "../channels/channel-object";
-import { LinkCodeBody, type LinkCodeResponse, PLATFORM_NAMES } from "../protocol/channels";
+import { ChatPlatform, LinkCodeBody, type LinkCodeResponse } from "../protocol/channels";
+import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf, requireInPerson } from "./person";
 import { readJsonBody } from "./read-json-body";
 
 export const channelRoutes = new Hono<AppEnv>();
+
+// Which platforms are on, so the inbox page offers only those.
+channelRoutes.get("/", (c) => {
+  const on = c.get("config").channels;
+  return c.json({ platforms: ChatPlatform.options.filter((platform) => on[platform] !== null) });
+});
 
 channelRoutes.post("/link-codes", async (c) => {
   requireInPerson(c, "link chat accounts");

@@ -27,6 +27,9 @@ let nextMessageId = 1000;
 export async function telegramApi(request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.hostname === TELEGRAM_CONTROL_HOST) return control(url);
+  // Served on a loopback port (the browser tests), the control routes sit under /control.
+  if (url.pathname.startsWith("/control/"))
+    return control(new URL(url.pathname.slice("/control".length) + url.search, url));
   const method = url.pathname.split("/").pop() ?? "";
   const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
   const failing = failures.get(`${method} ${body.chat_id}`)?.shift();
@@ -66,4 +69,28 @@ function control(url: URL): Response {
     return new Response(null, { status: 204 });
   }
   return new Response("unknown control route", { status: 404 });
+}
+
+/** Serves the stand-in on a loopback port (for `wrangler dev`); answers its URL and a stop function. */
+export async function serveTelegramApi(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { createServer } = await import("node:http");
+  const server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const request = new Request(`http://127.0.0.1${incoming.url}`, {
+      method: incoming.method,
+      headers: { "content-type": "application/json" },
+      ...(incoming.method === "POST" ? { body } : {}),
+    });
+    const response = await telegramApi(request);
+    outgoing.writeHead(response.status, { "content-type": "application/json" });
+    outgoing.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

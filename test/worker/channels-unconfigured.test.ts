@@ -17,6 +17,11 @@ describe("chat channels without their secrets", () => {
     expect(response.status).toBe(404);
   });
 
+  it("are listed as off, so the inbox page offers none", async () => {
+    const response = await exports.default.fetch(`${ORIGIN}/api/channels`);
+    expect(await response.json()).toEqual({ platforms: [] });
+  });
+
   it("refuse to make a link code for a platform that is off, naming it", async () => {
     const response = await exports.default.fetch(`${ORIGIN}/api/channels/link-codes`, {
       method: "POST",

@@ -13,6 +13,7 @@ import { ApiError } from "../../../client/session-api";
 import type { CommandOutcome } from "../../../client/session-client";
 import type { InboxEvent, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import { safeLocalStorage } from "../safe-storage";
+import { chatLinksSection } from "./chat-links";
 import { h, setText } from "./dom";
 import { InboxCards } from "./inbox-cards";
 import { inboxNotifyControl } from "./inbox-notify";
@@ -133,6 +134,8 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     cards.el,
     sessions.el,
     route.linkToken ? null : startSection,
+    // Linking a chat account is the person's alone, never an inbox link's.
+    route.linkToken ? null : chatLinksSection(target),
   );
   root.replaceChildren(header, main);
   document.title = inboxTitle(0);
