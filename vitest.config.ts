@@ -184,6 +184,8 @@ export default defineConfig({
           include: ["test/worker/channels/**/*.test.ts"],
           ...shared,
           fileParallelism: false,
+          // A project run one file at a time is its own group, after the others.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

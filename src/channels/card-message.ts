@@ -1,9 +1,8 @@
 // A card as a Chat SDK card: the kind's own words, the request shortened, the choices as buttons
 // whose data is `<ref>.<code>` (ids only, never the card's content), and a link to the inbox.
 import { Actions, Button, Card, type CardElement, CardText, LinkButton } from "chat";
-import type { InboxCard } from "../protocol/inbox";
 import { sessionKinds } from "../session/session-kinds";
-import { choicesOf } from "./card-choices";
+import { choicesOf, detailOf } from "./card-choices";
 import type { ChatCardMessage } from "./chat-sender";
 
 /** The one action id every card button uses; the value says which message and which choice. */
@@ -16,28 +15,6 @@ export function readChoiceValue(value: string | undefined): { ref: number; code:
   const match = /^(\d{1,15})\.([a-z0-9]{1,8})$/.exec(value ?? "");
   if (!match) return null;
   return { ref: Number(match[1]), code: match[2] as string };
-}
-
-function detailOf(card: InboxCard): string | null {
-  const request = card.request as Record<string, unknown> | null;
-  if (card.kind === "approval") return JSON.stringify(request?.input ?? null, null, 1);
-  if (card.kind === "question") {
-    const questions = (request?.questions ?? []) as {
-      question: string;
-      options?: { label: string; description?: string }[];
-    }[];
-    return questions
-      .map((q) =>
-        [
-          q.question,
-          ...(q.options ?? []).map((o) => `• ${o.label}${o.description ? ` — ${o.description}` : ""}`),
-        ].join("\n"),
-      )
-      .join("\n\n");
-  }
-  if (card.kind === "plan" && typeof request?.plan === "string") return request.plan;
-  if (card.kind === "url" && typeof request?.url === "string") return request.url;
-  return null;
 }
 
 export function cardMessage({ card, ref, openUrl }: ChatCardMessage): CardElement {

@@ -110,6 +110,12 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/inbox/push-subscriptions": { kind: "body", acts: valid(PushSubscriptionBody) },
   "DELETE /api/inbox/push-subscriptions/:deviceId": { kind: "params" },
   "POST /api/inbox/sessions/:sessionId/open": { kind: "params" },
+  // Chat channels: every platform is off in this runtime, so its webhook and link codes answer 404.
+  "POST /api/channels/telegram": { kind: "body", acts: () => false },
+  "GET /api/channels": { kind: "query", ok: true },
+  "POST /api/channels/link-codes": { kind: "body", acts: () => false },
+  "GET /api/channels/links": { kind: "query", ok: true },
+  "DELETE /api/channels/links/:linkId": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {
