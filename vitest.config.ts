@@ -24,6 +24,10 @@ async function pickPorts(): Promise<TestServerPorts> {
   return { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
 }
 
+// The shadow-read run (`npm test` runs the worker suite once more this way): every object compares
+// its kept copies of stored rows with storage after each input, and a difference fails the test.
+const shadowReads = process.env.PARLEY_SHADOW_READS === "1";
+
 const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.
   INTERACTION_TIMEOUT_MS: "600000",
@@ -33,6 +37,7 @@ const bindings = {
   SSE_HEARTBEAT_MS: "250",
   // Reports to the inbox move a session's alarm; only the inbox project's tests expect that.
   INBOX_DISABLED: "true",
+  ...(shadowReads ? { SHADOW_READS: "true" } : {}),
 };
 
 const shared = {
@@ -48,12 +53,13 @@ const shared = {
   deps: {
     optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono", "chat", "@chat-adapter/telegram"] } },
   },
+  setupFiles: shadowReads ? ["test/helpers/shadow-reads-setup.ts"] : [],
 };
 
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
 // The terminal device (bin/) is a Node program, so its tests run there too.
 const CORE_UNIT_TESTS = [
-  ...["agent", "interactions", "tools", "model", "protocol", "bin"].map(
+  ...["agent", "grants", "interactions", "tools", "model", "protocol", "bin"].map(
     (folder) => `test/unit/${folder}/**/*.test.ts`,
   ),
   // The service worker is a classic script evaluated with stand-in globals, which workerd forbids.
@@ -152,6 +158,7 @@ export default defineConfig({
                 VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
                 VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
                 VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
+                PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
                 INBOX_DISABLED: "false",
               },
               outboundService: (request: Request) =>

@@ -11,6 +11,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { newSessionSecret } from "../scripts/dev-secret.mjs";
 import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 import { withTimeout } from "./lib/clock.mjs";
 import { Device } from "./lib/device.mjs";
@@ -49,7 +50,7 @@ const vars = values.bare
   : {
       ...(values["no-inbox"] ? { INBOX_DISABLED: "true" } : {}),
       ...(model ? { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: model.baseUrl } : {}),
-      PARLEY_LOCAL_DEV: "true",
+      SESSION_SECRET: newSessionSecret(),
       ALLOW_SCRIPTED_SESSIONS: "true",
       ALLOW_OPEN_GATEWAY: "true",
       SOCKET_COMMANDS_PER_SECOND: "1000000",

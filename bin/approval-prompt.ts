@@ -1,37 +1,53 @@
-// An approval answered in a terminal: approve, always allow, edit the arguments and approve, or deny
-// with a reason.
+// An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
+// arguments and approve, or deny with a reason.
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
+import { GrantSteps } from "./grant-steps";
 
 export const approvalPrompt: TerminalPrompt = (card: Card) => new ApprovalPrompt(card);
 
 class ApprovalPrompt implements CardPrompt {
   private denying = false;
   private editing = false;
+  private granting: GrantSteps | null = null;
 
   constructor(private readonly card: Card) {}
 
   start(): Reply {
     this.denying = false;
     this.editing = false;
+    this.granting = null;
     const request = (this.card.request ?? {}) as {
       toolName?: unknown;
       description?: unknown;
       input?: unknown;
       risk?: unknown;
+      claim?: { risk?: unknown; description?: unknown } | null;
     };
     const tool = typeof request.toolName === "string" ? request.toolName : this.card.toolName;
     // The whole input, never a cut: what is approved is exactly what runs.
     const input = JSON.stringify(request.input ?? {});
-    const described = typeof request.description === "string" ? request.description : null;
-    const risk = typeof request.risk === "string" ? ` (${request.risk})` : "";
+    const claim = typeof request.claim === "object" && request.claim !== null ? request.claim : {};
+    // An external agent's risk and description are its own claim, and read as such.
+    const described =
+      typeof request.description === "string"
+        ? request.description
+        : typeof claim.description === "string"
+          ? `the agent says: ${claim.description}`
+          : null;
+    const risk =
+      typeof request.risk === "string"
+        ? ` (${request.risk})`
+        : typeof claim.risk === "string"
+          ? ` (the agent says: ${claim.risk})`
+          : "";
     return {
       kind: "ask",
       lines: [
         described === null ? `! Approve ${tool}${risk}? ${input}` : `! Approve ${tool}${risk}? ${described}`,
         ...(described === null ? [] : [`  input: ${input}`]),
-        "  a) approve   l) always allow this tool   e) edit, then approve   d) deny",
+        "  a) approve   l) always allow this tool   g) allow … for   e) edit, then approve   d) deny",
       ],
-      prompt: "a/l/e/d› ",
+      prompt: "a/l/g/e/d› ",
     };
   }
 
@@ -54,6 +70,7 @@ class ApprovalPrompt implements CardPrompt {
   input(line: string): Reply {
     const text = line.trim();
     if (this.editing) return this.edit(text);
+    if (this.granting) return this.granting.input(text);
     if (this.denying) {
       return {
         kind: "send",
@@ -65,6 +82,10 @@ class ApprovalPrompt implements CardPrompt {
       return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId } };
     if (choice === "l" || choice === "always")
       return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId, remember: true } };
+    if (choice === "g" || choice === "grant") {
+      this.granting = new GrantSteps(this.card);
+      return this.granting.start();
+    }
     if (choice === "d" || choice === "deny") {
       this.denying = true;
       return { kind: "ask", lines: [], prompt: "reason (Enter for none)› " };
@@ -81,6 +102,6 @@ class ApprovalPrompt implements CardPrompt {
         prompt: "arguments› ",
       };
     }
-    return { kind: "ask", lines: ["Type a, l, e or d."], prompt: "a/l/e/d› " };
+    return { kind: "ask", lines: ["Type a, l, g, e or d."], prompt: "a/l/g/e/d› " };
   }
 }

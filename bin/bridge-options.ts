@@ -1,12 +1,14 @@
 // The options every Claude Code bridge takes (`parley mcp`, `parley hook`) and the one place that
-// turns them into an ExternalAgent: where Parley is, how to authenticate, what the session is
-// called. A bad link or a refused token is one line on stderr and exit code 2.
+// turns them into an ExternalAgent: where Parley is, which agent key or agent link to use, what the
+// session is called. A bad link, or a credential that could answer cards, is one line on stderr and
+// exit code 2 (client/credential-kind.ts decides which).
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { BadLinkError, ExternalAgent, parseShareLink } from "../client/client";
+import { BadLinkError, bridgeCredentialRefusal, ExternalAgent, parseShareLink } from "../client/client";
 
 export const BRIDGE_OPTIONS = {
   server: { type: "string" },
+  "agent-key": { type: "string" },
   token: { type: "string" },
   link: { type: "string" },
   title: { type: "string" },
@@ -16,6 +18,7 @@ export const BRIDGE_OPTIONS = {
 
 export interface BridgeSettings {
   server?: string;
+  agentKey?: string;
   token?: string;
   link?: string;
   title?: string;
@@ -29,7 +32,10 @@ export function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-/** Reads the bridge's flags (and PARLEY_SERVER / PARLEY_TOKEN / PARLEY_LINK); bad ones exit 2. */
+/**
+ * Reads the bridge's flags (and PARLEY_SERVER / PARLEY_AGENT_KEY / PARLEY_LINK, and PARLEY_TOKEN,
+ * which only an agent key may fill); bad ones, and any credential that can answer, exit 2.
+ */
 export function readBridgeArgs(
   args: string[],
   usage: string,
@@ -45,8 +51,11 @@ export function readBridgeArgs(
   }
   const values = parsed.values;
   const server = values.server ?? process.env.PARLEY_SERVER;
+  const agentKey = values["agent-key"] ?? process.env.PARLEY_AGENT_KEY;
   const token = values.token ?? process.env.PARLEY_TOKEN;
   const link = values.link ?? process.env.PARLEY_LINK;
+  const refused = bridgeCredentialRefusal({ agentKey, token, link });
+  if (refused) fail(refused, 2);
   if (!server && !link) fail(`give --server URL or --link AGENT_LINK\n${usage}`, 2);
   if (link && !parseShareLink(link))
     fail(`not a Parley agent link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
@@ -63,6 +72,7 @@ export function readBridgeArgs(
   return {
     settings: {
       ...(server ? { server } : {}),
+      ...(agentKey ? { agentKey } : {}),
       ...(token ? { token } : {}),
       ...(link ? { link } : {}),
       ...(values.title ? { title: values.title } : {}),
@@ -79,6 +89,7 @@ export function connectAgent(settings: BridgeSettings, key: string | undefined):
     {
       name: settings.name,
       ...(settings.server ? { server: settings.server } : {}),
+      ...(settings.agentKey ? { agentKey: settings.agentKey } : {}),
       ...(settings.token ? { token: settings.token } : {}),
       ...(settings.link ? { link: settings.link } : {}),
       ...(settings.title ? { title: settings.title } : {}),

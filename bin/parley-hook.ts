@@ -11,7 +11,7 @@ import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../cli
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 
-const USAGE = `Usage: parley hook --server URL [--token GATEWAY_TOKEN] [--unreachable-seconds S]
+const USAGE = `Usage: parley hook --server URL --agent-key KEY [--unreachable-seconds S]
        parley hook --link AGENT_LINK
   A Claude Code command hook: reads the hook's JSON on stdin.`;
 

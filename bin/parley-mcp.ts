@@ -18,7 +18,7 @@ import { ApiError, type ExternalAgent, UnreachableError } from "../client/client
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 
-const USAGE = `Usage: parley mcp --server URL [--token GATEWAY_TOKEN] [--title T]
+const USAGE = `Usage: parley mcp --server URL --agent-key KEY [--title T]
        parley mcp --link AGENT_LINK
   Serves the MCP tool \`approve\` on stdio for:
   claude --mcp-config parley.json --permission-prompt-tool mcp__parley__approve`;
@@ -44,7 +44,7 @@ class McpBridge {
     this.agent ??= connectAgent(this.settings, this.key).then(
       (agent) => {
         const where =
-          agent.personLink ?? `${agent.baseUrl}/#/s/${agent.sessionId} (open it with the owner's link)`;
+          agent.personLink ?? `${agent.baseUrl}/#/s/${agent.sessionId} (open it from your Parley inbox)`;
         process.stderr.write(`parley: Claude Code's requests appear at ${where}\n`);
         return agent;
       },

@@ -174,9 +174,10 @@ export class TerminalDevice {
     this.line(rest);
   }
 
+  /** The prompt goes through the same filter as printed text: a card's words are in it (a form field's key). */
   private setPrompt(text: string): void {
     this.promptText = inert(text);
-    this.rl.setPrompt(text);
+    this.rl.setPrompt(this.promptText);
     this.rl.prompt(true);
   }
 

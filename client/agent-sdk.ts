@@ -4,16 +4,23 @@
 // as `updatedPermissions`; an edited call returns as `updatedInput`.
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { askThroughParley } from "./claude-ask";
+import { refuseAnsweringCredential } from "./credential-kind";
 import { ExternalAgent } from "./external-agent";
 
 export { cardFor, decisionFor, type PermissionDecision } from "./claude-permissions";
+export { AnsweringCredentialError } from "./credential-kind";
 
 export interface ParleyCanUseToolOptions {
-  /** The Parley origin (with `token`, or alone on a deployment without a gateway token). */
+  /** The Parley origin (with `agentKey`, or alone on a local Parley). */
   server?: string;
-  /** The deployment's gateway token. */
+  /** The person's agent key (`pak_…`, minted in the inbox): the only credential this helper takes. */
+  agentKey?: string;
+  /**
+   * Accepted only when it holds an agent key: the gateway token, an owner token, an answer link or
+   * an inbox link can answer cards, so the helper throws AnsweringCredentialError at once.
+   */
   token?: string;
-  /** An agent link for an existing session, instead of `server` and `token`. */
+  /** An agent link for an existing session, instead of `server` and `agentKey`. */
   link?: string;
   title?: string;
   /** Shown on every card (default "Agent SDK"). */
@@ -28,6 +35,8 @@ export interface ParleyCanUseToolOptions {
 
 /** A `canUseTool` callback that waits for a person's decision in Parley. */
 export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
+  // Before anything runs: the agent's process must never hold a credential that answers.
+  refuseAnsweringCredential(options);
   const unreachableMs = options.unreachableMs ?? 300_000;
   const key = options.key ?? `sdk-${crypto.randomUUID()}`;
   let agent: Promise<ExternalAgent> | null = null;
@@ -37,6 +46,7 @@ export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
         name: options.name ?? "Agent SDK",
         key,
         ...(options.server ? { server: options.server } : {}),
+        ...(options.agentKey ? { agentKey: options.agentKey } : {}),
         ...(options.token ? { token: options.token } : {}),
         ...(options.link ? { link: options.link } : {}),
         ...(options.title ? { title: options.title } : {}),

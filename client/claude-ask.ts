@@ -26,7 +26,7 @@ export async function askThroughParley(
   agent: ExternalAgent,
   ask: PermissionAsk,
 ): Promise<PermissionDecision> {
-  const card = cardFor(ask.toolName, ask.input, ask.plan, ask.summary);
+  const card = cardFor(ask.toolName, ask.input, ask.plan, ask.summary, ask.suggestions);
   // Without Claude Code's id, a key of this request's own still makes a retried open (the answer
   // to the first attempt lost in a restart) find the same card rather than open a second one.
   const key = (ask.toolUseId || `ask-${crypto.randomUUID()}`).slice(0, 200);

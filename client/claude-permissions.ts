@@ -56,6 +56,7 @@ export function cardFor(
   input: Record<string, unknown>,
   plan?: string | null,
   summary?: string,
+  suggestions?: unknown[],
 ): Card {
   if (toolName === "AskUserQuestion" && Array.isArray(input.questions)) {
     return { kind: "question", request: { questions: input.questions } };
@@ -65,6 +66,7 @@ export function cardFor(
     return { kind: "plan", request: { plan: given ?? (plan?.trim() ? plan : PLAN_NOT_FOUND) } };
   }
   const description = firstLine(summary) ?? describe(toolName, input);
+  const suggestedRules = rulesOf(suggestions);
   return {
     kind: "approval",
     request: {
@@ -72,8 +74,28 @@ export function cardFor(
       input,
       risk: RISKS[toolName] ?? "execute",
       ...(description ? { description } : {}),
+      ...(suggestedRules.length > 0 ? { suggestedRules } : {}),
     },
   };
+}
+
+/**
+ * Claude Code's "always allow" suggestions as rules in its own syntax, which the card offers as a
+ * Parley grant: the person's answer never comes back as settings for Claude Code to write.
+ */
+export function rulesOf(suggestions: unknown[] | undefined): string[] {
+  const rules: string[] = [];
+  for (const suggestion of suggestions ?? []) {
+    const s = record(suggestion);
+    if (s?.type !== "addRules" || s.behavior !== "allow" || !Array.isArray(s.rules)) continue;
+    for (const rule of s.rules) {
+      const r = record(rule);
+      if (typeof r?.toolName !== "string") continue;
+      const content = typeof r.ruleContent === "string" && r.ruleContent ? `(${r.ruleContent})` : "";
+      rules.push(`${r.toolName}${content}`);
+    }
+  }
+  return [...new Set(rules)].slice(0, 10);
 }
 
 function record(value: unknown): Record<string, unknown> | null {
@@ -120,7 +142,8 @@ export function decisionFor(
   }
   if (response.decision === "approve") {
     const edited = record(response.updatedInput);
-    const remember = response.remember === true && suggestions && suggestions.length > 0;
+    // A grant made from the card is Parley's to keep: Claude Code is not asked to save a rule.
+    const remember = response.remember === true && !response.grant && suggestions && suggestions.length > 0;
     return {
       behavior: "allow",
       updatedInput: edited ?? input,

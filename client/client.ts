@@ -3,6 +3,12 @@
 // protocol's zod schemas and types. Runs in browsers and in Node 22 (which has a global WebSocket).
 export * from "../src/protocol/index";
 export {
+  AnsweringCredentialError,
+  bridgeCredentialRefusal,
+  type CredentialKind,
+  credentialKind,
+} from "./credential-kind";
+export {
   BadLinkError,
   ExternalAgent,
   type ExternalAgentOptions,

@@ -3,11 +3,13 @@
 // progress. The wait follows the session over the WebSocket with its cursor and re-reads the card
 // on every (re)connect, so a dropped connection or a Parley restart mid-wait loses nothing.
 import type {
+  AgentKeySessionResponse,
   CreateExternalSessionResponse,
   ExternalInteraction,
   OpenedInteraction,
   ProgressEvent,
 } from "../src/protocol/external";
+import { refuseAnsweringCredential } from "./credential-kind";
 import { ApiError } from "./session-api";
 import { SessionClient } from "./session-client";
 import { buildShareUrl, parseShareLink } from "./session-link";
@@ -23,7 +25,12 @@ export type ExternalResolution = NonNullable<ExternalInteraction["resolution"]>;
 export interface ExternalAgentOptions {
   /** The Parley origin, e.g. https://parley.example.com (needed unless `link` is given). */
   server?: string;
-  /** The deployment's gateway token, when it has one; used to create or find the session. */
+  /** The person's agent key (`pak_…`): creates or finds the session, and can do nothing else. */
+  agentKey?: string;
+  /**
+   * Accepted only when it is an agent key: a credential that answers cards (the gateway token, an
+   * owner token, an answer or inbox link) makes `connect` throw AnsweringCredentialError.
+   */
   token?: string;
   /** An agent link (`https://host/#/s/<id>?token=<agent token>`) for an existing session. */
   link?: string;
@@ -135,6 +142,8 @@ export class ExternalAgent {
     options: ExternalAgentOptions,
     deadline = Date.now() + 10_000,
   ): Promise<ExternalAgent> {
+    // Every bridge comes through here, so none can be started with a credential that answers.
+    refuseAnsweringCredential(options);
     const fetchImpl = options.fetch ?? fetch;
     if (options.link) {
       const route = parseShareLink(options.link);
@@ -153,7 +162,8 @@ export class ExternalAgent {
     if (!options.server) throw new BadLinkError("give the Parley server's address or an agent link");
     const baseUrl = new URL(options.server).origin;
     const headers: Record<string, string> = { "content-type": "application/json" };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const credential = options.agentKey || options.token;
+    if (credential) headers.authorization = `Bearer ${credential}`;
     const agent = {
       kind: "external",
       name: options.name,
@@ -162,18 +172,26 @@ export class ExternalAgent {
     };
     const created = await withRetry(
       () =>
-        call<CreateExternalSessionResponse>(fetchImpl, new URL("/api/sessions", baseUrl).toString(), {
-          method: "POST",
-          headers,
-          body: JSON.stringify({ agent }),
-        }),
+        call<CreateExternalSessionResponse | AgentKeySessionResponse>(
+          fetchImpl,
+          new URL("/api/sessions", baseUrl).toString(),
+          {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ agent }),
+          },
+        ),
       deadline,
     ).catch((error: unknown) => {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403))
         throw new BadLinkError(`Parley refused the token: ${error.message}`);
       throw error;
     });
-    const personLink = buildShareUrl(baseUrl, { sessionId: created.sessionId, token: created.token });
+    // Made with an agent key, the answer holds no owner token: people open the session from their inbox.
+    const personLink =
+      "token" in created
+        ? buildShareUrl(baseUrl, { sessionId: created.sessionId, token: created.token })
+        : null;
     return new ExternalAgent(baseUrl, created.sessionId, created.agentToken, personLink, options);
   }
 
@@ -185,7 +203,7 @@ export class ExternalAgent {
     return { authorization: `Bearer ${this.agentToken}`, "content-type": "application/json" };
   }
 
-  /** Opens a card; the same `key` returns the same card, also after it resolved. */
+  /** Opens a card; the same `key` and request return the same card, also after it resolved (another request: `key_conflict`). */
   openInteraction(
     input: { kind: ExternalKind; request: unknown; key?: string; timeoutMs?: number },
     deadline = Date.now() + 10_000,

@@ -1,10 +1,13 @@
-// HTTP calls of a person's inbox (DESIGN §21): its view, answering a card or giving it more time,
-// opening a session, tickets for its stream, inbox links and push. The credential is the gateway
+// HTTP calls of a person's inbox (docs/architecture.md#the-inbox): its view, answering a card or giving it more time,
+// opening a session, tickets for its stream, inbox links, push, and the person's agent keys. The credential is the gateway
 // token, an inbox link's token, or none (Access signs the browser's requests, or a local deployment).
 import type {
+  AgentKeyView,
   ConnectionTicketResponse,
   InboxLinkView,
   InboxView,
+  MintAgentKeyBody,
+  MintedAgentKey,
   MintedInboxLink,
   MintInboxLinkBody,
   OpenedInboxSession,
@@ -84,4 +87,26 @@ export function subscribeInboxPush(target: InboxTarget, body: PushSubscriptionBo
 
 export function unsubscribeInboxPush(target: InboxTarget, deviceId: string): Promise<unknown> {
   return request(target, "DELETE", `/push-subscriptions/${encodeURIComponent(deviceId)}`);
+}
+
+function agentKeysRequest<T>(target: InboxTarget, method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (target.credential) headers.authorization = `Bearer ${target.credential}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+  return call<T>(new URL(`/api/agent-keys${path}`, target.baseUrl).toString(), init, target.fetch);
+}
+
+/** Mints an agent key for a bridge (the person only); the answer is the only time the key is shown. */
+export function mintAgentKey(target: InboxTarget, body: MintAgentKeyBody): Promise<MintedAgentKey> {
+  return agentKeysRequest(target, "POST", "", body);
+}
+
+export async function listAgentKeys(target: InboxTarget): Promise<AgentKeyView[]> {
+  return (await agentKeysRequest<{ keys: AgentKeyView[] }>(target, "GET", "")).keys;
+}
+
+/** Revokes a key and every agent link it was given. */
+export function revokeAgentKey(target: InboxTarget, keyId: string): Promise<AgentKeyView> {
+  return agentKeysRequest(target, "DELETE", `/${encodeURIComponent(keyId)}`);
 }

@@ -8,6 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stateSessionSecret } from "./dev-secret.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Wrangler's CLI script, run with this Node (22, which wrangler requires). */
@@ -89,8 +90,10 @@ export async function startWranglerDev(options = {}) {
   args.push("--inspector-port", String(inspectorPort), "--persist-to", options.persistTo ?? String(tempDir));
   args.push("--show-interactive-dev-session=false");
   if (options.config) args.push("--config", options.config);
-  // Loopback only, so the development signing key is allowed (README "Configuration").
-  const vars = { PARLEY_LOCAL_DEV: "true", ...options.vars };
+  // A signing key of the server's own (kept with its state, so a restart accepts its old tokens);
+  // no key is a constant anywhere. Loopback only, so no credential is needed (README "Configuration").
+  const secret = stateSessionSecret(options.persistTo ?? String(tempDir));
+  const vars = { SESSION_SECRET: secret, ...options.vars };
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
 
   const child = spawn(process.execPath, args, {

@@ -69,8 +69,6 @@ const EnvSchema = z.object({
       message: `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_BYTES} bytes (${SESSION_SECRET_HOW_TO})`,
     })
     .optional(),
-  /** Set only by `npm run dev` and the local test servers; the development key also needs a loopback request. */
-  PARLEY_LOCAL_DEV: Flag,
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_MODEL),
   ANTHROPIC_BASE_URL: z.url().optional(),
@@ -80,6 +78,7 @@ const EnvSchema = z.object({
   MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
   MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
   SESSION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(30),
+  DECISION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(90),
   MODEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
   MODEL_RETRY_GIVE_UP_MS: z.coerce
     .number()
@@ -127,10 +126,8 @@ export type ConfigVars = { [Name in keyof z.input<typeof EnvSchema> | "MCP_SERVE
 
 export interface Config {
   gatewayToken: string | null;
-  /** Key for session capability tokens: SESSION_SECRET, or a fixed key only for local development. */
+  /** Key for session capability tokens (SESSION_SECRET); `npm run dev` writes a random one to `.dev.vars`. */
   sessionSecret: string;
-  /** The fixed development key is in use: the Worker then serves loopback requests only. */
-  sessionSecretIsDevelopmentDefault: boolean;
   /** Set when a key is configured; otherwise sessions use the offline demo model. */
   anthropic: { apiKey: string; baseURL: string | undefined } | null;
   model: string;
@@ -155,7 +152,7 @@ export interface Config {
   socketCommandsPerSecond: number;
   /** How often an idle SSE stream gets a heartbeat comment. */
   sseHeartbeatMs: number;
-  /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN (anyone may then spend the key). */
+  /** Accept an ANTHROPIC_API_KEY without GATEWAY_TOKEN on a loopback-only gateway (it makes no one a person). */
   allowOpenGateway: boolean;
   /** Web Push VAPID keys (RFC 8292); without them the page hides "Notify this device". */
   push: { publicKey: string; privateKey: string; subject: string } | null;
@@ -165,6 +162,8 @@ export interface Config {
   mcpServers: McpServerConfig[];
   /** Cloudflare Access in front of the deployment: every request carries its signed assertion. */
   access: { teamDomain: string; audience: string } | null;
+  /** How long a person's decision record keeps each decision, also after its session is gone. */
+  decisionRetentionMs: number;
   /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
   inboxDisabled: boolean;
   /** The deployment's deadline policies (`DEADLINE_POLICIES`); a session may override them. */
@@ -185,9 +184,6 @@ export interface TelegramConfig {
   botUserName: string | null;
 }
 
-// Public, so it signs nothing outside `wrangler dev` on loopback (PARLEY_LOCAL_DEV and a loopback request).
-const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
-
 /** Parses the Worker environment; throws with every bad variable named. */
 export function readConfig(env: ConfigVars): Config {
   const parsed = EnvSchema.safeParse(pickStrings(env));
@@ -202,7 +198,9 @@ export function readConfig(env: ConfigVars): Config {
     throw new Error("Invalid configuration: NOTIFY_WEBHOOK_URL needs NOTIFY_WEBHOOK_SECRET to sign with");
   }
   // Never GATEWAY_TOKEN: whoever may create sessions must not be able to sign every session's tokens.
-  if (!e.SESSION_SECRET && !e.PARLEY_LOCAL_DEV) {
+  // Nor a fixed development key: one in the source signs for anyone who reads it, even on loopback
+  // (a page in the developer's browser could compute owner tokens), so `npm run dev` makes its own.
+  if (!e.SESSION_SECRET) {
     throw new Error(`Invalid configuration: SESSION_SECRET is not set; ${SESSION_SECRET_HOW_TO}`);
   }
   if (Boolean(e.ACCESS_TEAM_DOMAIN) !== Boolean(e.ACCESS_AUD)) {
@@ -210,8 +208,7 @@ export function readConfig(env: ConfigVars): Config {
   }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
-    sessionSecret: e.SESSION_SECRET ?? DEVELOPMENT_SECRET,
-    sessionSecretIsDevelopmentDefault: !e.SESSION_SECRET,
+    sessionSecret: e.SESSION_SECRET,
     anthropic: e.ANTHROPIC_API_KEY ? { apiKey: e.ANTHROPIC_API_KEY, baseURL: e.ANTHROPIC_BASE_URL } : null,
     model: e.ANTHROPIC_MODEL,
     maxTokens: e.ANTHROPIC_MAX_TOKENS,
@@ -221,6 +218,7 @@ export function readConfig(env: ConfigVars): Config {
     maxAgentDepth: e.MAX_AGENT_DEPTH,
     allowScriptedSessions: e.ALLOW_SCRIPTED_SESSIONS,
     retentionMs: Math.round(e.SESSION_RETENTION_DAYS * 86_400_000),
+    decisionRetentionMs: Math.round(e.DECISION_RETENTION_DAYS * 86_400_000),
     modelRetryBaseMs: e.MODEL_RETRY_BASE_MS,
     modelRetryGiveUpMs: e.MODEL_RETRY_GIVE_UP_MS,
     contextTokens: e.MODEL_CONTEXT_TOKENS,

@@ -4,14 +4,17 @@ type ConfigVars = import("./config").ConfigVars;
 
 declare namespace Cloudflare {
   interface Env extends ConfigVars {
-    SESSIONS: DurableObjectNamespace<import("./session/session-object").SessionObject>;
-    /** One Inbox object per person (DESIGN §21). */
-    INBOXES: DurableObjectNamespace<import("./inbox/inbox-object").InboxObject>;
+    /** Typed by the RPC surface the Worker may call, not the class: see src/session/session-rpc.ts. */
+    SESSIONS: DurableObjectNamespace<import("./session/session-rpc").SessionRpc>;
+    /** One Inbox object per person (docs/architecture.md#the-inbox). */
+    INBOXES: DurableObjectNamespace<import("./session/inbox-rpc").InboxRpc>;
     /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
     CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelObject>;
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
+    /** Tests only: "true" compares every kept copy of stored rows with storage after each input. */
+    SHADOW_READS?: string;
   }
   interface GlobalProps {
     mainModule: typeof import("./index");

@@ -23,6 +23,7 @@ const SESSION_RPC = [
   "snapshot",
   "eventsPage",
   "command",
+  "fromInbox",
   "stats",
   "addLink",
   "listLinks",
@@ -36,6 +37,7 @@ const SESSION_RPC = [
   "creator",
   "externalInteraction",
   "ensureAgentLink",
+  "revokeAgentLink",
 ] as const satisfies readonly (keyof SessionRpc)[];
 
 const INBOX_RPC = [
@@ -57,15 +59,34 @@ const INBOX_RPC = [
   "addChatLink",
   "removeChatLink",
   "chatCard",
+  "addAgentKey",
+  "listAgentKeys",
+  "checkAgentKey",
+  "revokeAgentKey",
+  "noteAgentLink",
+  "keyedSessionSalt",
+  "renewKeyedSessionSalt",
+  "addGrant",
+  "listGrants",
+  "revokeGrant",
+  "decideByGrants",
+  "decisions",
+  "allDecisions",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
 const CHANNEL_RPC = ["mintLinkCode", "listLinks", "unlink"] as const satisfies readonly (keyof ChannelRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.
-const everySessionMethod: Exclude<keyof SessionRpc, (typeof SESSION_RPC)[number] | "fetch"> extends never
+const everySessionMethod: Exclude<
+  keyof SessionRpc,
+  (typeof SESSION_RPC)[number] | "fetch" | keyof Rpc.DurableObjectBranded
+> extends never
   ? true
   : never = true;
-const everyInboxMethod: Exclude<keyof InboxRpc, (typeof INBOX_RPC)[number] | "fetch"> extends never
+const everyInboxMethod: Exclude<
+  keyof InboxRpc,
+  (typeof INBOX_RPC)[number] | "fetch" | keyof Rpc.DurableObjectBranded
+> extends never
   ? true
   : never = true;
 const everyChannelMethod: Exclude<keyof ChannelRpc, (typeof CHANNEL_RPC)[number] | "fetch"> extends never
@@ -86,6 +107,6 @@ export const InboxObject = objectShell<Inbox>(
 );
 
 export const ChannelObject = objectShell<Channel>(
-  [...CHANNEL_RPC, "fetch"],
+  [...CHANNEL_RPC, ...HANDLERS],
   async () => (await import("./channels/channel-object")).ChannelObject,
 );

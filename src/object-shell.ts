@@ -6,38 +6,73 @@
 // Proxy is refused) and forwards each to the real object, built from a dynamic import inside
 // `blockConcurrencyWhile`, so no event reaches a shell whose object is not ready.
 import { DurableObject } from "cloudflare:workers";
+import { checkAfterInput } from "./storage/shadow-reads";
 
 type ObjectClass<T> = new (ctx: DurableObjectState, env: Env) => T;
 type Method = (...args: unknown[]) => unknown;
 
-/** The event handlers the runtime calls on an object; the compiler checks that the object has each. */
+/** The event handlers the runtime calls on an object; every object must define each of them. */
 export const HANDLERS = ["fetch", "alarm", "webSocketMessage", "webSocketClose", "webSocketError"] as const;
 
+/**
+ * An object with every runtime handler defined. `DurableObject` leaves them optional, so without
+ * this a deleted `alarm()` would compile and every alarm would silently do nothing.
+ */
+export type CheckedObject = DurableObject<Env> & {
+  [K in (typeof HANDLERS)[number]]-?: NonNullable<DurableObject<Env>[K]>;
+};
+
 const LOADED = Symbol("loaded");
+const SHADOW = Symbol("shadow");
+
+/**
+ * The one test-only door into an object: tests call `object[INSIDE]()` for the parts they look at
+ * instead of casting private fields. A symbol key, so no RPC call can reach it.
+ */
+export const INSIDE: unique symbol = Symbol("inside");
+
+/** What every object's door offers: shadow reads of the copies of stored rows it keeps. */
+export interface ObjectInsides {
+  /** Each kept copy against a fresh read: what differs (see src/storage/shadow-reads.ts). */
+  differences(): Promise<string[]>;
+}
 
 /**
  * A class to export in place of `load()`'s; `methods` are the RPC methods and handlers it
- * forwards (the caller checks their names against the object's RPC interface).
+ * forwards (the caller checks their names against the object's RPC interface). A loaded object
+ * that lacks one of them fails its first event, and a call of one it lacks throws: nothing is
+ * forwarded into nothing.
  */
-export function objectShell<T extends DurableObject<Env>>(
+export function objectShell<T extends CheckedObject>(
   methods: readonly (keyof T & string)[],
   load: () => Promise<ObjectClass<T>>,
 ): ObjectClass<T> {
   class Shell extends DurableObject<Env> {
     [LOADED]: T | null = null;
+    // Tests only: every input is followed by shadow reads of the object's kept copies.
+    readonly [SHADOW]: boolean;
 
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env);
+      this[SHADOW] = env.SHADOW_READS === "true";
       void ctx.blockConcurrencyWhile(async () => {
-        this[LOADED] = new (await load())(ctx, env);
+        const object = new (await load())(ctx, env);
+        const missing = methods.filter((name) => typeof object[name] !== "function");
+        if (missing.length > 0) throw new Error(`The loaded Durable Object lacks ${missing.join(", ")}`);
+        this[LOADED] = object;
       });
     }
   }
   for (const name of methods) {
     Object.defineProperty(Shell.prototype, name, {
       value(this: Shell, ...args: unknown[]) {
-        const object = loadedObject(this) as unknown as Record<string, Method>;
-        return object[name]?.(...args);
+        const object = loadedObject<Record<string, Method | undefined>>(this);
+        const method = object[name];
+        if (typeof method !== "function") throw new Error(`The loaded Durable Object has no method ${name}`);
+        const result = method.apply(object, args);
+        if (!this[SHADOW]) return result;
+        const door = (object as { [INSIDE]?: () => ObjectInsides })[INSIDE];
+        return checkAfterInput(result, `${name}`, () => door?.call(object).differences());
       },
     });
   }

@@ -12,6 +12,7 @@ import type {
   DeadlineScheduler,
   EventSink,
   FrameStore,
+  GrantGate,
   InboxStore,
   InteractionStore,
   PermissionRuleStore,
@@ -59,6 +60,8 @@ export interface AgentDeps {
   model: ModelClient;
   /** The host's limit on model spending, when it sets one. */
   budget?: ModelBudget;
+  /** The person's grants, asked before an approval opens; absent: every approval asks. */
+  grants?: GrantGate;
   tools: ToolRegistry;
   kinds: InteractionRegistry;
   agents: AgentRegistry;

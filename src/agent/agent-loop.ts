@@ -1,4 +1,4 @@
-// The durable agent loop (DESIGN §4). Every step reads its state from the stores and writes its
+// The durable agent loop (docs/architecture.md#the-turn-loop). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { DeltaFrame } from "../protocol/frames";
@@ -17,6 +17,7 @@ import { frameRequest } from "./stack-tools";
 import { StreamAssembler } from "./stream-assembler";
 import { settleToolStep } from "./tool-step";
 import { closeOpenToolUses, endTurn, failTurn } from "./turn-ending";
+import { errorMessage, failRunningTurn } from "./turn-failure";
 
 // The watchdog deadline is pushed forward at most this often while a model call makes progress.
 const WATCHDOG_REFRESH_MS = 30_000;
@@ -127,6 +128,22 @@ export class AgentLoop {
     return frame;
   }
 
+  /**
+   * Storage refused a write no caller waited for (rows a step deferred, src/storage/deferred-writes.ts):
+   * the live run stops and the turn fails as `internal`, so every device sees it; with no turn
+   * running, the error alone is recorded.
+   */
+  failOnStorage(error: unknown): void {
+    this.rerun = false;
+    this.live?.controller.abort("cancelled" satisfies AbortReason);
+    if (this.deps.turn.current()) failRunningTurn(this.deps, error);
+    else
+      this.deps.events.append("error", {
+        code: "internal",
+        message: `Internal error: ${errorMessage(error)}`,
+      });
+  }
+
   // Failures outside the model call (storage, a corrupt row, a bug) end the turn as `failed` with
   // a valid transcript, instead of leaving it running for the watchdog to replay forever.
   private async driveSafely(live: LiveRun): Promise<void> {
@@ -134,22 +151,7 @@ export class AgentLoop {
       await this.drive(live);
     } catch (error) {
       console.error("AgentLoop.drive failed", error);
-      const turn = this.deps.turn.current();
-      if (!turn) return;
-      const message = `Internal error: ${errorMessage(error)}`;
-      try {
-        // The stack is cleaned up too: the next message goes to the main agent, not a broken child.
-        const explain = (use: ToolUseBlockParam) => `${use.name} did not run: the turn failed (${message}).`;
-        // Every frame's cards close too: none may stay answerable for a stack that is gone.
-        cancelPending(this.deps, null);
-        closeOpenToolUses(this.deps, explain);
-        unwindStack(this.deps, "failed", explain);
-        failTurn(this.deps, turn, "internal", message);
-      } catch (closing) {
-        // Even closing the tool calls failed: end the turn anyway rather than leave it running.
-        console.error("AgentLoop could not close the failed turn", closing);
-        endTurn(this.deps, turn, "error", message);
-      }
+      failRunningTurn(this.deps, error);
     }
   }
 
@@ -379,8 +381,4 @@ export class AgentLoop {
 
 function withModeNotes(systemPrompt: string, notes: string): string {
   return notes === "" ? systemPrompt : `${systemPrompt}\n\n${notes}`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

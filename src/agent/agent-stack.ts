@@ -1,4 +1,4 @@
-// The agent stack's transitions (DESIGN §15): push a delegated agent, pop it with a result for its
+// The agent stack's transitions (docs/architecture.md#the-agent-stack): push a delegated agent, pop it with a result for its
 // parent's delegation call, and unwind. Each is synchronous store writes, so a transition is atomic
 // in SQLite and the loop, on any instance, continues from whichever frame is on top.
 import type { AgentDefinition } from "../agents/agent-definition";

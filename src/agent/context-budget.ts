@@ -1,4 +1,4 @@
-// Keeps every model request inside the model's context window (DESIGN §18): first old tool
+// Keeps every model request inside the model's context window (docs/architecture.md#long-sessions): first old tool
 // results are cleared in the stored transcript; if that is not enough, older turns are compacted
 // into a summary the model writes. Either way every device hears of it.
 import type { ContentBlockParam, MessageParam, ModelRequest } from "../model/model-client";

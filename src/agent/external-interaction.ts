@@ -1,10 +1,11 @@
-// Interactions an agent that runs elsewhere opens, reads and withdraws (DESIGN §20). They are the
+// Interactions an agent that runs elsewhere opens, reads and withdraws (docs/architecture.md#external-agents). They are the
 // same rows, prompt events and deadlines as the loop's own cards; only who opens them differs, and
 // no tool result is written for them, since no transcript waits on them.
 
 import { MAIN_FRAME_ID } from "../protocol/agents";
 import { type ErrorBody, unknownInteraction } from "../protocol/errors";
 import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
+import { MAX_CARD_REQUEST_BYTES, MAX_PENDING_EXTERNAL_CARDS } from "../protocol/limits";
 import type { AgentDeps } from "./agent-deps";
 import { cardDeadline } from "./card-deadline";
 import {
@@ -14,8 +15,10 @@ import {
   WITHDRAWN_BY_PREFIX,
   withdrawnBy,
 } from "./external-id";
-import type { InteractionRecord } from "./ports";
-import { cancelExternal } from "./resolve-interaction";
+import type { GrantDecision, InteractionRecord } from "./ports";
+import { cancelExternal, resolveByGrant } from "./resolve-interaction";
+
+export type { GrantDecision } from "./ports";
 
 /** Finds and records the agent's own key for an interaction (unique in the session). */
 export interface ExternalKeys {
@@ -27,7 +30,8 @@ export interface ExternalKeys {
 export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { ok: false; error: ErrorBody };
 
 /**
- * Opens a card for the agent, or returns the one its `key` already names (pending or resolved).
+ * Opens a card for the agent, or returns the one its `key` already names (pending or resolved) when
+ * the request is the same (`key_conflict` when it is not).
  * The request is checked by the kind's own schema; a bad one changes nothing.
  */
 export function openExternalInteraction(
@@ -38,33 +42,75 @@ export function openExternalInteraction(
     | "clock"
     | "deadlines"
     | "events"
+    | "frames"
     | "interactions"
     | "kinds"
     | "newId"
+    | "results"
     | "settings"
   >,
   keys: ExternalKeys,
   agent: string,
   body: OpenInteractionBody,
+  granted: GrantDecision | null = null,
 ): ExternalOutcome<OpenedInteraction> {
-  if (body.key !== undefined) {
-    const existing = keys.find(body.key);
-    const record = existing === null ? null : deps.interactions.get(existing);
-    if (record) return { ok: true, created: false, result: openedView(record, false) };
+  const size = jsonBytes(body.request);
+  if (size > MAX_CARD_REQUEST_BYTES) {
+    return refuse(
+      "payload_too_large",
+      `request is ${size} bytes; a card's request may be at most ${MAX_CARD_REQUEST_BYTES}`,
+    );
   }
   const kind = deps.kinds.get(body.kind);
   if (!kind) {
     const known = deps.kinds.kinds.map((k) => k.kind).join(", ");
     return invalid(`kind: unknown interaction kind "${body.kind}" (known: ${known})`);
   }
-  const opened = deps.kinds.open(
-    body.kind,
-    body.kind === "url" ? withoutClaimedServer(body.request) : body.request,
-  );
+  const opened = deps.kinds.open(body.kind, deps.kinds.fromAgent(body.kind, body.request));
   if (!opened.ok) return invalid(prefixFields("request", opened.message));
+  if (body.key !== undefined) {
+    const existing = keys.find(body.key);
+    const record = existing === null ? null : deps.interactions.get(existing);
+    if (record) {
+      // A retry re-attaches; another card under the same key would be answered with this one's answer.
+      if (record.kind !== kind.kind || canonicalJson(record.request) !== canonicalJson(opened.request)) {
+        return refuse(
+          "key_conflict",
+          `key "${body.key}" already names a ${record.kind} card with another request; use a new key for a new card`,
+        );
+      }
+      return { ok: true, created: false, result: openedView(record, false) };
+    }
+  }
+  if (deps.interactions.pending().length >= MAX_PENDING_EXTERNAL_CARDS) {
+    return refuse(
+      "too_many_pending",
+      `This session already holds ${MAX_PENDING_EXTERNAL_CARDS} pending cards; withdraw some or wait for answers`,
+    );
+  }
   const id = deps.newId(EXTERNAL_ID_PREFIX);
   const createdAt = deps.clock.now();
   const toolName = toolNameOf(opened.request) ?? kind.toolName ?? kind.kind;
+  // A grant decides an approval at once: the card is stored resolved, and no device is asked.
+  if (granted && kind.kind === "approval") {
+    deps.atomically(() => {
+      const record = {
+        id,
+        toolCallId: id,
+        frameId: MAIN_FRAME_ID,
+        kind: kind.kind,
+        toolName,
+        request: opened.request,
+        deadline: createdAt,
+        createdAt,
+      };
+      deps.interactions.create(record);
+      if (body.key !== undefined) keys.set(id, body.key);
+      const stored = deps.interactions.get(id);
+      if (stored) resolveByGrant(deps, stored, granted);
+    });
+    return { ok: true, created: true, result: { interactionId: id, status: "resolved", created: true } };
+  }
   const timeoutMs = body.timeoutMs ?? deps.settings.interactionTimeoutMs;
   const deadline = cardDeadline(deps, { id, kind: kind.kind, toolName, createdAt, timeoutMs });
   deps.atomically(() => {
@@ -164,15 +210,22 @@ function prefixFields(prefix: string, message: string): string {
 }
 
 function invalid(message: string): { ok: false; error: ErrorBody } {
-  return { ok: false, error: { code: "invalid_input", message } };
+  return refuse("invalid_input", message);
 }
 
-/**
- * A URL card's `from` names the MCP server that sent it, and only Parley writes it: an agent that
- * opens a card itself cannot claim to be one of the deployment's servers.
- */
-function withoutClaimedServer(request: unknown): unknown {
-  if (typeof request !== "object" || request === null || !("from" in request)) return request;
-  const { from: _claimed, ...rest } = request as Record<string, unknown>;
-  return rest;
+function refuse(code: ErrorBody["code"], message: string): { ok: false; error: ErrorBody } {
+  return { ok: false, error: { code, message } };
+}
+
+function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value) ?? "").byteLength;
+}
+
+/** JSON with every object's keys sorted, so two equal requests compare equal whatever their key order. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === "object" && inner !== null && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }

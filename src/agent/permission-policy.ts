@@ -1,4 +1,4 @@
-// The permission policy as a pure function: what happens to a tool call before it runs (DESIGN §5).
+// The permission policy as a pure function: what happens to a tool call before it runs (docs/architecture.md#interactions-and-permission-modes).
 // Interactive tools (AskUserQuestion) never reach it: they always ask.
 import type { PermissionMode } from "../protocol/session";
 import type { ToolRisk } from "../tools/define-tool";

@@ -13,7 +13,7 @@ import type { ToolImage } from "../tools/define-tool";
 /** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */
 export interface EventSink {
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent;
-  /** Sends streamed model output to every device now, without storing it (DESIGN §19). */
+  /** Sends streamed model output to every device now, without storing it (docs/architecture.md#live-deltas). */
   sendLive(frame: DeltaFrame): void;
   /** True while someone reads stored events only, and so sees streamed text only once stored. */
   readsStoredOnly?(): boolean;
@@ -173,7 +173,7 @@ export interface OpenedDeadline {
 }
 
 /**
- * Deadline policies (DESIGN §21): the host chooses each card's policy as it opens, stores it with
+ * Deadline policies (docs/architecture.md#the-inbox): the host chooses each card's policy as it opens, stores it with
  * the card, and says what its deadline does. Without one, every card times out after its timeout.
  */
 export interface CardDeadlinePolicies {
@@ -216,4 +216,18 @@ export interface FrameStore {
   countModelCall(frameId: string): void;
   /** Compare-and-set from `active`; false when the frame had already ended. */
   end(frameId: string, outcome: AgentOutcome, at: number): boolean;
+}
+
+/** What one of the person's grants decided for an approval, before its card would open. */
+export interface GrantDecision {
+  effect: "allow" | "deny";
+  grantId: string;
+  rule: string;
+  reason: string | null;
+}
+
+/** The person's grants, asked once for a step's calls that would otherwise open an approval. */
+export interface GrantGate {
+  /** One decision per call, in order; null where a person must be asked. */
+  decide(calls: { toolName: string; input: unknown }[]): Promise<(GrantDecision | null)[]>;
 }

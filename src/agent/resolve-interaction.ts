@@ -174,8 +174,11 @@ function ownsResult(record: InteractionRecord): boolean {
   return !isToolForm(record) && !isExternalInteraction(record);
 }
 
+/** What announcing a resolution writes: the receipt event, and the alarm's next deadline. */
+type AnnounceDeps = Pick<AgentDeps, "kinds" | "events" | "deadlines" | "frames">;
+
 function announceResolution(
-  deps: AgentDeps,
+  deps: AnnounceDeps,
   record: InteractionRecord,
   outcome: InteractionOutcome,
   response: unknown,
@@ -279,4 +282,39 @@ export function replyInChat(
   }
   if (answered.length > 0) markRunningWhenNobodyIsAsked(deps);
   return answered;
+}
+
+/** Who resolved a card a grant decided, in `resolvedBy`. */
+export const GRANT_BY_PREFIX = "grant:";
+
+/**
+ * Resolves a just-created card as one of the person's grants decided it — approved, or denied with
+ * the grant's reason — without asking anyone: no prompt event was written, so no device shows it.
+ */
+export function resolveByGrant(
+  deps: AnnounceDeps & Pick<AgentDeps, "clock" | "interactions" | "results">,
+  record: InteractionRecord,
+  verdict: { effect: "allow" | "deny"; grantId: string; rule: string; reason: string | null },
+): ResolveResult {
+  const at = deps.clock.now();
+  const allowed = verdict.effect === "allow";
+  const response = allowed
+    ? { decision: "approve", remember: false }
+    : { decision: "deny", reason: verdict.reason ?? `Refused by the grant ${verdict.rule}` };
+  const outcome = allowed ? "approved" : "denied";
+  const by = `${GRANT_BY_PREFIX}${verdict.grantId}`;
+  if (!deps.interactions.resolve(record.id, outcome, response, by, at)) return alreadyResolved(deps, record);
+  if (!allowed && ownsResult(record)) {
+    recordResult(
+      deps,
+      record.toolCallId,
+      record.toolName,
+      {
+        content: `Tool use refused by the person's grant ${verdict.rule}${verdict.reason ? `: ${verdict.reason}` : ""}`,
+        isError: true,
+      },
+      markOf(deps, record.frameId),
+    );
+  }
+  return announceResolution(deps, record, outcome, response, by, at);
 }

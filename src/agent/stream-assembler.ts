@@ -1,5 +1,5 @@
 // Folds the model's raw stream events into the assistant message. Each text or tool-input delta
-// goes out at once as a live delta (DESIGN §19); what is stored for replay is coalesced into few
+// goes out at once as a live delta (docs/architecture.md#live-deltas); what is stored for replay is coalesced into few
 // events that carry the offsets they cover, written when the stream pauses, at a block's edge or at
 // its end — not while it flows, since every write holds the live frames after it (the output gate).
 import type { ContentBlockParam, ModelStreamEvent, StopReason } from "../model/model-client";

@@ -7,6 +7,8 @@ import { editedInputOf, noteEdited } from "./edited-input";
 import { topMark } from "./frame-mark";
 import { openInteraction } from "./open-interaction";
 import { decide } from "./permission-policy";
+import type { GrantDecision } from "./ports";
+import { resolveByGrant } from "./resolve-interaction";
 import { toolElicitation } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
 
@@ -29,10 +31,13 @@ type RunToolDeps = Pick<
 >;
 
 export async function settleToolCalls(
-  deps: RunToolDeps & Pick<AgentDeps, "rules">,
+  deps: RunToolDeps & Pick<AgentDeps, "rules" | "grants">,
   uses: ToolUseBlockParam[],
   signal: AbortSignal,
 ): Promise<ToolPhaseOutcome> {
+  // The person's grants decide, in one request, the calls that would open an approval.
+  const granted = await grantsFor(deps, uses);
+  if (signal.aborted) return "aborted";
   // Pass 1 is synchronous: prompts reach every device before any slow tool starts.
   const toRun: ToolUseBlockParam[] = [];
   // Calls a person approved with input they edited: those run with the edit.
@@ -68,13 +73,18 @@ export async function settleToolCalls(
     else if (decision.behavior === "deny")
       recordResult(deps, use.id, use.name, { content: decision.message, isError: true });
     else {
-      openInteraction(deps, "approval", use, {
+      const request = {
         toolName: use.name,
         input: use.input,
         risk: tool.risk,
         description: tool.description,
         ...(tool.mcp ? { mcp: tool.mcp } : {}),
-      });
+      };
+      const verdict = granted.get(use.id);
+      if (verdict) {
+        settleByGrant(deps, use, request, verdict);
+        if (verdict.effect === "allow") toRun.push(use);
+      } else openInteraction(deps, "approval", use, request);
     }
   }
 
@@ -85,6 +95,51 @@ export async function settleToolCalls(
     if (signal.aborted) return "aborted";
   }
   return uses.every((use) => deps.results.get(use.id)) ? "complete" : "waiting";
+}
+
+/** What the grants decide for the calls that the policy would ask about, by call id. */
+async function grantsFor(
+  deps: RunToolDeps & Pick<AgentDeps, "rules" | "grants">,
+  uses: ToolUseBlockParam[],
+): Promise<Map<string, GrantDecision>> {
+  const decided = new Map<string, GrantDecision>();
+  if (!deps.grants) return decided;
+  const asked = uses.filter((use) => {
+    if (deps.results.get(use.id) || deps.interactions.get(use.id) || deps.kinds.byToolName(use.name))
+      return false;
+    const tool = deps.tools.get(use.name);
+    if (!tool || deps.tools.validate(use.name, use.input)) return false;
+    return decide(tool, deps.turn.mode(), deps.rules.allowed()).behavior === "ask";
+  });
+  if (asked.length === 0) return decided;
+  const verdicts = await deps.grants.decide(asked.map((use) => ({ toolName: use.name, input: use.input })));
+  asked.forEach((use, i) => {
+    const verdict = verdicts[i];
+    if (verdict) decided.set(use.id, verdict);
+  });
+  return decided;
+}
+
+/** The approval a grant decided: stored resolved (no prompt, no push), and a refusal's result written. */
+function settleByGrant(
+  deps: RunToolDeps,
+  use: ToolUseBlockParam,
+  request: Record<string, unknown>,
+  verdict: GrantDecision,
+): void {
+  const now = deps.clock.now();
+  deps.interactions.create({
+    id: use.id,
+    toolCallId: use.id,
+    frameId: topMark(deps).frameId,
+    kind: "approval",
+    toolName: use.name,
+    request,
+    deadline: now,
+    createdAt: now,
+  });
+  const record = deps.interactions.get(use.id);
+  if (record) resolveByGrant(deps, record, verdict);
 }
 
 async function runTool(

@@ -4,9 +4,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { configFor } from "../config";
 import { chatReceipt } from "../inbox/inbox-chat";
-import { OWNER } from "../protocol/access";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
-import { PLATFORM_NAMES } from "../protocol/platform-names";
+import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { commandFor } from "./card-choices";
@@ -72,6 +71,13 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     return this.telegram.handle(request);
   }
 
+  // This object sets no alarm and accepts no socket; the handlers exist because every object's
+  // shell forwards all of them (src/object-shell.ts).
+  override async alarm(): Promise<void> {}
+  override async webSocketMessage(): Promise<void> {}
+  override async webSocketClose(): Promise<void> {}
+  override async webSocketError(): Promise<void> {}
+
   private hooks(): ChannelHooks {
     return {
       directory: this.directory,
@@ -89,22 +95,33 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     };
   }
 
-  /** The same command the inbox page sends, as the linked person; what to tell the account, or null. */
+  /**
+   * The same command the inbox page sends, acted by the linked account itself (a device of its
+   * person: the session checks the person and records "Ana · Telegram"); what to tell the account,
+   * or null.
+   */
   private async chose(account: ChatAccount, ref: number, code: string): Promise<string | null> {
     const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
     if (!card) return "This button is not for a card of yours.";
     const command = commandFor(card, code);
     if (!command) return "This card does not offer that choice.";
-    const session = sessionStub(this.env, card.sessionId);
-    const creator = await session.creator();
-    if (creator !== account.person) return "This card's session is gone or is no longer yours.";
-    const platform = PLATFORM_NAMES[account.platform];
-    const actor = `${account.name} · ${platform}`;
-    const outcome = await session.command(command, `${account.platform}-${account.accountId}`, OWNER, actor);
+    const actor: InboxActor = {
+      kind: "chat",
+      person: account.person,
+      platform: account.platform,
+      accountId: account.accountId,
+      name: account.name,
+    };
+    const outcome = await sessionStub(this.env, card.sessionId).fromInbox(actor, {
+      type: "command",
+      command,
+    });
     if (outcome.ok) return command.type === "extend_deadline" ? "More time given." : null;
     const winner = outcome.error.resolution;
     if (outcome.error.code === "already_resolved" && winner)
       return `Already decided: ${chatReceipt(winner)}.`;
+    if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
+      return "This card's session is gone or is no longer yours.";
     return outcome.error.message;
   }
 }

@@ -62,6 +62,7 @@ export class InboxChat {
 
   addAccount(account: InboxChatAccount): void {
     this.sql.run(
+      ["chat_links"],
       `INSERT INTO chat_links (link_id, platform, account_id, name, thread_id, origin) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (link_id) DO NOTHING`,
       account.linkId,
@@ -75,8 +76,9 @@ export class InboxChat {
 
   /** The account stops getting cards; messages already sent are still edited when their cards resolve. */
   removeAccount(linkId: string): void {
-    this.sql.run(`DELETE FROM chat_links WHERE link_id = ?`, linkId);
+    this.sql.run(["chat_links"], `DELETE FROM chat_links WHERE link_id = ?`, linkId);
     this.sql.run(
+      ["chat_deliveries"],
       `UPDATE chat_deliveries SET status = 'failed', last_error = 'unlinked', next_at = NULL
        WHERE link_id = ? AND status = 'pending' AND change = 'opened' AND attempts = 0`,
       linkId,
@@ -112,6 +114,7 @@ export class InboxChat {
       if (opened.status === "pending" && opened.attempts === 0) {
         // Never sent: nothing to edit, and nothing left to ask.
         this.sql.run(
+          ["chat_deliveries"],
           `UPDATE chat_deliveries SET status = 'failed', last_error = 'resolved before sending', next_at = NULL WHERE id = ?`,
           opened.id,
         );
@@ -119,6 +122,7 @@ export class InboxChat {
       }
       if (opened.status !== "delivered" && opened.status !== "pending") continue;
       const inserted = this.sql.run(
+        ["chat_deliveries"],
         `INSERT INTO chat_deliveries (platform, link_id, thread_id, session_id, interaction_id, change, payload, status,
            attempts, next_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'resolved', ?, 'pending', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -148,6 +152,7 @@ export class InboxChat {
     const at = this.now();
     return (
       this.sql.run(
+        ["chat_deliveries"],
         `INSERT INTO chat_deliveries (platform, link_id, thread_id, session_id, interaction_id, change, payload, status,
            attempts, next_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -186,6 +191,7 @@ export class InboxChat {
     );
     for (const row of due) {
       this.sql.run(
+        ["chat_deliveries"],
         `UPDATE chat_deliveries SET attempts = attempts + 1, next_at = ?, updated_at = ? WHERE id = ?`,
         now + LEASE_MS,
         now,
@@ -222,7 +228,12 @@ export class InboxChat {
         const card = JSON.parse(row.payload) as InboxCard;
         const openUrl = `${account.origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
         const messageId = await sender.post(row.thread_id, { card, ref: row.id, openUrl });
-        this.sql.run(`UPDATE chat_deliveries SET message_id = ? WHERE id = ?`, messageId, row.id);
+        this.sql.run(
+          ["chat_deliveries"],
+          `UPDATE chat_deliveries SET message_id = ? WHERE id = ?`,
+          messageId,
+          row.id,
+        );
         return this.settle(row.id, row.attempts, now, null);
       }
       const { receipt, opened } = JSON.parse(row.payload) as { receipt: string; opened: number };
@@ -230,6 +241,7 @@ export class InboxChat {
       if (message?.status === "pending") {
         // The message is still on its way: edit it once it has an id (this try is not counted).
         this.sql.run(
+          ["chat_deliveries"],
           `UPDATE chat_deliveries SET attempts = attempts - 1, next_at = ? WHERE id = ?`,
           now + WAIT_FOR_POST_MS,
           row.id,
@@ -254,6 +266,7 @@ export class InboxChat {
     const delay = RETRY_DELAYS_MS[attempts - 1];
     const retry = failure?.retry === true && delay !== undefined;
     this.sql.run(
+      ["chat_deliveries"],
       `UPDATE chat_deliveries SET status = ?, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`,
       failure === null ? "delivered" : retry ? "pending" : "failed",
       failure?.message ?? null,

@@ -34,6 +34,7 @@ export class InboxLinks {
     const count = this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM links`)?.n ?? 0;
     if (count >= MAX_INBOX_LINKS) return null;
     this.sql.run(
+      ["links"],
       `INSERT INTO links (link_id, role, label, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, NULL)`,
       link.linkId,
       link.role,
@@ -51,6 +52,7 @@ export class InboxLinks {
   /** Marks a link revoked (idempotent); null when there is no such link. */
   revoke(linkId: string): InboxLinkView | null {
     this.sql.run(
+      ["links"],
       `UPDATE links SET revoked_at = ? WHERE link_id = ? AND revoked_at IS NULL`,
       this.now(),
       linkId,
@@ -61,6 +63,7 @@ export class InboxLinks {
   /** Records that the link opened session `sessionId` (so revoking the link reaches it). */
   noteOpened(linkId: string, sessionId: string): void {
     this.sql.run(
+      ["link_sessions"],
       `INSERT INTO link_sessions (link_id, session_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
       linkId,
       sessionId,
@@ -103,6 +106,7 @@ export class InboxLinks {
       )
       .map((row) => row.link_id);
     this.sql.run(
+      ["meta"],
       `INSERT INTO meta (key, value) VALUES ('links_expired_until', ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       String(now),

@@ -2,19 +2,29 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
+import { INSIDE, type ObjectInsides } from "../object-shell";
+import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
+import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
+import { type GrantQuery, type GrantVerdict, type GrantView, NewGrant } from "../protocol/grants";
 import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import { EventStreams } from "../session/event-streams";
 import type { InboxRpc } from "../session/inbox-rpc";
 import { MetaStore } from "../session/meta-store";
+import { ReplayBudget } from "../session/replay-budget";
+import { SessionClock } from "../session/session-clock";
 import { SOCKET_CLOSE } from "../session/socket-access";
 import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
+import { DecisionStore } from "./decision-store";
+import { GrantStore } from "./grant-store";
+import { InboxAgentKeys } from "./inbox-agent-keys";
 import { InboxChat, type InboxChatAccount } from "./inbox-chat";
 import { chatSenderFor } from "./inbox-chat-senders";
+import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { InboxLinks } from "./inbox-links";
 import { InboxPush } from "./inbox-push";
 import { migrateInbox } from "./inbox-schema";
@@ -23,26 +33,41 @@ import { type InboxStreamRequest, PERSON_TAG, readInboxStreamRequest } from "./i
 
 const REPLAY_PAGE = 500;
 
+const REPLAY_SPENT: ErrorBody = {
+  code: "rate_limited",
+  message: "Too much of this inbox replayed to this credential in the last minute; connect again later",
+};
+
 export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly store: InboxStore;
+  private readonly grantStore: GrantStore;
+  private readonly decisionStore: DecisionStore;
   private readonly links: InboxLinks;
+  private readonly agentKeys: InboxAgentKeys;
   private readonly tickets: SpentTickets;
+  // Not readonly: a test may swap in a smaller budget to spend it quickly.
+  private replayBudget = new ReplayBudget(() => Date.now());
   private readonly push: InboxPush;
   private readonly chat: InboxChat;
   private readonly sql: SqlCounter;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
+  /** The clock grants expire by and decisions age by (tests move it forward instead of waiting). */
+  readonly clock = new SessionClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     migrateInbox(ctx.storage.sql);
     const sql = new SqlCounter(ctx.storage.sql);
     this.sql = sql;
-    this.store = new InboxStore(sql, () => Date.now());
-    this.links = new InboxLinks(sql, () => Date.now());
-    this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
     const config = readConfig(env as unknown as Record<string, unknown>);
+    this.decisionStore = new DecisionStore(sql, this.clock.now, config.decisionRetentionMs);
+    this.grantStore = new GrantStore(sql, this.clock.now);
+    this.store = new InboxStore(sql, () => Date.now(), this.decisionStore);
+    this.links = new InboxLinks(sql, () => Date.now());
+    this.agentKeys = new InboxAgentKeys(sql, () => Date.now());
+    this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
     this.push = new InboxPush({
       sql,
       config,
@@ -76,7 +101,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     try {
       return this.ctx.storage.transactionSync(work);
     } catch (error) {
-      this.sql.invalidate();
+      this.sql.forgetCopies();
       throw error;
     }
   }
@@ -89,6 +114,31 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return this.store.holds(sessionId);
   }
 
+  async addGrant(grant: NewGrant): Promise<GrantView | null> {
+    const parsed = NewGrant.parse(grant);
+    return this.atomically(() => this.grantStore.add(parsed));
+  }
+
+  async listGrants(): Promise<GrantView[]> {
+    return this.grantStore.list();
+  }
+
+  async revokeGrant(grantId: string): Promise<GrantView | null> {
+    return this.grantStore.revoke(grantId);
+  }
+
+  async decideByGrants(query: GrantQuery): Promise<(GrantVerdict | null)[]> {
+    return this.atomically(() => this.grantStore.decide(query));
+  }
+
+  async decisions(query: DecisionQuery): Promise<DecisionPage> {
+    return this.decisionStore.page(query);
+  }
+
+  async allDecisions(): Promise<DecisionRecord[]> {
+    return this.decisionStore.all();
+  }
+
   /** `…/inbox/stream` (SSE) and `…/inbox/ws` (WebSocket): hello, replay after the cursor, then live. */
   override async fetch(request: Request): Promise<Response> {
     const opened = readInboxStreamRequest(request);
@@ -99,10 +149,18 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         { status: 403 },
       );
     }
-    const spent = this.tickets.spend(request);
-    if (spent) return Response.json(spent, { status: spent.code === "rate_limited" ? 429 : 403 });
+    // The ticket is spent last: a connection refused for any other reason leaves it unspent.
+    const refused =
+      inboxConnectionRefusal(this.ctx, this.streams, opened.tag) ??
+      (this.replayBudget.allows(opened.tag) ? null : REPLAY_SPENT) ??
+      this.tickets.spend(request, opened.tag);
+    if (refused) return Response.json(refused, { status: refused.code === "forbidden" ? 403 : 429 });
     const hello = { type: "hello" as const, view: this.store.view(opened.person) };
-    if (opened.kind === "sse") return this.streams.open(opened.after, hello, opened.tag);
+    if (opened.kind === "sse") {
+      return this.streams.open(opened.after, hello, opened.tag, (bytes) =>
+        this.replayBudget.charge(opened.tag, bytes),
+      );
+    }
     return this.openSocket(opened, hello);
   }
 
@@ -113,7 +171,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     server.send(JSON.stringify(hello));
     for (let cursor = opened.after; ; ) {
       const frames = this.store.framesAfter(cursor, REPLAY_PAGE);
-      for (const frame of frames) server.send(frame);
+      this.replayBudget.send(server, opened.tag, frames);
       const last = frames[frames.length - 1];
       if (!last || frames.length < REPLAY_PAGE) break;
       cursor = (JSON.parse(last) as { seq: number }).seq;
@@ -207,6 +265,39 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return link;
   }
 
+  async addAgentKey(key: {
+    keyId: string;
+    label: string;
+    hash: string;
+    expiresAt: number | null;
+  }): Promise<AgentKeyView | null> {
+    return this.agentKeys.add(key);
+  }
+
+  async listAgentKeys(): Promise<AgentKeyView[]> {
+    return this.agentKeys.list();
+  }
+
+  async checkAgentKey(keyId: string, hash: string): Promise<AgentKeyCheck> {
+    return this.agentKeys.check(keyId, hash);
+  }
+
+  async revokeAgentKey(keyId: string): Promise<{ key: AgentKeyView; links: AgentKeyLink[] } | null> {
+    return this.agentKeys.revoke(keyId);
+  }
+
+  async noteAgentLink(keyId: string, link: AgentKeyLink): Promise<boolean> {
+    return this.agentKeys.noteLink(keyId, link);
+  }
+
+  async keyedSessionSalt(key: string): Promise<string> {
+    return this.agentKeys.sessionSalt(key);
+  }
+
+  async renewKeyedSessionSalt(key: string, erased: string): Promise<string> {
+    return this.agentKeys.renewSessionSalt(key, erased);
+  }
+
   /** Closes every stream and socket opened with `tag` (a revoked inbox link). */
   async closeStreams(tag: string, code: number, reason: string): Promise<void> {
     this.streams.close(tag);
@@ -249,5 +340,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         // A socket closing mid-broadcast must not stop the others.
       }
     }
+  }
+
+  /** The test-only door (src/object-shell.ts). */
+  [INSIDE](): ObjectInsides {
+    return { differences: () => this.sql.differences() };
   }
 }

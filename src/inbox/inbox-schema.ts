@@ -38,6 +38,34 @@ const MIGRATIONS: string[][] = [
     `ALTER TABLE cards ADD COLUMN deadline_policy TEXT`,
   ],
   [
+    // Agent keys the person minted (only a hash of each secret), and the agent links each was
+    // given, which revoking the key revokes.
+    `CREATE TABLE agent_keys (
+      key_id TEXT PRIMARY KEY, label TEXT NOT NULL, secret_hash TEXT NOT NULL, created_at INTEGER NOT NULL,
+      expires_at INTEGER, revoked_at INTEGER)`,
+    `CREATE TABLE agent_key_links (
+      key_id TEXT NOT NULL, session_id TEXT NOT NULL, link_id TEXT NOT NULL,
+      PRIMARY KEY (key_id, session_id, link_id))`,
+    // The salt of each keyed external session's current incarnation, mixed into its id and tokens.
+    `CREATE TABLE keyed_sessions (agent_key TEXT PRIMARY KEY, salt TEXT NOT NULL)`,
+  ],
+  [
+    // The person's grants: standing allow/deny rules applied before a card opens. Expired and
+    // revoked ones stay a week for the list, greyed.
+    `CREATE TABLE grants (
+      grant_id TEXT PRIMARY KEY, effect TEXT NOT NULL, rule TEXT NOT NULL, scope TEXT NOT NULL, session_id TEXT,
+      agent_name TEXT, agent_key TEXT, reason TEXT, made_by TEXT NOT NULL, made_from TEXT NOT NULL,
+      from_interaction TEXT, created_at INTEGER NOT NULL, expires_at INTEGER, revoked_at INTEGER,
+      uses INTEGER NOT NULL DEFAULT 0, last_used_at INTEGER)`,
+    // The decision record: one row per resolution of a card, kept past the session's deletion.
+    `CREATE TABLE decisions (
+      decision_id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, session_id TEXT NOT NULL,
+      interaction_id TEXT NOT NULL, agent TEXT NOT NULL, kind TEXT NOT NULL, tool_name TEXT NOT NULL,
+      input_digest TEXT NOT NULL, outcome TEXT NOT NULL, decided_by TEXT NOT NULL, grant_id TEXT,
+      UNIQUE (session_id, interaction_id))`,
+    `CREATE INDEX decisions_by_at ON decisions (at)`,
+  ],
+  [
     // Chat accounts linked to this person (src/inbox/inbox-chat.ts), and the messages sent to them:
     // one per card and account, one edit to its receipt per message.
     `CREATE TABLE chat_links (

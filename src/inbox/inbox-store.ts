@@ -3,6 +3,7 @@
 import { CardDeadlineTerms } from "../protocol/deadline-policy";
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
+import type { DecisionStore } from "./decision-store";
 
 /** Inbox events kept for replay. */
 export const MAX_KEPT_EVENTS = 5_000;
@@ -18,6 +19,8 @@ export class InboxStore {
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
+    /** The person's decision record, which every card resolution with a decision joins. */
+    private readonly decisions: DecisionStore | null = null,
   ) {
     this.keptLastSeq = sql.keptUntilWritten(
       ["events"],
@@ -61,6 +64,7 @@ export class InboxStore {
     }
     this.append(events, frames);
     const moved = this.sql.run(
+      ["sessions"],
       `UPDATE sessions SET applied_seq = ? WHERE session_id = ?`,
       applied,
       batch.sessionId,
@@ -88,7 +92,7 @@ export class InboxStore {
   // newest seq passes a multiple of TRIM_STEP (from `before` to `after`), not on every change.
   private trim(before: number, after: number): void {
     if (Math.floor(after / TRIM_STEP) === Math.floor(before / TRIM_STEP)) return;
-    this.sql.run(`DELETE FROM events WHERE seq <= ?`, after - MAX_KEPT_EVENTS);
+    this.sql.run(["events"], `DELETE FROM events WHERE seq <= ?`, after - MAX_KEPT_EVENTS);
   }
 
   holds(sessionId: string): boolean {
@@ -157,6 +161,7 @@ export class InboxStore {
     const applied = this.keptAppliedSeq(sessionId);
     if (applied !== null) return applied;
     this.sql.run(
+      ["sessions"],
       `INSERT INTO sessions (session_id, applied_seq, status, title, agent, created_at, last_activity)
        VALUES (?, 0, 'idle', NULL, 'Parley', ?, ?)`,
       sessionId,
@@ -172,6 +177,7 @@ export class InboxStore {
       case "card_opened": {
         const card = entry.card;
         this.sql.run(
+          ["cards"],
           `INSERT INTO cards (session_id, interaction_id, tool_call_id, kind, tool_name, request, created_at,
              expires_at, deadline_policy)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -191,19 +197,22 @@ export class InboxStore {
       }
       case "card_resolved":
         this.sql.run(
+          ["cards"],
           `DELETE FROM cards WHERE session_id = ? AND interaction_id = ?`,
           sessionId,
           entry.interactionId,
         );
+        if (entry.decision) this.decisions?.record(sessionId, entry, entry.decision);
         return;
       case "session_removed":
-        this.sql.run(`DELETE FROM cards WHERE session_id = ?`, sessionId);
-        this.sql.run(`DELETE FROM sessions WHERE session_id = ?`, sessionId);
+        this.sql.run(["cards"], `DELETE FROM cards WHERE session_id = ?`, sessionId);
+        this.sql.run(["sessions"], `DELETE FROM sessions WHERE session_id = ?`, sessionId);
         return;
       case "session_updated": {
         const s = entry.session;
         // Its applied seq stays as it was, and so does what is kept of it.
         const written = this.sql.run(
+          ["sessions"],
           `UPDATE sessions SET status = ?, title = ?, agent = ?, created_at = ?, last_activity = ? WHERE session_id = ?`,
           s.status,
           s.title,
@@ -223,6 +232,7 @@ export class InboxStore {
     const last = events[events.length - 1];
     if (!last) return;
     this.sql.insertRows(
+      ["events"],
       `INSERT INTO events (seq, frame, at)`,
       events.map((event, i) => [event.seq, frames[i] as string, event.at]),
     );

@@ -76,6 +76,11 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   onlyInMode?: PermissionMode;
   /** A note added to the system prompt in `mode` (how to use this kind's tool there), if any. */
   modeNote?(mode: PermissionMode): string | null;
+  /**
+   * What an agent that runs elsewhere may say in a card of this kind: its raw request with the
+   * fields only Parley writes dropped or kept as the agent's claim, before the request schema reads it.
+   */
+  fromAgent?(rawRequest: unknown): unknown;
 }
 
 /** Identity function that ties the request and response types of a kind together. */

@@ -62,6 +62,8 @@ export interface InteractionRegistry {
    * it does not name the tool, so the caller can prefix it (`Invalid AskUserQuestion input: …`).
    */
   open(kind: string, rawRequest: unknown): OpenResult;
+  /** `rawRequest` as an external agent may state it for `kind` (the kind's `fromAgent`), unchanged by default. */
+  fromAgent(kind: string, rawRequest: unknown): unknown;
   /** Reads a device's response to a pending interaction whose stored request is `request`. */
   respond(kind: string, request: unknown, raw: unknown): RespondResult;
   /**
@@ -138,6 +140,11 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
     // top level is copied (every model call asks; a deep clone cost more than the rest of the
     // request): nothing changes a spec's schema.
     toolSpecs: () => specs.map((spec) => ({ ...spec() })),
+
+    fromAgent(kindName, rawRequest) {
+      const fromAgent = byKind.get(kindName)?.fromAgent;
+      return fromAgent ? fromAgent(rawRequest) : rawRequest;
+    },
 
     open(kindName, rawRequest) {
       const kind = byKind.get(kindName);

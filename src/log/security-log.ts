@@ -1,9 +1,11 @@
 // Security-relevant events as one JSON line each, for Workers Logs (`[observability]` in
-// wrangler.toml): refused credentials, revocations and rotations, rate-limit and budget refusals,
+// wrangler.toml): refused credentials (Access assertions and inbox links included), requests
+// refused as cross-site, revocations and rotations, rate-limit and budget refusals,
 // refused push endpoints and failed deliveries. Lines name the session and the link, never a token.
 
 export type SecurityEvent =
   | "credential_refused"
+  | "cross_origin_refused"
   | "link_revoked"
   | "owner_token_rotated"
   | "rate_limited"

@@ -1,4 +1,4 @@
-// The MCP servers a deployment offers (DESIGN §14), read once from `MCP_SERVERS` and validated with
+// The MCP servers a deployment offers (docs/architecture.md#mcp-servers), read once from `MCP_SERVERS` and validated with
 // every bad entry named. Header values name secrets, so tokens never sit in wrangler.toml.
 import * as z from "zod";
 import type { ToolRisk } from "../tools/define-tool";

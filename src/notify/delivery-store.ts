@@ -52,6 +52,7 @@ export class SqlDeliveryStore {
   enqueue(channel: Channel, target: string, notice: CardNotice): void {
     const at = this.now();
     this.sql.run(
+      ["deliveries"],
       `INSERT INTO deliveries (channel, target, change, interaction_id, notice, status, attempts, next_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       channel,
@@ -64,6 +65,7 @@ export class SqlDeliveryStore {
       at,
     );
     this.sql.run(
+      ["deliveries"],
       `DELETE FROM deliveries WHERE status != 'pending' AND id <= (SELECT MAX(id) FROM deliveries) - ?`,
       KEPT_ROWS,
     );
@@ -91,6 +93,7 @@ export class SqlDeliveryStore {
     );
     for (const row of rows) {
       this.sql.run(
+        ["deliveries"],
         `UPDATE deliveries SET attempts = attempts + 1, next_at = ?, updated_at = ? WHERE id = ?`,
         leaseUntil,
         now,
@@ -117,6 +120,7 @@ export class SqlDeliveryStore {
     },
   ): void {
     this.sql.run(
+      ["deliveries"],
       `UPDATE deliveries SET status = ?, last_status = ?, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`,
       outcome.status,
       outcome.httpStatus,

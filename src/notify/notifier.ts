@@ -38,8 +38,11 @@ export interface NotifierDeps {
   /** False once share link `linkId` was revoked or expired: its subscriptions get no more pushes. */
   linkIsLive(linkId: string): boolean;
   now(): number;
-  /** True while the device has the session open (a live socket): it sees the card without a push. */
-  isConnected(deviceId: string): boolean;
+  /**
+   * True while the device has the session open (a live socket) with the credential its subscription
+   * was made with (`linkId`, null for the owner's): it sees the card without a push.
+   */
+  isConnected(deviceId: string, linkId: string | null): boolean;
   /** Moves the one alarm to the earliest due row after new deliveries were enqueued. */
   rearm(): void;
 }
@@ -98,7 +101,10 @@ export class Notifier {
       const told = new Set(this.deps.deliveries.pushedDevices(notice.card.interactionId));
       return subscribed.filter((deviceId) => told.has(deviceId));
     }
-    return subscribed.filter((deviceId) => !this.deps.isConnected(deviceId));
+    return subscribed.filter((deviceId) => {
+      const holder = this.deps.subscriptions.holder(deviceId);
+      return holder === undefined || !this.deps.isConnected(deviceId, holder);
+    });
   }
 
   /** Sends every delivery that is due; returns how many were attempted. Never throws. */

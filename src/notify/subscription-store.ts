@@ -41,6 +41,7 @@ export class SqlSubscriptionStore {
   /** Stores (or replaces) a device's subscription; the caller has checked who may. */
   put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): void {
     this.sql.run(
+      ["push_subscriptions"],
       `INSERT INTO push_subscriptions (device_id, subscription, url, link_id, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (device_id) DO UPDATE SET subscription = excluded.subscription, url = excluded.url,
          link_id = excluded.link_id, at = excluded.at`,
@@ -84,11 +85,21 @@ export class SqlSubscriptionStore {
 
   /** Removes the device's subscription; true when there was one. */
   delete(deviceId: string): boolean {
-    return this.sql.run(`DELETE FROM push_subscriptions WHERE device_id = ?`, deviceId) > 0;
+    return (
+      this.sql.run(["push_subscriptions"], `DELETE FROM push_subscriptions WHERE device_id = ?`, deviceId) > 0
+    );
+  }
+
+  /**
+   * Removes every subscription made with the owner's token (it was rotated): only the current
+   * version is ever admitted, so each was made with the version that just ended.
+   */
+  deleteOwners(): number {
+    return this.sql.run(["push_subscriptions"], `DELETE FROM push_subscriptions WHERE link_id IS NULL`);
   }
 
   /** Removes every subscription made through share link `linkId` (it was revoked or expired). */
   deleteByLink(linkId: string): number {
-    return this.sql.run(`DELETE FROM push_subscriptions WHERE link_id = ?`, linkId);
+    return this.sql.run(["push_subscriptions"], `DELETE FROM push_subscriptions WHERE link_id = ?`, linkId);
   }
 }

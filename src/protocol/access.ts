@@ -1,4 +1,4 @@
-// Who may do what in a session (DESIGN §17): the owner's token, and share links with a role, an
+// Who may do what in a session (docs/architecture.md#access): the owner's token, and share links with a role, an
 // optional expiry and a label, as the owner mints, lists and revokes them.
 import * as z from "zod";
 import { AGENT_COMMANDS } from "./external";

@@ -6,6 +6,7 @@ import { optionsOf } from "./form-content";
 import {
   BooleanSchema,
   ElicitValue,
+  FieldKey,
   LegacyTitledEnumSchema,
   MAX_FORM_FIELDS,
   MAX_KEY_CHARS,
@@ -133,12 +134,6 @@ export const PrimitiveSchemaDefinition = z
       return shapesAsJsonAnyOf();
     },
   });
-
-const FieldKey = z
-  .string()
-  .min(1)
-  .max(MAX_KEY_CHARS, `field names must be at most ${MAX_KEY_CHARS} characters`)
-  .regex(/^[^\s"]+$/, "field names must not contain spaces or quotes");
 
 /** `requestedSchema`: a flat object of primitive fields, some of them required. */
 export const ElicitationSchema = z

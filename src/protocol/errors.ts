@@ -6,6 +6,8 @@ export const ErrorCode = z.enum([
   "bad_json",
   "invalid_input",
   "payload_too_large",
+  "unsupported_media_type",
+  "cross_origin",
   "unknown_command",
   "unauthorized",
   "forbidden",
@@ -28,6 +30,9 @@ export const ErrorCode = z.enum([
   "rate_limited",
   "too_many_sockets",
   "too_many_links",
+  "too_many_pending",
+  "key_conflict",
+  "too_many_grants",
   "not_your_subscription",
   "internal",
 ]);
@@ -50,6 +55,9 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   bad_json: 400,
   invalid_input: 400,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  // A page of another site sent it: the person's browser, not the person.
+  cross_origin: 403,
   unknown_command: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -73,6 +81,10 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   too_many_sockets: 429,
   too_many_links: 409,
+  too_many_pending: 429,
+  // The key names a card opened with another request: returning that card would answer the wrong one.
+  key_conflict: 409,
+  too_many_grants: 409,
   not_your_subscription: 403,
   internal: 500,
 };

@@ -1,4 +1,4 @@
-// The external-agent API (DESIGN §20): sessions whose agent runs elsewhere, the interactions such an
+// The external-agent API (docs/architecture.md#external-agents): sessions whose agent runs elsewhere, the interactions such an
 // agent opens, waits on and withdraws, and the progress it reports. HTTP bodies and socket commands.
 //
 // Beyond the written contract: `open_interaction` also takes an optional `timeoutMs` (the card's
@@ -57,6 +57,14 @@ export const CreateExternalSessionResponse = z.object({
   created: z.boolean(),
 });
 export type CreateExternalSessionResponse = z.infer<typeof CreateExternalSessionResponse>;
+
+/** The same, asked with an agent key: nothing that answers (no owner token, link or socket). */
+export const AgentKeySessionResponse = CreateExternalSessionResponse.omit({
+  token: true,
+  shareUrl: true,
+  websocketUrl: true,
+});
+export type AgentKeySessionResponse = z.infer<typeof AgentKeySessionResponse>;
 
 const openFields = {
   /** A registered interaction kind: question, approval, form, plan, url. */

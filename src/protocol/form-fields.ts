@@ -11,6 +11,17 @@ const MAX_TITLE_CHARS = 200;
 const MAX_DESCRIPTION_CHARS = 1_000;
 /** Longest field name, and the unit other identifiers of a form are bounded by. */
 export const MAX_KEY_CHARS = 64;
+/**
+ * What a field name may be: letters, digits, `_`, `.` and `-`. A name is shown (a label, the
+ * terminal's prompt) and used as a key; no spaces, quotes, controls or look-alike characters.
+ */
+export const FORM_FIELD_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export const FieldKey = z
+  .string()
+  .min(1, "field names must not be empty")
+  .max(MAX_KEY_CHARS, `field names must be at most ${MAX_KEY_CHARS} characters`)
+  .regex(FORM_FIELD_KEY, "field names may hold only letters, digits, '_', '.' and '-'");
 
 const title = z.string().max(MAX_TITLE_CHARS).optional();
 const description = z.string().max(MAX_DESCRIPTION_CHARS).optional();

@@ -26,7 +26,7 @@ export type AckFrame = z.infer<typeof AckFrame>;
 
 /**
  * One streamed piece of model output, sent to every device the moment it arrives and never stored
- * (DESIGN §19). `offset` is where `text` starts, in UTF-16 code units, within content block `index`
+ * (docs/architecture.md#live-deltas). `offset` is where `text` starts, in UTF-16 code units, within content block `index`
  * of model call `call` of the turn; stored `text_delta` / `tool_call_delta` events carry the same
  * coordinates, so a device merges live and stored copies exactly (`mergeText`). Tool input JSON
  * carries its `toolCallId`. A `turn_restarted` event voids every delta of its turn before it.

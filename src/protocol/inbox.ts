@@ -1,7 +1,8 @@
-// A person's inbox (DESIGN §21): what sessions report to it through their outbox, and what the
+// A person's inbox (docs/architecture.md#the-inbox): what sessions report to it through their outbox, and what the
 // inbox shows — its sessions, every open card across them, and its own event log for streams.
 import * as z from "zod";
 import { CardDeadlineTerms } from "./deadline-policy";
+import { DecisionData } from "./decisions";
 import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
 
 /** A session as its creator's inbox lists it. */
@@ -41,6 +42,8 @@ export const OutboxEntry = z.discriminatedUnion("type", [
     /** Who answered, as the server knows them (InteractionResolution.answeredBy). */
     answeredBy: z.string().nullable().optional(),
     resolvedAt: z.number(),
+    /** What the person's decision record keeps of it; absent on rows written before it existed. */
+    decision: DecisionData.optional(),
   }),
   z.object({ type: z.literal("session_updated"), session: InboxSessionSummary }),
   /** The session was deleted or expired: it and its cards leave the inbox. */

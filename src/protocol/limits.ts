@@ -38,5 +38,31 @@ export const SOCKET_COMMANDS_PER_SECOND = 10;
 /** Shortest time between two `retry_now` commands of one session; each one calls the model at once. */
 export const RETRY_NOW_MIN_INTERVAL_MS = 10_000;
 
+/**
+ * Bytes of replayed history one credential (the owner's token, one link) may be sent per minute,
+ * over all its connections, on connect and on `resume`: reconnecting does not refill it.
+ */
+export const REPLAY_BYTES_PER_MINUTE = 32 * 1024 * 1024;
+/**
+ * Connection tickets one credential may have spent in their 30 s life: one credential cannot spend
+ * the session's (or inbox's) room for tickets and lock every other device out.
+ */
+export const MAX_LIVE_TICKETS_PER_CREDENTIAL = 16;
+/** Open inbox connections (WebSockets and event streams) of the person's own credential. */
+export const MAX_INBOX_CONNECTIONS_PER_PERSON = 64;
+/** Open inbox connections of all the person's inbox links together (each also within MAX_CONNECTIONS_PER_LINK). */
+export const MAX_INBOX_LINK_CONNECTIONS = 64;
+
+/** Largest card request an agent may open (its JSON, in UTF-8 bytes), whichever route opens it. */
+export const MAX_CARD_REQUEST_BYTES = 64 * 1024;
+/** Most cards one external session may hold pending at once; the next is refused until one ends. */
+export const MAX_PENDING_EXTERNAL_CARDS = 100;
+/**
+ * Progress events one credential (the owner's token, or one link) may post in a burst, over HTTP and
+ * sockets together; the allowance refills at PROGRESS_EVENTS_PER_SECOND.
+ */
+export const PROGRESS_EVENT_BURST = 200;
+export const PROGRESS_EVENTS_PER_SECOND = 5;
+
 /** Default most delegated agents stacked on top of the main agent (`MAX_AGENT_DEPTH`). */
 export const DEFAULT_MAX_AGENT_DEPTH = 4;

@@ -6,7 +6,7 @@ import { CardDeadlineTerms } from "./deadline-policy";
 export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
-/** Per-session permission mode (DESIGN §5); changeable mid-session, effective on the next tool call. */
+/** Per-session permission mode (docs/architecture.md#interactions-and-permission-modes); changeable mid-session, effective on the next tool call. */
 export const PermissionMode = z.enum(["default", "acceptEdits", "plan", "bypassPermissions"]);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
@@ -107,7 +107,7 @@ export const InteractionResolution = z.object({
 });
 export type InteractionResolution = z.infer<typeof InteractionResolution>;
 
-/** The agent of an external session (DESIGN §20), as its snapshot (and so every `hello`) names it. */
+/** The agent of an external session (docs/architecture.md#external-agents), as its snapshot (and so every `hello`) names it. */
 export const ExternalAgentView = z.object({
   kind: z.literal("external"),
   name: z.string(),

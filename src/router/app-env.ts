@@ -3,6 +3,12 @@ import type { Config } from "../config";
 import type { Access } from "../protocol/access";
 import type { InboxLinkClaims } from "./inbox-link-token";
 
+/** The agent key a request presented, already checked live (src/router/agent-key-guard.ts). */
+export interface AgentKeyUse {
+  person: string;
+  keyId: string;
+}
+
 /** A checked ticket: who it admits, and the id and expiry the object spends it by. */
 export interface Ticket {
   access: Access;
@@ -15,7 +21,8 @@ export type AppEnv = {
   /**
    * `token` is the bearer token the request presented, already checked against `access`;
    * `person` who the request acts for (src/router/person.ts), null when it shows no identity;
-   * `inboxLink` the inbox link it came through, if any (then `person` is the link's minter).
+   * `inboxLink` the inbox link it came through, if any (then `person` is the link's minter);
+   * `agentKey` the agent key it came with, if any (then `person` is the key's minter).
    */
   Variables: {
     config: Config;
@@ -25,5 +32,6 @@ export type AppEnv = {
     ticket?: Ticket;
     person: string | null;
     inboxLink: InboxLinkClaims | null;
+    agentKey: AgentKeyUse | null;
   };
 };

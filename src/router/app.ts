@@ -13,13 +13,18 @@ import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import { newSessionId, signSessionToken } from "../tokens/session-token";
 import { checkAccessToken } from "../tokens/share-token";
+import { AGENT_KEY_ONLY, guardAgentKeys } from "./agent-key-guard";
+import { agentKeyRoutes } from "./agent-key-routes";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { channelRoutes, channelWebhookRoutes } from "./channel-routes";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
+import { refuseCrossSite } from "./cross-site-guard";
+import { decisionRoutes } from "./decision-routes";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
+import { grantRoutes } from "./grant-routes";
 import { HttpError } from "./http-error";
 import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
@@ -46,25 +51,38 @@ app.use(
   }),
 );
 
+app.use("/api/*", refuseCrossSite);
+
 app.use("/api/*", async (c, next) => {
-  const config = configFor(c.env, new URL(c.req.url).hostname);
-  if (!warnedOpen && !config.gatewayToken) {
+  const config = configFor(c.env, c.req.raw);
+  if (!warnedOpen && !config.gatewayToken && !config.access) {
     warnedOpen = true;
-    console.warn("Parley: GATEWAY_TOKEN is not set — anyone can create sessions. Set it before deploying.");
+    console.warn(
+      "Parley: neither GATEWAY_TOKEN nor Cloudflare Access is set — only requests from this machine are served.",
+    );
   }
   c.set("config", config);
   await next();
 });
 
-// CHANNEL_WEBHOOKS_EXEMPT_FROM_API_CHECKS: chat platforms call these with their own signatures
-// (verified in the channel object), no person and no Origin, so they answer before identity and
-// every body or origin check registered below.
+app.use("/api/*", guardAgentKeys);
+
+// The platforms' webhooks carry no person (each platform signs its own requests, verified in the
+// channel object), so they answer before identity; refuseCrossSite lets them through by name
+// (PLATFORM_WEBHOOKS there), as they carry no Origin and Slack posts a form.
 app.route("/api/channels", channelWebhookRoutes);
 
 app.use("/api/*", identifyPerson);
 
 app.post("/api/sessions", async (c) => {
   const config = c.get("config");
+  if (c.get("agentKey")) {
+    // The key was checked (agent-key-guard.ts); all it may create is its person's external sessions.
+    await limitSessionCreation(c.env, c.req.header("cf-connecting-ip"));
+    const body = await readJsonBody(c, CreateSessionBody);
+    if (!body.agent) throw new HttpError("forbidden", AGENT_KEY_ONLY);
+    return createExternalSession(c, { ...body, agent: body.agent });
+  }
   // An open gateway in front of a paid API key lets anyone spend it: refuse unless deliberately allowed.
   if (!config.gatewayToken && config.anthropic && !config.allowOpenGateway) {
     throw new HttpError(
@@ -188,6 +206,9 @@ app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);
 app.route("/api/channels", channelRoutes);
+app.route("/api/agent-keys", agentKeyRoutes);
+app.route("/api/grants", grantRoutes);
+app.route("/api/decisions", decisionRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");

@@ -1,16 +1,21 @@
 // The Worker's configuration for one request: read once per env object, refused as a whole when it
-// is invalid (a missing or weak SESSION_SECRET included), and the development key refused on any
-// request that did not arrive on loopback.
+// is invalid (a missing or weak SESSION_SECRET included); and a gateway with no credential
+// configured (neither GATEWAY_TOKEN nor Access) refused to every request not from this machine.
 import { type Config, readConfig } from "../config";
 import { HttpError } from "./http-error";
+import { isLoopbackRequest } from "./loopback";
 
 // INVARIANT: a cache of readConfig per env object (bindings never change within an isolate); a new
 // isolate reads again, and an invalid configuration is read again on every request until fixed.
 const configs = new WeakMap<object, Config>();
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** The message a credential-less gateway answers to a request from beyond loopback. */
+export const LOOPBACK_ONLY_MESSAGE =
+  "This Parley has no credential configured, so it answers only requests from this machine (127.0.0.1, localhost). " +
+  "To serve other hosts set GATEWAY_TOKEN (`npx wrangler secret put GATEWAY_TOKEN`) or put Cloudflare Access in front " +
+  "(ACCESS_TEAM_DOMAIN and ACCESS_AUD)";
 
-export function configFor(env: Env, requestHost: string): Config {
+export function configFor(env: Env, request: Request): Config {
   let config = configs.get(env);
   if (!config) {
     try {
@@ -22,12 +27,10 @@ export function configFor(env: Env, requestHost: string): Config {
     }
     configs.set(env, config);
   }
-  // The development key is public: a deployment that somehow runs with it must sign nothing.
-  if (config.sessionSecretIsDevelopmentDefault && !LOOPBACK_HOSTS.has(requestHost)) {
-    throw new HttpError(
-      "misconfigured",
-      "SESSION_SECRET is not set and this request is not local; set SESSION_SECRET (at least 32 bytes) before deploying",
-    );
+  // Without a credential every caller would be the one local person, who reads and answers every
+  // card: only a caller on this machine may be that person.
+  if (!config.gatewayToken && !config.access && !isLoopbackRequest(request)) {
+    throw new HttpError("forbidden", LOOPBACK_ONLY_MESSAGE);
   }
   return config;
 }

@@ -8,6 +8,7 @@ import { sign, verify } from "hono/jwt";
 import * as z from "zod";
 import { Access } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
+import { isCanonicalJwt } from "../tokens/base64url";
 import { newSessionId } from "../tokens/session-token";
 import type { AppEnv, Ticket } from "./app-env";
 
@@ -41,6 +42,7 @@ export async function checkTicket(
   ticket: string,
   now: number,
 ): Promise<Ticket | null> {
+  if (!isCanonicalJwt(ticket)) return null;
   let payload: unknown;
   try {
     payload = await verify(ticket, secret, { alg: "HS256", exp: false, nbf: false, iat: false });

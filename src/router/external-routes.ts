@@ -1,4 +1,4 @@
-// The external API (DESIGN §20) under /api/sessions/:id: an agent opens, reads (with a long-poll
+// The external API (docs/architecture.md#external-agents) under /api/sessions/:id: an agent opens, reads (with a long-poll
 // wait) and withdraws cards, and posts progress. Each write is the socket command of the same name.
 // `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.
 import { Hono } from "hono";
@@ -12,7 +12,7 @@ import { requireCommand } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import type { RemoteSession } from "./mcp-remote-ask";
-import { readJsonBody } from "./read-json-body";
+import { readCappedBody, readJsonBody } from "./read-json-body";
 
 export const externalRoutes = new Hono<AppEnv>();
 
@@ -93,7 +93,11 @@ function remoteSession(env: Env, sessionId: string, access: Access): RemoteSessi
 
 externalRoutes.all("/mcp", async (c) => {
   requireCommand(c, "open_interaction");
+  // The body is read (capped) before the SDK sees it: the SDK would buffer any size it is sent.
+  const request = c.req.raw.body
+    ? new Request(c.req.raw, { body: await readCappedBody(c.req.raw) })
+    : c.req.raw;
   mcpEndpoint ??= import("./mcp-endpoint");
   const { serveMcp } = await mcpEndpoint;
-  return serveMcp(c.req.raw, remoteSession(c.env, c.get("sessionId"), c.get("access")));
+  return serveMcp(request, remoteSession(c.env, c.get("sessionId"), c.get("access")));
 });

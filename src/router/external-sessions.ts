@@ -1,12 +1,16 @@
-// Creating a session for an agent that runs elsewhere (DESIGN §20): its id is derived from the
-// creator and the agent's key, so a bridge that restarts finds the same session without a registry.
+// Creating a session for an agent that runs elsewhere (docs/architecture.md#external-agents): its id is derived from the
+// creator, the agent's key and the salt of the key's current incarnation (kept by the creator's
+// Inbox object), so a bridge that restarts finds the same session, and one that was deleted or
+// expired never comes back with its old id, tokens or links.
 import type { Context } from "hono";
 import type { MintedLink, ShareLinkView } from "../protocol/access";
-import type { CreateExternalSessionResponse } from "../protocol/external";
+import type { AgentKeySessionResponse, CreateExternalSessionResponse } from "../protocol/external";
 import type { CreateSessionBody } from "../protocol/http";
+import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey, newSessionId, signSessionToken } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";
+import { revokeAgentLink } from "./agent-key-routes";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";
@@ -21,10 +25,18 @@ async function derivedId(secret: string, message: string): Promise<string> {
   return [...mac.slice(0, 16)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** The id of creator `creator`'s external session keyed `key`. */
-export function externalSessionId(secret: string, creator: string, key: string): Promise<string> {
-  return derivedId(secret, `external\n${creator}\n${key}`);
+/** The id of creator `creator`'s external session keyed `key`, in its incarnation salted `salt`. */
+export function externalSessionId(
+  secret: string,
+  creator: string,
+  key: string,
+  salt: string,
+): Promise<string> {
+  return derivedId(secret, `external\n${creator}\n${key}\n${salt}`);
 }
+
+/** How many erased incarnations one request steps over before it gives up (only races get past one). */
+const MAX_INCARNATION_STEPS = 3;
 
 /** `POST /api/sessions` with `agent: { kind: "external", … }`: 201 when new, 200 when the key found it. */
 export async function createExternalSession(
@@ -43,41 +55,83 @@ export async function createExternalSession(
   const { sessionSecret: secret } = c.get("config");
   const creator = personOf(c);
   const { agent } = body;
-  const sessionId = agent.key ? await externalSessionId(secret, creator, agent.key) : newSessionId();
-  const token = await signSessionToken(secret, sessionId);
   const url = new URL(c.req.url);
-  const shareUrl = `${url.origin}/#/s/${sessionId}?token=${token}`;
-  const stub = sessionStub(c.env, sessionId);
-  const created = await stub.create({
-    sessionId,
-    permissionMode: body.permissionMode ?? "default",
-    systemPrompt: null,
-    script: null,
-    interactionTimeoutMs: null,
-    shareUrl,
-    creator,
-    agent: { name: agent.name, title: agent.title || null, key: agent.key ?? null },
-    ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
-  });
-  if (!created.ok) throw HttpError.from(created.error);
-  const isNew = (created.result as { created: boolean } | undefined)?.created !== false;
+  const inbox = inboxStub(c.env, creator);
+  let salt = agent.key ? await inbox.keyedSessionSalt(agent.key) : null;
+  for (let step = 1; ; step++) {
+    const sessionId =
+      agent.key && salt ? await externalSessionId(secret, creator, agent.key, salt) : newSessionId();
+    const token = await signSessionToken(secret, sessionId);
+    const created = await sessionStub(c.env, sessionId).create({
+      sessionId,
+      permissionMode: body.permissionMode ?? "default",
+      systemPrompt: null,
+      script: null,
+      interactionTimeoutMs: null,
+      shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
+      creator,
+      agent: { name: agent.name, title: agent.title || null, key: agent.key ?? null },
+      ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
+    });
+    // The incarnation this salt names was deleted or expired: the next one gets a new salt.
+    if (!created.ok && created.error.code === "unknown_session" && agent.key && salt) {
+      if (step >= MAX_INCARNATION_STEPS) {
+        throw new HttpError("rate_limited", "The session was re-created concurrently; try again", {
+          retryAfterSeconds: 1,
+        });
+      }
+      salt = await inbox.renewKeyedSessionSalt(agent.key, salt);
+      continue;
+    }
+    if (!created.ok) throw HttpError.from(created.error);
+    return answerCreated(c, { sessionId, token, created: created.result, agentName: agent.name });
+  }
+}
 
+/** The agent link (recorded with the agent key, if one asked) and the answer to send. */
+async function answerCreated(
+  c: Context<AppEnv>,
+  made: { sessionId: string; token: string; created: unknown; agentName: string },
+): Promise<Response> {
+  const { sessionSecret: secret } = c.get("config");
+  const { sessionId, token } = made;
+  const agentKey = c.get("agentKey");
+  const isNew = (made.created as { created: boolean } | undefined)?.created !== false;
+  const stub = sessionStub(c.env, sessionId);
+  // Each agent key gets a link of its own, so revoking one key ends only what it was given.
+  const derivation = `external-agent-link\n${sessionId}${agentKey ? `\n${agentKey.keyId}` : ""}`;
   const linked = await stub.ensureAgentLink(
-    { linkId: await derivedId(secret, `external-agent-link\n${sessionId}`), label: agent.name },
+    { linkId: await derivedId(secret, derivation), label: made.agentName },
     newSessionId(),
   );
   if (!linked.ok) throw HttpError.from(linked.error);
   const link = linked.result as ShareLinkView;
+  if (agentKey) {
+    const live = await inboxStub(c.env, agentKey.person).noteAgentLink(agentKey.keyId, {
+      sessionId,
+      linkId: link.linkId,
+    });
+    // The key was revoked while this request ran: its revocation may have missed this link.
+    if (!live) {
+      await revokeAgentLink(c.env, sessionId, link.linkId);
+      throw new HttpError("forbidden", "This agent key was revoked");
+    }
+  }
   const agentToken = await signShareToken(secret, sessionId, { ...link, role: "agent" });
+  const url = new URL(c.req.url);
+  const agentLink = `${url.origin}/#/s/${sessionId}?token=${agentToken}` satisfies MintedLink["shareUrl"];
   const wsOrigin = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
-  const response: CreateExternalSessionResponse = {
-    sessionId,
-    token,
-    shareUrl,
-    websocketUrl: `${wsOrigin}/api/sessions/${sessionId}/ws?token=${token}`,
-    agentToken,
-    agentLink: `${url.origin}/#/s/${sessionId}?token=${agentToken}` satisfies MintedLink["shareUrl"],
-    created: isNew,
-  };
+  // An agent key never gets what answers: no owner token, no owner's link, no owner's socket.
+  const response: CreateExternalSessionResponse | AgentKeySessionResponse = agentKey
+    ? { sessionId, agentToken, agentLink, created: isNew }
+    : {
+        sessionId,
+        token,
+        shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
+        websocketUrl: `${wsOrigin}/api/sessions/${sessionId}/ws?token=${token}`,
+        agentToken,
+        agentLink,
+        created: isNew,
+      };
   return c.json(response, isNew ? 201 : 200);
 }

@@ -1,7 +1,7 @@
 // `…/api/inbox/links`: the person mints, lists and revokes links to their inbox. Only the person
 // in person may; an inbox link can never mint another or revoke one.
 import type { Hono } from "hono";
-import { LinkId, OWNER } from "../protocol/access";
+import { LinkId } from "../protocol/access";
 import { describeZodError } from "../protocol/errors";
 import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox-links";
 import { inboxStub } from "../session/inbox-rpc";
@@ -56,11 +56,24 @@ export function inboxLinkRoutes(routes: Hono<AppEnv>): void {
     const inbox = inboxStub(c.env, person);
     const revoked = await inbox.revokeLink(linkId.data);
     if (!revoked) throw new HttpError("not_found", "No such inbox link");
-    // Sessions opened through the link hold a share link with its id (inbox-open-route.ts).
+    // Sessions opened through the link hold a share link with its id (inbox-open-route.ts); each is
+    // asked as the person, not with an owner token a rotation may have retired. A session that is
+    // gone holds nothing to revoke; any other refusal fails the request (the inbox link itself
+    // stays revoked, and revoking it again retries every session).
+    const actor = { kind: "person", person } as const;
     const opened = await inbox.openedThrough(linkId.data);
-    await Promise.all(
-      opened.map((sessionId) => sessionStub(c.env, sessionId).revokeLink(linkId.data, OWNER)),
+    const outcomes = await Promise.all(
+      opened.map((sessionId) =>
+        sessionStub(c.env, sessionId).fromInbox(actor, { type: "revoke_opened", linkId: linkId.data }),
+      ),
     );
+    const failed = outcomes.find((outcome) => !outcome.ok && outcome.error.code !== "unknown_session");
+    if (failed && !failed.ok) {
+      throw new HttpError(
+        "internal",
+        `The inbox link is revoked, but a session it opened could not revoke its share link (${failed.error.message}); revoke it again to retry`,
+      );
+    }
     return c.json(revoked);
   });
 }

@@ -4,6 +4,7 @@ import { sign, verify } from "hono/jwt";
 import * as z from "zod";
 import { LinkId } from "../protocol/access";
 import { InboxLinkRole } from "../protocol/inbox-links";
+import { isCanonicalJwt } from "../tokens/base64url";
 
 const AUDIENCE = "parley:inbox-link";
 
@@ -45,6 +46,8 @@ export async function checkInboxLinkToken(
   token: string,
   now: number,
 ): Promise<{ ok: true; link: InboxLinkClaims } | { ok: false; reason: "wrong" | "expired" }> {
+  // One spelling per token: a JWT segment re-spelled in its last character is refused, not decoded.
+  if (!isCanonicalJwt(token)) return { ok: false, reason: "wrong" };
   let payload: unknown;
   try {
     payload = await verify(token, secret, { alg: "HS256", exp: false, nbf: false, iat: false });

@@ -1,20 +1,17 @@
 // Opening a session from the inbox: the person (or their inbox link) gets a share link of one of
 // their own sessions, minted once per holder and reused after, so the page shows the conversation.
+// The session is asked as the actor, never as its owner token, so a rotation does not break it.
 import type { Hono } from "hono";
-import * as z from "zod";
-import { OWNER, ShareLinkView } from "../protocol/access";
 import type { OpenedInboxSession } from "../protocol/inbox-links";
 import { SessionId } from "../protocol/session";
+import { linkAnswerer } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
-import { linkAnswerer } from "./inbox-answer-route";
-import { personOf } from "./person";
-
-const Listed = z.object({ links: z.array(ShareLinkView) });
+import { inboxActorOf } from "./inbox-answer-route";
 
 /** The share link id the person's inbox uses for `sessionId`: the same on every open. */
 async function personLinkId(secret: string, sessionId: string, person: string): Promise<string> {
@@ -25,39 +22,45 @@ async function personLinkId(secret: string, sessionId: string, person: string): 
 
 export function inboxOpenRoute(routes: Hono<AppEnv>): void {
   routes.post("/sessions/:sessionId/open", async (c) => {
-    const person = personOf(c);
-    const inboxLink = c.get("inboxLink");
+    const actor = inboxActorOf(c);
     const sessionId = SessionId.safeParse(c.req.param("sessionId"));
     if (!sessionId.success)
       throw new HttpError("unknown_session", "No such session (ids are 32 hex characters)");
     const session = sessionStub(c.env, sessionId.data);
-    const creator = await session.creator();
-    if (creator === null) throw new HttpError("unknown_session", "No such session");
-    if (creator !== person) throw new HttpError("forbidden", "This session belongs to another person");
     const secret = c.get("config").sessionSecret;
     // An inbox link's share link carries its id, so revoking the inbox link revokes it too.
-    const link = {
-      linkId: inboxLink?.linkId ?? (await personLinkId(secret, sessionId.data, person)),
-      role: inboxLink?.role ?? "answer",
-      label: inboxLink ? linkAnswerer(inboxLink) : person,
-      expiresAt: inboxLink?.expiresAt ?? null,
-    } as const;
-    const listed = await session.listLinks(OWNER);
-    if (!listed.ok) throw HttpError.from(listed.error);
-    const known = Listed.parse(listed.result).links.find((existing) => existing.linkId === link.linkId);
-    if (known?.revokedAt) throw new HttpError("forbidden", "The session's owner revoked this inbox's access");
-    if (!known) {
-      // Noted before minting, so a revoke that races this open still reaches the session.
-      if (inboxLink) await inboxStub(c.env, person).noteOpened(inboxLink.linkId, sessionId.data);
-      const added = await session.addLink(link, OWNER);
-      if (!added.ok) throw HttpError.from(added.error);
+    const link =
+      actor.kind === "inbox_link"
+        ? {
+            linkId: actor.linkId,
+            role: actor.role,
+            label: linkAnswerer(actor),
+            expiresAt: c.get("inboxLink")?.expiresAt ?? null,
+          }
+        : {
+            linkId: await personLinkId(secret, sessionId.data, actor.person),
+            role: "answer" as const,
+            label: actor.person,
+            expiresAt: null,
+          };
+    if (actor.kind === "inbox_link") {
+      // Noted before minting, so a revoke that races this open still reaches the session; only
+      // for the person's own sessions, so the note never names a session the revoke cannot reach.
+      const creator = await session.creator();
+      if (creator === null) throw new HttpError("unknown_session", "No such session");
+      if (creator !== actor.person)
+        throw new HttpError("forbidden", "This session belongs to another person");
+      await inboxStub(c.env, actor.person).noteOpened(actor.linkId, sessionId.data);
     }
+    // The session checks the person against its creator and adds the link unless it knows it.
+    const opened = await session.fromInbox(actor, { type: "open", link });
+    if (!opened.ok) throw HttpError.from(opened.error);
     const token = await signShareToken(secret, sessionId.data, link);
-    const opened: OpenedInboxSession = {
+    const response: OpenedInboxSession = {
       sessionId: sessionId.data,
       token,
       shareUrl: `${new URL(c.req.url).origin}/#/s/${sessionId.data}?token=${token}`,
     };
-    return c.json(opened, 201);
+    return c.json(response, 201);
   });
 }

@@ -8,6 +8,7 @@ import { inboxStub } from "../session/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";
+import { refuseUnknownPushService } from "./push-endpoint-guard";
 import { readJsonBody } from "./read-json-body";
 
 export function inboxPushRoutes(routes: Hono<AppEnv>): void {
@@ -17,6 +18,11 @@ export function inboxPushRoutes(routes: Hono<AppEnv>): void {
     }
     const body = await readJsonBody(c, PushSubscriptionBody);
     const link = c.get("inboxLink");
+    // As for a session's subscriptions: the Worker posts only to known push services.
+    refuseUnknownPushService(c, body.subscription.endpoint, {
+      sessionId: null,
+      linkId: link?.linkId ?? null,
+    });
     // A push opens the inbox; the device keeps its own credential (an inbox link's stays in the browser).
     const url = `${new URL(c.req.url).origin}/#/inbox?from=push`;
     const refused = await inboxStub(c.env, personOf(c)).subscribePush(body, link?.linkId ?? null, url);

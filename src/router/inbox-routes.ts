@@ -1,8 +1,9 @@
-// Routes of the person's inbox (DESIGN §21): the view, and its event stream over SSE or a
+// Routes of the person's inbox (docs/architecture.md#the-inbox): the view, and its event stream over SSE or a
 // WebSocket. Who asks was settled by src/router/person.ts; each person reaches only their own.
 import { type Context, Hono } from "hono";
 import * as z from "zod";
 import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbox-stream-request";
+import { logSecurityEvent } from "../log/security-log";
 import { describeZodError } from "../protocol/errors";
 import { inboxStub } from "../session/inbox-rpc";
 import { ticketHeader } from "../session/spent-tickets";
@@ -21,6 +22,7 @@ export const inboxRoutes = new Hono<AppEnv>();
 inboxRoutes.use("*", async (c, next) => {
   const link = c.get("inboxLink");
   if (link && !(await inboxStub(c.env, link.person).linkIsLive(link.linkId))) {
+    logSecurityEvent("credential_refused", { linkId: link.linkId, reason: "inbox_link_revoked" });
     throw new HttpError("forbidden", "This inbox link was revoked");
   }
   await next();
@@ -56,9 +58,20 @@ function cursorOf(lastEventId: string | undefined, after: string | undefined): s
   return parsed.data;
 }
 
-/** Who opens a stream: a browser states it with a single-use ticket, anything else as on every route. */
+/**
+ * Who opens a stream: a browser states it with a single-use ticket, anything else with a bearer
+ * credential. Never by what the browser sends unasked (an Access cookie, a loopback address): a
+ * page of another site could otherwise open the person's stream and read every card.
+ */
 async function openerOf(c: Context<AppEnv>): Promise<{ person: string; tag: string; ticket?: InboxTicket }> {
-  const ticket = c.req.header("authorization") ? undefined : c.req.query("ticket");
+  const authorization = c.req.header("authorization");
+  const ticket = authorization ? undefined : c.req.query("ticket");
+  if (ticket === undefined && !authorization && !c.get("inboxLink")) {
+    throw new HttpError(
+      "unauthorized",
+      "The inbox stream needs ?ticket= (POST /api/inbox/ws-ticket) or a bearer credential",
+    );
+  }
   if (ticket === undefined) return { person: personOf(c), tag: c.get("inboxLink")?.linkId ?? PERSON_TAG };
   const admitted = await checkInboxTicket(c.get("config").sessionSecret, ticket, Date.now());
   return { person: admitted.person, tag: admitted.link?.linkId ?? PERSON_TAG, ticket: admitted };
@@ -81,7 +94,11 @@ async function openStream(c: Context<AppEnv>, kind: "stream" | "ws"): Promise<Re
   if (response.status === 101) return new Response(null, { status: 101, webSocket: response.webSocket });
   if (response.ok) return new Response(response.body, response);
   const refused = (await response.json()) as { code?: string; message?: string };
-  if (refused.code === "forbidden" || refused.code === "rate_limited") {
+  if (
+    refused.code === "forbidden" ||
+    refused.code === "rate_limited" ||
+    refused.code === "too_many_sockets"
+  ) {
     throw new HttpError(refused.code, refused.message ?? "Refused");
   }
   throw new HttpError("invalid_input", refused.message ?? "The inbox could not open this stream");

@@ -6,6 +6,7 @@ import * as z from "zod";
 import { LinkId } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
 import { InboxLinkRole } from "../protocol/inbox-links";
+import { isCanonicalJwt } from "../tokens/base64url";
 import { newSessionId } from "../tokens/session-token";
 import { TICKET_TTL_MS } from "./connection-ticket";
 import { HttpError } from "./http-error";
@@ -58,11 +59,13 @@ export async function signInboxTicket(
 
 /** The ticket's claims; 403 when it is forged or expired at `now`. */
 export async function checkInboxTicket(secret: string, ticket: string, now: number): Promise<InboxTicket> {
-  let payload: unknown;
-  try {
-    payload = await verify(ticket, secret, { alg: "HS256", exp: false, nbf: false, iat: false });
-  } catch {
-    payload = null;
+  let payload: unknown = null;
+  if (isCanonicalJwt(ticket)) {
+    try {
+      payload = await verify(ticket, secret, { alg: "HS256", exp: false, nbf: false, iat: false });
+    } catch {
+      payload = null;
+    }
   }
   const claims = Claims.safeParse(payload);
   if (!claims.success || claims.data.exp * 1000 <= now) {

@@ -1,8 +1,9 @@
-// Who a request acts for (DESIGN §21): the Cloudflare Access identity when Access guards the
-// deployment, else the holder of GATEWAY_TOKEN (one operator), else the one local person. On the
-// inbox's own routes an inbox link stands in for the person who minted it.
+// Who a request acts for (docs/architecture.md#the-inbox): the Cloudflare Access identity when Access guards the deployment, else
+// the holder of GATEWAY_TOKEN (one operator), else — on loopback only — the one local person. On
+// the inbox's own routes an inbox link stands in for the person who minted it.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { logSecurityEvent } from "../log/security-log";
 import { LOCAL_PERSON, OPERATOR } from "../protocol/people";
 import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./access-assertion";
 import type { AppEnv } from "./app-env";
@@ -10,6 +11,7 @@ import { bearer, timingSafeEqual } from "./bearer";
 import { HttpError } from "./http-error";
 import { checkInboxLinkToken, type InboxLinkClaims } from "./inbox-link-token";
 import { checkInboxTicket } from "./inbox-ticket";
+import { isLoopbackRequest } from "./loopback";
 
 export { LOCAL_PERSON, OPERATOR };
 
@@ -17,16 +19,22 @@ export { LOCAL_PERSON, OPERATOR };
  * Sets `person` (and `inboxLink`) for every API request. Behind Access a request without a valid
  * assertion or inbox link is refused here, before any Durable Object is reached. Without Access a
  * request that carries neither the gateway token nor an inbox link has no person (session links
- * still work; the inbox does not).
+ * still work; the inbox does not). With no credential configured a request is the local person only
+ * when it comes from loopback (src/router/config-guard.ts refuses the others first).
  */
 export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
+  // An agent key named its person already (src/router/agent-key-guard.ts).
+  if (c.get("agentKey")) return next();
   const config = c.get("config");
   c.set("inboxLink", null);
   const assertion = config.access ? c.req.header(ACCESS_ASSERTION_HEADER) : undefined;
   const presented = bearer(c.req.header("authorization"));
   if (config.access && assertion) {
     const verified = await verifyAccessAssertion(assertion, config.access);
-    if (!verified.ok) throw new HttpError("unauthorized", `Access assertion refused: ${verified.reason}`);
+    if (!verified.ok) {
+      logSecurityEvent("credential_refused", { reason: "access_assertion", status: 401 });
+      throw new HttpError("unauthorized", `Access assertion refused: ${verified.reason}`);
+    }
     c.set("person", verified.person);
   } else if (config.gatewayToken && presented && timingSafeEqual(presented, config.gatewayToken)) {
     c.set("person", OPERATOR);
@@ -41,19 +49,19 @@ export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
         "This deployment is behind Cloudflare Access: every request needs a Cf-Access-Jwt-Assertion",
       );
     } else {
-      c.set("person", config.gatewayToken ? null : LOCAL_PERSON);
+      const local = !config.gatewayToken && isLoopbackRequest(c.req.raw);
+      c.set("person", local ? LOCAL_PERSON : null);
     }
   }
   await next();
 });
 
-// An inbox link is accepted on the inbox's routes only (never on a session's, never to manage
-// links); like a session's, its token may ride in the URL only for the event stream and WebSocket.
+// An inbox link is accepted on the inbox's routes and the grants' (never on a session's, never to
+// manage links); like a session's, its token may ride in the URL only for the event stream and WebSocket.
 async function inboxLinkOf(c: Context<AppEnv>): Promise<InboxLinkClaims | null> {
   const path = c.req.path;
-  if (!(path === "/api/inbox" || path.startsWith("/api/inbox/")) || path.startsWith("/api/inbox/links")) {
-    return null;
-  }
+  const own = (root: string) => path === root || path.startsWith(`${root}/`);
+  if (!(own("/api/inbox") || own("/api/grants")) || path.startsWith("/api/inbox/links")) return null;
   const inUrl = path === "/api/inbox/stream" || path === "/api/inbox/ws";
   // A browser's stream states its inbox link with a single-use ticket (src/router/inbox-ticket.ts).
   const ticket = inUrl && !c.req.header("authorization") ? c.req.query("ticket") : undefined;
@@ -62,6 +70,7 @@ async function inboxLinkOf(c: Context<AppEnv>): Promise<InboxLinkClaims | null> 
   if (!token) return null;
   const checked = await checkInboxLinkToken(c.get("config").sessionSecret, token, Date.now());
   if (checked.ok) return checked.link;
+  logSecurityEvent("credential_refused", { reason: `inbox_link_${checked.reason}` });
   if (checked.reason === "expired") throw new HttpError("link_expired", "This inbox link has expired");
   throw new HttpError("unauthorized", "This is not a valid inbox link");
 }

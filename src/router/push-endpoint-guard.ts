@@ -6,15 +6,17 @@ import { pushEndpointProblem } from "../notify/push-services";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 
-/** Throws `400 invalid_input` naming `subscription.endpoint` when no known push service serves it. */
-export function refuseUnknownPushService(c: Context<AppEnv>, endpoint: string): void {
+/**
+ * Throws `400 invalid_input` naming `subscription.endpoint` when no known push service serves it;
+ * `by` names the session and link (a session's route) or the inbox link (the inbox's) for the log.
+ */
+export function refuseUnknownPushService(
+  c: Context<AppEnv>,
+  endpoint: string,
+  by: { sessionId: string | null; linkId: string | null },
+): void {
   const problem = pushEndpointProblem(endpoint, c.get("config").pushServiceDomains);
   if (!problem) return;
-  logSecurityEvent("push_endpoint_refused", {
-    sessionId: c.get("sessionId"),
-    linkId: c.get("access").linkId,
-    reason: "unknown_push_service",
-    status: 400,
-  });
+  logSecurityEvent("push_endpoint_refused", { ...by, reason: "unknown_push_service", status: 400 });
   throw new HttpError("invalid_input", `subscription.endpoint: ${problem}`);
 }

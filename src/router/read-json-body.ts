@@ -10,9 +10,7 @@ export async function readJsonBody<T extends z.ZodType>(
   schema: T,
   { optional = false } = {},
 ): Promise<z.infer<T>> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_INPUT_BYTES) throw tooLarge();
-  const text = new TextDecoder().decode(await readCapped(c.req.raw));
+  const text = new TextDecoder().decode(await readCappedBody(c.req.raw));
   let value: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -32,7 +30,9 @@ export async function readJsonBody<T extends z.ZodType>(
  * The body's bytes, refusing as soon as they pass the cap: a body sent without Content-Length
  * must not be buffered whole (megabytes) only to be rejected afterwards.
  */
-async function readCapped(request: Request): Promise<Uint8Array> {
+export async function readCappedBody(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_INPUT_BYTES) throw tooLarge();
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

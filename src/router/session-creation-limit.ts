@@ -5,6 +5,7 @@
 import ipaddr from "ipaddr.js";
 import { logSecurityEvent } from "../log/security-log";
 import { HttpError } from "./http-error";
+import { isLoopbackAddress } from "./loopback";
 
 export async function limitSessionCreation(env: Env, clientIp: string | undefined): Promise<void> {
   const limiter = env.SESSION_CREATION_LIMITER;
@@ -24,8 +25,8 @@ export async function limitSessionCreation(env: Env, clientIp: string | undefine
  */
 export function creationKey(clientIp: string): string | null {
   if (!ipaddr.isValid(clientIp)) return clientIp;
+  if (isLoopbackAddress(clientIp)) return null;
   const address = ipaddr.process(clientIp);
-  if (address.range() === "loopback") return null;
   if (address.kind() === "ipv4") return address.toString();
   const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${address.toNormalizedString()}/64`);
   return `${prefix.toString()}/64`;

@@ -130,7 +130,10 @@ sessionRoutes.post("/push-subscriptions", async (c) => {
     throw new HttpError("not_found", "This server has no VAPID keys, so it does not offer Web Push");
   }
   const body = await readJsonBody(c, PushSubscriptionBody);
-  refuseUnknownPushService(c, body.subscription.endpoint);
+  refuseUnknownPushService(c, body.subscription.endpoint, {
+    sessionId: c.get("sessionId"),
+    linkId: c.get("access").linkId,
+  });
   // The device's notifications link with the token it presented, never the owner's.
   const sessionUrl = `${new URL(c.req.url).origin}/#/s/${c.get("sessionId")}?token=${c.get("token")}`;
   const outcome = await stub(c).subscribePush(body, c.get("access"), sessionUrl);

@@ -1,4 +1,4 @@
-// Card deadline policies over SQLite (DESIGN §21): the policy each card opened with, its maximum,
+// Card deadline policies over SQLite (docs/architecture.md#the-inbox): the policy each card opened with, its maximum,
 // and its next reminder. The card's deadline itself stays on its interaction row.
 import type { CardDeadlinePolicies, OpenedDeadline } from "../agent/ports";
 import {
@@ -84,6 +84,7 @@ export class SqlCardDeadlines {
     const expiresAt = policy.onDeadline === "keep_waiting" ? maxAt : card.createdAt + card.timeoutMs;
     const reminderAt = nextReminderAt(expiresAt, policy.remindBeforeMs, card.createdAt);
     this.sql.run(
+      ["card_deadlines"],
       `INSERT OR REPLACE INTO card_deadlines (interaction_id, policy, max_at, reminder_at) VALUES (?, ?, ?, ?)`,
       card.id,
       JSON.stringify(policy),
@@ -115,7 +116,14 @@ export class SqlCardDeadlines {
   }
 
   setReminder(id: string, at: number | null): void {
-    if (this.sql.run(`UPDATE card_deadlines SET reminder_at = ? WHERE interaction_id = ?`, at, id) > 0)
+    if (
+      this.sql.run(
+        ["card_deadlines"],
+        `UPDATE card_deadlines SET reminder_at = ? WHERE interaction_id = ?`,
+        at,
+        id,
+      ) > 0
+    )
       this.keepReminder(id, at);
   }
 

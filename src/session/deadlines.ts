@@ -2,12 +2,14 @@
 // (deadline-sources/), and is deleted when there is none. The watchdog's time is kept here, since
 // the agent loop moves it.
 import type { DeadlineScheduler } from "../agent/ports";
+import type { KeptCopy } from "../storage/sql-counter";
 import type { DeadlineSource } from "./deadline-sources/deadline-source";
 import type { MetaStore } from "./meta-store";
 
 export class AlarmDeadlines implements DeadlineScheduler {
   // INVARIANT: mirrors the alarm this instance last set, to skip redundant setAlarm calls;
-  // undefined (unknown) in a new instance, so the first rearm always writes.
+  // undefined (unknown) in a new instance, so the first rearm always writes. Registered with the
+  // SqlCounter as `copy`: a rollback may undo an alarm change, and drops it with the others.
   private armed: number | null | undefined;
   // INVARIANT: the sources the session object registers when it builds its stores, in the order
   // the alarm drains them; a new instance registers the same ones.
@@ -78,6 +80,13 @@ export class AlarmDeadlines implements DeadlineScheduler {
       if (!this.discarded) this.apply();
     });
   }
+
+  /**
+   * The kept alarm as one of the object's kept copies (see SqlCounter.keep), so a rollback drops
+   * it. Shadow reads leave it out: the platform moves the alarm itself (it clears it as it fires
+   * it), so this copy and storage may differ between inputs by design, and the next re-arm writes.
+   */
+  readonly copy: KeptCopy = { forget: () => this.fired(), differences: () => [] };
 
   /** Forget the cached alarm (the platform clears it when it fires). */
   fired(): void {

@@ -1,29 +1,33 @@
 // The append-only event log: persist one row, then send the same bytes to every socket. Replay
 // reads the stored frames back verbatim, so live and replayed events are identical. The events one
 // synchronous step appends are written in one statement when the step ends (a statement costs far
-// more than its rows), and only then sent: nothing a device sees can be missing from storage.
+// more than its rows), and only then sent: nothing a device sees can be missing from storage, and
+// a seq is spent only once its row is stored.
 import type { EventSink } from "../agent/ports";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import type { EventsPage } from "../protocol/http";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../protocol/limits";
 import { atEndOfStep } from "../storage/deferred-writes";
-import type { SqlCounter } from "../storage/sql-counter";
+import { InsertFailed, type Kept, type SqlCounter } from "../storage/sql-counter";
 
 export class EventLog implements EventSink {
-  // INVARIANT: a cache of MAX(seq), reloaded from storage by every new instance.
-  private seq: number;
+  // INVARIANT: a cache of MAX(seq) as stored, reloaded from storage by every new instance; it moves
+  // only when rows are written, so a write storage refuses leaves no gap.
+  private stored: number;
   // INVARIANT: frames of a transaction not yet committed; empty outside `holdingBroadcasts`.
   private held: string[] | null = null;
   // INVARIANT: events appended and not yet written, in seq order, with their frames. Written, then
   // sent, by `flush`: at the end of the microtask turn that appended the first of them, and before
   // anything reads the table, sends a frame after them, or a transaction commits.
   private unwritten: Array<{ event: SessionEvent; frame: string }> = [];
-  private readonly flushSoon = atEndOfStep(() => this.flush());
-  // INVARIANT: the `at` of the newest stored event other than an expiry warning, as this instance
-  // read or appended it; undefined until read, and dropped with the stores' other copies on a
-  // rollback (SessionState.forgetCopies). The alarm's every re-arm asks for it.
-  private lastActiveAt: number | null | undefined;
+  private readonly flushSoon = atEndOfStep(
+    () => this.flush(),
+    (error) => this.sql.onDeferredWriteFailure(error),
+  );
+  // The `at` of the newest stored event other than an expiry warning, kept until `events` is
+  // written (this class's own writes bring it up to date). The alarm's every re-arm asks for it.
+  private readonly lastStoredActivity: Kept<number | null>;
   /** Counts the readers that get stored events only (event streams); set by the object that has them. */
   storedOnlyReaders: () => number = () => 0;
 
@@ -34,37 +38,59 @@ export class EventLog implements EventSink {
     /** Side effects of a stored event (notifications); runs after the broadcast, must not throw. */
     private readonly afterAppend: (event: SessionEvent) => void = () => {},
   ) {
-    this.seq = this.storedSeq();
+    this.stored = this.storedSeq();
+    this.lastStoredActivity = sql.keptUntilWritten(
+      ["events"],
+      () =>
+        sql.one<{ at: number }>(
+          `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
+        )?.at ?? null,
+    );
   }
 
+  /** The seq of the newest event appended (written or about to be). */
   get lastSeq(): number {
-    return this.seq;
+    return this.stored + this.unwritten.length;
   }
 
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent {
-    const event = { seq: this.seq + 1, at: this.now(), type, data } as SessionEvent;
+    const event = { seq: this.lastSeq + 1, at: this.now(), type, data } as SessionEvent;
     this.unwritten.push({ event, frame: JSON.stringify(event) });
-    this.seq = event.seq;
-    if (type !== "session_expiring") this.lastActiveAt = event.at;
     this.flushSoon();
     // Delivery rows are written in the same task (and transaction) as the event, so they share its fate.
     this.afterAppend(event);
     return event;
   }
 
-  /** Writes the events appended so far in one statement, then sends their frames. */
+  /**
+   * Writes the events appended so far in one statement, then sends their frames. When storage
+   * refuses them (a row over its size limit, a full disk) the ones it took are still sent, the
+   * rest are dropped, the next seq follows what it holds, and the failure is thrown.
+   */
   flush(): void {
     const rows = this.unwritten;
     if (rows.length === 0) return;
+    let written = rows;
+    let failure: unknown = null;
+    try {
+      this.sql.insertRows(
+        ["events"],
+        `INSERT INTO events (seq, type, frame, at)`,
+        rows.map(({ event, frame }) => [event.seq, event.type, frame, event.at]),
+      );
+    } catch (error) {
+      failure = error;
+      written = rows.slice(0, error instanceof InsertFailed ? error.stored : 0);
+    }
     this.unwritten = [];
-    this.sql.insertRows(
-      `INSERT INTO events (seq, type, frame, at)`,
-      rows.map(({ event, frame }) => [event.seq, event.type, frame, event.at]),
-    );
-    for (const { frame } of rows) {
+    this.stored += written.length;
+    const active = newestActivity(written);
+    this.lastStoredActivity.patch((previous) => active ?? previous);
+    for (const { frame } of written) {
       if (this.held) this.held.push(frame);
       else this.broadcast(frame);
     }
+    if (failure) throw failure;
   }
 
   /** The session is being erased: events not yet written are dropped with it. */
@@ -87,7 +113,7 @@ export class EventLog implements EventSink {
       result = work();
     } catch (error) {
       this.unwritten = [];
-      this.seq = this.storedSeq();
+      this.stored = this.storedSeq();
       throw error;
     } finally {
       this.held = null;
@@ -98,19 +124,7 @@ export class EventLog implements EventSink {
 
   /** When the session was last used: its newest event other than an expiry warning (null: none). */
   lastActivityAt(): number | null {
-    if (this.lastActiveAt === undefined) {
-      this.flush();
-      const row = this.sql.one<{ at: number }>(
-        `SELECT at FROM events WHERE type != 'session_expiring' ORDER BY seq DESC LIMIT 1`,
-      );
-      this.lastActiveAt = row?.at ?? null;
-    }
-    return this.lastActiveAt;
-  }
-
-  /** Drops the kept last activity, so the next read goes to storage. */
-  forget(): void {
-    this.lastActiveAt = undefined;
+    return newestActivity(this.unwritten) ?? this.lastStoredActivity();
   }
 
   private storedSeq(): number {
@@ -186,6 +200,14 @@ export class EventLog implements EventSink {
     }
     return counts;
   }
+}
+
+function newestActivity(rows: ReadonlyArray<{ event: SessionEvent }>): number | null {
+  for (let i = rows.length - 1; i >= 0; i -= 1) {
+    const event = rows[i]?.event;
+    if (event && event.type !== "session_expiring") return event.at;
+  }
+  return null;
 }
 
 function batch(frames: string[], more: boolean): string {

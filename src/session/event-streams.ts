@@ -18,6 +18,8 @@ interface Reader {
   catchingUp: boolean;
   /** The newest write; once it is through, so is every write before it, and the buffer is empty. */
   lastWrite: Promise<void>;
+  /** Counts bytes read back from storage for this stream against its credential's replay budget. */
+  charge: (bytes: number) => void;
 }
 
 export class EventStreams {
@@ -52,14 +54,22 @@ export class EventStreams {
     return this.heartbeat !== undefined;
   }
 
-  /** A `text/event-stream` response: hello, the replay after `after`, then live events. */
-  open(after: number, hello: { type: "hello" }, tag: string): Response {
+  /**
+   * A `text/event-stream` response: hello, the replay after `after`, then live events. `charge`
+   * is told the bytes of each event read back from storage for it (the replay budget).
+   */
+  open(
+    after: number,
+    hello: { type: "hello" },
+    tag: string,
+    charge: (bytes: number) => void = () => undefined,
+  ): Response {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>(undefined, {
       highWaterMark: this.maxBufferedBytes,
       size: (chunk) => chunk.byteLength,
     });
     const writer = writable.getWriter();
-    const reader: Reader = { tag, sent: after, catchingUp: true, lastWrite: Promise.resolve() };
+    const reader: Reader = { tag, sent: after, catchingUp: true, lastWrite: Promise.resolve(), charge };
     this.writers.set(writer, reader);
     // A reader that goes away (the client disconnected) errors the writer: forget it at once.
     writer.closed.catch(() => this.drop(writer));
@@ -125,6 +135,7 @@ export class EventStreams {
         if (wrote && this.full(writer)) break;
         const seq = seqOf(frame);
         this.write(writer, reader, message(frame, seq));
+        reader.charge(frame.length);
         reader.sent = seq;
         written += 1;
         wrote = true;

@@ -1,10 +1,11 @@
-// An external session's own storage and commands (DESIGN §20): the agent it was created for, the
+// An external session's own storage and commands (docs/architecture.md#external-agents): the agent it was created for, the
 // agent's keys for its cards and the link that opened each, its progress run, and the three
 // commands only an agent sends.
 import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import {
   type ExternalKeys,
+  type GrantDecision,
   openExternalInteraction,
   withdrawExternalInteraction,
 } from "../agent/external-interaction";
@@ -62,12 +63,22 @@ export class SqlExternalKeys implements ExternalKeys {
   }
 
   set(interactionId: string, key: string): void {
-    this.sql.run(`UPDATE interactions SET external_key = ? WHERE id = ?`, key, interactionId);
+    this.sql.run(
+      ["interactions"],
+      `UPDATE interactions SET external_key = ? WHERE id = ?`,
+      key,
+      interactionId,
+    );
   }
 
   /** Records the agent link that opened the card (none when the owner opened it). */
   recordOpener(interactionId: string, linkId: string | null): void {
-    this.sql.run(`UPDATE interactions SET opened_by_link = ? WHERE id = ?`, linkId, interactionId);
+    this.sql.run(
+      ["interactions"],
+      `UPDATE interactions SET opened_by_link = ? WHERE id = ?`,
+      linkId,
+      interactionId,
+    );
   }
 
   /** The link that opened the card: null for the owner, undefined when there is no such card. */
@@ -106,6 +117,8 @@ export interface ExternalContext {
   keys: SqlExternalKeys;
   /** Who sends the command: an agent link may withdraw only the cards it opened itself. */
   access: Access;
+  /** What the person's grants decided for an approval this command opens (asked before it runs). */
+  granted?: GrantDecision | null;
 }
 
 /**
@@ -136,7 +149,7 @@ export function runExternalCommand(ctx: ExternalContext, command: SessionCommand
   switch (command.type) {
     case "open_interaction": {
       const { type: _type, requestId: _requestId, ...body } = command;
-      const opened = openExternalInteraction(ctx.deps, ctx.keys, agent.name, body);
+      const opened = openExternalInteraction(ctx.deps, ctx.keys, agent.name, body, ctx.granted ?? null);
       if (!opened.ok) return opened;
       // In the same synchronous turn as the card's own row, so both are stored together.
       if (opened.created) ctx.keys.recordOpener(opened.result.interactionId, ctx.access.linkId);

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import type { FrameRecord, FrameStore } from "../agent/ports";
 import { AgentOutcome } from "../protocol/agents";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, SqlCounter } from "../storage/sql-counter";
 
 type Row = {
   id: string;
@@ -22,16 +22,17 @@ const COLUMNS = `id, parent_frame_id, parent_tool_call_id, agent, task, depth, s
 const Status = z.union([z.literal("active"), AgentOutcome]);
 
 export class SqlFrameStore implements FrameStore {
-  // INVARIANT: the top frame as this instance last read or changed it (undefined: not known). Every
-  // change to `frames` goes through this class; a rollback calls `forget`. A step
-  // asks for the top many times (each transcript read and write names its frame).
-  private topCopy: FrameRecord | null | undefined = undefined;
+  // A step asks for the top many times (each transcript read and write names its frame): kept
+  // until `frames` is written.
+  private readonly keptTop: Kept<FrameRecord | null>;
 
-  constructor(private readonly sql: SqlCounter) {}
-
-  /** Drops the copy of the top frame: a transaction rolled back (or a test changed the table). */
-  forget(): void {
-    this.topCopy = undefined;
+  constructor(private readonly sql: SqlCounter) {
+    this.keptTop = sql.keptUntilWritten(["frames"], () => {
+      const row = sql.one<Row>(
+        `SELECT ${COLUMNS} FROM frames WHERE status = 'active' ORDER BY depth DESC LIMIT 1`,
+      );
+      return row ? toRecord(row) : null;
+    });
   }
 
   stack(): FrameRecord[] {
@@ -41,14 +42,9 @@ export class SqlFrameStore implements FrameStore {
   }
 
   top(): FrameRecord | null {
-    if (this.topCopy === undefined) {
-      const row = this.sql.one<Row>(
-        `SELECT ${COLUMNS} FROM frames WHERE status = 'active' ORDER BY depth DESC LIMIT 1`,
-      );
-      this.topCopy = row ? toRecord(row) : null;
-    }
+    const top = this.keptTop();
     // A copy: a caller may change the record it was given.
-    return this.topCopy && { ...this.topCopy };
+    return top && { ...top };
   }
 
   get(frameId: string): FrameRecord | null {
@@ -57,8 +53,8 @@ export class SqlFrameStore implements FrameStore {
   }
 
   push(frame: Omit<FrameRecord, "status" | "iterations" | "endedAt">): void {
-    this.topCopy = undefined;
     this.sql.run(
+      ["frames"],
       `INSERT INTO frames (id, parent_frame_id, parent_tool_call_id, agent, task, depth, status, iterations, started_at)
        VALUES (?, ?, ?, ?, ?, ?, 'active', 0, ?)`,
       frame.frameId,
@@ -72,14 +68,13 @@ export class SqlFrameStore implements FrameStore {
   }
 
   countModelCall(frameId: string): void {
-    this.topCopy = undefined;
-    this.sql.run(`UPDATE frames SET iterations = iterations + 1 WHERE id = ?`, frameId);
+    this.sql.run(["frames"], `UPDATE frames SET iterations = iterations + 1 WHERE id = ?`, frameId);
   }
 
   end(frameId: string, outcome: AgentOutcome, at: number): boolean {
-    this.topCopy = undefined;
     return (
       this.sql.run(
+        ["frames"],
         `UPDATE frames SET status = ?, ended_at = ? WHERE id = ? AND status = 'active'`,
         outcome,
         at,

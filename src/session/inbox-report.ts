@@ -1,4 +1,4 @@
-// What a session tells its creator's inbox (DESIGN §21): card and status changes become outbox
+// What a session tells its creator's inbox (docs/architecture.md#the-inbox): card and status changes become outbox
 // rows in the event's own transaction; the alarm delivers them (it is a deadline source), retrying
 // later when the inbox is unreachable, so the session never waits on it.
 import * as z from "zod";
@@ -6,6 +6,7 @@ import type { EventData, SessionEvent } from "../protocol/events";
 import type { OutboxEntry } from "../protocol/inbox";
 import { isPromptEvent } from "../protocol/prompt-event";
 import type { DeadlineSource } from "./deadline-sources/deadline-source";
+import { decisionOf } from "./decision-report";
 import type { InboxRpc } from "./inbox-rpc";
 import type { SqlOutbox } from "./outbox";
 import type { SessionState } from "./session-state";
@@ -176,13 +177,16 @@ export class InboxReport implements DeadlineSource {
     }
     if (event.type === "interaction_resolved") {
       const data = event.data as EventData<"interaction_resolved">;
+      const interactionId = data.interactionId ?? data.toolCallId;
+      const agent = this.state.meta.get("external_agent", ExternalAgent)?.name ?? "Parley";
       return {
         type: "card_resolved",
-        interactionId: data.interactionId ?? data.toolCallId,
+        interactionId,
         outcome: data.outcome,
         resolvedBy: data.resolvedBy,
         answeredBy: data.answeredBy ?? null,
         resolvedAt: data.resolvedAt,
+        decision: decisionOf(agent, this.state.interactions.get(interactionId), data),
       };
     }
     if (!SUMMARY_EVENTS.has(event.type)) return null;

@@ -2,12 +2,15 @@
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
 import type { InboxChatAccount } from "../inbox/inbox-chat";
+import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
+import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
+import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../protocol/grants";
 import type { InboxCard, InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
 
-export interface InboxRpc {
+export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
   apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
   /** Removes a deleted or expired session and its cards. */
@@ -16,6 +19,18 @@ export interface InboxRpc {
   view(person: string): Promise<InboxView>;
   /** Whether session `sessionId` reported to this inbox (it belongs to this person). */
   holds(sessionId: string): Promise<boolean>;
+  /** Keeps a new grant of this person; null when they hold too many. */
+  addGrant(grant: NewGrant): Promise<GrantView | null>;
+  /** Live grants, and those ended in the last week. */
+  listGrants(): Promise<GrantView[]>;
+  /** Revokes a grant from the next request on; null when there is no such grant. */
+  revokeGrant(grantId: string): Promise<GrantView | null>;
+  /** What the grants decide for each call of a session (null: ask a person); counts the uses. */
+  decideByGrants(query: GrantQuery): Promise<(GrantVerdict | null)[]>;
+  /** A page of the decision record after a cursor. */
+  decisions(query: DecisionQuery): Promise<DecisionPage>;
+  /** The whole kept decision record, oldest first (the export). */
+  allDecisions(): Promise<DecisionRecord[]>;
   /** Records a link the Worker signs next; null when the person holds too many. */
   addLink(
     link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
@@ -43,8 +58,25 @@ export interface InboxRpc {
   /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
   stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;
+  /** Records an agent key (a hash of its secret); null when the person holds too many. */
+  addAgentKey(key: {
+    keyId: string;
+    label: string;
+    hash: string;
+    expiresAt: number | null;
+  }): Promise<AgentKeyView | null>;
+  listAgentKeys(): Promise<AgentKeyView[]>;
+  checkAgentKey(keyId: string, hash: string): Promise<AgentKeyCheck>;
+  /** Revokes a key; answers the agent links it was given (to revoke), or null when unknown. */
+  revokeAgentKey(keyId: string): Promise<{ key: AgentKeyView; links: AgentKeyLink[] } | null>;
+  /** Records an agent link key `keyId` was given; false when the key is no longer live. */
+  noteAgentLink(keyId: string, link: AgentKeyLink): Promise<boolean>;
+  /** The salt of keyed external session `key`'s current incarnation. */
+  keyedSessionSalt(key: string): Promise<string>;
+  /** A new salt for `key`, its incarnation salted `erased` being gone (compare-and-set). */
+  renewKeyedSessionSalt(key: string, erased: string): Promise<string>;
 }
 
 export function inboxStub(env: Env, person: string): InboxRpc {
-  return env.INBOXES.get(env.INBOXES.idFromName(person)) as unknown as InboxRpc;
+  return env.INBOXES.get(env.INBOXES.idFromName(person));
 }

@@ -18,6 +18,7 @@ export class SqlInboxStore implements InboxStore {
 
   push(message: QueuedMessage): void {
     this.sql.run(
+      ["inbox"],
       `INSERT INTO inbox (id, position, text, at)
        VALUES (?, (SELECT COALESCE(MAX(position), 0) + 1 FROM inbox), ?, ?)`,
       message.id,
@@ -32,7 +33,7 @@ export class SqlInboxStore implements InboxStore {
       `SELECT id, text FROM inbox ORDER BY position LIMIT 1`,
     );
     if (!row) return null;
-    this.sql.run(`DELETE FROM inbox WHERE id = ?`, row.id);
+    this.sql.run(["inbox"], `DELETE FROM inbox WHERE id = ?`, row.id);
     return row;
   }
 }

@@ -90,6 +90,7 @@ export class SqlInteractionStore implements InteractionStore {
       answered_by: null,
     };
     this.sql.run(
+      ["interactions"],
       `INSERT INTO interactions (id, tool_call_id, frame_id, kind, tool_name, request, status, deadline, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       row.id,
@@ -112,6 +113,7 @@ export class SqlInteractionStore implements InteractionStore {
   /** Moves a pending card's deadline; false when it is no longer pending. */
   extend(id: string, deadline: number): boolean {
     const written = this.sql.run(
+      ["interactions"],
       `UPDATE interactions SET deadline = ? WHERE id = ? AND status = 'pending'`,
       deadline,
       id,
@@ -131,6 +133,7 @@ export class SqlInteractionStore implements InteractionStore {
   ): boolean {
     const json = response === undefined ? null : JSON.stringify(response);
     const written = this.sql.run(
+      ["interactions"],
       `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?, answered_by = ?
        WHERE id = ? AND status = 'pending'`,
       outcome,

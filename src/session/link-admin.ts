@@ -36,10 +36,14 @@ export function revokeLink(host: LinkAdminHost, linkId: string): CommandOutcome 
   return { ok: true, result: link };
 }
 
-/** Retires the owner token's current version; the Worker signs the next one. */
+/**
+ * Retires the owner token's current version; the Worker signs the next one. Its push subscriptions
+ * end too: their links carry the retired token, and a device re-subscribes with the new one.
+ */
 export function rotateOwnerToken(host: LinkAdminHost): CommandOutcome {
   const version = host.state.links.rotateOwner();
   logSecurityEvent("owner_token_rotated", host.logIds(OWNER));
+  host.state.subscriptions.deleteOwners();
   host.closeConnections(socketTag(OWNER), SOCKET_CLOSE.revoked, "The owner token was rotated");
   return { ok: true, result: { version } };
 }

@@ -43,6 +43,7 @@ export class SqlMcpCallStore implements McpCallStore {
 
   save(toolCallId: string, server: string, state: McpCallState): void {
     this.sql.run(
+      ["mcp_calls"],
       `INSERT INTO mcp_calls (tool_call_id, server, state, at) VALUES (?, ?, ?, ?)
        ON CONFLICT (tool_call_id) DO UPDATE SET state = excluded.state, at = excluded.at`,
       toolCallId,
@@ -99,6 +100,7 @@ export class SqlMcpStore implements McpStateStore {
   saveConnection(name: string, connection: McpConnectionRecord): void {
     this.ensure(name);
     this.sql.run(
+      ["mcp_servers"],
       `UPDATE mcp_servers SET session_id = ?, protocol_version = ?, discover = ? WHERE name = ?`,
       connection.sessionId,
       connection.protocolVersion,
@@ -118,6 +120,7 @@ export class SqlMcpStore implements McpStateStore {
     // Risk hints stay as the session's first listing had them unless they grow stricter.
     const pinned = pinRiskHints(this.get(name).tools, tools);
     this.sql.run(
+      ["mcp_servers"],
       `UPDATE mcp_servers SET tools = ?, listed_at = ?, stale = 0, error = NULL, failed_at = NULL WHERE name = ?`,
       JSON.stringify(pinned),
       at,
@@ -127,15 +130,25 @@ export class SqlMcpStore implements McpStateStore {
 
   markStale(name: string): void {
     this.ensure(name);
-    this.sql.run(`UPDATE mcp_servers SET stale = 1 WHERE name = ?`, name);
+    this.sql.run(["mcp_servers"], `UPDATE mcp_servers SET stale = 1 WHERE name = ?`, name);
   }
 
   saveError(name: string, message: string, at: number): void {
     this.ensure(name);
-    this.sql.run(`UPDATE mcp_servers SET error = ?, failed_at = ? WHERE name = ?`, message, at, name);
+    this.sql.run(
+      ["mcp_servers"],
+      `UPDATE mcp_servers SET error = ?, failed_at = ? WHERE name = ?`,
+      message,
+      at,
+      name,
+    );
   }
 
   private ensure(name: string): void {
-    this.sql.run(`INSERT INTO mcp_servers (name, stale) VALUES (?, 0) ON CONFLICT (name) DO NOTHING`, name);
+    this.sql.run(
+      ["mcp_servers"],
+      `INSERT INTO mcp_servers (name, stale) VALUES (?, 0) ON CONFLICT (name) DO NOTHING`,
+      name,
+    );
   }
 }

@@ -1,7 +1,7 @@
 // Typed key/value rows in `meta`: session settings and turn bookkeeping. Values are JSON and are
 // validated with zod when read back, like every other JSON that comes out of SQLite.
 import * as z from "zod";
-import type { SqlCounter } from "../storage/sql-counter";
+import { differ, type SqlCounter } from "../storage/sql-counter";
 
 interface CachedRow {
   /** The stored JSON text, or null when the key has no row. */
@@ -18,14 +18,16 @@ const STRING = z.string();
 
 export class MetaStore {
   // INVARIANT: mirrors the rows this instance read or wrote: every write goes through this class,
-  // and a rolled-back transaction calls `forget`. Kept across inputs: an answer cycle reads the same
-  // keys (status, turn, watchdog, links, creator) in each of its inputs (the answer, the alarm),
-  // each a SQL query otherwise. Nothing else writes `meta` (a test that does calls `forget` after).
+  // and it is registered with the SqlCounter, whose `forgetCopies` (a rollback) drops it. Kept
+  // across inputs: an answer cycle reads the same keys (status, turn, watchdog, links, creator) in
+  // each of its inputs (the answer, the alarm), each a SQL query otherwise.
   private readonly rows = new Map<string, CachedRow>();
   // INVARIANT: true once every row was read into `rows`, so a key missing there has no row.
   private loaded = false;
 
-  constructor(private readonly sql: SqlCounter) {}
+  constructor(private readonly sql: SqlCounter) {
+    sql.keep({ forget: () => this.forget(), differences: () => this.differences() });
+  }
 
   get<T extends z.ZodType>(key: string, schema: T): z.infer<T> | null {
     let row = this.rows.get(key);
@@ -62,6 +64,7 @@ export class MetaStore {
     // The kept copy mirrors the row: writing what it already holds would change nothing.
     if (this.rows.get(key)?.json === json) return;
     this.sql.run(
+      ["meta"],
       `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       key,
       json,
@@ -73,14 +76,27 @@ export class MetaStore {
     const row = this.rows.get(key);
     // Known absent: deleted or never there (every row was read).
     if (row ? row.json === null : this.loaded) return;
-    this.sql.run(`DELETE FROM meta WHERE key = ?`, key);
+    this.sql.run(["meta"], `DELETE FROM meta WHERE key = ?`, key);
     this.rows.set(key, { json: null });
   }
 
-  /** Drops every cached row: a transaction rolled back what this class wrote, or a new input came in. */
-  forget(): void {
+  /** Drops every cached row: a transaction rolled back what this class wrote. */
+  private forget(): void {
     this.rows.clear();
     this.loaded = false;
+  }
+
+  // Shadow reads: each kept row (a known absence included) against storage.
+  private differences(): string[] {
+    const stored = new Map(
+      this.sql
+        .shadowRead(() => this.sql.all<{ key: string; value: string }>(`SELECT key, value FROM meta`))
+        .map((row) => [row.key, row.value]),
+    );
+    const keys = this.loaded ? new Set([...this.rows.keys(), ...stored.keys()]) : this.rows.keys();
+    return [...keys].flatMap((key) =>
+      differ(`meta row ${key}`, this.rows.get(key)?.json ?? null, stored.get(key) ?? null),
+    );
   }
 
   private load(): void {

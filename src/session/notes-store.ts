@@ -23,6 +23,7 @@ export class SqlNotesStore implements NotesStore {
   put(key: string, text: string): Note {
     const updatedAt = this.now();
     this.sql.run(
+      ["notes"],
       `INSERT INTO notes (key, text, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at`,
       key,
@@ -33,7 +34,7 @@ export class SqlNotesStore implements NotesStore {
   }
 
   delete(key: string): boolean {
-    return this.sql.run(`DELETE FROM notes WHERE key = ?`, key) > 0;
+    return this.sql.run(["notes"], `DELETE FROM notes WHERE key = ?`, key) > 0;
   }
 }
 

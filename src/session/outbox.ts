@@ -26,7 +26,10 @@ export class SqlOutbox implements DeferredWrites {
   // Written in one statement when the step's microtask turn ends, before anything reads the
   // table, and inside a transaction (SessionState.atomically); a rollback drops them.
   private unwritten: Array<{ type: OutboxEntry["type"]; json: string; at: number }> = [];
-  private readonly flushSoon = atEndOfStep(() => this.flush());
+  private readonly flushSoon = atEndOfStep(
+    () => this.flush(),
+    (error) => this.sql.onDeferredWriteFailure(error),
+  );
 
   constructor(
     private readonly sql: SqlCounter,
@@ -58,15 +61,22 @@ export class SqlOutbox implements DeferredWrites {
     this.flushSoon();
   }
 
-  /** Writes the rows added so far, in one statement. */
+  /**
+   * Writes the rows added so far, in one statement. Rows storage refuses are dropped and the
+   * failure thrown: the session's next summary says where it stands.
+   */
   flush(): void {
     const rows = this.unwritten;
     if (rows.length === 0) return;
-    this.unwritten = [];
-    this.sql.insertRows(
-      `INSERT OR REPLACE INTO outbox (type, entry, at)`,
-      rows.map((row) => [row.type, row.json, row.at]),
-    );
+    try {
+      this.sql.insertRows(
+        ["outbox"],
+        `INSERT OR REPLACE INTO outbox (type, entry, at)`,
+        rows.map((row) => [row.type, row.json, row.at]),
+      );
+    } finally {
+      this.unwritten = [];
+    }
     // Taken only when they went in one statement (any other write since the read is not ours).
     this.kept.patch((waiting) => rows.reduce(withRow, waiting));
   }
@@ -91,7 +101,7 @@ export class SqlOutbox implements DeferredWrites {
   /** The inbox holds every row up to `seq`. */
   acknowledge(seq: number): void {
     this.flush();
-    this.sql.run(`DELETE FROM outbox WHERE seq <= ?`, seq);
+    this.sql.run(["outbox"], `DELETE FROM outbox WHERE seq <= ?`, seq);
     // Read from the kept copy: most deliveries follow no failure, and need not write.
     if (this.retry()) this.meta.delete("outbox_retry");
   }

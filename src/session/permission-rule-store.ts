@@ -18,6 +18,7 @@ export class SqlPermissionRuleStore implements PermissionRuleStore {
 
   allow(toolName: string): void {
     this.sql.run(
+      ["permission_rules"],
       `INSERT INTO permission_rules (tool_name, behavior, at) VALUES (?, 'allow', ?)
        ON CONFLICT (tool_name) DO UPDATE SET behavior = 'allow', at = excluded.at`,
       toolName,

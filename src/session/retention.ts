@@ -1,4 +1,4 @@
-// Idle sessions expire (DESIGN §17–18, `SESSION_RETENTION_DAYS`): a deadline on the one alarm,
+// Idle sessions expire (docs/architecture.md#long-sessions, `SESSION_RETENTION_DAYS`): a deadline on the one alarm,
 // computed from the last event, with a warning event a day before. The warning itself is not
 // activity, or it would keep every session alive.
 import type { EventLog } from "./event-log";

@@ -28,6 +28,7 @@ export class SentMessageLog {
 
   record(requestKey: string, text: string, sent: SentMessage): void {
     this.sql.run(
+      ["sent_messages"],
       `INSERT INTO sent_messages (request_key, text_hash, message_id, queued, at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (request_key) DO UPDATE SET text_hash = excluded.text_hash,
          message_id = excluded.message_id, queued = excluded.queued, at = excluded.at`,
@@ -37,7 +38,11 @@ export class SentMessageLog {
       sent.queued ? 1 : 0,
       this.now(),
     );
-    this.sql.run(`DELETE FROM sent_messages WHERE rowid <= (SELECT MAX(rowid) FROM sent_messages) - ?`, KEPT);
+    this.sql.run(
+      ["sent_messages"],
+      `DELETE FROM sent_messages WHERE rowid <= (SELECT MAX(rowid) FROM sent_messages) - ?`,
+      KEPT,
+    );
   }
 }
 

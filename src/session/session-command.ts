@@ -1,5 +1,7 @@
 // One command from a device or an HTTP route, once its credential is admitted: refused beyond what
 // its role may send, else run as an external agent's command or handed to the loop's handler.
+
+import type { GrantDecision } from "../agent/external-interaction";
 import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererOf } from "./answerer";
@@ -16,7 +18,14 @@ import { setDeadlinePolicies } from "./set-deadline-policies";
 export function runSessionCommand(
   state: SessionState,
   runtime: SessionRuntime,
-  sent: { command: SessionCommand; deviceId: string | null; access: Access; answeredBy?: string | undefined },
+  sent: {
+    command: SessionCommand;
+    deviceId: string | null;
+    access: Access;
+    answeredBy?: string | undefined;
+    /** What the person's grants decided for the approval an agent opens, asked beforehand. */
+    granted?: GrantDecision | null;
+  },
 ): CommandOutcome {
   const { command, deviceId, access } = sent;
   if (!mayRun(access.role, command.type))
@@ -24,11 +33,15 @@ export function runSessionCommand(
   if (!mayDecideBeyondCard(access.role, command))
     refuse(
       "forbidden",
-      `Only the session's owner may always allow a tool or accept a plan with edits; a ${access.role} link may approve once`,
+      `Only the session's owner may always allow a tool, make a grant beyond this session or accept a plan with edits; a ${access.role} link may approve once`,
     );
   const { deps, loop } = runtime;
+  if (command.type === "post_progress") {
+    const logIds = { sessionId: state.meta.string("session_id") ?? "", linkId: access.linkId };
+    state.progressBudget.take(access, command.events.length, logIds);
+  }
   const external = runExternalCommand(
-    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql), access },
+    { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql), access, granted: sent.granted ?? null },
     command,
   );
   if (external) return external;

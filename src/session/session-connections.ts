@@ -18,7 +18,12 @@ import {
 export interface ConnectionHost {
   readonly ctx: DurableObjectState;
   gate(access: Access): ErrorBody | null;
-  spendTicket(request: Request): ErrorBody | null;
+  /** Spends the request's ticket against `access`'s quota; run last, once nothing else refuses. */
+  spendTicket(request: Request, access: Access): ErrorBody | null;
+  /** Whether `access`'s replay allowance (replay-budget.ts) has room: reconnecting does not refill it. */
+  mayReplay(access: Access): boolean;
+  /** Counts bytes replayed to a stream of `access` against its replay allowance. */
+  chargeReplay(access: Access, bytes: number): void;
   /** The streams open now (null: none yet), counted against the caps. */
   openStreams(): EventStreams | null;
   streams(): EventStreams;
@@ -31,10 +36,12 @@ export function acceptSocket(host: ConnectionHost, request: Request): Response {
   // Refusals travel back as a bare ErrorBody; the Worker turns them into its one error response.
   const socket = readSocketAccess(request);
   if (!socket.ok) return refuseSocket(socket.error);
+  // The ticket is spent last: a connection refused for any other reason leaves it unspent.
   const refused =
     host.gate(socket.access) ??
-    host.spendTicket(request) ??
-    connectionRefusal(host.ctx, host.openStreams(), socket.access);
+    connectionRefusal(host.ctx, host.openStreams(), socket.access) ??
+    replayRefusal(host, socket.access) ??
+    host.spendTicket(request, socket.access);
   if (refused) return refuseSocket(refused);
   const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
   const { 0: client, 1: server } = new WebSocketPair();
@@ -52,8 +59,22 @@ export function acceptStream(host: ConnectionHost, request: Request): Response {
   const refused =
     host.gate(stream.access) ??
     connectionRefusal(host.ctx, host.openStreams(), stream.access) ??
-    host.spendTicket(request);
+    replayRefusal(host, stream.access) ??
+    host.spendTicket(request, stream.access);
   if (refused) return refuseSocket(refused);
   const deviceId = stream.device ?? `stream-${crypto.randomUUID().slice(0, 8)}`;
-  return host.streams().open(stream.after, host.hello(deviceId, stream.access), socketTag(stream.access));
+  const { access } = stream;
+  return host
+    .streams()
+    .open(stream.after, host.hello(deviceId, access), socketTag(access), (bytes) =>
+      host.chargeReplay(access, bytes),
+    );
+}
+
+function replayRefusal(host: ConnectionHost, access: Access): ErrorBody | null {
+  if (host.mayReplay(access)) return null;
+  return {
+    code: "rate_limited",
+    message: "Too much history replayed to this token in the last minute; connect again later",
+  };
 }

@@ -9,8 +9,29 @@ import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";
 import type { SessionInit } from "./session-types";
 
+/** The one table an erased keyed session leaves behind, so its id is never created again. */
+const ERASED_TABLE = "erased_keyed_session";
+
+/**
+ * Called after the storage of a keyed external session was erased: its id (derived from its key
+ * and incarnation salt) stays dead, so a re-creation gets a new salt, a new id and new tokens,
+ * and no credential of the old incarnation ever opens anything again.
+ */
+export function markErased(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS ${ERASED_TABLE} (at INTEGER)`);
+}
+
+export function wasErased(sql: SqlStorage): boolean {
+  return (
+    sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, ERASED_TABLE).toArray().length >
+    0
+  );
+}
+
 export interface CreateHost {
   exists(): boolean;
+  /** True where a keyed session lived and was erased (markErased). */
+  erased(): boolean;
   state(): SessionState;
   /** Built with the stores, so it is there once `state()` was read. */
   inboxReport(): InboxReport | null;
@@ -18,6 +39,8 @@ export interface CreateHost {
 }
 
 export function createSession(host: CreateHost, init: SessionInit): CommandOutcome {
+  // The Worker answers this by choosing a new incarnation (src/router/external-sessions.ts).
+  if (host.erased()) refuse("unknown_session", "This keyed session was erased; its id is never used again");
   if (host.exists()) {
     // A keyed external session's id is derived from its creator and key: asking again finds it.
     const agent = externalAgentOf(host.state().meta);

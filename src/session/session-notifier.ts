@@ -10,7 +10,7 @@ import type { SessionState } from "./session-state";
 export function sessionNotifier(
   state: SessionState,
   config: Config,
-  isConnected: (deviceId: string) => boolean,
+  isConnected: (deviceId: string, linkId: string | null) => boolean,
 ): Notifier {
   return new Notifier({
     config,

@@ -2,8 +2,8 @@
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import { DurableObject } from "cloudflare:workers";
 import { type Config, configFor } from "../config";
-import type { ModelClient } from "../model/model-client";
 import type { Notifier } from "../notify/notifier";
+import { INSIDE } from "../object-shell";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
@@ -13,19 +13,29 @@ import type { SessionSnapshot } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
+import { externalAgentOf } from "./external-session";
 import { HttpCommandBudget } from "./http-command-budget";
+import {
+  type InboxAction,
+  type InboxActionHost,
+  type InboxActor,
+  inboxActorAccess,
+  inboxActorDevice,
+  runInboxAction,
+} from "./inbox-actions";
 import type { InboxReport } from "./inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
-import { addLink, type LinkAdminHost, revokeLink, rotateOwnerToken } from "./link-admin";
+import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
 import { runAlarm } from "./session-alarm";
 import { SessionClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { acceptSocket, acceptStream, type ConnectionHost } from "./session-connections";
-import { createSession } from "./session-create";
+import { createSession, markErased, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
+import type { SessionInsides } from "./session-insides";
 import { sessionNotifier } from "./session-notifier";
 import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
@@ -33,7 +43,7 @@ import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
-import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery } from "./socket-access";
+import { closeSocket, readAttachment, SOCKET_CLOSE, sendToEvery, socketTag } from "./socket-access";
 import { SocketBudget } from "./socket-budget";
 import { answerSocketFrame } from "./socket-commands";
 import { SpentTickets } from "./spent-tickets";
@@ -53,7 +63,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
   private readonly budget = new SocketBudget(() => this.clock.now(), configFor(this.env));
-  private readonly httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
+  private httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
@@ -102,7 +112,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.notifierRef ??= sessionNotifier(
       this.state,
       this.config,
-      (deviceId) => this.ctx.getWebSockets(deviceId).length > 0,
+      // The device's own credential must hold the socket: a device id is no secret, so another
+      // token's socket claiming it must not stop this subscription's pushes.
+      (deviceId, linkId) =>
+        this.ctx.getWebSockets(deviceId).some((ws) => readAttachment(ws)?.access.linkId === linkId),
     );
     return this.notifierRef;
   }
@@ -122,6 +135,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       createSession(
         {
           exists: () => this.exists(),
+          erased: () => wasErased(this.ctx.storage.sql),
           state: () => this.state,
           inboxReport: () => this.inboxReportRef,
           now: () => this.clock.now(),
@@ -139,17 +153,23 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () => ({ ok: true, result: this.state.events.page(after, limit) }));
   }
 
-  /** A command over HTTP, within its token's allowance; `answeredBy`: who sends it, when the Worker knows better. */
-  async command(
-    command: SessionCommand,
-    deviceId: string | null,
-    access: Access = OWNER,
-    answeredBy?: string,
-  ): Promise<CommandOutcome> {
+  /** A command over HTTP, within its token's allowance. */
+  async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<CommandOutcome> {
     return this.guard(access, () => {
       this.httpBudget.take(access, this.logIds(access));
-      return runSessionCommand(this.state, this.agent(), { command, deviceId, access, answeredBy });
+      return this.agent().grants.around(command, deviceId, access, (granted) =>
+        runSessionCommand(this.state, this.agent(), { command, deviceId, access, granted }),
+      );
     });
+  }
+
+  /** What the person's inbox asks, with the actor's own rights (src/session/inbox-actions.ts). */
+  async fromInbox(actor: InboxActor, action: InboxAction): Promise<CommandOutcome> {
+    const outcome = await answer(() => runInboxAction(this.linkAdmin, actor, action));
+    // An answer from the inbox may make a grant, as one given on the session's page may.
+    if (action.type === "command")
+      await this.agent().grants.afterAnswer(outcome, inboxActorDevice(actor), inboxActorAccess(actor));
+    return outcome;
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
@@ -160,14 +180,13 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */
-  async ensureAgentLink(
-    link: Pick<ShareLinkView, "linkId" | "label">,
-    fallback: string,
-  ): Promise<CommandOutcome> {
-    return answer(() => {
-      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
-      return ensureAgentLink(this.state.links, link, fallback);
-    });
+  async ensureAgentLink(link: Pick<ShareLinkView, "linkId" | "label">, fallback: string) {
+    return this.ifExists(() => ensureAgentLink(this.state.links, link, fallback));
+  }
+
+  /** Revokes an agent link and closes its sockets (its agent key was revoked). */
+  async revokeAgentLink(linkId: string): Promise<CommandOutcome> {
+    return this.ifExists(() => revokeLink(this.linkAdmin, linkId));
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
@@ -243,7 +262,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     const host: ConnectionHost = {
       ctx: this.ctx,
       gate: (access) => this.gate(access),
-      spendTicket: (ticketed) => new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed),
+      spendTicket: (ticketed, access) =>
+        new SpentTickets(this.state.meta, () => this.clock.now()).spend(ticketed, socketTag(access)),
+      mayReplay: (access) => this.replayBudget.allows(socketTag(access)),
+      chargeReplay: (access, bytes) => this.replayBudget.charge(socketTag(access), bytes),
       openStreams: () => this.streamsRef,
       streams: () => this.streams,
       hello: (deviceId, access) => ({
@@ -267,12 +289,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
           this.replayTo(socket, after);
           return this.state.events.lastSeq;
         },
-        mayReplay: (socket) => this.replayBudget.allows(socket),
+        mayReplay: (socket) => this.replayBudget.allows(replayTag(socket)),
         logIds: (socket) => this.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
         // Not `command()`: the socket's own allowance was taken already.
         run: (command, deviceId, access) =>
           this.guard(access, () =>
-            runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+            this.agent().grants.around(command, deviceId, access, () =>
+              runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+            ),
           ),
       },
       ws,
@@ -283,7 +307,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // Stored events after the cursor, then what the model streamed since the last stored one, so a
   // device joining mid-stream has the exact text before the next live delta reaches it.
   private replayTo(ws: WebSocket, after: number): void {
-    this.replayBudget.send(ws, this.state.events.replayFrames(after));
+    this.replayBudget.send(ws, replayTag(ws), this.state.events.replayFrames(after));
     const unstored = this.runtime?.loop.unstoredDelta();
     if (unstored) ws.send(JSON.stringify(unstored));
   }
@@ -306,9 +330,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     );
   }
 
-  private get linkAdmin(): LinkAdminHost {
+  private get linkAdmin(): InboxActionHost {
     return {
       state: this.state,
+      exists: () => this.exists(),
+      runCommand: (sent, bucket) => {
+        this.httpBudget.take(sent.access, this.logIds(sent.access), bucket);
+        return runSessionCommand(this.state, this.agent(), sent);
+      },
       closeConnections: (tag, code, reason) => {
         for (const ws of this.ctx.getWebSockets(tag)) closeSocket(ws, code, reason);
         this.streamsRef?.close(tag);
@@ -325,6 +354,14 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return logIdsOf(this.state, access);
   }
 
+  /** For the Worker's own calls, which no credential makes: the session must exist. */
+  private ifExists(work: () => CommandOutcome): Promise<CommandOutcome> {
+    return answer(() => {
+      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      return work();
+    });
+  }
+
   /** Opens every RPC entry point: the session must exist and still admit `access`, else it refuses. */
   private guard(
     access: Access,
@@ -338,6 +375,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   private erase(reason: string): void {
+    const keyed = Boolean(this.stateRef && externalAgentOf(this.stateRef.meta)?.key);
     this.inboxReportRef?.forget();
     this.stateRef?.deadlines.discard();
     this.stateRef?.discardWrites();
@@ -352,34 +390,32 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     // Storage operations are ordered and covered by the output gate; no need to await here.
     void this.ctx.storage.deleteAlarm();
     void this.ctx.storage.deleteAll();
+    if (keyed) markErased(this.ctx.storage.sql);
   }
 
   private agent(): SessionRuntime {
-    this.runtime ??= buildSessionRuntime(this.state, this.config);
+    this.runtime ??= buildSessionRuntime(this.state, this.config, this.env);
     return this.runtime;
   }
 
-  /** Open SSE streams of this instance, and whether their heartbeat runs (tests check it stops). */
-  get streamStatus(): { open: number; beating: boolean } {
-    return { open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false };
-  }
-
-  /** Resolves once this instance holds `n` long-poll reads open (tests wait on it, not a timer). */
-  untilWaitingReads(n: number): Promise<void> {
-    return this.waiters.untilWaiting(n);
-  }
-
-  /**
-   * Drops the copies of stored rows the stores keep. Every write goes through the stores, so only a
-   * rollback needs this in use; a test that changes storage behind the object's back calls it after.
-   */
-  forgetCopies(): void {
-    this.stateRef?.forgetCopies();
-  }
-
-  /** The model client of this instance (tests read a scripted model's recorded requests). */
-  get model(): ModelClient {
-    return this.agent().model;
+  /** The test-only door (src/object-shell.ts). */
+  [INSIDE](): SessionInsides {
+    const object = this;
+    return {
+      get state() {
+        return object.state;
+      },
+      model: () => this.agent().model,
+      streamStatus: () => ({ open: this.streamsRef?.size ?? 0, beating: this.streamsRef?.beating ?? false }),
+      untilWaitingReads: (n) => this.waiters.untilWaiting(n),
+      forgetCopies: () => this.stateRef?.forgetCopies(),
+      differences: async () => (await this.stateRef?.sql.differences()) ?? [],
+      swap: (parts) => {
+        if (parts.streams) this.streamsRef = parts.streams;
+        if (parts.httpBudget) this.httpBudget = parts.httpBudget;
+        if (parts.replayBudget) this.replayBudget = parts.replayBudget;
+      },
+    };
   }
 
   private buildSnapshot(): SessionSnapshot {
@@ -390,4 +426,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     this.streamsRef?.broadcast(frame);
     sendToEvery(this.ctx.getWebSockets(), frame);
   }
+}
+
+/** The credential a socket's replays count against (an unreadable one shares one allowance). */
+function replayTag(ws: WebSocket): string {
+  const socket = readAttachment(ws);
+  return socket ? socketTag(socket.access) : "unreadable";
 }

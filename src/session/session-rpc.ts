@@ -4,19 +4,16 @@ import type { Access, ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { CommandOutcome } from "./command-handler";
+import type { InboxAction, InboxActor } from "./inbox-actions";
 import type { SessionInit } from "./session-types";
 
-export interface SessionRpc {
+export interface SessionRpc extends Rpc.DurableObjectBranded {
   create(init: SessionInit): Promise<CommandOutcome>;
   snapshot(access?: Access): Promise<CommandOutcome>;
   eventsPage(after: number, limit: number, access?: Access): Promise<CommandOutcome>;
-  command(
-    command: SessionCommand,
-    deviceId: string | null,
-    access?: Access,
-    answeredBy?: string,
-  ): Promise<CommandOutcome>;
+  command(command: SessionCommand, deviceId: string | null, access?: Access): Promise<CommandOutcome>;
   stats(access?: Access): Promise<CommandOutcome>;
+  fromInbox(actor: InboxActor, action: InboxAction): Promise<CommandOutcome>;
   addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
     access?: Access,
@@ -35,6 +32,8 @@ export interface SessionRpc {
     link: Pick<ShareLinkView, "linkId" | "label">,
     fallbackLinkId: string,
   ): Promise<CommandOutcome>;
+  /** Revokes an agent link whose agent key was revoked, whatever the owner token's version. */
+  revokeAgentLink(linkId: string): Promise<CommandOutcome>;
   fetch(request: Request): Promise<Response>;
 }
 

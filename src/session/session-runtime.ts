@@ -10,7 +10,9 @@ import type { ModelClient } from "../model/model-client";
 import { WATCHDOG_MS } from "../protocol/limits";
 import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry, type ToolRegistry } from "../tools/registry";
+import { inboxStub } from "./inbox-rpc";
 import { createLiveForms } from "./live-forms";
+import { SessionGrants } from "./session-grants";
 import { sessionKinds } from "./session-kinds";
 import type { SessionState } from "./session-state";
 import { budgetedModel, SessionTokenBudget } from "./token-budget";
@@ -30,10 +32,17 @@ export interface SessionRuntime {
   model: ModelClient;
   /** SESSION_TOKEN_BUDGET over this session's usage; null when the deployment sets none. */
   budget: SessionTokenBudget | null;
+  grants: SessionGrants;
 }
 
 /** Builds the loop, model and tools of a session from its stored settings and the deployment's config. */
-export function buildSessionRuntime(state: SessionState, config: Config): SessionRuntime {
+export function buildSessionRuntime(
+  state: SessionState,
+  config: Config,
+  env: Env | null = null,
+): SessionRuntime {
+  // The person's grants, asked before an approval opens and told of those made from a card.
+  const grants = new SessionGrants(state, config.inboxDisabled || !env ? null : (who) => inboxStub(env, who));
   const model = state.createModel(config);
   const budget = tokenBudget(state, config);
   let runtime: SessionRuntime | null = null;
@@ -62,7 +71,8 @@ export function buildSessionRuntime(state: SessionState, config: Config): Sessio
     },
   });
   if (budget) deps.budget = budget;
-  runtime = { deps, loop: new AgentLoop(deps), model, budget };
+  deps.grants = grants;
+  runtime = { deps, loop: new AgentLoop(deps), model, budget, grants };
   return runtime;
 }
 

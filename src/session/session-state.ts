@@ -25,6 +25,7 @@ import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
 import { SqlPermissionRuleStore } from "./permission-rule-store";
+import { ProgressBudget } from "./progress-budget";
 import { DEFAULT_RETENTION_MS, Retention } from "./retention";
 import { migrate } from "./schema";
 import { SentMessageLog } from "./sent-message-log";
@@ -66,6 +67,8 @@ export class SessionState {
   readonly mcpCalls: SqlMcpCallStore;
   readonly links: ShareLinks;
   readonly retention: Retention;
+  /** Progress events per credential (in memory: a new instance starts each with a full burst). */
+  readonly progressBudget: ProgressBudget;
   // Stores that keep rows in memory until the step's microtask turn ends, to write them in one
   // statement (besides the event log): written inside a transaction, dropped by its rollback.
   private readonly deferred: DeferredWrites[] = [];
@@ -96,10 +99,12 @@ export class SessionState {
     this.subscriptions = new SqlSubscriptionStore(this.sql, now);
     this.deliveries = new SqlDeliveryStore(this.sql, now);
     this.deadlines = new AlarmDeadlines(storage, this.meta);
+    this.sql.keep(this.deadlines.copy);
     this.mcp = new SqlMcpStore(this.sql, this.meta);
     this.mcpCalls = new SqlMcpCallStore(this.sql, now);
     this.links = new ShareLinks(this.meta, now);
     this.retention = new Retention(this.meta, this.events, retentionMs);
+    this.progressBudget = new ProgressBudget(now);
   }
 
   /** Registers a store whose writes wait for the end of the step (see `deferred`). */
@@ -115,10 +120,7 @@ export class SessionState {
 
   /** Drops the copies of stored rows the stores keep, so the next reads go to storage (a rollback). */
   forgetCopies(): void {
-    this.sql.invalidate();
-    this.meta.forget();
-    this.frames.forget();
-    this.events.forget();
+    this.sql.forgetCopies();
   }
 
   exists(): boolean {
@@ -203,7 +205,6 @@ export class SessionState {
     } catch (error) {
       for (const store of this.deferred) store.discard();
       // The rollback may have undone an alarm change and rows this instance keeps copies of.
-      this.deadlines.fired();
       this.forgetCopies();
       throw error;
     }

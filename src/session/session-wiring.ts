@@ -39,6 +39,17 @@ export function wireSessionState(wiring: SessionWiring): { state: SessionState; 
     wiring.config.retentionMs,
     wiring.clock,
   );
+  // A deferred write storage refused stops the turn with an error every device sees; if even
+  // that cannot be stored, it is logged and nothing more is tried.
+  state.sql.onDeferredWriteFailure = (error) => {
+    console.error("SessionObject: storage refused a deferred write", error);
+    try {
+      wiring.agent().loop.failOnStorage(error);
+      state.events.flush();
+    } catch (again) {
+      console.error("SessionObject could not record the refused write", again);
+    }
+  };
   inboxReport = sessionInboxReport(state, wiring.config, wiring.env);
   state.deadlines.add(
     ...sessionDeadlineSources(

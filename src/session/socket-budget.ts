@@ -27,17 +27,17 @@ export class CommandBuckets<K> {
   }
 
   /**
-   * Refills `key`'s bucket for the time since it was last used, then takes one command from it.
-   * Returns 0 when taken, else the whole seconds until one command is allowed again.
+   * Refills `key`'s bucket for the time since it was last used, then takes `cost` (one command, by
+   * default) from it. Returns 0 when taken, else the whole seconds until `cost` is allowed again.
    */
-  take(key: K): number {
+  take(key: K, cost = 1): number {
     const now = this.now();
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
     this.buckets.set(key, bucket);
     bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
     bucket.at = now;
-    if (bucket.tokens < 1) return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
-    bucket.tokens -= 1;
+    if (bucket.tokens < cost) return Math.max(1, Math.ceil((cost - bucket.tokens) / this.perSecond));
+    bucket.tokens -= cost;
     return 0;
   }
 }

@@ -15,7 +15,7 @@ export interface SocketCommandHost {
   gate(access: Access): ErrorBody | null;
   /** Sends the stored events after `after` to this socket; returns the last seq sent. */
   replay(ws: WebSocket, after: number): number;
-  /** Whether this socket's replay budget (replay-budget.ts) has room for another replay. */
+  /** Whether the replay budget (replay-budget.ts) of this socket's credential has room for another replay. */
   mayReplay(ws: WebSocket): boolean;
   /** The session and link a socket belongs to, for the security log. */
   logIds(ws: WebSocket): { sessionId: string; linkId: string | null };

@@ -1,21 +1,22 @@
 // Connection tickets the object has admitted, so each admits one connection only. Kept in one
-// `meta` row until they expire (30 s), pruned on every use; a session with more live tickets than
-// MAX_LIVE_TICKETS refuses new connections until some expire.
+// `meta` row until they expire (30 s), pruned on every use, each with the credential it was issued
+// to: a credential with MAX_LIVE_TICKETS_PER_CREDENTIAL live ones is refused more until some
+// expire, while every other credential keeps its own room.
 import * as z from "zod";
 import type { ErrorBody } from "../protocol/errors";
+import { MAX_LIVE_TICKETS_PER_CREDENTIAL } from "../protocol/limits";
 import type { MetaStore } from "./meta-store";
 
 /** Set by the Worker on a connection it admitted by ticket: `{ id, expiresAt }`. */
 export const TICKET_HEADER = "x-parley-ticket";
-
-const MAX_LIVE_TICKETS = 256;
 
 /** The header the Worker forwards for a connection admitted by `ticket` (none without one). */
 export function ticketHeader(ticket: { id: string; expiresAt: number } | undefined): Record<string, string> {
   return ticket ? { [TICKET_HEADER]: JSON.stringify({ id: ticket.id, expiresAt: ticket.expiresAt }) } : {};
 }
 
-const Spent = z.array(z.object({ id: z.string(), expiresAt: z.number() }));
+// `tag` is the credential's socket tag; rows from before it was kept count as one credential's.
+const Spent = z.array(z.object({ id: z.string(), expiresAt: z.number(), tag: z.string().default("") }));
 const Stated = z.object({ id: z.string().max(64), expiresAt: z.number() });
 
 export class SpentTickets {
@@ -24,8 +25,11 @@ export class SpentTickets {
     private readonly now: () => number,
   ) {}
 
-  /** Spends the ticket the request was admitted with (if any); an error when it was spent before. */
-  spend(request: Request): ErrorBody | null {
+  /**
+   * Spends the ticket the request was admitted with (if any) for credential `tag`; an error when it
+   * was spent before, or when `tag` has spent its quota in the tickets' life.
+   */
+  spend(request: Request, tag: string): ErrorBody | null {
     const header = request.headers.get(TICKET_HEADER);
     if (header === null) return null;
     const stated = Stated.safeParse(safeJson(header));
@@ -35,10 +39,13 @@ export class SpentTickets {
     if (live.some((ticket) => ticket.id === stated.data.id)) {
       return { code: "forbidden", message: "This connection ticket was already used; ask for a new one" };
     }
-    if (live.length >= MAX_LIVE_TICKETS) {
-      return { code: "rate_limited", message: "Too many connections opened in the last 30 seconds" };
+    if (live.filter((ticket) => ticket.tag === tag).length >= MAX_LIVE_TICKETS_PER_CREDENTIAL) {
+      return {
+        code: "rate_limited",
+        message: "Too many connections opened with this credential in the last 30 seconds",
+      };
     }
-    this.meta.set("spent_tickets", [...live, stated.data]);
+    this.meta.set("spent_tickets", [...live, { ...stated.data, tag }]);
     return null;
   }
 }

@@ -59,6 +59,7 @@ export class SqlToolResultStore implements ToolResultStore {
     };
     // First result wins: a late tool run never overwrites a cancel or timeout result.
     const written = this.sql.run(
+      ["tool_results"],
       `INSERT INTO tool_results (tool_call_id, name, content, is_error, truncated, at, images)
        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
       row.tool_call_id,
@@ -74,6 +75,7 @@ export class SqlToolResultStore implements ToolResultStore {
 
   markStarted(toolCallId: string): void {
     this.sql.run(
+      ["tool_runs"],
       `INSERT INTO tool_runs (tool_call_id, started_at) VALUES (?, ?) ON CONFLICT (tool_call_id) DO NOTHING`,
       toolCallId,
       this.now(),
@@ -81,7 +83,7 @@ export class SqlToolResultStore implements ToolResultStore {
   }
 
   clearStarted(toolCallId: string): void {
-    this.sql.run(`DELETE FROM tool_runs WHERE tool_call_id = ?`, toolCallId);
+    this.sql.run(["tool_runs"], `DELETE FROM tool_runs WHERE tool_call_id = ?`, toolCallId);
   }
 
   wasStarted(toolCallId: string): boolean {

@@ -19,6 +19,7 @@ export class SqlToolStateStore implements ToolStateStore {
 
   put(tool: string, key: string, value: unknown): void {
     this.sql.run(
+      ["tool_state"],
       `INSERT INTO tool_state (tool, key, value, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (tool, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
       tool,
@@ -29,6 +30,6 @@ export class SqlToolStateStore implements ToolStateStore {
   }
 
   delete(tool: string, key: string): boolean {
-    return this.sql.run(`DELETE FROM tool_state WHERE tool = ? AND key = ?`, tool, key) > 0;
+    return this.sql.run(["tool_state"], `DELETE FROM tool_state WHERE tool = ? AND key = ?`, tool, key) > 0;
   }
 }

@@ -4,29 +4,38 @@ import * as z from "zod";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import { MAIN_FRAME_ID } from "../protocol/agents";
-import type { Kept, SqlCounter } from "../storage/sql-counter";
+import type { KeptPerKey, SqlCounter } from "../storage/sql-counter";
 
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.
 const Content = z.array(z.looseObject({ type: z.string() }));
 
-/** A stored row; `checked` once its content passed the schema, so a kept row is parsed, not checked again. */
-type Row = { id: number; role: string; content: string; checked?: 1 };
+type Row = { id: number; role: string; content: string };
+
+// Rows whose content passed the schema once, so a kept row is parsed, not checked again.
+const checkedRows = new WeakSet<Row>();
 
 export class SqlTranscriptStore implements TranscriptStore {
   // Rows as read, by frame, kept until `messages` changes: one step reads the last message and the
   // whole transcript several times between its writes (fitting the context, the request, appends).
   // Messages handed out are parsed afresh from them, since a caller may change what it was given.
   // An append takes its row into them rather than dropping them.
-  private readonly keptRows: Kept<Map<string, Row[]>>;
-  private readonly keptLastRows: Kept<Map<string, Row | null>>;
+  private readonly keptRows: KeptPerKey<string, Row[]>;
+  private readonly keptLastRows: KeptPerKey<string, Row | null>;
 
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
     private readonly frames: Pick<FrameStore, "top">,
   ) {
-    this.keptRows = sql.keptUntilWritten(["messages"], () => new Map());
-    this.keptLastRows = sql.keptUntilWritten(["messages"], () => new Map());
+    this.keptRows = sql.keptPerKey(["messages"], (frameId: string) =>
+      sql.all<Row>(`SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`, frameId),
+    );
+    this.keptLastRows = sql.keptPerKey(["messages"], (frameId: string) =>
+      sql.one<Row>(
+        `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id DESC LIMIT 1`,
+        frameId,
+      ),
+    );
   }
 
   messages(): MessageParam[] {
@@ -34,16 +43,9 @@ export class SqlTranscriptStore implements TranscriptStore {
   }
 
   messagesOf(frameId: string): MessageParam[] {
-    const kept = this.keptRows();
-    let rows = kept.get(frameId);
-    if (!rows) {
-      rows = this.sql.all<Row>(
-        `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id`,
-        frameId,
-      );
-      kept.set(frameId, rows);
-    }
-    return rows.map((row) => ({ role: role(row.role), content: parseContent(row) }) as MessageParam);
+    return this.keptRows(frameId).map(
+      (row) => ({ role: role(row.role), content: parseContent(row) }) as MessageParam,
+    );
   }
 
   last(): StoredMessage | null {
@@ -56,12 +58,13 @@ export class SqlTranscriptStore implements TranscriptStore {
     if (role === "user" && last?.role === "user") {
       // tool_result blocks must open a user message, so merged text always goes after them.
       const merged = JSON.stringify([...last.content, ...content]);
-      this.sql.run(`UPDATE messages SET content = ? WHERE id = ?`, merged, last.id);
+      this.sql.run(["messages"], `UPDATE messages SET content = ? WHERE id = ?`, merged, last.id);
       this.keepLast(frameId, { id: last.id, role, content: merged }, true);
       return;
     }
     const json = JSON.stringify(content);
-    const inserted = this.sql.one<{ id: number }>(
+    const inserted = this.sql.runReturning<{ id: number }>(
+      ["messages"],
       `INSERT INTO messages (role, content, at, frame_id) VALUES (?, ?, ?, ?) RETURNING id`,
       role,
       json,
@@ -77,20 +80,22 @@ export class SqlTranscriptStore implements TranscriptStore {
       const rows = kept.get(frameId);
       if (rows && replaced) rows[rows.length - 1] = row;
       else if (rows) rows.push(row);
-      return kept;
     });
-    this.keptLastRows.patch((kept) => kept.set(frameId, row));
+    this.keptLastRows.patch((kept) => {
+      kept.set(frameId, row);
+    });
   }
 
   /** Replaces the current frame's transcript (clearing old tool results, compaction). */
   rewrite(messages: MessageParam[]): void {
     const frameId = this.frameId();
-    this.sql.run(`DELETE FROM messages WHERE frame_id = ?`, frameId);
+    this.sql.run(["messages"], `DELETE FROM messages WHERE frame_id = ?`, frameId);
     const at = this.now();
     for (const message of messages) {
       const content =
         typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
       this.sql.run(
+        ["messages"],
         `INSERT INTO messages (role, content, at, frame_id) VALUES (?, ?, ?, ?)`,
         message.role,
         JSON.stringify(content),
@@ -115,18 +120,9 @@ export class SqlTranscriptStore implements TranscriptStore {
   }
 
   private lastRowOf(frameId: string): Row | null {
-    const rows = this.keptRows().get(frameId);
+    const rows = this.keptRows.peek(frameId);
     if (rows) return rows[rows.length - 1] ?? null;
-    const kept = this.keptLastRows();
-    let row = kept.get(frameId);
-    if (row === undefined) {
-      row = this.sql.one<Row>(
-        `SELECT id, role, content FROM messages WHERE frame_id = ? ORDER BY id DESC LIMIT 1`,
-        frameId,
-      );
-      kept.set(frameId, row);
-    }
-    return row;
+    return this.keptLastRows(frameId);
   }
 }
 
@@ -137,8 +133,8 @@ function role(value: string): "user" | "assistant" {
 
 function parseContent(row: Row): ContentBlockParam[] {
   const content = JSON.parse(row.content) as unknown;
-  if (row.checked) return content as ContentBlockParam[];
+  if (checkedRows.has(row)) return content as ContentBlockParam[];
   const checked = Content.parse(content) as unknown as ContentBlockParam[];
-  row.checked = 1;
+  checkedRows.add(row);
   return checked;
 }

@@ -4,6 +4,8 @@
 // one. Anyone holding the current one owns the session; nothing else (device ids included) is
 // trusted for authorization. Share links: share-token.ts.
 
+import { fromBase64Url, toBase64Url } from "./base64url";
+
 const encoder = new TextEncoder();
 
 // INVARIANT: imported keys per secret; secrets are fixed for an isolate's life, and a new isolate re-imports.
@@ -59,22 +61,4 @@ export async function verifySessionToken(
 export function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
-}
-
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9_-]{1,100}$/.test(text)) return null;
-  try {
-    const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    // atob throws on impossible lengths; such a token is simply wrong.
-    return null;
-  }
 }

@@ -4,6 +4,7 @@
 import { sign, verify } from "hono/jwt";
 import * as z from "zod";
 import { type Access, LinkId, LinkRole } from "../protocol/access";
+import { isCanonicalJwt } from "./base64url";
 import { hmacKey, verifySessionToken } from "./session-token";
 
 const AUDIENCE = "parley:share-link";
@@ -55,6 +56,8 @@ export async function checkAccessToken(
       access: { role: "owner", linkId: null, ...(version > 1 ? { ownerVersion: version } : {}) },
     };
   }
+  // One spelling per token: a JWT segment re-spelled in its last character is refused, not decoded.
+  if (!isCanonicalJwt(token)) return { ok: false, reason: "wrong" };
   let payload: unknown;
   try {
     // The signature first; expiry is judged below, so a forged token is never called "expired".

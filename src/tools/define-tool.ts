@@ -3,7 +3,7 @@ import type * as z from "zod";
 import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import type { ToolState } from "./tool-state";
 
-/** How dangerous a tool is; the permission policy decides from this (DESIGN §5). */
+/** How dangerous a tool is; the permission policy decides from this (docs/architecture.md#interactions-and-permission-modes). */
 export type ToolRisk = "read" | "edit" | "network" | "execute";
 
 /** A session note, stored in the session's own SQLite. */

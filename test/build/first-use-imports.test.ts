@@ -4,6 +4,7 @@
 import { builtinModules } from "node:module";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
+import { LAZY_MODULES } from "../helpers/lazy-modules";
 
 let graph: Metafile["inputs"] | null = null;
 
@@ -47,7 +48,7 @@ const matching = (files: string[], pattern: RegExp) => files.filter((file) => pa
 describe("what loads before a first event", () => {
   it("is no more than the shells at the Worker's start: the router and both objects load on first use", async () => {
     const files = await loadedWith("src/index.ts");
-    expect(files.sort()).toEqual(["src/index.ts", "src/object-shell.ts"]);
+    expect(files.sort()).toEqual(["src/index.ts", "src/object-shell.ts", "src/storage/shadow-reads.ts"]);
   });
 
   it("leaves the model SDK, the agent loop and the agent files out of the router", async () => {
@@ -79,5 +80,19 @@ describe("what loads before a first event", () => {
         /@anthropic-ai|js-yaml|webcrypto-web-push|@modelcontextprotocol|src\/agent\/|src\/tools\/|src\/mcp\/(?!mcp-config)/,
       ),
     ).toEqual([]);
+  });
+});
+
+describe("what loads on first use", () => {
+  it("is every module the worker test of lazily loaded modules evaluates, and nothing else", async () => {
+    const lazy = new Set<string>();
+    for (const [file, input] of Object.entries(await inputs())) {
+      if (!file.startsWith("src/")) continue;
+      for (const imported of input.imports) {
+        if (imported.kind !== "dynamic-import") continue;
+        lazy.add(imported.path.startsWith("src/") ? imported.path : (imported.original ?? imported.path));
+      }
+    }
+    expect([...lazy].sort()).toEqual(Object.keys(LAZY_MODULES).sort());
   });
 });

@@ -11,6 +11,7 @@ import {
   buildBridges,
   externalSession,
   hasClaude,
+  mintAgentKey,
   Phone,
   ROOT,
   type Sandbox,
@@ -44,6 +45,7 @@ async function start(script: ScriptStep[]) {
   };
   const key = `sdk-${randomUUID()}`;
   const session = await externalSession(baseUrl(), key, "Agent SDK");
+  const agentKey = await mintAgentKey(baseUrl(), "Agent SDK e2e");
   phone = new Phone(baseUrl(), session);
   model = await startModelServer(script);
   box = await sandbox(model);
@@ -54,7 +56,7 @@ async function start(script: ScriptStep[]) {
       cwd: box.cwd,
       env: box.env,
       abortController,
-      canUseTool: parleyCanUseTool({ server: baseUrl(), key, title: "SDK test" }),
+      canUseTool: parleyCanUseTool({ server: baseUrl(), agentKey, key, title: "SDK test" }),
     },
   });
   const done = (async () => {

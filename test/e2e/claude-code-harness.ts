@@ -142,6 +142,17 @@ export async function externalSession(
   return { ...body, shareUrl: buildShareUrl(baseUrl, body) };
 }
 
+/** Mints an agent key as the person (the local person of a loopback Parley) would in the inbox. */
+export async function mintAgentKey(baseUrl: string, label = "e2e laptop"): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/agent-keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ label }),
+  });
+  if (response.status !== 201) throw new Error(`mint agent key: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { key: string }).key;
+}
+
 export interface PromptSeen {
   interactionId: string;
   type: string;

@@ -13,6 +13,7 @@ import {
   type ClaudeRun,
   externalSession,
   hasClaude,
+  mintAgentKey,
   Phone,
   runClaude,
   type Sandbox,
@@ -46,7 +47,8 @@ async function start(script: ScriptStep[], event = "PermissionRequest") {
   phone = new Phone(baseUrl(), session);
   model = await startModelServer(script);
   box = await sandbox(model);
-  const settings = await hookSettings(box, ["--server", baseUrl()], event);
+  const agentKey = await mintAgentKey(baseUrl(), "hook e2e");
+  const settings = await hookSettings(box, ["--server", baseUrl(), "--agent-key", agentKey], event);
   run = runClaude(box, "Make the file.", ["--settings", settings, "--session-id", key]);
   return { session, phone, model, box, run };
 }

@@ -14,6 +14,7 @@ import {
   externalSession,
   hasClaude,
   mcpConfig,
+  mintAgentKey,
   Phone,
   runClaude,
   type Sandbox,
@@ -66,14 +67,17 @@ afterEach(async () => {
   model = box = phone = run = undefined;
 });
 
-/** One Claude Code run through `parley mcp --server`, in the session keyed by its session id. */
+/**
+ * One Claude Code run through `parley mcp --server --agent-key`, in the session keyed by its
+ * session id; the person (who holds the owner's token, as their inbox would give it) answers.
+ */
 async function start(script: ScriptStep[], extraArgs: string[] = []) {
   const key = randomUUID();
   const session = await externalSession(baseUrl(), key);
   phone = new Phone(baseUrl(), session);
   model = await startModelServer(script);
   box = await sandbox(model);
-  const config = await mcpConfig(box, ["--server", baseUrl()]);
+  const config = await mcpConfig(box, ["--server", baseUrl(), "--agent-key", await mintAgentKey(baseUrl())]);
   run = runClaude(box, "Do the task.", [
     "--mcp-config",
     config,

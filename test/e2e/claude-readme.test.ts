@@ -14,6 +14,7 @@ import {
   type ExternalSession,
   externalSession,
   hasClaude,
+  mintAgentKey,
   Phone,
   ROOT,
   runClaude,
@@ -35,13 +36,12 @@ async function readmeJson(heading: string): Promise<string> {
   return block[1];
 }
 
-/** The README's text for this machine: the server, the checkout, no gateway token (none is set). */
-function localized(text: string, session?: ExternalSession): string {
+/** The README's text for this machine: the server, the checkout, an agent key minted here. */
+function localized(text: string, agentKey: string, session?: ExternalSession): string {
   let out = text
     .replaceAll("https://parley.example.com", baseUrl())
     .replaceAll("/path/to/parley/", ROOT)
-    .replaceAll(', "--token", "GATEWAY_TOKEN"', "")
-    .replaceAll(" --token GATEWAY_TOKEN", "");
+    .replaceAll("AGENT_KEY", agentKey);
   if (session)
     out = out.replaceAll("SESSION_ID", session.sessionId).replaceAll("AGENT_TOKEN", session.agentToken);
   if (/GATEWAY_TOKEN|SESSION_ID|AGENT_TOKEN|example\.com|\/path\/to/.test(out))
@@ -61,17 +61,32 @@ afterEach(async () => {
   model = box = phone = run = undefined;
 });
 
-/** Runs `claude` with `args(box, session)` on a Bash call, approves its card from the phone, checks the file. */
+/**
+ * Runs `claude` with `args(box, agentKey, session)` on a Bash call, approves its card from the
+ * person's phone, checks the file. The bridge's side holds only the agent key (or, for the remote
+ * endpoint, the agent token that key was given), as the README says.
+ */
 async function approvedWith(
   file: string,
-  args: (box: Sandbox, session: ExternalSession) => Promise<string[]>,
+  args: (box: Sandbox, agentKey: string, session: ExternalSession) => Promise<string[]>,
 ): Promise<void> {
   const key = randomUUID();
   const session = await externalSession(baseUrl(), key);
+  const agentKey = await mintAgentKey(baseUrl(), "README recipe");
+  // What the README's curl gives the agent: the session found by its key, and the key's agent token.
+  const created = await fetch(`${baseUrl()}/api/sessions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ agent: { kind: "external", name: "Claude Code", key } }),
+  });
+  const forAgent = (await created.json()) as { sessionId: string; agentToken: string; token?: string };
+  expect(forAgent.sessionId).toBe(session.sessionId);
+  expect(forAgent.token).toBeUndefined();
   phone = new Phone(baseUrl(), session);
   model = await startModelServer([touch(file), reportLastResult]);
   box = await sandbox(model);
-  run = runClaude(box, "Make the file.", [...(await args(box, session)), "--session-id", key]);
+  const asAgent = { ...session, agentToken: forAgent.agentToken };
+  run = runClaude(box, "Make the file.", [...(await args(box, agentKey, asAgent)), "--session-id", key]);
   const card = await phone.nextPrompt();
   expect(JSON.stringify(card.data)).toContain(`touch ${file}`);
   await phone.respond(card.interactionId, { decision: "approve" });
@@ -84,9 +99,9 @@ describe.skipIf(!hasChromium || !hasClaude)("the README's Claude Code configurat
   beforeAll(() => buildBridges());
 
   it("parley.json runs parley mcp as Claude Code's permission prompt", { timeout: 60_000 }, async () => {
-    await approvedWith("readme-mcp.txt", async (sandboxed) => {
+    await approvedWith("readme-mcp.txt", async (sandboxed, agentKey) => {
       const path = join(sandboxed.home, "parley.json");
-      await writeFile(path, localized(await readmeJson("`claude` with `parley mcp`")));
+      await writeFile(path, localized(await readmeJson("`claude` with `parley mcp`"), agentKey));
       return ["--mcp-config", path, ...PERMISSION_TOOL];
     });
   });
@@ -94,9 +109,9 @@ describe.skipIf(!hasChromium || !hasClaude)("the README's Claude Code configurat
   it("the settings' hooks run parley hook as Claude Code's PermissionRequest hook", {
     timeout: 60_000,
   }, async () => {
-    await approvedWith("readme-hook.txt", async (sandboxed) => {
+    await approvedWith("readme-hook.txt", async (sandboxed, agentKey) => {
       const path = join(sandboxed.home, "settings.json");
-      await writeFile(path, localized(await readmeJson("`claude` with `parley hook`")));
+      await writeFile(path, localized(await readmeJson("`claude` with `parley hook`"), agentKey));
       return ["--settings", path];
     });
   });
@@ -104,10 +119,10 @@ describe.skipIf(!hasChromium || !hasClaude)("the README's Claude Code configurat
   it("parley-remote.json points Claude Code at the Worker's own MCP endpoint", {
     timeout: 60_000,
   }, async () => {
-    await approvedWith("readme-remote.txt", async (sandboxed, session) => {
+    await approvedWith("readme-remote.txt", async (sandboxed, agentKey, session) => {
       const path = join(sandboxed.home, "parley-remote.json");
       const json = await readmeJson("`claude` with the remote endpoint (no local process)");
-      await writeFile(path, localized(json, session));
+      await writeFile(path, localized(json, agentKey, session));
       return ["--mcp-config", path, ...PERMISSION_TOOL];
     });
   });

@@ -52,6 +52,9 @@ describe.skipIf(!hasChromium)("an external agent's session on the page", () => {
     const approval = page.locator(".approval-card");
     await approval.waitFor();
     expect(await approval.locator(".tool-args").textContent()).toContain("touch made.txt");
+    // The agent's risk is its claim, in its words, never Parley's risk chip.
+    expect(await approval.locator(".agent-claim").textContent()).toBe("The agent says: risk execute");
+    expect(await approval.locator(".chip.risk").count()).toBe(0);
     await approval.getByRole("button", { name: "Approve", exact: true }).click();
     const answered = (await (await waiting).json()) as ExternalInteraction;
     expect(answered).toMatchObject({ status: "resolved", resolution: { outcome: "approved" } });

@@ -3,7 +3,8 @@
 import { exports } from "cloudflare:workers";
 import type { AckFrame, HelloFrame, SessionEvent } from "../../src/protocol";
 
-export const ORIGIN = "https://parley.test";
+// Loopback: with neither GATEWAY_TOKEN nor Access configured the Worker serves only this machine.
+export const ORIGIN = "http://127.0.0.1:8787";
 
 export interface CreatedSession {
   sessionId: string;

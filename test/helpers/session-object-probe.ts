@@ -5,7 +5,7 @@ import type { ModelRequest } from "../../src/model/model-client";
 import type { ScriptedModelClient } from "../../src/model/scripted-client";
 import type { SessionEvent } from "../../src/protocol";
 import type { SessionObject } from "../../src/session/session-object";
-import { runInDurableObject } from "./run-in-object";
+import { inside, runInDurableObject } from "./run-in-object";
 import type { Device } from "./session-harness";
 
 export type SessionStub = DurableObjectStub<SessionObject>;
@@ -22,7 +22,7 @@ export function stubOf(ref: SessionRef): SessionStub {
 /** Every request the scripted model received in the object's current instance, in order. */
 export async function modelRequests(ref: SessionRef): Promise<ModelRequest[]> {
   return runInDurableObject<SessionObject, ModelRequest[]>(stubOf(ref), (instance) =>
-    structuredClone((instance.model as ScriptedModelClient).requests),
+    structuredClone((inside(instance).model() as ScriptedModelClient).requests),
   );
 }
 
@@ -76,7 +76,7 @@ export function eventsOf<T extends SessionEvent["type"]>(device: Device, type: T
 
 /** How many SSE streams the object's instance holds open, and whether their heartbeat timer runs. */
 export async function streamStatus(ref: SessionRef): Promise<{ open: number; beating: boolean }> {
-  return runInDurableObject(stubOf(ref), (instance: SessionObject) => instance.streamStatus);
+  return runInDurableObject(stubOf(ref), (instance: SessionObject) => inside(instance).streamStatus());
 }
 
 /**

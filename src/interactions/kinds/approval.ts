@@ -1,22 +1,40 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
+import { MAX_RULE_CHARS } from "../../grants/grant-rule";
 import { describeZodError } from "../../protocol/errors";
+import { CardGrant } from "../../protocol/grants";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
+import { AcpToolDetails, acpRefusal } from "./acp-details";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
+
+const Risk = z.enum(RISKS);
+
+/**
+ * What an agent that runs elsewhere says about its own call: shown as its claim, never as Parley's
+ * assessment (src/agent/external-interaction.ts moves an external card's `risk` and `description` here).
+ */
+export const AgentClaim = z.object({
+  risk: Risk.optional(),
+  description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+});
+export type AgentClaim = z.infer<typeof AgentClaim>;
 
 /** The tool call awaiting a decision, as devices render it. */
 export const ApprovalRequest = z.object({
   toolName: z.string().min(1).max(128),
   /** The tool input exactly as the model gave it. */
   input: z.unknown(),
-  risk: z.enum(RISKS),
+  /** Parley's own risk class for the tool; absent on an external agent's card, which has only a claim. */
+  risk: Risk.optional(),
   /** A one-line summary of what the call would do, when the policy can say. */
   description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+  /** What an external agent says about the call (its risk, its description). */
+  claim: AgentClaim.optional(),
   /** For an MCP tool: its server, its own name, title and annotations (the server's claims). */
   mcp: z
     .object({
@@ -26,6 +44,10 @@ export const ApprovalRequest = z.object({
       annotations: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
+  /** For a request from an Agent Client Protocol agent (`parley acp`): what ACP says about it. */
+  acp: AcpToolDetails.optional(),
+  /** Rules the agent itself suggests for "always allow" (Claude Code's), offered as a grant's rule. */
+  suggestedRules: z.array(z.string().max(MAX_RULE_CHARS)).max(10).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -43,6 +65,8 @@ export const RawApprovalDecision = z.discriminatedUnion(
       remember: z.boolean().optional(),
       /** Approve this input instead of the one asked about (edit-then-approve). */
       updatedInput: UpdatedInput.optional(),
+      /** Also allow calls like it from now on: a grant of the person's, kept by their inbox. */
+      grant: CardGrant.optional(),
     }),
     z.strictObject({
       decision: z.literal("deny"),
@@ -53,6 +77,8 @@ export const RawApprovalDecision = z.discriminatedUnion(
         .optional(),
       /** Also stop the turn rather than let the model continue with the denial (reject and stop). */
       stop: z.boolean().optional(),
+      /** Always deny this call: only where the agent offers it (an ACP agent's `reject_always`). */
+      remember: z.boolean().optional(),
     }),
   ],
   { error: 'must be "approve" or "deny"' },
@@ -63,20 +89,35 @@ export const RawApprovalDecision = z.discriminatedUnion(
  * `updatedInput` is the input the person approved instead of the one asked about.
  */
 export const ApprovalResponse = z.discriminatedUnion("decision", [
-  z.object({ decision: z.literal("approve"), remember: z.boolean(), updatedInput: UpdatedInput.optional() }),
-  z.object({ decision: z.literal("deny"), reason: z.string().nullable(), stop: z.literal(true).optional() }),
+  z.object({
+    decision: z.literal("approve"),
+    remember: z.boolean(),
+    updatedInput: UpdatedInput.optional(),
+    grant: CardGrant.optional(),
+  }),
+  z.object({
+    decision: z.literal("deny"),
+    reason: z.string().nullable(),
+    stop: z.literal(true).optional(),
+    remember: z.literal(true).optional(),
+  }),
 ]);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
+
+const GRANT_SCOPE_WORDS = { session: "this session", agent: "this agent", all: "every session" } as const;
 
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
-  summary: ({ toolName, description }) => ({
+  summary: ({ toolName, description, claim }) => ({
     title: `Approve ${toolName}?`,
-    line: description ?? `The agent wants to run ${toolName}`,
+    line:
+      description ??
+      (claim?.description ? `The agent says: ${claim.description}` : `The agent wants to run ${toolName}`),
   }),
   request: ApprovalRequest,
-  parseResponse(_request, raw) {
+  fromAgent: agentClaims,
+  parseResponse(request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {
         ok: false,
@@ -87,24 +128,39 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     const parsed = RawApprovalDecision.safeParse(raw);
     if (!parsed.success) return { ok: false, message: describeZodError(parsed.error) };
     const decision = parsed.data;
+    const refusal = request.acp ? acpRefusal(request.acp, decision) : null;
+    if (refusal) return { ok: false, message: refusal };
+    if (decision.decision === "deny" && decision.remember && !request.acp)
+      return { ok: false, message: "always deny is offered only for an ACP agent's requests" };
     if (decision.decision === "approve") {
       const edited = decision.updatedInput ? { updatedInput: decision.updatedInput } : {};
-      return { ok: true, response: { decision: "approve", remember: decision.remember ?? false, ...edited } };
+      const grant = decision.grant ? { grant: decision.grant } : {};
+      return {
+        ok: true,
+        response: { decision: "approve", remember: decision.remember ?? false, ...edited, ...grant },
+      };
     }
     const reason = decision.reason || null;
+    const always = decision.remember ? { remember: true as const } : {};
     return {
       ok: true,
-      response: decision.stop ? { decision: "deny", reason, stop: true } : { decision: "deny", reason },
+      response: decision.stop
+        ? { decision: "deny", reason, stop: true, ...always }
+        : { decision: "deny", reason, ...always },
     };
   },
   outcome: (_request, response) => (response.decision === "approve" ? "approved" : "denied"),
   receipt(_outcome, response) {
     if (response?.decision === "approve") {
-      const always = response.remember ? " · always allowed this session" : "";
+      const always = response.grant
+        ? ` · allowed ${response.grant.rule} for ${GRANT_SCOPE_WORDS[response.grant.scope]}`
+        : response.remember
+          ? " · always allowed this session"
+          : "";
       return `Approved${always}${response.updatedInput ? " · with edited arguments" : ""}`;
     }
     if (response?.decision === "deny")
-      return `Denied${response.reason ? `: “${response.reason}”` : ""}${response.stop ? " · turn stopped" : ""}`;
+      return `Denied${response.reason ? `: “${response.reason}”` : ""}${response.stop ? " · turn stopped" : ""}${response.remember ? " · always" : ""}`;
     return null;
   },
   toResult(_request, response) {
@@ -124,3 +180,18 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     isError: true,
   }),
 });
+
+/**
+ * An approval's `risk` and `description` are Parley's words on its own cards; from an agent that
+ * runs elsewhere they are its claim, kept as `claim` and shown as such. Its `mcp` origin names one
+ * of the deployment's MCP servers, which only Parley may do, so it is dropped.
+ */
+function agentClaims(request: unknown): unknown {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
+  const { risk, description, mcp: _mcp, claim: _claim, ...rest } = request as Record<string, unknown>;
+  const claim = {
+    ...(risk !== undefined ? { risk } : {}),
+    ...(description !== undefined ? { description } : {}),
+  };
+  return Object.keys(claim).length > 0 ? { ...rest, claim } : rest;
+}

@@ -11,6 +11,13 @@ import { elicitationReceipt } from "../elicitation-kinds";
  * never send a person to an address it made up.
  */
 export const urlInteraction = defineInteraction<ElicitRequestURLParams, UrlElicitResult>({
+  // `from` names the MCP server that sent the page, and only Parley writes it: an agent that opens
+  // a card itself cannot claim to be one of the deployment's servers.
+  fromAgent: (request) => {
+    if (typeof request !== "object" || request === null || !("from" in request)) return request;
+    const { from: _claimed, ...rest } = request as Record<string, unknown>;
+    return rest;
+  },
   kind: "url",
   request: ElicitRequestURLParams,
   parseResponse(_request, raw) {

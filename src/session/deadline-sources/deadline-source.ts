@@ -1,4 +1,4 @@
-// What the one alarm multiplexes (STYLE rule 8): each kind of deadline is a source that says when it
+// What the one alarm multiplexes (docs/style.md, rule 8): each kind of deadline is a source that says when it
 // is next due and does its work when the alarm fires. The alarm is a loop over an ordered list.
 
 /** Returned by a source whose work ended the session: the sources after it must not run. */

@@ -106,7 +106,43 @@ describe("answering cards in a terminal", () => {
       kind: "send",
       command: { type: "deny", toolCallId: "toolu_a" },
     });
-    expect(run(card, ["maybe"])[1]).toMatchObject({ kind: "ask", lines: ["Type a, l, e or d."] });
+    expect(run(card, ["maybe"])[1]).toMatchObject({ kind: "ask", lines: ["Type a, l, g, e or d."] });
+  });
+
+  it("allows … for: the narrowest rule pre-filled, refused when malformed, then where and how long", () => {
+    const card: Card = {
+      interactionId: "ext_1",
+      toolCallId: "ext_1",
+      kind: "approval",
+      toolName: "Bash",
+      request: { toolName: "Bash", input: { command: "npm run test -- --watch=false" }, risk: "execute" },
+    };
+    const started = run(card, ["g"])[1];
+    expect(started).toMatchObject({ kind: "ask", prompt: "rule› " });
+    expect(JSON.stringify(started)).toContain("Bash(npm run test -- --watch=false)");
+    expect(run(card, ["g", "Bash(npm:* x)"])[2]).toMatchObject({
+      kind: "ask",
+      lines: [expect.stringContaining('":*" may only end the pattern')],
+      prompt: "rule› ",
+    });
+    const widened = run(card, ["g", "Bash(npm run test:*)", "a", "d"]);
+    expect(widened[2]).toMatchObject({ prompt: "s/a/e› " });
+    expect((widened[2] as { lines: string[] }).lines[0]).toContain('start with "npm run test "');
+    expect(widened[4]).toEqual({
+      kind: "send",
+      command: {
+        type: "respond",
+        interactionId: "ext_1",
+        response: {
+          decision: "approve",
+          grant: { rule: "Bash(npm run test:*)", scope: "agent", expiresInSeconds: 86_400 },
+        },
+      },
+    });
+    expect(run(card, ["g", "", "s", "r"])[4]).toMatchObject({
+      command: { response: { grant: { rule: "Bash(npm run test -- --watch=false)", scope: "session" } } },
+    });
+    expect(run(card, ["g", "", "x"])[3]).toMatchObject({ lines: ["Type s, a or e."] });
   });
 
   it("approves arguments a person edited as one line of JSON, and asks again when they are not an object", () => {
@@ -129,7 +165,7 @@ describe("answering cards in a terminal", () => {
       lines: [expect.stringMatching(/^Not valid JSON/)],
     });
     expect(run(card, ["e", "[1]"])[2]).toMatchObject({ kind: "ask", prompt: "arguments› " });
-    expect(run(card, ["e", ""])[2]).toMatchObject({ kind: "ask", prompt: "a/l/e/d› " });
+    expect(run(card, ["e", ""])[2]).toMatchObject({ kind: "ask", prompt: "a/l/g/e/d› " });
   });
 
   it("shows an approval's whole input, also next to a description", () => {
@@ -145,6 +181,27 @@ describe("answering cards in a terminal", () => {
       lines: [
         "! Approve bash? Run a command",
         `  input: ${JSON.stringify({ command: `echo ${text}` })}`,
+        expect.any(String),
+      ],
+    });
+  });
+
+  it("shows an external agent's risk and description as the agent's claim", () => {
+    const card: Card = {
+      toolCallId: "toolu_claim",
+      kind: "approval",
+      toolName: "Bash",
+      request: {
+        toolName: "Bash",
+        input: { command: "rm -rf build" },
+        claim: { risk: "read", description: "Harmless cleanup" },
+      },
+    };
+    const [start] = run(card, []);
+    expect(start).toMatchObject({
+      lines: [
+        "! Approve Bash (the agent says: read)? the agent says: Harmless cleanup",
+        `  input: ${JSON.stringify({ command: "rm -rf build" })}`,
         expect.any(String),
       ],
     });

@@ -18,3 +18,21 @@ describe("text made inert for a terminal", () => {
     expect(inert(text)).toBe(text);
   });
 });
+
+describe("bidi controls and invisible characters in terminal text", () => {
+  it("spells out bidi overrides, embeddings, isolates and marks, so text reads in the order it is stored", () => {
+    // "Trojan Source": an override makes `rm -rf ~ # safe` display as something else.
+    expect(inert("ls \u202e~ fr- mr\u202c")).toBe("ls \\u202e~ fr- mr\\u202c");
+    expect(inert("a\u2066b\u2069c\u200fd\u061c")).toBe("a\\u2066b\\u2069c\\u200fd\\u061c");
+  });
+
+  it("spells out zero-width characters hidden inside words", () => {
+    expect(inert("rm\u200b -rf")).toBe("rm\\u200b -rf");
+    expect(inert("\ufeffapprove\u2060")).toBe("\\ufeffapprove\\u2060");
+    expect(inert("a\u200dz")).toBe("a\\u200dz");
+  });
+
+  it("keeps a joiner that draws one emoji out of two", () => {
+    for (const emoji of ["👩‍💻", "❤️‍🔥", "👩🏽‍💻"]) expect(inert(emoji)).toBe(emoji);
+  });
+});

@@ -86,6 +86,26 @@ describe("a card's resolution as Claude Code's decision", () => {
     });
   });
 
+  it("offers Claude Code's suggestions as rules on the card, and saves none in Claude Code when a grant was made", () => {
+    const suggestions = [
+      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "npm run test:*" }], behavior: "allow" },
+      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "rm:*" }], behavior: "deny" },
+      { type: "setMode", mode: "acceptEdits" },
+    ];
+    const card = cardFor("Bash", { command: "npm run test" }, null, undefined, suggestions);
+    expect(card.request).toMatchObject({ suggestedRules: ["Bash(npm run test:*)"] });
+    expect(cardFor("Bash", { command: "ls" }).request).not.toHaveProperty("suggestedRules");
+    const granted = resolved("approval", "approved", {
+      decision: "approve",
+      remember: true,
+      grant: { rule: "Bash(npm run test:*)", scope: "agent" },
+    });
+    expect(decisionFor({ command: "npm run test" }, granted, suggestions)).toEqual({
+      behavior: "allow",
+      updatedInput: { command: "npm run test" },
+    });
+  });
+
   it("denies with the person's reason, and stops the turn when they asked to", () => {
     const state = resolved("approval", "denied", { decision: "deny", reason: "Not today", stop: true });
     expect(decisionFor({}, state)).toEqual({

@@ -45,8 +45,19 @@ const KNOWN: Record<string, string> = {
   "client/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
   "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
   "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
+  "bin/acp/acp-permissions.ts": "maps an ACP agent's permission request onto an approval",
   "client/claude-approve-tool.ts": "names the MCP tool Claude Code calls (`mcp__parley__approve`)",
   "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
+  "src/grants/grant-decision.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
+  "src/grants/rule-match.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
+  "src/protocol/grants.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
+  "src/agent/ports.ts": "a grant's effect, `allow` or `deny`, decides approvals",
+  "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
+  "src/agent/external-interaction.ts": "a grant decides an agent's approval before its card opens",
+  "bin/grant-steps.ts": "an approval's allow … for, in the terminal: approves and makes a grant",
+  "web/src/ui/grant-form.ts": "an approval card's allow … for: approves and makes a grant",
+  "src/session/session-grants.ts":
+    "asks the grants about an agent's approval, and keeps one made from its answer",
 };
 
 function* files(dir: string): Generator<string> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MAX_SOCKETS_PER_SESSION, SOCKET_COMMAND_BURST } from "../../../src/protocol/limits";
-import { api, connect, createSession, type Device } from "../../helpers/session-harness";
+import { connect, createSession, type Device } from "../../helpers/session-harness";
 import { advanceClock } from "../../helpers/session-object-probe";
 import { storageFingerprint } from "../channel/channel-fixtures";
-import { expectError } from "./access-fixtures";
+import { createFromAddress, expectError } from "./access-fixtures";
 
 describe("abuse limits", () => {
   it("caps open sockets per session, and frees a place when one closes", async () => {
@@ -42,8 +42,7 @@ describe("abuse limits", () => {
   });
 
   it("limits session creation per client IP with the Workers Rate Limiting binding", async () => {
-    const create = (ip: string) =>
-      api("POST", "/api/sessions", { body: {}, headers: { "cf-connecting-ip": ip } });
+    const create = createFromAddress;
     const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push((await create(ip)).status);

@@ -1,7 +1,9 @@
 // Share-link helpers for the access tests: minting through the real route, and reading errors.
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { MintedLink } from "../../../src/protocol/access";
-import { api, type CreatedSession } from "../../helpers/session-harness";
+import { app } from "../../../src/router/app";
+import { api, type CreatedSession, ORIGIN } from "../../helpers/session-harness";
 
 export async function mintLink(
   session: CreatedSession,
@@ -18,4 +20,25 @@ export async function mintLink(
 export async function expectError(response: Response, status: number, code: string): Promise<void> {
   const body = (await response.json()) as { error?: { code: string } };
   expect({ status: response.status, code: body.error?.code }).toEqual({ status, code });
+}
+
+const GATEWAY_TOKEN = "gateway-token-of-the-client-address-tests";
+// One env object, so the Worker reads its configuration once; the bindings (the creation limiter
+// included) are the runtime's own.
+const guarded = { ...env, GATEWAY_TOKEN } as unknown as Env;
+
+/**
+ * `POST /api/sessions` from client address `ip`. A gateway with no credential answers loopback
+ * only, so a client from elsewhere needs one: this deployment has a GATEWAY_TOKEN and presents it.
+ */
+export async function createFromAddress(ip: string): Promise<Response> {
+  const headers = {
+    "cf-connecting-ip": ip,
+    authorization: `Bearer ${GATEWAY_TOKEN}`,
+    "content-type": "application/json",
+  };
+  return await app.fetch(
+    new Request(`${ORIGIN}/api/sessions`, { method: "POST", headers, body: "{}" }),
+    guarded,
+  );
 }

@@ -2,7 +2,7 @@
 // the limit in a few requests however slowly the machine runs them.
 import { HttpCommandBudget } from "../../../src/session/http-command-budget";
 import type { SessionObject } from "../../../src/session/session-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { stubOf } from "../../helpers/session-object-probe";
 
 /** A burst of `burst` commands per token, refilled at one per 100 s of the object's clock. */
@@ -10,10 +10,11 @@ export const SLOW_REFILL_PER_SECOND = 0.01;
 
 export async function shrinkHttpBudget(sessionId: string, burst: number): Promise<void> {
   await runInDurableObject(stubOf(sessionId), (instance: SessionObject) => {
-    const inside = instance as unknown as { httpBudget: HttpCommandBudget };
-    inside.httpBudget = new HttpCommandBudget(() => instance.clock.now(), {
-      socketCommandBurst: burst,
-      socketCommandsPerSecond: SLOW_REFILL_PER_SECOND,
+    inside(instance).swap({
+      httpBudget: new HttpCommandBudget(() => instance.clock.now(), {
+        socketCommandBurst: burst,
+        socketCommandsPerSecond: SLOW_REFILL_PER_SECOND,
+      }),
     });
   });
 }

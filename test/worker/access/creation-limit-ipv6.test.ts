@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { api } from "../../helpers/session-harness";
-import { expectError } from "./access-fixtures";
+import { createFromAddress, expectError } from "./access-fixtures";
 
 describe("the session creation limit", () => {
   it("counts IPv6 clients by /64: new addresses in the same network do not buy more sessions", async () => {
-    const create = (ip: string) =>
-      api("POST", "/api/sessions", { body: {}, headers: { "cf-connecting-ip": ip } });
+    const create = createFromAddress;
     const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
     const statuses: number[] = [];
     for (let i = 1; i <= 20; i++) statuses.push((await create(`${network}:${i.toString(16)}::1`)).status);

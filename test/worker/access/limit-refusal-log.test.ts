@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { captureSecurityLog } from "../../helpers/security-log-capture";
 import { api, createSession } from "../../helpers/session-harness";
-import { mintLink } from "./access-fixtures";
+import { createFromAddress, mintLink } from "./access-fixtures";
 import { shrinkHttpBudget } from "./command-budget-fixtures";
 
 describe("the security log of limits", () => {
@@ -38,7 +38,7 @@ describe("the security log of limits", () => {
     const ip = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:9::1`;
     let status = 0;
     for (let i = 0; i < 25 && status !== 429; i++) {
-      const response = await api("POST", "/api/sessions", { body: {}, headers: { "cf-connecting-ip": ip } });
+      const response = await createFromAddress(ip);
       status = response.status;
       await response.body?.cancel();
     }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ReplayBudget } from "../../../src/session/replay-budget";
 import type { SessionObject } from "../../../src/session/session-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 
-describe("replayed history per connection", () => {
-  it("answers a flood of resume with rate_limited once the connection's replay budget is spent", async () => {
+describe("replayed history per credential", () => {
+  it("answers a flood of resume with rate_limited once the credential's replay budget is spent", async () => {
     const session = await createSession({ script: [textReply("A reply worth replaying. ".repeat(40))] });
     const device = await connect(session);
     await device.request({ type: "send_message", text: "hello" });
@@ -15,10 +15,7 @@ describe("replayed history per connection", () => {
     // budget of a few replays of it.
     const clock = { now: Date.now() };
     await runInDurableObject<SessionObject, void>(stubOf(session), (instance) => {
-      (instance as unknown as { replayBudget: ReplayBudget }).replayBudget = new ReplayBudget(
-        () => clock.now,
-        3_000,
-      );
+      inside(instance).swap({ replayBudget: new ReplayBudget(() => clock.now, 3_000) });
     });
     const acks = [];
     for (let i = 0; i < 6; i += 1) acks.push(await device.request({ type: "resume", after: 0 }));
@@ -36,16 +33,17 @@ describe("the replay budget", () => {
   it("refuses once a minute's bytes are spent and starts afresh the next minute", () => {
     let now = 0;
     const budget = new ReplayBudget(() => now, 1_000);
-    const ws = {} as WebSocket;
-    expect(budget.allows(ws)).toBe(true);
-    budget.charge(ws, 999);
-    expect(budget.allows(ws)).toBe(true);
-    budget.charge(ws, 1);
-    expect(budget.allows(ws)).toBe(false);
+    const owner = "owner";
+    expect(budget.allows(owner)).toBe(true);
+    budget.charge(owner, 999);
+    expect(budget.allows(owner)).toBe(true);
+    budget.charge(owner, 1);
+    expect(budget.allows(owner)).toBe(false);
+    // Another credential has its own allowance.
+    expect(budget.allows("link:abc")).toBe(true);
     now = 59_999;
-    expect(budget.allows(ws)).toBe(false);
+    expect(budget.allows(owner)).toBe(false);
     now = 60_000;
-    expect(budget.allows(ws)).toBe(true);
-    expect(budget.allows({} as WebSocket)).toBe(true);
+    expect(budget.allows(owner)).toBe(true);
   });
 });

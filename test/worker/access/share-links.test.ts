@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import { signShareToken } from "../../../src/tokens/share-token";
 import { runInDurableObject } from "../../helpers/run-in-object";
-import { api, connect, createSession, textReply } from "../../helpers/session-harness";
+import { api, connect, createSession, ORIGIN, textReply } from "../../helpers/session-harness";
 import { alarmOf, stubOf } from "../../helpers/session-object-probe";
 import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
 import { expectError, mintLink } from "./access-fixtures";
@@ -15,7 +15,7 @@ describe("share links with roles", () => {
     const session = await createSession({ script: [textReply("Hi from the model.")] });
     const link = await mintLink(session, { role: "answer", label: "phone" });
     expect(link).toMatchObject({ role: "answer", label: "phone", expiresAt: null, revokedAt: null });
-    expect(link.shareUrl).toBe(`https://parley.test/#/s/${session.sessionId}?token=${link.token}`);
+    expect(link.shareUrl).toBe(`${ORIGIN}/#/s/${session.sessionId}?token=${link.token}`);
 
     const device = await connect(session, { token: link.token });
     expect(device.hello?.role).toBe("answer");

@@ -4,7 +4,8 @@ import { app } from "../../../src/router/app";
 import { signSessionToken } from "../../../src/tokens/session-token";
 import { createSession, ORIGIN } from "../../helpers/session-harness";
 
-// The key a deployment without SESSION_SECRET once fell back to, public in the source.
+// The key a deployment without SESSION_SECRET once fell back to, public in the source: it must sign
+// nothing anywhere now.
 const DEVELOPMENT_SECRET = "parley-development-secret-do-not-deploy";
 const GATEWAY_TOKEN = "gateway-token-for-tests";
 
@@ -37,15 +38,18 @@ describe("the key that signs session tokens", () => {
     expect(body.error.message).toMatch(/SESSION_SECRET.*wrangler secret put SESSION_SECRET/);
   });
 
-  it("refuses an owner token computed from the development key on a deployed host", async () => {
+  it("has no development key: without SESSION_SECRET even a loopback request is refused, and says how to set one", async () => {
     const session = await createSession();
     const forged = await signSessionToken(DEVELOPMENT_SECRET, session.sessionId);
     for (const vars of [
       { SESSION_SECRET: undefined },
+      // The variable that once unlocked the public key on loopback unlocks nothing now.
       { SESSION_SECRET: undefined, PARLEY_LOCAL_DEV: "true" },
     ]) {
-      const response = await getSession(session.sessionId, forged, deployment(vars));
+      const response = await getSession(session.sessionId, forged, deployment(vars), "http://127.0.0.1:8787");
       expect(response.status).toBe(500);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.message).toMatch(/SESSION_SECRET is not set/);
     }
   });
 
@@ -61,22 +65,15 @@ describe("the key that signs session tokens", () => {
 
   it("refuses a SESSION_SECRET shorter than 32 bytes and says how to make one", async () => {
     const response = await app.fetch(
-      new Request(`${ORIGIN}/api/sessions`, { method: "POST", body: "{}" }),
+      new Request(`${ORIGIN}/api/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      }),
       deployment({ SESSION_SECRET: "only-twenty-six-bytes-long" }),
     );
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.message).toMatch(/SESSION_SECRET.*at least 32 bytes.*openssl rand/);
-  });
-
-  it("uses the development key only for local development on loopback", async () => {
-    const local = deployment({ SESSION_SECRET: undefined, PARLEY_LOCAL_DEV: "true" });
-    const created = await app.fetch(
-      new Request("http://127.0.0.1:8787/api/sessions", { method: "POST", body: "{}" }),
-      local,
-    );
-    expect(created.status).toBe(201);
-    const { sessionId, token } = (await created.json()) as { sessionId: string; token: string };
-    expect(token).toBe(await signSessionToken(DEVELOPMENT_SECRET, sessionId));
   });
 });

@@ -83,9 +83,19 @@ function expectDocumentedRefusal(code: string | undefined, input: string, also =
   expect(expected, `unexpected refusal ${code} for ${input.slice(0, 200)}`).toBe(true);
 }
 
-/** A session's token is no one's inbox credential: the inbox routes may refuse it as such. */
+/** The person's own routes: the inbox, their grants, their decision record and their agent keys. */
+function isPersonRoute(route: AppRoute): boolean {
+  return ["/api/inbox", "/api/grants", "/api/decisions", "/api/agent-keys"].some((root) =>
+    route.path.startsWith(root),
+  );
+}
+
+/** A session's token is no one's inbox credential: the person's routes may refuse it as such. */
 function refusalsOf(route: AppRoute): Set<string> {
-  return route.path.startsWith("/api/inbox") ? new Set(["unauthorized", "forbidden"]) : new Set();
+  if (!isPersonRoute(route)) return new Set();
+  // No such grant: a revoke names the grant it could not find.
+  const missing = route.key === "DELETE /api/grants/:grantId" ? ["not_found"] : [];
+  return new Set(["unauthorized", "forbidden", ...missing]);
 }
 
 /** Routes that take no credential: creating a session (open in tests) and the push settings. */
@@ -103,6 +113,8 @@ describe("the hostile-input suite's coverage", () => {
       "POST /api/sessions/:id/owner-token",
       "POST /api/sessions/:id/ws-ticket",
       "POST /api/inbox/links",
+      "POST /api/agent-keys",
+      "DELETE /api/agent-keys/:keyId",
     ])
       expect(ROUTES.map((route) => route.key)).toContain(key);
   });
@@ -172,10 +184,14 @@ describe("hostile input against a paused session", () => {
           });
           const what = `${route.key} with token ${token}`;
           expect(response.status, what).toBeLessThan(500);
-          // The inbox's person (and so the chat links') comes from the edge (Access) or GATEWAY_TOKEN,
-          // and this runtime has neither: every caller is its one local person, so there is no
-          // credential to refuse.
-          if (route.path.startsWith("/api/inbox") || route.path.startsWith("/api/channels")) return;
+          // The person (of the inbox, grants, decisions and agent keys) comes from the edge (Access)
+          // or GATEWAY_TOKEN, and this runtime has neither: every caller on loopback (as these are)
+          // is its one local person, so there is no credential to refuse — except an agent key's
+          // shape, which every route but one refuses.
+          if (isPersonRoute(route)) {
+            if (token.startsWith("pak_")) expect(response.status, what).toBe(403);
+            return;
+          }
           expect(response.status, what).toBeGreaterThanOrEqual(400);
           const error = ((await response.json()) as { error?: { code: string } }).error;
           expect(CREDENTIAL_REFUSALS.has(error?.code ?? ""), `${what}: ${error?.code}`).toBe(true);

@@ -120,6 +120,10 @@ export const hostileToken: fc.Arbitrary<string> = fc.oneof(
     "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
     "eyJhbGciOiJIUzI1NiJ9.e30.AAAA",
     "A".repeat(43),
+    // Agent-key shapes: forged, malformed, and naming a person who never minted one.
+    `pak_bG9jYWw.${"0".repeat(32)}.${"A".repeat(43)}`,
+    `pak_${"0".repeat(32)}`,
+    "pak_",
     "null",
     "undefined",
     "Bearer",

@@ -4,6 +4,7 @@
 // credential alone (covered by hostile credentials, and by their own tests for what they do).
 import type * as z from "zod";
 import { MintLinkBody } from "../../../src/protocol/access";
+import { MintAgentKeyBody } from "../../../src/protocol/agent-keys";
 import {
   ApproveCommand,
   ClientCommand,
@@ -17,6 +18,7 @@ import {
   SubmitAnswersCommand,
 } from "../../../src/protocol/commands";
 import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external";
+import { CreateGrantBody } from "../../../src/protocol/grants";
 import { CreateSessionBody, PatchSessionBody } from "../../../src/protocol/http";
 import { MintInboxLinkBody } from "../../../src/protocol/inbox-links";
 import { PushSubscriptionBody } from "../../../src/protocol/notify";
@@ -110,6 +112,14 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/inbox/push-subscriptions": { kind: "body", acts: valid(PushSubscriptionBody) },
   "DELETE /api/inbox/push-subscriptions/:deviceId": { kind: "params" },
   "POST /api/inbox/sessions/:sessionId/open": { kind: "params" },
+  "POST /api/agent-keys": { kind: "body", acts: valid(MintAgentKeyBody) },
+  "GET /api/agent-keys": { kind: "query", ok: true },
+  "DELETE /api/agent-keys/:keyId": { kind: "params" },
+  "POST /api/grants": { kind: "body", acts: valid(CreateGrantBody) },
+  "GET /api/grants": { kind: "query", ok: true },
+  "DELETE /api/grants/:grantId": { kind: "params" },
+  "GET /api/decisions": { kind: "query" },
+  "GET /api/decisions/export": { kind: "query" },
   // Chat channels: every platform is off in this runtime, so its webhook and link codes answer 404.
   "POST /api/channels/telegram": { kind: "body", acts: () => false },
   "GET /api/channels": { kind: "query", ok: true },

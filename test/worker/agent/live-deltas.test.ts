@@ -1,4 +1,4 @@
-// Live model deltas (DESIGN §19): every delta reaches devices at once as a `delta` frame, stored
+// Live model deltas (docs/architecture.md#live-deltas): every delta reaches devices at once as a `delta` frame, stored
 // `text_delta` events stay coalesced, and a device merging both by offset — through the web
 // client's own reducer — shows exactly the model's text across joins, restarts and pauses.
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";

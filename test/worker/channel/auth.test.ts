@@ -58,7 +58,7 @@ describe("creating a session behind a gateway token", () => {
     const created = (await response.json()) as { sessionId: string; token: string; websocketUrl: string };
     expect(created.sessionId).toMatch(/^[0-9a-f]{32}$/);
     expect(created.websocketUrl).toBe(
-      `wss://parley.test/api/sessions/${created.sessionId}/ws?token=${created.token}`,
+      `ws://127.0.0.1:8787/api/sessions/${created.sessionId}/ws?token=${created.token}`,
     );
     const snapshot = await api("GET", `/api/sessions/${created.sessionId}`, { token: created.token });
     expect(snapshot.status).toBe(200);
@@ -137,12 +137,12 @@ describe("a session's capability token", () => {
   });
 
   it("refuses to create sessions when an API key is configured but no gateway token guards it", async () => {
-    const open = await app.fetch(new Request("https://parley.test/api/sessions", { method: "POST" }), {
+    const open = await app.fetch(new Request(`${ORIGIN}/api/sessions`, { method: "POST" }), {
       ...env,
       ANTHROPIC_API_KEY: "sk-test",
     });
     await expectError(open, 500, "misconfigured");
-    const allowed = await app.fetch(new Request("https://parley.test/api/sessions", { method: "POST" }), {
+    const allowed = await app.fetch(new Request(`${ORIGIN}/api/sessions`, { method: "POST" }), {
       ...env,
       ANTHROPIC_API_KEY: "sk-test",
       ALLOW_OPEN_GATEWAY: "true",

@@ -2,8 +2,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EventStreams } from "../../../src/session/event-streams";
 import type { SessionObject } from "../../../src/session/session-object";
-import type { SessionState } from "../../../src/session/session-state";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, ORIGIN, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { SseReader } from "../../helpers/sse-reader";
@@ -12,8 +11,8 @@ import { expectContiguous, waitForIdle } from "./channel-fixtures";
 /** The object's streams, rebuilt with a buffer of `bytes`, so a small backlog outgrows it. */
 async function shrinkStreamBuffer(sessionId: string, bytes: number): Promise<void> {
   await runInDurableObject(stubOf(sessionId), (instance: SessionObject) => {
-    const inside = instance as unknown as { streamsRef: EventStreams | null; state: SessionState };
-    inside.streamsRef = new EventStreams(inside.state.events, 60_000, bytes);
+    const door = inside(instance);
+    door.swap({ streams: new EventStreams(door.state.events, 60_000, bytes) });
   });
 }
 

@@ -3,8 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/protocol";
 import type { SessionObject } from "../../../src/session/session-object";
-import type { SessionState } from "../../../src/session/session-state";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { expectContiguous, waitForIdle } from "./channel-fixtures";
@@ -14,7 +13,7 @@ type Batch = { type: "batch"; events: SessionEvent[]; more?: boolean };
 /** Replays through the session's own event log with a small budget, in the object itself. */
 async function replay(sessionId: string, after: number, budget: number): Promise<Batch[]> {
   return runInDurableObject(stubOf(sessionId), (instance: SessionObject) => {
-    const { state } = instance as unknown as { state: SessionState };
+    const { state } = inside(instance);
     return [...state.events.replayFrames(after, budget)].map((frame) => JSON.parse(frame) as Batch);
   });
 }

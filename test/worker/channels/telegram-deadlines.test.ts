@@ -35,7 +35,7 @@ describe("telegram and deadlines", { timeout: 60_000 }, () => {
     const extended = await laptop.waitForEvent("interaction_extended");
     expect(extended.data).toMatchObject({
       expiresAt: prompt.data.expiresAt + 30_000,
-      extendedBy: "telegram-7101",
+      extendedBy: "chat-telegram-7101",
       answeredBy: "Kim · Telegram",
     });
     expect((await callsTo(user.id, "sendMessage")).at(-1)?.body.text).toBe("More time given.");

@@ -53,7 +53,7 @@ describe("telegram over time", { timeout: 60_000 }, () => {
       expect(answered.status).toBe(200);
     }
     const resolved = await device.waitForEvent("interaction_resolved");
-    expect(resolved.data).toMatchObject({ answeredBy: "Ed · Telegram", resolvedBy: "telegram-6101" });
+    expect(resolved.data).toMatchObject({ answeredBy: "Ed · Telegram", resolvedBy: "chat-telegram-6101" });
     expect(resolved.data.response).toMatchObject({ answers: { [QUESTION]: "SQLite" } });
     // The repeat was dropped before it reached the card: no "already decided" message either.
     expect((await callsTo(user.id, "sendMessage")).filter((c) => !c.body.reply_markup)).toHaveLength(1);

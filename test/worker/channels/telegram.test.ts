@@ -68,6 +68,16 @@ describe("telegram", { timeout: 60_000 }, () => {
     const [edit] = await sentTo(ana, user.id, "editMessageText", 1);
     expect(edit?.body.text).toBe("Approved by Ana · Telegram");
     expect(edit?.body.reply_markup).toEqual({ inline_keyboard: [] });
+    // The session saw the account itself, not the person's owner rights under another name: the
+    // decision record names it and knows the answer came from a chat.
+    const record = (await (await ana.api("GET", "/api/decisions")).json()) as {
+      decisions: { interactionId: string; decidedBy: unknown }[];
+    };
+    expect(record.decisions.find((d) => d.interactionId === "toolu_tg_approve")?.decidedBy).toEqual({
+      type: "person",
+      name: "Ana · Telegram",
+      device: "chat",
+    });
   });
 
   it("changes nothing for a wrong secret token, an unlinked account or a group chat, and says why", async () => {

@@ -2,7 +2,7 @@ import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ExternalInteraction } from "../../../src/protocol/external";
 import type { SessionObject } from "../../../src/session/session-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { expectError } from "../access/access-fixtures";
@@ -27,7 +27,7 @@ async function read(session: ExternalSession, id: string, query = ""): Promise<E
 /** Resolves once the object holds `n` long-poll reads open (the object signals it). */
 async function untilWaiting(session: ExternalSession, n = 1): Promise<void> {
   await runInDurableObject<SessionObject, void>(stubOf(session.sessionId), (instance) =>
-    instance.untilWaitingReads(n),
+    inside(instance).untilWaitingReads(n),
   );
 }
 

@@ -6,7 +6,7 @@ import { exports } from "cloudflare:workers";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, type Device, ORIGIN } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { createExternal, type ExternalSession, questionRequest } from "./external-fixtures";
@@ -140,7 +140,7 @@ describe("the remote MCP endpoint's approve tool", () => {
 
     const again = approve(await mcpClient(session), touch);
     await runInDurableObject<SessionObject, void>(stubOf(session.sessionId), (instance) =>
-      instance.untilWaitingReads(1),
+      inside(instance).untilWaitingReads(1),
     );
     await api("POST", `/api/sessions/${session.sessionId}/approve`, {
       token: session.token,
@@ -157,7 +157,7 @@ describe("the remote MCP endpoint's approve tool", () => {
     const call = approve(client, touch);
     const prompt = await phone.waitForEvent("approval_required");
     const stub = stubOf(session.sessionId);
-    await runInDurableObject<SessionObject, void>(stub, (instance) => instance.untilWaitingReads(1));
+    await runInDurableObject<SessionObject, void>(stub, (instance) => inside(instance).untilWaitingReads(1));
     const restart = runInDurableObject<SessionObject, void>(stub, (_instance, state) =>
       state.abort("restarted"),
     );

@@ -95,6 +95,13 @@ export class Person {
     return device;
   }
 
+  /** A single-use ticket for the inbox's stream or WebSocket (the Access cookie alone opens neither). */
+  async ticket(): Promise<string> {
+    const response = await this.api("POST", "/api/inbox/ws-ticket");
+    if (response.status !== 201) throw new Error(`ticket: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { ticket: string }).ticket;
+  }
+
   async inbox(): Promise<InboxView> {
     const response = await this.api("GET", "/api/inbox");
     if (response.status !== 200) throw new Error(`inbox: ${response.status} ${await response.text()}`);

@@ -6,6 +6,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { PushMessage } from "../../../src/notify/push-sender";
 import type { DeliveryView, MintedInboxLink } from "../../../src/protocol";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN, textReply } from "../../helpers/session-harness";
 import { browserKeys, decryptPush, pushHost, sentTo } from "../notify/notify-fixtures";
 import { ask, deliverOutbox, inboxObject, Person } from "./inbox-fixtures";
@@ -92,6 +93,27 @@ describe("inbox push", () => {
     await openCard(bob, "toolu_after_revoke", "Late job");
     await runDurableObjectAlarm(inboxObject(bob.email));
     expect(await sentTo(host)).toEqual([]);
+  });
+
+  it("refuses an endpoint outside the known push services with a 400 naming it, as a session does, storing nothing", async () => {
+    const dana = new Person("dana.push@example.com");
+    const keys = await browserKeys();
+    for (const endpoint of ["https://attacker.example/collect", "https://169.254.169.254/latest/meta-data"]) {
+      const refused = await dana.api("POST", "/api/inbox/push-subscriptions", {
+        body: { deviceId: "phone", subscription: { endpoint, expirationTime: null, keys: keys.json } },
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        error: {
+          code: "invalid_input",
+          message: expect.stringMatching(/^subscription\.endpoint: .*not a known push service/),
+        },
+      });
+    }
+    const stored = await runInDurableObject(inboxObject(dana.email), (_instance, state) =>
+      state.storage.sql.exec(`SELECT COUNT(*) AS n FROM push_subscriptions`).one(),
+    );
+    expect(stored).toEqual({ n: 0 });
   });
 
   it("refuses a subscription without a device id, naming the field, and stores nothing", async () => {

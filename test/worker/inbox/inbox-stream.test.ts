@@ -26,7 +26,9 @@ describe("the inbox stream", () => {
     const first = await openCard(alice, "toolu_first", "First job");
 
     const stream = new SseReader(
-      await exports.default.fetch(`${ORIGIN}/api/inbox/stream`, { headers: await alice.headers() }),
+      await exports.default.fetch(`${ORIGIN}/api/inbox/stream?ticket=${await alice.ticket()}`, {
+        headers: await alice.headers(),
+      }),
     );
     await stream.until(
       () => changesOf(stream).some((e) => e.change.type === "card_opened"),
@@ -52,7 +54,7 @@ describe("the inbox stream", () => {
 
     // A reconnect with Last-Event-ID gets only what came after it.
     const resumed = new SseReader(
-      await exports.default.fetch(`${ORIGIN}/api/inbox/stream`, {
+      await exports.default.fetch(`${ORIGIN}/api/inbox/stream?ticket=${await alice.ticket()}`, {
         headers: await alice.headers({ "last-event-id": String(lastSeen) }),
       }),
     );
@@ -72,9 +74,12 @@ describe("the inbox stream", () => {
 
   it("refuses a cursor that is not a seq, naming it", async () => {
     const alice = new Person("alice.cursor@example.com");
-    const response = await exports.default.fetch(`${ORIGIN}/api/inbox/stream`, {
-      headers: await alice.headers({ "last-event-id": "yesterday" }),
-    });
+    const response = await exports.default.fetch(
+      `${ORIGIN}/api/inbox/stream?ticket=${await alice.ticket()}`,
+      {
+        headers: await alice.headers({ "last-event-id": "yesterday" }),
+      },
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
       error: { code: "invalid_input", message: expect.stringMatching(/^Last-Event-ID/) },
@@ -86,9 +91,12 @@ describe("the inbox stream", () => {
     const first = await openCard(bob, "toolu_ws_first", "One");
     const cursor = (await bob.inbox()).lastSeq;
 
-    const response = await exports.default.fetch(`${ORIGIN}/api/inbox/ws?after=${cursor}`, {
-      headers: await bob.headers({ upgrade: "websocket" }),
-    });
+    const response = await exports.default.fetch(
+      `${ORIGIN}/api/inbox/ws?after=${cursor}&ticket=${await bob.ticket()}`,
+      {
+        headers: await bob.headers({ upgrade: "websocket" }),
+      },
+    );
     const socket = response.webSocket;
     if (!socket) throw new Error(`no websocket: ${response.status}`);
     socket.accept();

@@ -57,4 +57,16 @@ describe("inbox stream tickets", () => {
     const forged = await openSocket(`ticket=${ticket.slice(0, -4)}AAAA`);
     expect(forged.status).toBe(403);
   });
+
+  it("are needed even when Access identifies the person: the cookie alone opens neither the socket nor the stream", async () => {
+    const alice = new Person("alice.cookie-only@example.com");
+    for (const path of ["/api/inbox/ws", "/api/inbox/stream"]) {
+      const headers = await alice.headers(path.endsWith("ws") ? { upgrade: "websocket" } : {});
+      const response = await exports.default.fetch(`${ORIGIN}${path}`, { headers });
+      expect(response.status, path).toBe(401);
+      expect(await response.json()).toMatchObject({
+        error: { code: "unauthorized", message: expect.stringContaining("ws-ticket") },
+      });
+    }
+  });
 });

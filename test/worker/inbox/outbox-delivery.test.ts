@@ -9,13 +9,13 @@ import { InboxReport } from "../../../src/session/inbox-report";
 import { SqlOutbox } from "../../../src/session/outbox";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { textReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { ask, deliverOutbox, inboxObject, outboxSize, Person } from "./inbox-fixtures";
 
 function stateOf(instance: SessionObject): SessionState {
-  return (instance as unknown as { state: SessionState }).state;
+  return inside(instance).state;
 }
 
 /** Takes the scheduled alarm away from the platform, so only the test decides when it runs. */

@@ -41,6 +41,36 @@ async function subscribers(sessionId: string) {
 }
 
 describe("who owns a push subscription", () => {
+  it("ends the owner token's subscriptions when that token is rotated, keeping a share link's", async () => {
+    const { session } = await pushSession();
+    const keys = await browserKeys();
+    const ownerHost = pushHost();
+    const linkHost = pushHost();
+    expect((await subscribe(session, "owner-phone", `https://${ownerHost}/o`, keys.json)).status).toBe(201);
+    const answerer = await mintLink(session, { role: "answer" });
+    const linked = await subscribe(
+      { ...session, token: answerer.token },
+      "tablet",
+      `https://${linkHost}/l`,
+      keys.json,
+    );
+    expect(linked.status).toBe(201);
+
+    const rotated = await api("POST", `/api/sessions/${session.sessionId}/owner-token`, {
+      token: session.token,
+    });
+    expect(rotated.status).toBe(201);
+    const { token } = (await rotated.json()) as { token: string };
+    expect((await subscribers(session.sessionId)).map((row) => row.device_id)).toEqual(["tablet"]);
+
+    // A card opened after the rotation reaches the link's device, and nothing the retired token made.
+    const laptop = await connect({ ...session, token }, { device: "laptop-2" });
+    devices.push(laptop);
+    await openCard(laptop);
+    await deliver(session, async () => (await sentTo(linkHost)).length > 0, "the link's push");
+    expect(await sentTo(ownerHost)).toEqual([]);
+  });
+
   it("refuses a view link replacing or removing the owner's subscription with 403, changing nothing, and the owner's phone is still the one pushed", async () => {
     const { session, device } = await pushSession();
     const keys = await browserKeys();

@@ -126,6 +126,27 @@ describe("Web Push notifications", () => {
     ]);
   });
 
+  it("still pushes to the owner's device when another credential's socket claims its device id", async () => {
+    const { session, device } = await askingSession();
+    const host = pushHost();
+    const keys = await browserKeys();
+    expect((await subscribe(session, "phone", `https://${host}/pocket`, keys.json)).status).toBe(201);
+    // A view link opens the session as "phone": the device id is no secret (receipts name it).
+    const viewer = await mintLink(session, { role: "view" });
+    const impostor = await connect({ ...session, token: viewer.token }, { device: "phone" });
+    devices.push(impostor);
+    await openCard(device);
+    await deliver(
+      session,
+      async () =>
+        (await deliveryLog(session)).some((row) => row.channel === "push" && row.status === "delivered"),
+      "the owner's phone's push",
+    );
+    const pushes = (await deliveryLog(session)).filter((row) => row.channel === "push");
+    expect(pushes.map((row) => [row.target, row.change])).toEqual([["phone", "opened"]]);
+    expect((await sentTo(host)).map((request) => new URL(request.url).pathname)).toEqual(["/pocket"]);
+  });
+
   it("links a device that subscribed through an answer link with that link's token, never the owner's", async () => {
     const { session, device } = await askingSession();
     const link = await mintLink(session, { role: "answer", label: "phone" });

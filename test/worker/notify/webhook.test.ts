@@ -97,7 +97,7 @@ describe("signed webhooks", () => {
     });
     expect(opened?.notice.url).toMatch(
       new RegExp(
-        `^https://[^/]+/#/s/${session.sessionId}\\?token=[\\w-]+\\.[\\w-]+\\.[\\w-]+&card=toolu_hook_approve$`,
+        `^https?://[^/]+/#/s/${session.sessionId}\\?token=[\\w-]+\\.[\\w-]+\\.[\\w-]+&card=toolu_hook_approve$`,
       ),
     );
     expect(opened?.notice.url).not.toContain(session.token);

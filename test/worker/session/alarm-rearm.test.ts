@@ -4,12 +4,12 @@
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 
 function stateOf(instance: SessionObject): SessionState {
-  return (instance as unknown as { state: SessionState }).state;
+  return inside(instance).state;
 }
 
 describe("re-arming the alarm", () => {

@@ -3,12 +3,12 @@
 import { describe, expect, it } from "vitest";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
-import { runInDurableObject } from "../../helpers/run-in-object";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession } from "../../helpers/session-harness";
 import { storageDump, stubOf } from "../../helpers/session-object-probe";
 
 function stateOf(instance: SessionObject): SessionState {
-  return (instance as unknown as { state: SessionState }).state;
+  return inside(instance).state;
 }
 
 /** `read()` before and after `work` ran in a transaction that then threw, so it was rolled back. */

@@ -178,7 +178,7 @@ describe("settings on a new instance", () => {
       expect(sql.statements - statements).toBe(1);
       // Forgetting (a rollback) reads them all again on next use.
       fresh.set("status", "idle");
-      fresh.forget();
+      sql.forgetCopies();
       expect(fresh.string("status")).toBe("idle");
       expect(sql.statements - statements).toBe(3);
     }));

@@ -1,11 +1,15 @@
-// The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow / Edit
+// The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow / Allow …
+// for (a grant) / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
-// device (or the deadline) decides.
+// device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
+import { agentClaimText } from "../agent-claim";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
+import { acpDetailsOf, acpDetailsView } from "./acp-details";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
+import { GrantForm } from "./grant-form";
 import { InputEditor } from "./input-editor";
 import { isTextEntry } from "./interaction-card";
 import { mcpOriginLine } from "./mcp-origin";
@@ -14,13 +18,21 @@ import { OWNER_CHOICE } from "./owner-choices";
 function requestOf(
   interaction: InteractionState,
   item: ToolItem,
-): Omit<ApprovalRequest, "risk"> & { risk: string } {
+): Pick<ApprovalRequest, "toolName" | "input"> & { risk: string; suggestedRules: string[] } {
   const request = (interaction.request ?? {}) as Partial<Record<keyof ApprovalRequest, unknown>>;
+  const suggested = Array.isArray(request.suggestedRules) ? request.suggestedRules : [];
   return {
     toolName: typeof request.toolName === "string" ? request.toolName : item.name,
     input: "input" in request ? request.input : item.input,
     risk: typeof request.risk === "string" ? request.risk : "",
+    suggestedRules: suggested.filter((rule): rule is string => typeof rule === "string"),
   };
+}
+
+/** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
+function claimLine(request: unknown): HTMLElement | null {
+  const text = agentClaimText(request);
+  return text === null ? null : h("p", { class: "agent-claim", text });
 }
 
 export class ApprovalCard extends AnswerableCard {
@@ -32,10 +44,12 @@ export class ApprovalCard extends AnswerableCard {
   private readonly approveButton: HTMLButtonElement;
   private readonly controls: HTMLElement;
   private readonly editor: InputEditor;
+  private readonly grant: GrantForm;
 
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
-    const { toolName, input, risk } = requestOf(interaction, item);
+    const { toolName, input, risk, suggestedRules } = requestOf(interaction, item);
+    const acp = acpDetailsOf(interaction.request);
     this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
       type: "text",
@@ -70,20 +84,41 @@ export class ApprovalCard extends AnswerableCard {
       title: "Deny, and stop the turn instead of letting the agent continue",
       on: { click: () => this.deny(true) },
     });
+    const neverAgain = h("button", {
+      type: "button",
+      class: `danger ${OWNER_CHOICE}`,
+      text: "Always deny",
+      title: "Deny, and let the agent refuse this call from now on",
+      on: { click: () => void this.respond({ decision: "deny", remember: true }) },
+    });
     this.editor = new InputEditor(input, (updatedInput) => {
       void this.respond({ decision: "approve", remember: false, updatedInput });
     });
+    this.grant = new GrantForm(toolName, input, suggestedRules ?? [], (grant) => {
+      void this.respond({ decision: "approve", remember: false, grant });
+    });
     this.approveButton = approve;
-    this.buttons = [approve, always, this.denyButton, denyAndStop];
-    this.controls = h(
-      "div",
-      { class: "card-actions" },
-      approve,
-      always,
-      this.editor.toggle,
-      h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
-      this.line,
-    );
+    this.buttons = [approve, always, this.denyButton, denyAndStop, neverAgain];
+    // An ACP agent takes only the choices it offered: no reason, no edit, no stopping from here.
+    this.controls = acp
+      ? h(
+          "div",
+          { class: "card-actions" },
+          approve,
+          acp.allowAlways ? always : null,
+          h("span", { class: "deny-group" }, this.denyButton, acp.rejectAlways ? neverAgain : null),
+          this.line,
+        )
+      : h(
+          "div",
+          { class: "card-actions" },
+          approve,
+          always,
+          this.grant.toggle,
+          this.editor.toggle,
+          h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
+          this.line,
+        );
     this.el = h(
       "section",
       // A group, not a region: a long conversation holds many cards, often with the same name.
@@ -101,8 +136,11 @@ export class ApprovalCard extends AnswerableCard {
         this.countdown.el,
       ),
       mcpOriginLine(interaction.request),
+      claimLine(interaction.request),
+      acp ? acpDetailsView(acp) : null,
       this.args,
-      this.editor.el,
+      acp ? null : this.editor.el,
+      acp ? null : this.grant.el,
       this.controls,
       this.receipt,
     );
@@ -122,6 +160,7 @@ export class ApprovalCard extends AnswerableCard {
     for (const button of this.buttons) button.disabled = locked;
     this.reason.disabled = locked;
     this.editor.lock(locked);
+    this.grant.lock(locked);
   }
 
   protected override refused(error: unknown): void {
@@ -133,6 +172,7 @@ export class ApprovalCard extends AnswerableCard {
   protected collapse(): void {
     this.controls.remove();
     this.editor.el.remove();
+    this.grant.el.remove();
     // Once decided, the tool card's collapsed "Arguments" keeps them one click away.
     this.args.hidden = true;
   }
@@ -148,7 +188,7 @@ export class ApprovalCard extends AnswerableCard {
       return true;
     }
     if (event.key !== "Enter" || event.target instanceof HTMLButtonElement) return false;
-    if (this.editor.holds(event.target)) return false;
+    if (this.editor.holds(event.target) || this.grant.el.contains(event.target as Node)) return false;
     if (event.target === this.reason) this.deny(false);
     else if (isTextEntry(event.target)) return false;
     else this.approveButton.focus();

@@ -14,8 +14,11 @@ import type { CommandOutcome } from "../../../client/session-client";
 import type { InboxEvent, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import { safeLocalStorage } from "../safe-storage";
 import { chatLinksSection } from "./chat-links";
+import { ConnectAgentPanel } from "./connect-agent";
 import { h, setText } from "./dom";
 import { InboxCards } from "./inbox-cards";
+import { InboxGrants } from "./inbox-grants";
+import { InboxHistory } from "./inbox-history";
 import { inboxNotifyControl } from "./inbox-notify";
 import { forgetInboxLink, type InboxRoute, linkRoleOf } from "./inbox-route";
 import { InboxSessions } from "./inbox-sessions";
@@ -91,7 +94,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     },
   });
   const cards = new InboxCards(contextFor);
-  const sessions = new InboxSessions(async (sessionId, button) => {
+  const open = async (sessionId: string, button: HTMLButtonElement) => {
     button.disabled = true;
     try {
       const opened = await openFromInbox(target, sessionId);
@@ -100,7 +103,11 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
       setText(alert, `Could not open the session: ${error instanceof Error ? error.message : String(error)}`);
       button.disabled = false;
     }
-  });
+  };
+  const sessions = new InboxSessions(open);
+  // Grants and the decision record are the person's own: an inbox link sees neither.
+  const grants = route.linkToken ? null : new InboxGrants(target);
+  const history = route.linkToken ? null : new InboxHistory(target, open);
   const startSection = h(
     "section",
     { class: "inbox-start", "aria-labelledby": "inbox-start-heading" },
@@ -133,9 +140,13 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     alert,
     cards.el,
     sessions.el,
+    grants?.el ?? null,
+    history?.el ?? null,
     route.linkToken ? null : startSection,
     // Linking a chat account is the person's alone, never an inbox link's.
     route.linkToken ? null : chatLinksSection(target),
+    // Only the person mints agent keys; an inbox link may not (the server refuses it too).
+    route.linkToken ? null : new ConnectAgentPanel(target).el,
   );
   root.replaceChildren(header, main);
   document.title = inboxTitle(0);
@@ -147,6 +158,11 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
   };
   const onEvent = (event: InboxEvent) => {
     if (event.change.type !== "card_resolved") return;
+    // A new decision: the record grows, and a grant that decided it counts one more use.
+    if (event.change.decision) {
+      void history?.refresh();
+      if (event.change.decision.decidedBy.type === "grant") void grants?.refresh();
+    }
     const card = cards.cardOf(event.sessionId, event.change.interactionId);
     if (!card) return;
     const { outcome, resolvedBy, answeredBy, resolvedAt, interactionId } = event.change;
@@ -165,6 +181,8 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
   void fetchInbox(target).then(
     (view) => {
       show(view);
+      void grants?.refresh();
+      void history?.refresh();
       const client = new InboxClient(target);
       client.on("view", show);
       client.on("event", onEvent);

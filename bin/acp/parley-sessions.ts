@@ -1,0 +1,195 @@
+// The Parley side of `parley acp`: one keyed external session per ACP session (found again by the
+// ACP sessionId, titled from its first prompt), progress posted in order, and permission cards
+// opened, waited on and withdrawn. A card's wait survives Parley restarts and network drops.
+
+import process from "node:process";
+import type {
+  ContentBlock,
+  RequestPermissionOutcome,
+  RequestPermissionRequest,
+  SessionUpdate,
+} from "@agentclientprotocol/sdk";
+import type { ExternalAgent, ProgressEvent } from "../../client/client";
+import { type BridgeSettings, connectAgent } from "../bridge-options";
+import { cardForPermission, outcomeForCard } from "./acp-permissions";
+import { AcpProgress } from "./acp-progress";
+
+/** Once a card is open the person may take their time, and Parley may restart meanwhile. */
+const WAIT_UNREACHABLE_MS = 300_000;
+const MAX_TITLE = 200;
+
+/** A Parley key from an id of the agent's: printable ASCII without spaces, at most 200. */
+export function parleyKey(id: string): string {
+  return id.replace(/[^\x21-\x7e]/g, "_").slice(0, MAX_TITLE) || "_";
+}
+
+/** Why a card's wait ended when its ACP session was cancelled or the run ended. */
+export class CardWithdrawn extends Error {
+  override readonly name = "CardWithdrawn";
+}
+
+interface Session {
+  agent: Promise<ExternalAgent> | null;
+  progress: AcpProgress;
+  posting: Promise<void>;
+  title?: string;
+  /** INVARIANT: cards waiting for a person; losing them with the process is harmless, as the
+   * process exiting withdraws them (or, killed, leaves them to their deadline). */
+  open: Set<AbortController>;
+}
+
+export class ParleySessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly withdrawals = new Set<Promise<void>>();
+  private warned = false;
+  agentName: string;
+
+  constructor(
+    private readonly settings: BridgeSettings,
+    /** The name given with --name, which wins over the agent's own. */
+    private readonly nameOverride: string | undefined,
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`parley: ${line}\n`),
+  ) {
+    this.agentName = nameOverride ?? "ACP agent";
+  }
+
+  /** The agent's name from its `initialize` answer. */
+  named(info: { name?: string; title?: string | null } | null | undefined): void {
+    const name = info?.title?.trim() || info?.name?.trim();
+    if (!this.nameOverride && name) this.agentName = name.slice(0, 64);
+  }
+
+  private session(sessionId: string): Session {
+    let session = this.sessions.get(sessionId);
+    if (!session) {
+      session = { agent: null, progress: new AcpProgress(), posting: Promise.resolve(), open: new Set() };
+      this.sessions.set(sessionId, session);
+    }
+    return session;
+  }
+
+  private agent(sessionId: string): Promise<ExternalAgent> {
+    const session = this.session(sessionId);
+    if (!session.agent) {
+      const title = this.settings.title ?? session.title;
+      const connecting = connectAgent(
+        { ...this.settings, name: this.agentName, ...(title ? { title } : {}) },
+        parleyKey(sessionId),
+      );
+      session.agent = connecting;
+      connecting.then(
+        (agent) =>
+          this.log(
+            `ACP session ${sessionId} asks in Parley: ${agent.personLink ?? `session ${agent.sessionId}`}`,
+          ),
+        () => {},
+      );
+      // A failed connect is tried again by the next call rather than remembered.
+      connecting.catch(() => {
+        if (session.agent === connecting) session.agent = null;
+      });
+    }
+    return session.agent;
+  }
+
+  private post(sessionId: string, events: ProgressEvent[]): void {
+    if (events.length === 0) return;
+    const session = this.session(sessionId);
+    session.posting = session.posting
+      .then(async () => (await this.agent(sessionId)).postProgress(events))
+      .catch((error: unknown) => this.warn(error));
+  }
+
+  private warn(error: unknown): void {
+    if (this.warned) return;
+    this.warned = true;
+    const why = error instanceof Error ? error.message : String(error);
+    this.log(`progress not posted to Parley: ${why}`);
+  }
+
+  prompt(sessionId: string, blocks: ContentBlock[]): void {
+    const session = this.session(sessionId);
+    if (!session.title) {
+      const text = blocks
+        .map((block) => (block.type === "text" ? block.text : ""))
+        .join(" ")
+        .replace(/\s+/g, " ")
+        .trim();
+      if (text) session.title = text.length > MAX_TITLE ? `${text.slice(0, MAX_TITLE - 1)}…` : text;
+    }
+    this.post(sessionId, session.progress.prompt(blocks));
+  }
+
+  update(sessionId: string, update: SessionUpdate): void {
+    this.post(sessionId, this.session(sessionId).progress.update(update));
+  }
+
+  stopped(sessionId: string): void {
+    this.post(sessionId, this.session(sessionId).progress.stopped());
+  }
+
+  /**
+   * Asks the person in Parley; resolves with the ACP outcome once the card resolves. Rejects when
+   * Parley cannot be reached or `signal` aborts (the card is then withdrawn on every device).
+   */
+  async ask(
+    params: RequestPermissionRequest,
+    requestId: string | number,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionOutcome> {
+    const session = this.session(params.sessionId);
+    const controller = new AbortController();
+    const stop = () => controller.abort(signal.reason);
+    if (signal.aborted) stop();
+    signal.addEventListener("abort", stop, { once: true });
+    session.open.add(controller);
+    try {
+      const agent = await this.agent(params.sessionId);
+      const card = cardForPermission(params);
+      const key = parleyKey(`${params.toolCall.toolCallId}.${requestId}`);
+      const deadline = Date.now() + this.settings.unreachableMs;
+      const opened = await agent.openInteraction({ ...card, key }, deadline, controller.signal);
+      const withdraw = () => this.track(agent.withdraw(opened.interactionId));
+      if (controller.signal.aborted) withdraw();
+      else controller.signal.addEventListener("abort", withdraw, { once: true });
+      const waitMs = Math.max(this.settings.unreachableMs, WAIT_UNREACHABLE_MS);
+      const state = await agent.waitForResolution(opened.interactionId, controller.signal, waitMs);
+      controller.signal.removeEventListener("abort", withdraw);
+      return outcomeForCard(params.options, state);
+    } finally {
+      signal.removeEventListener("abort", stop);
+      session.open.delete(controller);
+    }
+  }
+
+  private track(withdrawal: Promise<void>): void {
+    const tracked = withdrawal.catch((error: unknown) => {
+      const why = error instanceof Error ? error.message : String(error);
+      this.log(`a card could not be withdrawn: ${why}`);
+    });
+    this.withdrawals.add(tracked);
+    void tracked.finally(() => this.withdrawals.delete(tracked));
+  }
+
+  /** Withdraws the open cards of one session (`session/cancel`), or of all of them. */
+  withdrawAll(sessionId?: string): void {
+    for (const [id, session] of this.sessions) {
+      if (sessionId !== undefined && id !== sessionId) continue;
+      for (const controller of session.open) controller.abort(new CardWithdrawn("the card was withdrawn"));
+    }
+  }
+
+  /** Withdraws every open card and waits (up to `ms`) for the withdrawals and progress posts. */
+  async close(ms = 5_000): Promise<void> {
+    this.withdrawAll();
+    const pending = [...this.withdrawals, ...[...this.sessions.values()].map((session) => session.posting)];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(pending),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+}

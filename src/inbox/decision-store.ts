@@ -1,0 +1,149 @@
+// The person's decision record in their Inbox object's SQLite: one row per card resolution (a
+// session's outbox row, applied once), cursor-paged, exported, and pruned after the retention.
+import {
+  DECISION_CSV_COLUMNS,
+  DecidedBy,
+  type DecisionData,
+  type DecisionPage,
+  type DecisionQuery,
+  type DecisionRecord,
+} from "../protocol/decisions";
+import type { InteractionOutcome } from "../protocol/session";
+import type { SqlCounter } from "../storage/sql-counter";
+
+type DecisionRow = {
+  decision_id: number;
+  at: number;
+  session_id: string;
+  interaction_id: string;
+  agent: string;
+  kind: string;
+  tool_name: string;
+  input_digest: string;
+  outcome: string;
+  decided_by: string;
+  grant_id: string | null;
+  session_exists: number;
+};
+
+/** Most records one export holds (the newest). */
+export const MAX_EXPORTED_DECISIONS = 50_000;
+
+export class DecisionStore {
+  constructor(
+    private readonly sql: SqlCounter,
+    private readonly now: () => number,
+    private readonly retentionMs: number,
+  ) {}
+
+  /** Records one resolution; a repeat of the same card's resolution is ignored. */
+  record(
+    sessionId: string,
+    resolution: { interactionId: string; outcome: InteractionOutcome; resolvedAt: number },
+    decision: DecisionData,
+  ): void {
+    this.sql.run(
+      ["decisions"],
+      `INSERT OR IGNORE INTO decisions (at, session_id, interaction_id, agent, kind, tool_name, input_digest, outcome,
+         decided_by, grant_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      resolution.resolvedAt,
+      sessionId,
+      resolution.interactionId,
+      decision.agent,
+      decision.kind,
+      decision.toolName,
+      decision.inputDigest,
+      resolution.outcome,
+      JSON.stringify(decision.decidedBy),
+      decision.decidedBy.type === "grant" ? decision.decidedBy.grantId : null,
+    );
+  }
+
+  /** Drops records older than the retention. */
+  prune(): void {
+    this.sql.run(["decisions"], `DELETE FROM decisions WHERE at < ?`, this.now() - this.retentionMs);
+  }
+
+  page(query: DecisionQuery): DecisionPage {
+    this.prune();
+    const rows = this.sql.all<DecisionRow>(
+      `${SELECT} WHERE d.decision_id > ? AND (? IS NULL OR d.session_id = ?) AND (? IS NULL OR d.tool_name = ?)
+       ORDER BY d.decision_id LIMIT ?`,
+      query.after,
+      query.session ?? null,
+      query.session ?? null,
+      query.tool ?? null,
+      query.tool ?? null,
+      query.limit + 1,
+    );
+    const decisions = rows.slice(0, query.limit).map(recordOf);
+    const last = decisions[decisions.length - 1];
+    return { decisions, next: rows.length > query.limit && last ? last.decisionId : null };
+  }
+
+  /** Every kept record, oldest first (at most MAX_EXPORTED_DECISIONS, the newest). */
+  all(): DecisionRecord[] {
+    this.prune();
+    return this.sql
+      .all<DecisionRow>(`${SELECT} ORDER BY d.decision_id DESC LIMIT ?`, MAX_EXPORTED_DECISIONS)
+      .map(recordOf)
+      .reverse();
+  }
+}
+
+const SELECT = `SELECT d.*, EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = d.session_id) AS session_exists
+  FROM decisions d`;
+
+function recordOf(row: DecisionRow): DecisionRecord {
+  return {
+    decisionId: row.decision_id,
+    at: row.at,
+    sessionId: row.session_id,
+    interactionId: row.interaction_id,
+    agent: row.agent,
+    kind: row.kind,
+    toolName: row.tool_name,
+    inputDigest: row.input_digest,
+    outcome: row.outcome as InteractionOutcome,
+    decidedBy: DecidedBy.parse(JSON.parse(row.decided_by)),
+    sessionExists: row.session_exists === 1,
+  };
+}
+
+/** The records as CSV (RFC 4180), opening with DECISION_CSV_COLUMNS. */
+export function decisionsCsv(records: readonly DecisionRecord[]): string {
+  const lines = [DECISION_CSV_COLUMNS.join(",")];
+  for (const r of records) {
+    const by = r.decidedBy;
+    const who =
+      by.type === "person"
+        ? (by.name ?? "person")
+        : by.type === "withdrawal"
+          ? `withdrawn by ${by.agent}`
+          : by.type;
+    const device = by.type === "person" ? by.device : by.type === "cancel" ? (by.device ?? "") : "";
+    const grant = by.type === "grant" ? by.grantId : "";
+    const cells = [
+      r.decisionId,
+      new Date(r.at).toISOString(),
+      r.sessionId,
+      r.agent,
+      r.kind,
+      r.toolName,
+      r.inputDigest,
+      r.outcome,
+      who,
+      device,
+      grant,
+    ];
+    lines.push(cells.map((cell) => csvCell(String(cell))).join(","));
+  }
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+function csvCell(text: string): string {
+  // A leading = + - @ would be a formula in a spreadsheet: the cell is quoted with a ' before it.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) || safe !== text ? `"${safe.replaceAll('"', '""')}"` : safe;
+}

@@ -1,0 +1,115 @@
+// The session's door to its person's grants: asked by RPC before an approval's card opens (never
+// cached, so a revocation applies from the next request on), and told of grants made from a card.
+import type { GrantDecision } from "../agent/external-interaction";
+import { type Access, OWNER } from "../protocol/access";
+import type { SessionCommand } from "../protocol/commands";
+import { type CardGrant, type DeviceKind, type GrantQuery, NewGrant } from "../protocol/grants";
+import type { InteractionResolution } from "../protocol/session";
+import type { CommandOutcome } from "./command-handler";
+import { deviceKindOf } from "./device-kind";
+import { externalAgentOf, SqlExternalKeys } from "./external-session";
+import type { InboxRpc } from "./inbox-rpc";
+import type { SessionState } from "./session-state";
+
+export type GrantInbox = Pick<InboxRpc, "decideByGrants" | "addGrant">;
+
+/** The agent Parley's own loop is, as grants scoped to an agent name it. */
+export const PARLEY_AGENT = "Parley";
+
+export class SessionGrants {
+  constructor(
+    private readonly state: SessionState,
+    /** The creator's inbox; null when sessions report to no inbox (then no grant applies). */
+    private readonly inbox: ((creator: string) => GrantInbox) | null,
+  ) {}
+
+  private place(): Omit<GrantQuery, "calls"> | null {
+    const sessionId = this.state.meta.string("session_id");
+    if (!sessionId) return null;
+    const external = externalAgentOf(this.state.meta);
+    return {
+      sessionId,
+      agent: external ? { name: external.name, key: external.key } : { name: PARLEY_AGENT, key: null },
+    };
+  }
+
+  /**
+   * What the grants decide for each call (null: ask a person). An inbox that cannot be reached
+   * decides nothing: a person is asked, which is never less safe than a grant.
+   */
+  async decide(calls: GrantQuery["calls"]): Promise<(GrantDecision | null)[]> {
+    const creator = this.state.creator();
+    const place = this.place();
+    if (!this.inbox || !creator || !place || calls.length === 0) return calls.map(() => null);
+    try {
+      return await this.inbox(creator).decideByGrants({ ...place, calls });
+    } catch (error) {
+      console.warn("SessionGrants.decide: the inbox did not answer; asking a person", error);
+      return calls.map(() => null);
+    }
+  }
+
+  /**
+   * Runs one command between the grants: asked before an agent's approval opens (a socket's
+   * commands open none, so it asks nothing), told after an answer that makes a grant.
+   */
+  async around(
+    command: SessionCommand,
+    deviceId: string | null,
+    access: Access,
+    run: (granted: GrantDecision | null) => CommandOutcome,
+  ): Promise<CommandOutcome> {
+    const outcome = run(await this.beforeOpen(command));
+    await this.afterAnswer(outcome, deviceId, access);
+    return outcome;
+  }
+
+  /** For an agent's new approval: what the grants decide, before the command runs. */
+  async beforeOpen(command: SessionCommand): Promise<GrantDecision | null> {
+    if (command.type !== "open_interaction" || command.kind !== "approval") return null;
+    // The same key finds the card it opened before, which no grant decides again.
+    if (command.key !== undefined && new SqlExternalKeys(this.state.sql).find(command.key) !== null)
+      return null;
+    const request = command.request as { toolName?: unknown; input?: unknown } | null;
+    if (typeof request?.toolName !== "string") return null;
+    const [verdict] = await this.decide([{ toolName: request.toolName, input: request.input }]);
+    return verdict ?? null;
+  }
+
+  /**
+   * After an approval was answered with "Allow … for": the person's inbox keeps the grant. The
+   * answer already stands; a grant the inbox refuses (too many) is only logged.
+   */
+  async afterAnswer(
+    outcome: { ok: boolean; result?: unknown },
+    deviceId: string | null,
+    access: Access,
+  ): Promise<void> {
+    const resolution = outcome.ok ? (outcome.result as InteractionResolution | undefined) : undefined;
+    const response = resolution?.response as { decision?: string; grant?: CardGrant } | undefined;
+    if (resolution?.kind !== "approval" || response?.decision !== "approve" || !response.grant) return;
+    const creator = this.state.creator();
+    const place = this.place();
+    if (!this.inbox || !creator || !place) return;
+    const grant = response.grant;
+    const made = NewGrant.parse({
+      effect: "allow",
+      rule: grant.rule.trim(),
+      scope: grant.scope,
+      sessionId: grant.scope === "session" ? place.sessionId : null,
+      // "This agent" from a card is the agent by name: its key names one of its sessions only.
+      agent: grant.scope === "agent" ? { name: place.agent.name, key: null } : null,
+      reason: null,
+      madeBy: resolution.answeredBy ?? (access.role === OWNER.role ? creator : `${access.role} link`),
+      madeFrom: deviceKindOf(deviceId) satisfies DeviceKind,
+      fromInteraction: resolution.interactionId ?? resolution.toolCallId,
+      expiresInSeconds: grant.expiresInSeconds ?? null,
+    });
+    try {
+      const kept = await this.inbox(creator).addGrant(made);
+      if (!kept) console.warn("SessionGrants.afterAnswer: the inbox holds too many grants");
+    } catch (error) {
+      console.error("SessionGrants.afterAnswer: the grant was not kept", error);
+    }
+  }
+}

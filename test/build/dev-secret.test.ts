@@ -1,0 +1,50 @@
+// `npm run dev` keeps a random SESSION_SECRET of the checkout's own in `.dev.vars`: written on the
+// first run, never replaced after, and never a constant; test servers keep theirs with their state.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ensureSessionSecret, stateSessionSecret } from "../../scripts/dev-secret.mjs";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "parley-dev-secret-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const secretIn = (file: string) => /^SESSION_SECRET=(.+)$/m.exec(readFileSync(file, "utf8"))?.[1];
+
+describe("the local development signing key", () => {
+  it("is written on the first run as 32 random bytes, readable by its owner only, and kept after", () => {
+    const file = path.join(scratch, "first.dev.vars");
+    expect(ensureSessionSecret(file)).toEqual({ written: true });
+    const secret = secretIn(file);
+    expect(Buffer.from(secret ?? "", "base64")).toHaveLength(32);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(ensureSessionSecret(file)).toEqual({ written: false });
+    expect(secretIn(file)).toBe(secret);
+  });
+
+  it("differs between checkouts", () => {
+    const one = path.join(scratch, "one.dev.vars");
+    const two = path.join(scratch, "two.dev.vars");
+    ensureSessionSecret(one);
+    ensureSessionSecret(two);
+    expect(secretIn(one)).not.toBe(secretIn(two));
+  });
+
+  it("is added beside the developer's other variables and leaves their own secret alone", () => {
+    const others = path.join(scratch, "others.dev.vars");
+    writeFileSync(others, "ANTHROPIC_API_KEY=sk-local");
+    ensureSessionSecret(others);
+    expect(readFileSync(others, "utf8")).toMatch(/^ANTHROPIC_API_KEY=sk-local\nSESSION_SECRET=\S+\n$/);
+    const own = path.join(scratch, "own.dev.vars");
+    writeFileSync(own, "SESSION_SECRET=my-own-secret-that-is-at-least-32-bytes\n");
+    expect(ensureSessionSecret(own)).toEqual({ written: false });
+    expect(secretIn(own)).toBe("my-own-secret-that-is-at-least-32-bytes");
+  });
+
+  it("for a test server is kept with its state, so a restart on the same state keeps it", () => {
+    const state = mkdtempSync(path.join(scratch, "state-"));
+    const first = stateSessionSecret(state);
+    expect(stateSessionSecret(state)).toBe(first);
+    expect(stateSessionSecret(mkdtempSync(path.join(scratch, "state-")))).not.toBe(first);
+  });
+});

@@ -1,0 +1,205 @@
+// `parley acp` in front of the real claude-agent-acp (Claude Code through the Agent SDK, offline
+// against a local Messages API), with a test editor built from the ACP SDK's client side: each
+// permission is asked in the editor and in Parley at once, and the first answer wins.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
+import { hasChromium } from "./browser-env";
+import {
+  buildBridges,
+  externalSession,
+  hasClaude,
+  Phone,
+  type Sandbox,
+  sandbox,
+} from "./claude-code-harness";
+import { type ModelServer, reportLastResult, startModelServer, touch } from "./claude-model-server";
+
+const baseUrl = () => inject("baseUrl");
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Run {
+  box: Sandbox;
+  model: ModelServer;
+  proxy: ReturnType<typeof spawnParleyAcp>;
+  editor: TestEditor;
+  sessionId: string;
+}
+
+async function startRun(file: string, server = baseUrl()): Promise<Run> {
+  const model = await startModelServer([touch(file), reportLastResult]);
+  const box = await sandbox(model);
+  const proxy = spawnParleyAcp(box, ["--server", server, "--unreachable-seconds", "2"]);
+  cleanups.push(async () => {
+    await proxy.stop();
+    await model.close();
+    await removeSandbox(box);
+  });
+  const editor = new TestEditor(proxy.child);
+  cleanups.push(() => editor.close());
+  const sessionId = await editor.open(box.cwd);
+  return { box, model, proxy, editor, sessionId };
+}
+
+/** The owner's phone on the Parley session `parley acp` keyed by the ACP session id. */
+function phoneFor(run: Run) {
+  return externalSession(baseUrl(), run.sessionId, "Claude Agent").then((session) => {
+    const phone = new Phone(baseUrl(), session);
+    cleanups.push(() => phone.close());
+    return { phone, session };
+  });
+}
+
+function childrenOf(pid: number | undefined): number[] {
+  let out = "";
+  try {
+    out = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" });
+  } catch {
+    // ps exits 1 when the process has no children.
+  }
+  return out
+    .split("\n")
+    .map((line) => Number(line.trim()))
+    .filter((n) => n > 0);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function cardState(sessionId: string, token: string, interactionId: string): Promise<string> {
+  const response = await fetch(`${baseUrl()}/api/sessions/${sessionId}/interactions/${interactionId}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const body = (await response.json()) as { status?: string; resolution?: { outcome?: string } };
+  return `${body.status}:${body.resolution?.outcome}`;
+}
+
+describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and claude-agent-acp", () => {
+  beforeAll(() => buildBridges());
+
+  it("runs the command approved from a Parley device and cancels the editor's pending request", {
+    timeout: 120_000,
+  }, async () => {
+    const run = await startRun("from-phone.txt");
+    const turn = run.editor.prompt("Make the file.");
+    const asked = await run.editor.nextPermission();
+    const { phone, session } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    const request = card.data.request as { toolName: string; acp?: { kind?: string; allowAlways: boolean } };
+    expect(request.acp?.kind).toBe("execute");
+    expect(request.acp?.allowAlways).toBe(true);
+    expect(JSON.stringify(request)).toContain("touch from-phone.txt");
+    await phone.respond(card.interactionId, { decision: "approve" });
+    await asked.cancelled;
+    expect((await turn).stopReason).toBe("end_turn");
+    expect(existsSync(join(run.box.cwd, "from-phone.txt")), run.proxy.stderr()).toBe(true);
+    // The session is named after the agent and titled from the first prompt.
+    const snapshot = (await (
+      await fetch(`${baseUrl()}/api/sessions/${session.sessionId}`, {
+        headers: { authorization: `Bearer ${session.token}` },
+      })
+    ).json()) as { agent?: { name?: string; title?: string | null } };
+    expect(snapshot.agent).toMatchObject({ name: "Claude Agent", title: "Make the file." });
+  });
+
+  it("withdraws the Parley card on every device when the editor answers first", {
+    timeout: 120_000,
+  }, async () => {
+    const run = await startRun("from-editor.txt");
+    const turn = run.editor.prompt("Make the file.");
+    const asked = await run.editor.nextPermission();
+    const { phone, session } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    asked.choose("allow_once");
+    expect((await turn).stopReason).toBe("end_turn");
+    expect(existsSync(join(run.box.cwd, "from-editor.txt"))).toBe(true);
+    await expect
+      .poll(() => cardState(session.sessionId, session.token, card.interactionId))
+      .toBe("resolved:withdrawn");
+    expect(asked.wasCancelled()).toBe(false);
+    // The card is gone: a person's late answer is refused and reaches nobody.
+    await expect(phone.respond(card.interactionId, { decision: "deny" })).rejects.toThrow(/respond: 4/);
+  });
+
+  it("stops the command denied from a Parley device", { timeout: 120_000 }, async () => {
+    const run = await startRun("denied.txt");
+    const turn = run.editor.prompt("Make the file.");
+    const asked = await run.editor.nextPermission();
+    const { phone } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    await phone.respond(card.interactionId, { decision: "deny" });
+    await asked.cancelled;
+    await turn;
+    expect(existsSync(join(run.box.cwd, "denied.txt"))).toBe(false);
+    expect(run.model.toolResults().join("\n")).not.toContain("completed with no output");
+  });
+
+  it("withdraws the session's cards when the editor cancels the turn", { timeout: 120_000 }, async () => {
+    const run = await startRun("cancelled.txt");
+    const turn = run.editor.prompt("Make the file.");
+    await run.editor.nextPermission();
+    const { phone, session } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    await run.editor.cancel();
+    await expect
+      .poll(() => cardState(session.sessionId, session.token, card.interactionId))
+      .toBe("resolved:withdrawn");
+    expect((await turn).stopReason).toBe("cancelled");
+    expect(existsSync(join(run.box.cwd, "cancelled.txt"))).toBe(false);
+    // A withdrawal on purpose is not reported as Parley failing.
+    expect(run.proxy.stderr()).not.toContain("the editor still asks");
+  });
+
+  it("withdraws the cards when the agent exits mid-wait", { timeout: 120_000 }, async () => {
+    const run = await startRun("orphan.txt");
+    void run.editor.prompt("Make the file.").catch(() => undefined);
+    await run.editor.nextPermission();
+    const { phone, session } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    const agentPid = childrenOf(run.proxy.child.pid);
+    expect(agentPid).toHaveLength(1);
+    // Claude Code (the agent's own child) goes too, so nothing writes into the sandbox afterwards.
+    for (const pid of [...agentPid, ...childrenOf(agentPid[0])]) process.kill(pid, "SIGKILL");
+    expect(await run.proxy.exit).not.toBe(0);
+    expect(await cardState(session.sessionId, session.token, card.interactionId)).toBe("resolved:withdrawn");
+  });
+
+  it("withdraws the cards and stops the agent when the editor disconnects", {
+    timeout: 120_000,
+  }, async () => {
+    const run = await startRun("left.txt");
+    void run.editor.prompt("Make the file.").catch(() => undefined);
+    await run.editor.nextPermission();
+    const { phone, session } = await phoneFor(run);
+    const card = await phone.nextPrompt();
+    const agentPid = childrenOf(run.proxy.child.pid);
+    run.proxy.child.stdin?.end();
+    expect(await run.proxy.exit).toBe(0);
+    expect(await cardState(session.sessionId, session.token, card.interactionId)).toBe("resolved:withdrawn");
+    await expect.poll(() => agentPid.filter(alive)).toEqual([]);
+    expect(existsSync(join(run.box.cwd, "left.txt"))).toBe(false);
+  });
+
+  it("still asks in the editor when Parley cannot be reached", { timeout: 120_000 }, async () => {
+    const run = await startRun("offline.txt", "http://127.0.0.1:9");
+    const turn = run.editor.prompt("Make the file.");
+    const asked = await run.editor.nextPermission();
+    await expect
+      .poll(() => run.proxy.stderr())
+      .toMatch(/Parley could not be reached: [^\n]*; the editor still asks/);
+    asked.choose("allow_once");
+    expect((await turn).stopReason).toBe("end_turn");
+    expect(existsSync(join(run.box.cwd, "offline.txt"))).toBe(true);
+  });
+});

@@ -1,0 +1,139 @@
+// A grant made from a card reaches real Claude Code (`claude -p` with `parley mcp` as its permission
+// prompt): "allow Bash(npm run test:*) for this agent" lets a new session run the tests with no
+// card, still asks about `npm run build`, and the decision record names the grant.
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DecisionPage } from "../../src/protocol/decisions";
+import type { GrantView } from "../../src/protocol/grants";
+import { hasChromium } from "./browser-env";
+import {
+  buildBridges,
+  type ClaudeRun,
+  externalSession,
+  hasClaude,
+  mcpConfig,
+  Phone,
+  runClaude,
+  type Sandbox,
+  sandbox,
+} from "./claude-code-harness";
+import { type ModelServer, reportLastResult, type ScriptStep, startModelServer } from "./claude-model-server";
+import { baseUrl } from "./harness";
+
+const bash = (command: string, id: string): ScriptStep => ({
+  content: [
+    { type: "text", text: `Running ${command}.` },
+    { type: "tool_use", id, name: "Bash", input: { command, description: `Run ${command}` } },
+  ],
+});
+
+/** A project whose `npm run test` and `npm run build` each leave a file behind. */
+const PACKAGE = {
+  name: "grant-sandbox",
+  private: true,
+  scripts: { test: "node write.js tested.txt", build: "node write.js built.txt" },
+};
+const WRITE = "require('fs').writeFileSync(process.argv[2], process.argv.slice(3).join(' '));\n";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function claudeRun(
+  key: string,
+  script: ScriptStep[],
+): Promise<{ box: Sandbox; run: ClaudeRun; model: ModelServer }> {
+  const model = await startModelServer(script);
+  const box = await sandbox(model);
+  cleanups.push(
+    () => model.close(),
+    () => box.remove(),
+  );
+  await writeFile(join(box.cwd, "package.json"), JSON.stringify(PACKAGE));
+  await writeFile(join(box.cwd, "write.js"), WRITE);
+  const config = await mcpConfig(box, ["--server", baseUrl()]);
+  const run = runClaude(box, "Run the tests.", [
+    "--mcp-config",
+    config,
+    "--permission-prompt-tool",
+    "mcp__parley__approve",
+    "--session-id",
+    key,
+  ]);
+  cleanups.push(() => void run.child.kill("SIGKILL"));
+  return { box, run, model };
+}
+
+describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Claude Code", () => {
+  beforeAll(() => buildBridges());
+
+  it("runs the granted tests in a new session with no card, and still asks for the build", {
+    timeout: 120_000,
+  }, async () => {
+    // The first session: the person allows the tests from the card, for this agent, for an hour.
+    const firstKey = randomUUID();
+    const first = await externalSession(baseUrl(), firstKey);
+    const firstPhone = new Phone(baseUrl(), first);
+    cleanups.push(() => firstPhone.close());
+    const one = await claudeRun(firstKey, [
+      bash("npm run test -- --watch=false", "toolu_test_1"),
+      reportLastResult,
+    ]);
+    const card = await firstPhone.nextPrompt();
+    expect(JSON.stringify(card.data)).toContain("npm run test -- --watch=false");
+    await firstPhone.respond(card.interactionId, {
+      decision: "approve",
+      grant: { rule: "Bash(npm run test:*)", scope: "agent", expiresInSeconds: 3_600 },
+    });
+    const firstDone = await one.run.done;
+    expect(firstDone.code, firstDone.stdout).toBe(0);
+    expect(existsSync(join(one.box.cwd, "tested.txt"))).toBe(true);
+    const listed = (await (await fetch(`${baseUrl()}/api/grants`)).json()) as { grants: GrantView[] };
+    const grant = listed.grants.find((g) => g.fromInteraction === card.interactionId);
+    expect(grant).toMatchObject({
+      rule: "Bash(npm run test:*)",
+      scope: "agent",
+      agent: { name: "Claude Code" },
+    });
+    if (!grant) return;
+    cleanups.push(
+      async () => void (await fetch(`${baseUrl()}/api/grants/${grant.grantId}`, { method: "DELETE" })),
+    );
+
+    // A new session of the same agent: the tests run at once, the build waits for the person.
+    const secondKey = randomUUID();
+    const second = await externalSession(baseUrl(), secondKey);
+    const secondPhone = new Phone(baseUrl(), second);
+    cleanups.push(() => secondPhone.close());
+    const two = await claudeRun(secondKey, [
+      bash("npm run test -- --watch=false", "toolu_test_2"),
+      bash("npm run build", "toolu_build_2"),
+      reportLastResult,
+    ]);
+    const asked = await secondPhone.nextPrompt();
+    expect(JSON.stringify(asked.data)).toContain("npm run build");
+    expect(existsSync(join(two.box.cwd, "tested.txt"))).toBe(true);
+    expect(existsSync(join(two.box.cwd, "built.txt"))).toBe(false);
+    await secondPhone.respond(asked.interactionId, { decision: "approve" });
+    const secondDone = await two.run.done;
+    expect(secondDone.code, secondDone.stdout).toBe(0);
+    expect(existsSync(join(two.box.cwd, "built.txt"))).toBe(true);
+
+    // The decision record names the grant for the tests and the person for the build.
+    await expect
+      .poll(async () => {
+        const page = (await (
+          await fetch(`${baseUrl()}/api/decisions?session=${second.sessionId}`)
+        ).json()) as DecisionPage;
+        return page.decisions.map((d) => d.decidedBy);
+      })
+      .toEqual([
+        { type: "grant", grantId: grant.grantId },
+        { type: "person", name: "local", device: "page" },
+      ]);
+  });
+});

@@ -1,0 +1,17 @@
+// Every module the Worker imports on first use (a dynamic `import()` in src/), keyed as the
+// bundler names it: a file's path, or a package's name. test/build/first-use-imports.test.ts checks
+// that this list is complete; test/worker/lazy-modules.test.ts evaluates each one in the runtime.
+export const LAZY_MODULES: Record<string, () => Promise<object>> = {
+  "src/router/app.ts": () => import("../../src/router/app"),
+  "src/session/session-object.ts": () => import("../../src/session/session-object"),
+  "src/inbox/inbox-object.ts": () => import("../../src/inbox/inbox-object"),
+  "src/router/mcp-endpoint.ts": () => import("../../src/router/mcp-endpoint"),
+  "src/model/anthropic-client.ts": () => import("../../src/model/anthropic-client"),
+  "src/tools/html-to-text.ts": () => import("../../src/tools/html-to-text"),
+  "src/channels/channel-object.ts": () => import("../../src/channels/channel-object"),
+  "src/channels/telegram-bot.ts": () => import("../../src/channels/telegram-bot"),
+  "src/channels/telegram-adapter.ts": () => import("../../src/channels/telegram-adapter"),
+  jose: () => import("jose"),
+  "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
+  "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),
+};

@@ -1,0 +1,151 @@
+import type { AnyMessage, RequestPermissionOutcome, Stream } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { AcpProxy } from "../../../../bin/acp/acp-proxy";
+import type { ParleySessions } from "../../../../bin/acp/parley-sessions";
+
+/** One side of the proxy: what the test sends in, and what the proxy wrote out. */
+function side() {
+  const inbound = new TransformStream<AnyMessage, AnyMessage>();
+  const written: AnyMessage[] = [];
+  const waiters = new Set<() => void>();
+  const stream: Stream = {
+    readable: inbound.readable,
+    writable: new WritableStream<AnyMessage>({
+      write(message) {
+        written.push(message);
+        for (const wake of waiters) wake();
+      },
+    }),
+  };
+  const writer = inbound.writable.getWriter();
+  return {
+    stream,
+    written,
+    send: (message: Record<string, unknown>) => writer.write({ jsonrpc: "2.0", ...message } as AnyMessage),
+    close: () => writer.close(),
+    /** Resolves once the proxy has written `count` messages to this side. */
+    until: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (written.length < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}
+
+/** Parley as the proxy sees it: each ask waits for the test to answer, or for its signal. */
+function fakeParley() {
+  const asks: Array<{ answer: (outcome: RequestPermissionOutcome) => void; signal: AbortSignal }> = [];
+  const withdrawn: string[] = [];
+  const parley = {
+    ask: (_params: unknown, _id: unknown, signal: AbortSignal) =>
+      new Promise<RequestPermissionOutcome>((resolve, reject) => {
+        asks.push({ answer: resolve, signal });
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      }),
+    prompt: () => {},
+    update: () => {},
+    stopped: () => {},
+    named: () => {},
+    withdrawAll: (sessionId?: string) => withdrawn.push(sessionId ?? "*"),
+  };
+  return { parley: parley as unknown as ParleySessions, asks, withdrawn };
+}
+
+const PERMISSION = {
+  id: 5,
+  method: "session/request_permission",
+  params: {
+    sessionId: "s1",
+    toolCall: { toolCallId: "toolu_1", title: "touch a" },
+    options: [
+      { optionId: "yes", name: "Allow", kind: "allow_once" },
+      { optionId: "no", name: "Reject", kind: "reject_once" },
+    ],
+  },
+};
+
+function setUp() {
+  const editor = side();
+  const agent = side();
+  const fake = fakeParley();
+  const proxy = new AcpProxy(editor.stream, agent.stream, fake.parley, () => {});
+  const ended = proxy.run();
+  return { editor, agent, ...fake, ended };
+}
+
+describe("the ACP proxy's permission race", () => {
+  it("answers the agent once with Parley's answer and cancels the editor's request", async () => {
+    const { editor, agent, asks } = setUp();
+    await agent.send(PERMISSION);
+    await editor.until(1);
+    expect(editor.written[0]).toEqual({ jsonrpc: "2.0", ...PERMISSION });
+    asks[0]?.answer({ outcome: "selected", optionId: "yes" });
+    await editor.until(2);
+    expect(editor.written[1]).toEqual({
+      jsonrpc: "2.0",
+      method: "$/cancel_request",
+      params: { requestId: 5 },
+    });
+    expect(agent.written).toEqual([
+      { jsonrpc: "2.0", id: 5, result: { outcome: { outcome: "selected", optionId: "yes" } } },
+    ]);
+    // The editor's late answer to the cancelled request does not reach the agent.
+    await editor.send({ id: 5, result: { outcome: { outcome: "selected", optionId: "no" } } });
+    await editor.send({ method: "session/cancel", params: { sessionId: "s1" } });
+    await agent.until(2);
+    expect(agent.written.map((m) => (m as { method?: string }).method ?? "response")).toEqual([
+      "response",
+      "session/cancel",
+    ]);
+  });
+
+  it("passes the editor's answer to the agent and withdraws the Parley card", async () => {
+    const { editor, agent, asks } = setUp();
+    await agent.send(PERMISSION);
+    await editor.until(1);
+    const answer = { id: 5, result: { outcome: { outcome: "selected", optionId: "no" } } };
+    await editor.send(answer);
+    await agent.until(1);
+    expect(agent.written).toEqual([{ jsonrpc: "2.0", ...answer }]);
+    expect(asks[0]?.signal.aborted).toBe(true);
+    // Parley answering after the editor changes nothing.
+    asks[0]?.answer({ outcome: "selected", optionId: "yes" });
+    await editor.send({ method: "session/cancel", params: { sessionId: "s1" } });
+    await agent.until(2);
+    expect(agent.written).toHaveLength(2);
+    expect(editor.written).toHaveLength(1);
+  });
+
+  it("passes every other message unchanged in both directions", async () => {
+    const { editor, agent } = setUp();
+    const request = { id: "a", method: "session/new", params: { cwd: "/p", mcpServers: [], extra: [1] } };
+    const update = {
+      method: "session/update",
+      params: { sessionId: "s1", update: { sessionUpdate: "weird" } },
+    };
+    await editor.send(request);
+    await agent.send(update);
+    await agent.send({ id: "a", result: { sessionId: "s1" } });
+    await editor.until(2);
+    await agent.until(1);
+    expect(agent.written).toEqual([{ jsonrpc: "2.0", ...request }]);
+    expect(editor.written).toEqual([
+      { jsonrpc: "2.0", ...update },
+      { jsonrpc: "2.0", id: "a", result: { sessionId: "s1" } },
+    ]);
+  });
+
+  it("withdraws the session's cards on session/cancel and ends when the agent's side closes", async () => {
+    const { editor, agent, withdrawn, ended } = setUp();
+    await editor.send({ method: "session/cancel", params: { sessionId: "s1" } });
+    await agent.until(1);
+    expect(withdrawn).toEqual(["s1"]);
+    await agent.close();
+    expect(await ended).toBe("agent");
+  });
+});

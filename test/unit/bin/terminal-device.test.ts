@@ -1,0 +1,55 @@
+import type { Interface as ReadLine } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { TerminalDevice } from "../../../bin/terminal-device";
+import type { SessionClient } from "../../../client/client";
+
+/** A terminal device over a client and a readline that only record what they are given. */
+function terminal() {
+  const handlers = new Map<string, (value: unknown) => void>();
+  const client = { on: (event: string, handler: (value: unknown) => void) => handlers.set(event, handler) };
+  const prompts: string[] = [];
+  const rl = {
+    on: () => rl,
+    setPrompt: (text: string) => prompts.push(text),
+    prompt: () => undefined,
+  };
+  const written: string[] = [];
+  new TerminalDevice(
+    client as unknown as SessionClient,
+    rl as unknown as ReadLine,
+    (text) => written.push(text),
+    "laptop",
+  );
+  const events = (list: unknown[]) => handlers.get("events")?.(list);
+  return { prompts, written, events };
+}
+
+/** A form card whose one field's key carries a terminal escape and a bidi override. */
+const hostileForm = {
+  seq: 1,
+  type: "interaction_prompt",
+  data: {
+    interactionId: "toolu_form-1",
+    toolCallId: "toolu_form",
+    kind: "form",
+    toolName: "RequestUserInput",
+    request: {
+      message: "Details",
+      requestedSchema: {
+        type: "object",
+        properties: { "x\u001b]52;c;aGk=\u0007\u202ey": { type: "string", title: "Name" } },
+      },
+    },
+  },
+};
+
+describe("the terminal's readline prompt", () => {
+  it("goes through the same inert filter as printed text", () => {
+    const { prompts, written, events } = terminal();
+    events([hostileForm]);
+    const asked = prompts.at(-1) ?? "";
+    expect(asked).toBe("x\\x1b]52;c;aGk=\\x07\\u202ey› ");
+    for (const prompt of prompts) expect([...prompt].some((c) => c < " " || c === "\u202e")).toBe(false);
+    expect(written.join("")).not.toContain("\u202e");
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { type ApplicableGrant, decidingGrant } from "../../../src/grants/grant-decision";
+import { inputDigest, sha256Hex } from "../../../src/grants/input-digest";
+import { narrowestRule } from "../../../src/grants/narrowest-rule";
+
+const NOW = 1_000_000;
+const SESSION = "a".repeat(32);
+const place = { sessionId: SESSION, agent: { name: "Claude Code", key: "k1" } };
+const call = { toolName: "Bash", input: { command: "npm run test -- --watch=false" } };
+
+function grant(overrides: Partial<ApplicableGrant>): ApplicableGrant {
+  return {
+    grantId: "g1",
+    effect: "allow",
+    rule: "Bash(npm run test:*)",
+    scope: "all",
+    sessionId: null,
+    agent: null,
+    reason: null,
+    createdAt: 1,
+    expiresAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+describe("decidingGrant", () => {
+  it("picks a live allow in scope whose rule covers the call", () => {
+    expect(decidingGrant([grant({})], call, place, NOW)?.grantId).toBe("g1");
+  });
+
+  it("lets a deny beat an allow whatever their order", () => {
+    const grants = [
+      grant({ grantId: "a" }),
+      grant({ grantId: "d", effect: "deny", rule: "Bash", createdAt: 9 }),
+    ];
+    expect(decidingGrant(grants, call, place, NOW)?.grantId).toBe("d");
+  });
+
+  it("ignores expired and revoked grants", () => {
+    expect(decidingGrant([grant({ expiresAt: NOW })], call, place, NOW)).toBeNull();
+    expect(decidingGrant([grant({ expiresAt: NOW + 1 })], call, place, NOW)).not.toBeNull();
+    expect(decidingGrant([grant({ revokedAt: 5 })], call, place, NOW)).toBeNull();
+  });
+
+  it("applies a session grant only in its session, an agent grant only to its agent (and key)", () => {
+    expect(decidingGrant([grant({ scope: "session", sessionId: SESSION })], call, place, NOW)).not.toBeNull();
+    expect(
+      decidingGrant([grant({ scope: "session", sessionId: "b".repeat(32) })], call, place, NOW),
+    ).toBeNull();
+    const agent = (name: string, key: string | null) => grant({ scope: "agent", agent: { name, key } });
+    expect(decidingGrant([agent("Claude Code", null)], call, place, NOW)).not.toBeNull();
+    expect(decidingGrant([agent("Claude Code", "k1")], call, place, NOW)).not.toBeNull();
+    expect(decidingGrant([agent("Claude Code", "k2")], call, place, NOW)).toBeNull();
+    expect(decidingGrant([agent("Parley", null)], call, place, NOW)).toBeNull();
+  });
+
+  it("answers nothing for a call no rule covers", () => {
+    expect(
+      decidingGrant([grant({})], { toolName: "Bash", input: { command: "npm run build" } }, place, NOW),
+    ).toBeNull();
+  });
+});
+
+describe("narrowestRule", () => {
+  it("offers the exact command, the file's folder, the URL's host, or the tool", () => {
+    expect(narrowestRule("Bash", { command: "npm run test -- --watch=false" })).toBe(
+      "Bash(npm run test -- --watch=false)",
+    );
+    expect(narrowestRule("Bash", { command: "echo (x)" })).toBe("Bash");
+    expect(narrowestRule("Edit", { file_path: "/home/me/app/src/a.ts" })).toBe("Edit(//home/me/app/src/**)");
+    expect(narrowestRule("Write", { file_path: "src/a.ts" })).toBe("Edit(src/**)");
+    expect(narrowestRule("Read", { file_path: "README.md" })).toBe("Read(README.md)");
+    expect(narrowestRule("WebFetch", { url: "https://docs.example.com/x" })).toBe(
+      "WebFetch(domain:docs.example.com)",
+    );
+    expect(narrowestRule("mcp__s__t", {})).toBe("mcp__s__t");
+  });
+});
+
+describe("inputDigest", () => {
+  it("is SHA-256 of the request as JSON", () => {
+    expect(sha256Hex(new TextEncoder().encode(""))).toBe(
+      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    );
+    expect(sha256Hex(new TextEncoder().encode("abc"))).toBe(
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+    );
+    // Several blocks (1000 bytes), checked against node:crypto once.
+    expect(sha256Hex(new TextEncoder().encode("x".repeat(1_000)))).toBe(
+      "44f8354494a5ba03ba1792a8d3e9c534c47a9181980fde7a3f44b06ef2ae7c7f",
+    );
+    expect(inputDigest({ a: 1 })).toBe(sha256Hex(new TextEncoder().encode('{"a":1}')));
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { decisionsCsv } from "../../../src/inbox/decision-store";
+import { DECISION_CSV_COLUMNS, type DecisionRecord } from "../../../src/protocol/decisions";
+
+const record = (overrides: Partial<DecisionRecord>): DecisionRecord => ({
+  decisionId: 1,
+  at: Date.UTC(2026, 10, 26, 12, 0, 0),
+  sessionId: "a".repeat(32),
+  interactionId: "ext_1",
+  agent: "Claude Code",
+  kind: "approval",
+  toolName: "Bash",
+  inputDigest: "0".repeat(64),
+  outcome: "approved",
+  decidedBy: { type: "grant", grantId: "grant_1" },
+  sessionExists: true,
+  ...overrides,
+});
+
+describe("decisionsCsv", () => {
+  it("opens with the columns and writes one line per record", () => {
+    const lines = decisionsCsv([
+      record({}),
+      record({
+        decisionId: 2,
+        outcome: "denied",
+        decidedBy: { type: "person", name: "ana", device: "page" },
+      }),
+    ]).split("\r\n");
+    expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
+    expect(lines[1]).toBe(
+      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,grant,,grant_1`,
+    );
+    expect(lines[2]).toContain(",denied,ana,page,");
+    expect(lines[3]).toBe("");
+  });
+
+  it("quotes commas and quotes, and defuses what a spreadsheet would run as a formula", () => {
+    const csv = decisionsCsv([
+      record({
+        agent: '=HYPERLINK("http://evil")',
+        decidedBy: { type: "person", name: "Doe, Jane", device: "api" },
+      }),
+    ]);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csv).toContain(`"Doe, Jane"`);
+  });
+});
