@@ -132,7 +132,16 @@ export default defineConfig({
             miniflare: { bindings: { ...bindings, ...MODEL_API_BINDINGS } },
           }),
         ],
-        test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...shared },
+        // One file at a time: every file serves the one Messages API host the runtime's binding
+        // names, so two files at once would answer each other's model calls.
+        test: {
+          name: "model-api",
+          include: ["test/worker/model-api/**/*.test.ts"],
+          ...shared,
+          fileParallelism: false,
+          // A project run one file at a time is its own group, after the others.
+          sequence: { groupOrder: 1 },
+        },
       },
       // A daily model token budget small enough for a scripted reply's usage to spend it.
       {

@@ -91,20 +91,20 @@ export function openExternalInteraction(
   const id = deps.newId(EXTERNAL_ID_PREFIX);
   const createdAt = deps.clock.now();
   const toolName = toolNameOf(opened.request) ?? kind.toolName ?? kind.kind;
+  const card = (deadline: number) => ({
+    id,
+    toolCallId: id,
+    frameId: MAIN_FRAME_ID,
+    kind: kind.kind,
+    toolName,
+    request: opened.request,
+    deadline,
+    createdAt,
+  });
   // A grant decides an approval at once: the card is stored resolved, and no device is asked.
   if (granted && kind.kind === "approval") {
     deps.atomically(() => {
-      const record = {
-        id,
-        toolCallId: id,
-        frameId: MAIN_FRAME_ID,
-        kind: kind.kind,
-        toolName,
-        request: opened.request,
-        deadline: createdAt,
-        createdAt,
-      };
-      deps.interactions.create(record);
+      deps.interactions.create(card(createdAt));
       if (body.key !== undefined) keys.set(id, body.key);
       const stored = deps.interactions.get(id);
       if (stored) resolveByGrant(deps, stored, granted);
@@ -114,16 +114,7 @@ export function openExternalInteraction(
   const timeoutMs = body.timeoutMs ?? deps.settings.interactionTimeoutMs;
   const deadline = cardDeadline(deps, { id, kind: kind.kind, toolName, createdAt, timeoutMs });
   deps.atomically(() => {
-    deps.interactions.create({
-      id,
-      toolCallId: id,
-      frameId: MAIN_FRAME_ID,
-      kind: kind.kind,
-      toolName,
-      request: opened.request,
-      deadline: deadline.expiresAt,
-      createdAt,
-    });
+    deps.interactions.create(card(deadline.expiresAt));
     if (body.key !== undefined) keys.set(id, body.key);
     deps.events.append(deps.kinds.promptEvent(kind.kind), {
       toolCallId: id,

@@ -343,7 +343,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   /** The test-only door (src/object-shell.ts). */
-  [INSIDE](): ObjectInsides {
-    return { differences: () => this.sql.differences() };
+  [INSIDE](): ObjectInsides & { forgetCopies(): void } {
+    return { differences: () => this.sql.differences(), forgetCopies: () => this.sql.forgetCopies() };
   }
 }

@@ -5,17 +5,27 @@ import { afterAll, beforeAll, vi } from "vitest";
 
 export type HostHandler = (input: RequestInfo | URL, init?: RequestInit) => Response | Promise<Response>;
 
+// One dispatcher for every file of the runtime, looking hosts up when a request is made: an SDK
+// client keeps the fetch it found when it was built, and with files sharing an isolate a client
+// built during one file may still be calling during the next. Its requests must reach the hosts
+// the running file serves, not the handlers of a file that already ended.
+const served = new Map<string, HostHandler>();
+// INVARIANT: the runtime's own fetch, taken before any stub; a new isolate takes it again.
+const realFetch = globalThis.fetch;
+const dispatch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const handler = served.get(url.host);
+  return handler ? handler(input, init) : realFetch(input, init);
+};
+
 /** Serves `hosts` for the duration of the calling test file. */
 export function serveHosts(hosts: Record<string, HostHandler>): void {
-  const realFetch = globalThis.fetch;
   beforeAll(() => {
-    vi.stubGlobal("fetch", (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      const handler = hosts[url.host];
-      return handler ? handler(input, init) : realFetch(input, init);
-    });
+    for (const [host, handler] of Object.entries(hosts)) served.set(host, handler);
+    if (globalThis.fetch !== dispatch) vi.stubGlobal("fetch", dispatch);
   });
   afterAll(() => {
-    vi.unstubAllGlobals();
+    for (const [host, handler] of Object.entries(hosts))
+      if (served.get(host) === handler) served.delete(host);
   });
 }

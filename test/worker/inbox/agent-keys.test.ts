@@ -154,6 +154,12 @@ describe("agent keys", () => {
       ["POST", "/api/sessions", {}],
       ["POST", "/api/sessions", { script: [] }],
       ["GET", "/api/notify"],
+      // The person's grants and decision record are theirs alone: a key neither lists nor makes one.
+      ["GET", "/api/grants"],
+      ["POST", "/api/grants", { effect: "allow", rule: "Bash(rm -rf:*)", scope: "all" }],
+      ["DELETE", "/api/grants/00000000000000000000000000000000"],
+      ["GET", "/api/decisions"],
+      ["GET", "/api/decisions/export?format=csv"],
       ["GET", "/api/channels"],
       ["POST", "/api/channels/link-codes", { platform: "telegram" }],
       ["GET", "/api/channels/links"],
@@ -172,8 +178,10 @@ describe("agent keys", () => {
     expect(socket.status).toBe(403);
     const stream = await exports.default.fetch(`${ORIGIN}/api/inbox/stream?token=${key}`);
     expect(stream.status).toBe(403);
-    // Nothing was answered.
+    // Nothing was answered, and no grant was made.
     expect((await dave.inbox()).cards.map((card) => card.interactionId)).toEqual(["toolu_key_refused"]);
+    const grants = await dave.api("GET", "/api/grants");
+    expect(((await grants.json()) as { grants: unknown[] }).grants).toEqual([]);
     laptop.close();
   });
 

@@ -82,7 +82,12 @@ describe("the decision record", () => {
         toolName: "Bash",
         outcome: "approved",
         decidedBy: { type: "grant", grantId },
-        inputDigest: inputDigest({ toolName: "Bash", input: { command: "npm run test" }, risk: "execute" }),
+        // The card's request as stored: an external agent's risk is kept as its claim.
+        inputDigest: inputDigest({
+          toolName: "Bash",
+          input: { command: "npm run test" },
+          claim: { risk: "execute" },
+        }),
         sessionExists: true,
       }),
       expect.objectContaining({
