@@ -7,6 +7,7 @@ import { accessJwks } from "./test/helpers/access-jwks.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
+import { TELEGRAM_BINDINGS, telegramApi } from "./test/helpers/telegram-api.ts";
 import { freePorts } from "./test/mcp-servers/free-ports";
 import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
 
@@ -49,7 +50,9 @@ const shared = {
   // The first test on each runner also pays for loading the Worker; on a busy 2-core machine that
   // alone can take several seconds.
   testTimeout: 20_000,
-  deps: { optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono"] } } },
+  deps: {
+    optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono", "chat", "@chat-adapter/telegram"] } },
+  },
   setupFiles: shadowReads ? ["test/helpers/shadow-reads-setup.ts"] : [],
 };
 
@@ -91,6 +94,7 @@ export default defineConfig({
             "test/worker/notify/**",
             "test/worker/model-api/**",
             "test/worker/inbox/**",
+            "test/worker/channels/**",
             "test/worker/budget/**",
             ...CORE_UNIT_TESTS,
           ],
@@ -174,6 +178,31 @@ export default defineConfig({
           }),
         ],
         test: { name: "inbox", include: ["test/worker/inbox/**/*.test.ts"], ...shared },
+      },
+      // Chat channels: people behind Access (as in the inbox runtime) and a Telegram bot whose Bot
+      // API is a recorded stand-in at the network's edge.
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { ...bindings, ...ACCESS_BINDINGS, ...TELEGRAM_BINDINGS, INBOX_DISABLED: "false" },
+              outboundService: (request: Request) =>
+                /^telegram\.(parley\.test|control)$/.test(new URL(request.url).hostname)
+                  ? telegramApi(request)
+                  : accessJwks(request),
+            },
+          }),
+        ],
+        // One file at a time: every file shares the one channel object, which a restart test evicts.
+        test: {
+          name: "channels",
+          include: ["test/worker/channels/**/*.test.ts"],
+          ...shared,
+          fileParallelism: false,
+          // A project run one file at a time is its own group, after the others.
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

@@ -1,12 +1,14 @@
 // `parley attach <share link>`: a terminal becomes one more device of a session. `parley vapid-keys`
 // prints a fresh VAPID key pair for Web Push. `parley mcp` and `parley hook` bridge Claude Code to
-// a session; `parley acp` bridges any Agent Client Protocol agent. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
+// a session; `parley acp` bridges any Agent Client Protocol agent; `parley channels` sets up a chat
+// platform. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
 import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../client/client";
 import { readAttachArgs } from "./attach-args";
 import { runAcp } from "./parley-acp";
+import { readTelegramArgs, setTelegramWebhook } from "./parley-channels";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
@@ -18,7 +20,9 @@ const USAGE = `Usage:
   parley mcp --server URL [--token T] | --link L  Claude Code's permission prompt (stdio MCP tool \`approve\`)
   parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)
   parley acp --server URL [--token T] | --link L [--prompt TEXT] -- <agent command…>
-                                                 an ACP agent's permissions, beside the editor or headless`;
+                                                 an ACP agent's permissions, beside the editor or headless
+  parley channels telegram --set-webhook URL [--bot-token T] [--secret-token S]
+                                                 point a Telegram bot at Parley's webhook`;
 
 function fail(message: string, code: number): never {
   // Server messages and the link itself end up here: printed inert, like everything else.
@@ -83,10 +87,22 @@ async function vapidKeys(): Promise<void> {
   );
 }
 
+async function channels([platform, ...args]: string[]): Promise<void> {
+  if (platform !== "telegram") fail(`channels: unknown platform ${platform ?? "(none)"}\n${USAGE}`, 2);
+  const read = readTelegramArgs(args, process.env);
+  if (!read.ok) fail(`${read.message}\n${USAGE}`, 2);
+  try {
+    process.stdout.write(`${await setTelegramWebhook(read.options)}\n`);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error), 1);
+  }
+}
+
 const [command, ...rest] = process.argv.slice(2);
 if (command === "attach") await attach(rest);
 else if (command === "vapid-keys") await vapidKeys();
 else if (command === "mcp") await runMcp(rest);
 else if (command === "hook") await runHook(rest);
 else if (command === "acp") await runAcp(rest);
+else if (command === "channels") await channels(rest);
 else fail(command ? `unknown command: ${command}\n${USAGE}` : USAGE, 2);

@@ -45,6 +45,22 @@ const SPENDING_LIMIT_VARS = {
     .optional(),
 };
 
+// Chat channels (src/channels/): a platform without its secrets is off.
+const CHANNEL_VARS = {
+  TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
+  TELEGRAM_WEBHOOK_SECRET_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,256}$/, "must be 16 to 256 characters of A-Z, a-z, 0-9, _ and -")
+    .optional(),
+  /** The Bot API's address; only a stand-in for tests changes it. */
+  TELEGRAM_API_BASE_URL: z.url().optional(),
+  /** The bot's @name, for the `t.me/<bot>?start=<code>` link shown while linking. */
+  TELEGRAM_BOT_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{3,64}$/, "must be the bot's user name without @")
+    .optional(),
+};
+
 const EnvSchema = z.object({
   GATEWAY_TOKEN: z.string().min(1).optional(),
   SESSION_SECRET: z
@@ -99,6 +115,7 @@ const EnvSchema = z.object({
   /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
   DEADLINE_POLICIES: z.string().optional(),
   ...SPENDING_LIMIT_VARS,
+  ...CHANNEL_VARS,
 });
 
 /**
@@ -155,6 +172,16 @@ export interface Config {
   sessionTokenBudget: number | null;
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
   pushServiceDomains: string[];
+  /** Chat platforms whose secrets are set (src/channels/); null ones are off and their routes 404. */
+  channels: { telegram: TelegramConfig | null };
+}
+
+export interface TelegramConfig {
+  botToken: string;
+  /** Telegram sends it back in `X-Telegram-Bot-Api-Secret-Token` on every webhook call. */
+  secretToken: string;
+  apiBaseUrl: string | null;
+  botUserName: string | null;
 }
 
 /** Parses the Worker environment; throws with every bad variable named. */
@@ -220,6 +247,17 @@ export function readConfig(env: ConfigVars): Config {
     deadlinePolicies: readDeadlinePolicies(e.DEADLINE_POLICIES),
     sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
     pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
+    channels: {
+      telegram:
+        e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_WEBHOOK_SECRET_TOKEN
+          ? {
+              botToken: e.TELEGRAM_BOT_TOKEN,
+              secretToken: e.TELEGRAM_WEBHOOK_SECRET_TOKEN,
+              apiBaseUrl: e.TELEGRAM_API_BASE_URL ?? null,
+              botUserName: e.TELEGRAM_BOT_USERNAME ?? null,
+            }
+          : null,
+    },
   };
 }
 

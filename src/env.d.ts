@@ -8,6 +8,8 @@ declare namespace Cloudflare {
     SESSIONS: DurableObjectNamespace<import("./session/session-rpc").SessionRpc>;
     /** One Inbox object per person (docs/architecture.md#the-inbox). */
     INBOXES: DurableObjectNamespace<import("./session/inbox-rpc").InboxRpc>;
+    /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
+    CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelObject>;
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
@@ -16,7 +18,7 @@ declare namespace Cloudflare {
   }
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "SessionObject" | "InboxObject";
+    durableNamespaces: "SessionObject" | "InboxObject" | "ChannelObject";
   }
 }
 interface Env extends Cloudflare.Env {}

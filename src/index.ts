@@ -1,6 +1,7 @@
 // Worker entry: the HTTP app (static page via Workers Assets, API via Hono), the session object
 // and the inbox object. Each loads on first use (src/object-shell.ts says why): an isolate that
 // only routes never builds an object's parts, and an object's isolate never builds the router's.
+import type { ChannelObject as Channel, ChannelRpc } from "./channels/channel-object";
 import type { InboxObject as Inbox } from "./inbox/inbox-object";
 import { HANDLERS, objectShell } from "./object-shell";
 import type { app as App } from "./router/app";
@@ -55,6 +56,9 @@ const INBOX_RPC = [
   "unsubscribePush",
   "stats",
   "deliveries",
+  "addChatLink",
+  "removeChatLink",
+  "chatCard",
   "addAgentKey",
   "listAgentKeys",
   "checkAgentKey",
@@ -70,6 +74,8 @@ const INBOX_RPC = [
   "allDecisions",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
+const CHANNEL_RPC = ["mintLinkCode", "listLinks", "unlink"] as const satisfies readonly (keyof ChannelRpc)[];
+
 // A method added to an RPC interface and not to its list fails to compile here.
 const everySessionMethod: Exclude<
   keyof SessionRpc,
@@ -83,6 +89,10 @@ const everyInboxMethod: Exclude<
 > extends never
   ? true
   : never = true;
+const everyChannelMethod: Exclude<keyof ChannelRpc, (typeof CHANNEL_RPC)[number] | "fetch"> extends never
+  ? true
+  : never = true;
+void everyChannelMethod;
 void everySessionMethod;
 void everyInboxMethod;
 
@@ -94,4 +104,9 @@ export const SessionObject = objectShell<Session>(
 export const InboxObject = objectShell<Inbox>(
   [...INBOX_RPC, ...HANDLERS],
   async () => (await import("./inbox/inbox-object")).InboxObject,
+);
+
+export const ChannelObject = objectShell<Channel>(
+  [...CHANNEL_RPC, ...HANDLERS],
+  async () => (await import("./channels/channel-object")).ChannelObject,
 );

@@ -22,6 +22,8 @@ import { SqlCounter } from "../storage/sql-counter";
 import { DecisionStore } from "./decision-store";
 import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
+import { InboxChat, type InboxChatAccount } from "./inbox-chat";
+import { chatSenderFor } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { InboxLinks } from "./inbox-links";
 import { InboxPush } from "./inbox-push";
@@ -46,6 +48,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   // Not readonly: a test may swap in a smaller budget to spend it quickly.
   private replayBudget = new ReplayBudget(() => Date.now());
   private readonly push: InboxPush;
+  private readonly chat: InboxChat;
   private readonly sql: SqlCounter;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
@@ -71,6 +74,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       now: () => Date.now(),
       linkIsLive: (linkId) => this.links.isLive(linkId),
     });
+    this.chat = new InboxChat(sql, () => Date.now());
     this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
@@ -79,7 +83,8 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     const parsed = OutboxBatch.parse(batch);
     const { frames, appliedThrough, pushes } = this.atomically(() => {
       const applied = this.store.apply(parsed);
-      return { ...applied, pushes: this.push.onApplied(applied.events) };
+      const pushed = this.push.onApplied(applied.events);
+      return { ...applied, pushes: this.chat.onApplied(applied.events) || pushed };
     });
     for (const frame of frames) this.broadcast(frame);
     if (pushes) await this.rearm();
@@ -186,6 +191,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   override async alarm(): Promise<void> {
     const now = Date.now();
     await this.push.deliverDue(now);
+    await this.chat.deliverDue(now, (platform) => chatSenderFor(this.env, platform));
     for (const linkId of this.links.takeExpired(now)) {
       this.push.forgetLink(linkId);
       await this.closeStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired");
@@ -194,7 +200,9 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   private async rearm(): Promise<void> {
-    const due = [this.links.nextExpiry(), this.push.nextDue()].filter((at): at is number => at !== null);
+    const due = [this.links.nextExpiry(), this.push.nextDue(), this.chat.nextDue()].filter(
+      (at): at is number => at !== null,
+    );
     if (due.length === 0) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.min(...due));
   }
@@ -218,7 +226,19 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   /** Pushes this inbox sent or is sending, newest first (what the person can inspect). */
   async deliveries() {
-    return this.push.deliveries.list();
+    return [...this.push.deliveries.list(), ...this.chat.list()].sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  async addChatLink(account: InboxChatAccount): Promise<void> {
+    this.chat.addAccount(account);
+  }
+
+  async removeChatLink(linkId: string): Promise<void> {
+    this.chat.removeAccount(linkId);
+  }
+
+  async chatCard(ref: number, linkId: string) {
+    return this.chat.cardOf(ref, linkId);
   }
 
   async listLinks(): Promise<InboxLinkView[]> {

@@ -65,6 +65,21 @@ const MIGRATIONS: string[][] = [
       UNIQUE (session_id, interaction_id))`,
     `CREATE INDEX decisions_by_at ON decisions (at)`,
   ],
+  [
+    // Chat accounts linked to this person (src/inbox/inbox-chat.ts), and the messages sent to them:
+    // one per card and account, one edit to its receipt per message.
+    `CREATE TABLE chat_links (
+      link_id TEXT PRIMARY KEY, platform TEXT NOT NULL, account_id TEXT NOT NULL, name TEXT NOT NULL,
+      thread_id TEXT NOT NULL, origin TEXT NOT NULL)`,
+    `CREATE TABLE chat_deliveries (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, platform TEXT NOT NULL, link_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+      session_id TEXT NOT NULL, interaction_id TEXT NOT NULL, change TEXT NOT NULL, payload TEXT NOT NULL,
+      status TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER, message_id TEXT, last_status INTEGER,
+      last_error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+      UNIQUE (link_id, session_id, interaction_id, change))`,
+    `CREATE INDEX chat_deliveries_due ON chat_deliveries (status, next_at)`,
+    `CREATE INDEX chat_deliveries_by_card ON chat_deliveries (session_id, interaction_id)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

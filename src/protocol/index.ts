@@ -2,6 +2,7 @@
 export * from "./access";
 export * from "./agent-keys";
 export * from "./agents";
+export * from "./channels";
 export * from "./commands";
 export * from "./elicitation";
 export * from "./errors";
@@ -16,6 +17,7 @@ export * from "./inbox-links";
 export * from "./limits";
 export * from "./notify";
 export * from "./outcome-words";
+export * from "./platform-names";
 export * from "./prompt-event";
 export * from "./session";
 export * from "./text-merge";

@@ -79,8 +79,8 @@ export type CardNotice = z.infer<typeof CardNotice>;
 
 export const DeliveryView = z.object({
   id: z.number().int(),
-  channel: z.enum(["push", "webhook"]),
-  /** The device id for a push, the URL's origin for a webhook. */
+  channel: z.enum(["push", "webhook", "telegram"]),
+  /** The device id for a push, the URL's origin for a webhook, the chat link's id for a chat message. */
   target: z.string(),
   change: CardChange,
   interactionId: InteractionId,

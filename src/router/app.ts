@@ -17,6 +17,7 @@ import { AGENT_KEY_ONLY, guardAgentKeys } from "./agent-key-guard";
 import { agentKeyRoutes } from "./agent-key-routes";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
+import { channelRoutes, channelWebhookRoutes } from "./channel-routes";
 import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { refuseCrossSite } from "./cross-site-guard";
@@ -65,6 +66,12 @@ app.use("/api/*", async (c, next) => {
 });
 
 app.use("/api/*", guardAgentKeys);
+
+// The platforms' webhooks carry no person (each platform signs its own requests, verified in the
+// channel object), so they answer before identity; refuseCrossSite lets them through by name
+// (PLATFORM_WEBHOOKS there), as they carry no Origin and Slack posts a form.
+app.route("/api/channels", channelWebhookRoutes);
+
 app.use("/api/*", identifyPerson);
 
 app.post("/api/sessions", async (c) => {
@@ -198,6 +205,7 @@ app.route("/api/sessions/:id", externalRoutes);
 app.route("/api/sessions/:id", sessionRoutes);
 
 app.route("/api/inbox", inboxRoutes);
+app.route("/api/channels", channelRoutes);
 app.route("/api/agent-keys", agentKeyRoutes);
 app.route("/api/grants", grantRoutes);
 app.route("/api/decisions", decisionRoutes);

@@ -4,13 +4,20 @@
 // `text/plain` POST needs no preflight). Clients that send no Origin (the CLI, bridges, curl) pass.
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
+import { ChatPlatform } from "../protocol/channels";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+// The one exemption: each chat platform's webhook (`POST /api/channels/<platform>`). The platform
+// calls it from its servers with no Origin and its own body type (Slack posts a form), and it
+// carries no ambient authority to abuse: the channel object verifies the platform's signature.
+const PLATFORM_WEBHOOKS = new Set(ChatPlatform.options.map((platform) => `/api/channels/${platform}`));
+
 export const refuseCrossSite = createMiddleware<AppEnv>(async (c, next) => {
   const request = c.req.raw;
+  if (request.method === "POST" && PLATFORM_WEBHOOKS.has(c.req.path)) return next();
   const upgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
   const origin = request.headers.get("origin");
   const own = new URL(request.url).origin;

@@ -1,16 +1,20 @@
 // What a person's inbox asks of a session, done with the actor's own rights: the person, who must
-// be the session's creator, acts as its owner whatever owner token is current; an inbox link acts
-// with its own role and label, as a share link of that role would. The Worker names the actor;
+// be the session's creator, acts as its owner whatever owner token is current, and so does a chat
+// account they linked (one more of their devices); an inbox link acts with its own role and label,
+// as a share link of that role would. The Worker names the actor;
 // this session alone decides what that actor may do here.
 import type { Access, LinkRole, ShareLinkView } from "../protocol/access";
+import type { ChatPlatform } from "../protocol/channels";
 import type { SessionCommand } from "../protocol/commands";
+import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { CommandOutcome } from "./command-handler";
 import { addLink, type LinkAdminHost, revokeLink } from "./link-admin";
 import { refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 
-/** Who acts from the inbox: the person in person, or an inbox link they minted. */
+/** Who acts from the inbox: the person in person, a chat account they linked, or an inbox link they minted. */
 export type InboxActor =
   | { kind: "person"; person: string }
+  | { kind: "chat"; person: string; platform: ChatPlatform; accountId: string; name: string }
   | {
       kind: "inbox_link";
       person: string;
@@ -33,14 +37,40 @@ export function linkAnswerer(link: { linkId: string; label: string | null }): st
   return `${link.label ?? "inbox link"} (inbox link ${link.linkId.slice(0, 8)})`;
 }
 
+/** How an answer given from a linked chat account is recorded: "Ana · Telegram". */
+export function chatAnswerer(account: { platform: ChatPlatform; name: string }): string {
+  return `${account.name} · ${PLATFORM_NAMES[account.platform]}`;
+}
+
 /**
- * The rights an inbox actor acts with: the person as the owner, whatever owner token is current;
- * a link as a share link of its role.
+ * The rights an inbox actor acts with: the person, and a chat account linked to them, as the
+ * owner, whatever owner token is current; a link as a share link of its role.
  */
 export function inboxActorAccess(actor: InboxActor): Access {
-  return actor.kind === "person"
-    ? { role: "owner", linkId: null }
-    : { role: actor.role, linkId: actor.linkId };
+  return actor.kind === "inbox_link"
+    ? { role: actor.role, linkId: actor.linkId }
+    : { role: "owner", linkId: null };
+}
+
+/**
+ * The device id an inbox actor's answers carry: a chat account's own (`chat-<platform>-<id>`, so
+ * a grant made from it is known as made from chat), else the inbox's.
+ */
+export function inboxActorDevice(actor: InboxActor): string {
+  return actor.kind === "chat" ? `chat-${actor.platform}-${actor.accountId}` : INBOX_DEVICE;
+}
+
+function answererOf(actor: InboxActor): string {
+  if (actor.kind === "person") return actor.person;
+  if (actor.kind === "chat") return chatAnswerer(actor);
+  return linkAnswerer(actor);
+}
+
+/** Each actor's own allowance: the person's, each chat account's, each link's. */
+function bucketOf(actor: InboxActor): string {
+  if (actor.kind === "person") return "inbox:person";
+  if (actor.kind === "chat") return `inbox:${inboxActorDevice(actor)}`;
+  return `inbox:${actor.linkId}`;
 }
 
 export interface InboxActionHost extends LinkAdminHost {
@@ -68,9 +98,11 @@ export function runInboxAction(
     // Never an owner token's version (inboxActorAccess): a rotation of the token leaves the person
     // their inbox; a link is refused what a share link of its role is refused.
     const access = inboxActorAccess(actor);
-    const answeredBy = actor.kind === "person" ? actor.person : linkAnswerer(actor);
-    const bucket = actor.kind === "person" ? "inbox:person" : `inbox:${actor.linkId}`;
-    return host.runCommand({ command: action.command, deviceId: INBOX_DEVICE, access, answeredBy }, bucket);
+    const deviceId = inboxActorDevice(actor);
+    return host.runCommand(
+      { command: action.command, deviceId, access, answeredBy: answererOf(actor) },
+      bucketOf(actor),
+    );
   }
   const linkId = action.type === "open" ? action.link.linkId : action.linkId;
   const known = host.state.links.list().find((link) => link.linkId === linkId);

@@ -1,11 +1,12 @@
 // The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
+import type { InboxChatAccount } from "../inbox/inbox-chat";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
 import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../protocol/grants";
-import type { InboxView, OutboxBatch } from "../protocol/inbox";
+import type { InboxCard, InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
 
@@ -49,6 +50,11 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** False when the device had no subscription (or one another link made). */
   unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
   deliveries(): Promise<DeliveryView[]>;
+  /** A chat account linked to this person starts getting their cards (src/inbox/inbox-chat.ts). */
+  addChatLink(account: InboxChatAccount): Promise<void>;
+  removeChatLink(linkId: string): Promise<void>;
+  /** The card behind button data `ref`, when it was sent to chat link `linkId`; null otherwise. */
+  chatCard(ref: number, linkId: string): Promise<InboxCard | null>;
   /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
   stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;

@@ -16,11 +16,11 @@ import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import { HttpCommandBudget } from "./http-command-budget";
 import {
-  INBOX_DEVICE,
   type InboxAction,
   type InboxActionHost,
   type InboxActor,
   inboxActorAccess,
+  inboxActorDevice,
   runInboxAction,
 } from "./inbox-actions";
 import type { InboxReport } from "./inbox-report";
@@ -166,7 +166,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     const outcome = await answer(() => runInboxAction(this.linkAdmin, actor, action));
     // An answer from the inbox may make a grant, as one given on the session's page may.
     if (action.type === "command")
-      await this.agent().grants.afterAnswer(outcome, INBOX_DEVICE, inboxActorAccess(actor));
+      await this.agent().grants.afterAnswer(outcome, inboxActorDevice(actor), inboxActorAccess(actor));
     return outcome;
   }
 

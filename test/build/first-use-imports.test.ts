@@ -1,6 +1,8 @@
 // What each part of the Worker loads before its first event, read from the bundler's own import
 // graph (esbuild, as wrangler bundles): dynamic imports are left out, since they run on first use.
 // A static import that pulls a heavy or unneeded part back in fails here, not in a profile.
+import { readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { build, type Metafile } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { LAZY_MODULES } from "../helpers/lazy-modules";
@@ -17,7 +19,8 @@ async function inputs(): Promise<Metafile["inputs"]> {
       format: "esm",
       platform: "browser",
       conditions: ["workerd", "worker"],
-      external: ["cloudflare:*", "node:*"],
+      // Node's modules come from the runtime (nodejs_compat), also when a package names them bare.
+      external: ["cloudflare:*", "node:*", ...builtinModules],
       loader: { ".md": "text" },
       logLevel: "silent",
     })
@@ -61,6 +64,15 @@ describe("what loads before a first event", () => {
     expect(matching(files, /@anthropic-ai|webcrypto-web-push|@opentelemetry/)).toEqual([]);
   });
 
+  it("leaves the Chat SDK and its adapters out of the router and the inbox object until a channel needs them", async () => {
+    const files = [
+      ...(await loadedWith("src/router/app.ts")),
+      ...(await loadedWith("src/inbox/inbox-object.ts")),
+      ...(await loadedWith("src/channels/channel-object.ts")),
+    ];
+    expect(matching(files, /node_modules\/(chat|@chat-adapter|discord-interactions)\//)).toEqual([]);
+  });
+
   it("leaves the agent loop, the tools and MCP out of an inbox object", async () => {
     const files = await loadedWith("src/inbox/inbox-object.ts");
     expect(
@@ -83,5 +95,39 @@ describe("what loads on first use", () => {
       }
     }
     expect([...lazy].sort()).toEqual(Object.keys(LAZY_MODULES).sort());
+  });
+});
+
+/** wrangler.toml's `[alias]` table: the bare imports wrangler's bundler points at Parley's stand-ins. */
+function wranglerAliases(): Record<string, string> {
+  const toml = readFileSync("wrangler.toml", "utf8");
+  const section = toml.split(/^\[alias\]$/m)[1]?.split(/^\[/m)[0] ?? "";
+  return Object.fromEntries(
+    [...section.matchAll(/^"([^"]+)"\s*=\s*"([^"]+)"/gm)].map(([, name, path]) => [name, path as string]),
+  );
+}
+
+describe("what the Worker's start loads of Node", () => {
+  it("is nothing: every Node module the bundle imports (hoisted to its top) is aliased to a stand-in", async () => {
+    const aliases = wranglerAliases();
+    const result = await build({
+      entryPoints: ["src/index.ts"],
+      bundle: true,
+      write: false,
+      metafile: true,
+      outdir: "/tmp/first-use-imports",
+      format: "esm",
+      platform: "browser",
+      conditions: ["workerd", "worker"],
+      alias: aliases,
+      // An aliased name must reach its alias: only the others stay the runtime's.
+      external: ["cloudflare:*", "node:*", ...builtinModules.filter((name) => !(name in aliases))],
+      loader: { ".md": "text" },
+      logLevel: "silent",
+    });
+    const imported = Object.values(result.metafile.outputs).flatMap((output) =>
+      output.imports.filter((entry) => entry.external && !entry.path.startsWith("cloudflare:")),
+    );
+    expect(imported.map((entry) => entry.path)).toEqual([]);
   });
 });

@@ -21,5 +21,7 @@ declare module "vitest" {
   interface ProvidedContext {
     /** `http://127.0.0.1:<port>` of the wrangler dev started by global-setup. */
     baseUrl: string;
+    /** The Telegram Bot API stand-in's `http://127.0.0.1:<port>` (test/helpers/telegram-api.ts). */
+    telegramApiUrl: string;
   }
 }

@@ -4,6 +4,7 @@ import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
+import { serveTelegramApi, TELEGRAM_BINDINGS } from "../helpers/telegram-api";
 import { freePorts } from "../mcp-servers/free-ports";
 import { startTestServers, type TestServerPorts, testMcpServers } from "../mcp-servers/test-servers";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
@@ -19,6 +20,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!hasChromium) {
     console.warn(`browser tests skipped: ${CHROMIUM_PATH} not found (apt-get install chromium)`);
     project.provide("baseUrl", "");
+    project.provide("telegramApiUrl", "");
     return undefined;
   }
   // The test MCP servers run for the whole suite; sessions pick them by name.
@@ -26,6 +28,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
   const stopMcp = await startTestServers(ports);
   const mcpServers = testMcpServers(ports);
+  // A Telegram bot whose Bot API is the recorded stand-in, on a loopback port.
+  const telegram = await serveTelegramApi();
   const server = await startWranglerDev({
     // VAPID keys turn on "Notify this device"; no webhook, which would only retry into the void.
     vars: {
@@ -36,14 +40,18 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
       // The stand-in push endpoint of reach.test.ts is on parley.invalid.
       PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
+      ...TELEGRAM_BINDINGS,
+      TELEGRAM_API_BASE_URL: telegram.url,
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });
   project.provide("baseUrl", server.baseUrl);
   project.provide("mcpServers", mcpServers);
   project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
+  project.provide("telegramApiUrl", telegram.url);
   return async () => {
     await server.stop();
+    await telegram.stop();
     await stopMcp();
   };
 }

@@ -83,9 +83,9 @@ function expectDocumentedRefusal(code: string | undefined, input: string, also =
   expect(expected, `unexpected refusal ${code} for ${input.slice(0, 200)}`).toBe(true);
 }
 
-/** The person's own routes: the inbox, their grants, their decision record and their agent keys. */
+/** The person's own routes: the inbox, grants, decision record, agent keys and chat links (and the off webhooks beside them). */
 function isPersonRoute(route: AppRoute): boolean {
-  return ["/api/inbox", "/api/grants", "/api/decisions", "/api/agent-keys"].some((root) =>
+  return ["/api/inbox", "/api/grants", "/api/decisions", "/api/agent-keys", "/api/channels"].some((root) =>
     route.path.startsWith(root),
   );
 }
@@ -184,7 +184,7 @@ describe("hostile input against a paused session", () => {
           });
           const what = `${route.key} with token ${token}`;
           expect(response.status, what).toBeLessThan(500);
-          // The person (of the inbox, grants, decisions and agent keys) comes from the edge (Access)
+          // The person (of the inbox, grants, decisions, agent keys and chat links) comes from the edge (Access)
           // or GATEWAY_TOKEN, and this runtime has neither: every caller on loopback (as these are)
           // is its one local person, so there is no credential to refuse — except an agent key's
           // shape, which every route but one refuses.

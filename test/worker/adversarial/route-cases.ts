@@ -120,6 +120,12 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "DELETE /api/grants/:grantId": { kind: "params" },
   "GET /api/decisions": { kind: "query" },
   "GET /api/decisions/export": { kind: "query" },
+  // Chat channels: every platform is off in this runtime, so its webhook and link codes answer 404.
+  "POST /api/channels/telegram": { kind: "body", acts: () => false },
+  "GET /api/channels": { kind: "query", ok: true },
+  "POST /api/channels/link-codes": { kind: "body", acts: () => false },
+  "GET /api/channels/links": { kind: "query", ok: true },
+  "DELETE /api/channels/links/:linkId": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {

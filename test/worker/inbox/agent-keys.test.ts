@@ -160,6 +160,11 @@ describe("agent keys", () => {
       ["DELETE", "/api/grants/00000000000000000000000000000000"],
       ["GET", "/api/decisions"],
       ["GET", "/api/decisions/export?format=csv"],
+      ["GET", "/api/channels"],
+      ["POST", "/api/channels/link-codes", { platform: "telegram" }],
+      ["GET", "/api/channels/links"],
+      ["DELETE", "/api/channels/links/link-not-there"],
+      ["POST", "/api/channels/telegram", { update_id: 1 }],
     ];
     for (const [method, path, body] of refusals) {
       const response = await bare(method, path, key, body);

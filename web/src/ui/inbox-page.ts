@@ -13,6 +13,7 @@ import { ApiError } from "../../../client/session-api";
 import type { CommandOutcome } from "../../../client/session-client";
 import type { InboxEvent, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import { safeLocalStorage } from "../safe-storage";
+import { chatLinksSection } from "./chat-links";
 import { ConnectAgentPanel } from "./connect-agent";
 import { h, setText } from "./dom";
 import { InboxCards } from "./inbox-cards";
@@ -142,6 +143,8 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     grants?.el ?? null,
     history?.el ?? null,
     route.linkToken ? null : startSection,
+    // Linking a chat account is the person's alone, never an inbox link's.
+    route.linkToken ? null : chatLinksSection(target),
     // Only the person mints agent keys; an inbox link may not (the server refuses it too).
     route.linkToken ? null : new ConnectAgentPanel(target).el,
   );

@@ -1,0 +1,40 @@
+// A card as a Chat SDK card: the kind's own words, the request shortened, the choices as buttons
+// whose data is `<ref>.<code>` (ids only, never the card's content), and a link to the inbox.
+import { Actions, Button, Card, type CardElement, CardText, LinkButton } from "chat";
+import { sessionKinds } from "../session/session-kinds";
+import { choicesOf, detailOf } from "./card-choices";
+import type { ChatCardMessage } from "./chat-sender";
+
+/** The one action id every card button uses; the value says which message and which choice. */
+export const CHOICE_ACTION = "c";
+/** Most characters of a request shown in a message; the rest is behind "See all". */
+const MAX_DETAIL_CHARS = 600;
+
+/** `<ref>.<code>` back into its parts; null when it is not one. */
+export function readChoiceValue(value: string | undefined): { ref: number; code: string } | null {
+  const match = /^(\d{1,15})\.([a-z0-9]{1,8})$/.exec(value ?? "");
+  if (!match) return null;
+  return { ref: Number(match[1]), code: match[2] as string };
+}
+
+export function cardMessage({ card, ref, openUrl }: ChatCardMessage): CardElement {
+  const { title, line } = sessionKinds.summary(card.kind, card.toolName, card.request);
+  const detail = detailOf(card);
+  const shortened = detail !== null && detail.length > MAX_DETAIL_CHARS;
+  const children = [CardText(line)];
+  if (detail) children.push(CardText(shortened ? `${detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : detail));
+  const choices = choicesOf(card);
+  const buttons = choices.map((choice) =>
+    Button({
+      id: CHOICE_ACTION,
+      label: choice.label,
+      value: `${ref}.${choice.code}`,
+      ...(choice.style ? { style: choice.style } : {}),
+    }),
+  );
+  const open = LinkButton({
+    url: openUrl,
+    label: choices.length === 0 ? "Open in Parley" : shortened ? "See all" : "Open in Parley",
+  });
+  return Card({ title, children: [...children, Actions([...buttons, open])] });
+}

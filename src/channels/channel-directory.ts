@@ -1,0 +1,143 @@
+// Who a chat account belongs to: one-time link codes a person mints from their inbox, and the
+// accounts that sent one in a direct message. An account id is keyed with its platform, so the
+// same digits on two platforms are two accounts.
+import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
+
+/** How long a link code may be sent to the bot. */
+export const LINK_CODE_TTL_MS = 10 * 60_000;
+/** Codes are read aloud and typed: no 0/O, 1/I/L. */
+const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH = 8;
+/** Unconsumed codes one person may hold at once. */
+const MAX_OPEN_CODES = 5;
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS link_codes (
+    code TEXT PRIMARY KEY, person TEXT NOT NULL, platform TEXT NOT NULL, expires_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS chat_accounts (
+    platform TEXT NOT NULL, account_id TEXT NOT NULL, person TEXT NOT NULL, name TEXT NOT NULL,
+    thread_id TEXT NOT NULL, link_id TEXT NOT NULL UNIQUE, linked_at INTEGER NOT NULL,
+    PRIMARY KEY (platform, account_id))`,
+];
+
+export interface ChatAccount extends ChannelAccountView {
+  person: string;
+  /** The direct-message thread the account linked from: where its cards are sent. */
+  threadId: string;
+}
+
+type AccountRow = {
+  platform: ChatPlatform;
+  account_id: string;
+  person: string;
+  name: string;
+  thread_id: string;
+  link_id: string;
+  linked_at: number;
+};
+
+export class ChannelDirectory {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly now: () => number,
+  ) {
+    for (const statement of SCHEMA) sql.exec(statement);
+  }
+
+  /** A fresh code for `person`; null when they already hold too many unexpired ones. */
+  mintCode(person: string, platform: ChatPlatform): { code: string; expiresAt: number } | null {
+    const now = this.now();
+    this.sql.exec(`DELETE FROM link_codes WHERE expires_at <= ?`, now);
+    const open = this.sql
+      .exec<{ n: number }>(`SELECT COUNT(*) AS n FROM link_codes WHERE person = ?`, person)
+      .one().n;
+    if (open >= MAX_OPEN_CODES) return null;
+    const bytes = crypto.getRandomValues(new Uint8Array(CODE_LENGTH));
+    const code = Array.from(bytes, (byte) => CODE_ALPHABET[byte % CODE_ALPHABET.length]).join("");
+    const expiresAt = now + LINK_CODE_TTL_MS;
+    this.sql.exec(
+      `INSERT INTO link_codes (code, person, platform, expires_at) VALUES (?, ?, ?, ?)`,
+      code,
+      person,
+      platform,
+      expiresAt,
+    );
+    return { code, expiresAt };
+  }
+
+  /**
+   * Spends `code` for an account of `platform`: links the account to the code's person (moving it
+   * from anyone it was linked to before). Null when the code is unknown, expired, spent or for
+   * another platform — and then nothing changes.
+   */
+  link(
+    platform: ChatPlatform,
+    code: string,
+    account: { accountId: string; name: string; threadId: string },
+  ): ChatAccount | null {
+    const now = this.now();
+    const row = this.sql
+      .exec<{ person: string; platform: string; expires_at: number }>(
+        `SELECT person, platform, expires_at FROM link_codes WHERE code = ?`,
+        code.trim().toUpperCase(),
+      )
+      .toArray()[0];
+    if (!row || row.platform !== platform || row.expires_at <= now) return null;
+    this.sql.exec(`DELETE FROM link_codes WHERE code = ?`, code.trim().toUpperCase());
+    const linkId = crypto.randomUUID();
+    this.sql.exec(
+      `INSERT INTO chat_accounts (platform, account_id, person, name, thread_id, link_id, linked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (platform, account_id) DO UPDATE SET person = excluded.person, name = excluded.name,
+         thread_id = excluded.thread_id, link_id = excluded.link_id, linked_at = excluded.linked_at`,
+      platform,
+      account.accountId,
+      row.person,
+      account.name,
+      account.threadId,
+      linkId,
+      now,
+    );
+    return this.account(platform, account.accountId);
+  }
+
+  account(platform: ChatPlatform, accountId: string): ChatAccount | null {
+    const row = this.sql
+      .exec<AccountRow>(
+        `SELECT * FROM chat_accounts WHERE platform = ? AND account_id = ?`,
+        platform,
+        accountId,
+      )
+      .toArray()[0];
+    return row ? toAccount(row) : null;
+  }
+
+  accountsOf(person: string): ChatAccount[] {
+    return this.sql
+      .exec<AccountRow>(`SELECT * FROM chat_accounts WHERE person = ? ORDER BY linked_at, link_id`, person)
+      .toArray()
+      .map(toAccount);
+  }
+
+  /** Unlinks one of `person`'s accounts; null when they have no link of that id. */
+  unlink(person: string, linkId: string): ChatAccount | null {
+    const row = this.sql
+      .exec<AccountRow>(`SELECT * FROM chat_accounts WHERE link_id = ? AND person = ?`, linkId, person)
+      .toArray()[0];
+    if (!row) return null;
+    this.sql.exec(`DELETE FROM chat_accounts WHERE link_id = ?`, linkId);
+    return toAccount(row);
+  }
+}
+
+function toAccount(row: AccountRow): ChatAccount {
+  return {
+    linkId: row.link_id,
+    platform: row.platform,
+    accountId: row.account_id,
+    name: row.name,
+    linkedAt: row.linked_at,
+    person: row.person,
+    threadId: row.thread_id,
+  };
+}

@@ -1,0 +1,127 @@
+// ChannelObject: the one Durable Object behind the chat webhooks. It keeps who each chat account
+// is (link codes, linked accounts) and the Chat SDK's state in its SQLite, and turns a verified
+// button press into the card's command, sent to the card's session as the linked person.
+import { DurableObject } from "cloudflare:workers";
+import { configFor } from "../config";
+import { chatReceipt } from "../inbox/inbox-chat";
+import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
+import type { InboxActor } from "../session/inbox-actions";
+import { inboxStub } from "../session/inbox-rpc";
+import { sessionStub } from "../session/session-rpc";
+import { commandFor } from "./card-choices";
+import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import { SqlStateAdapter } from "./sql-state-adapter";
+import type { ChannelHooks, TelegramBot } from "./telegram-bot";
+
+/** The channel object's one instance (every platform's webhooks come to it). */
+export const CHANNEL_OBJECT_NAME = "channels";
+
+export interface ChannelRpc {
+  /** A one-time code `person` sends the bot to link an account; null when they hold too many. */
+  mintLinkCode(person: string, platform: ChatPlatform): Promise<{ code: string; expiresAt: number } | null>;
+  listLinks(person: string): Promise<ChannelAccountView[]>;
+  /** Unlinks one of `person`'s accounts (its clicks stop answering at once); null when no such link. */
+  unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
+  fetch(request: Request): Promise<Response>;
+}
+
+export function channelStub(env: Env): ChannelRpc {
+  return env.CHANNELS.get(env.CHANNELS.idFromName(CHANNEL_OBJECT_NAME)) as unknown as ChannelRpc;
+}
+
+function view({ person: _person, threadId: _threadId, ...account }: ChatAccount): ChannelAccountView {
+  return account;
+}
+
+export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
+  private readonly directory: ChannelDirectory;
+  private readonly state: SqlStateAdapter;
+  // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
+  private telegram: TelegramBot | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.directory = new ChannelDirectory(ctx.storage.sql, () => Date.now());
+    this.state = new SqlStateAdapter(ctx.storage.sql);
+  }
+
+  async mintLinkCode(person: string, platform: ChatPlatform) {
+    return this.directory.mintCode(person, platform);
+  }
+
+  async listLinks(person: string): Promise<ChannelAccountView[]> {
+    return this.directory.accountsOf(person).map(view);
+  }
+
+  async unlink(person: string, linkId: string): Promise<ChannelAccountView | null> {
+    const account = this.directory.unlink(person, linkId);
+    if (!account) return null;
+    await inboxStub(this.env, person).removeChatLink(linkId);
+    return view(account);
+  }
+
+  /** `POST /api/channels/telegram`, forwarded by the Worker once the platform is configured. */
+  override async fetch(request: Request): Promise<Response> {
+    const config = configFor(this.env).channels.telegram;
+    if (!config) return new Response("Not found", { status: 404 });
+    if (!this.telegram) {
+      const { TelegramBot } = await import("./telegram-bot");
+      this.telegram = new TelegramBot(config, this.state, this.hooks());
+    }
+    return this.telegram.handle(request);
+  }
+
+  // This object sets no alarm and accepts no socket; the handlers exist because every object's
+  // shell forwards all of them (src/object-shell.ts).
+  override async alarm(): Promise<void> {}
+  override async webSocketMessage(): Promise<void> {}
+  override async webSocketClose(): Promise<void> {}
+  override async webSocketError(): Promise<void> {}
+
+  private hooks(): ChannelHooks {
+    return {
+      directory: this.directory,
+      linked: async (account, origin) => {
+        await inboxStub(this.env, account.person).addChatLink({
+          linkId: account.linkId,
+          platform: account.platform,
+          accountId: account.accountId,
+          name: account.name,
+          threadId: account.threadId,
+          origin,
+        });
+      },
+      chose: (account, ref, code) => this.chose(account, ref, code),
+    };
+  }
+
+  /**
+   * The same command the inbox page sends, acted by the linked account itself (a device of its
+   * person: the session checks the person and records "Ana · Telegram"); what to tell the account,
+   * or null.
+   */
+  private async chose(account: ChatAccount, ref: number, code: string): Promise<string | null> {
+    const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
+    if (!card) return "This button is not for a card of yours.";
+    const command = commandFor(card, code);
+    if (!command) return "This card does not offer that choice.";
+    const actor: InboxActor = {
+      kind: "chat",
+      person: account.person,
+      platform: account.platform,
+      accountId: account.accountId,
+      name: account.name,
+    };
+    const outcome = await sessionStub(this.env, card.sessionId).fromInbox(actor, {
+      type: "command",
+      command,
+    });
+    if (outcome.ok) return command.type === "extend_deadline" ? "More time given." : null;
+    const winner = outcome.error.resolution;
+    if (outcome.error.code === "already_resolved" && winner)
+      return `Already decided: ${chatReceipt(winner)}.`;
+    if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
+      return "This card's session is gone or is no longer yours.";
+    return outcome.error.message;
+  }
+}

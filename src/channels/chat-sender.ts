@@ -1,0 +1,28 @@
+// What the inbox needs of a chat platform to deliver cards: post one card to a direct message and
+// later edit it to its receipt. Implemented per platform over the Chat SDK's adapters.
+import type { InboxCard } from "../protocol/inbox";
+
+export interface ChatCardMessage {
+  card: InboxCard;
+  /** The delivery row's id, the only thing a button carries back (Telegram allows 64 bytes). */
+  ref: number;
+  /** The inbox page at this card, for what a chat message cannot ask. */
+  openUrl: string;
+}
+
+export interface ChatSender {
+  /** Posts the card with its buttons; answers the platform's id of the message. */
+  post(threadId: string, message: ChatCardMessage): Promise<string>;
+  /** Replaces the message with `text` and takes its buttons away. */
+  edit(threadId: string, messageId: string, text: string): Promise<void>;
+}
+
+/** How one attempt failed: worth trying again (network, 5xx, rate limits), or not. */
+export function failureOf(error: unknown): { retry: boolean; message: string } {
+  const name = error instanceof Error ? error.name : "";
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    retry: name === "NetworkError" || name === "AdapterRateLimitError",
+    message: message.slice(0, 200),
+  };
+}

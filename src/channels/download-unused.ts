@@ -1,0 +1,41 @@
+// Stand-ins for the Node modules behind the Chat SDK's file download (`@chat-adapter/shared`'s
+// download.ts), which Parley never calls: imported for real, workerd would load node:https, net,
+// stream, zlib and dns at every Worker start (about 40 ms). wrangler.toml's [alias] points them here.
+// Every address counts as blocked and every request fails, so a download can never go out.
+
+const UNUSED = "Parley's chat channels download no files";
+
+export class BlockList {
+  addSubnet(): void {}
+  check(): boolean {
+    return true;
+  }
+}
+
+export function isIP(): number {
+  return 0;
+}
+
+export async function lookup(): Promise<never> {
+  throw new Error(UNUSED);
+}
+
+export function request(): never {
+  throw new Error(UNUSED);
+}
+
+export function pipeline(): never {
+  throw new Error(UNUSED);
+}
+
+export function createBrotliDecompress(): never {
+  throw new Error(UNUSED);
+}
+
+export function createGunzip(): never {
+  throw new Error(UNUSED);
+}
+
+export function createInflate(): never {
+  throw new Error(UNUSED);
+}

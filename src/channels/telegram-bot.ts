@@ -1,0 +1,83 @@
+// Telegram's side of the channel object: the Chat SDK verifies each webhook call (the secret token
+// header), drops repeated updates (by update_id, in SQLite) and routes it; this file links accounts
+// (`/start <code>`, `/link <code>`) and turns a button press into the card's command.
+import type { TelegramAdapter } from "@chat-adapter/telegram";
+import { type ActionEvent, Chat, type SlashCommandEvent, type StateAdapter } from "chat";
+import type { TelegramConfig } from "../config";
+import { CHOICE_ACTION, readChoiceValue } from "./card-message";
+import type { ChannelDirectory, ChatAccount } from "./channel-directory";
+import { telegramAdapter } from "./telegram-adapter";
+
+export interface ChannelHooks {
+  directory: ChannelDirectory;
+  /** An account just linked: its person's inbox starts sending it cards. */
+  linked(account: ChatAccount, origin: string): Promise<void>;
+  /** A linked account pressed a card's button: what to tell it, or null for nothing. */
+  chose(account: ChatAccount, ref: number, code: string): Promise<string | null>;
+}
+
+export const NOT_LINKED =
+  "This Telegram account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Telegram.";
+export const NOT_DIRECT = "Parley answers only in a direct message with this bot.";
+const LINK_HELP = "Send /link followed by the code your Parley inbox shows under Link Telegram.";
+const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
+
+type TelegramChat = { id: number; type: string };
+
+export class TelegramBot {
+  private readonly chat: Chat<{ telegram: TelegramAdapter }>;
+  // INVARIANT: the deployment's origin as the last webhook reached it; every webhook of one
+  // deployment arrives at the same origin, so an instance that lost it learns it again on the next.
+  private origin = "";
+
+  constructor(config: TelegramConfig, state: StateAdapter, hooks: ChannelHooks) {
+    this.chat = new Chat({
+      adapters: { telegram: telegramAdapter(config) },
+      state,
+      userName: config.botUserName ?? "parley",
+      logger: "warn",
+    });
+    this.chat.onSlashCommand(["/start", "/link"], (event) => this.link(event, hooks));
+    this.chat.onAction(CHOICE_ACTION, (event) => this.choose(event, hooks));
+  }
+
+  /** Verifies and handles one webhook call; answers once its work is done and stored. */
+  async handle(request: Request): Promise<Response> {
+    this.origin = new URL(request.url).origin;
+    const work: Promise<unknown>[] = [];
+    const response = await this.chat.webhooks.telegram(request, { waitUntil: (task) => work.push(task) });
+    await Promise.allSettled(work);
+    return response;
+  }
+
+  private async link(event: SlashCommandEvent, hooks: ChannelHooks): Promise<void> {
+    const chat = (event.raw as { chat?: TelegramChat }).chat;
+    if (chat?.type !== "private") return void (await event.channel.post(NOT_DIRECT));
+    const code = event.text.trim();
+    if (!code) return void (await event.channel.post(LINK_HELP));
+    const account = hooks.directory.link("telegram", code, {
+      accountId: event.user.userId,
+      name: event.user.fullName || event.user.userName || event.user.userId,
+      threadId: event.channel.id,
+    });
+    if (!account) return void (await event.channel.post(CODE_REFUSED));
+    await hooks.linked(account, this.origin);
+    await event.channel.post(
+      `Linked to Parley as ${account.person}. Cards that wait for you will arrive here, with buttons.`,
+    );
+  }
+
+  private async choose(event: ActionEvent, hooks: ChannelHooks): Promise<void> {
+    const tell = async (text: string) => {
+      if (event.thread) await event.thread.post(text);
+    };
+    const chat = (event.raw as { message?: { chat?: TelegramChat } }).message?.chat;
+    if (chat?.type !== "private") return tell(NOT_DIRECT);
+    const account = hooks.directory.account("telegram", event.user.userId);
+    if (!account) return tell(NOT_LINKED);
+    const choice = readChoiceValue(event.value);
+    if (!choice) return tell("This button is not one of Parley's.");
+    const reply = await hooks.chose(account, choice.ref, choice.code);
+    if (reply) await tell(reply);
+  }
+}

@@ -1,0 +1,21 @@
+// The sender for each chat platform, loaded on the first delivery that needs it (the Chat SDK and
+// its adapters stay out of an inbox that sends no chat message).
+import type { ChatSender } from "../channels/chat-sender";
+import { configFor } from "../config";
+import type { ChatPlatform } from "../protocol/channels";
+
+// INVARIANT: one sender per env object and platform, rebuilt by a new instance from the same config.
+const senders = new WeakMap<object, Map<ChatPlatform, ChatSender>>();
+
+/** The platform's sender; null when its secrets are no longer set. */
+export async function chatSenderFor(env: Env, platform: ChatPlatform): Promise<ChatSender | null> {
+  const kept = senders.get(env)?.get(platform);
+  if (kept) return kept;
+  const config = configFor(env).channels.telegram;
+  if (platform !== "telegram" || !config) return null;
+  const sender = (await import("../channels/telegram-adapter")).telegramSender(config);
+  const byPlatform = senders.get(env) ?? new Map<ChatPlatform, ChatSender>();
+  byPlatform.set(platform, sender);
+  senders.set(env, byPlatform);
+  return sender;
+}

@@ -1,0 +1,112 @@
+// Telegram from the inbox page on a phone: Link Telegram shows a code, the bot gets it in a direct
+// message, the account is listed; a card then arrives in the chat, a signed press approves it, the
+// page shows who approved it from where, and the chat message is edited to the receipt.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { TELEGRAM_BINDINGS, type TelegramCall } from "../helpers/telegram-api";
+import { expectNoViolations } from "./axe-audit";
+import { hasChromium } from "./browser-env";
+import { baseUrl, launchBrowser, postMessage, say, screenshot, scriptedSession } from "./harness";
+
+const USER = { id: 7_700_001, first_name: "Ana", is_bot: false };
+let updateId = 8_800_000;
+
+async function sendUpdate(update: Record<string, unknown>): Promise<number> {
+  updateId += 1;
+  const response = await fetch(`${baseUrl()}/api/channels/telegram`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-telegram-bot-api-secret-token": TELEGRAM_BINDINGS.TELEGRAM_WEBHOOK_SECRET_TOKEN,
+    },
+    body: JSON.stringify({ update_id: updateId, ...update }),
+  });
+  return response.status;
+}
+
+async function callsTo(method: string): Promise<TelegramCall[]> {
+  const calls = (await (await fetch(`${inject("telegramApiUrl")}/control/calls`)).json()) as TelegramCall[];
+  return calls.filter((call) => call.method === method && Number(call.body.chat_id) === USER.id);
+}
+
+describe.skipIf(!hasChromium)("Telegram from the inbox page", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("links an account on a phone, and a press in Telegram approves a card the page then shows as approved from Telegram", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const phone = await context.newPage();
+    phone.on("pageerror", (error) => console.error("[phone] page error:", error));
+    await phone.goto(`${baseUrl()}/#/inbox`);
+    await phone.getByRole("button", { name: "Link Telegram" }).click();
+    const command = (await phone.locator(".chat-link-command").textContent()) ?? "";
+    expect(command).toMatch(/^\/link [A-Z2-9]{8}$/);
+    expect(await phone.getByRole("link", { name: "Open Telegram" }).getAttribute("href")).toBe(
+      `https://t.me/parley_test_bot?start=${command.slice("/link ".length)}`,
+    );
+    await expectNoViolations(phone, "inbox with a Telegram link code");
+
+    const text = `/start ${command.slice("/link ".length)}`;
+    const message = { message_id: 1, date: 1, from: USER, chat: { id: USER.id, type: "private" }, text };
+    expect(
+      await sendUpdate({
+        message: { ...message, entities: [{ type: "bot_command", offset: 0, length: 6 }] },
+      }),
+    ).toBe(200);
+    await phone.locator(".chat-link", { hasText: `Telegram: Ana (id ${USER.id})` }).waitFor();
+    await screenshot(phone, "inbox-telegram-linked");
+    await expectNoViolations(phone, "inbox with a linked Telegram account");
+
+    const session = await scriptedSession([
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_e2e_tg",
+            name: "notes_write",
+            input: { key: "k", text: "from chat" },
+          },
+        ],
+      },
+      say("Saved."),
+    ]);
+    await postMessage(session, "Write it down");
+    const card = phone.locator(`.inbox-group[data-session-id="${session.sessionId}"] .approval-card`);
+    await card.waitFor();
+    await expect
+      .poll(async () => (await callsTo("sendMessage")).filter((c) => c.body.reply_markup).length)
+      .toBe(1);
+    const [sent] = (await callsTo("sendMessage")).filter((c) => c.body.reply_markup);
+    const markup = sent?.body.reply_markup as {
+      inline_keyboard: { text: string; callback_data?: string }[][];
+    };
+    const approve = markup.inline_keyboard.flat().find((button) => button.text === "Approve")?.callback_data;
+    const press = {
+      id: "cb-e2e",
+      from: USER,
+      chat_instance: "1",
+      data: approve,
+      message: { message_id: 1, date: 1, chat: { id: USER.id, type: "private" }, text: "card" },
+    };
+    expect(await sendUpdate({ callback_query: press })).toBe(200);
+
+    const receipt = phone.locator(
+      `.inbox-group[data-session-id="${session.sessionId}"] .receipt[data-outcome=approved]`,
+    );
+    await receipt.waitFor();
+    expect(await receipt.textContent()).toMatch(/^Approved by Ana · Telegram/);
+    await expect
+      .poll(async () => (await callsTo("editMessageText")).map((c) => c.body.text))
+      .toContain("Approved by Ana · Telegram");
+    await context.close();
+  });
+});

@@ -1,0 +1,36 @@
+// A deployment without a platform's secrets: the platform is off, its webhook answers 404 and no
+// link code can be made for it.
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { ORIGIN } from "../helpers/session-harness";
+
+describe("chat channels without their secrets", () => {
+  it("answer 404 on Telegram's webhook, however it is signed", async () => {
+    const response = await exports.default.fetch(`${ORIGIN}/api/channels/telegram`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-telegram-bot-api-secret-token": "anything-at-all-0000",
+      },
+      body: JSON.stringify({ update_id: 1 }),
+    });
+    expect(response.status).toBe(404);
+  });
+
+  it("are listed as off, so the inbox page offers none", async () => {
+    const response = await exports.default.fetch(`${ORIGIN}/api/channels`);
+    expect(await response.json()).toEqual({ platforms: [] });
+  });
+
+  it("refuse to make a link code for a platform that is off, naming it", async () => {
+    const response = await exports.default.fetch(`${ORIGIN}/api/channels/link-codes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ platform: "telegram" }),
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      error: { code: "not_found", message: "Telegram is not configured on this server" },
+    });
+  });
+});
