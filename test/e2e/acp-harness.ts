@@ -50,9 +50,9 @@ export function claudeAcpCommand(box: Sandbox): AcpAgent {
 }
 
 /**
- * OpenCode's native binary: PARLEY_OPENCODE_BIN, else the platform package `npm install --no-save
- * opencode-ai` leaves. It is not a pinned dev dependency: opencode-ai lists a native package per
- * platform, and a lockfile that cannot name them all makes `npm ci` refuse to install.
+ * OpenCode's native binary: PARLEY_OPENCODE_BIN, else the Linux x64 package pinned as an optional
+ * dependency (opencode-ai itself is not pinned: it names a native package per platform, and a
+ * lockfile that cannot list them all makes `npm ci` refuse to install).
  */
 export const OPENCODE =
   process.env.PARLEY_OPENCODE_BIN ??
