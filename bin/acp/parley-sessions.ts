@@ -148,7 +148,20 @@ export class ParleySessions {
       const card = cardForPermission(params);
       const key = parleyKey(`${params.toolCall.toolCallId}.${requestId}`);
       const deadline = Date.now() + this.settings.unreachableMs;
-      const opened = await agent.openInteraction({ ...card, key }, deadline, controller.signal);
+      const opened = await agent
+        .openInteraction({ ...card, key }, deadline, controller.signal)
+        .catch((error: unknown) => {
+          // Aborted while the card was being opened: Parley may have stored it before the abort,
+          // so it is found again by its key and withdrawn, never left waiting for an answer.
+          if (controller.signal.aborted) {
+            this.track(
+              agent
+                .openInteraction({ ...card, key }, deadline)
+                .then((found) => agent.withdraw(found.interactionId)),
+            );
+          }
+          throw error;
+        });
       const withdraw = () => this.track(agent.withdraw(opened.interactionId));
       if (controller.signal.aborted) withdraw();
       else controller.signal.addEventListener("abort", withdraw, { once: true });

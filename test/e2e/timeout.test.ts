@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)("an unanswered prompt", () => {
     await typeMessage(page, "Write a note");
     const card = page.locator(".approval-card");
     await card.waitFor();
-    expect(await card.getByRole("button", { name: "Approve" }).isEnabled()).toBe(true);
+    expect(await card.getByRole("button", { name: "Approve", exact: true }).isEnabled()).toBe(true);
 
     // This page's clock runs past the ten-minute deadline; the server's alarm is still far away.
     await page.evaluate(() => {
@@ -60,7 +60,7 @@ describe.skipIf(!hasChromium)("an unanswered prompt", () => {
       Date.now = () => real() + 11 * 60_000;
     });
     await card.locator(".countdown[data-urgency=expired]").waitFor();
-    expect(await card.getByRole("button", { name: "Approve" }).isDisabled()).toBe(true);
+    expect(await card.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
     expect(await card.getByRole("button", { name: "Deny", exact: true }).isDisabled()).toBe(true);
     expect(await card.locator(".action-line").textContent()).toMatch(/Time is up/);
     await card.focus();

@@ -146,10 +146,17 @@ export class InboxCards {
       const headingId = `inbox-group-${sessionId}`;
       const heading = h("h3", { id: headingId });
       const cards = h("div", { class: "inbox-group-cards" });
+      // Two sessions may share a title: the section's name adds the session's short id, so each
+      // landmark is told apart.
       const el = h(
         "section",
-        { class: "inbox-group", "data-session-id": sessionId, "aria-labelledby": headingId },
+        {
+          class: "inbox-group",
+          "data-session-id": sessionId,
+          "aria-labelledby": `${headingId} ${headingId}-id`,
+        },
         heading,
+        h("span", { id: `${headingId}-id`, hidden: true, text: `session ${sessionId.slice(0, 8)}` }),
         cards,
       );
       group = { el, heading, cards };

@@ -154,7 +154,14 @@ export class QuestionCard extends AnswerableCard {
     choices: HTMLInputElement[],
   ): { el: HTMLElement; show(focused: HTMLInputElement | null): void } | null {
     if (!question.options.some((option) => option.preview)) return null;
-    const el = h("div", { class: "option-preview markdown", "aria-live": "polite" });
+    // A long preview scrolls, so keyboard users can focus it to scroll it too.
+    const el = h("div", {
+      class: "option-preview markdown",
+      "aria-live": "polite",
+      tabindex: "0",
+      role: "region",
+      "aria-label": `Preview: ${question.header ?? question.question}`,
+    });
     let shown: string | undefined;
     const show = (focused: HTMLInputElement | null) => {
       const pick = focused ?? choices.find((c) => c.checked) ?? null;
