@@ -46,14 +46,14 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly agentKeys: InboxAgentKeys;
   private readonly tickets: SpentTickets;
   // Not readonly: a test may swap in a smaller budget to spend it quickly.
-  private replayBudget = new ReplayBudget(() => Date.now());
+  private replayBudget = new ReplayBudget(() => this.clock.now());
   private readonly push: InboxPush;
   private readonly chat: InboxChat;
   private readonly sql: SqlCounter;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
-  /** The clock grants expire by and decisions age by (tests move it forward instead of waiting). */
+  /** The inbox's one clock: every store, budget and delivery reads it (tests move it forward). */
   readonly clock = new SessionClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -64,17 +64,17 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     const config = readConfig(env as unknown as Record<string, unknown>);
     this.decisionStore = new DecisionStore(sql, this.clock.now, config.decisionRetentionMs);
     this.grantStore = new GrantStore(sql, this.clock.now);
-    this.store = new InboxStore(sql, () => Date.now(), this.decisionStore);
-    this.links = new InboxLinks(sql, () => Date.now());
-    this.agentKeys = new InboxAgentKeys(sql, () => Date.now());
-    this.tickets = new SpentTickets(new MetaStore(sql), () => Date.now());
+    this.store = new InboxStore(sql, this.clock.now, this.decisionStore);
+    this.links = new InboxLinks(sql, this.clock.now);
+    this.agentKeys = new InboxAgentKeys(sql, this.clock.now);
+    this.tickets = new SpentTickets(new MetaStore(sql), this.clock.now);
     this.push = new InboxPush({
       sql,
       config,
-      now: () => Date.now(),
+      now: this.clock.now,
       linkIsLive: (linkId) => this.links.isLive(linkId),
     });
-    this.chat = new InboxChat(sql, () => Date.now());
+    this.chat = new InboxChat(sql, this.clock.now);
     this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
@@ -189,7 +189,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   /** The inbox's one alarm: pushes that are due, and a link's expiry, which ends its open streams. */
   override async alarm(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     await this.push.deliverDue(now);
     await this.chat.deliverDue(now, (platform) => chatSenderFor(this.env, platform));
     for (const linkId of this.links.takeExpired(now)) {
