@@ -7,6 +7,7 @@ import { accessJwks } from "./test/helpers/access-jwks.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
+import { SLACK_BINDINGS, slackApi } from "./test/helpers/slack-api.ts";
 import { TELEGRAM_BINDINGS, telegramApi } from "./test/helpers/telegram-api.ts";
 import { freePorts } from "./test/mcp-servers/free-ports";
 import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
@@ -51,7 +52,18 @@ const shared = {
   // alone can take several seconds.
   testTimeout: 20_000,
   deps: {
-    optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono", "chat", "@chat-adapter/telegram"] } },
+    optimizer: {
+      ssr: {
+        include: [
+          "@anthropic-ai/sdk",
+          "zod",
+          "hono",
+          "chat",
+          "@chat-adapter/telegram",
+          "@chat-adapter/slack",
+        ],
+      },
+    },
   },
   setupFiles: shadowReads ? ["test/helpers/shadow-reads-setup.ts"] : [],
 };
@@ -179,18 +191,26 @@ export default defineConfig({
         ],
         test: { name: "inbox", include: ["test/worker/inbox/**/*.test.ts"], ...shared },
       },
-      // Chat channels: people behind Access (as in the inbox runtime) and a Telegram bot whose Bot
-      // API is a recorded stand-in at the network's edge.
+      // Chat channels: people behind Access (as in the inbox runtime), a Telegram bot and a Slack app
+      // whose APIs are recorded stand-ins at the network's edge.
       {
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ...bindings, ...ACCESS_BINDINGS, ...TELEGRAM_BINDINGS, INBOX_DISABLED: "false" },
+              bindings: {
+                ...bindings,
+                ...ACCESS_BINDINGS,
+                ...TELEGRAM_BINDINGS,
+                ...SLACK_BINDINGS,
+                INBOX_DISABLED: "false",
+              },
               outboundService: (request: Request) =>
                 /^telegram\.(parley\.test|control)$/.test(new URL(request.url).hostname)
                   ? telegramApi(request)
-                  : accessJwks(request),
+                  : /^slack\.(parley\.test|control)$/.test(new URL(request.url).hostname)
+                    ? slackApi(request)
+                    : accessJwks(request),
             },
           }),
         ],

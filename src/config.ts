@@ -59,6 +59,13 @@ const CHANNEL_VARS = {
     .string()
     .regex(/^[A-Za-z0-9_]{3,64}$/, "must be the bot's user name without @")
     .optional(),
+  SLACK_BOT_TOKEN: z
+    .string()
+    .regex(/^xoxb-/, "must be the app's bot token (xoxb-…)")
+    .optional(),
+  SLACK_SIGNING_SECRET: z.string().min(16, "must be the app's signing secret").optional(),
+  /** The Web API's address (ending in /api/); only a stand-in for tests changes it. */
+  SLACK_API_BASE_URL: z.url().optional(),
 };
 
 const EnvSchema = z.object({
@@ -173,7 +180,7 @@ export interface Config {
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
   pushServiceDomains: string[];
   /** Chat platforms whose secrets are set (src/channels/); null ones are off and their routes 404. */
-  channels: { telegram: TelegramConfig | null };
+  channels: { telegram: TelegramConfig | null; slack: SlackConfig | null };
 }
 
 export interface TelegramConfig {
@@ -182,6 +189,13 @@ export interface TelegramConfig {
   secretToken: string;
   apiBaseUrl: string | null;
   botUserName: string | null;
+}
+
+export interface SlackConfig {
+  botToken: string;
+  /** Slack signs every request with it (`X-Slack-Signature`, checked with its timestamp). */
+  signingSecret: string;
+  apiBaseUrl: string | null;
 }
 
 /** Parses the Worker environment; throws with every bad variable named. */
@@ -255,6 +269,14 @@ export function readConfig(env: ConfigVars): Config {
               secretToken: e.TELEGRAM_WEBHOOK_SECRET_TOKEN,
               apiBaseUrl: e.TELEGRAM_API_BASE_URL ?? null,
               botUserName: e.TELEGRAM_BOT_USERNAME ?? null,
+            }
+          : null,
+      slack:
+        e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
+          ? {
+              botToken: e.SLACK_BOT_TOKEN,
+              signingSecret: e.SLACK_SIGNING_SECRET,
+              apiBaseUrl: e.SLACK_API_BASE_URL ?? null,
             }
           : null,
     },

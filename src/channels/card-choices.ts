@@ -30,10 +30,10 @@ export function detailOf(card: Pick<InboxCard, "kind" | "request">): string | nu
 }
 
 /** The command a choice sends to the card's session; null for a code this card does not offer. */
-export function commandFor(card: InboxCard, code: string): SessionCommand | null {
+export function commandFor(card: InboxCard, code: string, text?: string): SessionCommand | null {
   if (!choicesOf(card).some((choice) => choice.code === code)) return null;
   const interactionId = card.interactionId;
   if (code === MORE_TIME) return { type: "extend_deadline", interactionId } as SessionCommand;
-  const response = CHAT_VIEWS[card.kind]?.response(card.request, code) ?? null;
+  const response = CHAT_VIEWS[card.kind]?.response(card.request, code, text) ?? null;
   return response === null ? null : ({ type: "respond", interactionId, response } as SessionCommand);
 }

@@ -8,8 +8,9 @@ import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { commandFor } from "./card-choices";
+import { choicesOf, commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import type { SlackBot, SlackHooks, TextRequest } from "./slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { ChannelHooks, TelegramBot } from "./telegram-bot";
 
@@ -38,6 +39,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private readonly state: SqlStateAdapter;
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
+  private slack: SlackBot | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -60,8 +62,18 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     return view(account);
   }
 
-  /** `POST /api/channels/telegram`, forwarded by the Worker once the platform is configured. */
+  /** `POST /api/channels/<platform>`, forwarded by the Worker once the platform is configured. */
   override async fetch(request: Request): Promise<Response> {
+    const platform = new URL(request.url).pathname.split("/").pop();
+    switch (platform) {
+      case "slack":
+        return this.slackWebhook(request);
+      default:
+        return this.telegramWebhook(request);
+    }
+  }
+
+  private async telegramWebhook(request: Request): Promise<Response> {
     const config = configFor(this.env).channels.telegram;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {
@@ -69,6 +81,16 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
       this.telegram = new TelegramBot(config, this.state, this.hooks());
     }
     return this.telegram.handle(request);
+  }
+
+  private async slackWebhook(request: Request): Promise<Response> {
+    const config = configFor(this.env).channels.slack;
+    if (!config) return new Response("Not found", { status: 404 });
+    if (!this.slack) {
+      const { SlackBot } = await import("./slack-bot");
+      this.slack = new SlackBot(config, this.state, this.slackHooks(), (work) => this.ctx.waitUntil(work));
+    }
+    return this.slack.handle(request);
   }
 
   // This object sets no alarm and accepts no socket; the handlers exist because every object's
@@ -95,15 +117,32 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     };
   }
 
+  private slackHooks(): SlackHooks {
+    return {
+      ...this.hooks(),
+      textFor: async (account, ref, code) => {
+        const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
+        const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
+        return (choice as { needsText?: TextRequest } | undefined)?.needsText ?? null;
+      },
+      choseWithText: (account, ref, code, text) => this.chose(account, ref, code, text),
+    };
+  }
+
   /**
    * The same command the inbox page sends, acted by the linked account itself (a device of its
    * person: the session checks the person and records "Ana · Telegram"); what to tell the account,
    * or null.
    */
-  private async chose(account: ChatAccount, ref: number, code: string): Promise<string | null> {
+  private async chose(
+    account: ChatAccount,
+    ref: number,
+    code: string,
+    text?: string,
+  ): Promise<string | null> {
     const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
     if (!card) return "This button is not for a card of yours.";
-    const command = commandFor(card, code);
+    const command = commandFor(card, code, text);
     if (!command) return "This card does not offer that choice.";
     const actor: InboxActor = {
       kind: "chat",

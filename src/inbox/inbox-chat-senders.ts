@@ -11,11 +11,20 @@ const senders = new WeakMap<object, Map<ChatPlatform, ChatSender>>();
 export async function chatSenderFor(env: Env, platform: ChatPlatform): Promise<ChatSender | null> {
   const kept = senders.get(env)?.get(platform);
   if (kept) return kept;
-  const config = configFor(env).channels.telegram;
-  if (platform !== "telegram" || !config) return null;
-  const sender = (await import("../channels/telegram-adapter")).telegramSender(config);
+  const sender = await loadSender(env, platform);
+  if (!sender) return null;
   const byPlatform = senders.get(env) ?? new Map<ChatPlatform, ChatSender>();
   byPlatform.set(platform, sender);
   senders.set(env, byPlatform);
   return sender;
+}
+
+async function loadSender(env: Env, platform: ChatPlatform): Promise<ChatSender | null> {
+  const { telegram, slack } = configFor(env).channels;
+  switch (platform) {
+    case "telegram":
+      return telegram && (await import("../channels/telegram-adapter")).telegramSender(telegram);
+    case "slack":
+      return slack && (await import("../channels/slack-adapter")).slackSender(slack);
+  }
 }

@@ -1,8 +1,8 @@
-// Chat channels (Telegram today): what the person sends to link a chat account to their inbox,
+// Chat channels (Telegram, Slack): what the person sends to link a chat account to their inbox,
 // and how a linked account is listed among their devices.
 import * as z from "zod";
 
-export const ChatPlatform = z.enum(["telegram"]);
+export const ChatPlatform = z.enum(["telegram", "slack"]);
 export type ChatPlatform = z.infer<typeof ChatPlatform>;
 
 /** `POST /api/channels/link-codes`. */

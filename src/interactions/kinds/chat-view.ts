@@ -7,6 +7,8 @@ export interface ChatChoice {
   code: string;
   label: string;
   style?: "primary" | "danger";
+  /** The choice answers only with text the person writes (a modal or a reply asks for it). */
+  needsText?: { prompt: string; label: string };
 }
 
 export interface ChatView {
@@ -14,8 +16,8 @@ export interface ChatView {
   detail(request: unknown): string | null;
   /** The choices a chat can offer; empty when the card must be answered in Parley. */
   choices(request: unknown): ChatChoice[];
-  /** The kind's response for a code `choices` offered; null for any other. */
-  response(request: unknown, code: string): unknown;
+  /** The kind's response for a code `choices` offered (with its text when it needs one); null for any other. */
+  response(request: unknown, code: string, text?: string): unknown;
 }
 
 /** Longest option label put on a button; longer ones are shortened with "…". */

@@ -1,0 +1,70 @@
+// The Chat SDK's Slack adapter, built from Parley's configuration (never from process.env), in
+// webhook mode for one workspace, and the inbox's sender over it: a card is posted to the linked
+// account's direct message as Block Kit with buttons and edited to its receipt (without them).
+import { createSlackAdapter, type SlackAdapter } from "@chat-adapter/slack";
+import { Card, CardText, ConsoleLogger } from "chat";
+import type { SlackConfig } from "../config";
+import { cardMessage } from "./card-message";
+import type { ChatSender } from "./chat-sender";
+
+export function slackAdapter(config: SlackConfig): SlackAdapter {
+  return createSlackAdapter({
+    botToken: config.botToken,
+    signingSecret: config.signingSecret,
+    mode: "webhook",
+    ...(config.apiBaseUrl ? { apiUrl: config.apiBaseUrl } : {}),
+    // The inbox's outbox retries on its own schedule, and a webhook has 3 seconds: the Web API
+    // client's own retries (ten, over half an hour) would hold an alarm or a webhook that long.
+    webClientOptions: { retryConfig: { retries: 0 }, rejectRateLimitedCalls: true },
+    logger: new ConsoleLogger("warn").child("slack"),
+  });
+}
+
+/** A failed Web API call as the inbox's outbox reads failures (chat-sender.ts `failureOf`). */
+class SlackUnavailable extends Error {
+  // The name the outbox retries on, as the Chat SDK's own NetworkError and rate-limit errors carry.
+  constructor(
+    message: string,
+    override readonly name: "NetworkError" | "AdapterRateLimitError",
+  ) {
+    super(message);
+  }
+}
+
+type WebApiError = { code?: string; statusCode?: number; message?: string };
+
+/**
+ * Slack's Web API client throws its own errors: a 5xx, a request that never got an answer and a
+ * rate limit are worth another attempt; Slack's `ok: false` answers (a bad channel, a revoked
+ * token) are not.
+ */
+export function retryable(error: unknown): unknown {
+  const { code, statusCode, message } = (error ?? {}) as WebApiError;
+  const text = message ?? String(error);
+  if (code === "slack_webapi_rate_limited_error") return new SlackUnavailable(text, "AdapterRateLimitError");
+  if (code === "slack_webapi_request_error") return new SlackUnavailable(text, "NetworkError");
+  if (code === "slack_webapi_http_error" && (statusCode ?? 0) >= 500)
+    return new SlackUnavailable(text, "NetworkError");
+  return error;
+}
+
+export function slackSender(config: SlackConfig): ChatSender {
+  const adapter = slackAdapter(config);
+  return {
+    async post(threadId, message) {
+      try {
+        return (await adapter.postMessage(threadId, cardMessage(message))).id;
+      } catch (error) {
+        throw retryable(error);
+      }
+    },
+    async edit(threadId, messageId, text) {
+      try {
+        // Blocks of their own: `chat.update` without blocks keeps the old ones, buttons included.
+        await adapter.editMessage(threadId, messageId, Card({ children: [CardText(text)] }));
+      } catch (error) {
+        throw retryable(error);
+      }
+    },
+  };
+}

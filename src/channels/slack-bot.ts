@@ -1,0 +1,160 @@
+// Slack's side of the channel object: the Chat SDK verifies each request (`X-Slack-Signature` over
+// `v0:<timestamp>:<body>`, refused outside 5 minutes) and routes events, button presses, modal
+// submissions and the `/parley` command; this file links accounts and turns a press into the card's
+// command. Refusals are ephemeral: only the account that pressed sees them.
+import type { SlackAdapter } from "@chat-adapter/slack";
+import {
+  type ActionEvent,
+  type Author,
+  Chat,
+  type Message,
+  Modal,
+  type ModalSubmitEvent,
+  type SlashCommandEvent,
+  type StateAdapter,
+  TextInput,
+  type Thread,
+} from "chat";
+import type { SlackConfig } from "../config";
+import { CHOICE_ACTION, readChoiceValue } from "./card-message";
+import type { ChatAccount } from "./channel-directory";
+import { slackAdapter } from "./slack-adapter";
+import type { ChannelHooks } from "./telegram-bot";
+
+/** What a choice asks the person to write before it answers (Deny with reason, Other, feedback). */
+export interface TextRequest {
+  prompt: string;
+  label: string;
+}
+
+export interface SlackHooks extends ChannelHooks {
+  /** The text the pressed choice needs first, or null when it answers as pressed. */
+  textFor(account: ChatAccount, ref: number, code: string): Promise<TextRequest | null>;
+  /** `chose` with the text a modal collected. */
+  choseWithText(account: ChatAccount, ref: number, code: string, text: string): Promise<string | null>;
+}
+
+export const NOT_LINKED =
+  "This Slack account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Slack.";
+export const NOT_DIRECT = "Parley answers only in a direct message with this app.";
+const LINK_HELP = "Send `/parley link <code>` with the code your Parley inbox shows under Link Slack.";
+const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
+/** The callback id of the modal that asks for a choice's text; its metadata is `<ref>.<code>`. */
+const TEXT_MODAL = "parley-text";
+const TEXT_FIELD = "text";
+/** Slack answers a request it waited more than 3 seconds for with an error: answer sooner, work on. */
+const ANSWER_WITHIN_MS = 2_500;
+
+export class SlackBot {
+  private readonly chat: Chat<{ slack: SlackAdapter }>;
+  private readonly adapter: SlackAdapter;
+  // INVARIANT: the deployment's origin as the last request reached it (every request of one
+  // deployment arrives at the same origin, so an instance that lost it learns it again).
+  private origin = "";
+
+  constructor(
+    config: SlackConfig,
+    state: StateAdapter,
+    private readonly hooks: SlackHooks,
+    /** Keeps the object at work after Slack has its answer (the object's `waitUntil`). */
+    private readonly keepAlive: (work: Promise<unknown>) => void,
+  ) {
+    this.adapter = slackAdapter(config);
+    this.chat = new Chat({ adapters: { slack: this.adapter }, state, userName: "parley", logger: "warn" });
+    this.chat.onSlashCommand("/parley", (event) => this.command(event));
+    this.chat.onDirectMessage((thread, message) => this.directMessage(thread, message));
+    this.chat.onAction(CHOICE_ACTION, (event) => this.choose(event));
+    this.chat.onModalSubmit(TEXT_MODAL, (event) => this.submitText(event));
+  }
+
+  /** Verifies and handles one request; answers once its work is done, or before Slack gives up. */
+  async handle(request: Request): Promise<Response> {
+    this.origin = new URL(request.url).origin;
+    const work: Promise<unknown>[] = [];
+    const response = await this.chat.webhooks.slack(request, { waitUntil: (task) => work.push(task) });
+    const done = Promise.allSettled(work);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), ANSWER_WITHIN_MS);
+    });
+    if ((await Promise.race([done, late])) === "late") this.keepAlive(done);
+    clearTimeout(timer);
+    return response;
+  }
+
+  /** `/parley link <code>` from anywhere (Slack signs who sent it); the cards go to the direct message. */
+  private async command(event: SlashCommandEvent): Promise<void> {
+    const tell = async (text: string) => {
+      await event.channel.postEphemeral(event.user, text, { fallbackToDM: true });
+    };
+    const [verb, code, ...rest] = event.text.trim().split(/\s+/);
+    if (verb !== "link" || !code || rest.length > 0) return tell(LINK_HELP);
+    const threadId = await this.adapter.openDM(event.user.userId);
+    const account = await this.link(event.user, code, threadId);
+    await tell(account ? linkedText(account) : CODE_REFUSED);
+  }
+
+  /** A direct message to the app: the code alone, or `link <code>`. */
+  private async directMessage(thread: Thread, message: Message): Promise<void> {
+    if (message.author.isMe || message.author.isBot) return;
+    const words = message.text.trim().split(/\s+/);
+    const code = words[0] === "link" ? words[1] : words.length === 1 ? words[0] : undefined;
+    if (!code) return void (await thread.post(LINK_HELP));
+    const account = await this.link(message.author, code, thread.id);
+    await thread.post(account ? linkedText(account) : CODE_REFUSED);
+  }
+
+  private async link(user: Author, code: string, threadId: string): Promise<ChatAccount | null> {
+    const account = this.hooks.directory.link("slack", code, {
+      accountId: user.userId,
+      name: user.fullName || user.userName || user.userId,
+      threadId,
+    });
+    if (account) await this.hooks.linked(account, this.origin);
+    return account;
+  }
+
+  private async choose(event: ActionEvent): Promise<void> {
+    const tell = async (text: string) => {
+      await event.thread?.postEphemeral(event.user, text, { fallbackToDM: false });
+    };
+    if (!event.thread || !this.adapter.isDM(event.threadId)) return tell(NOT_DIRECT);
+    const account = this.hooks.directory.account("slack", event.user.userId);
+    if (!account) return tell(NOT_LINKED);
+    const choice = readChoiceValue(event.value);
+    if (!choice) return tell("This button is not one of Parley's.");
+    const text = await this.hooks.textFor(account, choice.ref, choice.code);
+    if (text) {
+      await event.openModal(
+        Modal({
+          callbackId: TEXT_MODAL,
+          // Slack allows 24 characters in a modal's title.
+          title: text.label.slice(0, 24),
+          submitLabel: "Send",
+          privateMetadata: `${choice.ref}.${choice.code}`,
+          children: [TextInput({ id: TEXT_FIELD, label: text.prompt, multiline: true, maxLength: 2000 })],
+        }),
+      );
+      return;
+    }
+    const reply = await this.hooks.chose(account, choice.ref, choice.code);
+    if (reply) await tell(reply);
+  }
+
+  /** The modal's text answers the card; a refusal is shown in the modal, under the field. */
+  private async submitText(event: ModalSubmitEvent) {
+    const refuse = (message: string) => ({ action: "errors" as const, errors: { [TEXT_FIELD]: message } });
+    const account = this.hooks.directory.account("slack", event.user.userId);
+    if (!account) return refuse(NOT_LINKED);
+    const choice = readChoiceValue(event.privateMetadata);
+    if (!choice) return refuse("This form is not one of Parley's.");
+    const text = event.values[TEXT_FIELD]?.trim() ?? "";
+    if (!text) return refuse("Write something, or close this and choose another button.");
+    const reply = await this.hooks.choseWithText(account, choice.ref, choice.code, text);
+    return reply ? refuse(reply) : undefined;
+  }
+}
+
+function linkedText(account: ChatAccount): string {
+  return `Linked to Parley as ${account.person}. Cards that wait for you will arrive in this app's direct messages, with buttons.`;
+}
