@@ -11,6 +11,8 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/channels/channel-object.ts": () => import("../../src/channels/channel-object"),
   "src/channels/telegram-bot.ts": () => import("../../src/channels/telegram-bot"),
   "src/channels/telegram-adapter.ts": () => import("../../src/channels/telegram-adapter"),
+  "src/channels/slack-bot.ts": () => import("../../src/channels/slack-bot"),
+  "src/channels/slack-adapter.ts": () => import("../../src/channels/slack-adapter"),
   jose: () => import("jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
   "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),
