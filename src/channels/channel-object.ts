@@ -10,7 +10,7 @@ import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { choicesOf, commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
-import type { SlackBot, SlackHooks, TextRequest } from "./slack-bot";
+import type { SlackBot, SlackHooks } from "./slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { ChannelHooks, TelegramBot } from "./telegram-bot";
 
@@ -123,7 +123,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
       textFor: async (account, ref, code) => {
         const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
         const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
-        return (choice as { needsText?: TextRequest } | undefined)?.needsText ?? null;
+        return choice?.needsText ?? null;
       },
       choseWithText: (account, ref, code, text) => this.chose(account, ref, code, text),
     };
@@ -143,6 +143,8 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
     if (!card) return "This button is not for a card of yours.";
     const command = commandFor(card, code, text);
+    if (!command && text === undefined && choicesOf(card).some((c) => c.code === code && c.needsText))
+      return "That choice needs a few words: answer it in Parley.";
     if (!command) return "This card does not offer that choice.";
     const actor: InboxActor = {
       kind: "chat",

@@ -30,8 +30,10 @@ export const stringify: typeof NodeQueryString.stringify = (...args) =>
   builtin<typeof NodeQueryString>("node:querystring").stringify(...args);
 export const basename: typeof NodePath.basename = (...args) =>
   builtin<typeof NodePath>("node:path").basename(...args);
-/** `node:util`'s is the global one. */
-export const TextDecoder = globalThis.TextDecoder;
+// `node:util`'s is the global one.
+const textDecoder = TextDecoder;
+
+export { textDecoder as TextDecoder };
 // `node:os`, read only for the User-Agent Slack's client sends: the runtime, not a host's system.
 export const platform = () => "workerd";
 export const release = () => "";

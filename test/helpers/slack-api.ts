@@ -17,8 +17,9 @@ export interface SlackCall {
   method: string;
   /** The call's fields, with `blocks` (and other JSON fields) parsed. */
   body: Record<string, unknown>;
-  /** What the stand-in answered. */
+  /** What the stand-in answered: its status and, on success, its result. */
   status: number;
+  result?: Record<string, unknown>;
 }
 
 const calls: SlackCall[] = [];
@@ -65,8 +66,9 @@ export async function slackApi(request: Request): Promise<Response> {
     calls.push({ method, body, status: failing });
     return new Response("stand-in failure", { status: failing });
   }
-  calls.push({ method, body, status: 200 });
-  return Response.json({ ok: true, ...resultOf(method, body) });
+  const result = resultOf(method, body);
+  calls.push({ method, body, status: 200, result });
+  return Response.json({ ok: true, ...result });
 }
 
 function parseBody(text: string, contentType: string): Record<string, unknown> {

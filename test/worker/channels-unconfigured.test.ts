@@ -17,6 +17,19 @@ describe("chat channels without their secrets", () => {
     expect(response.status).toBe(404);
   });
 
+  it("answer 404 on Slack's webhook, even to Slack's URL check", async () => {
+    const response = await exports.default.fetch(`${ORIGIN}/api/channels/slack`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
+        "x-slack-signature": "v0=00",
+      },
+      body: JSON.stringify({ type: "url_verification", challenge: "c" }),
+    });
+    expect(response.status).toBe(404);
+  });
+
   it("are listed as off, so the inbox page offers none", async () => {
     const response = await exports.default.fetch(`${ORIGIN}/api/channels`);
     expect(await response.json()).toEqual({ platforms: [] });

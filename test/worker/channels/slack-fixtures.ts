@@ -5,7 +5,7 @@ import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { ORIGIN } from "../../helpers/session-harness";
 import { dmOf, SLACK_CONTROL_HOST, type SlackCall, slackHeaders } from "../../helpers/slack-api";
-import { inboxObject, type Person } from "../inbox/inbox-fixtures";
+import { deliverOutbox, inboxObject, type Person } from "../inbox/inbox-fixtures";
 
 const FORM = "application/x-www-form-urlencoded";
 let eventId = Math.floor(Math.random() * 1_000_000);
@@ -76,7 +76,7 @@ export function press(user: SlackUser, value: string, channel = dmOf(user.id), t
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-/** `user` submits the text modal opened for `metadata` (`<ref>.<code>`) with `text`. */
+/** `user` submits the text modal whose view carried `privateMetadata`, with `text`. */
 export function submitText(user: SlackUser, privateMetadata: string, text: string) {
   const payload = {
     type: "view_submission",
@@ -172,4 +172,40 @@ export async function lastEphemeral(user: SlackUser): Promise<string | undefined
   );
   const last = shown.at(-1)?.body;
   return (last?.text ?? last?.markdown_text) as string | undefined;
+}
+
+/** What an external agent reads back of its card. */
+export interface AgentCard {
+  status: string;
+  resolution: { outcome: string; by: string | null; response: { reason?: string } } | null;
+}
+
+/** An external agent's session of `person` asks to run `command`; answers how to read the card back. */
+export async function agentAsks(person: Person, command: string) {
+  const created = await person.api("POST", "/api/sessions", {
+    body: { agent: { kind: "external", name: "Claude Code" } },
+  });
+  expect(created.status).toBeLessThan(300);
+  const session = (await created.json()) as { sessionId: string; agentToken: string };
+  const opened = await person.api("POST", `/api/sessions/${session.sessionId}/interactions`, {
+    token: session.agentToken,
+    body: { kind: "approval", request: { toolName: "Bash", input: { command }, risk: "execute" } },
+  });
+  expect(opened.status).toBe(201);
+  const { interactionId } = (await opened.json()) as { interactionId: string };
+  await deliverOutbox(session);
+  return {
+    session,
+    interactionId,
+    read: async () => {
+      const read = await person.api(
+        "GET",
+        `/api/sessions/${session.sessionId}/interactions/${interactionId}`,
+        {
+          token: session.agentToken,
+        },
+      );
+      return (await read.json()) as AgentCard;
+    },
+  };
 }

@@ -30,6 +30,14 @@ async function links(person: Person) {
 
 // The first test of a file also loads the Worker and the Chat SDK into a fresh runtime.
 describe("slack", { timeout: 60_000 }, () => {
+  it("answers Slack's signed URL check with its challenge", async () => {
+    const response = await sendEvent(
+      JSON.stringify({ type: "url_verification", challenge: "ch-4711", token: "t" }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ challenge: "ch-4711" });
+  });
+
   it("links an account with /parley link and lists it among the person's devices; a spent code links nothing", async () => {
     const ana = new Person("ana.slack-link@example.com");
     const user = { id: "UANA1", name: "Ana" };

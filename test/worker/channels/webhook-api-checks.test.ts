@@ -30,6 +30,16 @@ describe("the platform webhooks and the API's body and origin checks", () => {
     expect(response.status).toBe(401);
   });
 
+  it("lets Slack's form-encoded interactivity through to its signature check", async () => {
+    const headers = {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: FOREIGN,
+      "x-slack-request-timestamp": String(Math.floor(Date.now() / 1000)),
+      "x-slack-signature": "v0=0000",
+    };
+    expect((await post("/api/channels/slack", headers, "payload=%7B%7D")).status).toBe(401);
+  });
+
   it("still answers a signed JSON update sent with no Origin", async () => {
     const headers = {
       "content-type": "application/json",
