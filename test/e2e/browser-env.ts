@@ -23,5 +23,6 @@ declare module "vitest" {
     baseUrl: string;
     /** The Telegram Bot API stand-in's `http://127.0.0.1:<port>` (test/helpers/telegram-api.ts). */
     telegramApiUrl: string;
+    slackApiUrl: string;
   }
 }

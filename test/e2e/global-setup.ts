@@ -4,6 +4,7 @@ import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
+import { SLACK_BINDINGS, serveSlackApi } from "../helpers/slack-api";
 import { serveTelegramApi, TELEGRAM_BINDINGS } from "../helpers/telegram-api";
 import { freePorts } from "../mcp-servers/free-ports";
 import { startTestServers, type TestServerPorts, testMcpServers } from "../mcp-servers/test-servers";
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     console.warn(`browser tests skipped: ${CHROMIUM_PATH} not found (apt-get install chromium)`);
     project.provide("baseUrl", "");
     project.provide("telegramApiUrl", "");
+    project.provide("slackApiUrl", "");
     return undefined;
   }
   // The test MCP servers run for the whole suite; sessions pick them by name.
@@ -30,6 +32,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const mcpServers = testMcpServers(ports);
   // A Telegram bot whose Bot API is the recorded stand-in, on a loopback port.
   const telegram = await serveTelegramApi();
+  // A Slack app whose Web API is the recorded stand-in, on another loopback port.
+  const slack = await serveSlackApi();
   const server = await startWranglerDev({
     // VAPID keys turn on "Notify this device"; no webhook, which would only retry into the void.
     vars: {
@@ -42,6 +46,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
       ...TELEGRAM_BINDINGS,
       TELEGRAM_API_BASE_URL: telegram.url,
+      ...SLACK_BINDINGS,
+      SLACK_API_BASE_URL: `${slack.url}/api/`,
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });
@@ -49,9 +55,11 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide("mcpServers", mcpServers);
   project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
   project.provide("telegramApiUrl", telegram.url);
+  project.provide("slackApiUrl", slack.url);
   return async () => {
     await server.stop();
     await telegram.stop();
+    await slack.stop();
     await stopMcp();
   };
 }
