@@ -6,3 +6,6 @@ export const PLATFORM_NAMES: Readonly<Record<ChatPlatform, string>> = {
   telegram: "Telegram",
   slack: "Slack",
 };
+
+/** What the person sends the bot with their link code (Telegram's is also the default). */
+export const LINK_COMMANDS: Readonly<Partial<Record<ChatPlatform, string>>> = { slack: "/parley link" };

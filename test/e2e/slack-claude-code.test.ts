@@ -1,9 +1,10 @@
 // The real Claude Code CLI asks a question through `parley mcp`; the person answers it from Slack:
-// their account is linked with `/parley link`, the card arrives in the app's direct message with a
-// button per option, a signed press (block_actions, as Slack signs it) answers it against
-// `wrangler dev`, and the model reads the chosen label.
+// their account is linked from the inbox page on a phone (Link Slack, then `/parley link <code>`),
+// the card arrives in the app's direct message with a button per option, a signed press
+// (block_actions, as Slack signs it) answers it against `wrangler dev`, and the model reads the label.
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { dmOf, type SlackCall, slackHeaders } from "../helpers/slack-api";
 import { hasChromium } from "./browser-env";
 import {
@@ -18,7 +19,7 @@ import {
   sandbox,
 } from "./claude-code-harness";
 import { type ModelServer, reportLastResult, type ScriptStep, startModelServer } from "./claude-model-server";
-import { baseUrl } from "./harness";
+import { baseUrl, launchBrowser } from "./harness";
 
 const USER = { id: "UE2EANA", name: "Ana" };
 const QUESTION = "Which color should the Slack banner be?";
@@ -87,23 +88,32 @@ afterEach(async () => {
 });
 
 describe.skipIf(!hasChromium || !hasClaude)("Claude Code answered from Slack", () => {
-  beforeAll(() => {
+  let browser: Browser;
+  beforeAll(async () => {
     buildBridges();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
   });
 
   it("hands the option pressed in Slack back to the model", { timeout: 90_000 }, async () => {
-    // Link: the person (the local person of a loopback Parley) makes a code; Slack sends `/parley link`.
+    // Link: the person (the local person of a loopback Parley) makes a code on the inbox page of
+    // their phone; Slack sends the `/parley link` they type.
     await fetch(`${inject("slackApiUrl")}/control/user?id=${USER.id}&name=${USER.name}`);
-    const minted = await fetch(`${baseUrl()}/api/channels/link-codes`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ platform: "slack" }),
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
     });
-    expect(minted.status).toBe(201);
-    const { code } = (await minted.json()) as { code: string };
+    const phone = await context.newPage();
+    await phone.goto(`${baseUrl()}/#/inbox`);
+    await phone.getByRole("button", { name: "Link Slack" }).click();
+    const typed = (await phone.locator(".chat-link-command").textContent()) ?? "";
+    expect(typed).toMatch(/^\/parley link [A-Z2-9]{8}$/);
     const command = new URLSearchParams({
       command: "/parley",
-      text: `link ${code}`,
+      text: typed.slice("/parley ".length),
       user_id: USER.id,
       user_name: USER.name,
       channel_id: dmOf(USER.id),
@@ -111,10 +121,8 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code answered from Slack", (
       trigger_id: "trigger-link",
     });
     expect((await fromSlack(command.toString())).status).toBe(200);
-    const links = (await (await fetch(`${baseUrl()}/api/channels/links`)).json()) as {
-      links: { platform: string; accountId: string }[];
-    };
-    expect(links.links).toContainEqual(expect.objectContaining({ platform: "slack", accountId: USER.id }));
+    await phone.locator(".chat-link", { hasText: `Slack: Ana (id ${USER.id})` }).waitFor();
+    await context.close();
 
     // Claude Code asks; the card reaches Slack with a button per option.
     const key = randomUUID();

@@ -3,7 +3,7 @@
 import { chatPlatforms, listChatLinks, mintLinkCode, unlinkChat } from "../../../client/channels-api";
 import type { InboxTarget } from "../../../client/inbox-api";
 import type { ChannelAccountView, ChatPlatform } from "../../../src/protocol/index";
-import { PLATFORM_NAMES } from "../../../src/protocol/platform-names";
+import { LINK_COMMANDS, PLATFORM_NAMES } from "../../../src/protocol/platform-names";
 import { h, setText } from "./dom";
 
 /** How often the page looks for the account a shown code linked. */
@@ -56,7 +56,14 @@ export function chatLinksSection(target: InboxTarget): HTMLElement {
         "div",
         { class: "chat-link-code" },
         h("p", {}, `Send this to the ${name} bot in a direct message within ${minutes} minutes: `),
-        h("p", {}, h("code", { class: "chat-link-command", text: `/link ${minted.code}` })),
+        h(
+          "p",
+          {},
+          h("code", {
+            class: "chat-link-command",
+            text: `${LINK_COMMANDS[platform] ?? "/link"} ${minted.code}`,
+          }),
+        ),
         minted.deepLink
           ? h(
               "p",
