@@ -15,13 +15,14 @@ export interface SlackUser {
   name: string;
 }
 
-/** Posts `body` to the webhook signed as Slack does; `at` (seconds) or `secret` spoil it when given. */
+/** Posts `body` to the webhook signed as Slack does; `at` (seconds) or `signature` spoil it when given. */
 export async function sendSigned(
   body: string,
   contentType: string,
   spoil: { at?: number; signature?: string } = {},
+  extra: Record<string, string> = {},
 ): Promise<Response> {
-  const headers = slackHeaders(body, contentType, spoil.at);
+  const headers: Record<string, string> = { ...slackHeaders(body, contentType, spoil.at), ...extra };
   if (spoil.signature) headers["x-slack-signature"] = spoil.signature;
   return exports.default.fetch(`${ORIGIN}/api/channels/slack`, { method: "POST", headers, body });
 }
@@ -96,8 +97,9 @@ export function sendForm(body: string, spoil?: { at?: number; signature?: string
   return sendSigned(body, FORM, spoil);
 }
 
-export function sendEvent(body: string) {
-  return sendSigned(body, "application/json");
+/** An Events API callback; `retry` is Slack's `X-Slack-Retry-Num` when it delivers one again. */
+export function sendEvent(body: string, retry?: number) {
+  return sendSigned(body, "application/json", {}, retry ? { "x-slack-retry-num": String(retry) } : {});
 }
 
 export async function slackCalls(): Promise<SlackCall[]> {
