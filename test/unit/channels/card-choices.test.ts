@@ -53,11 +53,25 @@ describe("card choices", () => {
     const policy = { onDeadline: "deny" as const, extendByMs: 60_000 };
     expect(
       choicesOf({ ...approval, deadlinePolicy: { ...policy, maxExpiresAt: 2_000 } }).map((c) => c.code),
-    ).toEqual(["a", "d", "x"]);
+    ).toEqual(["a", "d", "r", "x"]);
     expect(
       choicesOf({ ...approval, deadlinePolicy: { ...policy, maxExpiresAt: 1_000 } }).map((c) => c.code),
-    ).toEqual(["a", "d"]);
+    ).toEqual(["a", "d", "r"]);
     expect(commandFor({ ...approval, deadlinePolicy: { ...policy, maxExpiresAt: 1_000 } }, "x")).toBeNull();
+  });
+
+  it("denies with the reason only when Deny with reason comes with its text", () => {
+    const approval: InboxCard = { ...base, kind: "approval", request: {} };
+    expect(choicesOf(approval).find((c) => c.code === "r")?.needsText).toMatchObject({
+      label: "Deny with reason",
+    });
+    expect(commandFor(approval, "r", "Not on a Friday")).toEqual({
+      type: "respond",
+      interactionId: "toolu_x",
+      response: { decision: "deny", reason: "Not on a Friday" },
+    });
+    expect(commandFor(approval, "r")).toBeNull();
+    expect(commandFor(approval, "r", "")).toBeNull();
   });
 
   it("reads only `<ref>.<code>` back from a button", () => {
