@@ -66,10 +66,12 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   override async fetch(request: Request): Promise<Response> {
     const platform = new URL(request.url).pathname.split("/").pop();
     switch (platform) {
+      case "telegram":
+        return this.telegramWebhook(request);
       case "slack":
         return this.slackWebhook(request);
       default:
-        return this.telegramWebhook(request);
+        return new Response("Not found", { status: 404 });
     }
   }
 
