@@ -15,11 +15,11 @@ export { AnsweringCredentialError } from "./credential-kind";
 export interface ParleyCanUseToolOptions {
   /** The Parley origin (with `agentKey`, or alone on a local Parley). */
   server?: string;
-  /** The person's agent key (`pak_…`, minted in the inbox): the only credential this helper takes. */
+  /** The person's agent key (`pak_…`, minted in the inbox): the only credential this bridge takes. */
   agentKey?: string;
   /**
    * Accepted only when it holds an agent key: the gateway token, an owner token, an answer link or
-   * an inbox link can answer cards, so the helper throws AnsweringCredentialError at once.
+   * an inbox link can answer cards, so the bridge throws AnsweringCredentialError at once.
    */
   token?: string;
   /** An agent link for an existing session, instead of `server` and `agentKey`. */
