@@ -1,6 +1,7 @@
 // Claude Code's permission requests as Parley cards, shared by every bridge (`parley mcp`,
 // `parley hook`, `parley/agent-sdk`, the Worker's `/mcp`): AskUserQuestion → question, ExitPlanMode
 // → plan, any other tool → approval with its whole input and Claude Code's "always allow" rules.
+import { record } from "./json-record";
 
 /** The card for one permission request. */
 export interface ClaudeCard {
@@ -42,12 +43,6 @@ function firstLine(text: unknown, max = 300): string | undefined {
 function describe(toolName: string, input: Record<string, unknown>): string | undefined {
   if (toolName === "Bash") return firstLine(input.description) ?? firstLine(input.command);
   return firstLine(input.description) ?? firstLine(input.file_path) ?? firstLine(input.url);
-}
-
-export function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }
 
 /**

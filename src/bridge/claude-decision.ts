@@ -2,7 +2,7 @@
 // reasons travel back in it. An approval is always a plain allow: "always allow" is a Parley grant
 // the person made on the card, so nothing asks Claude Code to save a rule in its settings files.
 import type { ExternalInteraction } from "../protocol/external";
-import { record } from "./claude-card";
+import { record } from "./json-record";
 
 /** What Claude Code accepts from a permission prompt (the SDK's PermissionResult, without updatedPermissions). */
 export type PermissionDecision =
