@@ -71,7 +71,7 @@ const shared = {
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
 // The terminal device (bin/) is a Node program, so its tests run there too.
 const CORE_UNIT_TESTS = [
-  ...["agent", "grants", "interactions", "tools", "model", "protocol", "bin"].map(
+  ...["agent", "bridge", "grants", "interactions", "tools", "model", "protocol", "bin"].map(
     (folder) => `test/unit/${folder}/**/*.test.ts`,
   ),
   // The service worker is a classic script evaluated with stand-in globals, which workerd forbids.

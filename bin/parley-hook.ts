@@ -1,13 +1,15 @@
 // `parley hook`: a Claude Code command hook. PermissionRequest (or PreToolUse) asks the person
-// through Parley and prints Claude Code's decision; SessionStart, UserPromptSubmit, PostToolUse,
+// through Parley (the mapping is src/bridge/; PermissionRequest also carries Claude Code's "always
+// allow" suggestions, which the card offers as a Parley grant) and prints Claude Code's decision; SessionStart, UserPromptSubmit, PostToolUse,
 // Stop and Notification post progress so devices show what Claude Code is doing. The Parley
 // session is keyed by Claude Code's session_id. If Parley cannot be reached in time, the hook says
 // so on stderr and prints no decision, which hands the request back to Claude Code's own prompt.
 import process from "node:process";
 import * as z from "zod";
-import { askThroughParley } from "../client/claude-ask";
-import type { PermissionDecision } from "../client/claude-permissions";
+import { agentLine } from "../client/agent-line";
 import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../client/client";
+import { askClaude } from "../src/bridge/claude-ask";
+import type { PermissionDecision } from "../src/bridge/claude-decision";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 
@@ -22,6 +24,8 @@ const HookInput = z.looseObject({
   tool_name: z.string().optional(),
   tool_input: z.record(z.string(), z.unknown()).optional(),
   tool_use_id: z.string().optional(),
+  /** PermissionRequest only: Claude Code's "always allow" updates for this call. */
+  permission_suggestions: z.array(z.unknown()).optional(),
   tool_response: z.unknown().optional(),
   prompt: z.string().optional(),
   message: z.string().optional(),
@@ -99,14 +103,17 @@ async function ask(agentReady: Promise<ExternalAgent>, input: HookInput, setting
     toolName === "ExitPlanMode"
       ? await findPlan({ transcriptPath: input.transcript_path, configDir: claudeConfigDir(), sinceMs: 0 })
       : null;
-  return askThroughParley(agent, {
+  const line = agentLine(agent, {
+    unreachableMs: settings.unreachableMs,
+    // Once the card is open the person may take their time and Parley may restart meanwhile.
+    waitUnreachableMs: Math.max(settings.unreachableMs, WAIT_UNREACHABLE_MS),
+  });
+  return askClaude(line, {
     toolName,
     input: toolInput,
     toolUseId: input.tool_use_id,
     plan,
-    unreachableMs: settings.unreachableMs,
-    // Once the card is open the person may take their time and Parley may restart meanwhile.
-    waitUnreachableMs: Math.max(settings.unreachableMs, WAIT_UNREACHABLE_MS),
+    suggestions: input.permission_suggestions,
   });
 }
 

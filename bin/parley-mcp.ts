@@ -1,20 +1,21 @@
 // `parley mcp`: a stdio MCP server with one tool, `approve`, for Claude Code's
 // `--permission-prompt-tool mcp__parley__approve`. Each permission request becomes a card in the
-// bridge's Parley session (AskUserQuestion a question, ExitPlanMode a plan, anything else an
-// approval) and the person's answer comes back as Claude Code's decision.
+// bridge's Parley session (the mapping is src/bridge/) and the person's answer comes back as
+// Claude Code's decision.
 import { randomUUID } from "node:crypto";
 import process from "node:process";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { McpServer } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { agentLine } from "../client/agent-line";
+import { ApiError, type ExternalAgent, UnreachableError } from "../client/client";
 import {
   APPROVE_TOOL,
   approveTool,
   decisionResult,
   type PermissionPromptInput,
-} from "../client/claude-approve-tool";
-import { askThroughParley } from "../client/claude-ask";
-import { ApiError, type ExternalAgent, UnreachableError } from "../client/client";
+} from "../src/bridge/approve-tool";
+import { askClaude } from "../src/bridge/claude-ask";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 
@@ -68,13 +69,13 @@ class McpBridge {
               sinceMs: this.startedAt - 1_000,
             })
           : null;
-      const decision = await askThroughParley(agent, {
+      const decision = await askClaude(agentLine(agent, { unreachableMs: this.settings.unreachableMs }), {
         toolName: args.tool_name,
         input: args.input,
         toolUseId: args.tool_use_id,
         plan,
+        suggestions: args.permission_suggestions,
         signal,
-        unreachableMs: this.settings.unreachableMs,
       });
       return decisionResult(decision);
     } catch (error) {

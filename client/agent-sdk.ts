@@ -1,23 +1,25 @@
-// `parley/agent-sdk`: a `canUseTool` for the Claude Agent SDK that asks the person through Parley.
+// `parley/agent-sdk`: the Agent SDK bridge, a `canUseTool` that asks the person through Parley.
 // Each permission request becomes a card in one external session (found again by `key`); an
-// aborted signal withdraws the card on every device; "always allow" returns the SDK's suggestions
-// as `updatedPermissions`; an edited call returns as `updatedInput`.
+// aborted signal withdraws the card on every device; the SDK's "always allow" suggestions are
+// offered on the card as a Parley grant; an edited call returns as `updatedInput`.
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
-import { askThroughParley } from "./claude-ask";
+import { askClaude } from "../src/bridge/claude-ask";
+import { agentLine } from "./agent-line";
 import { refuseAnsweringCredential } from "./credential-kind";
 import { ExternalAgent } from "./external-agent";
 
-export { cardFor, decisionFor, type PermissionDecision } from "./claude-permissions";
+export { cardFor } from "../src/bridge/claude-card";
+export { decisionFor, type PermissionDecision } from "../src/bridge/claude-decision";
 export { AnsweringCredentialError } from "./credential-kind";
 
 export interface ParleyCanUseToolOptions {
   /** The Parley origin (with `agentKey`, or alone on a local Parley). */
   server?: string;
-  /** The person's agent key (`pak_…`, minted in the inbox): the only credential this helper takes. */
+  /** The person's agent key (`pak_…`, minted in the inbox): the only credential this bridge takes. */
   agentKey?: string;
   /**
    * Accepted only when it holds an agent key: the gateway token, an owner token, an answer link or
-   * an inbox link can answer cards, so the helper throws AnsweringCredentialError at once.
+   * an inbox link can answer cards, so the bridge throws AnsweringCredentialError at once.
    */
   token?: string;
   /** An agent link for an existing session, instead of `server` and `agentKey`. */
@@ -66,16 +68,14 @@ export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
   };
   return async (toolName, input, context): Promise<PermissionResult> => {
     try {
-      const decision = await askThroughParley(await connect(), {
+      return await askClaude(agentLine(await connect(), { unreachableMs }), {
         toolName,
         input,
         toolUseId: context.toolUseID,
         suggestions: context.suggestions,
         summary: context.title,
         signal: context.signal,
-        unreachableMs,
       });
-      return decision as PermissionResult;
     } catch (error) {
       if (context.signal.aborted) throw error;
       const why = error instanceof Error ? error.message : String(error);

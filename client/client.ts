@@ -1,7 +1,10 @@
-// The typed client the package exports as `parley/client`: the same connection logic the web page
-// uses (resume by cursor, resend of unacknowledged commands, pings), plus the HTTP calls and the
-// protocol's zod schemas and types. Runs in browsers and in Node 22 (which has a global WebSocket).
+// The typed client the package exports as `parley/client`: the page's connection logic (cursor,
+// resends, pings), the HTTP calls, the protocol's schemas and types, and what every bridge shares
+// (the card key, the one wait). Runs in browsers and in Node 22 (which has a global WebSocket).
+export { cardKey, externalKey } from "../src/bridge/card-key";
+export { type CardLine, type CardWaitOptions, type KeyedCard, waitForCard } from "../src/bridge/card-wait";
 export * from "../src/protocol/index";
+export { type AgentReach, agentLine } from "./agent-line";
 export {
   AnsweringCredentialError,
   bridgeCredentialRefusal,

@@ -97,7 +97,7 @@ export function bridgeCredentialRefusal(given: BridgeCredentials): string | null
   return null;
 }
 
-/** Thrown by the SDK helper and the typed client when given a credential that can answer. */
+/** Thrown by the Agent SDK bridge and the typed client when given a credential that can answer. */
 export class AnsweringCredentialError extends Error {
   override readonly name = "AnsweringCredentialError";
 }

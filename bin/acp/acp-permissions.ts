@@ -9,6 +9,7 @@ import type {
   ToolCallContent,
 } from "@agentclientprotocol/sdk";
 import type { ExternalInteraction } from "../../client/client";
+import { record } from "../../src/bridge/json-record";
 import {
   type AcpToolContent,
   type AcpToolDetails,
@@ -99,12 +100,6 @@ function pick(
 export function rejection(options: PermissionOption[]): RequestPermissionOutcome {
   const reject = pick(options, "reject_once", "reject_always");
   return reject ? { outcome: "selected", optionId: reject.optionId } : { outcome: "cancelled" };
-}
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
 }
 
 /** The ACP outcome for a resolved card. */

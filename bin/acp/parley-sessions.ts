@@ -9,7 +9,10 @@ import type {
   RequestPermissionRequest,
   SessionUpdate,
 } from "@agentclientprotocol/sdk";
+import { agentLine } from "../../client/agent-line";
 import type { ExternalAgent, ProgressEvent } from "../../client/client";
+import { cardKey, externalKey } from "../../src/bridge/card-key";
+import { waitForCard } from "../../src/bridge/card-wait";
 import { type BridgeSettings, connectAgent } from "../bridge-options";
 import { cardForPermission, outcomeForCard } from "./acp-permissions";
 import { AcpProgress } from "./acp-progress";
@@ -17,11 +20,6 @@ import { AcpProgress } from "./acp-progress";
 /** Once a card is open the person may take their time, and Parley may restart meanwhile. */
 const WAIT_UNREACHABLE_MS = 300_000;
 const MAX_TITLE = 200;
-
-/** A Parley key from an id of the agent's: printable ASCII without spaces, at most 200. */
-export function parleyKey(id: string): string {
-  return id.replace(/[^\x21-\x7e]/g, "_").slice(0, MAX_TITLE) || "_";
-}
 
 /** Why a card's wait ended when its ACP session was cancelled or the run ended. */
 export class CardWithdrawn extends Error {
@@ -74,7 +72,7 @@ export class ParleySessions {
       const title = this.settings.title ?? session.title;
       const connecting = connectAgent(
         { ...this.settings, name: this.agentName, ...(title ? { title } : {}) },
-        parleyKey(sessionId),
+        externalKey(sessionId),
       );
       session.agent = connecting;
       connecting.then(
@@ -145,29 +143,18 @@ export class ParleySessions {
     session.open.add(controller);
     try {
       const agent = await this.agent(params.sessionId);
-      const card = cardForPermission(params);
-      const key = parleyKey(`${params.toolCall.toolCallId}.${requestId}`);
-      const deadline = Date.now() + this.settings.unreachableMs;
-      const opened = await agent
-        .openInteraction({ ...card, key }, deadline, controller.signal)
-        .catch((error: unknown) => {
-          // Aborted while the card was being opened: Parley may have stored it before the abort,
-          // so it is found again by its key and withdrawn, never left waiting for an answer.
-          if (controller.signal.aborted) {
-            this.track(
-              agent
-                .openInteraction({ ...card, key }, deadline)
-                .then((found) => agent.withdraw(found.interactionId)),
-            );
-          }
-          throw error;
-        });
-      const withdraw = () => this.track(agent.withdraw(opened.interactionId));
-      if (controller.signal.aborted) withdraw();
-      else controller.signal.addEventListener("abort", withdraw, { once: true });
-      const waitMs = Math.max(this.settings.unreachableMs, WAIT_UNREACHABLE_MS);
-      const state = await agent.waitForResolution(opened.interactionId, controller.signal, waitMs);
-      controller.signal.removeEventListener("abort", withdraw);
+      const line = agentLine(agent, {
+        unreachableMs: this.settings.unreachableMs,
+        waitUnreachableMs: Math.max(this.settings.unreachableMs, WAIT_UNREACHABLE_MS),
+      });
+      const card = {
+        ...cardForPermission(params),
+        key: cardKey(`${params.toolCall.toolCallId}.${requestId}`),
+      };
+      const state = await waitForCard(line, card, {
+        signal: controller.signal,
+        track: (withdrawal) => this.track(withdrawal),
+      });
       return outcomeForCard(params.options, state);
     } finally {
       signal.removeEventListener("abort", stop);

@@ -2,7 +2,7 @@
 // served statelessly over Streamable HTTP by the MCP server SDK, for agents that cannot run a local
 // process. Loaded on the route's first use, so other requests never evaluate the SDK.
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
-import { APPROVE_TOOL, approveTool, decisionResult } from "../../client/claude-approve-tool";
+import { APPROVE_TOOL, approveTool, decisionResult } from "../bridge/approve-tool";
 import { askRemotely, type RemoteSession } from "./mcp-remote-ask";
 
 /** An SSE comment this often keeps a long wait's response alive through proxies (Cloudflare's 100 s). */

@@ -1,16 +1,18 @@
-// One permission request through the Worker's remote MCP endpoint: open the card (keyed by
-// Claude Code's tool_use_id, so a repeat call re-attaches), hold the call while the session waits
-// for the person, and answer with Claude Code's decision. The wait lives in this HTTP response, so
-// an object that restarts is read again, but a Worker or connection that goes away ends the call.
-import type { PermissionPromptInput } from "../../client/claude-approve-tool";
-import { cardFor, decisionFor, type PermissionDecision } from "../../client/claude-permissions";
+// One permission request through the Worker's remote MCP endpoint: the bridge's own ask
+// (src/bridge/claude-ask.ts) over a line that holds the call in long-poll reads of the session
+// object. The wait lives in this HTTP response, so an object that restarts is read again, but a
+// Worker or connection that goes away ends the call; the card stays for a repeat to re-attach.
+import type { PermissionPromptInput } from "../bridge/approve-tool";
+import type { CardLine, KeyedCard } from "../bridge/card-wait";
+import { askClaude } from "../bridge/claude-ask";
+import type { PermissionDecision } from "../bridge/claude-decision";
 import type { ErrorBody } from "../protocol/errors";
 import type { ExternalInteraction } from "../protocol/external";
 import type { CommandOutcome } from "../session/command-handler";
 
 /** The session as the endpoint reaches it: each call may go to a fresh stub. */
 export interface RemoteSession {
-  open(body: { kind: string; request: unknown; key: string }): Promise<CommandOutcome>;
+  open(body: KeyedCard): Promise<CommandOutcome>;
   /** Reads the card, after waiting up to `waitMs` for it to resolve. */
   read(interactionId: string, waitMs: number): Promise<CommandOutcome>;
 }
@@ -42,37 +44,51 @@ const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 class SessionLost extends Error {}
 
+/** The session answered with an error: the request is refused, not lost. */
+class SessionRefused extends Error {
+  constructor(readonly error: ErrorBody) {
+    super(error.message);
+  }
+}
+
+/** The client gave up on the call; the card stays open. */
+class CallCancelled extends Error {}
+
 /** Runs `attempt`, trying a failing object again with back-off; throws SessionLost at the end. */
 async function reach(
   attempt: () => Promise<CommandOutcome>,
   pause: (ms: number) => Promise<void>,
-): Promise<CommandOutcome> {
+): Promise<unknown> {
   for (let tries = 0; ; tries++) {
+    let outcome: CommandOutcome;
     try {
-      return await attempt();
+      outcome = await attempt();
     } catch (error) {
       const delay = RETRY_DELAYS_MS[tries];
       if (delay === undefined) throw new SessionLost(error instanceof Error ? error.message : String(error));
       await pause(delay);
+      continue;
     }
+    if (!outcome.ok) throw new SessionRefused(outcome.error);
+    return outcome.result;
   }
 }
 
-function refused(error: ErrorBody): RemoteAnswer {
+/** The session object as a bridge's line: open, then long-poll rounds until the card resolves. */
+function remoteLine(session: RemoteSession, options: RemoteAskOptions): CardLine {
+  const pause = options.pause ?? realPause;
+  const roundMs = options.roundMs ?? ROUND_MS;
   return {
-    decision: {
-      behavior: "deny",
-      message: `Parley refused the request (${error.code}: ${error.message}). The tool was not run.`,
+    open: async (card) => (await reach(() => session.open(card), pause)) as { interactionId: string },
+    wait: async (interactionId, signal) => {
+      for (;;) {
+        if (signal?.aborted) throw new CallCancelled();
+        const state = (await reach(() => roundOf(session, interactionId, roundMs, signal), pause)) as
+          | ExternalInteraction
+          | undefined;
+        if (state?.status === "resolved") return state;
+      }
     },
-  };
-}
-
-function lost(why: string): RemoteAnswer {
-  return {
-    error:
-      `The connection between Parley's endpoint and this session was lost while waiting for the ` +
-      `person's answer (${why}). The card stays open on their devices; call approve again with the ` +
-      `same tool_use_id to wait for it again. The tool was not run.`,
   };
 }
 
@@ -82,26 +98,39 @@ export async function askRemotely(
   args: PermissionPromptInput,
   options: RemoteAskOptions = {},
 ): Promise<RemoteAnswer> {
-  const pause = options.pause ?? realPause;
-  const roundMs = options.roundMs ?? ROUND_MS;
-  const card = cardFor(args.tool_name, args.input, REMOTE_PLAN_MISSING);
-  // Without Claude Code's id, a key of this call's own still makes a retried open find its card.
-  const key = (args.tool_use_id || `ask-${crypto.randomUUID()}`).slice(0, 200);
   try {
-    const opened = await reach(() => session.open({ ...card, key }), pause);
-    if (!opened.ok) return refused(opened.error);
-    const { interactionId } = opened.result as { interactionId: string };
-    for (;;) {
-      if (options.signal?.aborted) return { error: "The call was cancelled; the card stays open." };
-      const read = await reach(() => roundOf(session, interactionId, roundMs, options.signal), pause);
-      if (!read.ok) return refused(read.error);
-      const state = read.result as ExternalInteraction;
-      if (state.status === "resolved") return { decision: decisionFor(args.input, state) };
-    }
+    const decision = await askClaude(remoteLine(session, options), {
+      toolName: args.tool_name,
+      input: args.input,
+      toolUseId: args.tool_use_id,
+      plan: REMOTE_PLAN_MISSING,
+      suggestions: args.permission_suggestions,
+      signal: options.signal,
+    });
+    return { decision };
   } catch (error) {
+    if (error instanceof SessionRefused) {
+      const { code, message } = error.error;
+      return {
+        decision: {
+          behavior: "deny",
+          message: `Parley refused the request (${code}: ${message}). The tool was not run.`,
+        },
+      };
+    }
     if (error instanceof SessionLost) return lost(error.message);
+    if (error instanceof CallCancelled) return { error: "The call was cancelled; the card stays open." };
     throw error;
   }
+}
+
+function lost(why: string): RemoteAnswer {
+  return {
+    error:
+      `The connection between Parley's endpoint and this session was lost while waiting for the ` +
+      `person's answer (${why}). The card stays open on their devices; call approve again with the ` +
+      `same tool_use_id to wait for it again. The tool was not run.`,
+  };
 }
 
 /**

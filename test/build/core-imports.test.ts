@@ -38,7 +38,7 @@ const WORKERS_IMPORT =
 const HONO_IMPORT = 'import { bearerAuth } from "hono/bearer-auth";\n\nexport const guard = bearerAuth;\n';
 
 describe("the core's import rule", () => {
-  it.each(["src/agent", "src/interactions", "src/tools", "src/model", "src/protocol"])(
+  it.each(["src/agent", "src/bridge", "src/interactions", "src/tools", "src/model", "src/protocol"])(
     "refuses cloudflare:* and hono in %s",
     (folder) => {
       for (const source of [WORKERS_IMPORT, HONO_IMPORT]) {

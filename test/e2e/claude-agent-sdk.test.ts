@@ -1,6 +1,7 @@
 // The real Claude Agent SDK's `query()` with `parleyCanUseTool` (the built `parley/agent-sdk`)
-// against `wrangler dev`: the phone approves, denies or edits; "always allow" stops the next
-// identical call from asking; aborting the query withdraws the card on every device.
+// against `wrangler dev`: the phone approves, denies or edits; a grant made from the SDK's own
+// "always allow" suggestion stops the next identical call from asking; aborting the query
+// withdraws the card on every device.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -99,7 +100,7 @@ describe.skipIf(!hasChromium || !hasClaude)("the Agent SDK with parleyCanUseTool
     expect(existsSync(join(t.box.cwd, "plain.txt"))).toBe(false);
   });
 
-  it("does not ask again for the same command after the person chose always allow", {
+  it("offers the SDK's always-allow suggestion on the card, and the grant made from it stops the next identical call from asking", {
     timeout: 60_000,
   }, async () => {
     const t = await start([
@@ -108,10 +109,19 @@ describe.skipIf(!hasChromium || !hasClaude)("the Agent SDK with parleyCanUseTool
       reportLastResult,
     ]);
     const card = await t.phone.nextPrompt();
-    await t.phone.respond(card.interactionId, { decision: "approve", remember: true });
+    const offered = JSON.stringify(card.data).match(/"suggestedRules":(\[[^\]]*\])/)?.[1];
+    const rules = offered ? (JSON.parse(offered) as string[]) : [];
+    expect(rules).toContainEqual(expect.stringMatching(/^Bash\(touch/));
+    const rule = rules.find((r) => r.startsWith("Bash(touch")) ?? "";
+    await t.phone.respond(card.interactionId, {
+      decision: "approve",
+      grant: { rule, scope: "session", expiresInSeconds: 3_600 },
+    });
     await t.done;
     expect(t.model.toolResults()).toHaveLength(2);
     await expect(t.phone.nextPrompt(1_000)).rejects.toThrow(/no card/);
+    // A plain allow went back: the SDK was not asked to save the rule in Claude Code's settings.
+    expect(existsSync(join(t.box.cwd, ".claude", "settings.local.json"))).toBe(false);
   });
 
   it("withdraws the card on every device when the query is aborted", { timeout: 60_000 }, async () => {

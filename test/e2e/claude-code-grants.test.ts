@@ -1,9 +1,11 @@
 // A grant made from a card reaches real Claude Code (`claude -p` with `parley mcp` as its permission
 // prompt): "allow Bash(npm run test:*) for this agent" lets a new session run the tests with no
-// card, still asks about `npm run build`, and the decision record names the grant.
+// card, still asks about `npm run build`, and the decision record names the grant. Through
+// `parley hook`, the card offers Claude Code's own "always allow" suggestion, and choosing it makes
+// the Parley grant while Claude Code's settings files stay untouched.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DecisionPage } from "../../src/protocol/decisions";
@@ -15,11 +17,13 @@ import {
   externalSession,
   hasClaude,
   mcpConfig,
+  mintAgentKey,
   Phone,
   runClaude,
   type Sandbox,
   sandbox,
 } from "./claude-code-harness";
+import { hookLog, hookSettings } from "./claude-code-hook-settings";
 import { type ModelServer, reportLastResult, type ScriptStep, startModelServer } from "./claude-model-server";
 import { baseUrl } from "./harness";
 
@@ -46,6 +50,7 @@ afterEach(async () => {
 async function claudeRun(
   key: string,
   script: ScriptStep[],
+  bridge: "mcp" | "hook" = "mcp",
 ): Promise<{ box: Sandbox; run: ClaudeRun; model: ModelServer }> {
   const model = await startModelServer(script);
   const box = await sandbox(model);
@@ -55,17 +60,32 @@ async function claudeRun(
   );
   await writeFile(join(box.cwd, "package.json"), JSON.stringify(PACKAGE));
   await writeFile(join(box.cwd, "write.js"), WRITE);
-  const config = await mcpConfig(box, ["--server", baseUrl()]);
-  const run = runClaude(box, "Run the tests.", [
-    "--mcp-config",
-    config,
-    "--permission-prompt-tool",
-    "mcp__parley__approve",
-    "--session-id",
-    key,
-  ]);
+  const asks =
+    bridge === "mcp"
+      ? [
+          "--mcp-config",
+          await mcpConfig(box, ["--server", baseUrl()]),
+          "--permission-prompt-tool",
+          "mcp__parley__approve",
+        ]
+      : [
+          "--settings",
+          await hookSettings(box, [
+            "--server",
+            baseUrl(),
+            "--agent-key",
+            await mintAgentKey(baseUrl(), "grants e2e"),
+          ]),
+        ];
+  const run = runClaude(box, "Run the tests.", [...asks, "--session-id", key]);
   cleanups.push(() => void run.child.kill("SIGKILL"));
   return { box, run, model };
+}
+
+/** The rules an approval card offers from the agent's own suggestions. */
+function suggestedRules(card: { data: Record<string, unknown> }): string[] {
+  const found = JSON.stringify(card.data).match(/"suggestedRules":(\[[^\]]*\])/);
+  return found?.[1] ? (JSON.parse(found[1]) as string[]) : [];
 }
 
 describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Claude Code", () => {
@@ -135,5 +155,49 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
         { type: "grant", grantId: grant.grantId },
         { type: "person", name: "local", device: "page" },
       ]);
+  });
+  it("offers Claude Code's own suggestion through parley hook, and choosing it makes a grant, not a settings rule", {
+    timeout: 120_000,
+  }, async () => {
+    const key = randomUUID();
+    const session = await externalSession(baseUrl(), key);
+    const phone = new Phone(baseUrl(), session);
+    cleanups.push(() => phone.close());
+    const { box, run, model } = await claudeRun(
+      key,
+      [
+        bash("npm run test -- --watch=false", "toolu_hook_1"),
+        bash("npm run test -- --watch=false", "toolu_hook_2"),
+        reportLastResult,
+      ],
+      "hook",
+    );
+    const card = await phone.nextPrompt();
+    const offered = suggestedRules(card);
+    // Claude Code's PermissionRequest hook input carries permission_suggestions (2.1.330 suggests
+    // `Bash(npm run *)` here); the card offers them in Claude Code's own rule syntax.
+    expect(offered, await readFile(hookLog(box), "utf8").catch(() => "")).toContainEqual(
+      expect.stringMatching(/^Bash\(npm run/),
+    );
+    const rule = offered.find((r) => r.startsWith("Bash(npm run")) ?? "";
+    await phone.respond(card.interactionId, {
+      decision: "approve",
+      grant: { rule, scope: "session", expiresInSeconds: 3_600 },
+    });
+    const done = await run.done;
+    expect(done.code, done.stdout).toBe(0);
+    // Both calls ran; the second asked nobody: the grant answered it before a card opened.
+    expect(model.toolResults()).toHaveLength(2);
+    await expect(phone.nextPrompt(1_000)).rejects.toThrow(/no card/);
+    const listed = (await (await fetch(`${baseUrl()}/api/grants`)).json()) as { grants: GrantView[] };
+    const grant = listed.grants.find((g) => g.fromInteraction === card.interactionId);
+    expect(grant).toMatchObject({ rule, scope: "session", sessionId: session.sessionId });
+    if (grant)
+      cleanups.push(
+        async () => void (await fetch(`${baseUrl()}/api/grants/${grant.grantId}`, { method: "DELETE" })),
+      );
+    // The hook answered with a plain allow: Claude Code was never asked to save the rule.
+    expect(existsSync(join(box.cwd, ".claude", "settings.local.json"))).toBe(false);
+    expect(existsSync(join(box.cwd, ".claude", "settings.json"))).toBe(false);
   });
 });

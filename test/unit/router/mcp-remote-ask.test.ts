@@ -68,4 +68,38 @@ describe("a remote permission request whose session cannot be reached", () => {
       },
     });
   });
+  it("offers the always-allow suggestions a call carries on its card, and answers with a plain allow", async () => {
+    const bodies: unknown[] = [];
+    const session: RemoteSession = {
+      open: async (body) => {
+        bodies.push(body);
+        return opened;
+      },
+      read: async () => ({
+        ok: true,
+        result: {
+          interactionId: "ext_1",
+          kind: "approval",
+          status: "resolved",
+          resolution: {
+            outcome: "approved",
+            response: { decision: "approve", remember: true },
+            by: "phone",
+            at: 1,
+          },
+        },
+      }),
+    };
+    const suggestions = [
+      { type: "addRules", behavior: "allow", rules: [{ toolName: "Bash", ruleContent: "touch:*" }] },
+    ];
+    const answer = await askRemotely(session, { ...touch, permission_suggestions: suggestions });
+    expect(bodies).toEqual([
+      expect.objectContaining({
+        key: "toolu_1",
+        request: expect.objectContaining({ suggestedRules: ["Bash(touch:*)"] }),
+      }),
+    ]);
+    expect(answer).toEqual({ decision: { behavior: "allow", updatedInput: touch.input } });
+  });
 });

@@ -1,6 +1,9 @@
+// Claude Code's permission requests as cards, and a resolved card as Claude Code's decision: the
+// mapping every bridge shares (src/bridge/claude-card.ts, src/bridge/claude-decision.ts).
 import { describe, expect, it } from "vitest";
-import { cardFor, decisionFor, PLAN_NOT_FOUND } from "../../../client/claude-permissions";
-import type { ExternalInteraction } from "../../../client/external-agent";
+import { cardFor, PLAN_NOT_FOUND, rulesOf } from "../../../src/bridge/claude-card";
+import { decisionFor } from "../../../src/bridge/claude-decision";
+import type { ExternalInteraction } from "../../../src/protocol/external";
 
 function resolved(kind: string, outcome: string, response: unknown): ExternalInteraction {
   return {
@@ -66,46 +69,32 @@ describe("a card's resolution as Claude Code's decision", () => {
     });
   });
 
-  it("runs the edited input and returns the suggestions only when the person asked to remember", () => {
-    const input = { command: "touch a" };
-    const suggestions = [{ type: "addRules", rules: [{ toolName: "Bash" }], behavior: "allow" }];
+  it("runs the edited input the person approved instead of the one asked about", () => {
     const edited = resolved("approval", "approved", {
       decision: "approve",
       remember: false,
       updatedInput: { command: "touch b" },
     });
-    expect(decisionFor(input, edited, suggestions)).toEqual({
+    expect(decisionFor({ command: "touch a" }, edited)).toEqual({
       behavior: "allow",
       updatedInput: { command: "touch b" },
     });
-    const remembered = resolved("approval", "approved", { decision: "approve", remember: true });
-    expect(decisionFor(input, remembered, suggestions)).toEqual({
-      behavior: "allow",
-      updatedInput: input,
-      updatedPermissions: suggestions,
-    });
   });
 
-  it("offers Claude Code's suggestions as rules on the card, and saves none in Claude Code when a grant was made", () => {
-    const suggestions = [
-      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "npm run test:*" }], behavior: "allow" },
-      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "rm:*" }], behavior: "deny" },
-      { type: "setMode", mode: "acceptEdits" },
-    ];
-    const card = cardFor("Bash", { command: "npm run test" }, null, undefined, suggestions);
-    expect(card.request).toMatchObject({ suggestedRules: ["Bash(npm run test:*)"] });
-    expect(cardFor("Bash", { command: "ls" }).request).not.toHaveProperty("suggestedRules");
+  it("answers a remembered approval and a grant made on the card with a plain allow, never a rule for Claude Code to save", () => {
+    const input = { command: "npm run test" };
+    const remembered = resolved("approval", "approved", { decision: "approve", remember: true });
     const granted = resolved("approval", "approved", {
       decision: "approve",
-      remember: true,
+      remember: false,
       grant: { rule: "Bash(npm run test:*)", scope: "agent" },
     });
-    expect(decisionFor({ command: "npm run test" }, granted, suggestions)).toEqual({
-      behavior: "allow",
-      updatedInput: { command: "npm run test" },
-    });
+    for (const state of [remembered, granted]) {
+      const decision = decisionFor(input, state);
+      expect(decision).toEqual({ behavior: "allow", updatedInput: input });
+      expect(decision).not.toHaveProperty("updatedPermissions");
+    }
   });
-
   it("denies with the person's reason, and stops the turn when they asked to", () => {
     const state = resolved("approval", "denied", { decision: "deny", reason: "Not today", stop: true });
     expect(decisionFor({}, state)).toEqual({
@@ -133,5 +122,49 @@ describe("a card's resolution as Claude Code's decision", () => {
       message: "No one answered in Parley before the request's deadline; the tool was not run.",
     });
     expect(decisionFor({}, resolved("approval", "withdrawn", null)).behavior).toBe("deny");
+  });
+});
+
+describe("Claude Code's always-allow suggestions on the card", () => {
+  it("offers the allow rules in Claude Code's own syntax as the card's suggested rules", () => {
+    const suggestions = [
+      {
+        type: "addRules",
+        rules: [{ toolName: "Bash", ruleContent: "npm run test:*" }],
+        behavior: "allow",
+        destination: "localSettings",
+      },
+      { type: "addRules", rules: [{ toolName: "Bash", ruleContent: "rm:*" }], behavior: "deny" },
+      { type: "setMode", mode: "acceptEdits", destination: "session" },
+      { type: "addDirectories", directories: ["/tmp"], destination: "session" },
+    ];
+    const card = cardFor("Bash", { command: "npm run test" }, null, undefined, suggestions);
+    expect(card.request).toMatchObject({ suggestedRules: ["Bash(npm run test:*)"] });
+    expect(cardFor("Bash", { command: "ls" }).request).not.toHaveProperty("suggestedRules");
+  });
+
+  it("writes a rule without content as the bare tool name, drops repeats and keeps at most ten", () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ toolName: "Bash", ruleContent: `cmd${i}:*` }));
+    expect(
+      rulesOf([
+        {
+          type: "addRules",
+          behavior: "allow",
+          rules: [{ toolName: "WebSearch" }, { toolName: "WebSearch" }],
+        },
+      ]),
+    ).toEqual(["WebSearch"]);
+    expect(rulesOf([{ type: "addRules", behavior: "allow", rules: many }])).toHaveLength(10);
+  });
+
+  it("ignores suggestions that are not Claude Code's shape", () => {
+    expect(
+      rulesOf([
+        null,
+        "Bash(ls)",
+        { type: "addRules", behavior: "allow", rules: "Bash" },
+        { type: "addRules", behavior: "allow", rules: [{ toolName: "" }, { ruleContent: "ls" }, 7] },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -1,0 +1,58 @@
+// The one wait of every bridge: open the card by its key, wait for its resolution however the line
+// waits (a local bridge follows the session's socket, the Worker's endpoint holds long-poll reads),
+// and withdraw it on every device when the agent gives up, also when it gives up mid-open.
+import type { ExternalInteraction } from "../protocol/external";
+
+/** A card as a bridge opens it: a kind, its request, and the key that finds it again. */
+export interface KeyedCard {
+  kind: string;
+  request: unknown;
+  key: string;
+}
+
+/** How a bridge reaches its session: a port, so the same wait runs in Node, a browser and the Worker. */
+export interface CardLine<Card extends KeyedCard = KeyedCard> {
+  /** Opens the card, or finds it again by its key (open or resolved). */
+  open(card: Card, signal?: AbortSignal): Promise<{ interactionId: string }>;
+  /** Resolves with the card once it is resolved; rejects with the signal's reason on abort. */
+  wait(interactionId: string, signal?: AbortSignal): Promise<ExternalInteraction>;
+  /**
+   * Cancels the card on every device. A line without it leaves an abandoned card open, for a
+   * repeated call with the same key to wait on again (the Worker's endpoint).
+   */
+  withdraw?(interactionId: string): Promise<void>;
+}
+
+export interface CardWaitOptions {
+  signal?: AbortSignal | undefined;
+  /** Receives each withdrawal, so the host can wait for it before exiting (default: ignored). */
+  track?: (withdrawal: Promise<void>) => void;
+}
+
+/** Opens `card` and resolves with it once a person (or its deadline) resolved it. */
+export async function waitForCard<Card extends KeyedCard>(
+  line: CardLine<Card>,
+  card: Card,
+  options: CardWaitOptions = {},
+): Promise<ExternalInteraction> {
+  const { signal } = options;
+  const track = options.track ?? ((withdrawal: Promise<void>) => void withdrawal.catch(() => {}));
+  const withdrawCard = line.withdraw?.bind(line);
+  const opened = await line.open(card, signal).catch((error: unknown) => {
+    // Aborted while the card was being opened: Parley may have stored it before the abort, so it
+    // is found again by its key and withdrawn, never left waiting for an answer.
+    if (signal?.aborted && withdrawCard)
+      track(line.open(card).then((found) => withdrawCard(found.interactionId)));
+    throw error;
+  });
+  const withdraw = () => {
+    if (withdrawCard) track(withdrawCard(opened.interactionId));
+  };
+  if (signal?.aborted) withdraw();
+  else signal?.addEventListener("abort", withdraw, { once: true });
+  try {
+    return await line.wait(opened.interactionId, signal);
+  } finally {
+    signal?.removeEventListener("abort", withdraw);
+  }
+}
