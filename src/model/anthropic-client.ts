@@ -12,6 +12,7 @@ import {
   type ModelRequest,
   type ModelStreamEvent,
 } from "./model-client";
+import { ModelEventReader } from "./model-event-reader";
 
 export interface AnthropicModelClientOptions {
   apiKey: string;
@@ -45,19 +46,39 @@ export class AnthropicModelClient implements ModelClient {
     // list says nothing, so it is left out rather than risk a validation error.
     const { tools, agent: _agent, ...rest } = request;
     let stopped = false;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+    let ended = false;
     try {
-      const events = await this.#messages.create(
-        { ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true },
-        { signal },
-      );
-      for await (const event of events) {
-        if (event.type === "message_stop") stopped = true;
-        yield event;
+      // The SDK sends the request, retries it and maps a failed response to its errors; the body is
+      // read here rather than through its stream, whose layers of async iterators and line objects
+      // made most of what a delta allocates (bench/results/stream-allocation.md).
+      const response = await this.#messages
+        .create({ ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true }, { signal })
+        .asResponse();
+      if (!response.body) throw new Error("The model API answered without a body.");
+      reader = response.body.getReader();
+      const events = new ModelEventReader(response.headers);
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          ended = true;
+          events.end();
+        } else {
+          events.decode(chunk.value);
+        }
+        for (let event = events.next(); event; event = events.next()) {
+          if (event.type === "message_stop") stopped = true;
+          yield event;
+        }
+        if (chunk.done) break;
       }
     } catch (error) {
       throw toModelError(error, signal);
+    } finally {
+      // A consumer that stops early (or a failure) leaves the body unread: close the connection.
+      if (reader && !ended) reader.cancel().catch(() => undefined);
     }
-    // The SDK ends a stream quietly when it is aborted, and a dropped connection can look the same.
+    // A dropped connection can end the body quietly.
     if (signal.aborted) throw abortedError();
     if (!stopped) throw new ModelError("connection", "The model stream ended before message_stop.");
   }
