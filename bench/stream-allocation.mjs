@@ -1,13 +1,15 @@
 // Measures what one model stream allocates on its way through Parley's model client and stream
 // assembler: bytes per 1 000 deltas and the top allocation sites, from V8's sampling heap profiler
 // with collected objects included. Allocation, not time, so it means something on a busy machine.
-//   node bench/stream-allocation.mjs [--deltas 1000] [--runs 3] [--top 12] [--no-assembler]
-import { mkdirSync } from "node:fs";
+//   node bench/stream-allocation.mjs [--deltas 1000] [--runs 3] [--top 12] [--no-assembler] [--ref COMMIT]
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { perThousand, SAMPLING, summarize, tables } from "./lib/heap-sampling.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     top: { type: "string", default: "12" },
     "no-assembler": { type: "boolean", default: false },
+    ref: { type: "string" },
   },
 });
 const deltas = Number(values.deltas);
@@ -26,13 +29,26 @@ const SDK = join(ROOT, "node_modules/@anthropic-ai/sdk");
 // profile can tell the SDK's allocations from Parley's by file.
 const outDir = join(ROOT, "node_modules/.cache/parley-bench");
 mkdirSync(outDir, { recursive: true });
+// With --ref, the code of that commit (its src/ unpacked next to the bundle) instead of the working tree.
+const SOURCE = values.ref ? join(outDir, "source") : ROOT;
+if (values.ref) {
+  rmSync(SOURCE, { recursive: true, force: true });
+  mkdirSync(SOURCE);
+  execFileSync(
+    "sh",
+    ["-c", `git archive ${JSON.stringify(values.ref)} src | tar -x -C ${JSON.stringify(SOURCE)}`],
+    {
+      cwd: ROOT,
+    },
+  );
+}
 const entry = join(outDir, "stream-allocation-entry.ts");
 const outfile = join(outDir, "stream-allocation.mjs");
 await build({
   stdin: {
     contents: [
-      `export { AnthropicModelClient } from ${JSON.stringify(join(ROOT, "src/model/anthropic-client.ts"))};`,
-      `export { StreamAssembler } from ${JSON.stringify(join(ROOT, "src/agent/stream-assembler.ts"))};`,
+      `export { AnthropicModelClient } from ${JSON.stringify(join(SOURCE, "src/model/anthropic-client.ts"))};`,
+      `export { StreamAssembler } from ${JSON.stringify(join(SOURCE, "src/agent/stream-assembler.ts"))};`,
     ].join("\n"),
     resolveDir: outDir,
     sourcefile: entry,
@@ -174,47 +190,20 @@ await oneStream(); // warm-up: compiled code and one-time objects are not a stre
 const results = [];
 for (let run = 0; run < runs; run++) {
   globalThis.gc?.();
-  await session.post("HeapProfiler.startSampling", {
-    samplingInterval: 256,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
-  });
+  await session.post("HeapProfiler.startSampling", SAMPLING);
   await oneStream();
   const { profile } = await session.post("HeapProfiler.stopSampling");
-  const bySite = new Map();
-  const byOwner = new Map();
-  let total = 0;
-  const walk = (node, stack) => {
-    const here = [...stack, node.callFrame];
-    if (node.selfSize > 0) {
-      total += node.selfSize;
-      const owner = ownerOf(here);
-      byOwner.set(owner, (byOwner.get(owner) ?? 0) + node.selfSize);
-      const site = siteOf(node.callFrame);
-      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-    }
-    for (const child of node.children) walk(child, here);
-  };
-  walk(profile.head, []);
-  results.push({ total, byOwner, bySite });
+  results.push(summarize(profile, ownerOf, siteOf));
 }
 session.disconnect();
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const perThousand = (bytes) => `${(((bytes / deltas) * 1000) / 1024 / 1024).toFixed(2)} MiB`;
-const mid = results.find((r) => r.total === median(results.map((x) => x.total)));
+const totals = results.map((r) => r.total).sort((a, b) => a - b);
+const mid = results.find((r) => r.total === totals[Math.floor(totals.length / 2)]);
 console.log(
   `# ${deltas} deltas through the model client${values["no-assembler"] ? "" : " and the stream assembler"}, ${runs} runs`,
 );
 console.log(
-  `\nper 1 000 deltas: ${results.map((r) => perThousand(r.total)).join(", ")} (median ${perThousand(mid.total)})\n`,
+  `\nper 1 000 deltas: ${results.map((r) => perThousand(r.total, deltas)).join(", ")} (median ${perThousand(mid.total, deltas)})\n`,
 );
-console.log("| part | per 1 000 deltas | share |\n|---|---:|---:|");
-for (const [owner, bytes] of [...mid.byOwner].sort((a, b) => b[1] - a[1])) {
-  console.log(`| ${owner} | ${perThousand(bytes)} | ${Math.round((bytes / mid.total) * 100)} % |`);
-}
-console.log("\n| allocation site (self) | per 1 000 deltas |\n|---|---:|");
-for (const [site, bytes] of [...mid.bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
-  console.log(`| \`${site}\` | ${perThousand(bytes)} |`);
-}
+console.log(tables(mid, deltas, Number(values.top)));
 if (sink < 0) console.log(sink);
