@@ -1,5 +1,6 @@
-// The real model: Anthropic's Messages API through the official SDK, streamed as its raw events.
-// The SDK retries 408/409/429/5xx/529 itself; what is left is mapped to one `ModelError`.
+// The real model: Anthropic's Messages API through the official SDK, streamed as its raw events
+// (the body read by src/model/model-event-reader.ts). The SDK retries 408/409/429/5xx/529 itself;
+// what is left is mapped to one `ModelError`.
 // The base client and the one resource used, not the full client: the full one builds (and the
 // bundle carries) every API the SDK knows, beta tool runners included.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
@@ -48,12 +49,18 @@ export class AnthropicModelClient implements ModelClient {
     let stopped = false;
     let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
     let ended = false;
+    // The SDK listens on the signal it is given until the body is settled, which a body read here
+    // does not tell it: it gets a signal of this call's own, and the caller's is let go at the end.
+    const call = new AbortController();
+    const abort = () => call.abort(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
     try {
       // The SDK sends the request, retries it and maps a failed response to its errors; the body is
       // read here rather than through its stream, whose layers of async iterators and line objects
       // made most of what a delta allocates (bench/results/stream-allocation.md).
       const response = await this.#messages
-        .create({ ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true }, { signal })
+        .create({ ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true }, { signal: call.signal })
         .asResponse();
       if (!response.body) throw new Error("The model API answered without a body.");
       reader = response.body.getReader();
@@ -75,6 +82,7 @@ export class AnthropicModelClient implements ModelClient {
     } catch (error) {
       throw toModelError(error, signal);
     } finally {
+      signal.removeEventListener("abort", abort);
       // A consumer that stops early (or a failure) leaves the body unread: close the connection.
       if (reader && !ended) reader.cancel().catch(() => undefined);
     }

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { APIError } from "@anthropic-ai/sdk/error";
 import { Stream } from "@anthropic-ai/sdk/streaming";
 import { describe, expect, it } from "vitest";
@@ -168,6 +169,13 @@ describe("AnthropicModelClient over a recorded stream", () => {
       "overloaded",
     );
     expect(error.message).toBe("Overloaded");
+  });
+
+  it("lets go of the caller's signal after each call, so a signal that outlives many calls gathers no listeners", async () => {
+    const client = clientServing(() => new Response(body(chunked(RECORDED, 64))));
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 12; i++) await collect(client.stream(request(), signal));
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("closes the response body when its reader stops early", async () => {
