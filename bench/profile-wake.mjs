@@ -5,6 +5,7 @@
 //   node bench/profile-wake.mjs --bare   (the bare baseline's CPU per echoed command, the floor)
 //   node bench/profile-wake.mjs --approval   (approvals of an edit tool instead of answers)
 //   node bench/profile-wake.mjs --glass 10 [--no-profile]   (one model stream to N devices)
+//   node bench/profile-wake.mjs --glass 10 --heap   (what that stream allocates, garbage included)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
@@ -15,6 +16,7 @@ import { newSessionSecret } from "../scripts/dev-secret.mjs";
 import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 import { withTimeout } from "./lib/clock.mjs";
 import { Device } from "./lib/device.mjs";
+import { perThousand, SAMPLING, summarize, tables } from "./lib/heap-sampling.mjs";
 import { mapLimit } from "./lib/http.mjs";
 import { startMockModelThread } from "./lib/mock-model.mjs";
 import { ANSWERS, FIRST_TEXT_ALONE, questionReply } from "./lib/script.mjs";
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     timeline: { type: "boolean", default: false },
     "no-inbox": { type: "boolean", default: false },
     approval: { type: "boolean", default: false },
+    heap: { type: "boolean", default: false },
   },
 });
 const sessions = Number(values.sessions);
@@ -161,6 +164,17 @@ if (values.glass) {
     process.exit(0);
   }
   const { call } = await inspector();
+  if (values.heap) {
+    // Allocation, not time: bytes a 1 000-delta stream makes in the object's isolate, by site.
+    await call("HeapProfiler.startSampling", SAMPLING);
+    await turn(1000);
+    const { result } = await call("HeapProfiler.stopSampling");
+    const site = (f) => `${f.functionName || "(anonymous)"} ${f.url.split("/").at(-1)}:${f.lineNumber + 1}`;
+    const summary = summarize(result.profile, () => "isolate", site);
+    console.log(`${perThousand(summary.total, 1000)} per 1 000 deltas to ${devices.length} devices\n`);
+    console.log(tables(summary, 1000, Number(values.top)));
+    process.exit(0);
+  }
   await call("Profiler.enable");
   await call("Profiler.setSamplingInterval", { interval: 100 });
   await call("Profiler.start");

@@ -2,7 +2,7 @@
 // `.dev.vars` (written on first run, read after), and the test servers make one per server. No key
 // is a constant in the source, so no page or person who reads the source can sign tokens with it.
 import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /** A fresh random SESSION_SECRET: 32 bytes, the HMAC-SHA256 key size, as base64. */
 export function newSessionSecret() {
@@ -33,6 +33,8 @@ export function ensureSessionSecret(path) {
 export function stateSessionSecret(stateDir) {
   const path = `${stateDir}/session-secret`;
   if (existsSync(path)) return readFileSync(path, "utf8").trim();
+  // The state directory of a first start may not exist yet (wrangler makes it later).
+  mkdirSync(stateDir, { recursive: true });
   const secret = newSessionSecret();
   writeFileSync(path, secret, { mode: 0o600 });
   return secret;

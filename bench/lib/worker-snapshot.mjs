@@ -3,6 +3,7 @@
 // during a run (or between a restart and the next start) cannot reload or change the servers.
 import { spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { WRANGLER, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
 
@@ -12,20 +13,31 @@ const SERVER_PATHS = ["src", "agents", "client", "wrangler.toml", "package.json"
 
 /**
  * Rewrites Parley's wrangler.toml for the snapshot: no web build and no static assets (the benchmark
- * only talks to /api, which runs the Worker first anyway) and `main` pointing at `entry`.
+ * only talks to /api, which runs the Worker first anyway), `main` pointing at `entry`, and module
+ * aliases made absolute (the snapshot's config lives elsewhere, and wrangler reads them from it).
  * @param {string} toml
  * @param {string} entry
  * @param {boolean} noBundle
+ * @param {string} [root] the directory the original config's relative alias paths start from
  */
-export function benchConfig(toml, entry, noBundle) {
+export function benchConfig(toml, entry, noBundle, root = REPO_ROOT) {
   const dropped = new Set(["[build]", "[assets]"]);
   const out = [];
   let skipping = false;
+  let section = "";
   let sawMain = false;
   for (const line of toml.split("\n")) {
     const header = line.trim().match(/^\[\[?[^\]]+\]\]?/);
-    if (header) skipping = dropped.has(header[0]);
+    if (header) {
+      skipping = dropped.has(header[0]);
+      section = header[0];
+    }
     if (skipping) continue;
+    const alias = section === "[alias]" && line.match(/^(\s*"[^"]+"\s*=\s*)"(\.\.?\/[^"]*)"\s*$/);
+    if (alias) {
+      out.push(`${alias[1]}${JSON.stringify(join(root, alias[2]))}`);
+      continue;
+    }
     if (/^main\s*=/.test(line)) {
       out.push(`main = ${JSON.stringify(entry)}`);
       if (noBundle) out.push("no_bundle = true");
@@ -129,7 +141,7 @@ export async function snapshotParley(dir, logDir, ref) {
   const entry = ref ? await exportCommit(ref, `${dir}/source`) : `${REPO_ROOT}src/index.ts`;
   const toml = await readFile(ref ? `${dir}/source/wrangler.toml` : `${REPO_ROOT}wrangler.toml`, "utf8");
   const buildConfig = `${dir}/parley/build.toml`;
-  await writeFile(buildConfig, benchConfig(toml, entry, false));
+  await writeFile(buildConfig, benchConfig(toml, entry, false, ref ? `${dir}/source` : REPO_ROOT));
   await runWrangler(
     ["deploy", "--dry-run", "--outdir", `${dir}/parley/dist`, "--config", buildConfig],
     `${logDir}/parley-build.log`,

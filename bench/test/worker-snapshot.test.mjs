@@ -21,6 +21,9 @@ class_name = "SessionObject"
 
 [vars]
 INTERACTION_TIMEOUT_MS = "600000"
+
+[alias]
+"crypto" = "./src/channels/lazy-node-builtins.ts"
 `;
 
 test("drops the web build and assets but keeps bindings and variables", () => {
@@ -37,4 +40,9 @@ test("points main at the snapshot and turns bundling off only for the prebuilt b
 
 test("refuses a config without a top-level main", () => {
   assert.throws(() => benchConfig('name = "x"\n', "dist/index.js", true), /no top-level "main/);
+});
+
+test("makes module aliases absolute, from the directory of the config it copies", () => {
+  const out = benchConfig(TOML, "dist/index.js", false, "/tmp/run/source");
+  assert.match(out, /^"crypto" = "\/tmp\/run\/source\/src\/channels\/lazy-node-builtins\.ts"$/m);
 });

@@ -1,5 +1,6 @@
-// The real model: Anthropic's Messages API through the official SDK, streamed as its raw events.
-// The SDK retries 408/409/429/5xx/529 itself; what is left is mapped to one `ModelError`.
+// The real model: Anthropic's Messages API through the official SDK, streamed as its raw events
+// (the body read by src/model/model-event-reader.ts). The SDK retries 408/409/429/5xx/529 itself;
+// what is left is mapped to one `ModelError`.
 // The base client and the one resource used, not the full client: the full one builds (and the
 // bundle carries) every API the SDK knows, beta tool runners included.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
@@ -12,6 +13,7 @@ import {
   type ModelRequest,
   type ModelStreamEvent,
 } from "./model-client";
+import { ModelEventReader } from "./model-event-reader";
 
 export interface AnthropicModelClientOptions {
   apiKey: string;
@@ -45,19 +47,46 @@ export class AnthropicModelClient implements ModelClient {
     // list says nothing, so it is left out rather than risk a validation error.
     const { tools, agent: _agent, ...rest } = request;
     let stopped = false;
+    let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+    let ended = false;
+    // The SDK listens on the signal it is given until the body is settled, which a body read here
+    // does not tell it: it gets a signal of this call's own, and the caller's is let go at the end.
+    const call = new AbortController();
+    const abort = () => call.abort(signal.reason);
+    if (signal.aborted) abort();
+    else signal.addEventListener("abort", abort, { once: true });
     try {
-      const events = await this.#messages.create(
-        { ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true },
-        { signal },
-      );
-      for await (const event of events) {
-        if (event.type === "message_stop") stopped = true;
-        yield event;
+      // The SDK sends the request, retries it and maps a failed response to its errors; the body is
+      // read here rather than through its stream, whose layers of async iterators and line objects
+      // made most of what a delta allocates (bench/results/stream-allocation.md).
+      const response = await this.#messages
+        .create({ ...rest, ...(tools.length > 0 ? { tools } : {}), stream: true }, { signal: call.signal })
+        .asResponse();
+      if (!response.body) throw new Error("The model API answered without a body.");
+      reader = response.body.getReader();
+      const events = new ModelEventReader(response.headers);
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) {
+          ended = true;
+          events.end();
+        } else {
+          events.decode(chunk.value);
+        }
+        for (let event = events.next(); event; event = events.next()) {
+          if (event.type === "message_stop") stopped = true;
+          yield event;
+        }
+        if (chunk.done) break;
       }
     } catch (error) {
       throw toModelError(error, signal);
+    } finally {
+      signal.removeEventListener("abort", abort);
+      // A consumer that stops early (or a failure) leaves the body unread: close the connection.
+      if (reader && !ended) reader.cancel().catch(() => undefined);
     }
-    // The SDK ends a stream quietly when it is aborted, and a dropped connection can look the same.
+    // A dropped connection can end the body quietly.
     if (signal.aborted) throw abortedError();
     if (!stopped) throw new ModelError("connection", "The model stream ended before message_stop.");
   }

@@ -47,4 +47,10 @@ describe("the local development signing key", () => {
     expect(stateSessionSecret(state)).toBe(first);
     expect(stateSessionSecret(mkdtempSync(path.join(scratch, "state-")))).not.toBe(first);
   });
+
+  it("for a test server whose state directory does not exist yet, makes it and keeps the secret there", () => {
+    const state = path.join(mkdtempSync(path.join(scratch, "state-")), "not-yet", "state");
+    const first = stateSessionSecret(state);
+    expect(readFileSync(path.join(state, "session-secret"), "utf8")).toBe(first);
+  });
 });

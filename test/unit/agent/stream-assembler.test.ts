@@ -1,54 +1,27 @@
 import { describe, expect, it } from "vitest";
-import {
-  type LiveDelta,
-  MAX_EVENT_CHARS,
-  PAUSE_FLUSH_MS,
-  StreamAssembler,
-  type StreamOutput,
-} from "../../../src/agent/stream-assembler";
+import { MAX_EVENT_CHARS, PAUSE_FLUSH_MS } from "../../../src/agent/storage-coalescer";
+import { type LiveDelta, StreamAssembler, type StreamOutput } from "../../../src/agent/stream-assembler";
 import type { ModelStreamEvent } from "../../../src/model/model-client";
 import type { ScriptedReply } from "../../../src/model/scripted-reply";
 import { sseEvents } from "../../../src/model/sse-events";
+import { handClock } from "./hand-clock";
 
 /** An assembler on a hand-driven clock and timer that records what it stores and sends live. */
 function harness({ storeWhileFlowing = false } = {}) {
-  const clock = { now: 0 };
+  const { clock, now, schedule, advance, pendingTimers } = handClock();
   const out: StreamOutput[] = [];
   /** When each output was emitted, on the hand-driven clock. */
   const outAt: number[] = [];
   const live: LiveDelta[] = [];
-  let timers: Array<{ at: number; fire: () => void }> = [];
   const assembler = new StreamAssembler(
     (output) => {
       out.push(output);
       outAt.push(clock.now);
     },
-    () => clock.now,
-    {
-      live: (delta) => live.push(delta),
-      storeWhileFlowing: () => storeWhileFlowing,
-      schedule: (fire, ms) => {
-        const timer = { at: clock.now + ms, fire };
-        timers.push(timer);
-        return () => {
-          timers = timers.filter((other) => other !== timer);
-        };
-      },
-    },
+    now,
+    { live: (delta) => live.push(delta), storeWhileFlowing: () => storeWhileFlowing, schedule },
   );
-  /** Moves the clock on by `ms`, firing the timers that fall due, in order. */
-  const advance = (ms: number) => {
-    const end = clock.now + ms;
-    for (;;) {
-      const next = timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!next) break;
-      timers = timers.filter((t) => t !== next);
-      clock.now = next.at;
-      next.fire();
-    }
-    clock.now = end;
-  };
-  return { clock, out, outAt, live, assembler, advance, pendingTimers: () => timers.length };
+  return { clock, out, outAt, live, assembler, advance, pendingTimers };
 }
 
 function play(reply: ScriptedReply): ModelStreamEvent[] {
