@@ -54,7 +54,7 @@ export function executeCommand(
         return { ok: true, result: { messageId, queued: false, answered } };
       }
       // Every queued message becomes a model turn: a runaway client must not queue unbounded work.
-      if (deps.inbox.size() >= MAX_QUEUED_MESSAGES) {
+      if (deps.queue.size() >= MAX_QUEUED_MESSAGES) {
         return {
           ok: false,
           error: {
@@ -64,8 +64,8 @@ export function executeCommand(
         };
       }
       const messageId = deps.newId("msg");
-      const queued = deps.turn.current() !== null || deps.inbox.size() > 0;
-      deps.inbox.push({ id: messageId, text: command.text });
+      const queued = deps.turn.current() !== null || deps.queue.size() > 0;
+      deps.queue.push({ id: messageId, text: command.text });
       if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued });
       // A queued message reaches whichever agent is on top when its turn starts (turn_started says).
       const to = queued ? {} : topMark(deps);
