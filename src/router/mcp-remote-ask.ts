@@ -4,15 +4,15 @@
 // an object that restarts is read again, but a Worker or connection that goes away ends the call.
 import type { PermissionPromptInput } from "../../client/claude-approve-tool";
 import { cardFor, decisionFor, type PermissionDecision } from "../../client/claude-permissions";
+import type { Outcome } from "../objects/outcome";
 import type { ErrorBody } from "../protocol/errors";
-import type { ExternalInteraction } from "../protocol/external";
-import type { CommandOutcome } from "../session/command-handler";
+import type { ExternalInteraction, OpenedInteraction } from "../protocol/external";
 
 /** The session as the endpoint reaches it: each call may go to a fresh stub. */
 export interface RemoteSession {
-  open(body: { kind: string; request: unknown; key: string }): Promise<CommandOutcome>;
+  open(body: { kind: string; request: unknown; key: string }): Promise<Outcome<OpenedInteraction>>;
   /** Reads the card, after waiting up to `waitMs` for it to resolve. */
-  read(interactionId: string, waitMs: number): Promise<CommandOutcome>;
+  read(interactionId: string, waitMs: number): Promise<Outcome<ExternalInteraction>>;
 }
 
 export interface RemoteAskOptions {
@@ -43,10 +43,10 @@ const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 class SessionLost extends Error {}
 
 /** Runs `attempt`, trying a failing object again with back-off; throws SessionLost at the end. */
-async function reach(
-  attempt: () => Promise<CommandOutcome>,
+async function reach<T>(
+  attempt: () => Promise<Outcome<T>>,
   pause: (ms: number) => Promise<void>,
-): Promise<CommandOutcome> {
+): Promise<Outcome<T>> {
   for (let tries = 0; ; tries++) {
     try {
       return await attempt();
@@ -90,12 +90,12 @@ export async function askRemotely(
   try {
     const opened = await reach(() => session.open({ ...card, key }), pause);
     if (!opened.ok) return refused(opened.error);
-    const { interactionId } = opened.result as { interactionId: string };
+    const { interactionId } = opened.result;
     for (;;) {
       if (options.signal?.aborted) return { error: "The call was cancelled; the card stays open." };
       const read = await reach(() => roundOf(session, interactionId, roundMs, options.signal), pause);
       if (!read.ok) return refused(read.error);
-      const state = read.result as ExternalInteraction;
+      const state = read.result;
       if (state.status === "resolved") return { decision: decisionFor(args.input, state) };
     }
   } catch (error) {

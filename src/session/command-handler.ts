@@ -6,12 +6,13 @@ import { decideBatch } from "../agent/batch-decision";
 import { topMark } from "../agent/frame-mark";
 import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
+import type { Outcome } from "../objects/outcome";
 import type { SessionCommand } from "../protocol/commands";
-import type { ErrorBody } from "../protocol/errors";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
 
-export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; error: ErrorBody };
+/** What a command answers; its result is whatever that command returns. */
+export type CommandOutcome = Outcome<unknown>;
 
 export interface CommandContext {
   deps: AgentDeps;
@@ -87,7 +88,7 @@ export function executeCommand(
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
       }
       wake(loop); // queued messages run next
-      return { ok: true };
+      return { ok: true, result: null };
     }
     case "end_agent": {
       const top = deps.frames.top();
@@ -121,7 +122,7 @@ export function executeCommand(
         };
       }
       wake(loop);
-      return { ok: true };
+      return { ok: true, result: null };
     }
     case "set_permission_mode":
       deps.turn.setMode(command.mode, answeredBy);
