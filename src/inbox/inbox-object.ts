@@ -16,7 +16,7 @@ import { EventStreams } from "../session/event-streams";
 import type { InboxRpc } from "../session/inbox-rpc";
 import { MetaStore } from "../session/meta-store";
 import { ReplayBudget } from "../session/replay-budget";
-import { SessionClock } from "../session/session-clock";
+import { ObjectClock } from "../session/session-clock";
 import { SOCKET_CLOSE } from "../session/socket-access";
 import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
@@ -58,7 +58,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
   /** The inbox's one clock: every store, budget and delivery reads it (tests move it forward). */
-  readonly clock = new SessionClock();
+  readonly clock = new ObjectClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);

@@ -29,7 +29,7 @@ import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
-import { SessionClock } from "./session-clock";
+import { ObjectClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { createSession, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
@@ -65,7 +65,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
-  readonly clock = new SessionClock();
+  readonly clock = new ObjectClock();
   // Not readonly: a test may swap in a smaller budget to flood it quickly.
   private replayBudget = new ReplayBudget(() => this.clock.now());
 
