@@ -1,5 +1,6 @@
-// The session's deadlines on the one alarm (src/objects/deadline-loop.ts): its sources are registered
-// by session-deadline-sources.ts. The watchdog's time is kept here, since the agent loop moves it.
+// The session's deadlines on the one alarm (src/objects/deadline-loop.ts), its sources registered by
+// src/session/deadline-sources/session-deadline-sources.ts. The watchdog's time is kept here, since
+// the agent loop moves it.
 import type { DeadlineScheduler } from "../agent/ports";
 import { DeadlineLoop } from "../objects/deadline-loop";
 import type { MetaStore } from "./meta-store";
