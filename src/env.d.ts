@@ -9,7 +9,7 @@ declare namespace Cloudflare {
     /** One Inbox object per person (docs/architecture.md#the-inbox). */
     INBOXES: DurableObjectNamespace<import("./session/inbox-rpc").InboxRpc>;
     /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
-    CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelObject>;
+    CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelRpc>;
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;

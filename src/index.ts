@@ -89,7 +89,10 @@ const everyInboxMethod: Exclude<
 > extends never
   ? true
   : never = true;
-const everyChannelMethod: Exclude<keyof ChannelRpc, (typeof CHANNEL_RPC)[number] | "fetch"> extends never
+const everyChannelMethod: Exclude<
+  keyof ChannelRpc,
+  (typeof CHANNEL_RPC)[number] | "fetch" | keyof Rpc.DurableObjectBranded
+> extends never
   ? true
   : never = true;
 void everyChannelMethod;

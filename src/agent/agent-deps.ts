@@ -13,8 +13,8 @@ import type {
   EventSink,
   FrameStore,
   GrantGate,
-  InboxStore,
   InteractionStore,
+  MessageQueue,
   PermissionRuleStore,
   ToolResultStore,
   TranscriptStore,
@@ -48,7 +48,7 @@ export interface AgentDeps {
   events: EventSink;
   transcript: TranscriptStore;
   frames: FrameStore;
-  inbox: InboxStore;
+  queue: MessageQueue;
   turn: TurnStore;
   interactions: InteractionStore;
   results: ToolResultStore;

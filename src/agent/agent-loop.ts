@@ -268,7 +268,7 @@ export class AgentLoop {
   }
 
   private beginNextTurn(): void {
-    const next = this.deps.inbox.shift();
+    const next = this.deps.queue.shift();
     if (!next) return;
     this.deps.transcript.append("user", [{ type: "text", text: next.text }]);
     this.startTurn(next.id);

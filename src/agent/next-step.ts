@@ -54,14 +54,14 @@ export type Step =
 export function readLoopState(
   deps: Pick<
     AgentDeps,
-    "turn" | "inbox" | "transcript" | "frames" | "agents" | "clock" | "settings" | "budget"
+    "turn" | "queue" | "transcript" | "frames" | "agents" | "clock" | "settings" | "budget"
   >,
 ): LoopState {
   const last = deps.transcript.last();
   const frame = deps.frames.top();
   return {
     turn: deps.turn.current(),
-    queued: deps.inbox.size(),
+    queued: deps.queue.size(),
     lastAssistantUses: last?.role === "assistant" ? toolUses(last.content) : null,
     top: frame ? { frame, maxIterations: deps.agents.get(frame.agent)?.maxIterations ?? null } : null,
     now: deps.clock.now(),

@@ -45,7 +45,8 @@ export interface QueuedMessage {
   text: string;
 }
 
-export interface InboxStore {
+/** The user messages a session holds until its running turn ends (the session's queue, not the person's Inbox). */
+export interface MessageQueue {
   push(message: QueuedMessage): void;
   shift(): QueuedMessage | null;
   size(): number;

@@ -228,7 +228,7 @@ function markRunningWhenNobodyIsAsked(deps: AgentDeps): void {
 export function alreadyResolved(
   deps: Pick<AgentDeps, "frames" | "kinds">,
   record: InteractionRecord,
-): ResolveResult {
+): { ok: false; error: ErrorBody } {
   return {
     ok: false,
     error: {

@@ -17,7 +17,7 @@ import type { ChannelHooks, TelegramBot } from "./telegram-bot";
 /** The channel object's one instance (every platform's webhooks come to it). */
 export const CHANNEL_OBJECT_NAME = "channels";
 
-export interface ChannelRpc {
+export interface ChannelRpc extends Rpc.DurableObjectBranded {
   /** A one-time code `person` sends the bot to link an account; null when they hold too many. */
   mintLinkCode(person: string, platform: ChatPlatform): Promise<{ code: string; expiresAt: number } | null>;
   listLinks(person: string): Promise<ChannelAccountView[]>;
@@ -27,7 +27,7 @@ export interface ChannelRpc {
 }
 
 export function channelStub(env: Env): ChannelRpc {
-  return env.CHANNELS.get(env.CHANNELS.idFromName(CHANNEL_OBJECT_NAME)) as unknown as ChannelRpc;
+  return env.CHANNELS.get(env.CHANNELS.idFromName(CHANNEL_OBJECT_NAME));
 }
 
 function view({ person: _person, threadId: _threadId, ...account }: ChatAccount): ChannelAccountView {

@@ -10,22 +10,16 @@ import type { DeliveryView } from "../protocol/notify";
 import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import { namesSomeone } from "../protocol/people";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
+import type { InboxChatAccount } from "../session/inbox-rpc";
 import type { SqlCounter } from "../storage/sql-counter";
+
+/** Declared with the inbox's RPC surface, which the channel object calls with it. */
+export type { InboxChatAccount };
 
 /** A row taken for sending is not taken again before this, so a dying alarm never sends twice at once. */
 const LEASE_MS = 60_000;
 /** An edit waits this long for its card's message to be posted first. */
 const WAIT_FOR_POST_MS = 5_000;
-
-export interface InboxChatAccount {
-  linkId: string;
-  platform: ChatPlatform;
-  accountId: string;
-  name: string;
-  threadId: string;
-  /** The deployment's origin the account linked through, for links back to the inbox. */
-  origin: string;
-}
 
 type DeliveryRow = {
   id: number;

@@ -3,6 +3,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
 import { INSIDE, type ObjectInsides } from "../object-shell";
+import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
@@ -15,7 +16,7 @@ import { EventStreams } from "../session/event-streams";
 import type { InboxRpc } from "../session/inbox-rpc";
 import { MetaStore } from "../session/meta-store";
 import { ReplayBudget } from "../session/replay-budget";
-import { SessionClock } from "../session/session-clock";
+import { ObjectClock } from "../session/session-clock";
 import { SOCKET_CLOSE } from "../session/socket-access";
 import { SpentTickets } from "../session/spent-tickets";
 import { SqlCounter } from "../storage/sql-counter";
@@ -25,6 +26,7 @@ import { InboxAgentKeys } from "./inbox-agent-keys";
 import { InboxChat, type InboxChatAccount } from "./inbox-chat";
 import { chatSenderFor } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
+import { inboxDeadlineSources } from "./inbox-deadline-sources";
 import { InboxLinks } from "./inbox-links";
 import { InboxPush } from "./inbox-push";
 import { migrateInbox } from "./inbox-schema";
@@ -50,11 +52,13 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly push: InboxPush;
   private readonly chat: InboxChat;
   private readonly sql: SqlCounter;
+  /** The one alarm, at the earliest of the inbox's deadline sources (inbox-deadline-sources.ts). */
+  private readonly deadlines: DeadlineLoop;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
   /** The inbox's one clock: every store, budget and delivery reads it (tests move it forward). */
-  readonly clock = new SessionClock();
+  readonly clock = new ObjectClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -76,6 +80,18 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     });
     this.chat = new InboxChat(sql, this.clock.now);
     this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
+    this.deadlines = new DeadlineLoop(ctx.storage);
+    sql.keep(this.deadlines.copy);
+    this.deadlines.add(
+      ...inboxDeadlineSources({
+        push: this.push,
+        chat: this.chat,
+        links: this.links,
+        chatSenderFor: (platform) => chatSenderFor(this.env, platform),
+        closeExpired: (linkId) =>
+          this.endStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
+      }),
+    );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
@@ -87,7 +103,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       return { ...applied, pushes: this.chat.onApplied(applied.events) || pushed };
     });
     for (const frame of frames) this.broadcast(frame);
-    if (pushes) await this.rearm();
+    if (pushes) this.deadlines.rearm();
     return { appliedThrough };
   }
 
@@ -183,28 +199,13 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     link: Pick<InboxLinkView, "linkId" | "role" | "label" | "expiresAt">,
   ): Promise<InboxLinkView | null> {
     const record = this.links.add(link);
-    await this.rearm();
+    this.deadlines.rearm();
     return record;
   }
 
-  /** The inbox's one alarm: pushes that are due, and a link's expiry, which ends its open streams. */
+  /** The inbox's one alarm: a loop over its deadline sources (src/objects/deadline-loop.ts). */
   override async alarm(): Promise<void> {
-    const now = this.clock.now();
-    await this.push.deliverDue(now);
-    await this.chat.deliverDue(now, (platform) => chatSenderFor(this.env, platform));
-    for (const linkId of this.links.takeExpired(now)) {
-      this.push.forgetLink(linkId);
-      await this.closeStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired");
-    }
-    await this.rearm();
-  }
-
-  private async rearm(): Promise<void> {
-    const due = [this.links.nextExpiry(), this.push.nextDue(), this.chat.nextDue()].filter(
-      (at): at is number => at !== null,
-    );
-    if (due.length === 0) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.min(...due));
+    await runAlarm(this.deadlines, this.clock.now(), undefined, "InboxObject");
   }
 
   async subscribePush(
@@ -261,7 +262,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   async revokeLink(linkId: string): Promise<InboxLinkView | null> {
     const link = this.links.revoke(linkId);
     if (link) this.push.forgetLink(linkId);
-    if (link) await this.closeStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
+    if (link) this.endStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
     return link;
   }
 
@@ -300,6 +301,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   /** Closes every stream and socket opened with `tag` (a revoked inbox link). */
   async closeStreams(tag: string, code: number, reason: string): Promise<void> {
+    this.endStreams(tag, code, reason);
+  }
+
+  private endStreams(tag: string, code: number, reason: string): void {
     this.streams.close(tag);
     for (const ws of this.ctx.getWebSockets(tag)) {
       try {

@@ -6,6 +6,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { logSecurityEvent } from "../log/security-log";
 import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
+import { Refused } from "../objects/outcome";
 import { describeZodError } from "../protocol/errors";
 import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
 import type { NotifyInfo } from "../protocol/notify";
@@ -214,7 +215,9 @@ app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");
 });
 
-app.onError((error, c) => {
+app.onError((thrown, c) => {
+  // An object's refusal read through `unwrap` answers as the route's own HttpError would.
+  const error = thrown instanceof Refused ? HttpError.from(thrown.body) : thrown;
   if (error instanceof HttpError) {
     const wait = error.extra.retryAfterSeconds;
     return c.json(error.toBody(), error.status as 400, wait ? { "retry-after": String(wait) } : {});

@@ -2,11 +2,11 @@
 // wait) and withdraws cards, and posts progress. Each write is the socket command of the same name.
 // `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.
 import { Hono } from "hono";
+import { checked, unwrap } from "../objects/outcome";
 import type { Access } from "../protocol/access";
 import { describeZodError } from "../protocol/errors";
-import { OpenInteractionBody, PostProgressBody, WaitQuery } from "../protocol/external";
+import { OpenedInteraction, OpenInteractionBody, PostProgressBody, WaitQuery } from "../protocol/external";
 import { InteractionId } from "../protocol/session";
-import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
 import { requireCommand } from "./access-guard";
 import type { AppEnv } from "./app-env";
@@ -19,11 +19,6 @@ export const externalRoutes = new Hono<AppEnv>();
 /** How much longer than the object the Worker waits before it reads the card itself. */
 const WAIT_GRACE_MS = 250;
 
-function unwrap(outcome: CommandOutcome): unknown {
-  if (!outcome.ok) throw HttpError.from(outcome.error);
-  return outcome.result ?? null;
-}
-
 function interactionIdOf(raw: string): string {
   const parsed = InteractionId.safeParse(raw);
   if (!parsed.success) throw new HttpError("unknown_interaction", `No interaction with id "${raw}"`);
@@ -34,9 +29,12 @@ externalRoutes.post("/interactions", async (c) => {
   requireCommand(c, "open_interaction");
   const body = await readJsonBody(c, OpenInteractionBody);
   const stub = sessionStub(c.env, c.get("sessionId"));
-  const opened = unwrap(await stub.command({ type: "open_interaction", ...body }, null, c.get("access"))) as {
-    created: boolean;
-  };
+  const opened = unwrap(
+    checked(
+      OpenedInteraction,
+      await stub.command({ type: "open_interaction", ...body }, null, c.get("access")),
+    ),
+  );
   return c.json(opened, opened.created ? 201 : 200);
 });
 
@@ -85,7 +83,11 @@ let mcpEndpoint: Promise<typeof import("./mcp-endpoint")> | null = null;
 /** The session as the MCP endpoint reaches it: a fresh stub for each call, since a failed one may be broken. */
 function remoteSession(env: Env, sessionId: string, access: Access): RemoteSession {
   return {
-    open: (body) => sessionStub(env, sessionId).command({ type: "open_interaction", ...body }, null, access),
+    open: async (body) =>
+      checked(
+        OpenedInteraction,
+        await sessionStub(env, sessionId).command({ type: "open_interaction", ...body }, null, access),
+      ),
     read: (interactionId, waitMs) =>
       sessionStub(env, sessionId).externalInteraction(interactionId, waitMs, access),
   };

@@ -3,7 +3,8 @@
 // Inbox object), so a bridge that restarts finds the same session, and one that was deleted or
 // expired never comes back with its old id, tokens or links.
 import type { Context } from "hono";
-import type { MintedLink, ShareLinkView } from "../protocol/access";
+import { unwrap } from "../objects/outcome";
+import type { MintedLink } from "../protocol/access";
 import type { AgentKeySessionResponse, CreateExternalSessionResponse } from "../protocol/external";
 import type { CreateSessionBody } from "../protocol/http";
 import { inboxStub } from "../session/inbox-rpc";
@@ -83,29 +84,28 @@ export async function createExternalSession(
       salt = await inbox.renewKeyedSessionSalt(agent.key, salt);
       continue;
     }
-    if (!created.ok) throw HttpError.from(created.error);
-    return answerCreated(c, { sessionId, token, created: created.result, agentName: agent.name });
+    return answerCreated(c, { sessionId, token, created: unwrap(created), agentName: agent.name });
   }
 }
 
 /** The agent link (recorded with the agent key, if one asked) and the answer to send. */
 async function answerCreated(
   c: Context<AppEnv>,
-  made: { sessionId: string; token: string; created: unknown; agentName: string },
+  made: { sessionId: string; token: string; created: { created: boolean }; agentName: string },
 ): Promise<Response> {
   const { sessionSecret: secret } = c.get("config");
   const { sessionId, token } = made;
   const agentKey = c.get("agentKey");
-  const isNew = (made.created as { created: boolean } | undefined)?.created !== false;
+  const isNew = made.created.created;
   const stub = sessionStub(c.env, sessionId);
   // Each agent key gets a link of its own, so revoking one key ends only what it was given.
   const derivation = `external-agent-link\n${sessionId}${agentKey ? `\n${agentKey.keyId}` : ""}`;
-  const linked = await stub.ensureAgentLink(
-    { linkId: await derivedId(secret, derivation), label: made.agentName },
-    newSessionId(),
+  const link = unwrap(
+    await stub.ensureAgentLink(
+      { linkId: await derivedId(secret, derivation), label: made.agentName },
+      newSessionId(),
+    ),
   );
-  if (!linked.ok) throw HttpError.from(linked.error);
-  const link = linked.result as ShareLinkView;
   if (agentKey) {
     const live = await inboxStub(c.env, agentKey.person).noteAgentLink(agentKey.keyId, {
       sessionId,

@@ -1,7 +1,8 @@
 // Share links, owner only: mint (`POST …/links`), list with last use (`GET …/links`), revoke
 // (`DELETE …/links/:linkId`, which closes the link's live sockets).
 import { Hono } from "hono";
-import { LinkId, type MintedLink, MintLinkBody, type ShareLinkView } from "../protocol/access";
+import { unwrap } from "../objects/outcome";
+import { LinkId, type MintedLink, MintLinkBody } from "../protocol/access";
 import { sessionStub } from "../session/session-rpc";
 import { newSessionId } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";
@@ -26,13 +27,12 @@ linkRoutes.post("/", async (c) => {
     label: body.label || null,
     expiresAt: body.expiresInSeconds === undefined ? null : Date.now() + body.expiresInSeconds * 1000,
   };
-  const added = await sessionStub(c.env, sessionId).addLink(link, c.get("access"));
-  if (!added.ok) throw HttpError.from(added.error);
+  const added = unwrap(await sessionStub(c.env, sessionId).addLink(link, c.get("access")));
   const token = await signShareToken(c.get("config").sessionSecret, sessionId, link);
   const url = new URL(c.req.url);
   const wsOrigin = `${url.protocol === "https:" ? "wss:" : "ws:"}//${url.host}`;
   const minted: MintedLink = {
-    ...(added.result as ShareLinkView),
+    ...added,
     token,
     shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
     websocketUrl: `${wsOrigin}/api/sessions/${sessionId}/ws?token=${token}`,
@@ -41,15 +41,13 @@ linkRoutes.post("/", async (c) => {
 });
 
 linkRoutes.get("/", async (c) => {
-  const listed = await sessionStub(c.env, c.get("sessionId")).listLinks(c.get("access"));
-  if (!listed.ok) throw HttpError.from(listed.error);
-  return c.json(listed.result);
+  return c.json(unwrap(await sessionStub(c.env, c.get("sessionId")).listLinks(c.get("access"))));
 });
 
 linkRoutes.delete("/:linkId", async (c) => {
   const linkId = LinkId.safeParse(c.req.param("linkId"));
   if (!linkId.success) throw new HttpError("not_found", "No such share link (ids are 32 hex characters)");
-  const revoked = await sessionStub(c.env, c.get("sessionId")).revokeLink(linkId.data, c.get("access"));
-  if (!revoked.ok) throw HttpError.from(revoked.error);
-  return c.json(revoked.result);
+  return c.json(
+    unwrap(await sessionStub(c.env, c.get("sessionId")).revokeLink(linkId.data, c.get("access"))),
+  );
 });

@@ -6,15 +6,15 @@ import type { PermissionPromptInput } from "../bridge/approve-tool";
 import type { CardLine, KeyedCard } from "../bridge/card-wait";
 import { askClaude } from "../bridge/claude-ask";
 import type { PermissionDecision } from "../bridge/claude-decision";
+import type { Outcome } from "../objects/outcome";
 import type { ErrorBody } from "../protocol/errors";
-import type { ExternalInteraction } from "../protocol/external";
-import type { CommandOutcome } from "../session/command-handler";
+import type { ExternalInteraction, OpenedInteraction } from "../protocol/external";
 
 /** The session as the endpoint reaches it: each call may go to a fresh stub. */
 export interface RemoteSession {
-  open(body: KeyedCard): Promise<CommandOutcome>;
+  open(body: KeyedCard): Promise<Outcome<OpenedInteraction>>;
   /** Reads the card, after waiting up to `waitMs` for it to resolve. */
-  read(interactionId: string, waitMs: number): Promise<CommandOutcome>;
+  read(interactionId: string, waitMs: number): Promise<Outcome<ExternalInteraction>>;
 }
 
 export interface RemoteAskOptions {
@@ -55,12 +55,12 @@ class SessionRefused extends Error {
 class CallCancelled extends Error {}
 
 /** Runs `attempt`, trying a failing object again with back-off; throws SessionLost at the end. */
-async function reach(
-  attempt: () => Promise<CommandOutcome>,
+async function reach<T>(
+  attempt: () => Promise<Outcome<T>>,
   pause: (ms: number) => Promise<void>,
-): Promise<unknown> {
+): Promise<T> {
   for (let tries = 0; ; tries++) {
-    let outcome: CommandOutcome;
+    let outcome: Outcome<T>;
     try {
       outcome = await attempt();
     } catch (error) {
@@ -79,14 +79,12 @@ function remoteLine(session: RemoteSession, options: RemoteAskOptions): CardLine
   const pause = options.pause ?? realPause;
   const roundMs = options.roundMs ?? ROUND_MS;
   return {
-    open: async (card) => (await reach(() => session.open(card), pause)) as { interactionId: string },
+    open: (card) => reach(() => session.open(card), pause),
     wait: async (interactionId, signal) => {
       for (;;) {
         if (signal?.aborted) throw new CallCancelled();
-        const state = (await reach(() => roundOf(session, interactionId, roundMs, signal), pause)) as
-          | ExternalInteraction
-          | undefined;
-        if (state?.status === "resolved") return state;
+        const state = await reach(() => roundOf(session, interactionId, roundMs, signal), pause);
+        if (state.status === "resolved") return state;
       }
     },
   };

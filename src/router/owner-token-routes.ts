@@ -1,22 +1,19 @@
 // `POST /api/sessions/:id/owner-token` (owner only): rotates the owner token. The object retires
 // the presented version and closes its sockets and streams; the Worker signs the next version.
 import { Hono } from "hono";
-import * as z from "zod";
+import { unwrap } from "../objects/outcome";
 import type { OwnerTokenResponse } from "../protocol/http";
 import { sessionStub } from "../session/session-rpc";
 import { signSessionToken } from "../tokens/session-token";
 import { requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
-import { HttpError } from "./http-error";
 
 export const ownerTokenRoutes = new Hono<AppEnv>();
 
 ownerTokenRoutes.post("/", async (c) => {
   requireOwner(c, "rotate the owner token");
   const sessionId = c.get("sessionId");
-  const rotated = await sessionStub(c.env, sessionId).rotateOwnerToken(c.get("access"));
-  if (!rotated.ok) throw HttpError.from(rotated.error);
-  const { version } = z.object({ version: z.number().int() }).parse(rotated.result);
+  const { version } = unwrap(await sessionStub(c.env, sessionId).rotateOwnerToken(c.get("access")));
   const token = await signSessionToken(c.get("config").sessionSecret, sessionId, version);
   const url = new URL(c.req.url);
   const response: OwnerTokenResponse = { token, shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}` };

@@ -2,6 +2,7 @@
 // checked. Each route turns its body into the same command a WebSocket would send.
 import { Hono } from "hono";
 import * as z from "zod";
+import { unwrap } from "../objects/outcome";
 import {
   ApproveCommand,
   DecideBatchCommand,
@@ -19,7 +20,6 @@ import { EventsQuery, PatchSessionBody } from "../protocol/http";
 import { PushSubscriptionBody } from "../protocol/notify";
 import { APPROVE, DENY, SEED_COMMANDS, SUBMIT_ANSWERS } from "../protocol/seed-names";
 import { DeviceId } from "../protocol/session";
-import type { CommandOutcome } from "../session/command-handler";
 import { sessionStub } from "../session/session-rpc";
 import { ACCESS_HEADER, WebSocketQuery } from "../session/socket-access";
 import { TICKET_HEADER, ticketHeader } from "../session/spent-tickets";
@@ -35,11 +35,6 @@ export const sessionRoutes = new Hono<AppEnv>();
 
 function stub(c: { env: Env; get(key: "sessionId"): string }) {
   return sessionStub(c.env, c.get("sessionId"));
-}
-
-function unwrap(outcome: CommandOutcome): unknown {
-  if (!outcome.ok) throw HttpError.from(outcome.error);
-  return outcome.result ?? null;
 }
 
 function idempotencyKey(header: string | undefined): string | null {

@@ -6,12 +6,13 @@ import { decideBatch } from "../agent/batch-decision";
 import { topMark } from "../agent/frame-mark";
 import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
+import type { Outcome } from "../objects/outcome";
 import type { SessionCommand } from "../protocol/commands";
-import type { ErrorBody } from "../protocol/errors";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
 
-export type CommandOutcome = { ok: true; result?: unknown } | { ok: false; error: ErrorBody };
+/** What a command answers; its result is whatever that command returns. */
+export type CommandOutcome = Outcome<unknown>;
 
 export interface CommandContext {
   deps: AgentDeps;
@@ -54,7 +55,7 @@ export function executeCommand(
         return { ok: true, result: { messageId, queued: false, answered } };
       }
       // Every queued message becomes a model turn: a runaway client must not queue unbounded work.
-      if (deps.inbox.size() >= MAX_QUEUED_MESSAGES) {
+      if (deps.queue.size() >= MAX_QUEUED_MESSAGES) {
         return {
           ok: false,
           error: {
@@ -64,8 +65,8 @@ export function executeCommand(
         };
       }
       const messageId = deps.newId("msg");
-      const queued = deps.turn.current() !== null || deps.inbox.size() > 0;
-      deps.inbox.push({ id: messageId, text: command.text });
+      const queued = deps.turn.current() !== null || deps.queue.size() > 0;
+      deps.queue.push({ id: messageId, text: command.text });
       if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued });
       // A queued message reaches whichever agent is on top when its turn starts (turn_started says).
       const to = queued ? {} : topMark(deps);
@@ -87,7 +88,7 @@ export function executeCommand(
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
       }
       wake(loop); // queued messages run next
-      return { ok: true };
+      return { ok: true, result: null };
     }
     case "end_agent": {
       const top = deps.frames.top();
@@ -121,7 +122,7 @@ export function executeCommand(
         };
       }
       wake(loop);
-      return { ok: true };
+      return { ok: true, result: null };
     }
     case "set_permission_mode":
       deps.turn.setMode(command.mode, answeredBy);

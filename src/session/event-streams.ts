@@ -1,13 +1,18 @@
-// Server-Sent Events for one session: each stream gets the stored events after its cursor, then
-// every live event. A stream whose buffer is full pauses and catches up from storage once its
-// reader drains it, so a late joiner with a long backlog gets every event, in order, in bounded memory.
-import type { EventLog } from "./event-log";
+// Server-Sent Events for one object (a session or an inbox): each stream gets the stored events after
+// its cursor, then every live event. A stream whose buffer is full pauses and catches up from storage
+// once its reader drains it, so a late joiner with a long backlog gets every event, in order, in bounded memory.
 
 const encoder = new TextEncoder();
 /** Bytes one stream may hold unread before it pauses and later catches up from storage. */
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Stored events read per step of a catch-up (small, so a step never holds much more than the buffer). */
 const CATCH_UP_PAGE = 64;
+
+/** A log whose stored frames begin with their seq: a session's event log, or an inbox's. */
+export interface FrameLog {
+  /** Up to `limit` stored frames after seq `after`, oldest first. */
+  framesAfter(after: number, limit: number): string[];
+}
 
 interface Reader {
   /** Socket tag of whoever opened the stream, so revoking a link ends its streams. */
@@ -30,8 +35,7 @@ export class EventStreams {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    /** A session's event log, or any log whose stored frames begin with their seq (an inbox's). */
-    private readonly events: Pick<EventLog, "framesAfter">,
+    private readonly events: FrameLog,
     /** How often an idle stream gets a `: heartbeat` comment, so proxies do not close it. */
     private readonly heartbeatMs: number,
     /** Unread bytes one stream may buffer; over it, the stream waits for its reader. */

@@ -2,9 +2,10 @@
 // wait, and the one agent link a keyed external session hands out again on every create.
 
 import { readExternalInteraction } from "../agent/external-interaction";
+import type { Outcome } from "../objects/outcome";
 import type { ShareLinkView } from "../protocol/access";
 import { unknownInteraction } from "../protocol/errors";
-import type { CommandOutcome } from "./command-handler";
+import type { ExternalInteraction } from "../protocol/external";
 import { SqlExternalKeys } from "./external-session";
 import type { InteractionWaiters } from "./interaction-waiters";
 import type { SessionState } from "./session-state";
@@ -20,7 +21,7 @@ export async function readExternal(
   interactionId: string,
   waitMs: number,
   exists: () => boolean,
-): Promise<CommandOutcome> {
+): Promise<Outcome<ExternalInteraction>> {
   const keys = new SqlExternalKeys(state.sql);
   const first = readExternalInteraction(state, keys, interactionId);
   if (!first) return unknownInteraction(interactionId);
@@ -39,7 +40,7 @@ export function ensureAgentLink(
   links: ShareLinks,
   link: Pick<ShareLinkView, "linkId" | "label">,
   fallbackLinkId: string,
-): CommandOutcome {
+): Outcome<ShareLinkView> {
   const all = links.list();
   const live = all.filter((candidate) => candidate.role === "agent" && links.isLive(candidate.linkId));
   const found = live.find((candidate) => candidate.linkId === link.linkId) ?? live.at(-1);

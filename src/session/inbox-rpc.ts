@@ -1,14 +1,25 @@
 // The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
-import type { InboxChatAccount } from "../inbox/inbox-chat";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
+import type { ChatPlatform } from "../protocol/channels";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
 import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../protocol/grants";
 import type { InboxCard, InboxView, OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { DeliveryView, PushSubscriptionBody } from "../protocol/notify";
+
+/** A chat account linked to a person, as the channel object hands it to their inbox. */
+export interface InboxChatAccount {
+  linkId: string;
+  platform: ChatPlatform;
+  accountId: string;
+  name: string;
+  threadId: string;
+  /** The deployment's origin the account linked through, for links back to the inbox. */
+  origin: string;
+}
 
 export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */

@@ -1,8 +1,8 @@
 // The owner's credentials over time: share links recorded, revoked and expired, and the owner token
 // rotated. A credential that stops working loses its live sockets and event streams at once.
 import { logSecurityEvent } from "../log/security-log";
+import type { Outcome } from "../objects/outcome";
 import { OWNER, type ShareLinkView } from "../protocol/access";
-import type { CommandOutcome } from "./command-handler";
 import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";
 import { SOCKET_CLOSE, socketTag } from "./socket-access";
@@ -19,7 +19,7 @@ export interface LinkAdminHost {
 export function addLink(
   host: LinkAdminHost,
   link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
-): CommandOutcome {
+): Outcome<ShareLinkView> {
   const record =
     host.state.links.add(link) ?? refuse("too_many_links", "This session holds too many share links");
   host.state.deadlines.rearm(); // its expiry closes its sockets
@@ -27,7 +27,7 @@ export function addLink(
 }
 
 /** Revokes a link: its sockets and streams close and its push subscriptions go. */
-export function revokeLink(host: LinkAdminHost, linkId: string): CommandOutcome {
+export function revokeLink(host: LinkAdminHost, linkId: string): Outcome<ShareLinkView> {
   const link = host.state.links.revoke(linkId) ?? refuse("not_found", "No such share link");
   logSecurityEvent("link_revoked", host.logIds({ linkId }));
   host.state.deadlines.rearm();
@@ -40,7 +40,7 @@ export function revokeLink(host: LinkAdminHost, linkId: string): CommandOutcome 
  * Retires the owner token's current version; the Worker signs the next one. Its push subscriptions
  * end too: their links carry the retired token, and a device re-subscribes with the new one.
  */
-export function rotateOwnerToken(host: LinkAdminHost): CommandOutcome {
+export function rotateOwnerToken(host: LinkAdminHost): Outcome<{ version: number }> {
   const version = host.state.links.rotateOwner();
   logSecurityEvent("owner_token_rotated", host.logIds(OWNER));
   host.state.subscriptions.deleteOwners();

@@ -6,10 +6,10 @@ import {
   MAX_PUSH_DEVICES_PER_LINK,
   type SqlSubscriptionStore,
 } from "../notify/subscription-store";
+import type { Outcome } from "../objects/outcome";
 import type { Access } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
 import type { PushSubscriptionBody } from "../protocol/notify";
-import type { CommandOutcome } from "./command-handler";
 import type { ShareLinks } from "./share-links";
 
 export interface PushSubscriptionDeps {
@@ -23,7 +23,7 @@ export function subscribePush(
   body: PushSubscriptionBody,
   access: Access,
   sessionUrl: string,
-): CommandOutcome {
+): Outcome<{ deviceId: string }> {
   const held = deps.subscriptions.holder(body.deviceId);
   if (held !== undefined && !mayTouch(deps, access, held)) return refuse(notYours(body.deviceId, "replace"));
   if (held === undefined && deps.subscriptions.deviceIds().length >= MAX_PUSH_DEVICES) {
@@ -52,7 +52,7 @@ export function unsubscribePush(
   deps: PushSubscriptionDeps,
   deviceId: string,
   access: Access,
-): CommandOutcome {
+): Outcome<{ removed: boolean }> {
   const held = deps.subscriptions.holder(deviceId);
   if (held === undefined) return { ok: true, result: { removed: false } };
   if (!mayTouch(deps, access, held)) return refuse(notYours(deviceId, "remove"));
@@ -72,6 +72,6 @@ function notYours(deviceId: string, verb: string): ErrorBody {
   };
 }
 
-function refuse(error: ErrorBody): CommandOutcome {
+function refuse(error: ErrorBody): { ok: false; error: ErrorBody } {
   return { ok: false, error };
 }

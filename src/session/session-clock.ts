@@ -1,8 +1,8 @@
-// The object's one clock: stored times, deadlines, the alarm, the socket budget and notification
-// retries all read it, so a test moves time forward instead of waiting for it.
+// A Durable Object's one clock (a session's or an inbox's): stored times, deadlines, the alarm, the
+// budgets and notification retries all read it, so a test moves time forward instead of waiting for it.
 import type { Clock } from "../agent/ports";
 
-export class SessionClock implements Clock {
+export class ObjectClock implements Clock {
   // INVARIANT: zero in production; only tests move it (through the instance). A new instance
   // starts at the wall clock again, which can only make a deadline look later, never skip one.
   private offset = 0;

@@ -1,7 +1,8 @@
 // Creating a session in an empty object: a keyed external session asked for again is found, any
 // other second create is refused, and deadline policies must name kinds this session knows.
+
+import type { Outcome } from "../objects/outcome";
 import { unknownPolicyKinds } from "../protocol/deadline-policy";
-import type { CommandOutcome } from "./command-handler";
 import { externalAgentOf } from "./external-session";
 import type { InboxReport } from "./inbox-report";
 import { sessionKinds } from "./session-kinds";
@@ -38,7 +39,7 @@ export interface CreateHost {
   now(): number;
 }
 
-export function createSession(host: CreateHost, init: SessionInit): CommandOutcome {
+export function createSession(host: CreateHost, init: SessionInit): Outcome<{ created: boolean }> {
   // The Worker answers this by choosing a new incarnation (src/router/external-sessions.ts).
   if (host.erased()) refuse("unknown_session", "This keyed session was erased; its id is never used again");
   if (host.exists()) {

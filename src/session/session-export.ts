@@ -3,6 +3,9 @@
 import type { SessionSnapshot } from "../protocol/session";
 import type { SessionState } from "./session-state";
 
+/** The export document (its events as stored, each a frame a device was sent). */
+export type SessionExport = ReturnType<typeof exportSession>;
+
 export function exportSession(state: SessionState, snapshot: SessionSnapshot) {
   const events: unknown[] = [];
   for (const row of state.sql.iterate<{ frame: string }>(`SELECT frame FROM events ORDER BY seq`)) {

@@ -4,13 +4,14 @@ import { DurableObject } from "cloudflare:workers";
 import { type Config, configFor } from "../config";
 import type { Notifier } from "../notify/notifier";
 import { INSIDE } from "../object-shell";
+import { runAlarm } from "../objects/deadline-loop";
+import type { Outcome } from "../objects/outcome";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
-import type { CommandOutcome } from "./command-handler";
 import { eraseSession } from "./erase-session";
 import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
@@ -28,8 +29,7 @@ import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
 import { ReplayBudget } from "./replay-budget";
-import { runAlarm } from "./session-alarm";
-import { SessionClock } from "./session-clock";
+import { ObjectClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { createSession, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
@@ -65,7 +65,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
   /** The one clock of this instance (tests move it forward instead of sleeping). */
-  readonly clock = new SessionClock();
+  readonly clock = new ObjectClock();
   // Not readonly: a test may swap in a smaller budget to flood it quickly.
   private replayBudget = new ReplayBudget(() => this.clock.now());
 
@@ -128,7 +128,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** Called once by the Worker right after it picks a new session id. */
-  async create(init: SessionInit): Promise<CommandOutcome> {
+  async create(init: SessionInit) {
     return answer(() =>
       createSession(
         {
@@ -143,16 +143,16 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     );
   }
 
-  async snapshot(access: Access = OWNER): Promise<CommandOutcome> {
+  async snapshot(access: Access = OWNER) {
     return this.guard(access, () => ({ ok: true, result: this.buildSnapshot() }));
   }
 
-  async eventsPage(after: number, limit: number, access: Access = OWNER): Promise<CommandOutcome> {
+  async eventsPage(after: number, limit: number, access: Access = OWNER) {
     return this.guard(access, () => ({ ok: true, result: this.state.events.page(after, limit) }));
   }
 
   /** A command over HTTP, within its token's allowance. */
-  async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<CommandOutcome> {
+  async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<Outcome> {
     return this.guard(access, () => {
       this.httpBudget.take(access, this.logIds(access));
       return this.agent().grants.around(command, deviceId, access, (granted) =>
@@ -162,7 +162,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** What the person's inbox asks, with the actor's own rights (src/session/inbox-actions.ts). */
-  async fromInbox(actor: InboxActor, action: InboxAction): Promise<CommandOutcome> {
+  async fromInbox(actor: InboxActor, action: InboxAction): Promise<Outcome> {
     const outcome = await answer(() => runInboxAction(this.linkAdmin, actor, action));
     // An answer from the inbox may make a grant, as one given on the session's page may.
     if (action.type === "command")
@@ -171,7 +171,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
-  async externalInteraction(interactionId: string, waitMs: number, access: Access): Promise<CommandOutcome> {
+  async externalInteraction(interactionId: string, waitMs: number, access: Access) {
     return this.guard(access, () =>
       readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists()),
     );
@@ -183,20 +183,16 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** Revokes an agent link and closes its sockets (its agent key was revoked). */
-  async revokeAgentLink(linkId: string): Promise<CommandOutcome> {
+  async revokeAgentLink(linkId: string) {
     return this.ifExists(() => revokeLink(this.linkAdmin, linkId));
   }
 
   /** Stores this device's push subscription; `sessionUrl` carries the token the device presented. */
-  async subscribePush(
-    body: PushSubscriptionBody,
-    access: Access,
-    sessionUrl: string,
-  ): Promise<CommandOutcome> {
+  async subscribePush(body: PushSubscriptionBody, access: Access, sessionUrl: string) {
     return this.guard(access, () => subscribePush(this.state, body, access, sessionUrl));
   }
 
-  async unsubscribePush(deviceId: string, access: Access = OWNER): Promise<CommandOutcome> {
+  async unsubscribePush(deviceId: string, access: Access = OWNER) {
     return this.guard(access, () => unsubscribePush(this.state, deviceId, access));
   }
 
@@ -206,11 +202,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
-  async deliveries(access: Access = OWNER): Promise<CommandOutcome> {
+  async deliveries(access: Access = OWNER) {
     return this.guard(access, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
   }
 
-  async stats(access: Access = OWNER): Promise<CommandOutcome> {
+  async stats(access: Access = OWNER) {
     return this.guard(access, () => {
       const stats: SessionStats = {
         ...this.state.stats(),
@@ -225,34 +221,34 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   async addLink(
     link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
     access: Access = OWNER,
-  ): Promise<CommandOutcome> {
+  ) {
     return this.guard(access, () => addLink(this.linkAdmin, link));
   }
 
-  async listLinks(access: Access = OWNER): Promise<CommandOutcome> {
+  async listLinks(access: Access = OWNER) {
     return this.guard(access, () => ({ ok: true, result: { links: this.state.links.list() } }));
   }
 
   /** Revokes a link and closes its live sockets at once. */
-  async revokeLink(linkId: string, access: Access = OWNER): Promise<CommandOutcome> {
+  async revokeLink(linkId: string, access: Access = OWNER) {
     return this.guard(access, () => revokeLink(this.linkAdmin, linkId));
   }
 
   /** Retires the owner token `access` holds and closes its sockets and streams; the Worker signs the new version. */
-  async rotateOwnerToken(access: Access): Promise<CommandOutcome> {
+  async rotateOwnerToken(access: Access) {
     return this.guard(access, () => rotateOwnerToken(this.linkAdmin));
   }
 
   /** Closes every socket and erases the session's storage, alarm included; the id then answers 404. */
-  async destroy(access: Access = OWNER): Promise<CommandOutcome> {
+  async destroy(access: Access = OWNER) {
     return this.guard(access, () => {
       this.erase("The session was deleted");
-      return { ok: true };
+      return { ok: true, result: null };
     });
   }
 
   /** The transcript and event log as one JSON document (owner only, checked by the Worker). */
-  async exportSession(access: Access = OWNER): Promise<CommandOutcome> {
+  async exportSession(access: Access = OWNER) {
     return this.guard(access, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
   }
 
@@ -330,7 +326,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** For the Worker's own calls, which no credential makes: the session must exist. */
-  private ifExists(work: () => CommandOutcome): Promise<CommandOutcome> {
+  private ifExists<T>(work: () => Outcome<T>): Promise<Outcome<T>> {
     return answer(() => {
       if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
       return work();
@@ -338,10 +334,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** Opens every RPC entry point: the session must exist and still admit `access`, else it refuses. */
-  private guard(
-    access: Access,
-    work: () => CommandOutcome | Promise<CommandOutcome>,
-  ): Promise<CommandOutcome> {
+  private guard<T>(access: Access, work: () => Outcome<T> | Promise<Outcome<T>>): Promise<Outcome<T>> {
     return answer(() => {
       const refused = this.gate(access);
       if (refused) throw new SessionRefusal(refused);

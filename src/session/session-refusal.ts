@@ -1,7 +1,8 @@
 // How the object says no to the Worker: an entry point throws a SessionRefusal and the one guard
 // that opens every RPC method turns it into `{ ok: false, error }`, so error bodies are built here.
+
+import type { Outcome } from "../objects/outcome";
 import type { ErrorBody } from "../protocol/errors";
-import type { CommandOutcome } from "./command-handler";
 
 export class SessionRefusal extends Error {
   constructor(readonly body: ErrorBody) {
@@ -20,7 +21,7 @@ export const UNKNOWN_SESSION: ErrorBody = { code: "unknown_session", message: "N
  * Runs one RPC entry point: refusals become a refused outcome; anything else is a fault and is
  * thrown on, for the Worker's one error response.
  */
-export async function answer(work: () => CommandOutcome | Promise<CommandOutcome>): Promise<CommandOutcome> {
+export async function answer<T>(work: () => Outcome<T> | Promise<Outcome<T>>): Promise<Outcome<T>> {
   try {
     return await work();
   } catch (error) {

@@ -18,9 +18,9 @@ import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
 import { externalAgentView, recordExternalAgent } from "./external-session";
 import { SqlFrameStore } from "./frame-store";
-import { SqlInboxStore } from "./inbox-store";
 import { SqlInteractionStore } from "./interaction-store";
 import { SqlMcpCallStore, SqlMcpStore } from "./mcp-store";
+import { SqlMessageQueue } from "./message-queue";
 import { MetaStore } from "./meta-store";
 import { createModelClient, StoredScript } from "./model-factory";
 import { SqlNotesStore } from "./notes-store";
@@ -52,7 +52,7 @@ export class SessionState {
   readonly turn: SqlTurnStore;
   readonly frames: SqlFrameStore;
   readonly transcript: SqlTranscriptStore;
-  readonly inbox: SqlInboxStore;
+  readonly queue: SqlMessageQueue;
   readonly interactions: SqlInteractionStore;
   readonly cardDeadlines: SqlCardDeadlines;
   readonly results: SqlToolResultStore;
@@ -88,7 +88,7 @@ export class SessionState {
     this.turn = new SqlTurnStore(this.meta, this.events);
     this.frames = new SqlFrameStore(this.sql);
     this.transcript = new SqlTranscriptStore(this.sql, now, this.frames);
-    this.inbox = new SqlInboxStore(this.sql, now);
+    this.queue = new SqlMessageQueue(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
     this.cardDeadlines = new SqlCardDeadlines(this.sql, () => this.interactions.pendingIds());
     this.results = new SqlToolResultStore(this.sql, now);
@@ -169,7 +169,7 @@ export class SessionState {
       events: this.events,
       transcript: this.transcript,
       frames: this.frames,
-      inbox: this.inbox,
+      queue: this.queue,
       turn: this.turn,
       interactions: this.interactions,
       results: this.results,
@@ -236,7 +236,7 @@ export class SessionState {
           ...markOf(this, record.frameId),
         };
       }),
-      queued: this.inbox.size(),
+      queued: this.queue.size(),
       stack: this.frames.stack().map(({ frameId, agent, parentToolCallId, task, depth }) => ({
         frameId,
         agent,

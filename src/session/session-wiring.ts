@@ -7,7 +7,7 @@ import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sour
 import type { InboxReport } from "./inbox-report";
 import type { InteractionWaiters } from "./interaction-waiters";
 import type { LinkAdminHost } from "./link-admin";
-import type { SessionClock } from "./session-clock";
+import type { ObjectClock } from "./session-clock";
 import { sessionInboxReport } from "./session-inbox-report";
 import type { SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
@@ -17,7 +17,7 @@ export interface SessionWiring {
   storage: DurableObjectStorage;
   config: Config;
   env: Env;
-  clock: SessionClock;
+  clock: ObjectClock;
   waiters: InteractionWaiters;
   broadcast(frame: string): void;
   notifier(): Notifier;

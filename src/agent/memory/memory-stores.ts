@@ -5,7 +5,7 @@ import type { DeltaFrame } from "../../protocol/frames";
 import type {
   DeadlineScheduler,
   EventSink,
-  InboxStore,
+  MessageQueue,
   PermissionRuleStore,
   QueuedMessage,
   ToolResultRecord,
@@ -34,7 +34,7 @@ export class MemoryEventSink implements EventSink {
   }
 }
 
-export class MemoryInboxStore implements InboxStore {
+export class MemoryMessageQueue implements MessageQueue {
   readonly #queue: QueuedMessage[] = [];
 
   push(message: QueuedMessage): void {
@@ -110,7 +110,7 @@ export interface MemoryStores {
   events: MemoryEventSink;
   frames: MemoryFrameStore;
   transcript: MemoryTranscriptStore;
-  inbox: MemoryInboxStore;
+  queue: MemoryMessageQueue;
   turn: MemoryTurnStore;
   interactions: MemoryInteractionStore;
   results: MemoryToolResultStore;
@@ -129,7 +129,7 @@ export function createMemoryStores(
     events,
     frames,
     transcript: new MemoryTranscriptStore(frames),
-    inbox: new MemoryInboxStore(),
+    queue: new MemoryMessageQueue(),
     turn: new MemoryTurnStore(events, options.systemPrompt ?? "You are a helpful assistant."),
     interactions: new MemoryInteractionStore(),
     results: new MemoryToolResultStore(),

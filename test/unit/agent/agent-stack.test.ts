@@ -226,7 +226,7 @@ describe("the agent stack", () => {
     expect(h.stores.turn.status()).toBe("awaiting_input");
     expect(h.stores.frames.top()?.agent).toBe("researcher");
     await h.say("a message while the card is open");
-    expect(h.stores.inbox.size()).toBe(1);
+    expect(h.stores.queue.size()).toBe(1);
 
     expect(
       answerInteraction(h.deps, "toolu_q", "question", { answers: { "Which version?": "3.13" } }, "phone").ok,

@@ -106,7 +106,7 @@ export function loopHarness(
     notes,
     clock,
     async say(text) {
-      stores.inbox.push({ id: deps.newId("msg"), text });
+      stores.queue.push({ id: deps.newId("msg"), text });
       await loop.advance();
     },
     eventsOf(type) {

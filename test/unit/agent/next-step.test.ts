@@ -47,7 +47,7 @@ describe("the loop's next step", () => {
   it("stops with no turn and nothing queued, and begins a turn for a queued message", () => {
     const h = harness();
     expect(h.step()).toEqual({ step: "stop" });
-    h.stores.inbox.push({ id: "msg_1", text: "hi" });
+    h.stores.queue.push({ id: "msg_1", text: "hi" });
     expect(h.step()).toEqual({ step: "begin_turn" });
   });
 

@@ -6,7 +6,7 @@ import type { FrameRecord } from "../../../src/agent/ports";
 
 export type Stores = Pick<
   AgentDeps,
-  "events" | "frames" | "transcript" | "inbox" | "turn" | "interactions" | "results" | "rules" | "deadlines"
+  "events" | "frames" | "transcript" | "queue" | "turn" | "interactions" | "results" | "rules" | "deadlines"
 >;
 
 /** Runs `test` against a fresh, empty set of stores. */
@@ -130,14 +130,14 @@ export function describeStoreContract(name: string, withStores: WithStores): voi
       }));
 
     it("hands out queued messages strictly in arrival order", () =>
-      withStores(({ inbox }) => {
-        expect(inbox.shift()).toBeNull();
-        inbox.push({ id: "m1", text: "one" });
-        inbox.push({ id: "m2", text: "two" });
-        expect(inbox.size()).toBe(2);
-        expect(inbox.shift()).toEqual({ id: "m1", text: "one" });
-        expect(inbox.shift()).toEqual({ id: "m2", text: "two" });
-        expect(inbox.size()).toBe(0);
+      withStores(({ queue }) => {
+        expect(queue.shift()).toBeNull();
+        queue.push({ id: "m1", text: "one" });
+        queue.push({ id: "m2", text: "two" });
+        expect(queue.size()).toBe(2);
+        expect(queue.shift()).toEqual({ id: "m1", text: "one" });
+        expect(queue.shift()).toEqual({ id: "m2", text: "two" });
+        expect(queue.size()).toBe(0);
       }));
 
     it("saves, reads and ends the current turn, and counts model calls", () =>

@@ -1,20 +1,29 @@
 // The remote endpoint's wait when the session's object cannot be reached: it tries again with
 // back-off, and when the object stays away the call ends with an error that says what happened.
 import { describe, expect, it } from "vitest";
+import type { Outcome } from "../../../src/objects/outcome";
+import type { ExternalInteraction, OpenedInteraction } from "../../../src/protocol/external";
 import { askRemotely, type RemoteSession } from "../../../src/router/mcp-remote-ask";
-import type { CommandOutcome } from "../../../src/session/command-handler";
 
 const touch = { tool_name: "Bash", input: { command: "touch x" }, tool_use_id: "toolu_1" };
-const opened: CommandOutcome = {
+const opened: Outcome<OpenedInteraction> = {
   ok: true,
   result: { interactionId: "ext_1", status: "pending", created: true },
 };
 
-function pending(): CommandOutcome {
-  return {
-    ok: true,
-    result: { interactionId: "ext_1", kind: "approval", status: "pending", resolution: null },
-  };
+const card: ExternalInteraction = {
+  interactionId: "ext_1",
+  kind: "approval",
+  key: "toolu_1",
+  status: "pending",
+  request: {},
+  createdAt: 0,
+  expiresAt: 60_000,
+  resolution: null,
+};
+
+function pending(): Outcome<ExternalInteraction> {
+  return { ok: true, result: card };
 }
 
 describe("a remote permission request whose session cannot be reached", () => {
@@ -44,8 +53,7 @@ describe("a remote permission request whose session cannot be reached", () => {
         return {
           ok: true,
           result: {
-            interactionId: "ext_1",
-            kind: "approval",
+            ...card,
             status: "resolved",
             resolution: { outcome: "approved", response: { decision: "approve" }, by: "phone", at: 1 },
           },
@@ -78,8 +86,7 @@ describe("a remote permission request whose session cannot be reached", () => {
       read: async () => ({
         ok: true,
         result: {
-          interactionId: "ext_1",
-          kind: "approval",
+          ...card,
           status: "resolved",
           resolution: {
             outcome: "approved",

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { SessionClock } from "../../../src/session/session-clock";
+import { ObjectClock } from "../../../src/session/session-clock";
 
 describe("the session's clock", () => {
   it("tells the wall clock's time plus what a test moved it, also when its now is handed on alone", () => {
-    const clock = new SessionClock();
+    const clock = new ObjectClock();
     clock.advance(5_000);
     const handedOn = clock.now;
     const before = Date.now();
@@ -14,7 +14,7 @@ describe("the session's clock", () => {
   });
 
   it("refuses to move backwards and moves to a later time only", () => {
-    const clock = new SessionClock();
+    const clock = new ObjectClock();
     expect(() => clock.advance(-1)).toThrow(RangeError);
     const later = clock.now() + 60_000;
     clock.advanceTo(later);

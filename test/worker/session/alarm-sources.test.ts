@@ -4,11 +4,11 @@
 import { describe, expect, it } from "vitest";
 import type { SqlDeliveryStore } from "../../../src/notify/delivery-store";
 import type { Notifier } from "../../../src/notify/notifier";
+import { runAlarm } from "../../../src/objects/deadline-loop";
 import { type DeadlineSource, STOP } from "../../../src/session/deadline-sources/deadline-source";
 import { deliverySource } from "../../../src/session/deadline-sources/delivery-source";
 import { AlarmDeadlines } from "../../../src/session/deadlines";
 import { MetaStore } from "../../../src/session/meta-store";
-import { runAlarm } from "../../../src/session/session-alarm";
 import type { SessionObject } from "../../../src/session/session-object";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";

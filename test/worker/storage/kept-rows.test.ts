@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { OutboxEntry } from "../../../src/protocol";
 import { DEFAULT_DEADLINE_POLICY } from "../../../src/protocol/deadline-policy";
 import { SqlCardDeadlines } from "../../../src/session/card-deadlines";
-import { SqlInboxStore } from "../../../src/session/inbox-store";
 import { SqlInteractionStore } from "../../../src/session/interaction-store";
+import { SqlMessageQueue } from "../../../src/session/message-queue";
 import { MetaStore } from "../../../src/session/meta-store";
 import { SqlOutbox } from "../../../src/session/outbox";
 import { migrate } from "../../../src/session/schema";
@@ -23,7 +23,7 @@ function withStores(
     interactions: SqlInteractionStore;
     transcript: SqlTranscriptStore;
     results: SqlToolResultStore;
-    queue: SqlInboxStore;
+    queue: SqlMessageQueue;
     meta: MetaStore;
     outbox: SqlOutbox;
   }) => void | Promise<void>,
@@ -37,7 +37,7 @@ function withStores(
       interactions: new SqlInteractionStore(sql),
       transcript: new SqlTranscriptStore(sql, () => 1_000, { top: () => null }),
       results: new SqlToolResultStore(sql, () => 1_000),
-      queue: new SqlInboxStore(sql, () => 1_000),
+      queue: new SqlMessageQueue(sql, () => 1_000),
       meta,
       outbox: new SqlOutbox(sql, meta),
     });

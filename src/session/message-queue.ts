@@ -1,9 +1,11 @@
-// User messages waiting for the running turn to finish, applied strictly in arrival order.
-import type { InboxStore, QueuedMessage } from "../agent/ports";
+// The session's message queue: user messages waiting for the running turn to finish, applied
+// strictly in arrival order. Its table keeps its first name, `inbox`: renaming it would need a
+// migration of every stored session for no change in behaviour.
+import type { MessageQueue, QueuedMessage } from "../agent/ports";
 import type { SqlCounter } from "../storage/sql-counter";
 
-export class SqlInboxStore implements InboxStore {
-  /** How many messages wait. Asked several times a step, whether a turn can start; kept until `inbox` changes. */
+export class SqlMessageQueue implements MessageQueue {
+  /** How many messages wait. Asked several times a step, whether a turn can start; kept until its table changes. */
   readonly size: () => number;
 
   constructor(
