@@ -4,6 +4,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { ACCESS_BINDINGS } from "./test/helpers/access-bindings.ts";
 import { accessJwks } from "./test/helpers/access-jwks.ts";
+import { discordApi, discordBindings } from "./test/helpers/discord-api.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
@@ -40,6 +41,10 @@ const bindings = {
   ...(shadowReads ? { SHADOW_READS: "true" } : {}),
 };
 
+// A Discord application whose key pair is made for this run: Discord's public key for the Worker,
+// the private key for the tests that sign interactions with it.
+const DISCORD_BINDINGS = await discordBindings();
+
 const shared = {
   // Test files share their runner: with isolation on, Vitest started a workerd (and loaded the
   // Worker's modules again) for every one of 180 files, about 1.5 s each; off, the whole run takes
@@ -51,7 +56,18 @@ const shared = {
   // alone can take several seconds.
   testTimeout: 20_000,
   deps: {
-    optimizer: { ssr: { include: ["@anthropic-ai/sdk", "zod", "hono", "chat", "@chat-adapter/telegram"] } },
+    optimizer: {
+      ssr: {
+        include: [
+          "@anthropic-ai/sdk",
+          "zod",
+          "hono",
+          "chat",
+          "@chat-adapter/telegram",
+          "discord-interactions",
+        ],
+      },
+    },
   },
   setupFiles: shadowReads ? ["test/helpers/shadow-reads-setup.ts"] : [],
 };
@@ -186,11 +202,19 @@ export default defineConfig({
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { ...bindings, ...ACCESS_BINDINGS, ...TELEGRAM_BINDINGS, INBOX_DISABLED: "false" },
+              bindings: {
+                ...bindings,
+                ...ACCESS_BINDINGS,
+                ...TELEGRAM_BINDINGS,
+                ...DISCORD_BINDINGS,
+                INBOX_DISABLED: "false",
+              },
               outboundService: (request: Request) =>
                 /^telegram\.(parley\.test|control)$/.test(new URL(request.url).hostname)
                   ? telegramApi(request)
-                  : accessJwks(request),
+                  : /^discord\.(parley\.test|control)$/.test(new URL(request.url).hostname)
+                    ? discordApi(request)
+                    : accessJwks(request),
             },
           }),
         ],

@@ -59,6 +59,17 @@ const CHANNEL_VARS = {
     .string()
     .regex(/^[A-Za-z0-9_]{3,64}$/, "must be the bot's user name without @")
     .optional(),
+  DISCORD_APPLICATION_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, "must be the application's numeric id")
+    .optional(),
+  DISCORD_PUBLIC_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be the application's 64-hex public key")
+    .optional(),
+  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
+  /** Discord's REST API address; only a stand-in for tests changes it. */
+  DISCORD_API_BASE_URL: z.url().optional(),
 };
 
 const EnvSchema = z.object({
@@ -173,7 +184,7 @@ export interface Config {
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
   pushServiceDomains: string[];
   /** Chat platforms whose secrets are set (src/channels/); null ones are off and their routes 404. */
-  channels: { telegram: TelegramConfig | null };
+  channels: { telegram: TelegramConfig | null; discord: DiscordConfig | null };
 }
 
 export interface TelegramConfig {
@@ -182,6 +193,14 @@ export interface TelegramConfig {
   secretToken: string;
   apiBaseUrl: string | null;
   botUserName: string | null;
+}
+
+export interface DiscordConfig {
+  applicationId: string;
+  /** Verifies the Ed25519 signature Discord puts on every interaction. */
+  publicKey: string;
+  botToken: string;
+  apiBaseUrl: string | null;
 }
 
 /** Parses the Worker environment; throws with every bad variable named. */
@@ -255,6 +274,15 @@ export function readConfig(env: ConfigVars): Config {
               secretToken: e.TELEGRAM_WEBHOOK_SECRET_TOKEN,
               apiBaseUrl: e.TELEGRAM_API_BASE_URL ?? null,
               botUserName: e.TELEGRAM_BOT_USERNAME ?? null,
+            }
+          : null,
+      discord:
+        e.DISCORD_APPLICATION_ID && e.DISCORD_PUBLIC_KEY && e.DISCORD_BOT_TOKEN
+          ? {
+              applicationId: e.DISCORD_APPLICATION_ID,
+              publicKey: e.DISCORD_PUBLIC_KEY.toLowerCase(),
+              botToken: e.DISCORD_BOT_TOKEN,
+              apiBaseUrl: e.DISCORD_API_BASE_URL ?? null,
             }
           : null,
     },

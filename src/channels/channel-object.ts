@@ -8,8 +8,9 @@ import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { commandFor } from "./card-choices";
+import { choicesOf, commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import type { DiscordBot } from "./discord-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { ChannelHooks, TelegramBot } from "./telegram-bot";
 
@@ -38,6 +39,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private readonly state: SqlStateAdapter;
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
+  private discord: DiscordBot | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -60,8 +62,38 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     return view(account);
   }
 
-  /** `POST /api/channels/telegram`, forwarded by the Worker once the platform is configured. */
+  /** `POST /api/channels/<platform>`, forwarded by the Worker once the platform is configured. */
   override async fetch(request: Request): Promise<Response> {
+    const platform = new URL(request.url).pathname.split("/").pop();
+    switch (platform) {
+      case "discord":
+        return this.discordWebhook(request);
+      default:
+        return this.telegramWebhook(request);
+    }
+  }
+
+  private async discordWebhook(request: Request): Promise<Response> {
+    const config = configFor(this.env).channels.discord;
+    if (!config) return new Response("Not found", { status: 404 });
+    if (!this.discord) {
+      const { DiscordBot } = await import("./discord-bot");
+      const choiceOf = async (account: ChatAccount, ref: number, code: string) => {
+        const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
+        return card ? (choicesOf(card).find((choice) => choice.code === code) ?? null) : null;
+      };
+      this.discord = new DiscordBot(
+        config,
+        { ...this.hooks(), choiceOf },
+        {
+          waitUntil: (work) => this.ctx.waitUntil(work),
+        },
+      );
+    }
+    return this.discord.handle(request);
+  }
+
+  private async telegramWebhook(request: Request): Promise<Response> {
     const config = configFor(this.env).channels.telegram;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {

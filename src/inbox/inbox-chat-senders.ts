@@ -11,11 +11,24 @@ const senders = new WeakMap<object, Map<ChatPlatform, ChatSender>>();
 export async function chatSenderFor(env: Env, platform: ChatPlatform): Promise<ChatSender | null> {
   const kept = senders.get(env)?.get(platform);
   if (kept) return kept;
-  const config = configFor(env).channels.telegram;
-  if (platform !== "telegram" || !config) return null;
-  const sender = (await import("../channels/telegram-adapter")).telegramSender(config);
+  const sender = await load(env, platform);
+  if (!sender) return null;
   const byPlatform = senders.get(env) ?? new Map<ChatPlatform, ChatSender>();
   byPlatform.set(platform, sender);
   senders.set(env, byPlatform);
   return sender;
+}
+
+async function load(env: Env, platform: ChatPlatform): Promise<ChatSender | null> {
+  const channels = configFor(env).channels;
+  switch (platform) {
+    case "telegram":
+      return (
+        channels.telegram && (await import("../channels/telegram-adapter")).telegramSender(channels.telegram)
+      );
+    case "discord":
+      return (
+        channels.discord && (await import("../channels/discord-adapter")).discordSender(channels.discord)
+      );
+  }
 }

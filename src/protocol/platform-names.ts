@@ -2,4 +2,7 @@
 // page imports it as a value.
 import type { ChatPlatform } from "./channels";
 
-export const PLATFORM_NAMES: Readonly<Record<ChatPlatform, string>> = { telegram: "Telegram" };
+export const PLATFORM_NAMES: Readonly<Record<ChatPlatform, string>> = {
+  telegram: "Telegram",
+  discord: "Discord",
+};

@@ -28,7 +28,9 @@ channelRoutes.post("/link-codes", async (c) => {
   if (!minted) throw new HttpError("rate_limited", "Too many unused link codes; use one or wait 10 minutes");
   const body: LinkCodeResponse = {
     ...minted,
-    ...(config.botUserName ? { deepLink: `https://t.me/${config.botUserName}?start=${minted.code}` } : {}),
+    ...("botUserName" in config && config.botUserName
+      ? { deepLink: `https://t.me/${config.botUserName}?start=${minted.code}` }
+      : {}),
   };
   return c.json(body, 201);
 });
@@ -56,5 +58,11 @@ channelWebhookRoutes.post("/telegram", async (c) => {
   if (!c.get("config").channels.telegram) throw new HttpError("not_found", "No such API route");
   const answered = await channelStub(c.env).fetch(c.req.raw);
   // A copy: the API's headers are added to it, and an object's answer has immutable ones.
+  return new Response(answered.body, answered);
+});
+
+channelWebhookRoutes.post("/discord", async (c) => {
+  if (!c.get("config").channels.discord) throw new HttpError("not_found", "No such API route");
+  const answered = await channelStub(c.env).fetch(c.req.raw);
   return new Response(answered.body, answered);
 });

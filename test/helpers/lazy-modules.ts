@@ -11,6 +11,8 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/channels/channel-object.ts": () => import("../../src/channels/channel-object"),
   "src/channels/telegram-bot.ts": () => import("../../src/channels/telegram-bot"),
   "src/channels/telegram-adapter.ts": () => import("../../src/channels/telegram-adapter"),
+  "src/channels/discord-bot.ts": () => import("../../src/channels/discord-bot"),
+  "src/channels/discord-adapter.ts": () => import("../../src/channels/discord-adapter"),
   jose: () => import("jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
   "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),

@@ -56,7 +56,14 @@ export function chatLinksSection(target: InboxTarget): HTMLElement {
         "div",
         { class: "chat-link-code" },
         h("p", {}, `Send this to the ${name} bot in a direct message within ${minutes} minutes: `),
-        h("p", {}, h("code", { class: "chat-link-command", text: `/link ${minted.code}` })),
+        h(
+          "p",
+          {},
+          h("code", {
+            class: "chat-link-command",
+            text: `${platform === "telegram" ? "/link" : "/parley link"} ${minted.code}`,
+          }),
+        ),
         minted.deepLink
           ? h(
               "p",

@@ -1,0 +1,36 @@
+// The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
+// message with buttons, and later edited to its receipt (which drops the buttons).
+import type { DiscordConfig } from "../config";
+import { cardMessage } from "./card-message";
+import type { ChatSender } from "./chat-sender";
+import { DiscordApi } from "./discord-api";
+import { discordMessage } from "./discord-message";
+
+/** Discord's longest nonce. */
+const NONCE_CHARS = 25;
+
+/**
+ * The same for every try of one delivery and different for any other, since Discord checks a nonce
+ * against every recent message of the bot, in any channel.
+ */
+export async function nonceOf(threadId: string, ref: number, interactionId: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`${threadId}\n${ref}\n${interactionId}`),
+  );
+  const base64 = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  return base64.replaceAll("+", "-").replaceAll("/", "_").slice(0, NONCE_CHARS);
+}
+
+export function discordSender(config: DiscordConfig): ChatSender {
+  const api = new DiscordApi(config);
+  return {
+    async post(threadId, message) {
+      const nonce = await nonceOf(threadId, message.ref, message.card.interactionId);
+      return api.createMessage(threadId, discordMessage(cardMessage(message)), nonce);
+    },
+    async edit(threadId, messageId, text) {
+      await api.editMessage(threadId, messageId, text);
+    },
+  };
+}

@@ -1,0 +1,190 @@
+// Discord's side of the channel object: verifies each interaction's Ed25519 signature, answers a
+// ping, links an account on `/parley link <code>` in a direct message, turns a button press (or the
+// modal a choice that needs text opens) into the card's command, and refuses everything else.
+import { verifyKey } from "discord-interactions";
+import type { DiscordConfig } from "../config";
+import type { ChatChoice } from "./card-choices";
+import { readChoiceValue } from "./card-message";
+import type { ChatAccount } from "./channel-directory";
+import { DiscordApi, EPHEMERAL } from "./discord-api";
+import {
+  directChannelOf,
+  INTERACTION,
+  Interaction,
+  linkCodeOf,
+  modalTextOf,
+  senderOf,
+} from "./discord-interaction";
+import type { ChannelHooks } from "./telegram-bot";
+
+/** A choice that asks the person for text first (Deny with reason, Other, plan feedback). */
+export type TextChoice = ChatChoice & { needsText?: { prompt: string; label: string } };
+
+export type DiscordHooks = Omit<ChannelHooks, "chose"> & {
+  chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
+  /** The choice a button of a message sent to `account` stands for; null when there is none. */
+  choiceOf(account: ChatAccount, ref: number, code: string): Promise<TextChoice | null>;
+};
+
+export const DISCORD_NOT_LINKED =
+  "This Discord account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Discord.";
+export const DISCORD_NOT_DIRECT = "Parley answers only in a direct message with this bot.";
+const LINK_HELP = "Send /parley link followed by the code your Parley inbox shows under Link Discord.";
+const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
+const NOT_OURS = "This button is not one of Parley's.";
+
+/** Discord waits 3 s for an answer; past this the press is acknowledged and its outcome follows. */
+const ANSWER_WITHIN_MS = 2_000;
+/** The one text input of a modal, and Discord's limits on a modal's title and an input's label. */
+const TEXT_INPUT = "text";
+const MAX_MODAL_TITLE = 45;
+const MAX_INPUT_LABEL = 45;
+const MAX_TEXT = 1_000;
+
+/** Discord's interaction response types. */
+const RESPONSE = { pong: 1, message: 4, deferredUpdate: 6, modal: 9 } as const;
+
+function reply(content: string, ephemeral = true): Response {
+  return Response.json({
+    type: RESPONSE.message,
+    data: { content, allowed_mentions: { parse: [] }, ...(ephemeral ? { flags: EPHEMERAL } : {}) },
+  });
+}
+
+function short(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export interface DiscordBotOptions {
+  /** Keeps the work of a press that outlived its answer going (the object's `waitUntil`). */
+  waitUntil(work: Promise<unknown>): void;
+  answerWithinMs?: number;
+}
+
+export class DiscordBot {
+  private readonly api: DiscordApi;
+
+  constructor(
+    private readonly config: DiscordConfig,
+    private readonly hooks: DiscordHooks,
+    private readonly options: DiscordBotOptions,
+  ) {
+    this.api = new DiscordApi(config);
+  }
+
+  /** Verifies and answers one interaction; a forged or unreadable one changes nothing. */
+  async handle(request: Request): Promise<Response> {
+    const signature = request.headers.get("x-signature-ed25519");
+    const timestamp = request.headers.get("x-signature-timestamp");
+    const body = await request.text();
+    if (!signature || !timestamp || !(await verifyKey(body, signature, timestamp, this.config.publicKey)))
+      return new Response("invalid request signature", { status: 401 });
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return new Response("interaction is not JSON", { status: 400 });
+    }
+    const parsed = Interaction.safeParse(json);
+    if (!parsed.success) return new Response("not an interaction Parley reads", { status: 400 });
+    const interaction = parsed.data;
+    switch (interaction.type) {
+      case INTERACTION.ping:
+        return Response.json({ type: RESPONSE.pong });
+      case INTERACTION.command:
+        return this.link(interaction, new URL(request.url).origin);
+      case INTERACTION.component:
+      case INTERACTION.modalSubmit:
+        return this.choose(interaction);
+      default:
+        return new Response("interaction type not handled", { status: 400 });
+    }
+  }
+
+  private async link(interaction: Interaction, origin: string): Promise<Response> {
+    const code = linkCodeOf(interaction);
+    if (code === null) return reply(LINK_HELP);
+    const channel = directChannelOf(interaction);
+    const sender = senderOf(interaction);
+    if (!channel || !sender) return reply(DISCORD_NOT_DIRECT);
+    if (!code.trim()) return reply(LINK_HELP);
+    const account = this.hooks.directory.link("discord", code, {
+      accountId: sender.id,
+      name: sender.name,
+      threadId: channel,
+    });
+    if (!account) return reply(CODE_REFUSED);
+    await this.hooks.linked(account, origin);
+    return reply(
+      `Linked to Parley as ${account.person}. Cards that wait for you will arrive here, with buttons.`,
+      false,
+    );
+  }
+
+  private async choose(interaction: Interaction): Promise<Response> {
+    const sender = senderOf(interaction);
+    if (!directChannelOf(interaction) || !sender) return reply(DISCORD_NOT_DIRECT);
+    const account = this.hooks.directory.account("discord", sender.id);
+    if (!account) return reply(DISCORD_NOT_LINKED);
+    const choice = readChoiceValue(interaction.data?.custom_id);
+    if (!choice) return reply(NOT_OURS);
+    let text: string | undefined;
+    if (interaction.type === INTERACTION.modalSubmit) {
+      text = modalTextOf(interaction, TEXT_INPUT)?.trim() ?? "";
+      if (!text) return reply("Nothing was written, so nothing was sent.");
+    } else {
+      const offered = await this.hooks.choiceOf(account, choice.ref, choice.code);
+      if (offered?.needsText) return modal(choice.ref, choice.code, offered.needsText);
+    }
+    return this.answer(interaction.token, this.hooks.chose(account, choice.ref, choice.code, text));
+  }
+
+  /**
+   * The press's outcome as its answer when it comes in time: nothing to say leaves the message to
+   * the inbox's edit, anything else is said to the presser alone. Later, the press is acknowledged
+   * and what there is to say follows as a follow-up.
+   */
+  private async answer(interactionToken: string, outcome: Promise<string | null>): Promise<Response> {
+    const late = Symbol("late");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<typeof late>((resolve) => {
+      timer = setTimeout(() => resolve(late), this.options.answerWithinMs ?? ANSWER_WITHIN_MS);
+    });
+    const first = await Promise.race([outcome, deadline]).finally(() => clearTimeout(timer));
+    if (first !== late) return first ? reply(first) : Response.json({ type: RESPONSE.deferredUpdate });
+    this.options.waitUntil(
+      outcome
+        .then(async (said) => {
+          if (said) await this.api.followUp(interactionToken, said);
+        })
+        .catch((error) => console.warn("DiscordBot follow-up failed", String(error))),
+    );
+    return Response.json({ type: RESPONSE.deferredUpdate });
+  }
+}
+
+/** Discord's modal asking for the text a choice needs; its submission carries the same `<ref>.<code>`. */
+function modal(ref: number, code: string, needsText: { prompt: string; label: string }): Response {
+  return Response.json({
+    type: RESPONSE.modal,
+    data: {
+      custom_id: `${ref}.${code}`,
+      title: short(needsText.label, MAX_MODAL_TITLE),
+      components: [
+        {
+          type: 1,
+          components: [
+            {
+              type: 4,
+              custom_id: TEXT_INPUT,
+              style: 2,
+              label: short(needsText.prompt, MAX_INPUT_LABEL),
+              required: true,
+              max_length: MAX_TEXT,
+            },
+          ],
+        },
+      ],
+    },
+  });
+}
