@@ -23,5 +23,9 @@ declare module "vitest" {
     baseUrl: string;
     /** The Telegram Bot API stand-in's `http://127.0.0.1:<port>` (test/helpers/telegram-api.ts). */
     telegramApiUrl: string;
+    /** The Discord REST API stand-in's `http://127.0.0.1:<port>` (test/helpers/discord-api.ts). */
+    discordApiUrl: string;
+    /** The private half of the run's Discord application key (a JWK), to sign interactions with. */
+    discordSigningKey: string;
   }
 }

@@ -3,6 +3,7 @@
 import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { discordBindings, serveDiscordApi } from "../helpers/discord-api";
 import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
 import { serveTelegramApi, TELEGRAM_BINDINGS } from "../helpers/telegram-api";
 import { freePorts } from "../mcp-servers/free-ports";
@@ -21,6 +22,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     console.warn(`browser tests skipped: ${CHROMIUM_PATH} not found (apt-get install chromium)`);
     project.provide("baseUrl", "");
     project.provide("telegramApiUrl", "");
+    project.provide("discordApiUrl", "");
+    project.provide("discordSigningKey", "");
     return undefined;
   }
   // The test MCP servers run for the whole suite; sessions pick them by name.
@@ -30,6 +33,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const mcpServers = testMcpServers(ports);
   // A Telegram bot whose Bot API is the recorded stand-in, on a loopback port.
   const telegram = await serveTelegramApi();
+  // A Discord application with a key pair made for this run, its REST API the recorded stand-in.
+  const discord = await serveDiscordApi();
+  const { DISCORD_TEST_SIGNING_KEY, ...discordVars } = await discordBindings(discord.url);
   const server = await startWranglerDev({
     // VAPID keys turn on "Notify this device"; no webhook, which would only retry into the void.
     vars: {
@@ -42,6 +48,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
       ...TELEGRAM_BINDINGS,
       TELEGRAM_API_BASE_URL: telegram.url,
+      ...discordVars,
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });
@@ -49,9 +56,12 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide("mcpServers", mcpServers);
   project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
   project.provide("telegramApiUrl", telegram.url);
+  project.provide("discordApiUrl", discord.url);
+  project.provide("discordSigningKey", DISCORD_TEST_SIGNING_KEY);
   return async () => {
     await server.stop();
     await telegram.stop();
+    await discord.stop();
     await stopMcp();
   };
 }
