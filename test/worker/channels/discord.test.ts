@@ -3,8 +3,10 @@
 // person, the message is edited to the receipt when the card resolves anywhere, and a forged,
 // foreign or unlinked interaction changes nothing.
 import { runDurableObjectAlarm } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../helpers/run-in-object";
+import { ORIGIN } from "../../helpers/session-harness";
 import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
 import {
   answerOf,
@@ -40,6 +42,14 @@ describe("discord", { timeout: 60_000 }, () => {
     const forged = await sendInteraction({ type: 1 }, await signed(JSON.stringify({ type: 1, id: "2" })));
     expect(forged.status).toBe(401);
     expect((await sendInteraction({ type: 1 }, {})).status).toBe(401);
+    // Signed, but not an interaction Parley reads.
+    const body = JSON.stringify({ kind: "ping" });
+    const unreadable = await exports.default.fetch(`${ORIGIN}/api/channels/discord`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(await signed(body)) },
+      body,
+    });
+    expect(unreadable.status).toBe(400);
   });
 
   it("links an account with /parley link in a direct message, and refuses the code in a server or a second time", async () => {
@@ -127,6 +137,13 @@ describe("discord", { timeout: 60_000 }, () => {
       await sendInteraction(pressFrom(user, approve, { guildId: "44", channelId: "45" })),
     );
     expect(inServer.data).toMatchObject({
+      flags: EPHEMERAL,
+      content: expect.stringContaining("direct message"),
+    });
+    // A direct message, but between the presser and someone else (a user-installed app's context).
+    const otherDm = { ...pressFrom(user, approve), context: 2 };
+    const elsewhere = await answerOf(await sendInteraction(otherDm));
+    expect(elsewhere.data).toMatchObject({
       flags: EPHEMERAL,
       content: expect.stringContaining("direct message"),
     });
