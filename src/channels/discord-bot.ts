@@ -33,6 +33,8 @@ const LINK_HELP = "Send /parley link followed by the code your Parley inbox show
 const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
 const NOT_OURS = "This button is not one of Parley's.";
 
+/** Discord signs the time it sent an interaction; one older (or further ahead) than this is a replay. */
+const MAX_AGE_S = 300;
 /** Discord waits 3 s for an answer; past this the press is acknowledged and its outcome follows. */
 const ANSWER_WITHIN_MS = 2_000;
 /** The one text input of a modal, and Discord's limits on a modal's title and an input's label. */
@@ -79,6 +81,8 @@ export class DiscordBot {
     const body = await request.text();
     if (!signature || !timestamp || !(await verifyKey(body, signature, timestamp, this.config.publicKey)))
       return new Response("invalid request signature", { status: 401 });
+    if (!(Math.abs(Date.now() / 1000 - Number(timestamp)) <= MAX_AGE_S))
+      return new Response("request timestamp outside the allowed window", { status: 401 });
     let json: unknown;
     try {
       json = JSON.parse(body);

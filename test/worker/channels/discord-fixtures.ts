@@ -28,8 +28,8 @@ const hex = (bytes: ArrayBuffer) =>
   Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** Discord's two headers for `body`: the Ed25519 signature of timestamp + body, and the timestamp. */
-export async function signed(body: string): Promise<Record<string, string>> {
-  const timestamp = String(Math.floor(Date.now() / 1000));
+export async function signed(body: string, at = Date.now()): Promise<Record<string, string>> {
+  const timestamp = String(Math.floor(at / 1000));
   const signature = await crypto.subtle.sign(
     "Ed25519",
     await privateKey(),

@@ -36,12 +36,20 @@ async function links(person: Person) {
 
 // The first test of a file also loads the Worker into a fresh runtime.
 describe("discord", { timeout: 60_000 }, () => {
-  it("answers Discord's ping with a pong, and refuses an interaction whose signature is not the application's", async () => {
+  it("answers Discord's ping with a pong, and refuses an interaction whose signature is not the application's or is ten minutes old", async () => {
     expect(await answerOf(await sendInteraction({ type: 1 }))).toEqual({ type: 1 });
     // Signed, but another body: the signature covers the timestamp and every byte of the body.
     const forged = await sendInteraction({ type: 1 }, await signed(JSON.stringify({ type: 1, id: "2" })));
     expect(forged.status).toBe(401);
     expect((await sendInteraction({ type: 1 }, {})).status).toBe(401);
+    // Signed by the application, but ten minutes ago: a replay.
+    const replayed = JSON.stringify({ type: 1, id: "3", token: "t" });
+    const stale = await exports.default.fetch(`${ORIGIN}/api/channels/discord`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(await signed(replayed, Date.now() - 600_000)) },
+      body: replayed,
+    });
+    expect(stale.status).toBe(401);
     // Signed, but not an interaction Parley reads.
     const body = JSON.stringify({ kind: "ping" });
     const unreadable = await exports.default.fetch(`${ORIGIN}/api/channels/discord`, {
