@@ -8,7 +8,7 @@ import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { choicesOf, commandFor } from "./card-choices";
+import { commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { DiscordBot } from "./discord-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
@@ -77,18 +77,13 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     const config = configFor(this.env).channels.discord;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.discord) {
-      const { DiscordBot } = await import("./discord-bot");
-      const choiceOf = async (account: ChatAccount, ref: number, code: string) => {
-        const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
-        return card ? (choicesOf(card).find((choice) => choice.code === code) ?? null) : null;
-      };
-      this.discord = new DiscordBot(
-        config,
-        { ...this.hooks(), choiceOf },
-        {
-          waitUntil: (work) => this.ctx.waitUntil(work),
-        },
-      );
+      const [{ DiscordBot }, { discordHooks }] = await Promise.all([
+        import("./discord-bot"),
+        import("./discord-hooks"),
+      ]);
+      this.discord = new DiscordBot(config, discordHooks(this.env, this.hooks()), {
+        waitUntil: (work) => this.ctx.waitUntil(work),
+      });
     }
     return this.discord.handle(request);
   }

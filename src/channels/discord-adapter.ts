@@ -4,7 +4,8 @@ import type { DiscordConfig } from "../config";
 import { cardMessage } from "./card-message";
 import type { ChatSender } from "./chat-sender";
 import { DiscordApi } from "./discord-api";
-import { discordMessage } from "./discord-message";
+import { FILL_IN, formInputs } from "./discord-form";
+import { type DiscordButton, discordMessage } from "./discord-message";
 
 /** Discord's longest nonce. */
 const NONCE_CHARS = 25;
@@ -27,7 +28,12 @@ export function discordSender(config: DiscordConfig): ChatSender {
   return {
     async post(threadId, message) {
       const nonce = await nonceOf(threadId, message.ref, message.card.interactionId);
-      return api.createMessage(threadId, discordMessage(cardMessage(message)), nonce);
+      // A form that fits a modal is filled in here; any other is answered in Parley.
+      const fillIn: DiscordButton[] =
+        message.card.kind === "form" && formInputs(message.card.request)
+          ? [{ type: 2, style: 1, label: "Fill in", custom_id: `${message.ref}.${FILL_IN}` }]
+          : [];
+      return api.createMessage(threadId, discordMessage(cardMessage(message), fillIn), nonce);
     },
     async edit(threadId, messageId, text) {
       await api.editMessage(threadId, messageId, text);

@@ -7,6 +7,7 @@ import type { ChatChoice } from "./card-choices";
 import { readChoiceValue } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
+import { FILL_IN, type FormInput, formContent, formModal } from "./discord-form";
 import {
   directChannelOf,
   INTERACTION,
@@ -24,6 +25,10 @@ export type DiscordHooks = Omit<ChannelHooks, "chose"> & {
   chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
   /** The choice a button of a message sent to `account` stands for; null when there is none. */
   choiceOf(account: ChatAccount, ref: number, code: string): Promise<TextChoice | null>;
+  /** The form message `ref` of `account` stands for, when it fits a modal. */
+  formOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: FormInput[] } | null>;
+  /** Accepts that form with `content`: what to tell the account, or null. */
+  submitForm(account: ChatAccount, ref: number, content: Record<string, unknown>): Promise<string | null>;
 };
 
 export const DISCORD_NOT_LINKED =
@@ -132,6 +137,17 @@ export class DiscordBot {
     if (!account) return reply(DISCORD_NOT_LINKED);
     const choice = readChoiceValue(interaction.data?.custom_id);
     if (!choice) return reply(NOT_OURS);
+    if (choice.code === FILL_IN) {
+      const form = await this.hooks.formOf(account, choice.ref);
+      if (!form) return reply("This form is answered in Parley: open it with Open in Parley.");
+      if (interaction.type !== INTERACTION.modalSubmit)
+        return Response.json({
+          type: RESPONSE.modal,
+          data: formModal(choice.ref, form.request, form.inputs),
+        });
+      const content = formContent(form.inputs, (customId) => modalTextOf(interaction, customId));
+      return this.answer(interaction.token, this.hooks.submitForm(account, choice.ref, content));
+    }
     let text: string | undefined;
     if (interaction.type === INTERACTION.modalSubmit) {
       text = modalTextOf(interaction, TEXT_INPUT)?.trim() ?? "";

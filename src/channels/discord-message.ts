@@ -43,9 +43,9 @@ function button(element: ButtonElement): DiscordButton | null {
 }
 
 /** The message a card is posted as; its first text is the summary line, the rest the request. */
-export function discordMessage(card: CardElement): DiscordMessage {
+export function discordMessage(card: CardElement, leading: DiscordButton[] = []): DiscordMessage {
   const lines: string[] = card.title ? [`**${card.title}**`] : [];
-  const buttons: DiscordButton[] = [];
+  const buttons: DiscordButton[] = [...leading];
   const walk = (children: CardChild[], textIndex: { n: number }) => {
     for (const child of children) {
       if (child.type === "actions") {

@@ -13,6 +13,7 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/channels/telegram-adapter.ts": () => import("../../src/channels/telegram-adapter"),
   "src/channels/discord-bot.ts": () => import("../../src/channels/discord-bot"),
   "src/channels/discord-adapter.ts": () => import("../../src/channels/discord-adapter"),
+  "src/channels/discord-hooks.ts": () => import("../../src/channels/discord-hooks"),
   jose: () => import("jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
   "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),

@@ -36,6 +36,8 @@ function bot(chose: (chosen: Chosen) => Promise<string | null>, answerWithinMs?:
     directory,
     linked: async () => {},
     choiceOf: async (_account, _ref, code) => (code === DENY_WITH_REASON.code ? DENY_WITH_REASON : null),
+    formOf: async () => null,
+    submitForm: async () => "not in these tests",
     chose: (_account, ref, code, text) => chose({ ref, code, text }),
   };
   const config = configFor(env).channels.discord;
