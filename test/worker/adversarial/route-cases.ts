@@ -122,6 +122,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "GET /api/decisions/export": { kind: "query" },
   // Chat channels: every platform is off in this runtime, so its webhook and link codes answer 404.
   "POST /api/channels/telegram": { kind: "body", acts: () => false },
+  "POST /api/channels/discord": { kind: "body", acts: () => false },
   "GET /api/channels": { kind: "query", ok: true },
   "POST /api/channels/link-codes": { kind: "body", acts: () => false },
   "GET /api/channels/links": { kind: "query", ok: true },
