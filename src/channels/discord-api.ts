@@ -47,6 +47,11 @@ export class DiscordApi {
     });
   }
 
+  /** Shows a message anew, text and buttons (a card as far as its presses got). */
+  async replaceMessage(channelId: string, messageId: string, message: DiscordMessage): Promise<void> {
+    await this.call("PATCH", `/channels/${channelId}/messages/${messageId}`, message);
+  }
+
   /** An ephemeral follow-up to an interaction answered late (its token, not the bot's, authorises it). */
   async followUp(interactionToken: string, content: string): Promise<void> {
     await this.call(

@@ -3,7 +3,6 @@
 // modal a choice that needs text opens) into the card's command, and refuses everything else.
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../config";
-import type { ChatChoice } from "./card-choices";
 import { readChoiceValue } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
@@ -18,13 +17,21 @@ import {
 } from "./discord-interaction";
 import type { ChannelHooks } from "./telegram-bot";
 
-/** A choice that asks the person for text first (Deny with reason, Other, plan feedback). */
-export type TextChoice = ChatChoice & { needsText?: { prompt: string; label: string } };
+/** What a choice needs from the person before it can be sent (a reason, an "Other" answer, feedback). */
+export interface TextWanted {
+  prompt: string;
+  label: string;
+}
+
+/** The code of "See all", whose press answers a fresh link to the card in Parley. */
+const SEE_ALL = "sa";
 
 export type DiscordHooks = Omit<ChannelHooks, "chose"> & {
   chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
-  /** The choice a button of a message sent to `account` stands for; null when there is none. */
-  choiceOf(account: ChatAccount, ref: number, code: string): Promise<TextChoice | null>;
+  /** The text choice `code` of message `ref` needs first; null when it is sent at a press. */
+  textWanted(account: ChatAccount, ref: number, code: string): Promise<TextWanted | null>;
+  /** "See all" on message `ref`: a fresh link to the card in Parley, or what to tell the account. */
+  seeAll?(account: ChatAccount, ref: number, origin: string): Promise<{ url: string } | { refusal: string }>;
   /** The form message `ref` of `account` stands for, when it fits a modal. */
   formOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: FormInput[] } | null>;
   /** Accepts that form with `content`: what to tell the account, or null. */
@@ -104,7 +111,7 @@ export class DiscordBot {
         return this.link(interaction, new URL(request.url).origin);
       case INTERACTION.component:
       case INTERACTION.modalSubmit:
-        return this.choose(interaction);
+        return this.choose(interaction, new URL(request.url).origin);
       default:
         return new Response("interaction type not handled", { status: 400 });
     }
@@ -130,7 +137,7 @@ export class DiscordBot {
     );
   }
 
-  private async choose(interaction: Interaction): Promise<Response> {
+  private async choose(interaction: Interaction, origin: string): Promise<Response> {
     const sender = senderOf(interaction);
     if (!directChannelOf(interaction) || !sender) return reply(DISCORD_NOT_DIRECT);
     const account = this.hooks.directory.account("discord", sender.id);
@@ -148,13 +155,25 @@ export class DiscordBot {
       const content = formContent(form.inputs, (customId) => modalTextOf(interaction, customId));
       return this.answer(interaction.token, this.hooks.submitForm(account, choice.ref, content));
     }
+    if (choice.code === SEE_ALL && this.hooks.seeAll) {
+      const seen = await this.hooks.seeAll(account, choice.ref, origin);
+      if ("refusal" in seen) return reply(seen.refusal);
+      return Response.json({
+        type: RESPONSE.message,
+        data: {
+          content: "The whole card, in Parley (the link works once, for a few minutes):",
+          flags: EPHEMERAL,
+          components: [{ type: 1, components: [{ type: 2, style: 5, label: "See all", url: seen.url }] }],
+        },
+      });
+    }
     let text: string | undefined;
     if (interaction.type === INTERACTION.modalSubmit) {
       text = modalTextOf(interaction, TEXT_INPUT)?.trim() ?? "";
       if (!text) return reply("Nothing was written, so nothing was sent.");
     } else {
-      const offered = await this.hooks.choiceOf(account, choice.ref, choice.code);
-      if (offered?.needsText) return modal(choice.ref, choice.code, offered.needsText);
+      const wanted = await this.hooks.textWanted(account, choice.ref, choice.code);
+      if (wanted) return modal(choice.ref, choice.code, wanted);
     }
     return this.answer(interaction.token, this.hooks.chose(account, choice.ref, choice.code, text));
   }
@@ -184,12 +203,14 @@ export class DiscordBot {
 }
 
 /** Discord's modal asking for the text a choice needs; its submission carries the same `<ref>.<code>`. */
-function modal(ref: number, code: string, needsText: { prompt: string; label: string }): Response {
+function modal(ref: number, code: string, wanted: TextWanted): Response {
+  // The question's first sentence: a prompt may go on with how another platform asks for the text.
+  const question = /^[^?.!]*[?.!]?/.exec(wanted.prompt)?.[0].trim() || wanted.prompt;
   return Response.json({
     type: RESPONSE.modal,
     data: {
       custom_id: `${ref}.${code}`,
-      title: short(needsText.label, MAX_MODAL_TITLE),
+      title: short(wanted.label, MAX_MODAL_TITLE),
       components: [
         {
           type: 1,
@@ -198,7 +219,7 @@ function modal(ref: number, code: string, needsText: { prompt: string; label: st
               type: 4,
               custom_id: TEXT_INPUT,
               style: 2,
-              label: short(needsText.prompt, MAX_INPUT_LABEL),
+              label: short(question, MAX_INPUT_LABEL),
               required: true,
               max_length: MAX_TEXT,
             },

@@ -1,5 +1,5 @@
-// What the Discord bot asks of the channel object beyond every platform's hooks: whether a choice
-// needs text first (a modal), the form a "Fill in" button stands for, and the form's values sent
+// What the Discord bot asks of the channel object beyond every platform's hooks: the text a choice
+// needs first (asked in a modal), the form a "Fill in" button stands for, and the form's values sent
 // to the card's session as the linked account — the same command the inbox page sends.
 import { chatReceipt } from "../inbox/inbox-chat";
 import type { SessionCommand } from "../protocol/commands";
@@ -8,7 +8,7 @@ import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { choicesOf } from "./card-choices";
 import type { ChatAccount } from "./channel-directory";
-import type { DiscordHooks, TextChoice } from "./discord-bot";
+import type { DiscordHooks } from "./discord-bot";
 import { formInputs } from "./discord-form";
 import type { ChannelHooks } from "./telegram-bot";
 
@@ -17,9 +17,10 @@ export function discordHooks(env: Env, base: ChannelHooks): DiscordHooks {
     inboxStub(env, account.person).chatCard(ref, account.linkId);
   return {
     ...base,
-    async choiceOf(account, ref, code) {
+    async textWanted(account, ref, code) {
       const card = await cardOf(account, ref);
-      return card ? ((choicesOf(card) as TextChoice[]).find((choice) => choice.code === code) ?? null) : null;
+      const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
+      return (choice as { needsText?: { prompt: string; label: string } } | undefined)?.needsText ?? null;
     },
     async formOf(account, ref) {
       const card = await cardOf(account, ref);

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ChannelDirectory, ChatAccount } from "../../../src/channels/channel-directory";
-import { DiscordBot, type DiscordHooks, type TextChoice } from "../../../src/channels/discord-bot";
+import { DiscordBot, type DiscordHooks } from "../../../src/channels/discord-bot";
 import { configFor } from "../../../src/config";
 import { DISCORD_APPLICATION_ID } from "../../helpers/discord-api";
 import { answerOf, discordCalls, dmOf, modalFrom, pressFrom, signed } from "./discord-fixtures";
@@ -19,11 +19,8 @@ const ACCOUNT: ChatAccount = {
   person: "eli@example.com",
   threadId: dmOf(USER),
 };
-const DENY_WITH_REASON: TextChoice = {
-  code: "r",
-  label: "Deny with reason",
-  needsText: { prompt: "Why is it denied?", label: "Deny with reason" },
-};
+/** As a kind's chat view words it, for every platform (Telegram's forced reply included). */
+const REASON = { prompt: "Why deny it? Reply to this message with your reason.", label: "Reason" };
 
 type Chosen = { ref: number; code: string; text: string | undefined };
 
@@ -35,7 +32,11 @@ function bot(chose: (chosen: Chosen) => Promise<string | null>, answerWithinMs?:
   const hooks: DiscordHooks = {
     directory,
     linked: async () => {},
-    choiceOf: async (_account, _ref, code) => (code === DENY_WITH_REASON.code ? DENY_WITH_REASON : null),
+    textWanted: async (_account, _ref, code) => (code === "r" ? REASON : null),
+    seeAll: async (_account, ref, origin) =>
+      ref === 12
+        ? { url: `${origin}/#/inbox?card=once-${ref}` }
+        : { refusal: "This card is no longer waiting." },
     formOf: async () => null,
     submitForm: async () => "not in these tests",
     chose: (_account, ref, code, text) => chose({ ref, code, text }),
@@ -71,8 +72,16 @@ describe("the Discord bot", () => {
     });
     const opened = await answerOf(await post(target, pressFrom(USER, "12.r")));
     expect(opened.type).toBe(9);
-    expect(opened.data).toMatchObject({ custom_id: "12.r", title: "Deny with reason" });
-    expect(JSON.stringify(opened.data?.components)).toContain("Why is it denied?");
+    expect(opened.data).toMatchObject({ custom_id: "12.r", title: "Reason" });
+    // The question itself: how Telegram asks for the text is not Discord's to say.
+    expect(opened.data?.components).toEqual([
+      {
+        type: 1,
+        components: [
+          expect.objectContaining({ type: 4, custom_id: "text", label: "Why deny it?", required: true }),
+        ],
+      },
+    ]);
     // Opening the modal answered nothing yet.
     expect(chosen).toEqual([]);
 
@@ -115,5 +124,21 @@ describe("the Discord bot", () => {
       authorization: null,
       body: { content: "Already decided: Approved by Eli · Discord.", flags: 64 },
     });
+  });
+
+  it("answers See all with a fresh link to the card in Parley that only the presser sees, or why not", async () => {
+    const { bot: target } = bot(async () => null);
+    const seen = await answerOf(await post(target, pressFrom(USER, "12.sa")));
+    expect(seen).toMatchObject({ type: 4, data: { flags: 64 } });
+    expect(seen.data?.components).toEqual([
+      {
+        type: 1,
+        components: [
+          { type: 2, style: 5, label: "See all", url: "https://parley.test/#/inbox?card=once-12" },
+        ],
+      },
+    ]);
+    const gone = await answerOf(await post(target, pressFrom(USER, "14.sa")));
+    expect(gone.data).toMatchObject({ flags: 64, content: "This card is no longer waiting." });
   });
 });
