@@ -4,6 +4,7 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { ACCESS_BINDINGS } from "./test/helpers/access-bindings.ts";
 import { accessJwks } from "./test/helpers/access-jwks.ts";
+import { discordApi, discordBindings } from "./test/helpers/discord-api.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
@@ -41,6 +42,10 @@ const bindings = {
   ...(shadowReads ? { SHADOW_READS: "true" } : {}),
 };
 
+// A Discord application whose key pair is made for this run: Discord's public key for the Worker,
+// the private key for the tests that sign interactions with it.
+const DISCORD_BINDINGS = await discordBindings();
+
 const shared = {
   // Test files share their runner: with isolation on, Vitest started a workerd (and loaded the
   // Worker's modules again) for every one of 180 files, about 1.5 s each; off, the whole run takes
@@ -61,6 +66,7 @@ const shared = {
           "chat",
           "@chat-adapter/telegram",
           "@chat-adapter/slack",
+          "discord-interactions",
         ],
       },
     },
@@ -203,6 +209,7 @@ export default defineConfig({
                 ...ACCESS_BINDINGS,
                 ...TELEGRAM_BINDINGS,
                 ...SLACK_BINDINGS,
+                ...DISCORD_BINDINGS,
                 INBOX_DISABLED: "false",
               },
               outboundService: (request: Request) =>
@@ -210,7 +217,9 @@ export default defineConfig({
                   ? telegramApi(request)
                   : /^slack\.(parley\.test|control)$/.test(new URL(request.url).hostname)
                     ? slackApi(request)
-                    : accessJwks(request),
+                    : /^discord\.(parley\.test|control)$/.test(new URL(request.url).hostname)
+                      ? discordApi(request)
+                      : accessJwks(request),
             },
           }),
         ],

@@ -9,6 +9,7 @@ import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../clien
 import { readAttachArgs } from "./attach-args";
 import { runAcp } from "./parley-acp";
 import { readTelegramArgs, setTelegramWebhook } from "./parley-channels";
+import { readDiscordArgs, setUpDiscord } from "./parley-channels-discord";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
@@ -22,7 +23,9 @@ const USAGE = `Usage:
   parley acp --server URL [--token T] | --link L [--prompt TEXT] -- <agent command…>
                                                  an ACP agent's permissions, beside the editor or headless
   parley channels telegram --set-webhook URL [--bot-token T] [--secret-token S]
-                                                 point a Telegram bot at Parley's webhook`;
+                                                 point a Telegram bot at Parley's webhook
+  parley channels discord --register-commands [--interactions-url URL] [--application-id I] [--bot-token T]
+                                                 register /parley for a Discord application (and its endpoint)`;
 
 function fail(message: string, code: number): never {
   // Server messages and the link itself end up here: printed inert, like everything else.
@@ -88,11 +91,22 @@ async function vapidKeys(): Promise<void> {
 }
 
 async function channels([platform, ...args]: string[]): Promise<void> {
+  if (platform === "discord") return discordSetup(args);
   if (platform !== "telegram") fail(`channels: unknown platform ${platform ?? "(none)"}\n${USAGE}`, 2);
   const read = readTelegramArgs(args, process.env);
   if (!read.ok) fail(`${read.message}\n${USAGE}`, 2);
   try {
     process.stdout.write(`${await setTelegramWebhook(read.options)}\n`);
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error), 1);
+  }
+}
+
+async function discordSetup(args: string[]): Promise<void> {
+  const read = readDiscordArgs(args, process.env);
+  if (!read.ok) fail(`${read.message}\n${USAGE}`, 2);
+  try {
+    process.stdout.write(`${await setUpDiscord(read.options)}\n`);
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error), 1);
   }

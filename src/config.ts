@@ -66,6 +66,17 @@ const CHANNEL_VARS = {
   SLACK_SIGNING_SECRET: z.string().min(16, "must be the app's signing secret").optional(),
   /** The Web API's address (ending in /api/); only a stand-in for tests changes it. */
   SLACK_API_BASE_URL: z.url().optional(),
+  DISCORD_APPLICATION_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, "must be the application's numeric id")
+    .optional(),
+  DISCORD_PUBLIC_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, "must be the application's 64-hex public key")
+    .optional(),
+  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
+  /** Discord's REST API address; only a stand-in for tests changes it. */
+  DISCORD_API_BASE_URL: z.url().optional(),
 };
 
 const EnvSchema = z.object({
@@ -180,7 +191,7 @@ export interface Config {
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
   pushServiceDomains: string[];
   /** Chat platforms whose secrets are set (src/channels/); null ones are off and their routes 404. */
-  channels: { telegram: TelegramConfig | null; slack: SlackConfig | null };
+  channels: { telegram: TelegramConfig | null; slack: SlackConfig | null; discord: DiscordConfig | null };
 }
 
 export interface TelegramConfig {
@@ -195,6 +206,14 @@ export interface SlackConfig {
   botToken: string;
   /** Slack signs every request with it (`X-Slack-Signature`, checked with its timestamp). */
   signingSecret: string;
+  apiBaseUrl: string | null;
+}
+
+export interface DiscordConfig {
+  applicationId: string;
+  /** Verifies the Ed25519 signature Discord puts on every interaction. */
+  publicKey: string;
+  botToken: string;
   apiBaseUrl: string | null;
 }
 
@@ -277,6 +296,15 @@ export function readConfig(env: ConfigVars): Config {
               botToken: e.SLACK_BOT_TOKEN,
               signingSecret: e.SLACK_SIGNING_SECRET,
               apiBaseUrl: e.SLACK_API_BASE_URL ?? null,
+            }
+          : null,
+      discord:
+        e.DISCORD_APPLICATION_ID && e.DISCORD_PUBLIC_KEY && e.DISCORD_BOT_TOKEN
+          ? {
+              applicationId: e.DISCORD_APPLICATION_ID,
+              publicKey: e.DISCORD_PUBLIC_KEY.toLowerCase(),
+              botToken: e.DISCORD_BOT_TOKEN,
+              apiBaseUrl: e.DISCORD_API_BASE_URL ?? null,
             }
           : null,
     },

@@ -10,6 +10,7 @@ import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { choicesOf, commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import type { DiscordBot } from "./discord-bot";
 import type { SlackBot, SlackHooks } from "./slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { ChannelHooks, TelegramBot } from "./telegram-bot";
@@ -40,6 +41,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
   private slack: SlackBot | null = null;
+  private discord: DiscordBot | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -70,9 +72,26 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
         return this.telegramWebhook(request);
       case "slack":
         return this.slackWebhook(request);
+      case "discord":
+        return this.discordWebhook(request);
       default:
         return new Response("Not found", { status: 404 });
     }
+  }
+
+  private async discordWebhook(request: Request): Promise<Response> {
+    const config = configFor(this.env).channels.discord;
+    if (!config) return new Response("Not found", { status: 404 });
+    if (!this.discord) {
+      const [{ DiscordBot }, { discordHooks }] = await Promise.all([
+        import("./discord-bot"),
+        import("./discord-hooks"),
+      ]);
+      this.discord = new DiscordBot(config, discordHooks(this.env, this.hooks()), {
+        waitUntil: (work) => this.ctx.waitUntil(work),
+      });
+    }
+    return this.discord.handle(request);
   }
 
   private async telegramWebhook(request: Request): Promise<Response> {

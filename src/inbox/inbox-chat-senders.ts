@@ -20,11 +20,13 @@ export async function chatSenderFor(env: Env, platform: ChatPlatform): Promise<C
 }
 
 async function loadSender(env: Env, platform: ChatPlatform): Promise<ChatSender | null> {
-  const { telegram, slack } = configFor(env).channels;
+  const { telegram, slack, discord } = configFor(env).channels;
   switch (platform) {
     case "telegram":
       return telegram && (await import("../channels/telegram-adapter")).telegramSender(telegram);
     case "slack":
       return slack && (await import("../channels/slack-adapter")).slackSender(slack);
+    case "discord":
+      return discord && (await import("../channels/discord-adapter")).discordSender(discord);
   }
 }

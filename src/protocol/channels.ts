@@ -2,7 +2,7 @@
 // and how a linked account is listed among their devices.
 import * as z from "zod";
 
-export const ChatPlatform = z.enum(["telegram", "slack"]);
+export const ChatPlatform = z.enum(["telegram", "slack", "discord"]);
 export type ChatPlatform = z.infer<typeof ChatPlatform>;
 
 /** `POST /api/channels/link-codes`. */

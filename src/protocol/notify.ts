@@ -79,7 +79,7 @@ export type CardNotice = z.infer<typeof CardNotice>;
 
 export const DeliveryView = z.object({
   id: z.number().int(),
-  channel: z.enum(["push", "webhook", "telegram", "slack"]),
+  channel: z.enum(["push", "webhook", "telegram", "slack", "discord"]),
   /** The device id for a push, the URL's origin for a webhook, the chat link's id for a chat message. */
   target: z.string(),
   change: CardChange,

@@ -66,3 +66,9 @@ channelWebhookRoutes.post("/slack", async (c) => {
   const answered = await channelStub(c.env).fetch(c.req.raw);
   return new Response(answered.body, answered);
 });
+
+channelWebhookRoutes.post("/discord", async (c) => {
+  if (!c.get("config").channels.discord) throw new HttpError("not_found", "No such API route");
+  const answered = await channelStub(c.env).fetch(c.req.raw);
+  return new Response(answered.body, answered);
+});

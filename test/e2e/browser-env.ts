@@ -24,5 +24,9 @@ declare module "vitest" {
     /** The Telegram Bot API stand-in's `http://127.0.0.1:<port>` (test/helpers/telegram-api.ts). */
     telegramApiUrl: string;
     slackApiUrl: string;
+    /** The Discord REST API stand-in's `http://127.0.0.1:<port>` (test/helpers/discord-api.ts). */
+    discordApiUrl: string;
+    /** The private half of the run's Discord application key (a JWK), to sign interactions with. */
+    discordSigningKey: string;
   }
 }

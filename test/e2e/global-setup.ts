@@ -3,6 +3,7 @@
 import process from "node:process";
 import type { TestProject } from "vitest/node";
 import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { discordBindings, serveDiscordApi } from "../helpers/discord-api";
 import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
 import { SLACK_BINDINGS, serveSlackApi } from "../helpers/slack-api";
 import { serveTelegramApi, TELEGRAM_BINDINGS } from "../helpers/telegram-api";
@@ -23,6 +24,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("baseUrl", "");
     project.provide("telegramApiUrl", "");
     project.provide("slackApiUrl", "");
+    project.provide("discordApiUrl", "");
+    project.provide("discordSigningKey", "");
     return undefined;
   }
   // The test MCP servers run for the whole suite; sessions pick them by name.
@@ -34,6 +37,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const telegram = await serveTelegramApi();
   // A Slack app whose Web API is the recorded stand-in, on another loopback port.
   const slack = await serveSlackApi();
+  // A Discord application with a key pair made for this run, its REST API the recorded stand-in.
+  const discord = await serveDiscordApi();
+  const { DISCORD_TEST_SIGNING_KEY, ...discordVars } = await discordBindings(discord.url);
   const server = await startWranglerDev({
     // VAPID keys turn on "Notify this device"; no webhook, which would only retry into the void.
     vars: {
@@ -48,6 +54,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       TELEGRAM_API_BASE_URL: telegram.url,
       ...SLACK_BINDINGS,
       SLACK_API_BASE_URL: `${slack.url}/api/`,
+      ...discordVars,
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });
@@ -56,10 +63,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
   project.provide("telegramApiUrl", telegram.url);
   project.provide("slackApiUrl", slack.url);
+  project.provide("discordApiUrl", discord.url);
+  project.provide("discordSigningKey", DISCORD_TEST_SIGNING_KEY);
   return async () => {
     await server.stop();
     await telegram.stop();
     await slack.stop();
+    await discord.stop();
     await stopMcp();
   };
 }

@@ -30,6 +30,19 @@ describe("chat channels without their secrets", () => {
     expect(response.status).toBe(404);
   });
 
+  it("answer 404 on Discord's interactions endpoint, even to a ping", async () => {
+    const response = await exports.default.fetch(`${ORIGIN}/api/channels/discord`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-signature-ed25519": "00".repeat(64),
+        "x-signature-timestamp": "1",
+      },
+      body: JSON.stringify({ type: 1 }),
+    });
+    expect(response.status).toBe(404);
+  });
+
   it("are listed as off, so the inbox page offers none", async () => {
     const response = await exports.default.fetch(`${ORIGIN}/api/channels`);
     expect(await response.json()).toEqual({ platforms: [] });
@@ -44,6 +57,14 @@ describe("chat channels without their secrets", () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({
       error: { code: "not_found", message: "Telegram is not configured on this server" },
+    });
+    const discord = await exports.default.fetch(`${ORIGIN}/api/channels/link-codes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ platform: "discord" }),
+    });
+    expect(await discord.json()).toMatchObject({
+      error: { code: "not_found", message: "Discord is not configured on this server" },
     });
   });
 });

@@ -123,6 +123,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   // Chat channels: every platform is off in this runtime, so its webhook and link codes answer 404.
   "POST /api/channels/telegram": { kind: "body", acts: () => false },
   "POST /api/channels/slack": { kind: "body", acts: () => false },
+  "POST /api/channels/discord": { kind: "body", acts: () => false },
   "GET /api/channels": { kind: "query", ok: true },
   "POST /api/channels/link-codes": { kind: "body", acts: () => false },
   "GET /api/channels/links": { kind: "query", ok: true },

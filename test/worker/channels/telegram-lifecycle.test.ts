@@ -133,6 +133,8 @@ describe("telegram over time", { timeout: 60_000 }, () => {
       error: { code: "invalid_input", message: expect.stringContaining("platform") },
     });
     expect(await (await jo.api("GET", "/api/channels/links")).json()).toEqual({ links: [] });
-    expect(await (await jo.api("GET", "/api/channels")).json()).toEqual({ platforms: ["telegram", "slack"] });
+    expect(await (await jo.api("GET", "/api/channels")).json()).toEqual({
+      platforms: ["telegram", "slack", "discord"],
+    });
   });
 });

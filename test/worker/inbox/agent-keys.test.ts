@@ -165,6 +165,7 @@ describe("agent keys", () => {
       ["GET", "/api/channels/links"],
       ["DELETE", "/api/channels/links/link-not-there"],
       ["POST", "/api/channels/telegram", { update_id: 1 }],
+      ["POST", "/api/channels/discord", { type: 1 }],
     ];
     for (const [method, path, body] of refusals) {
       const response = await bare(method, path, key, body);

@@ -75,11 +75,14 @@ export function chatLinksSection(target: InboxTarget): HTMLElement {
       offer.querySelector(".chat-link-code")?.remove();
       offer.append(panel);
       // The bot tells the person it linked; the page learns it by asking until the code expires.
-      const before = shown.length;
+      // Only a new link of this platform ends the wait (another device may link another meanwhile).
+      const linkIdsOf = (links: ChannelAccountView[]) =>
+        links.filter((link) => link.platform === platform).map((link) => link.linkId);
+      const before = new Set(linkIdsOf(shown));
       const poll = async () => {
         if (!panel.isConnected || Date.now() > minted.expiresAt) return;
         await refresh().catch(() => {});
-        if (shown.length > before) {
+        if (linkIdsOf(shown).some((linkId) => !before.has(linkId))) {
           panel.remove();
           setText(note, `${name} linked.`);
           return;

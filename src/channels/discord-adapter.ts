@@ -1,0 +1,52 @@
+// The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
+// message with buttons, and later edited to its receipt (which drops the buttons).
+import type { DiscordConfig } from "../config";
+import { cardMessage } from "./card-message";
+import type { ChatCardMessage, ChatSender } from "./chat-sender";
+import { DiscordApi } from "./discord-api";
+import { FILL_IN, formInputs } from "./discord-form";
+import { type DiscordButton, discordMessage } from "./discord-message";
+
+/** Discord's longest nonce. */
+const NONCE_CHARS = 25;
+
+/**
+ * The same for every try of one delivery and different for any other, since Discord checks a nonce
+ * against every recent message of the bot, in any channel.
+ */
+export async function nonceOf(threadId: string, ref: number, interactionId: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`${threadId}\n${ref}\n${interactionId}`),
+  );
+  const base64 = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  return base64.replaceAll("+", "-").replaceAll("/", "_").slice(0, NONCE_CHARS);
+}
+
+/** The message of a card; a form that fits a modal is filled in here, any other answered in Parley. */
+function render(message: ChatCardMessage) {
+  const fillIn: DiscordButton[] =
+    message.card.kind === "form" && formInputs(message.card.request)
+      ? [{ type: 2, style: 1, label: "Fill in", custom_id: `${message.ref}.${FILL_IN}` }]
+      : [];
+  return discordMessage(cardMessage(message), fillIn);
+}
+
+/** Posts, edits to the receipt, and shows a card anew as far as its presses got (`update`). */
+export function discordSender(config: DiscordConfig): ChatSender & {
+  update(threadId: string, messageId: string, message: ChatCardMessage): Promise<void>;
+} {
+  const api = new DiscordApi(config);
+  return {
+    async post(threadId, message) {
+      const nonce = await nonceOf(threadId, message.ref, message.card.interactionId);
+      return api.createMessage(threadId, render(message), nonce);
+    },
+    async update(threadId, messageId, message) {
+      await api.replaceMessage(threadId, messageId, render(message));
+    },
+    async edit(threadId, messageId, text) {
+      await api.editMessage(threadId, messageId, text);
+    },
+  };
+}

@@ -1,0 +1,231 @@
+// Discord's side of the channel object: verifies each interaction's Ed25519 signature, answers a
+// ping, links an account on `/parley link <code>` in a direct message, turns a button press (or the
+// modal a choice that needs text opens) into the card's command, and refuses everything else.
+import { verifyKey } from "discord-interactions";
+import type { DiscordConfig } from "../config";
+import { readChoiceValue } from "./card-message";
+import type { ChatAccount } from "./channel-directory";
+import { DiscordApi, EPHEMERAL } from "./discord-api";
+import { FILL_IN, type FormInput, formContent, formModal } from "./discord-form";
+import {
+  directChannelOf,
+  INTERACTION,
+  Interaction,
+  linkCodeOf,
+  modalTextOf,
+  senderOf,
+} from "./discord-interaction";
+import type { ChannelHooks } from "./telegram-bot";
+
+/** What a choice needs from the person before it can be sent (a reason, an "Other" answer, feedback). */
+export interface TextWanted {
+  prompt: string;
+  label: string;
+}
+
+/** The code of "See all", whose press answers a fresh link to the card in Parley. */
+const SEE_ALL = "sa";
+
+export type DiscordHooks = Omit<ChannelHooks, "chose"> & {
+  chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
+  /** The text choice `code` of message `ref` needs first; null when it is sent at a press. */
+  textWanted(account: ChatAccount, ref: number, code: string): Promise<TextWanted | null>;
+  /** "See all" on message `ref`: a fresh link to the card in Parley, or what to tell the account. */
+  seeAll?(account: ChatAccount, ref: number, origin: string): Promise<{ url: string } | { refusal: string }>;
+  /** The form message `ref` of `account` stands for, when it fits a modal. */
+  formOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: FormInput[] } | null>;
+  /** Accepts that form with `content`: what to tell the account, or null. */
+  submitForm(account: ChatAccount, ref: number, content: Record<string, unknown>): Promise<string | null>;
+};
+
+export const DISCORD_NOT_LINKED =
+  "This Discord account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Discord.";
+export const DISCORD_NOT_DIRECT = "Parley answers only in a direct message with this bot.";
+const LINK_HELP = "Send /parley link followed by the code your Parley inbox shows under Link Discord.";
+const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
+const NOT_OURS = "This button is not one of Parley's.";
+
+/** Discord signs the time it sent an interaction; one older (or further ahead) than this is a replay. */
+const MAX_AGE_S = 300;
+/** Discord waits 3 s for an answer; past this the press is acknowledged and its outcome follows. */
+const ANSWER_WITHIN_MS = 2_000;
+/** The one text input of a modal, and Discord's limits on a modal's title and an input's label. */
+const TEXT_INPUT = "text";
+const MAX_MODAL_TITLE = 45;
+const MAX_INPUT_LABEL = 45;
+const MAX_TEXT = 1_000;
+
+/** Discord's interaction response types. */
+const RESPONSE = { pong: 1, message: 4, deferredUpdate: 6, modal: 9 } as const;
+
+function reply(content: string, ephemeral = true): Response {
+  return Response.json({
+    type: RESPONSE.message,
+    data: { content, allowed_mentions: { parse: [] }, ...(ephemeral ? { flags: EPHEMERAL } : {}) },
+  });
+}
+
+function short(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export interface DiscordBotOptions {
+  /** Keeps the work of a press that outlived its answer going (the object's `waitUntil`). */
+  waitUntil(work: Promise<unknown>): void;
+  answerWithinMs?: number;
+}
+
+export class DiscordBot {
+  private readonly api: DiscordApi;
+
+  constructor(
+    private readonly config: DiscordConfig,
+    private readonly hooks: DiscordHooks,
+    private readonly options: DiscordBotOptions,
+  ) {
+    this.api = new DiscordApi(config);
+  }
+
+  /** Verifies and answers one interaction; a forged or unreadable one changes nothing. */
+  async handle(request: Request): Promise<Response> {
+    const signature = request.headers.get("x-signature-ed25519");
+    const timestamp = request.headers.get("x-signature-timestamp");
+    const body = await request.text();
+    if (!signature || !timestamp || !(await verifyKey(body, signature, timestamp, this.config.publicKey)))
+      return new Response("invalid request signature", { status: 401 });
+    if (!(Math.abs(Date.now() / 1000 - Number(timestamp)) <= MAX_AGE_S))
+      return new Response("request timestamp outside the allowed window", { status: 401 });
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return new Response("interaction is not JSON", { status: 400 });
+    }
+    const parsed = Interaction.safeParse(json);
+    if (!parsed.success) return new Response("not an interaction Parley reads", { status: 400 });
+    const interaction = parsed.data;
+    switch (interaction.type) {
+      case INTERACTION.ping:
+        return Response.json({ type: RESPONSE.pong });
+      case INTERACTION.command:
+        return this.link(interaction, new URL(request.url).origin);
+      case INTERACTION.component:
+      case INTERACTION.modalSubmit:
+        return this.choose(interaction, new URL(request.url).origin);
+      default:
+        return new Response("interaction type not handled", { status: 400 });
+    }
+  }
+
+  private async link(interaction: Interaction, origin: string): Promise<Response> {
+    const code = linkCodeOf(interaction);
+    if (code === null) return reply(LINK_HELP);
+    const channel = directChannelOf(interaction);
+    const sender = senderOf(interaction);
+    if (!channel || !sender) return reply(DISCORD_NOT_DIRECT);
+    if (!code.trim()) return reply(LINK_HELP);
+    const account = this.hooks.directory.link("discord", code, {
+      accountId: sender.id,
+      name: sender.name,
+      threadId: channel,
+    });
+    if (!account) return reply(CODE_REFUSED);
+    await this.hooks.linked(account, origin);
+    return reply(
+      `Linked to Parley as ${account.person}. Cards that wait for you will arrive here, with buttons.`,
+      false,
+    );
+  }
+
+  private async choose(interaction: Interaction, origin: string): Promise<Response> {
+    const sender = senderOf(interaction);
+    if (!directChannelOf(interaction) || !sender) return reply(DISCORD_NOT_DIRECT);
+    const account = this.hooks.directory.account("discord", sender.id);
+    if (!account) return reply(DISCORD_NOT_LINKED);
+    const choice = readChoiceValue(interaction.data?.custom_id);
+    if (!choice) return reply(NOT_OURS);
+    if (choice.code === FILL_IN) {
+      const form = await this.hooks.formOf(account, choice.ref);
+      if (!form) return reply("This form is answered in Parley: open it with Open in Parley.");
+      if (interaction.type !== INTERACTION.modalSubmit)
+        return Response.json({
+          type: RESPONSE.modal,
+          data: formModal(choice.ref, form.request, form.inputs),
+        });
+      const content = formContent(form.inputs, (customId) => modalTextOf(interaction, customId));
+      return this.answer(interaction.token, this.hooks.submitForm(account, choice.ref, content));
+    }
+    if (choice.code === SEE_ALL && this.hooks.seeAll) {
+      const seen = await this.hooks.seeAll(account, choice.ref, origin);
+      if ("refusal" in seen) return reply(seen.refusal);
+      return Response.json({
+        type: RESPONSE.message,
+        data: {
+          content: "The whole card, in Parley (the link works once, for a few minutes):",
+          flags: EPHEMERAL,
+          components: [{ type: 1, components: [{ type: 2, style: 5, label: "See all", url: seen.url }] }],
+        },
+      });
+    }
+    let text: string | undefined;
+    if (interaction.type === INTERACTION.modalSubmit) {
+      text = modalTextOf(interaction, TEXT_INPUT)?.trim() ?? "";
+      if (!text) return reply("Nothing was written, so nothing was sent.");
+    } else {
+      const wanted = await this.hooks.textWanted(account, choice.ref, choice.code);
+      if (wanted) return modal(choice.ref, choice.code, wanted);
+    }
+    return this.answer(interaction.token, this.hooks.chose(account, choice.ref, choice.code, text));
+  }
+
+  /**
+   * The press's outcome as its answer when it comes in time: nothing to say leaves the message to
+   * the inbox's edit, anything else is said to the presser alone. Later, the press is acknowledged
+   * and what there is to say follows as a follow-up.
+   */
+  private async answer(interactionToken: string, outcome: Promise<string | null>): Promise<Response> {
+    const late = Symbol("late");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<typeof late>((resolve) => {
+      timer = setTimeout(() => resolve(late), this.options.answerWithinMs ?? ANSWER_WITHIN_MS);
+    });
+    const first = await Promise.race([outcome, deadline]).finally(() => clearTimeout(timer));
+    if (first !== late) return first ? reply(first) : Response.json({ type: RESPONSE.deferredUpdate });
+    this.options.waitUntil(
+      outcome
+        .then(async (said) => {
+          if (said) await this.api.followUp(interactionToken, said);
+        })
+        .catch((error) => console.warn("DiscordBot follow-up failed", String(error))),
+    );
+    return Response.json({ type: RESPONSE.deferredUpdate });
+  }
+}
+
+/** Discord's modal asking for the text a choice needs; its submission carries the same `<ref>.<code>`. */
+function modal(ref: number, code: string, wanted: TextWanted): Response {
+  // The question's first sentence: a prompt may go on with how another platform asks for the text.
+  const question = /^[^?.!]*[?.!]?/.exec(wanted.prompt)?.[0].trim() || wanted.prompt;
+  return Response.json({
+    type: RESPONSE.modal,
+    data: {
+      custom_id: `${ref}.${code}`,
+      title: short(wanted.label, MAX_MODAL_TITLE),
+      components: [
+        {
+          type: 1,
+          components: [
+            {
+              type: 4,
+              custom_id: TEXT_INPUT,
+              style: 2,
+              label: short(question, MAX_INPUT_LABEL),
+              required: true,
+              max_length: MAX_TEXT,
+            },
+          ],
+        },
+      ],
+    },
+  });
+}

@@ -1,0 +1,57 @@
+// What the Discord bot asks of the channel object beyond every platform's hooks: the text a choice
+// needs first (asked in a modal), the form a "Fill in" button stands for, and the form's values sent
+// to the card's session as the linked account — the same command the inbox page sends.
+import { chatReceipt } from "../inbox/inbox-chat";
+import type { SessionCommand } from "../protocol/commands";
+import type { InboxActor } from "../session/inbox-actions";
+import { inboxStub } from "../session/inbox-rpc";
+import { sessionStub } from "../session/session-rpc";
+import { choicesOf } from "./card-choices";
+import type { ChatAccount } from "./channel-directory";
+import type { DiscordHooks } from "./discord-bot";
+import { formInputs } from "./discord-form";
+import type { ChannelHooks } from "./telegram-bot";
+
+export function discordHooks(env: Env, base: ChannelHooks): DiscordHooks {
+  const cardOf = (account: ChatAccount, ref: number) =>
+    inboxStub(env, account.person).chatCard(ref, account.linkId);
+  return {
+    ...base,
+    async textWanted(account, ref, code) {
+      const card = await cardOf(account, ref);
+      const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
+      return (choice as { needsText?: { prompt: string; label: string } } | undefined)?.needsText ?? null;
+    },
+    async formOf(account, ref) {
+      const card = await cardOf(account, ref);
+      const inputs = card?.kind === "form" ? formInputs(card.request) : null;
+      return card && inputs ? { request: card.request, inputs } : null;
+    },
+    async submitForm(account, ref, content) {
+      const card = await cardOf(account, ref);
+      if (!card) return "This button is not for a card of yours.";
+      if (card.kind !== "form" || !formInputs(card.request)) return "This card does not offer that choice.";
+      const command = {
+        type: "respond",
+        interactionId: card.interactionId,
+        response: { action: "accept", content },
+      } as SessionCommand;
+      const actor: InboxActor = {
+        kind: "chat",
+        person: account.person,
+        platform: account.platform,
+        accountId: account.accountId,
+        name: account.name,
+      };
+      const outcome = await sessionStub(env, card.sessionId).fromInbox(actor, { type: "command", command });
+      if (outcome.ok) return null;
+      const winner = outcome.error.resolution;
+      if (outcome.error.code === "already_resolved" && winner)
+        return `Already decided: ${chatReceipt(winner)}.`;
+      if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
+        return "This card's session is gone or is no longer yours.";
+      // The session names the field it refused ("age: must be a number"); the form can be sent again.
+      return `Not sent: ${outcome.error.message}`;
+    },
+  };
+}

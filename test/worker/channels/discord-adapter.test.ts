@@ -1,0 +1,52 @@
+// The inbox's Discord sender against the REST API stand-in: what a card's message holds (the agent's
+// text in a code block it cannot close, no mentions), and that an update shows the card anew with
+// its buttons while an edit to the receipt takes them away.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { discordSender } from "../../../src/channels/discord-adapter";
+import { configFor } from "../../../src/config";
+import type { InboxCard } from "../../../src/protocol/inbox";
+import { buttonsOf, callsTo } from "./discord-fixtures";
+
+const CHANNEL = "760000000000000001";
+
+function card(input: unknown): InboxCard {
+  return {
+    sessionId: "s".repeat(32),
+    interactionId: "toolu_dc_sender",
+    toolCallId: "toolu_dc_sender",
+    kind: "approval",
+    toolName: "Bash",
+    request: { toolName: "Bash", input },
+    createdAt: 1,
+    expiresAt: Date.now() + 60_000,
+  } as InboxCard;
+}
+
+describe("the Discord sender", () => {
+  it("posts the agent's text in a code block it cannot close, pinging nobody, and later shows it anew or as its receipt", async () => {
+    const config = configFor(env).channels.discord;
+    if (!config) throw new Error("the channel tests' runtime configures Discord");
+    const sender = discordSender(config);
+    const message = {
+      card: card({ command: "echo ``` @everyone <@123>" }),
+      ref: 41,
+      openUrl: "https://parley.test/#/inbox?card=toolu_dc_sender",
+    };
+    const messageId = await sender.post(CHANNEL, message);
+    const [posted] = await callsTo(CHANNEL, "post");
+    const content = String(posted?.body.content);
+    expect(content).toContain("@everyone");
+    // One code block, opened and closed by Parley: the agent's ``` no longer closes it.
+    expect(content.match(/```/g)).toHaveLength(2);
+    expect(posted?.body.allowed_mentions).toEqual({ parse: [] });
+    expect(buttonsOf(posted!)).toMatchObject({ Approve: "41.a", Deny: "41.d" });
+
+    await sender.update(CHANNEL, messageId, message);
+    await sender.edit(CHANNEL, messageId, "Approved by Ana · Discord");
+    const [update, edit] = await callsTo(CHANNEL, "edit");
+    expect(update?.path).toBe(`/channels/${CHANNEL}/messages/${messageId}`);
+    expect(buttonsOf(update!)).toMatchObject({ Approve: "41.a" });
+    expect(edit?.body).toMatchObject({ content: "Approved by Ana · Discord", components: [] });
+  });
+});
