@@ -1,13 +1,13 @@
-// Pure helpers for the form card: the fields of an MCP form as the card lays them out, the values
-// it reads back from inputs, the summary and receipt once it is resolved, and a URL request's page.
+// The form kind's view, zod-free so the page's card and the terminal's prompt share it: the fields
+// of an MCP form as they are laid out, the values read back from inputs, and the summary once resolved.
 
-import { optionsOf } from "../../src/protocol/form-content";
+import { optionsOf } from "../../protocol/form-content";
 import type {
   ElicitationSchema,
   ElicitRequestFormParams,
   ElicitValue,
   PrimitiveSchema,
-} from "../../src/protocol/index";
+} from "../../protocol/index";
 
 export type FieldControl =
   | "text"
@@ -99,13 +99,4 @@ export function formSummary(fields: FormField[], content: unknown): Array<{ labe
   return fields
     .filter((field) => values[field.name] !== undefined)
     .map((field) => ({ label: field.label, value: display(field, values[field.name]) }));
-}
-
-/** A URL request's page, read defensively: `null` unless it is an http(s) address the browser parses. */
-export function pageOf(request: unknown): { message: string; url: string; host: string } | null {
-  const { message, url } = (request ?? {}) as { message?: unknown; url?: unknown };
-  if (typeof url !== "string" || !URL.canParse(url)) return null;
-  const parsed = new URL(url);
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
-  return { message: typeof message === "string" ? message : "", url: parsed.href, host: parsed.host };
 }
