@@ -3,7 +3,7 @@
 // for the page's card and the terminal's prompt the questions read defensively, and the answers.
 import type { AnswerValue } from "../../protocol/commands";
 import { type ChatView, field, shortLabel } from "./chat-view";
-import type { Question as AskedQuestion } from "./question";
+import type { Question as KindQuestion } from "./question";
 
 type Question = {
   question: string;
@@ -44,7 +44,8 @@ export const questionChatView: ChatView = {
   },
 };
 
-export type { AnswerValue, AskedQuestion };
+/** A question as the page and the terminal ask it. */
+export type AskedQuestion = KindQuestion;
 
 /** Reads an AskUserQuestion request defensively for the page and the terminal; unknown shapes give none. */
 export function readQuestions(request: unknown): AskedQuestion[] {

@@ -3,13 +3,12 @@
 // when all are answered (a lone single-choice question submits on click), then a compact summary.
 
 import {
-  type AnswerValue,
   allAnswered,
   answerSummary,
   type AskedQuestion as Question,
   readQuestions,
 } from "../../../src/interactions/kinds/question-view";
-import type { InteractionResolution } from "../../../src/protocol/index";
+import type { AnswerValue, InteractionResolution } from "../../../src/protocol/index";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren } from "./dom";
