@@ -24,7 +24,7 @@ class PlanPrompt implements CardPrompt {
     return {
       kind: "ask",
       lines: [
-        "▤ Ready to carry out this plan?",
+        "☰ Ready to carry out this plan?",
         ...(plan ? plan.split("\n").map((line) => `  ${line}`) : ["  (the agent sent no plan text)"]),
         `  ${this.options.map((option) => `${option.key}) ${option.label}`).join("   ")}`,
       ],

@@ -227,7 +227,7 @@ describe("a plan, in a terminal", () => {
     expect(start).toEqual({
       kind: "ask",
       lines: [
-        "▤ Ready to carry out this plan?",
+        "☰ Ready to carry out this plan?",
         "  1. Read the time",
         "  2. Write a note",
         "  1) Approve · accept edits   2) Approve · review each action   3) Keep planning",
