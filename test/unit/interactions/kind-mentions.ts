@@ -90,7 +90,7 @@ function code(text: string): string {
 function exportedNames(text: string): string[] {
   const names = new Set<string>();
   for (const match of text.matchAll(
-    /^export (?:declare )?(?:const|function|class|type|interface|enum) (\w+)/gm,
+    /^export (?:declare )?(?:async |abstract )?(?:const|let|function\*?|class|type|interface|enum) (\w+)/gm,
   ))
     names.add(match[1]!);
   for (const match of text.matchAll(/^export (?:type )?\{([^}]*)\}(?! from)/gm))
