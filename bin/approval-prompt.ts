@@ -1,5 +1,6 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
 // arguments and approve, or deny with a reason.
+import { approvalOf } from "../src/interactions/kinds/approval-view";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 import { GrantSteps } from "./grant-steps";
 
@@ -16,30 +17,20 @@ class ApprovalPrompt implements CardPrompt {
     this.denying = false;
     this.editing = false;
     this.granting = null;
-    const request = (this.card.request ?? {}) as {
-      toolName?: unknown;
-      description?: unknown;
-      input?: unknown;
-      risk?: unknown;
-      claim?: { risk?: unknown; description?: unknown } | null;
-    };
-    const tool = typeof request.toolName === "string" ? request.toolName : this.card.toolName;
+    const {
+      toolName: tool,
+      input: args,
+      risk: ownRisk,
+      description,
+      claim,
+    } = approvalOf(this.card.request, this.card.toolName);
     // The whole input, never a cut: what is approved is exactly what runs.
-    const input = JSON.stringify(request.input ?? {});
-    const claim = typeof request.claim === "object" && request.claim !== null ? request.claim : {};
+    const input = JSON.stringify(args);
     // An external agent's risk and description are its own claim, and read as such.
     const described =
-      typeof request.description === "string"
-        ? request.description
-        : typeof claim.description === "string"
-          ? `the agent says: ${claim.description}`
-          : null;
+      description ?? (claim.description === null ? null : `the agent says: ${claim.description}`);
     const risk =
-      typeof request.risk === "string"
-        ? ` (${request.risk})`
-        : typeof claim.risk === "string"
-          ? ` (the agent says: ${claim.risk})`
-          : "";
+      ownRisk !== null ? ` (${ownRisk})` : claim.risk !== null ? ` (the agent says: ${claim.risk})` : "";
     return {
       kind: "ask",
       lines: [
@@ -92,7 +83,7 @@ class ApprovalPrompt implements CardPrompt {
     }
     if (choice === "e" || choice === "edit") {
       this.editing = true;
-      const input = (this.card.request as { input?: unknown } | null)?.input ?? {};
+      const { input } = approvalOf(this.card.request, this.card.toolName);
       return {
         kind: "ask",
         lines: [

@@ -9,6 +9,8 @@ export interface Card {
   kind: string;
   toolName: string;
   request: unknown;
+  /** The terminal's role in the session (its hello's), for choices only the owner is offered. */
+  role?: string | undefined;
 }
 
 export type Reply =

@@ -3,6 +3,7 @@
 import { approvalPrompt } from "./approval-prompt";
 import type { Card, CardPrompt, TerminalPrompt } from "./card-prompt";
 import { formPrompt } from "./form-prompt";
+import { planPrompt } from "./plan-prompt";
 import { questionPrompt } from "./question-prompt";
 import { urlPrompt } from "./url-prompt";
 
@@ -12,6 +13,7 @@ export const TERMINAL_PROMPTS: Readonly<Record<string, TerminalPrompt>> = {
   question: questionPrompt,
   approval: approvalPrompt,
   form: formPrompt,
+  plan: planPrompt,
   url: urlPrompt,
 };
 

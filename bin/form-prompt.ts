@@ -1,7 +1,7 @@
 // A form (MCP elicitation, form mode) answered field by field in a terminal: text, numbers, yes/no,
 // numbered single and multiple choices, defaults on Enter; `!decline` and `!cancel` at any field.
 // Reads the request as the page does (form-view.ts); the server checks the values again and names any field that does not fit.
-import { type FormField, formOf } from "../web/src/form-view";
+import { type FormField, formOf } from "../src/interactions/kinds/form-view";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
 interface Option {

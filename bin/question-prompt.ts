@@ -1,11 +1,11 @@
 // A question answered in a terminal: numbered options with "Other" and multi-select, one
 // question after another, sent as the question kind's answers.
-import type { Question } from "../src/interactions/kinds/question";
-import { type AnswerValue, questionsOf } from "../web/src/interaction-view";
+import { type AskedQuestion as Question, readQuestions } from "../src/interactions/kinds/question-view";
+import type { AnswerValue } from "../src/protocol/commands";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
 export const questionPrompt: TerminalPrompt = (card: Card) => {
-  const questions = questionsOf(card.request);
+  const questions = readQuestions(card.request);
   return questions.length > 0 ? new QuestionPrompt(card.toolCallId, questions) : null;
 };
 

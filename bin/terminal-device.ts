@@ -17,6 +17,8 @@ export class TerminalDevice {
   private promptText = MESSAGE_PROMPT;
   /** Streamed text not yet ended by a newline. */
   private partial = "";
+  /** What this connection may do, from the hello (older servers send none: the owner). */
+  private role = "owner";
 
   constructor(
     private readonly client: SessionClient,
@@ -28,6 +30,7 @@ export class TerminalDevice {
   ) {
     client.on("hello", (hello) => {
       const snapshot = hello.snapshot;
+      this.role = hello.role ?? "owner";
       this.print(`Connected as ${hello.deviceId} · ${snapshot.model} · ${snapshot.status.replace("_", " ")}`);
     });
     client.on("events", (events) => {
@@ -84,8 +87,9 @@ export class TerminalDevice {
     return namesSomeone(message.by) ? message.by : (message.deviceId ?? "someone");
   }
 
-  private open(card: Card): void {
+  private open(prompted: Card): void {
     this.flush();
+    const card = { ...prompted, role: this.role };
     if (!promptFor(card)) {
       this.print(`A ${card.kind} card is waiting; answer it in the browser.`);
       return;

@@ -1,6 +1,6 @@
 // A URL request in a terminal: the page's whole address and host, to open in any browser, then
 // "done" once finished there (or !decline / !cancel). Nothing is opened for the person.
-import { pageOf } from "../web/src/form-view";
+import { pageOf } from "../src/interactions/kinds/url-view";
 import type { Card, CardPrompt, Reply } from "./card-prompt";
 
 export class UrlPrompt implements CardPrompt {

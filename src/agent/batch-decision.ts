@@ -1,6 +1,8 @@
 // "Approve all" / "Deny all": one decision for the open approval cards of one assistant message.
 // The batch is checked as a whole first, then applied in one storage transaction with one
 // compare-and-set per card; cards another device resolved first are reported, never overwritten.
+
+import { BATCHED_KIND_NAMES } from "../interactions/kinds/names";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { DecideBatchCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
@@ -22,8 +24,8 @@ export interface BatchOutcome {
 
 export type BatchResult = { ok: true; outcome: BatchOutcome } | { ok: false; error: ErrorBody };
 
-/** The kind a batch decides: only approvals share one "approve" or "deny" that fits them all. */
-const BATCH_KIND = "approval";
+/** Only cards of these kinds share one "approve" or "deny" that fits them all (their `batchResponse`). */
+const BATCHED = new Set(BATCHED_KIND_NAMES);
 
 /**
  * Checks a batch without touching storage: every card exists, is an approval, is named once, and
@@ -52,12 +54,12 @@ export function checkBatch(
         },
       };
     }
-    if (record.kind !== BATCH_KIND) {
+    if (!BATCHED.has(record.kind)) {
       return {
         ok: false,
         error: {
           code: "wrong_interaction_kind",
-          message: `Interaction "${id}" is a ${record.kind}; a batch decides approval cards only`,
+          message: `Interaction "${id}" is a ${record.kind}; a batch decides ${BATCHED_KIND_NAMES.join(" or ")} cards only`,
         },
       };
     }
@@ -94,24 +96,19 @@ export function decideBatch(
   };
   const checked = checkBatch(batch.toolCallIds, (id) => deps.interactions.get(id), messageOf);
   if (!checked.ok) return checked;
-  const response =
-    batch.decision === "approve"
-      ? { decision: "approve" }
-      : {
-          decision: "deny",
-          ...(batch.reason !== undefined ? { reason: batch.reason } : {}),
-          ...(batch.stop ? { stop: true } : {}),
-        };
+  const words = { decision: batch.decision, reason: batch.reason, stop: batch.stop };
+  const responses = new Map(checked.records.map((r) => [r.id, deps.kinds.batchResponse(r.kind, words)]));
   // The response must fit every card before any is decided, so a bad reason changes nothing.
   for (const record of checked.records) {
-    const fits = deps.kinds.respond(record.kind, record.request, response);
+    const fits = deps.kinds.respond(record.kind, record.request, responses.get(record.id));
     if (!fits.ok) return { ok: false, error: { code: "invalid_answer", message: fits.message } };
   }
   const mark = { id: deps.newId("batch"), size: checked.records.length };
   return deps.atomically(() => {
     const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
     for (const record of checked.records) {
-      const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark, answeredBy);
+      const response = responses.get(record.id);
+      const result = answerInteraction(deps, record.id, record.kind, response, deviceId, mark, answeredBy);
       if (result.ok) {
         outcome.decided.push(result.resolution);
         if (result.stopTurn) outcome.stopped = true;

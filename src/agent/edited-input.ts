@@ -6,17 +6,12 @@ import type { AgentDeps } from "./agent-deps";
 import { isExternalInteraction } from "./external-id";
 import type { InteractionRecord } from "./ports";
 
-/** The input a person approved instead of the model's, if they edited it. */
+/** The input a person approved instead of the model's, if they edited it (as the card's kind reads it). */
 export function editedInputOf(
+  deps: Pick<AgentDeps, "kinds">,
   record: Pick<InteractionRecord, "kind" | "response">,
 ): Record<string, unknown> | null {
-  if (record.kind !== "approval") return null;
-  const response = record.response as { decision?: unknown; updatedInput?: unknown } | null;
-  if (response?.decision !== "approve") return null;
-  const edited = response.updatedInput;
-  return typeof edited === "object" && edited !== null && !Array.isArray(edited)
-    ? (edited as Record<string, unknown>)
-    : null;
+  return deps.kinds.editedInput(record.kind, record.response);
 }
 
 /**
@@ -24,11 +19,11 @@ export function editedInputOf(
  * tools); null when it fits, or when the tool is the external agent's, whose schema Parley does not know.
  */
 export function refuseEditedInput(
-  deps: Pick<AgentDeps, "tools">,
+  deps: Pick<AgentDeps, "tools" | "kinds">,
   record: Pick<InteractionRecord, "id" | "kind" | "toolName">,
   response: unknown,
 ): string | null {
-  const edited = editedInputOf({ kind: record.kind, response });
+  const edited = editedInputOf(deps, { kind: record.kind, response });
   if (!edited || isExternalInteraction(record) || !deps.tools.get(record.toolName)) return null;
   const invalid = deps.tools.validate(record.toolName, edited);
   return invalid ? `updatedInput does not fit ${record.toolName}: ${invalid.content}` : null;

@@ -2,6 +2,7 @@
 // same rows, prompt events and deadlines as the loop's own cards; only who opens them differs, and
 // no tool result is written for them, since no transcript waits on them.
 
+import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { MAIN_FRAME_ID } from "../protocol/agents";
 import { type ErrorBody, unknownInteraction } from "../protocol/errors";
 import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
@@ -102,7 +103,7 @@ export function openExternalInteraction(
     createdAt,
   });
   // A grant decides an approval at once: the card is stored resolved, and no device is asked.
-  if (granted && kind.kind === "approval") {
+  if (granted && kind.kind === PERMISSION_GATE_KIND) {
     deps.atomically(() => {
       deps.interactions.create(card(createdAt));
       if (body.key !== undefined) keys.set(id, body.key);

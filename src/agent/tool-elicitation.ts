@@ -1,6 +1,6 @@
 // `ctx.elicit` for one run of one tool call: a durable interrupt. The k-th call returns the k-th
 // recorded form result, or stores the form and ends the run; the tool runs again once it resolves.
-import { elicitationKind, elicitResultOf } from "../interactions/elicitation-kinds";
+import { elicitationKind, elicitationWord, elicitResultOf } from "../interactions/elicitation-kinds";
 import type { ToolUseBlockParam } from "../model/model-client";
 import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
 import { ToolPause } from "../tools/define-tool";
@@ -51,8 +51,7 @@ export function toolElicitation(
       if (record) throw new ToolPause(); // still waiting (not normally reached: pending calls do not run)
       const kind = elicitationKind(params);
       const opened = deps.kinds.open(kind, params);
-      if (!opened.ok)
-        throw new Error(`its ${kind === "url" ? "URL request" : "form"} is invalid: ${opened.message}`);
+      if (!opened.ok) throw new Error(`its ${elicitationWord(params)} is invalid: ${opened.message}`);
       storePending(deps, { id, toolCallId: use.id, toolName: use.name, kind, request: opened.request });
       throw new ToolPause();
     },

@@ -1,5 +1,7 @@
 // The tool phase of a turn: every tool_use of the last assistant message gets exactly one result,
 // from the policy, a person (via an interaction) or the tool itself.
+
+import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import type { ToolUseBlockParam } from "../model/model-client";
 import { toolStateOf } from "../tools/tool-state";
 import type { AgentDeps } from "./agent-deps";
@@ -48,7 +50,7 @@ export async function settleToolCalls(
     if (deps.results.get(use.id) || waitingOnForm.has(use.id)) continue;
     const interaction = deps.interactions.get(use.id);
     if (interaction) {
-      const input = editedInputOf(interaction);
+      const input = editedInputOf(deps, interaction);
       if (interaction.status === "approved") toRun.push(input ? { ...use, input } : use);
       if (input) edited.add(use.id);
       continue;
@@ -84,7 +86,7 @@ export async function settleToolCalls(
       if (verdict) {
         settleByGrant(deps, use, request, verdict);
         if (verdict.effect === "allow") toRun.push(use);
-      } else openInteraction(deps, "approval", use, request);
+      } else openInteraction(deps, PERMISSION_GATE_KIND, use, request);
     }
   }
 
@@ -132,7 +134,7 @@ function settleByGrant(
     id: use.id,
     toolCallId: use.id,
     frameId: topMark(deps).frameId,
-    kind: "approval",
+    kind: PERMISSION_GATE_KIND,
     toolName: use.name,
     request,
     deadline: now,

@@ -1,7 +1,7 @@
 // The buttons a chat message of a card offers, and the session command each one sends. Buttons carry
 // only a short choice code; what it means is read again from the card the inbox holds, through the
 // kind's own chat view (src/interactions/kinds/chat-views.ts).
-import type { ChatChoice } from "../interactions/kinds/chat-view";
+import type { ChatChoice, ModalField } from "../interactions/kinds/chat-view";
 import { CHAT_VIEWS } from "../interactions/kinds/chat-views";
 import type { SessionCommand } from "../protocol/commands";
 import type { InboxCard } from "../protocol/inbox";
@@ -36,4 +36,22 @@ export function commandFor(card: InboxCard, code: string, text?: string): Sessio
   if (code === MORE_TIME) return { type: "extend_deadline", interactionId } as SessionCommand;
   const response = CHAT_VIEWS[card.kind]?.response(card.request, code, text) ?? null;
   return response === null ? null : ({ type: "respond", interactionId, response } as SessionCommand);
+}
+
+/** The card's inputs when a platform's modal of at most `max` text inputs can answer it; else null. */
+export function modalFieldsOf(card: Pick<InboxCard, "kind" | "request">, max: number): ModalField[] | null {
+  return CHAT_VIEWS[card.kind]?.modalFields?.(card.request, max) ?? null;
+}
+
+/** The command the texts of that modal send; null when the card has no modal of `max` inputs. */
+export function modalCommandFor(
+  card: InboxCard,
+  max: number,
+  texts: Record<string, string>,
+): SessionCommand | null {
+  const view = CHAT_VIEWS[card.kind];
+  const fields = view?.modalFields?.(card.request, max);
+  if (!view?.modalResponse || !fields) return null;
+  const response = view.modalResponse(card.request, fields, texts);
+  return { type: "respond", interactionId: card.interactionId, response } as SessionCommand;
 }

@@ -1,10 +1,11 @@
 // The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
 // message with buttons, and later edited to its receipt (which drops the buttons).
 import type { DiscordConfig } from "../config";
+import { modalFieldsOf } from "./card-choices";
 import { cardMessage } from "./card-message";
 import type { ChatCardMessage, ChatSender } from "./chat-sender";
 import { DiscordApi } from "./discord-api";
-import { FILL_IN, formInputs } from "./discord-form";
+import { DISCORD_MODAL_INPUTS, FILL_IN } from "./discord-form";
 import { type DiscordButton, discordMessage } from "./discord-message";
 
 /** Discord's longest nonce. */
@@ -23,12 +24,11 @@ export async function nonceOf(threadId: string, ref: number, interactionId: stri
   return base64.replaceAll("+", "-").replaceAll("/", "_").slice(0, NONCE_CHARS);
 }
 
-/** The message of a card; a form that fits a modal is filled in here, any other answered in Parley. */
+/** The message of a card; one that fits a modal (a small form) is filled in here, any other in Parley. */
 function render(message: ChatCardMessage) {
-  const fillIn: DiscordButton[] =
-    message.card.kind === "form" && formInputs(message.card.request)
-      ? [{ type: 2, style: 1, label: "Fill in", custom_id: `${message.ref}.${FILL_IN}` }]
-      : [];
+  const fillIn: DiscordButton[] = modalFieldsOf(message.card, DISCORD_MODAL_INPUTS)
+    ? [{ type: 2, style: 1, label: "Fill in", custom_id: `${message.ref}.${FILL_IN}` }]
+    : [];
   return discordMessage(cardMessage(message), fillIn);
 }
 

@@ -3,10 +3,11 @@
 // modal a choice that needs text opens) into the card's command, and refuses everything else.
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../config";
+import type { ModalField } from "../interactions/kinds/chat-view";
 import { readChoiceValue } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
-import { FILL_IN, type FormInput, formContent, formModal } from "./discord-form";
+import { FILL_IN, formModal, modalTexts } from "./discord-form";
 import {
   directChannelOf,
   INTERACTION,
@@ -33,9 +34,9 @@ export type DiscordHooks = Omit<ChannelHooks, "chose"> & {
   /** "See all" on message `ref`: a fresh link to the card in Parley, or what to tell the account. */
   seeAll?(account: ChatAccount, ref: number, origin: string): Promise<{ url: string } | { refusal: string }>;
   /** The form message `ref` of `account` stands for, when it fits a modal. */
-  formOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: FormInput[] } | null>;
-  /** Accepts that form with `content`: what to tell the account, or null. */
-  submitForm(account: ChatAccount, ref: number, content: Record<string, unknown>): Promise<string | null>;
+  modalOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: ModalField[] } | null>;
+  /** Answers that card with the modal's texts by field name: what to tell the account, or null. */
+  submitModal(account: ChatAccount, ref: number, texts: Record<string, string>): Promise<string | null>;
 };
 
 export const DISCORD_NOT_LINKED =
@@ -145,15 +146,15 @@ export class DiscordBot {
     const choice = readChoiceValue(interaction.data?.custom_id);
     if (!choice) return reply(NOT_OURS);
     if (choice.code === FILL_IN) {
-      const form = await this.hooks.formOf(account, choice.ref);
+      const form = await this.hooks.modalOf(account, choice.ref);
       if (!form) return reply("This form is answered in Parley: open it with Open in Parley.");
       if (interaction.type !== INTERACTION.modalSubmit)
         return Response.json({
           type: RESPONSE.modal,
           data: formModal(choice.ref, form.request, form.inputs),
         });
-      const content = formContent(form.inputs, (customId) => modalTextOf(interaction, customId));
-      return this.answer(interaction.token, this.hooks.submitForm(account, choice.ref, content));
+      const texts = modalTexts(form.inputs, (customId) => modalTextOf(interaction, customId));
+      return this.answer(interaction.token, this.hooks.submitModal(account, choice.ref, texts));
     }
     if (choice.code === SEE_ALL && this.hooks.seeAll) {
       const seen = await this.hooks.seeAll(account, choice.ref, origin);

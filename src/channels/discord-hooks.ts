@@ -2,14 +2,13 @@
 // needs first (asked in a modal), the form a "Fill in" button stands for, and the form's values sent
 // to the card's session as the linked account — the same command the inbox page sends.
 import { chatReceipt } from "../inbox/inbox-chat";
-import type { SessionCommand } from "../protocol/commands";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { choicesOf } from "./card-choices";
+import { choicesOf, modalCommandFor, modalFieldsOf } from "./card-choices";
 import type { ChatAccount } from "./channel-directory";
 import type { DiscordHooks } from "./discord-bot";
-import { formInputs } from "./discord-form";
+import { DISCORD_MODAL_INPUTS } from "./discord-form";
 import type { ChannelHooks } from "./telegram-bot";
 
 export function discordHooks(env: Env, base: ChannelHooks): DiscordHooks {
@@ -22,20 +21,16 @@ export function discordHooks(env: Env, base: ChannelHooks): DiscordHooks {
       const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
       return (choice as { needsText?: { prompt: string; label: string } } | undefined)?.needsText ?? null;
     },
-    async formOf(account, ref) {
+    async modalOf(account, ref) {
       const card = await cardOf(account, ref);
-      const inputs = card?.kind === "form" ? formInputs(card.request) : null;
+      const inputs = card ? modalFieldsOf(card, DISCORD_MODAL_INPUTS) : null;
       return card && inputs ? { request: card.request, inputs } : null;
     },
-    async submitForm(account, ref, content) {
+    async submitModal(account, ref, texts) {
       const card = await cardOf(account, ref);
       if (!card) return "This button is not for a card of yours.";
-      if (card.kind !== "form" || !formInputs(card.request)) return "This card does not offer that choice.";
-      const command = {
-        type: "respond",
-        interactionId: card.interactionId,
-        response: { action: "accept", content },
-      } as SessionCommand;
+      const command = modalCommandFor(card, DISCORD_MODAL_INPUTS, texts);
+      if (!command) return "This card does not offer that choice.";
       const actor: InboxActor = {
         kind: "chat",
         person: account.person,

@@ -1,5 +1,6 @@
 // The shape of an interaction kind (a way to pause for a person): one file per kind under kinds/.
 import type * as z from "zod";
+import type { DecideBatchCommand } from "../protocol/commands";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
 
 /** A tool result as the model will see it. */
@@ -18,6 +19,13 @@ export interface TimeoutContext {
 export interface KindSummary {
   title: string;
   line: string;
+}
+
+/** One decision for several open cards at once ("Approve all" / "Deny all"), as the command says it. */
+export interface BatchWords {
+  decision: DecideBatchCommand["decision"];
+  reason?: DecideBatchCommand["reason"] | undefined;
+  stop?: DecideBatchCommand["stop"] | undefined;
 }
 
 /** Outcome of validating a client's response against the pending request. */
@@ -63,6 +71,16 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
   onTimeout(request: Request, context: TimeoutContext): ToolResult;
   /** The tool result when the turn is cancelled first; the registry words a generic one when absent. */
   onCancel?(request: Request): ToolResult;
+  /**
+   * The tool input a person approved instead of the call's own (edit, then approve), or null. The
+   * loop runs it in place of the model's; it reads a stored response, so it reads it defensively.
+   */
+  editedInput?(response: Response): Record<string, unknown> | null;
+  /**
+   * The raw response one batch decision stands for on a card of this kind (it is then read like any
+   * answer); absent when cards of this kind are never decided together. `BATCHED_KIND_NAMES` lists them.
+   */
+  batchResponse?(words: BatchWords): unknown;
   /** The permission mode a response switches the session to (a plan approved for edits), if any. */
   setsMode?(request: Request, response: Response): PermissionMode | null;
   /** True when the response also stops the turn instead of letting the model continue (reject and stop). */

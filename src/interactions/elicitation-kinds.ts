@@ -8,6 +8,11 @@ export function elicitationKind(params: ElicitRequestParams): "form" | "url" {
   return params.mode === "url" ? "url" : "form";
 }
 
+/** What the request is called in an error a tool reads: a form, or a URL request. */
+export function elicitationWord(params: ElicitRequestParams): string {
+  return params.mode === "url" ? "URL request" : "form";
+}
+
 /**
  * What the asker gets for a resolved elicitation: the person's own ElicitResult (a URL accepted
  * carries no values), or `cancel` when the deadline passed or the turn was cancelled first (MCP has

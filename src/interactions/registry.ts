@@ -7,7 +7,13 @@ import { describeZodError } from "../protocol/errors";
 import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import { isSeedCommand, type PromptEventType, promptEventOf, seedAnswer } from "../protocol/seed-names";
 import type { InteractionOutcome, PermissionMode } from "../protocol/session";
-import type { InteractionKind, KindSummary, TimeoutContext, ToolResult } from "./define-interaction";
+import type {
+  BatchWords,
+  InteractionKind,
+  KindSummary,
+  TimeoutContext,
+  ToolResult,
+} from "./define-interaction";
 import { describeDuration } from "./describe-duration";
 import { genericSummary } from "./kind-summary";
 
@@ -81,6 +87,10 @@ export interface InteractionRegistry {
   readsChat(kind: string): boolean;
   /** How a chat message resolves an open card of this kind; null when the kind ignores chat. */
   chatReply(kind: string, request: unknown, text: string): ChatReplyResult;
+  /** The input a person approved instead of the tool call's (the kind's `editedInput`), or null. Never throws. */
+  editedInput(kind: string, response: unknown): Record<string, unknown> | null;
+  /** The raw response a batch decision stands for on a card of `kind`; null when such cards are never batched. */
+  batchResponse(kind: string, words: BatchWords): unknown;
   /** Why the model may not open `kind` in `mode`, or null when it may. */
   refusal(kind: string, mode: PermissionMode): string | null;
   /** The kinds' notes for the system prompt in `mode`, joined; "" when none. */
@@ -198,6 +208,16 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
       if (!kind?.chatReply || !stored?.success) return null;
       return kind.chatReply(stored.data, text);
     },
+
+    editedInput(kindName, response) {
+      const editedInput = byKind.get(kindName)?.editedInput;
+      try {
+        return editedInput && response != null ? editedInput(response) : null;
+      } catch {
+        return null;
+      }
+    },
+    batchResponse: (kindName, words) => byKind.get(kindName)?.batchResponse?.(words) ?? null,
 
     refusal(kindName, mode) {
       const only = byKind.get(kindName)?.onlyInMode;

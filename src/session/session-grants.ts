@@ -1,6 +1,7 @@
 // The session's door to its person's grants: asked by RPC before an approval's card opens (never
 // cached, so a revocation applies from the next request on), and told of grants made from a card.
 import type { GrantDecision } from "../agent/external-interaction";
+import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { type CardGrant, type DeviceKind, type GrantQuery, NewGrant } from "../protocol/grants";
@@ -66,7 +67,7 @@ export class SessionGrants {
 
   /** For an agent's new approval: what the grants decide, before the command runs. */
   async beforeOpen(command: SessionCommand): Promise<GrantDecision | null> {
-    if (command.type !== "open_interaction" || command.kind !== "approval") return null;
+    if (command.type !== "open_interaction" || command.kind !== PERMISSION_GATE_KIND) return null;
     // The same key finds the card it opened before, which no grant decides again.
     if (command.key !== undefined && new SqlExternalKeys(this.state.sql).find(command.key) !== null)
       return null;
@@ -86,8 +87,9 @@ export class SessionGrants {
     access: Access,
   ): Promise<void> {
     const resolution = outcome.ok ? (outcome.result as InteractionResolution | undefined) : undefined;
-    const response = resolution?.response as { decision?: string; grant?: CardGrant } | undefined;
-    if (resolution?.kind !== "approval" || response?.decision !== "approve" || !response.grant) return;
+    // Only an approving answer carries a grant: the gate's stored response was read by its schema.
+    const response = resolution?.response as { grant?: CardGrant } | undefined;
+    if (resolution?.kind !== PERMISSION_GATE_KIND || !response?.grant) return;
     const creator = this.state.creator();
     const place = this.place();
     if (!this.inbox || !creator || !place) return;

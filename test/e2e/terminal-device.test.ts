@@ -175,6 +175,40 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
     await terminal.waitFor(/Nothing was added\./);
   });
 
+  it("answers a plan: keeps planning with feedback, then approves it with edits accepted, as the browser shows", async () => {
+    const plan = (id: string, text: string) => ({
+      content: [{ type: "tool_use" as const, id, name: "ExitPlanMode", input: { plan: text } }],
+    });
+    const session = await scriptedSession(
+      [
+        plan("toolu_cli_plan", "1. Write the note"),
+        plan("toolu_cli_plan2", "1. Write the note\n2. Test it"),
+        say("Carrying it out."),
+      ],
+      { permissionMode: "plan" },
+    );
+    const browserPage = await openDevice(browser, session, "browser");
+    const terminal = attach(session);
+    await terminal.waitFor(/Connected as terminal/);
+    terminal.line("Plan the note");
+    await terminal.waitFor(
+      /☰ Ready to carry out this plan\?\n {2}1\. Write the note\n {2}1\) Approve · accept edits {3}2\) Approve · review each action {3}3\) Keep planning/,
+    );
+    terminal.line("3");
+    await terminal.waitFor(/feedback› /);
+    terminal.line("Add a test step");
+    await terminal.waitFor(/✓ Keep planning: “Add a test step”\n/);
+    const kept = browserPage.locator(".tool-card[data-tool-call-id=toolu_cli_plan] .plan-card .receipt");
+    await kept.waitFor();
+    expect(await kept.textContent()).toBe("Keep planning: “Add a test step” on another device");
+
+    await terminal.waitFor(/2\. Test it/);
+    terminal.line("1");
+    await terminal.waitFor(/✓ Plan approved · edits run without asking\n/);
+    await expect.poll(() => browserPage.getByLabel("Permission mode").inputValue()).toBe("acceptEdits");
+    await terminal.waitFor(/Carrying it out\./);
+  });
+
   it("refuses a bad or expired link with one line and exit code 2, changing nothing", async () => {
     const session = await scriptedSession([say("unused")]);
     const before = await (

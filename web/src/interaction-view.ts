@@ -1,13 +1,11 @@
-// Pure wording and arithmetic for interaction cards: receipts, countdowns, answer summaries and
-// the AskUserQuestion request shape, kept apart from the DOM so they are unit-tested.
-import type { PlanRequest, Question } from "../../src/interactions/kinds/index";
-import type { AnswerValue, InteractionResolution } from "../../src/protocol/index";
+// Pure wording and arithmetic for every interaction card: receipts, countdowns and the pending
+// queue, kept apart from the DOM so they are unit-tested. What one kind shows lives in its own view
+// module (src/interactions/kinds/*-view.ts).
+import type { InteractionResolution } from "../../src/protocol/index";
 import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
 import { OUTCOME_WORDS } from "../../src/protocol/outcome-words";
 import { answeredWhere } from "./answered-where";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
-
-export type { AnswerValue, Question };
 
 /** What a receipt reads from a resolution. */
 type Resolution = Pick<
@@ -15,30 +13,6 @@ type Resolution = Pick<
   "outcome" | "resolvedBy" | "answeredBy" | "resolvedAt" | "batch" | "receipt"
 > &
   Partial<Pick<InteractionResolution, "withdrawn">>;
-
-/** Reads an AskUserQuestion request defensively; unknown shapes give no questions. */
-export function questionsOf(request: unknown): Question[] {
-  const list = (request as { questions?: unknown } | null)?.questions;
-  if (!Array.isArray(list)) return [];
-  return list.map((raw: Record<string, unknown>) => ({
-    question: String(raw?.question ?? ""),
-    header: String(raw?.header ?? ""),
-    multiSelect: raw?.multiSelect === true,
-    options: Array.isArray(raw?.options)
-      ? raw.options.map((o: Record<string, unknown>) => ({
-          label: String(o?.label ?? ""),
-          description: String(o?.description ?? ""),
-          ...(typeof o?.preview === "string" ? { preview: o.preview } : {}),
-        }))
-      : [],
-  }));
-}
-
-/** Reads an ExitPlanMode request defensively: the plan's markdown, or "" for unknown shapes. */
-export function planOf(request: unknown): PlanRequest["plan"] {
-  const plan = (request as { plan?: unknown } | null)?.plan;
-  return typeof plan === "string" ? plan : "";
-}
 
 /** Milliseconds left on the server's clock, given the skew measured at hello. */
 export function remainingMs(interaction: InteractionState, clockSkewMs: number, localNow: number): number {
@@ -94,38 +68,6 @@ export function receiptText(resolution: Resolution, deviceId: string | null): st
   if (resolution.batch && resolution.batch.size > 1) text += ` (all ${resolution.batch.size} at once)`;
   if (resolution.outcome === "timed_out") text += " — no answer arrived in time";
   return text + answeredWhere(resolution, deviceId);
-}
-
-/** Finds the answers map in a resolution response (`{answers}` or the map itself). */
-function answersOf(response: unknown): Record<string, AnswerValue> {
-  if (!response || typeof response !== "object") return {};
-  const inner = (response as { answers?: unknown }).answers;
-  return (inner && typeof inner === "object" ? inner : response) as Record<string, AnswerValue>;
-}
-
-/** `header: answer` lines for the compact summary, matching keys by question text or index. */
-export function answerSummary(
-  questions: Question[],
-  response: unknown,
-): { header: string; answer: string }[] {
-  const answers = answersOf(response);
-  return questions.map((q, i) => {
-    const value = answers[q.question] ?? answers[String(i)];
-    const answer = Array.isArray(value) ? value.join(", ") : typeof value === "string" ? value : "—";
-    return { header: q.header || q.question, answer };
-  });
-}
-
-/** True when every question has a usable answer (Other needs text; multi-select needs one pick). */
-export function allAnswered(
-  questions: Question[],
-  answers: Record<string, AnswerValue | undefined>,
-): boolean {
-  return questions.every((q) => {
-    const value = answers[q.question];
-    if (Array.isArray(value)) return value.length > 0 && value.every((v) => v.trim() !== "");
-    return typeof value === "string" && value.trim() !== "";
-  });
 }
 
 /** A prompt still waiting, with the tool call it belongs to. */

@@ -117,6 +117,17 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
   }),
   request: ApprovalRequest,
   fromAgent: agentClaims,
+  editedInput(response) {
+    if (response.decision !== "approve") return null;
+    const edited: unknown = response.updatedInput;
+    return typeof edited === "object" && edited !== null && !Array.isArray(edited)
+      ? (edited as Record<string, unknown>)
+      : null;
+  },
+  batchResponse: ({ decision, reason, stop }) =>
+    decision === "approve"
+      ? { decision: "approve" }
+      : { decision: "deny", ...(reason !== undefined ? { reason } : {}), ...(stop ? { stop: true } : {}) },
   parseResponse(request, raw) {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       return {

@@ -11,6 +11,18 @@ export interface ChatChoice {
   needsText?: { prompt: string; label: string };
 }
 
+/** A text input of a card a platform can answer in a modal of its own (a form that fits one). */
+export interface ModalField {
+  name: string;
+  label: string;
+  type: "string" | "number" | "integer";
+  required: boolean;
+  description: string | null;
+  minLength: number | null;
+  maxLength: number | null;
+  value: string | null;
+}
+
 export interface ChatView {
   /** The request in words beyond the kind's summary line; null when the line says it all. */
   detail(request: unknown): string | null;
@@ -18,6 +30,10 @@ export interface ChatView {
   choices(request: unknown): ChatChoice[];
   /** The kind's response for a code `choices` offered (with its text when it needs one); null for any other. */
   response(request: unknown, code: string, text?: string): unknown;
+  /** The card's inputs when it can be answered in a modal of at most `max` text inputs; else null. */
+  modalFields?(request: unknown, max: number): ModalField[] | null;
+  /** The kind's response for the texts written in that modal, by field name. */
+  modalResponse?(request: unknown, fields: ModalField[], texts: Record<string, string>): unknown;
 }
 
 /** Longest option label put on a button; longer ones are shortened with "…". */

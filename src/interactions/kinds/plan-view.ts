@@ -1,5 +1,7 @@
-// The plan kind in a chat message: the plan and its three choices.
+// The plan kind's view, zod-free: the plan read defensively and its three choices as the page's
+// card and the terminal's prompt offer them, and in a chat message the plan and the same choices.
 import { type ChatView, field, fixedChoices } from "./chat-view";
+import type { PlanChoice } from "./plan";
 
 export const planChatView: ChatView = fixedChoices(
   [
@@ -12,3 +14,31 @@ export const planChatView: ChatView = fixedChoices(
     return typeof plan === "string" ? plan : null;
   },
 );
+
+export type { PlanChoice };
+
+/** One of a plan's choices as the page and the terminal offer it, with the key that picks it. */
+export interface PlanOption {
+  key: string;
+  label: string;
+  choice: PlanChoice;
+}
+
+/** The plan's choices in order: two approve it, the last keeps planning (with optional feedback). */
+export const PLAN_OPTIONS: readonly PlanOption[] = [
+  { key: "1", label: "Approve · accept edits", choice: "accept_edits" },
+  { key: "2", label: "Approve · review each action", choice: "review_each" },
+  { key: "3", label: "Keep planning", choice: "keep_planning" },
+];
+
+/** Reads an ExitPlanMode request defensively: the plan's markdown, or "" for unknown shapes. */
+export function planOf(request: unknown): string {
+  const plan = field(request, "plan");
+  return typeof plan === "string" ? plan : "";
+}
+
+/** The response a choice sends; feedback (trimmed, dropped when empty) goes with keeping on planning only. */
+export function planResponse(choice: PlanChoice, feedback = ""): { choice: PlanChoice; feedback?: string } {
+  const text = feedback.trim();
+  return choice === "keep_planning" && text ? { choice, feedback: text } : { choice };
+}

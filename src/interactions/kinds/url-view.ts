@@ -1,4 +1,5 @@
-// The URL kind in a chat message: the page to visit, then I've finished or Decline.
+// The URL kind's view, zod-free: the page to visit (read the same way by the page's card and the
+// terminal's prompt), and in a chat message I've finished or Decline.
 import { type ChatView, field, fixedChoices } from "./chat-view";
 
 export const urlChatView: ChatView = fixedChoices(
@@ -11,3 +12,12 @@ export const urlChatView: ChatView = fixedChoices(
     return typeof url === "string" ? url : null;
   },
 );
+
+/** A URL request's page, read defensively: `null` unless it is an http(s) address the browser parses. */
+export function pageOf(request: unknown): { message: string; url: string; host: string } | null {
+  const { message, url } = (request ?? {}) as { message?: unknown; url?: unknown };
+  if (typeof url !== "string" || !URL.canParse(url)) return null;
+  const parsed = new URL(url);
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+  return { message: typeof message === "string" ? message : "", url: parsed.href, host: parsed.host };
+}

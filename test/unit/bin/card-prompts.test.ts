@@ -208,7 +208,65 @@ describe("answering cards in a terminal", () => {
   });
 
   it("leaves kinds it cannot render to the browser", () => {
-    expect(promptFor({ toolCallId: "t", kind: "plan", toolName: "ExitPlanMode", request: {} })).toBeNull();
+    expect(promptFor({ toolCallId: "t", kind: "rating", toolName: "Rate", request: {} })).toBeNull();
+  });
+});
+
+describe("a plan, in a terminal", () => {
+  const plan = (role?: string): Card => ({
+    interactionId: "toolu_plan-1",
+    toolCallId: "toolu_plan",
+    kind: "plan",
+    toolName: "ExitPlanMode",
+    request: { plan: "1. Read the time\n2. Write a note" },
+    ...(role ? { role } : {}),
+  });
+
+  it("shows the plan and the page's three choices, and approves with edits accepted or reviewed", () => {
+    const [start, accepted] = run(plan(), ["1"]);
+    expect(start).toEqual({
+      kind: "ask",
+      lines: [
+        "☰ Ready to carry out this plan?",
+        "  1. Read the time",
+        "  2. Write a note",
+        "  1) Approve · accept edits   2) Approve · review each action   3) Keep planning",
+      ],
+      prompt: "1/2/3› ",
+    });
+    expect(accepted).toEqual({
+      kind: "send",
+      command: { type: "respond", interactionId: "toolu_plan-1", response: { choice: "accept_edits" } },
+    });
+    expect(run(plan(), ["2"])[1]).toMatchObject({ command: { response: { choice: "review_each" } } });
+  });
+
+  it("keeps planning with the typed feedback, or with none on Enter", () => {
+    const replies = run(plan(), ["3", "  Also update the changelog  "]);
+    expect(replies[1]).toEqual({
+      kind: "ask",
+      lines: ["What should change? (Enter for no feedback)"],
+      prompt: "feedback› ",
+    });
+    expect(replies[2]).toMatchObject({
+      command: { response: { choice: "keep_planning", feedback: "Also update the changelog" } },
+    });
+    expect(run(plan(), ["3", ""])[2]).toMatchObject({ command: { response: { choice: "keep_planning" } } });
+  });
+
+  it("asks again for anything but a choice it offers", () => {
+    const replies = run(plan(), ["4", "approve", ""]);
+    for (const reply of replies.slice(1))
+      expect(reply).toEqual({ kind: "ask", lines: ["Type 1, 2 or 3."], prompt: "1/2/3› " });
+  });
+
+  it("offers accepting edits to the owner only: an answer link's terminal cannot pick it", () => {
+    const [start, refused] = run(plan("answer"), ["1"]);
+    expect(start).toMatchObject({
+      lines: expect.arrayContaining(["  2) Approve · review each action   3) Keep planning"]),
+      prompt: "2/3› ",
+    });
+    expect(refused).toEqual({ kind: "ask", lines: ["Type 2 or 3."], prompt: "2/3› " });
   });
 });
 

@@ -6,10 +6,21 @@ import type { SessionClient } from "../../../client/client";
 /** A terminal device over a client and a readline that only record what they are given. */
 function terminal() {
   const handlers = new Map<string, (value: unknown) => void>();
-  const client = { on: (event: string, handler: (value: unknown) => void) => handlers.set(event, handler) };
+  const sent: unknown[] = [];
+  const client = {
+    on: (event: string, handler: (value: unknown) => void) => handlers.set(event, handler),
+    send: (command: unknown) => {
+      sent.push(command);
+      return Promise.resolve({});
+    },
+  };
   const prompts: string[] = [];
+  let typed: (line: string) => void = () => undefined;
   const rl = {
-    on: () => rl,
+    on: (_event: string, handler: (line: string) => void) => {
+      typed = handler;
+      return rl;
+    },
     setPrompt: (text: string) => prompts.push(text),
     prompt: () => undefined,
   };
@@ -21,7 +32,13 @@ function terminal() {
     "laptop",
   );
   const events = (list: unknown[]) => handlers.get("events")?.(list);
-  return { prompts, written, events };
+  const hello = (role: string) =>
+    handlers.get("hello")?.({
+      deviceId: "laptop",
+      role,
+      snapshot: { model: "m", status: "waiting_for_user" },
+    });
+  return { prompts, written, events, hello, sent, type: (line: string) => typed(line) };
 }
 
 /** A form card whose one field's key carries a terminal escape and a bidi override. */
@@ -51,5 +68,53 @@ describe("the terminal's readline prompt", () => {
     expect(asked).toBe("x\\x1b]52;c;aGk=\\x07\\u202ey› ");
     for (const prompt of prompts) expect([...prompt].some((c) => c < " " || c === "\u202e")).toBe(false);
     expect(written.join("")).not.toContain("\u202e");
+  });
+});
+
+/** A plan card, as the session announces it. */
+const planCard = {
+  seq: 2,
+  type: "interaction_prompt",
+  data: {
+    interactionId: "toolu_plan-1",
+    toolCallId: "toolu_plan",
+    kind: "plan",
+    toolName: "ExitPlanMode",
+    request: { plan: "1. Read the time\n2. Write a note" },
+  },
+};
+
+describe("a plan in the terminal device", () => {
+  it("is asked in the terminal, and keeping on planning sends the typed feedback", () => {
+    const { prompts, written, events, hello, sent, type } = terminal();
+    hello("owner");
+    events([planCard]);
+    expect(written.join("")).toContain(
+      "1) Approve · accept edits   2) Approve · review each action   3) Keep planning",
+    );
+    expect(prompts.at(-1)).toBe("1/2/3› ");
+    type("3");
+    type("Add a rollback step");
+    expect(sent).toEqual([
+      {
+        type: "respond",
+        interactionId: "toolu_plan-1",
+        response: { choice: "keep_planning", feedback: "Add a rollback step" },
+      },
+    ]);
+  });
+
+  it("offers an answer link's terminal no accept-edits choice, as the server would refuse it", () => {
+    const { prompts, written, events, hello, sent, type } = terminal();
+    hello("answer");
+    events([planCard]);
+    expect(written.join("")).not.toContain("accept edits");
+    type("1");
+    expect(sent).toEqual([]);
+    expect(prompts.at(-1)).toBe("2/3› ");
+    type("2");
+    expect(sent).toEqual([
+      { type: "respond", interactionId: "toolu_plan-1", response: { choice: "review_each" } },
+    ]);
   });
 });

@@ -1,99 +1,123 @@
-// A kind lives in its own files plus one line in each registry. This lists every other file whose
-// code names a kind (or a seed event or command that only one kind uses) and fails when a new one
-// appears; a file that stops naming one must leave the list too, so it only ever shrinks.
-import { readdirSync, readFileSync } from "node:fs";
+// A kind lives in its own files plus one line in each registry (docs/style.md). This searches every
+// file under src/, web/src, client/ and bin/ for code that names one of the five kinds — its name
+// quoted, an identifier one of its own modules exports, or an import of one of its modules — and
+// fails when a file not listed below does; a file that stops naming one must leave the list too.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { kindMentions, ownerOf } from "./kind-mentions";
 
-const ROOTS = ["src", "web/src", "client", "bin"];
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-/** The files each kind owns, and the registries that list every kind by name. */
-const OWNED = [
-  /^src\/interactions\/kinds\//,
-  /^web\/src\/ui\/(question|approval|form|plan|url)-card\.ts$/,
-  /^bin\/(question|approval|form|url)-prompt\.ts$/,
-  /^web\/src\/ui\/interaction-renderers\.ts$/,
-  /^bin\/card-prompts\.ts$/,
-];
-
-// `plan`, `form` and `url` are also a permission mode and MCP's elicitation modes, so only the
-// names that mean nothing but their kind are searched: the seed kinds' names, events and commands.
-const NAMES = [
-  /(["'`])question\1/,
-  /(["'`])approval\1/,
-  /(["'`])rating\1/,
-  /\bquestion_prompt\b/,
-  /\bapproval_required\b/,
-  /\bsubmit_answers\b/,
-  /(["'`])approve\1/,
-  /(["'`])deny\1/,
-];
-
-/** Where the seed kinds are still named outside their files, each for a reason of its own. */
+/**
+ * The files outside the kinds that still name one, each for a reason of its own. `plan`, `form` and
+ * `url` are also a permission mode, MCP's elicitation modes, an HTML element and a tool's field:
+ * those files name the word, not the kind.
+ */
 const KNOWN: Record<string, string> = {
   "src/protocol/seed-names.ts": "the one module of the seed kinds' older events, commands and routes",
+  "src/protocol/session.ts": "`plan` is a permission mode there, not the kind",
+  "src/agent/permission-policy.ts": "`plan` is the permission mode, and `deny` the policy's own verdict",
+  "web/src/ui/status-bar.ts": "`plan` is the permission mode the status bar switches to",
+  "src/protocol/elicitation.ts": "`form` and `url` are MCP's elicitation modes",
+  "src/interactions/elicitation-kinds.ts": "maps MCP's elicitation modes onto the kinds of the same names",
+  "src/mcp/elicit-request.ts": "`url` is MCP's elicitation mode",
+  "src/mcp/live-forms.ts": "`url` is MCP's elicitation mode",
+  "src/mcp/mcp-rounds.ts": "`url` is MCP's elicitation mode",
+  "src/grants/narrowest-rule.ts": "`url` is a web tool's input field a rule narrows to its domain",
+  "src/grants/rule-match.ts":
+    "`url` is a web tool's input field, and `deny` a grant's effect (Claude Code's word)",
+  "web/src/ui/composer.ts": "`form` is the HTML element",
+  "web/src/ui/connect-agent.ts": "`form` is the HTML element",
+  "web/src/ui/inbox-history.ts": "`form` is the HTML element",
+  "web/src/ui/inbox-page.ts": "`form` is the HTML element",
+  "web/src/ui/landing.ts": "`form` is the HTML element",
+  "bin/acp/acp-progress.ts": "`plan` is an ACP agent's own plan update, not a card",
   "src/protocol/deadline-policy.ts":
     "its `deny` is what a deadline does (the seeds' default), not the command",
-  "src/agent/permission-policy.ts":
-    "its `deny` is the policy's own behavior (Claude Code's word), not the command",
-  "src/agent/tool-phase.ts": "opens an approval before a tool runs, and records the policy's deny",
-  "src/agent/batch-decision.ts": "approve all / deny all decides approval cards",
-  "web/src/ui/batch-bar.ts": "the page's approve all / deny all bar",
-  "src/agent/edited-input.ts": "runs the arguments a person edited on an approval",
-  "client/external-agent.ts": "an external agent names the kind of card it opens",
-  "src/bridge/claude-card.ts": "maps Claude Code's permission requests onto the seed kinds",
-  "src/bridge/claude-decision.ts": "maps a resolved card back onto Claude Code's allow or deny",
-  "src/bridge/approve-tool.ts": "names the MCP tool Claude Code calls (`mcp__parley__approve`)",
-  "client/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
-  "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
-  "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
-  "bin/acp/acp-permissions.ts": "maps an ACP agent's permission request onto an approval",
-  "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
   "src/grants/grant-decision.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
-  "src/grants/rule-match.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
   "src/protocol/grants.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
   "src/agent/ports.ts": "a grant's effect, `allow` or `deny`, decides approvals",
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
-  "src/agent/external-interaction.ts": "a grant decides an agent's approval before its card opens",
-  "bin/grant-steps.ts": "an approval's allow … for, in the terminal: approves and makes a grant",
-  "web/src/ui/grant-form.ts": "an approval card's allow … for: approves and makes a grant",
-  "src/session/session-grants.ts":
-    "asks the grants about an agent's approval, and keeps one made from its answer",
+  "src/agent/tool-phase.ts": "its `deny` is the permission policy's verdict, not the command",
+  "web/src/ui/batch-bar.ts": "`approve` and `deny` are the batch command's own two decisions",
+  "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
+  // The bridges are agents outside Parley: on the wire they say which kind of card they open.
+  "client/external-agent.ts": "an external agent names the kind of card it opens",
+  "src/bridge/claude-card.ts": "maps Claude Code's permission requests onto the kinds of card",
+  "src/bridge/claude-decision.ts": "maps a resolved card back onto Claude Code's allow or deny",
+  "client/agent-sdk.ts": "maps the Agent SDK's canUseTool onto an approval",
+  "src/bridge/approve-tool.ts": "names the MCP tool Claude Code calls (`mcp__parley__approve`)",
+  "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
+  "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
+  "bin/acp/acp-permissions.ts": "maps an ACP agent's permission request onto an approval and its ACP details",
 };
 
-function* files(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(full);
-    else if (/\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) yield full;
-  }
-}
-
-/** The code of a file without its comments, which may name anything. */
-function code(file: string): string {
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
-    .join("\n");
-}
-
-function namingFiles(): string[] {
-  return ROOTS.flatMap((root) => [...files(root)])
-    .filter((file) => !OWNED.some((owned) => owned.test(file)))
-    .filter((file) => {
-      const text = code(file);
-      return NAMES.some((name) => name.test(text));
-    })
-    .sort();
-}
-
 describe("kind names outside their kinds", () => {
+  const mentions = kindMentions(ROOT);
+
   it("appear only in the files known to name them", () => {
-    expect(namingFiles().filter((file) => !(file in KNOWN))).toEqual([]);
+    const unknown = Object.fromEntries(Object.entries(mentions).filter(([file]) => !(file in KNOWN)));
+    expect(unknown).toEqual({});
   });
 
   it("are listed only while a file still names one, so the list shrinks as they go", () => {
-    const naming = new Set(namingFiles());
-    expect(Object.keys(KNOWN).filter((file) => !naming.has(file))).toEqual([]);
+    expect(Object.keys(KNOWN).filter((file) => !(file in mentions))).toEqual([]);
+  });
+
+  it("never appear in the agent loop, the session, the router or the page's shared code", () => {
+    const inner = /^(src\/(agent|session|router|notify|inbox|channels)\/|web\/src\/(?!ui\/))/;
+    // `approve` and `deny` stay: they are also a grant's effect and the policy's verdict.
+    const shared = new Set(['approval: "approve"', 'approval: "deny"']);
+    const named = Object.entries(mentions)
+      .filter(([file]) => inner.test(file) && !/^src\/agent\/permission-policy\.ts$/.test(file))
+      .map(([file, found]): [string, string[]] => [file, found.filter((mention) => !shared.has(mention))])
+      .filter(([, found]) => found.length > 0);
+    expect(Object.fromEntries(named)).toEqual({});
+  });
+});
+
+describe("the kind-name search", () => {
+  const tree = mkdtempSync(path.join(tmpdir(), "kind-names-"));
+  afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+  function write(file: string, text: string): void {
+    mkdirSync(path.join(tree, path.dirname(file)), { recursive: true });
+    writeFileSync(path.join(tree, file), text);
+  }
+
+  write(
+    "src/interactions/kinds/plan-view.ts",
+    'export const PLAN_OPTIONS = [];\nexport function planOf(request: unknown) { return "plan"; }\n',
+  );
+  write("src/interactions/kinds/names.ts", 'export const BUILTIN_KIND_NAMES = ["plan"];\n');
+  write("web/src/ui/plan-card.ts", 'import { planOf } from "../../../src/interactions/kinds/plan-view";\n');
+  write("bin/quoted.ts", 'const kind = "approval";\n');
+  write("src/agent/uses-identifier.ts", "export const choices = PLAN_OPTIONS.length;\n");
+  write("src/session/imports-kind.ts", 'import type { X } from "../interactions/kinds/question-answers";\n');
+  write("client/dynamic.ts", 'const view = await import("../src/interactions/kinds/url-view");\n');
+  write("web/src/commented.ts", '// the "question" kind, named in a comment only\nexport const a = 1;\n');
+  write("src/config.ts", 'import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";\n');
+
+  it("finds a quoted name, a kind's own identifier and an import of a kind's module in an outside file", () => {
+    expect(kindMentions(tree)).toEqual({
+      "bin/quoted.ts": ["approval: quoted name"],
+      "src/agent/uses-identifier.ts": ["plan: PLAN_OPTIONS"],
+      "src/session/imports-kind.ts": ["question: imports src/interactions/kinds/question-answers.ts"],
+      "client/dynamic.ts": ["url: imports src/interactions/kinds/url-view.ts"],
+    });
+  });
+
+  it("leaves a kind's own files, the registries and comments alone", () => {
+    expect(ownerOf("web/src/ui/plan-card.ts")).toBe("plan");
+    expect(ownerOf("bin/plan-prompt.ts")).toBe("plan");
+    expect(ownerOf("src/interactions/kinds/question-answers.ts")).toBe("question");
+    expect(ownerOf("src/interactions/kinds/names.ts")).toBeNull();
+    expect(ownerOf("bin/card-prompts.ts")).toBeNull();
+    const found = kindMentions(tree);
+    for (const file of ["web/src/ui/plan-card.ts", "src/config.ts", "web/src/commented.ts"])
+      expect(found).not.toHaveProperty([file]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { defineInteraction } from "../../../src/interactions/define-interaction";
 import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
+import { PERMISSION_GATE_KIND } from "../../../src/interactions/kinds/names";
 import { type AnyInteractionKind, createInteractionRegistry } from "../../../src/interactions/registry";
 
 const registry = createInteractionRegistry(BUILTIN_INTERACTIONS);
@@ -275,6 +276,36 @@ describe("the interaction registry", () => {
       const textOnly = createInteractionRegistry([freeText]);
       expect(textOnly.answerOf({ type: "approve", toolCallId: "toolu_a" })).toBeNull();
       expect(textOnly.answerOf({ type: "respond", toolCallId: "toolu_a", response: 1 })).not.toBeNull();
+    });
+  });
+
+  describe("the hooks the loop reads instead of naming a kind", () => {
+    const gate = PERMISSION_GATE_KIND;
+
+    it("reads the input a person edited from the gate's stored answer, and none from other kinds or answers", () => {
+      expect(
+        registry.editedInput(gate, { decision: "approve", remember: false, updatedInput: { a: 1 } }),
+      ).toEqual({
+        a: 1,
+      });
+      expect(registry.editedInput(gate, { decision: "approve", remember: false })).toBeNull();
+      expect(registry.editedInput(gate, { decision: "deny", reason: null })).toBeNull();
+      expect(registry.editedInput(gate, null)).toBeNull();
+      expect(registry.editedInput("question", { updatedInput: { a: 1 } })).toBeNull();
+      expect(createInteractionRegistry([freeText]).editedInput("free_text", { text: "x" })).toBeNull();
+    });
+
+    it("says what one batch decision stands for on a batched kind's card, and nothing for other kinds", () => {
+      expect(registry.batchResponse(gate, { decision: "approve", reason: "ignored" })).toEqual({
+        decision: "approve",
+      });
+      expect(registry.batchResponse(gate, { decision: "deny", reason: "no", stop: true })).toEqual({
+        decision: "deny",
+        reason: "no",
+        stop: true,
+      });
+      expect(registry.batchResponse("question", { decision: "approve" })).toBeNull();
+      expect(registry.batchResponse("nope", { decision: "approve" })).toBeNull();
     });
   });
 });

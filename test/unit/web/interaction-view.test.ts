@@ -1,19 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  allAnswered,
-  answerSummary,
   formatRemaining,
   moreTimeLabel,
   prettyArguments,
-  questionsOf,
   receiptText,
   remainingMs,
   urgencyOf,
 } from "../../../web/src/interaction-view";
 import type { InteractionState } from "../../../web/src/session-state";
-import { QUESTION_REQUEST } from "./events";
-
-const questions = questionsOf(QUESTION_REQUEST);
 
 describe("receipts", () => {
   const at = { resolvedBy: "me", resolvedAt: 1 } as const;
@@ -71,31 +65,6 @@ describe("countdown", () => {
     expect(formatRemaining(61_500)).toBe("1:02");
     expect(formatRemaining(1)).toBe("0:01");
     expect(formatRemaining(0)).toBe("0:00");
-  });
-});
-
-describe("question answers", () => {
-  it("needs an answer for every question, and text for an Other answer", () => {
-    expect(allAnswered(questions, { "Which colour?": "Red" })).toBe(false);
-    expect(allAnswered(questions, { "Which colour?": "Red", "Which toppings?": [] })).toBe(false);
-    expect(allAnswered(questions, { "Which colour?": "Red", "Which toppings?": ["Olives", " "] })).toBe(
-      false,
-    );
-    expect(allAnswered(questions, { "Which colour?": "Teal", "Which toppings?": ["Olives"] })).toBe(true);
-  });
-
-  it("summarises answers keyed by question text or by index", () => {
-    expect(
-      answerSummary(questions, { answers: { "Which colour?": "Red", "1": ["Cheese", "Olives"] } }),
-    ).toEqual([
-      { header: "Colour", answer: "Red" },
-      { header: "Toppings", answer: "Cheese, Olives" },
-    ]);
-  });
-
-  it("reads a malformed request as no questions instead of failing", () => {
-    expect(questionsOf(null)).toEqual([]);
-    expect(questionsOf({ questions: "nope" })).toEqual([]);
   });
 });
 

@@ -37,8 +37,8 @@ function bot(chose: (chosen: Chosen) => Promise<string | null>, answerWithinMs?:
       ref === 12
         ? { url: `${origin}/#/inbox?card=once-${ref}` }
         : { refusal: "This card is no longer waiting." },
-    formOf: async () => null,
-    submitForm: async () => "not in these tests",
+    modalOf: async () => null,
+    submitModal: async () => "not in these tests",
     chose: (_account, ref, code, text) => chose({ ref, code, text }),
   };
   const config = configFor(env).channels.discord;

@@ -2,6 +2,7 @@
 // open, it decides them with one command; cards another device decided first are reported.
 
 import type { CommandOutcome } from "../../../client/session-client";
+import { BATCHED_KIND_NAMES } from "../../../src/interactions/kinds/names";
 import type { DecideBatchCommand } from "../../../src/protocol/index";
 import { pendingInteractions } from "../interaction-view";
 import type { SessionView } from "../session-state";
@@ -10,8 +11,8 @@ import { h, setText } from "./dom";
 /** What a batch decides: "Approve all" or "Deny all" (with one reason, optionally stopping the turn). */
 export type BatchInput = Omit<DecideBatchCommand, "type" | "requestId">;
 
-/** The kind a batch decides: one approve or deny fits every approval card. */
-const BATCH_KIND = "approval";
+/** The kinds a batch decides: one approve or deny fits every such card. */
+const BATCHED = new Set(BATCHED_KIND_NAMES);
 
 interface BatchReply {
   decided?: unknown[];
@@ -72,7 +73,7 @@ export class BatchBar {
 
   update(view: SessionView): void {
     // A batch decides one agent's message: the approvals of the agent whose card is on top.
-    const approvals = pendingInteractions(view).filter((prompt) => prompt.interaction.kind === BATCH_KIND);
+    const approvals = pendingInteractions(view).filter((prompt) => BATCHED.has(prompt.interaction.kind));
     const frameId = approvals[0]?.interaction.frameId;
     const open = approvals.filter((prompt) => prompt.interaction.frameId === frameId);
     const ids = open.map((prompt) => prompt.interaction.toolCallId);

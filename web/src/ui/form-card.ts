@@ -3,9 +3,15 @@
 // runs, and from the server's own refusal — then Accept / Decline, a countdown and a summary receipt.
 
 import { CommandError } from "../../../client/session-client";
+import {
+  type FormField,
+  fieldValue,
+  formOf,
+  formSummary,
+  toLocalDateTime,
+} from "../../../src/interactions/kinds/form-view";
 import { checkContent } from "../../../src/protocol/form-content";
 import type { ElicitationSchema, ElicitValue, InteractionResolution } from "../../../src/protocol/index";
-import { type FormField, fieldValue, formOf, formSummary, toLocalDateTime } from "../form-view";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren, setText } from "./dom";

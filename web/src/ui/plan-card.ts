@@ -1,7 +1,12 @@
 // The plan card (ExitPlanMode): the plan as markdown and Claude Code's three choices — approve with
 // edits accepted, approve and review each action, or keep planning with feedback for the model.
-import type { PlanChoice, PlanRequest } from "../../../src/interactions/kinds/index";
-import { planOf } from "../interaction-view";
+import {
+  PLAN_OPTIONS,
+  type PlanChoice,
+  type PlanOption,
+  planOf,
+  planResponse,
+} from "../../../src/interactions/kinds/plan-view";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h } from "./dom";
@@ -22,10 +27,11 @@ export class PlanCard extends AnswerableCard {
 
   constructor(interaction: InteractionState) {
     super();
-    const plan: PlanRequest["plan"] = planOf(interaction.request);
-    renderMarkdown(this.plan, plan);
-    const choice = (text: string, key: string, value: ApprovingChoice, primary = false) =>
-      h(
+    renderMarkdown(this.plan, planOf(interaction.request));
+    const [acceptOption, reviewOption, keepOption] = PLAN_OPTIONS as [PlanOption, PlanOption, PlanOption];
+    const choice = ({ label, key, choice }: PlanOption, primary = false) => {
+      const value = choice as ApprovingChoice;
+      return h(
         "button",
         {
           type: "button",
@@ -33,10 +39,11 @@ export class PlanCard extends AnswerableCard {
           on: { click: () => this.approve(value) },
         },
         h("span", { class: "option-key", "aria-hidden": "true", text: key }),
-        text,
+        label,
       );
-    const acceptEdits = choice("Approve · accept edits", "1", "accept_edits", true);
-    const reviewEach = choice("Approve · review each action", "2", "review_each");
+    };
+    const acceptEdits = choice(acceptOption, true);
+    const reviewEach = choice(reviewOption);
     this.feedback = h("textarea", {
       class: "plan-feedback",
       rows: 2,
@@ -47,8 +54,8 @@ export class PlanCard extends AnswerableCard {
     this.keepPlanning = h(
       "button",
       { type: "button", on: { click: () => this.keepPlanningWithFeedback() } },
-      h("span", { class: "option-key", "aria-hidden": "true", text: "3" }),
-      "Keep planning",
+      h("span", { class: "option-key", "aria-hidden": "true", text: keepOption.key }),
+      keepOption.label,
     );
     this.buttons = [acceptEdits, reviewEach, this.keepPlanning];
     this.controls = h(
@@ -82,12 +89,11 @@ export class PlanCard extends AnswerableCard {
   private approve(choice: ApprovingChoice): void {
     // Only the owner is offered accept_edits (its button is hidden for others; so is its key).
     if (!mayChoose(roleOfPage(this.el), { choice })) return;
-    void this.respond({ choice });
+    void this.respond(planResponse(choice));
   }
 
   private keepPlanningWithFeedback(): void {
-    const feedback = this.feedback.value.trim();
-    void this.respond({ choice: "keep_planning", ...(feedback ? { feedback } : {}) });
+    void this.respond(planResponse("keep_planning", this.feedback.value));
   }
 
   protected lockControls(locked: boolean): void {

@@ -1,14 +1,14 @@
 // The AskUserQuestion card: one fieldset per question (radios or checkboxes, descriptions, option
 // previews as markdown, an always-available "Other" field, an optional note), submit enabled only
 // when all are answered (a lone single-choice question submits on click), then a compact summary.
-import type { InteractionResolution } from "../../../src/protocol/index";
+
 import {
-  type AnswerValue,
   allAnswered,
   answerSummary,
-  type Question,
-  questionsOf,
-} from "../interaction-view";
+  type AskedQuestion as Question,
+  readQuestions,
+} from "../../../src/interactions/kinds/question-view";
+import type { AnswerValue, InteractionResolution } from "../../../src/protocol/index";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";
 import { h, replaceChildren } from "./dom";
@@ -41,7 +41,7 @@ export class QuestionCard extends AnswerableCard {
   constructor(interaction: InteractionState) {
     super();
     const id = `q${++cardCount}`;
-    this.questions = questionsOf(interaction.request);
+    this.questions = readQuestions(interaction.request);
     this.clickSubmits = this.questions.length === 1 && this.questions[0]?.multiSelect === false;
     this.inputs = this.questions.map((question, i) => this.renderQuestion(question, `${id}-${i}`));
     this.submit = h("button", { type: "submit", class: "primary", disabled: true, text: "Submit answers" });

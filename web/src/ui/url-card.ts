@@ -2,7 +2,7 @@
 // server that asks, its whole address and its host set apart (and a warning when that host is not
 // the server's) so they can judge where it leads before opening it, then "I've finished" or
 // Decline. Nothing opens by itself, and nothing typed there comes back here.
-import { pageOf } from "../form-view";
+import { pageOf } from "../../../src/interactions/kinds/url-view";
 import type { InteractionState } from "../session-state";
 import { urlSender } from "../url-sender";
 import { AnswerableCard } from "./answerable-card";

@@ -1,13 +1,14 @@
-// Pure helpers for the form card: the fields of an MCP form as the card lays them out, the values
-// it reads back from inputs, the summary and receipt once it is resolved, and a URL request's page.
+// The form kind's view, zod-free so the page's card and the terminal's prompt share it: the fields
+// of an MCP form as they are laid out, the values read back from inputs, and the summary once resolved.
 
-import { optionsOf } from "../../src/protocol/form-content";
+import { optionsOf } from "../../protocol/form-content";
 import type {
   ElicitationSchema,
   ElicitRequestFormParams,
   ElicitValue,
   PrimitiveSchema,
-} from "../../src/protocol/index";
+} from "../../protocol/index";
+import { type ChatView, field, type ModalField } from "./chat-view";
 
 export type FieldControl =
   | "text"
@@ -101,11 +102,66 @@ export function formSummary(fields: FormField[], content: unknown): Array<{ labe
     .map((field) => ({ label: field.label, value: display(field, values[field.name]) }));
 }
 
-/** A URL request's page, read defensively: `null` unless it is an http(s) address the browser parses. */
-export function pageOf(request: unknown): { message: string; url: string; host: string } | null {
-  const { message, url } = (request ?? {}) as { message?: unknown; url?: unknown };
-  if (typeof url !== "string" || !URL.canParse(url)) return null;
-  const parsed = new URL(url);
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
-  return { message: typeof message === "string" ? message : "", url: parsed.href, host: parsed.host };
-}
+type ModalProperty = {
+  type?: unknown;
+  title?: unknown;
+  description?: unknown;
+  enum?: unknown;
+  oneOf?: unknown;
+  minLength?: unknown;
+  maxLength?: unknown;
+  default?: unknown;
+};
+
+const someText = (value: unknown): string | null => (typeof value === "string" && value ? value : null);
+const someCount = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+/**
+ * A form in a chat message: answered in Parley, or in a platform's modal when every field is a
+ * string or a number (a modal holds text inputs and nothing to tick or pick). The texts go back as
+ * the form's `accept`, which the session checks field by field as it does the page's.
+ */
+export const formChatView: ChatView = {
+  detail: () => null,
+  choices: () => [],
+  response: () => null,
+  modalFields(request, max) {
+    const schema = field(request, "requestedSchema");
+    const properties = field(schema, "properties");
+    if (typeof properties !== "object" || properties === null) return null;
+    const requiredList = field(schema, "required");
+    const required = Array.isArray(requiredList) ? requiredList : [];
+    const entries = Object.entries(properties as Record<string, ModalProperty>);
+    if (entries.length === 0 || entries.length > max) return null;
+    const fields: ModalField[] = [];
+    for (const [name, property] of entries) {
+      const type = property.type;
+      if (type !== "string" && type !== "number" && type !== "integer") return null;
+      if (property.enum !== undefined || property.oneOf !== undefined) return null;
+      fields.push({
+        name,
+        label: someText(property.title) ?? name,
+        type,
+        required: required.includes(name),
+        description: someText(property.description),
+        minLength: someCount(property.minLength),
+        maxLength: someCount(property.maxLength),
+        value: property.default === undefined ? null : String(property.default),
+      });
+    }
+    return fields;
+  },
+  // An empty optional field is left out; a number field that reads as a number becomes one, and
+  // anything else is sent as written, for the session to refuse with the field named.
+  modalResponse(_request, fields, texts) {
+    const content: Record<string, string | number> = {};
+    for (const input of fields) {
+      const written = (texts[input.name] ?? "").trim();
+      if (!written && !input.required) continue;
+      const number = Number(written);
+      content[input.name] =
+        input.type !== "string" && written !== "" && Number.isFinite(number) ? number : written;
+    }
+    return { action: "accept", content };
+  },
+};

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { fieldValue, formOf, formSummary, toLocalDateTime } from "../../../web/src/form-view";
+import {
+  fieldValue,
+  formOf,
+  formSummary,
+  toLocalDateTime,
+} from "../../../../src/interactions/kinds/form-view";
 
 const request = {
   message: "Details",
