@@ -1,13 +1,13 @@
 // Cards sent to the person's linked chat accounts: one delivery row per card and account (unique,
-// so never posted twice), sent on the inbox's alarm with the push retry schedule, and a second row
-// per message that edits it to the card's receipt once the card resolves anywhere.
+// so never posted twice), sent on the inbox's alarm as a push is (the same row shape, lease and
+// retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
+// card's receipt once the card resolves anywhere.
 import type { ChatSender } from "../channels/chat-sender";
 import { failureOf } from "../channels/chat-sender";
-import { RETRY_DELAYS_MS } from "../notify/notifier";
+import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
+import { DeliveryRows, type DeliveryRow as SharedRow } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxEvent, OutboxEntry } from "../protocol/inbox";
-import type { DeliveryView } from "../protocol/notify";
-import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import { namesSomeone } from "../protocol/people";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { SqlCounter } from "../storage/sql-counter";
@@ -27,38 +27,50 @@ export interface InboxChatAccount {
   origin: string;
 }
 
-type DeliveryRow = {
-  id: number;
+type DeliveryRow = SharedRow & {
   platform: ChatPlatform;
   link_id: string;
   thread_id: string;
   session_id: string;
-  interaction_id: string;
   change: "opened" | "resolved";
   payload: string;
-  status: DeliveryView["status"];
-  attempts: number;
-  next_at: number | null;
   message_id: string | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
+  progress: string | null;
 };
 
-/** The receipt a chat message is edited to: "Approved by Ana · Telegram", "Timed out". */
-export function chatReceipt(
-  resolved: Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy">,
-): string {
-  const words = OUTCOME_WORDS[resolved.outcome];
-  return namesSomeone(resolved.answeredBy) ? `${words} by ${resolved.answeredBy}` : words;
+type Resolved = Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy" | "decision">;
+
+/** The receipt a message of a `kind` card is edited to: "Approved by Ana · Telegram", "Timed out — denied". */
+export function chatReceipt(kind: string, resolved: Resolved): string {
+  return receiptOf({
+    kind,
+    outcome: resolved.outcome,
+    answeredBy: resolved.answeredBy ?? null,
+    named: namesSomeone(resolved.answeredBy),
+    decidedBy: resolved.decision?.decidedBy ?? null,
+  });
+}
+
+/** A card's message as a press finds it: the card, where it was posted, what its presses gathered. */
+export interface ChatMessageOfCard {
+  card: InboxCard;
+  threadId: string;
+  messageId: string | null;
+  progress: unknown;
 }
 
 export class InboxChat {
+  private readonly rows: DeliveryRows<DeliveryRow>;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.rows = new DeliveryRows(sql, now, {
+      name: "chat_deliveries",
+      columns: "*, platform AS channel, link_id AS target",
+    });
+  }
 
   addAccount(account: InboxChatAccount): void {
     this.sql.run(
@@ -98,17 +110,19 @@ export class InboxChat {
             enqueued;
         }
       } else if (change.type === "card_resolved") {
-        enqueued = this.onResolved(event.sessionId, change.interactionId, chatReceipt(change)) || enqueued;
+        enqueued =
+          this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||
+          enqueued;
       } else if (change.type === "session_removed") {
         for (const row of this.messagesOf(event.sessionId, null)) {
-          enqueued = this.onResolved(event.sessionId, row.interaction_id, "Withdrawn") || enqueued;
+          enqueued = this.onResolved(event.sessionId, row.interaction_id, () => "Withdrawn") || enqueued;
         }
       }
     }
     return enqueued;
   }
 
-  private onResolved(sessionId: string, interactionId: string, receipt: string): boolean {
+  private onResolved(sessionId: string, interactionId: string, receipt: (kind: string) => string): boolean {
     let enqueued = false;
     for (const opened of this.messagesOf(sessionId, interactionId)) {
       if (opened.status === "pending" && opened.attempts === 0) {
@@ -131,7 +145,10 @@ export class InboxChat {
         opened.thread_id,
         sessionId,
         interactionId,
-        JSON.stringify({ receipt, opened: opened.id }),
+        JSON.stringify({
+          receipt: receipt((JSON.parse(opened.payload) as InboxCard).kind),
+          opened: opened.id,
+        }),
         this.now(),
         this.now(),
         this.now(),
@@ -172,12 +189,34 @@ export class InboxChat {
 
   /** The card a button of message `ref` stands for, when `linkId`'s account was sent it. */
   cardOf(ref: number, linkId: string): InboxCard | null {
+    return this.messageOf(ref, linkId)?.card ?? null;
+  }
+
+  /** Message `ref` as a press of `linkId`'s account finds it; null when that account was not sent it. */
+  messageOf(ref: number, linkId: string): ChatMessageOfCard | null {
     const row = this.sql.one<DeliveryRow>(
       `SELECT * FROM chat_deliveries WHERE id = ? AND link_id = ? AND change = 'opened'`,
       ref,
       linkId,
     );
-    return row ? (JSON.parse(row.payload) as InboxCard) : null;
+    if (!row) return null;
+    return {
+      card: JSON.parse(row.payload) as InboxCard,
+      threadId: row.thread_id,
+      messageId: row.message_id,
+      progress: row.progress === null ? null : JSON.parse(row.progress),
+    };
+  }
+
+  /** Keeps what message `ref`'s presses gathered so far (null: start again). */
+  saveProgress(ref: number, linkId: string, progress: unknown): void {
+    this.sql.run(
+      ["chat_deliveries"],
+      `UPDATE chat_deliveries SET progress = ? WHERE id = ? AND link_id = ? AND change = 'opened'`,
+      progress === null ? null : JSON.stringify(progress),
+      ref,
+      linkId,
+    );
   }
 
   /** Sends every row that is due with `senderFor(platform)`; never throws. */
@@ -185,24 +224,11 @@ export class InboxChat {
     now: number,
     senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
   ): Promise<void> {
-    const due = this.sql.all<DeliveryRow>(
-      `SELECT * FROM chat_deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT 50`,
-      now,
-    );
-    for (const row of due) {
-      this.sql.run(
-        ["chat_deliveries"],
-        `UPDATE chat_deliveries SET attempts = attempts + 1, next_at = ?, updated_at = ? WHERE id = ?`,
-        now + LEASE_MS,
-        now,
-        row.id,
-      );
-    }
-    for (const row of due) {
+    for (const row of this.rows.lease(now, now + LEASE_MS)) {
       try {
-        await this.deliver({ ...row, attempts: row.attempts + 1 }, now, senderFor);
+        await this.deliver(row, now, senderFor);
       } catch (error) {
-        this.settle(row.id, row.attempts + 1, now, { retry: false, message: failureOf(error).message });
+        this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: failureOf(error).message });
       }
     }
   }
@@ -214,7 +240,7 @@ export class InboxChat {
   ): Promise<void> {
     const sender = await senderFor(row.platform);
     if (!sender)
-      return this.settle(row.id, row.attempts, now, {
+      return this.rows.settleAttempt(row.id, row.attempts, {
         retry: false,
         message: `${PLATFORM_NAMES[row.platform]} is not configured`,
       });
@@ -224,7 +250,8 @@ export class InboxChat {
           `SELECT origin FROM chat_links WHERE link_id = ?`,
           row.link_id,
         );
-        if (!account) return this.settle(row.id, row.attempts, now, { retry: false, message: "unlinked" });
+        if (!account)
+          return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
         const card = JSON.parse(row.payload) as InboxCard;
         const openUrl = `${account.origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
         const messageId = await sender.post(row.thread_id, { card, ref: row.id, openUrl });
@@ -234,74 +261,30 @@ export class InboxChat {
           messageId,
           row.id,
         );
-        return this.settle(row.id, row.attempts, now, null);
+        return this.rows.settleAttempt(row.id, row.attempts, null);
       }
       const { receipt, opened } = JSON.parse(row.payload) as { receipt: string; opened: number };
       const message = this.sql.one<DeliveryRow>(`SELECT * FROM chat_deliveries WHERE id = ?`, opened);
       if (message?.status === "pending") {
         // The message is still on its way: edit it once it has an id (this try is not counted).
-        this.sql.run(
-          ["chat_deliveries"],
-          `UPDATE chat_deliveries SET attempts = attempts - 1, next_at = ? WHERE id = ?`,
-          now + WAIT_FOR_POST_MS,
-          row.id,
-        );
-        return;
+        return this.rows.postpone(row.id, now + WAIT_FOR_POST_MS);
       }
       if (!message?.message_id)
-        return this.settle(row.id, row.attempts, now, { retry: false, message: "never posted" });
+        return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "never posted" });
       await sender.edit(row.thread_id, message.message_id, receipt);
-      return this.settle(row.id, row.attempts, now, null);
+      return this.rows.settleAttempt(row.id, row.attempts, null);
     } catch (error) {
-      return this.settle(row.id, row.attempts, now, failureOf(error));
+      return this.rows.settleAttempt(row.id, row.attempts, failureOf(error));
     }
   }
 
-  private settle(
-    id: number,
-    attempts: number,
-    now: number,
-    failure: { retry: boolean; message: string } | null,
-  ): void {
-    const delay = RETRY_DELAYS_MS[attempts - 1];
-    const retry = failure?.retry === true && delay !== undefined;
-    this.sql.run(
-      ["chat_deliveries"],
-      `UPDATE chat_deliveries SET status = ?, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`,
-      failure === null ? "delivered" : retry ? "pending" : "failed",
-      failure?.message ?? null,
-      retry ? now + (delay as number) : null,
-      now,
-      id,
-    );
-  }
-
   nextDue(): number | null {
-    return (
-      this.sql.one<{ d: number | null }>(
-        `SELECT MIN(next_at) AS d FROM chat_deliveries WHERE status = 'pending'`,
-      )?.d ?? null
-    );
+    return this.rows.earliestDue();
   }
 
   /** The rows as the deliveries log lists them, newest first. */
-  list(limit = 200): DeliveryView[] {
-    return this.sql
-      .all<DeliveryRow>(`SELECT * FROM chat_deliveries ORDER BY id DESC LIMIT ?`, limit)
-      .map((row) => ({
-        id: row.id,
-        channel: row.platform,
-        target: row.link_id,
-        change: row.change,
-        interactionId: row.interaction_id,
-        status: row.status,
-        attempts: row.attempts,
-        nextAt: row.status === "pending" ? row.next_at : null,
-        lastStatus: row.last_status,
-        lastError: row.last_error,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      }));
+  list(limit = 200) {
+    return this.rows.list(limit);
   }
 
   private accounts() {
