@@ -119,7 +119,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (outcome.ok) return command.type === "extend_deadline" ? "More time given." : null;
     const winner = outcome.error.resolution;
     if (outcome.error.code === "already_resolved" && winner)
-      return `Already decided: ${chatReceipt(winner)}.`;
+      return `Already decided: ${chatReceipt(winner.kind, winner)}.`;
     if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
       return "This card's session is gone or is no longer yours.";
     return outcome.error.message;

@@ -16,6 +16,8 @@ export interface ChatView {
   choices(request: unknown): ChatChoice[];
   /** The kind's response for a code `choices` offered; null for any other. */
   response(request: unknown, code: string): unknown;
+  /** What a deadline that passed meant for this kind, after "Timed out — " ("denied"); else "no answer". */
+  timedOut?: string;
 }
 
 /** Longest option label put on a button; longer ones are shortened with "…". */
