@@ -59,6 +59,8 @@ const INBOX_RPC = [
   "addChatLink",
   "removeChatLink",
   "chatCard",
+  "chatTextWanted",
+  "chatPress",
   "addAgentKey",
   "listAgentKeys",
   "checkAgentKey",

@@ -2,7 +2,7 @@
 // whose data is `<ref>.<code>` (ids only, never the card's content), and a link to the inbox.
 import { Actions, Button, Card, type CardElement, CardText, LinkButton } from "chat";
 import { sessionKinds } from "../session/session-kinds";
-import { choicesOf, detailOf } from "./card-choices";
+import { choicesOf, detailOf, pageOf } from "./card-choices";
 import type { ChatCardMessage } from "./chat-sender";
 
 /** The one action id every card button uses; the value says which message and which choice. */
@@ -17,13 +17,13 @@ export function readChoiceValue(value: string | undefined): { ref: number; code:
   return { ref: Number(match[1]), code: match[2] as string };
 }
 
-export function cardMessage({ card, ref, openUrl }: ChatCardMessage): CardElement {
+export function cardMessage({ card, ref, openUrl, progress }: ChatCardMessage): CardElement {
   const { title, line } = sessionKinds.summary(card.kind, card.toolName, card.request);
-  const detail = detailOf(card);
+  const detail = detailOf(card, progress ?? null);
   const shortened = detail !== null && detail.length > MAX_DETAIL_CHARS;
   const children = [CardText(line)];
   if (detail) children.push(CardText(shortened ? `${detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : detail));
-  const choices = choicesOf(card);
+  const choices = choicesOf(card, progress ?? null);
   const buttons = choices.map((choice) =>
     Button({
       id: CHOICE_ACTION,
@@ -36,5 +36,7 @@ export function cardMessage({ card, ref, openUrl }: ChatCardMessage): CardElemen
     url: openUrl,
     label: choices.length === 0 ? "Open in Parley" : shortened ? "See all" : "Open in Parley",
   });
-  return Card({ title, children: [...children, Actions([...buttons, open])] });
+  const page = pageOf(card);
+  const links = page ? [LinkButton({ url: page.url, label: page.label }), open] : [open];
+  return Card({ title, children: [...children, Actions([...links.slice(0, -1), ...buttons, open])] });
 }

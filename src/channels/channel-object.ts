@@ -8,10 +8,11 @@ import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import type { ChannelHooks } from "./channel-hooks";
 import { SqlStateAdapter } from "./sql-state-adapter";
-import type { ChannelHooks, TelegramBot } from "./telegram-bot";
+import type { TelegramBot } from "./telegram-bot";
+import { TextPrompts } from "./text-prompts";
 
 /** The channel object's one instance (every platform's webhooks come to it). */
 export const CHANNEL_OBJECT_NAME = "channels";
@@ -36,6 +37,7 @@ function view({ person: _person, threadId: _threadId, ...account }: ChatAccount)
 export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private readonly directory: ChannelDirectory;
   private readonly state: SqlStateAdapter;
+  private readonly prompts: TextPrompts;
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
 
@@ -43,6 +45,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     super(ctx, env);
     this.directory = new ChannelDirectory(ctx.storage.sql, () => Date.now());
     this.state = new SqlStateAdapter(ctx.storage.sql);
+    this.prompts = new TextPrompts(ctx.storage.sql, () => Date.now());
   }
 
   async mintLinkCode(person: string, platform: ChatPlatform) {
@@ -66,7 +69,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {
       const { TelegramBot } = await import("./telegram-bot");
-      this.telegram = new TelegramBot(config, this.state, this.hooks());
+      this.telegram = new TelegramBot(config, this.state, this.hooks(), this.prompts);
     }
     return this.telegram.handle(request);
   }
@@ -91,7 +94,9 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
           origin,
         });
       },
-      chose: (account, ref, code) => this.chose(account, ref, code),
+      textWanted: (account, ref, code) =>
+        inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
+      chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
     };
   }
 
@@ -100,11 +105,19 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
    * person: the session checks the person and records "Ana · Telegram"); what to tell the account,
    * or null.
    */
-  private async chose(account: ChatAccount, ref: number, code: string): Promise<string | null> {
-    const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
-    if (!card) return "This button is not for a card of yours.";
-    const command = commandFor(card, code);
-    if (!command) return "This card does not offer that choice.";
+  private async chose(
+    account: ChatAccount,
+    ref: number,
+    code: string,
+    text: string | null,
+  ): Promise<string | null> {
+    const pressed = await inboxStub(this.env, account.person).chatPress(ref, account.linkId, code, text);
+    if (pressed.type === "unknown") return "This button is not for a card of yours.";
+    if (pressed.type === "not_offered") return "This card does not offer that choice.";
+    if (pressed.type === "resolved") return `Already decided: ${pressed.receipt}.`;
+    // Part of the answer is kept with the message, which now shows the rest.
+    if (pressed.type === "progress") return null;
+    const { card, command } = pressed;
     const actor: InboxActor = {
       kind: "chat",
       person: account.person,

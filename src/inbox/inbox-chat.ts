@@ -2,6 +2,7 @@
 // so never posted twice), sent on the inbox's alarm as a push is (the same row shape, lease and
 // retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
 // card's receipt once the card resolves anywhere.
+import { type CardPress, pressOf, textWanted } from "../channels/card-choices";
 import type { ChatSender } from "../channels/chat-sender";
 import { failureOf } from "../channels/chat-sender";
 import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
@@ -51,12 +52,24 @@ export function chatReceipt(kind: string, resolved: Resolved): string {
   });
 }
 
+/** What a press on a card's message came to: a command for the card's session, or a message shown again. */
+export type ChatPressOutcome =
+  | { type: "command"; card: InboxCard; command: Extract<CardPress, { command: unknown }>["command"] }
+  | { type: "progress" }
+  | { type: "resolved"; receipt: string }
+  | { type: "unknown" }
+  | { type: "not_offered" };
+
 /** A card's message as a press finds it: the card, where it was posted, what its presses gathered. */
 export interface ChatMessageOfCard {
   card: InboxCard;
   threadId: string;
   messageId: string | null;
   progress: unknown;
+}
+
+function openUrlOf(origin: string, card: InboxCard): string {
+  return `${origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
 }
 
 export class InboxChat {
@@ -208,6 +221,68 @@ export class InboxChat {
     };
   }
 
+  /** The text choice `code` of message `ref` asks for first; null when it asks none (or is not offered). */
+  textWanted(ref: number, linkId: string, code: string): { prompt: string; label: string } | null {
+    const message = this.messageOf(ref, linkId);
+    return message ? textWanted(message.card, message.progress, code) : null;
+  }
+
+  /**
+   * A press of `code` (with the text it asked for) on message `ref`, read and kept in one step so
+   * two presses never lose each other's toggles: the card's command once the answer is whole.
+   */
+  press(ref: number, linkId: string, code: string, text: string | null): ChatPressOutcome {
+    const message = this.messageOf(ref, linkId);
+    if (!message) return { type: "unknown" };
+    const press = pressOf(message.card, message.progress, code, text);
+    if (press === null) return { type: "not_offered" };
+    if ("command" in press) return { type: "command", card: message.card, command: press.command };
+    // A card already resolved keeps its receipt: a late toggle must not bring its buttons back.
+    const resolved = this.sql.one<{ payload: string }>(
+      `SELECT payload FROM chat_deliveries WHERE link_id = ? AND session_id = ? AND interaction_id = ? AND change = 'resolved'`,
+      linkId,
+      message.card.sessionId,
+      message.card.interactionId,
+    );
+    if (resolved)
+      return { type: "resolved", receipt: (JSON.parse(resolved.payload) as { receipt: string }).receipt };
+    this.saveProgress(ref, linkId, press.progress);
+    return { type: "progress" };
+  }
+
+  /** Shows message `ref` again as far as its presses got; false when it could not be. */
+  async showAgain(
+    ref: number,
+    linkId: string,
+    senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
+  ): Promise<boolean> {
+    const row = this.sql.one<DeliveryRow>(
+      `SELECT * FROM chat_deliveries WHERE id = ? AND link_id = ?`,
+      ref,
+      linkId,
+    );
+    const account = this.sql.one<{ origin: string }>(
+      `SELECT origin FROM chat_links WHERE link_id = ?`,
+      linkId,
+    );
+    const sender = row ? await senderFor(row.platform) : null;
+    if (!row?.message_id || !account || !sender) return false;
+    const card = JSON.parse(row.payload) as InboxCard;
+    const progress = row.progress === null ? null : JSON.parse(row.progress);
+    try {
+      await sender.update(row.thread_id, row.message_id, {
+        card,
+        ref,
+        openUrl: openUrlOf(account.origin, card),
+        progress,
+      });
+      return true;
+    } catch {
+      // The presses are kept: the next press shows the message again.
+      return false;
+    }
+  }
+
   /** Keeps what message `ref`'s presses gathered so far (null: start again). */
   saveProgress(ref: number, linkId: string, progress: unknown): void {
     this.sql.run(
@@ -253,8 +328,11 @@ export class InboxChat {
         if (!account)
           return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
         const card = JSON.parse(row.payload) as InboxCard;
-        const openUrl = `${account.origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
-        const messageId = await sender.post(row.thread_id, { card, ref: row.id, openUrl });
+        const messageId = await sender.post(row.thread_id, {
+          card,
+          ref: row.id,
+          openUrl: openUrlOf(account.origin, card),
+        });
         this.sql.run(
           ["chat_deliveries"],
           `UPDATE chat_deliveries SET message_id = ? WHERE id = ?`,

@@ -1,7 +1,7 @@
 // The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
-import type { InboxChatAccount } from "../inbox/inbox-chat";
+import type { ChatPressOutcome, InboxChatAccount } from "../inbox/inbox-chat";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
@@ -55,6 +55,14 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   removeChatLink(linkId: string): Promise<void>;
   /** The card behind button data `ref`, when it was sent to chat link `linkId`; null otherwise. */
   chatCard(ref: number, linkId: string): Promise<InboxCard | null>;
+  /** The text choice `code` of message `ref` asks for before it is sent; null when none. */
+  chatTextWanted(
+    ref: number,
+    linkId: string,
+    code: string,
+  ): Promise<{ prompt: string; label: string } | null>;
+  /** A press on message `ref` of chat link `linkId`: the card's command once its answer is whole (src/inbox/inbox-chat.ts). */
+  chatPress(ref: number, linkId: string, code: string, text: string | null): Promise<ChatPressOutcome>;
   /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
   stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;
