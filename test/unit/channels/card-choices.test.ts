@@ -111,8 +111,45 @@ describe("card choices", () => {
     expect(choicesOf(form)).toEqual([]);
   });
 
+  it("offers Allow… with the rule the page pre-fills, then approves with a grant for the scope and hours pressed", () => {
+    const bash: InboxCard = {
+      ...base,
+      kind: "approval",
+      toolName: "Bash",
+      request: { toolName: "Bash", input: { command: "npm run test" } },
+    };
+    expect(choicesOf(bash).map((c) => c.label)).toEqual(["Approve", "Deny", "Deny with reason", "Allow…"]);
+    const allow = pressOf(bash, null, "al", null) as { progress: unknown };
+    expect(detailOf(bash, allow.progress)).toContain("Allow Bash(npm run test) (matches");
+    expect(choicesOf(bash, allow.progress).map((c) => c.label)).toEqual([
+      "This session · 1 h",
+      "This session · 24 h",
+      "This agent · 1 h",
+      "This agent · 24 h",
+      "Everywhere · 1 h",
+      "Everywhere · 24 h",
+      "Back",
+    ]);
+    expect(pressOf(bash, allow.progress, "ga24", null)).toEqual(
+      respond({
+        decision: "approve",
+        grant: { rule: "Bash(npm run test)", scope: "agent", expiresInSeconds: 86_400 },
+      }),
+    );
+    // Only an hour or a day: a week is not a code chat offers.
+    expect(pressOf(bash, allow.progress, "ga168", null)).toBeNull();
+    expect(pressOf(bash, allow.progress, "gb", null)).toEqual({ progress: null });
+    // The agent's own suggestion comes first, as on the page.
+    const suggested = {
+      ...bash,
+      request: { ...(bash.request as object), suggestedRules: ["Bash(npm run:*)"] },
+    };
+    expect(detailOf(suggested, allow.progress)).toContain("Allow Bash(npm run:*)");
+  });
+
   it("offers more time only while the deadline may still move", () => {
     const approval: InboxCard = { ...base, kind: "approval", request: {} };
+    // (A request naming no tool offers no "Allow…": there is no rule to pre-fill.)
     const policy = { onDeadline: "deny" as const, extendByMs: 60_000 };
     expect(
       choicesOf({ ...approval, deadlinePolicy: { ...policy, maxExpiresAt: 2_000 } }).map((c) => c.code),

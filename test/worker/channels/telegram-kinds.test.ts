@@ -1,6 +1,6 @@
 // Every kind in Telegram: text asked for with a forced reply (Deny with reason, Other, plan
 // feedback) and answered by replying, a multi-select's toggles and Done, several questions in
-// turn, and a URL card's page as a link button.
+// turn, and Allow… making the chat account's grant.
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { textReply, toolReply } from "../../helpers/session-harness";
@@ -242,5 +242,55 @@ describe("telegram, every kind", { timeout: 60_000 }, () => {
       feedback: "Backfill in batches",
     });
     device.close();
+  });
+
+  it("approves with Allow… for everywhere · 24 h: the grant is the chat account's, lasts 24 h, and answers the next call", async () => {
+    const fi = new Person("fi.allow@example.com");
+    const user = { id: 8601, first_name: "Fi" };
+    const call = { id: "toolu_tg_allow", name: "notes_write", input: { key: "k", text: "v" } };
+    const { device, card } = await cardFor(fi, user, call);
+    await sendUpdate(pressFrom(user, 1, buttonsOf(card)["Allow…"] as string));
+    const preview = (await callsTo(user.id, "editMessageText")).filter((c) => c.body.reply_markup).at(-1);
+    // (Telegram's MarkdownV2 escapes "_", "(" and "."; the words are read without the escapes.)
+    const words = String(preview?.body.text).replaceAll("\\", "");
+    expect(words).toContain("Allow notes_write (matches");
+    expect(words).toContain("at most 24 hours");
+    const scopes = buttonsOf(preview!);
+    expect(Object.keys(scopes)).not.toContain("Approve");
+    await sendUpdate(pressFrom(user, 1, scopes["Everywhere · 24 h"] as string));
+    const resolved = await device.waitForEvent("interaction_resolved");
+    expect(resolved.data).toMatchObject({ outcome: "approved", answeredBy: "Fi · Telegram" });
+    device.close();
+
+    const listed = (await (await fi.api("GET", "/api/grants")).json()) as {
+      grants: {
+        rule: string;
+        scope: string;
+        madeBy: string;
+        madeFrom: string;
+        createdAt: number;
+        expiresAt: number;
+      }[];
+    };
+    expect(listed.grants).toEqual([
+      expect.objectContaining({
+        rule: "notes_write",
+        scope: "all",
+        madeBy: "Fi · Telegram",
+        madeFrom: "chat",
+      }),
+    ]);
+    const [grant] = listed.grants;
+    expect(grant!.expiresAt - grant!.createdAt).toBe(86_400_000);
+
+    // The next call of the tool, in another session, is approved by the grant: no card opens.
+    const next = await fi.createSession({
+      script: [toolReply([{ ...call, id: "toolu_tg_allow_next" }]), textReply("Saved again.")],
+    });
+    const laptop = await fi.connect(next);
+    await laptop.request({ type: "send_message", text: "Again" });
+    await laptop.waitForDone();
+    expect(laptop.events.some((e) => e.type === "approval_required")).toBe(false);
+    laptop.close();
   });
 });
