@@ -7,6 +7,8 @@ import type { ChatCardMessage } from "./chat-sender";
 
 /** The one action id every card button uses; the value says which message and which choice. */
 export const CHOICE_ACTION = "c";
+/** The code of "See all": its press mints a fresh single-use link (src/channels/see-all-codes.ts). */
+export const SEE_ALL = "sa";
 /** Most characters of a request shown in a message; the rest is behind "See all". */
 const MAX_DETAIL_CHARS = 600;
 
@@ -32,10 +34,10 @@ export function cardMessage({ card, ref, openUrl, progress }: ChatCardMessage): 
       ...(choice.style ? { style: choice.style } : {}),
     }),
   );
-  const open = LinkButton({
-    url: openUrl,
-    label: choices.length === 0 ? "Open in Parley" : shortened ? "See all" : "Open in Parley",
-  });
+  // A shortened request is seen whole through a link minted at the press, never one stored here.
+  const open = shortened
+    ? Button({ id: CHOICE_ACTION, label: "See all", value: `${ref}.${SEE_ALL}` })
+    : LinkButton({ url: openUrl, label: "Open in Parley" });
   const page = pageOf(card);
   const links = page ? [LinkButton({ url: page.url, label: page.label }), open] : [open];
   return Card({ title, children: [...children, Actions([...links.slice(0, -1), ...buttons, open])] });

@@ -17,6 +17,11 @@ export interface ChannelHooks {
   linked(account: ChatAccount, origin: string): Promise<void>;
   /** The text choice `code` of message `ref` needs first; null when it is sent at a press. */
   textWanted(account: ChatAccount, ref: number, code: string): Promise<TextWanted | null>;
+  /**
+   * "See all" pressed on message `ref`: a fresh link, good once and for minutes, that opens the card
+   * in Parley at `origin` as this account; or what to tell it instead.
+   */
+  seeAll(account: ChatAccount, ref: number, origin: string): Promise<{ url: string } | { refusal: string }>;
   /** A linked account chose `code` on message `ref` (with the text it asked for): what to tell it, or null. */
   chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
 }

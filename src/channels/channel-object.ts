@@ -10,6 +10,7 @@ import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
+import { SeeAllCodes, type SeeAllGrant } from "./see-all-codes";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { TelegramBot } from "./telegram-bot";
 import { TextPrompts } from "./text-prompts";
@@ -23,6 +24,8 @@ export interface ChannelRpc {
   listLinks(person: string): Promise<ChannelAccountView[]>;
   /** Unlinks one of `person`'s accounts (its clicks stop answering at once); null when no such link. */
   unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
+  /** Spends a See all code: the card it opens, the first time within its life; null ever after. */
+  redeemSeeAll(code: string): Promise<SeeAllGrant | null>;
   fetch(request: Request): Promise<Response>;
 }
 
@@ -38,6 +41,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private readonly directory: ChannelDirectory;
   private readonly state: SqlStateAdapter;
   private readonly prompts: TextPrompts;
+  private readonly seeAllCodes: SeeAllCodes;
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
 
@@ -46,6 +50,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     this.directory = new ChannelDirectory(ctx.storage.sql, () => Date.now());
     this.state = new SqlStateAdapter(ctx.storage.sql);
     this.prompts = new TextPrompts(ctx.storage.sql, () => Date.now());
+    this.seeAllCodes = new SeeAllCodes(ctx.storage.sql, () => Date.now());
   }
 
   async mintLinkCode(person: string, platform: ChatPlatform) {
@@ -61,6 +66,10 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (!account) return null;
     await inboxStub(this.env, person).removeChatLink(linkId);
     return view(account);
+  }
+
+  async redeemSeeAll(code: string): Promise<SeeAllGrant | null> {
+    return this.seeAllCodes.redeem(code);
   }
 
   /** `POST /api/channels/telegram`, forwarded by the Worker once the platform is configured. */
@@ -96,8 +105,23 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
       },
       textWanted: (account, ref, code) =>
         inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
+      seeAll: (account, ref, origin) => this.seeAll(account, ref, origin),
       chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
     };
+  }
+
+  private async seeAll(account: ChatAccount, ref: number, origin: string) {
+    const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
+    if (!card) return { refusal: "This button is not for a card of yours." };
+    const code = await this.seeAllCodes.mint({
+      person: account.person,
+      platform: account.platform,
+      accountId: account.accountId,
+      name: account.name,
+      sessionId: card.sessionId,
+      interactionId: card.interactionId,
+    });
+    return { url: `${origin}/api/channels/see/${code}` };
   }
 
   /**

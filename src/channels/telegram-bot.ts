@@ -5,14 +5,18 @@
 import type { TelegramAdapter } from "@chat-adapter/telegram";
 import {
   type ActionEvent,
+  Actions,
+  Card,
+  CardText,
   Chat,
+  LinkButton,
   type Message,
   type SlashCommandEvent,
   type StateAdapter,
   type Thread,
 } from "chat";
 import type { TelegramConfig } from "../config";
-import { CHOICE_ACTION, readChoiceValue } from "./card-message";
+import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChannelHooks } from "./channel-hooks";
 import { askForText, telegramAdapter } from "./telegram-adapter";
 import type { TextPrompts } from "./text-prompts";
@@ -91,6 +95,21 @@ export class TelegramBot {
     if (!account) return tell(NOT_LINKED);
     const choice = readChoiceValue(event.value);
     if (!choice) return tell("This button is not one of Parley's.");
+    if (choice.code === SEE_ALL) {
+      const seen = await hooks.seeAll(account, choice.ref, this.origin);
+      if ("refusal" in seen) return tell(seen.refusal);
+      // A button, not a link in the text: Telegram fetches a text link for its preview, which would spend it.
+      if (event.thread)
+        await event.thread.post(
+          Card({
+            children: [
+              CardText("The whole card, in Parley. The link opens once, within 5 minutes."),
+              Actions([LinkButton({ url: seen.url, label: "See all in Parley" })]),
+            ],
+          }),
+        );
+      return;
+    }
     const wanted = await hooks.textWanted(account, choice.ref, choice.code);
     if (wanted && event.thread) {
       const messageId = await askForText(this.adapter, chat.id, wanted);

@@ -1,6 +1,7 @@
 // Every kind in Telegram: text asked for with a forced reply (Deny with reason, Other, plan
 // feedback) and answered by replying, a multi-select's toggles and Done, several questions in
 // turn, and Allow… making the chat account's grant.
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { textReply, toolReply } from "../../helpers/session-harness";
@@ -292,5 +293,47 @@ describe("telegram, every kind", { timeout: 60_000 }, () => {
     await laptop.waitForDone();
     expect(laptop.events.some((e) => e.type === "approval_required")).toBe(false);
     laptop.close();
+  });
+
+  it("shortens a long request behind See all, whose press mints a link that opens the card once", async () => {
+    const gus = new Person("gus.see@example.com");
+    const user = { id: 8701, first_name: "Gus" };
+    const long = "x".repeat(1_500);
+    const { session, device, card } = await cardFor(gus, user, {
+      id: "toolu_tg_see_all",
+      name: "notes_write",
+      input: { key: "k", text: long },
+    });
+    expect(String(card.body.text).length).toBeLessThan(1_500);
+    const buttons = buttonsOf(card);
+    // A button whose press mints the link: no link to the card is stored in the message.
+    expect(buttons["See all"]).toMatch(/\.sa"}$/);
+    await sendUpdate(pressFrom(user, 1, buttons["See all"] as string));
+    const sent = (await callsTo(user.id, "sendMessage")).at(-1);
+    const markup = sent?.body.reply_markup as { inline_keyboard: { text: string; url?: string }[][] };
+    const url = markup.inline_keyboard.flat().find((b) => b.text === "See all in Parley")?.url as string;
+    expect(url).toMatch(/\/api\/channels\/see\/[A-Za-z0-9_-]{32}$/);
+
+    // Opened from the chat app's page (another site), the first open lands on the session page.
+    const headers = { "sec-fetch-site": "cross-site" };
+    const first = await exports.default.fetch(url, { redirect: "manual", headers });
+    expect(first.status).toBe(303);
+    const location = first.headers.get("location") ?? "";
+    expect(location).toContain(`/#/s/${session.sessionId}?token=`);
+    const token = new URL(location.replace("#/", "")).searchParams.get("token") as string;
+    // (Behind Access, as these tests run, the browser also carries the person's Access assertion.)
+    const read = await gus.api("GET", `/api/sessions/${session.sessionId}`, { token });
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(await read.json())).toContain(long);
+
+    // The second open of the same link is refused, and changes nothing.
+    const second = await exports.default.fetch(url, { redirect: "manual" });
+    expect(second.status).toBe(404);
+    expect(await second.text()).toContain("already opened or has expired");
+    // Pressing See all again mints another link.
+    await sendUpdate(pressFrom(user, 1, buttons["See all"] as string));
+    const again = (await callsTo(user.id, "sendMessage")).at(-1)?.body.reply_markup as typeof markup;
+    expect(again.inline_keyboard.flat()[0]?.url).not.toBe(url);
+    device.close();
   });
 });
