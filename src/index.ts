@@ -59,6 +59,8 @@ const INBOX_RPC = [
   "addChatLink",
   "removeChatLink",
   "chatCard",
+  "chatTextWanted",
+  "chatPress",
   "addAgentKey",
   "listAgentKeys",
   "checkAgentKey",
@@ -74,7 +76,12 @@ const INBOX_RPC = [
   "allDecisions",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
-const CHANNEL_RPC = ["mintLinkCode", "listLinks", "unlink"] as const satisfies readonly (keyof ChannelRpc)[];
+const CHANNEL_RPC = [
+  "mintLinkCode",
+  "listLinks",
+  "unlink",
+  "redeemSeeAll",
+] as const satisfies readonly (keyof ChannelRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.
 const everySessionMethod: Exclude<

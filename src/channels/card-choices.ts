@@ -1,6 +1,7 @@
-// The buttons a chat message of a card offers, and the session command each one sends. Buttons carry
-// only a short choice code; what it means is read again from the card the inbox holds, through the
-// kind's own chat view (src/interactions/kinds/chat-views.ts).
+// The buttons a chat message of a card offers, and what each press does: the session command it
+// sends, or one more part of the answer kept with the message. Buttons carry only a short choice
+// code; what it means is read again from the card the inbox holds, through the kind's own chat view
+// (src/interactions/kinds/chat-views.ts).
 import type { ChatChoice, ModalField } from "../interactions/kinds/chat-view";
 import { CHAT_VIEWS } from "../interactions/kinds/chat-views";
 import type { SessionCommand } from "../protocol/commands";
@@ -11,11 +12,11 @@ export type { ChatChoice };
 /** The code of the "More time" button every extendable card gets. */
 const MORE_TIME = "x";
 
-/** The card's choices as buttons; empty when it must be answered in Parley (forms, several questions). */
-export function choicesOf(
-  card: Pick<InboxCard, "kind" | "request" | "deadlinePolicy" | "expiresAt">,
-): ChatChoice[] {
-  const choices = CHAT_VIEWS[card.kind]?.choices(card.request) ?? [];
+type CardFacts = Pick<InboxCard, "kind" | "request" | "deadlinePolicy" | "expiresAt">;
+
+/** The card's choices as buttons, as far as `progress` got; empty when it must be answered in Parley (forms). */
+export function choicesOf(card: CardFacts, progress: unknown = null): ChatChoice[] {
+  const choices = CHAT_VIEWS[card.kind]?.choices(card.request, progress) ?? [];
   const policy = card.deadlinePolicy;
   // As on the page: offered while the deadline may still move.
   if (choices.length > 0 && policy && card.expiresAt < policy.maxExpiresAt) {
@@ -25,17 +26,37 @@ export function choicesOf(
 }
 
 /** The request in words beyond the kind's summary line, as its chat view says it. */
-export function detailOf(card: Pick<InboxCard, "kind" | "request">): string | null {
-  return CHAT_VIEWS[card.kind]?.detail(card.request) ?? null;
+export function detailOf(card: Pick<InboxCard, "kind" | "request">, progress: unknown = null): string | null {
+  return CHAT_VIEWS[card.kind]?.detail(card.request, progress) ?? null;
 }
 
-/** The command a choice sends to the card's session; null for a code this card does not offer. */
-export function commandFor(card: InboxCard, code: string, text?: string): SessionCommand | null {
-  if (!choicesOf(card).some((choice) => choice.code === code)) return null;
+/** The page a card is about (a URL card's), as a link button. */
+export function linkOf(card: Pick<InboxCard, "kind" | "request">): { label: string; url: string } | null {
+  return CHAT_VIEWS[card.kind]?.link?.(card.request) ?? null;
+}
+
+/** What the platform asks the person before choice `code` can be sent; null when it needs no text. */
+export function textWanted(card: CardFacts, progress: unknown, code: string) {
+  return choicesOf(card, progress).find((choice) => choice.code === code)?.needsText ?? null;
+}
+
+export type CardPress = { command: SessionCommand } | { progress: unknown };
+
+/** What a press of `code` (with the text it asked for) does; null for a code this card does not offer now. */
+export function pressOf(
+  card: InboxCard,
+  progress: unknown,
+  code: string,
+  text: string | null,
+): CardPress | null {
+  const choice = choicesOf(card, progress).find((offered) => offered.code === code);
+  if (!choice || (choice.needsText && !text?.trim())) return null;
   const interactionId = card.interactionId;
-  if (code === MORE_TIME) return { type: "extend_deadline", interactionId } as SessionCommand;
-  const response = CHAT_VIEWS[card.kind]?.response(card.request, code, text) ?? null;
-  return response === null ? null : ({ type: "respond", interactionId, response } as SessionCommand);
+  if (code === MORE_TIME) return { command: { type: "extend_deadline", interactionId } as SessionCommand };
+  const press = CHAT_VIEWS[card.kind]?.press(card.request, progress, code, text) ?? null;
+  if (press === null) return null;
+  if ("progress" in press) return { progress: press.progress };
+  return { command: { type: "respond", interactionId, response: press.response } as SessionCommand };
 }
 
 /** The card's inputs when a platform's modal of at most `max` text inputs can answer it; else null. */

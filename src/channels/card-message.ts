@@ -2,11 +2,13 @@
 // whose data is `<ref>.<code>` (ids only, never the card's content), and a link to the inbox.
 import { Actions, Button, Card, type CardElement, CardText, LinkButton } from "chat";
 import { sessionKinds } from "../session/session-kinds";
-import { choicesOf, detailOf } from "./card-choices";
+import { choicesOf, detailOf, linkOf } from "./card-choices";
 import type { ChatCardMessage } from "./chat-sender";
 
 /** The one action id every card button uses; the value says which message and which choice. */
 export const CHOICE_ACTION = "c";
+/** The code of "See all": its press mints a fresh single-use link (src/channels/see-all-codes.ts). */
+export const SEE_ALL = "sa";
 /** Most characters of a request shown in a message; the rest is behind "See all". */
 const MAX_DETAIL_CHARS = 600;
 
@@ -17,13 +19,13 @@ export function readChoiceValue(value: string | undefined): { ref: number; code:
   return { ref: Number(match[1]), code: match[2] as string };
 }
 
-export function cardMessage({ card, ref, openUrl }: ChatCardMessage): CardElement {
+export function cardMessage({ card, ref, openUrl, progress }: ChatCardMessage): CardElement {
   const { title, line } = sessionKinds.summary(card.kind, card.toolName, card.request);
-  const detail = detailOf(card);
+  const detail = detailOf(card, progress ?? null);
   const shortened = detail !== null && detail.length > MAX_DETAIL_CHARS;
   const children = [CardText(line)];
   if (detail) children.push(CardText(shortened ? `${detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : detail));
-  const choices = choicesOf(card);
+  const choices = choicesOf(card, progress ?? null);
   const buttons = choices.map((choice) =>
     Button({
       id: CHOICE_ACTION,
@@ -32,9 +34,11 @@ export function cardMessage({ card, ref, openUrl }: ChatCardMessage): CardElemen
       ...(choice.style ? { style: choice.style } : {}),
     }),
   );
-  const open = LinkButton({
-    url: openUrl,
-    label: choices.length === 0 ? "Open in Parley" : shortened ? "See all" : "Open in Parley",
-  });
-  return Card({ title, children: [...children, Actions([...buttons, open])] });
+  // A shortened request is seen whole through a link minted at the press, never one stored here.
+  const open = shortened
+    ? Button({ id: CHOICE_ACTION, label: "See all", value: `${ref}.${SEE_ALL}` })
+    : LinkButton({ url: openUrl, label: "Open in Parley" });
+  const page = linkOf(card);
+  const links = page ? [LinkButton({ url: page.url, label: page.label }), open] : [open];
+  return Card({ title, children: [...children, Actions([...links.slice(0, -1), ...buttons, open])] });
 }

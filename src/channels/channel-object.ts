@@ -8,12 +8,14 @@ import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { choicesOf, commandFor } from "./card-choices";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordBot } from "./discord-bot";
-import type { SlackBot, SlackHooks } from "./slack-bot";
+import { SeeAllCodes, type SeeAllGrant } from "./see-all-codes";
+import type { SlackBot } from "./slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
-import type { ChannelHooks, TelegramBot } from "./telegram-bot";
+import type { TelegramBot } from "./telegram-bot";
+import { TextPrompts } from "./text-prompts";
 
 /** The channel object's one instance (every platform's webhooks come to it). */
 export const CHANNEL_OBJECT_NAME = "channels";
@@ -24,6 +26,8 @@ export interface ChannelRpc extends Rpc.DurableObjectBranded {
   listLinks(person: string): Promise<ChannelAccountView[]>;
   /** Unlinks one of `person`'s accounts (its clicks stop answering at once); null when no such link. */
   unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
+  /** Spends a See all code: the card it opens, the first time within its life; null ever after. */
+  redeemSeeAll(code: string): Promise<SeeAllGrant | null>;
   fetch(request: Request): Promise<Response>;
 }
 
@@ -38,6 +42,8 @@ function view({ person: _person, threadId: _threadId, ...account }: ChatAccount)
 export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private readonly directory: ChannelDirectory;
   private readonly state: SqlStateAdapter;
+  private readonly prompts: TextPrompts;
+  private readonly seeAllCodes: SeeAllCodes;
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
   private slack: SlackBot | null = null;
@@ -47,6 +53,8 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     super(ctx, env);
     this.directory = new ChannelDirectory(ctx.storage.sql, () => Date.now());
     this.state = new SqlStateAdapter(ctx.storage.sql);
+    this.prompts = new TextPrompts(ctx.storage.sql, () => Date.now());
+    this.seeAllCodes = new SeeAllCodes(ctx.storage.sql, () => Date.now());
   }
 
   async mintLinkCode(person: string, platform: ChatPlatform) {
@@ -62,6 +70,10 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (!account) return null;
     await inboxStub(this.env, person).removeChatLink(linkId);
     return view(account);
+  }
+
+  async redeemSeeAll(code: string): Promise<SeeAllGrant | null> {
+    return this.seeAllCodes.redeem(code);
   }
 
   /** `POST /api/channels/<platform>`, forwarded by the Worker once the platform is configured. */
@@ -99,7 +111,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {
       const { TelegramBot } = await import("./telegram-bot");
-      this.telegram = new TelegramBot(config, this.state, this.hooks());
+      this.telegram = new TelegramBot(config, this.state, this.hooks(), this.prompts);
     }
     return this.telegram.handle(request);
   }
@@ -109,7 +121,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.slack) {
       const { SlackBot } = await import("./slack-bot");
-      this.slack = new SlackBot(config, this.state, this.slackHooks(), (work) => this.ctx.waitUntil(work));
+      this.slack = new SlackBot(config, this.state, this.hooks(), (work) => this.ctx.waitUntil(work));
     }
     return this.slack.handle(request);
   }
@@ -134,20 +146,25 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
           origin,
         });
       },
-      chose: (account, ref, code) => this.chose(account, ref, code),
+      textWanted: (account, ref, code) =>
+        inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
+      seeAll: (account, ref, origin) => this.seeAll(account, ref, origin),
+      chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
     };
   }
 
-  private slackHooks(): SlackHooks {
-    return {
-      ...this.hooks(),
-      textFor: async (account, ref, code) => {
-        const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
-        const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
-        return choice?.needsText ?? null;
-      },
-      choseWithText: (account, ref, code, text) => this.chose(account, ref, code, text),
-    };
+  private async seeAll(account: ChatAccount, ref: number, origin: string) {
+    const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
+    if (!card) return { refusal: "This button is not for a card of yours." };
+    const code = await this.seeAllCodes.mint({
+      person: account.person,
+      platform: account.platform,
+      accountId: account.accountId,
+      name: account.name,
+      sessionId: card.sessionId,
+      interactionId: card.interactionId,
+    });
+    return { url: `${origin}/api/channels/see/${code}` };
   }
 
   /**
@@ -159,14 +176,15 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     account: ChatAccount,
     ref: number,
     code: string,
-    text?: string,
+    text: string | null,
   ): Promise<string | null> {
-    const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
-    if (!card) return "This button is not for a card of yours.";
-    const command = commandFor(card, code, text);
-    if (!command && text === undefined && choicesOf(card).some((c) => c.code === code && c.needsText))
-      return "That choice needs a few words: answer it in Parley.";
-    if (!command) return "This card does not offer that choice.";
+    const pressed = await inboxStub(this.env, account.person).chatPress(ref, account.linkId, code, text);
+    if (pressed.type === "unknown") return "This button is not for a card of yours.";
+    if (pressed.type === "not_offered") return "This card does not offer that choice.";
+    if (pressed.type === "resolved") return `Already decided: ${pressed.receipt}.`;
+    // Part of the answer is kept with the message, which now shows the rest.
+    if (pressed.type === "progress") return null;
+    const { card, command } = pressed;
     const actor: InboxActor = {
       kind: "chat",
       person: account.person,
@@ -181,7 +199,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     if (outcome.ok) return command.type === "extend_deadline" ? "More time given." : null;
     const winner = outcome.error.resolution;
     if (outcome.error.code === "already_resolved" && winner)
-      return `Already decided: ${chatReceipt(winner)}.`;
+      return `Already decided: ${chatReceipt(winner.kind, winner)}.`;
     if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
       return "This card's session is gone or is no longer yours.";
     return outcome.error.message;

@@ -8,6 +8,8 @@ export interface ChatCardMessage {
   ref: number;
   /** The inbox page at this card, for what a chat message cannot ask. */
   openUrl: string;
+  /** What earlier presses on this message gathered (src/channels/card-choices.ts); absent before any. */
+  progress?: unknown;
 }
 
 export interface ChatSender {
@@ -15,6 +17,8 @@ export interface ChatSender {
   post(threadId: string, message: ChatCardMessage): Promise<string>;
   /** Replaces the message with `text` and takes its buttons away. */
   edit(threadId: string, messageId: string, text: string): Promise<void>;
+  /** Shows the card again as far as its presses got (the next question, the toggles). */
+  update(threadId: string, messageId: string, message: ChatCardMessage): Promise<void>;
 }
 
 /** How one attempt failed: worth trying again (network, 5xx, rate limits), or not. */

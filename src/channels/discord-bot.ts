@@ -4,8 +4,9 @@
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../config";
 import type { ModalField } from "../interactions/kinds/chat-view";
-import { readChoiceValue } from "./card-message";
+import { readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
+import type { ChannelHooks, TextWanted } from "./channel-hooks";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
 import { FILL_IN, formModal, modalTexts } from "./discord-form";
 import {
@@ -16,23 +17,9 @@ import {
   modalTextOf,
   senderOf,
 } from "./discord-interaction";
-import type { ChannelHooks } from "./telegram-bot";
 
-/** What a choice needs from the person before it can be sent (a reason, an "Other" answer, feedback). */
-export interface TextWanted {
-  prompt: string;
-  label: string;
-}
-
-/** The code of "See all", whose press answers a fresh link to the card in Parley. */
-const SEE_ALL = "sa";
-
-export type DiscordHooks = Omit<ChannelHooks, "chose"> & {
-  chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
-  /** The text choice `code` of message `ref` needs first; null when it is sent at a press. */
-  textWanted(account: ChatAccount, ref: number, code: string): Promise<TextWanted | null>;
-  /** "See all" on message `ref`: a fresh link to the card in Parley, or what to tell the account. */
-  seeAll?(account: ChatAccount, ref: number, origin: string): Promise<{ url: string } | { refusal: string }>;
+/** Every platform's hooks, and the small forms a Discord modal can fill in. */
+export type DiscordHooks = ChannelHooks & {
   /** The form message `ref` of `account` stands for, when it fits a modal. */
   modalOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: ModalField[] } | null>;
   /** Answers that card with the modal's texts by field name: what to tell the account, or null. */
@@ -156,7 +143,7 @@ export class DiscordBot {
       const texts = modalTexts(form.inputs, (customId) => modalTextOf(interaction, customId));
       return this.answer(interaction.token, this.hooks.submitModal(account, choice.ref, texts));
     }
-    if (choice.code === SEE_ALL && this.hooks.seeAll) {
+    if (choice.code === SEE_ALL) {
       const seen = await this.hooks.seeAll(account, choice.ref, origin);
       if ("refusal" in seen) return reply(seen.refusal);
       return Response.json({

@@ -1,26 +1,21 @@
-// What the Discord bot asks of the channel object beyond every platform's hooks: the text a choice
-// needs first (asked in a modal), the form a "Fill in" button stands for, and the form's values sent
-// to the card's session as the linked account — the same command the inbox page sends.
+// What the Discord bot asks of the channel object beyond every platform's hooks: the form a "Fill in"
+// button stands for, and the form's values sent to the card's session as the linked account — the
+// same command the inbox page sends.
 import { chatReceipt } from "../inbox/inbox-chat";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
-import { choicesOf, modalCommandFor, modalFieldsOf } from "./card-choices";
+import { modalCommandFor, modalFieldsOf } from "./card-choices";
 import type { ChatAccount } from "./channel-directory";
+import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordHooks } from "./discord-bot";
 import { DISCORD_MODAL_INPUTS } from "./discord-form";
-import type { ChannelHooks } from "./telegram-bot";
 
 export function discordHooks(env: Env, base: ChannelHooks): DiscordHooks {
   const cardOf = (account: ChatAccount, ref: number) =>
     inboxStub(env, account.person).chatCard(ref, account.linkId);
   return {
     ...base,
-    async textWanted(account, ref, code) {
-      const card = await cardOf(account, ref);
-      const choice = card ? choicesOf(card).find((offered) => offered.code === code) : undefined;
-      return (choice as { needsText?: { prompt: string; label: string } } | undefined)?.needsText ?? null;
-    },
     async modalOf(account, ref) {
       const card = await cardOf(account, ref);
       const inputs = card ? modalFieldsOf(card, DISCORD_MODAL_INPUTS) : null;
@@ -42,7 +37,7 @@ export function discordHooks(env: Env, base: ChannelHooks): DiscordHooks {
       if (outcome.ok) return null;
       const winner = outcome.error.resolution;
       if (outcome.error.code === "already_resolved" && winner)
-        return `Already decided: ${chatReceipt(winner)}.`;
+        return `Already decided: ${chatReceipt(card.kind, winner)}.`;
       if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
         return "This card's session is gone or is no longer yours.";
       // The session names the field it refused ("age: must be a number"); the form can be sent again.

@@ -66,5 +66,13 @@ export function slackSender(config: SlackConfig): ChatSender {
         throw retryable(error);
       }
     },
+    // The card anew as far as its presses got (the next question, a toggled option).
+    async update(threadId, messageId, message) {
+      try {
+        await adapter.editMessage(threadId, messageId, cardMessage(message));
+      } catch (error) {
+        throw retryable(error);
+      }
+    },
   };
 }

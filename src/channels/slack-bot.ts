@@ -5,8 +5,12 @@
 import type { SlackAdapter } from "@chat-adapter/slack";
 import {
   type ActionEvent,
+  Actions,
   type Author,
+  Card,
+  CardText,
   Chat,
+  LinkButton,
   type Message,
   Modal,
   type ModalSubmitEvent,
@@ -16,23 +20,10 @@ import {
   type Thread,
 } from "chat";
 import type { SlackConfig } from "../config";
-import { CHOICE_ACTION, readChoiceValue } from "./card-message";
+import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
+import type { ChannelHooks } from "./channel-hooks";
 import { slackAdapter } from "./slack-adapter";
-import type { ChannelHooks } from "./telegram-bot";
-
-/** What a choice asks the person to write before it answers (Deny with reason, Other, feedback). */
-export interface TextRequest {
-  prompt: string;
-  label: string;
-}
-
-export interface SlackHooks extends ChannelHooks {
-  /** The text the pressed choice needs first, or null when it answers as pressed. */
-  textFor(account: ChatAccount, ref: number, code: string): Promise<TextRequest | null>;
-  /** `chose` with the text a modal collected. */
-  choseWithText(account: ChatAccount, ref: number, code: string, text: string): Promise<string | null>;
-}
 
 export const NOT_LINKED =
   "This Slack account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Slack.";
@@ -55,7 +46,7 @@ export class SlackBot {
   constructor(
     config: SlackConfig,
     state: StateAdapter,
-    private readonly hooks: SlackHooks,
+    private readonly hooks: ChannelHooks,
     /** Keeps the object at work after Slack has its answer (the object's `waitUntil`). */
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {
@@ -123,7 +114,23 @@ export class SlackBot {
     if (!account) return tell(NOT_LINKED);
     const choice = readChoiceValue(event.value);
     if (!choice) return tell("This button is not one of Parley's.");
-    const text = await this.hooks.textFor(account, choice.ref, choice.code);
+    if (choice.code === SEE_ALL) {
+      const seen = await this.hooks.seeAll(account, choice.ref, this.origin);
+      if ("refusal" in seen) return tell(seen.refusal);
+      // A button, not a link in the text: an unfurled link would be fetched, which would spend it.
+      await event.thread.postEphemeral(
+        event.user,
+        Card({
+          children: [
+            CardText("The whole card, in Parley. The link opens once, within 5 minutes."),
+            Actions([LinkButton({ url: seen.url, label: "See all in Parley" })]),
+          ],
+        }),
+        { fallbackToDM: false },
+      );
+      return;
+    }
+    const text = await this.hooks.textWanted(account, choice.ref, choice.code);
     if (text) {
       await event.openModal(
         Modal({
@@ -132,7 +139,14 @@ export class SlackBot {
           title: text.label.slice(0, 24),
           submitLabel: "Send",
           privateMetadata: `${choice.ref}.${choice.code}`,
-          children: [TextInput({ id: TEXT_FIELD, label: text.prompt, multiline: true, maxLength: 2000 })],
+          children: [
+            TextInput({
+              id: TEXT_FIELD,
+              label: firstSentence(text.prompt),
+              multiline: true,
+              maxLength: 2000,
+            }),
+          ],
         }),
       );
       return;
@@ -150,11 +164,16 @@ export class SlackBot {
     if (!choice) return refuse("This form is not one of Parley's.");
     const text = event.values[TEXT_FIELD]?.trim() ?? "";
     if (!text) return refuse("Write something, or close this and choose another button.");
-    const reply = await this.hooks.choseWithText(account, choice.ref, choice.code, text);
+    const reply = await this.hooks.chose(account, choice.ref, choice.code, text);
     return reply ? refuse(reply) : undefined;
   }
 }
 
 function linkedText(account: ChatAccount): string {
   return `Linked to Parley as ${account.person}. Cards that wait for you will arrive in this app's direct messages, with buttons.`;
+}
+
+/** The question's first sentence: a prompt may go on with how another platform asks for the text. */
+function firstSentence(prompt: string): string {
+  return /^[^?.!]*[?.!]?/.exec(prompt)?.[0].trim() || prompt;
 }

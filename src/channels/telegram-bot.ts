@@ -1,44 +1,62 @@
 // Telegram's side of the channel object: the Chat SDK verifies each webhook call (the secret token
 // header), drops repeated updates (by update_id, in SQLite) and routes it; this file links accounts
-// (`/start <code>`, `/link <code>`) and turns a button press into the card's command.
+// (`/start <code>`, `/link <code>`), turns a button press into the card's command, and asks for
+// the text a choice needs with a forced reply, whose reply answers the card.
 import type { TelegramAdapter } from "@chat-adapter/telegram";
-import { type ActionEvent, Chat, type SlashCommandEvent, type StateAdapter } from "chat";
+import {
+  type ActionEvent,
+  Actions,
+  Card,
+  CardText,
+  Chat,
+  LinkButton,
+  type Message,
+  type SlashCommandEvent,
+  type StateAdapter,
+  type Thread,
+} from "chat";
 import type { TelegramConfig } from "../config";
-import { CHOICE_ACTION, readChoiceValue } from "./card-message";
-import type { ChannelDirectory, ChatAccount } from "./channel-directory";
-import { telegramAdapter } from "./telegram-adapter";
+import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
+import type { ChannelHooks } from "./channel-hooks";
+import { askForText, telegramAdapter } from "./telegram-adapter";
+import type { TextPrompts } from "./text-prompts";
 
-export interface ChannelHooks {
-  directory: ChannelDirectory;
-  /** An account just linked: its person's inbox starts sending it cards. */
-  linked(account: ChatAccount, origin: string): Promise<void>;
-  /** A linked account pressed a card's button: what to tell it, or null for nothing. */
-  chose(account: ChatAccount, ref: number, code: string): Promise<string | null>;
-}
+export type { ChannelHooks };
 
 export const NOT_LINKED =
   "This Telegram account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Telegram.";
 export const NOT_DIRECT = "Parley answers only in a direct message with this bot.";
 const LINK_HELP = "Send /link followed by the code your Parley inbox shows under Link Telegram.";
 const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
+const REPLY_HELP =
+  "To answer a card, press its buttons. To send text (a reason, an answer, feedback), reply to the message where Parley asked for it.";
 
 type TelegramChat = { id: number; type: string };
+type TelegramMessage = { chat?: TelegramChat; reply_to_message?: { message_id: number } };
 
 export class TelegramBot {
   private readonly chat: Chat<{ telegram: TelegramAdapter }>;
+  private readonly adapter: TelegramAdapter;
   // INVARIANT: the deployment's origin as the last webhook reached it; every webhook of one
   // deployment arrives at the same origin, so an instance that lost it learns it again on the next.
   private origin = "";
 
-  constructor(config: TelegramConfig, state: StateAdapter, hooks: ChannelHooks) {
+  constructor(
+    config: TelegramConfig,
+    state: StateAdapter,
+    hooks: ChannelHooks,
+    private readonly prompts: TextPrompts,
+  ) {
+    this.adapter = telegramAdapter(config);
     this.chat = new Chat({
-      adapters: { telegram: telegramAdapter(config) },
+      adapters: { telegram: this.adapter },
       state,
       userName: config.botUserName ?? "parley",
       logger: "warn",
     });
     this.chat.onSlashCommand(["/start", "/link"], (event) => this.link(event, hooks));
     this.chat.onAction(CHOICE_ACTION, (event) => this.choose(event, hooks));
+    this.chat.onDirectMessage((thread, message) => this.replied(thread, message, hooks));
   }
 
   /** Verifies and handles one webhook call; answers once its work is done and stored. */
@@ -77,7 +95,45 @@ export class TelegramBot {
     if (!account) return tell(NOT_LINKED);
     const choice = readChoiceValue(event.value);
     if (!choice) return tell("This button is not one of Parley's.");
+    if (choice.code === SEE_ALL) {
+      const seen = await hooks.seeAll(account, choice.ref, this.origin);
+      if ("refusal" in seen) return tell(seen.refusal);
+      // A button, not a link in the text: Telegram fetches a text link for its preview, which would spend it.
+      if (event.thread)
+        await event.thread.post(
+          Card({
+            children: [
+              CardText("The whole card, in Parley. The link opens once, within 5 minutes."),
+              Actions([LinkButton({ url: seen.url, label: "See all in Parley" })]),
+            ],
+          }),
+        );
+      return;
+    }
+    const wanted = await hooks.textWanted(account, choice.ref, choice.code);
+    if (wanted && event.thread) {
+      const messageId = await askForText(this.adapter, chat.id, wanted);
+      this.prompts.asked("telegram", event.thread.id, messageId, account.accountId, choice);
+      return;
+    }
     const reply = await hooks.chose(account, choice.ref, choice.code);
     if (reply) await tell(reply);
+  }
+
+  /** A direct message: the reply to a forced reply answers its card's choice with the text. */
+  private async replied(thread: Thread, message: Message, hooks: ChannelHooks): Promise<void> {
+    const raw = message.raw as TelegramMessage;
+    if (raw.chat?.type !== "private") return;
+    const account = hooks.directory.account("telegram", message.author.userId);
+    if (!account) return void (await thread.post(NOT_LINKED));
+    const repliedTo = raw.reply_to_message?.message_id;
+    const prompt =
+      repliedTo === undefined
+        ? null
+        : this.prompts.find("telegram", thread.id, String(repliedTo), account.accountId);
+    const text = message.text.trim();
+    if (!prompt || !text) return void (await thread.post(REPLY_HELP));
+    const reply = await hooks.chose(account, prompt.ref, prompt.code, text);
+    if (reply) await thread.post(reply);
   }
 }

@@ -32,3 +32,8 @@ export function narrowestRule(toolName: string, input: unknown): string {
   }
   return toolName;
 }
+
+/** The rule "Allow … for" starts from, on the page and in chat: the agent's own first suggestion, else the narrowest. */
+export function prefilledRule(toolName: string, input: unknown, suggested: readonly string[] = []): string {
+  return suggested[0] ?? narrowestRule(toolName, input);
+}

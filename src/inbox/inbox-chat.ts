@@ -1,58 +1,75 @@
 // Cards sent to the person's linked chat accounts: one delivery row per card and account (unique,
-// so never posted twice), sent on the inbox's alarm with the push retry schedule, and a second row
-// per message that edits it to the card's receipt once the card resolves anywhere.
+// so never posted twice), sent on the inbox's alarm as a push is (the same row shape, lease and
+// retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
+// card's receipt once the card resolves anywhere.
+import { pressOf, textWanted } from "../channels/card-choices";
 import type { ChatSender } from "../channels/chat-sender";
 import { failureOf } from "../channels/chat-sender";
-import { RETRY_DELAYS_MS } from "../notify/notifier";
+import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
+import { DeliveryRows, type DeliveryRow as SharedRow } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxEvent, OutboxEntry } from "../protocol/inbox";
-import type { DeliveryView } from "../protocol/notify";
-import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import { namesSomeone } from "../protocol/people";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
-import type { InboxChatAccount } from "../session/inbox-rpc";
+import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-rpc";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** Declared with the inbox's RPC surface, which the channel object calls with it. */
-export type { InboxChatAccount };
+export type { ChatPressOutcome, InboxChatAccount };
 
 /** A row taken for sending is not taken again before this, so a dying alarm never sends twice at once. */
 const LEASE_MS = 60_000;
 /** An edit waits this long for its card's message to be posted first. */
 const WAIT_FOR_POST_MS = 5_000;
 
-type DeliveryRow = {
-  id: number;
+type DeliveryRow = SharedRow & {
   platform: ChatPlatform;
   link_id: string;
   thread_id: string;
   session_id: string;
-  interaction_id: string;
   change: "opened" | "resolved";
   payload: string;
-  status: DeliveryView["status"];
-  attempts: number;
-  next_at: number | null;
   message_id: string | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
+  progress: string | null;
 };
 
-/** The receipt a chat message is edited to: "Approved by Ana · Telegram", "Timed out". */
-export function chatReceipt(
-  resolved: Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy">,
-): string {
-  const words = OUTCOME_WORDS[resolved.outcome];
-  return namesSomeone(resolved.answeredBy) ? `${words} by ${resolved.answeredBy}` : words;
+type Resolved = Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy" | "decision">;
+
+/** The receipt a message of a `kind` card is edited to: "Approved by Ana · Telegram", "Timed out — denied". */
+export function chatReceipt(kind: string, resolved: Resolved): string {
+  return receiptOf({
+    kind,
+    outcome: resolved.outcome,
+    answeredBy: resolved.answeredBy ?? null,
+    named: namesSomeone(resolved.answeredBy),
+    decidedBy: resolved.decision?.decidedBy ?? null,
+  });
+}
+
+/** A card's message as a press finds it: the card, where it was posted, what its presses gathered. */
+export interface ChatMessageOfCard {
+  card: InboxCard;
+  threadId: string;
+  messageId: string | null;
+  progress: unknown;
+}
+
+function openUrlOf(origin: string, card: InboxCard): string {
+  return `${origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
 }
 
 export class InboxChat {
+  private readonly rows: DeliveryRows<DeliveryRow>;
+
   constructor(
     private readonly sql: SqlCounter,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.rows = new DeliveryRows(sql, now, {
+      name: "chat_deliveries",
+      columns: "*, platform AS channel, link_id AS target",
+    });
+  }
 
   addAccount(account: InboxChatAccount): void {
     this.sql.run(
@@ -92,17 +109,19 @@ export class InboxChat {
             enqueued;
         }
       } else if (change.type === "card_resolved") {
-        enqueued = this.onResolved(event.sessionId, change.interactionId, chatReceipt(change)) || enqueued;
+        enqueued =
+          this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||
+          enqueued;
       } else if (change.type === "session_removed") {
         for (const row of this.messagesOf(event.sessionId, null)) {
-          enqueued = this.onResolved(event.sessionId, row.interaction_id, "Withdrawn") || enqueued;
+          enqueued = this.onResolved(event.sessionId, row.interaction_id, () => "Withdrawn") || enqueued;
         }
       }
     }
     return enqueued;
   }
 
-  private onResolved(sessionId: string, interactionId: string, receipt: string): boolean {
+  private onResolved(sessionId: string, interactionId: string, receipt: (kind: string) => string): boolean {
     let enqueued = false;
     for (const opened of this.messagesOf(sessionId, interactionId)) {
       if (opened.status === "pending" && opened.attempts === 0) {
@@ -125,7 +144,10 @@ export class InboxChat {
         opened.thread_id,
         sessionId,
         interactionId,
-        JSON.stringify({ receipt, opened: opened.id }),
+        JSON.stringify({
+          receipt: receipt((JSON.parse(opened.payload) as InboxCard).kind),
+          opened: opened.id,
+        }),
         this.now(),
         this.now(),
         this.now(),
@@ -166,12 +188,96 @@ export class InboxChat {
 
   /** The card a button of message `ref` stands for, when `linkId`'s account was sent it. */
   cardOf(ref: number, linkId: string): InboxCard | null {
+    return this.messageOf(ref, linkId)?.card ?? null;
+  }
+
+  /** Message `ref` as a press of `linkId`'s account finds it; null when that account was not sent it. */
+  messageOf(ref: number, linkId: string): ChatMessageOfCard | null {
     const row = this.sql.one<DeliveryRow>(
       `SELECT * FROM chat_deliveries WHERE id = ? AND link_id = ? AND change = 'opened'`,
       ref,
       linkId,
     );
-    return row ? (JSON.parse(row.payload) as InboxCard) : null;
+    if (!row) return null;
+    return {
+      card: JSON.parse(row.payload) as InboxCard,
+      threadId: row.thread_id,
+      messageId: row.message_id,
+      progress: row.progress === null ? null : JSON.parse(row.progress),
+    };
+  }
+
+  /** The text choice `code` of message `ref` asks for first; null when it asks none (or is not offered). */
+  textWanted(ref: number, linkId: string, code: string): { prompt: string; label: string } | null {
+    const message = this.messageOf(ref, linkId);
+    return message ? textWanted(message.card, message.progress, code) : null;
+  }
+
+  /**
+   * A press of `code` (with the text it asked for) on message `ref`, read and kept in one step so
+   * two presses never lose each other's toggles: the card's command once the answer is whole.
+   */
+  press(ref: number, linkId: string, code: string, text: string | null): ChatPressOutcome {
+    const message = this.messageOf(ref, linkId);
+    if (!message) return { type: "unknown" };
+    const press = pressOf(message.card, message.progress, code, text);
+    if (press === null) return { type: "not_offered" };
+    if ("command" in press) return { type: "command", card: message.card, command: press.command };
+    // A card already resolved keeps its receipt: a late toggle must not bring its buttons back.
+    const resolved = this.sql.one<{ payload: string }>(
+      `SELECT payload FROM chat_deliveries WHERE link_id = ? AND session_id = ? AND interaction_id = ? AND change = 'resolved'`,
+      linkId,
+      message.card.sessionId,
+      message.card.interactionId,
+    );
+    if (resolved)
+      return { type: "resolved", receipt: (JSON.parse(resolved.payload) as { receipt: string }).receipt };
+    this.saveProgress(ref, linkId, press.progress);
+    return { type: "progress" };
+  }
+
+  /** Shows message `ref` again as far as its presses got; false when it could not be. */
+  async showAgain(
+    ref: number,
+    linkId: string,
+    senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
+  ): Promise<boolean> {
+    const row = this.sql.one<DeliveryRow>(
+      `SELECT * FROM chat_deliveries WHERE id = ? AND link_id = ?`,
+      ref,
+      linkId,
+    );
+    const account = this.sql.one<{ origin: string }>(
+      `SELECT origin FROM chat_links WHERE link_id = ?`,
+      linkId,
+    );
+    const sender = row ? await senderFor(row.platform) : null;
+    if (!row?.message_id || !account || !sender) return false;
+    const card = JSON.parse(row.payload) as InboxCard;
+    const progress = row.progress === null ? null : JSON.parse(row.progress);
+    try {
+      await sender.update(row.thread_id, row.message_id, {
+        card,
+        ref,
+        openUrl: openUrlOf(account.origin, card),
+        progress,
+      });
+      return true;
+    } catch {
+      // The presses are kept: the next press shows the message again.
+      return false;
+    }
+  }
+
+  /** Keeps what message `ref`'s presses gathered so far (null: start again). */
+  saveProgress(ref: number, linkId: string, progress: unknown): void {
+    this.sql.run(
+      ["chat_deliveries"],
+      `UPDATE chat_deliveries SET progress = ? WHERE id = ? AND link_id = ? AND change = 'opened'`,
+      progress === null ? null : JSON.stringify(progress),
+      ref,
+      linkId,
+    );
   }
 
   /** Sends every row that is due with `senderFor(platform)`; never throws. */
@@ -179,24 +285,11 @@ export class InboxChat {
     now: number,
     senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
   ): Promise<void> {
-    const due = this.sql.all<DeliveryRow>(
-      `SELECT * FROM chat_deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT 50`,
-      now,
-    );
-    for (const row of due) {
-      this.sql.run(
-        ["chat_deliveries"],
-        `UPDATE chat_deliveries SET attempts = attempts + 1, next_at = ?, updated_at = ? WHERE id = ?`,
-        now + LEASE_MS,
-        now,
-        row.id,
-      );
-    }
-    for (const row of due) {
+    for (const row of this.rows.lease(now, now + LEASE_MS)) {
       try {
-        await this.deliver({ ...row, attempts: row.attempts + 1 }, now, senderFor);
+        await this.deliver(row, now, senderFor);
       } catch (error) {
-        this.settle(row.id, row.attempts + 1, now, { retry: false, message: failureOf(error).message });
+        this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: failureOf(error).message });
       }
     }
   }
@@ -208,7 +301,7 @@ export class InboxChat {
   ): Promise<void> {
     const sender = await senderFor(row.platform);
     if (!sender)
-      return this.settle(row.id, row.attempts, now, {
+      return this.rows.settleAttempt(row.id, row.attempts, {
         retry: false,
         message: `${PLATFORM_NAMES[row.platform]} is not configured`,
       });
@@ -218,84 +311,44 @@ export class InboxChat {
           `SELECT origin FROM chat_links WHERE link_id = ?`,
           row.link_id,
         );
-        if (!account) return this.settle(row.id, row.attempts, now, { retry: false, message: "unlinked" });
+        if (!account)
+          return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
         const card = JSON.parse(row.payload) as InboxCard;
-        const openUrl = `${account.origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
-        const messageId = await sender.post(row.thread_id, { card, ref: row.id, openUrl });
+        const messageId = await sender.post(row.thread_id, {
+          card,
+          ref: row.id,
+          openUrl: openUrlOf(account.origin, card),
+        });
         this.sql.run(
           ["chat_deliveries"],
           `UPDATE chat_deliveries SET message_id = ? WHERE id = ?`,
           messageId,
           row.id,
         );
-        return this.settle(row.id, row.attempts, now, null);
+        return this.rows.settleAttempt(row.id, row.attempts, null);
       }
       const { receipt, opened } = JSON.parse(row.payload) as { receipt: string; opened: number };
       const message = this.sql.one<DeliveryRow>(`SELECT * FROM chat_deliveries WHERE id = ?`, opened);
       if (message?.status === "pending") {
         // The message is still on its way: edit it once it has an id (this try is not counted).
-        this.sql.run(
-          ["chat_deliveries"],
-          `UPDATE chat_deliveries SET attempts = attempts - 1, next_at = ? WHERE id = ?`,
-          now + WAIT_FOR_POST_MS,
-          row.id,
-        );
-        return;
+        return this.rows.postpone(row.id, now + WAIT_FOR_POST_MS);
       }
       if (!message?.message_id)
-        return this.settle(row.id, row.attempts, now, { retry: false, message: "never posted" });
+        return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "never posted" });
       await sender.edit(row.thread_id, message.message_id, receipt);
-      return this.settle(row.id, row.attempts, now, null);
+      return this.rows.settleAttempt(row.id, row.attempts, null);
     } catch (error) {
-      return this.settle(row.id, row.attempts, now, failureOf(error));
+      return this.rows.settleAttempt(row.id, row.attempts, failureOf(error));
     }
   }
 
-  private settle(
-    id: number,
-    attempts: number,
-    now: number,
-    failure: { retry: boolean; message: string } | null,
-  ): void {
-    const delay = RETRY_DELAYS_MS[attempts - 1];
-    const retry = failure?.retry === true && delay !== undefined;
-    this.sql.run(
-      ["chat_deliveries"],
-      `UPDATE chat_deliveries SET status = ?, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`,
-      failure === null ? "delivered" : retry ? "pending" : "failed",
-      failure?.message ?? null,
-      retry ? now + (delay as number) : null,
-      now,
-      id,
-    );
-  }
-
   nextDue(): number | null {
-    return (
-      this.sql.one<{ d: number | null }>(
-        `SELECT MIN(next_at) AS d FROM chat_deliveries WHERE status = 'pending'`,
-      )?.d ?? null
-    );
+    return this.rows.earliestDue();
   }
 
   /** The rows as the deliveries log lists them, newest first. */
-  list(limit = 200): DeliveryView[] {
-    return this.sql
-      .all<DeliveryRow>(`SELECT * FROM chat_deliveries ORDER BY id DESC LIMIT ?`, limit)
-      .map((row) => ({
-        id: row.id,
-        channel: row.platform,
-        target: row.link_id,
-        change: row.change,
-        interactionId: row.interaction_id,
-        status: row.status,
-        attempts: row.attempts,
-        nextAt: row.status === "pending" ? row.next_at : null,
-        lastStatus: row.last_status,
-        lastError: row.last_error,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      }));
+  list(limit = 200) {
+    return this.rows.list(limit);
   }
 
   private accounts() {

@@ -23,7 +23,7 @@ import { SqlCounter } from "../storage/sql-counter";
 import { DecisionStore } from "./decision-store";
 import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
-import { InboxChat, type InboxChatAccount } from "./inbox-chat";
+import { type ChatPressOutcome, InboxChat, type InboxChatAccount } from "./inbox-chat";
 import { chatSenderFor } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { inboxDeadlineSources } from "./inbox-deadline-sources";
@@ -240,6 +240,17 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   async chatCard(ref: number, linkId: string) {
     return this.chat.cardOf(ref, linkId);
+  }
+
+  async chatTextWanted(ref: number, linkId: string, code: string) {
+    return this.chat.textWanted(ref, linkId, code);
+  }
+
+  async chatPress(ref: number, linkId: string, code: string, text: string | null): Promise<ChatPressOutcome> {
+    const outcome = this.chat.press(ref, linkId, code, text);
+    if (outcome.type === "progress")
+      await this.chat.showAgain(ref, linkId, (platform) => chatSenderFor(this.env, platform));
+    return outcome;
   }
 
   async listLinks(): Promise<InboxLinkView[]> {

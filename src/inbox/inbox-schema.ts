@@ -80,6 +80,11 @@ const MIGRATIONS: string[][] = [
     `CREATE INDEX chat_deliveries_due ON chat_deliveries (status, next_at)`,
     `CREATE INDEX chat_deliveries_by_card ON chat_deliveries (session_id, interaction_id)`,
   ],
+  [
+    // What a chat message's presses gathered so far (several questions answered in turn, toggles
+    // of a multi-select), sent as one answer when complete (src/channels/card-progress.ts).
+    `ALTER TABLE chat_deliveries ADD COLUMN progress TEXT`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

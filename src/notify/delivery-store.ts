@@ -1,13 +1,16 @@
-// Delivery rows: one per (card change, push device or webhook). A row is its own deadline: the
-// alarm sends every row whose `next_at` has come, and a retry is a later `next_at`.
-import { type CardChange, CardNotice, type DeliveryView } from "../protocol/notify";
+// Push and webhook delivery rows: one per (card change, push device or webhook). A row is its own
+// deadline: the alarm sends every row whose `next_at` has come, and a retry is a later `next_at`
+// (the rows' shared shape and schedule: src/notify/delivery-rows.ts).
+import { CardNotice, type DeliveryView } from "../protocol/notify";
 import type { SqlCounter } from "../storage/sql-counter";
+import { type DeliveryRow, DeliveryRows, type DeliveryStatus } from "./delivery-rows";
+
+export type { DeliveryStatus };
 
 /** Settled rows kept for the log; older ones are dropped as new ones arrive. */
 const KEPT_ROWS = 500;
 
 export type Channel = DeliveryView["channel"];
-export type DeliveryStatus = DeliveryView["status"];
 
 export interface DueDelivery {
   id: number;
@@ -17,23 +20,10 @@ export interface DueDelivery {
   notice: CardNotice;
 }
 
-type Row = {
-  id: number;
-  channel: Channel;
-  target: string;
-  change: CardChange;
-  interaction_id: string;
-  notice: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_at: number | null;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-};
+type Row = DeliveryRow & { notice: string };
 
 export class SqlDeliveryStore {
+  private readonly rows: DeliveryRows<Row>;
   /** When the next pending delivery is due. Asked on every re-arm of the alarm; kept until `deliveries` changes. */
   readonly earliestDue: () => number | null;
 
@@ -41,12 +31,8 @@ export class SqlDeliveryStore {
     private readonly sql: SqlCounter,
     private readonly now: () => number,
   ) {
-    this.earliestDue = sql.keptUntilWritten(
-      ["deliveries"],
-      () =>
-        sql.one<{ d: number | null }>(`SELECT MIN(next_at) AS d FROM deliveries WHERE status = 'pending'`)
-          ?.d ?? null,
-    );
+    this.rows = new DeliveryRows(sql, now, { name: "deliveries", columns: "*" });
+    this.earliestDue = this.rows.earliestDue;
   }
 
   enqueue(channel: Channel, target: string, notice: CardNotice): void {
@@ -81,71 +67,24 @@ export class SqlDeliveryStore {
       .map((row) => row.target);
   }
 
-  /**
-   * Takes the due rows and leases them until `leaseUntil`: a row counts one more attempt and will
-   * not be taken again before then, so an alarm that dies mid-send retries it later, never twice at once.
-   */
+  /** Takes the due rows, leased until `leaseUntil` (DeliveryRows.lease). */
   lease(now: number, leaseUntil: number, limit = 50): DueDelivery[] {
-    const rows = this.sql.all<Row>(
-      `SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`,
-      now,
-      limit,
-    );
-    for (const row of rows) {
-      this.sql.run(
-        ["deliveries"],
-        `UPDATE deliveries SET attempts = attempts + 1, next_at = ?, updated_at = ? WHERE id = ?`,
-        leaseUntil,
-        now,
-        row.id,
-      );
-    }
-    return rows.map((row) => ({
+    return this.rows.lease(now, leaseUntil, limit).map((row) => ({
       id: row.id,
       channel: row.channel,
       target: row.target,
-      attempts: row.attempts + 1,
+      attempts: row.attempts,
       notice: CardNotice.parse(JSON.parse(row.notice)),
     }));
   }
 
   /** Records one attempt's outcome; `retryAt` keeps the row pending until then. */
-  settle(
-    id: number,
-    outcome: {
-      status: DeliveryStatus;
-      httpStatus: number | null;
-      error: string | null;
-      retryAt: number | null;
-    },
-  ): void {
-    this.sql.run(
-      ["deliveries"],
-      `UPDATE deliveries SET status = ?, last_status = ?, last_error = ?, next_at = ?, updated_at = ? WHERE id = ?`,
-      outcome.status,
-      outcome.httpStatus,
-      outcome.error,
-      outcome.retryAt,
-      this.now(),
-      id,
-    );
+  settle(id: number, outcome: Parameters<DeliveryRows<Row>["settle"]>[1]): void {
+    this.rows.settle(id, outcome);
   }
 
   /** The log, newest first. */
   list(limit = 200): DeliveryView[] {
-    return this.sql.all<Row>(`SELECT * FROM deliveries ORDER BY id DESC LIMIT ?`, limit).map((row) => ({
-      id: row.id,
-      channel: row.channel,
-      target: row.target,
-      change: row.change,
-      interactionId: row.interaction_id,
-      status: row.status,
-      attempts: row.attempts,
-      nextAt: row.status === "pending" ? row.next_at : null,
-      lastStatus: row.last_status,
-      lastError: row.last_error,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    }));
+    return this.rows.list(limit);
   }
 }

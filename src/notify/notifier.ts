@@ -7,6 +7,7 @@ import { type InteractionPromptData, PROMPT_EVENT_TYPES, type SessionEvent } fro
 import type { CardNotice } from "../protocol/notify";
 import { isPromptEvent } from "../protocol/prompt-event";
 import { cardUrl, type NoticeContext, openedNotice, reminderNotice, resolvedNotice } from "./card-notice";
+import { retryAt } from "./delivery-rows";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
 import { sendPush } from "./push-sender";
 import type { SendResult } from "./send-result";
@@ -15,8 +16,6 @@ import { sendWebhook } from "./webhook-sender";
 
 const CARD_EVENTS = new Set<SessionEvent["type"]>([...PROMPT_EVENT_TYPES, "interaction_resolved"]);
 
-/** Waits before attempts 2, 3, …; after the last one a delivery is marked failed. */
-export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
 /** How long a row taken for sending is held before another alarm may take it again. */
 const LEASE_MS = 60_000;
 
@@ -128,8 +127,8 @@ export class Notifier {
     }
     if (result.kind === "gone" && delivery.channel === "push")
       this.deps.subscriptions.delete(delivery.target);
-    const delay = RETRY_DELAYS_MS[delivery.attempts - 1];
-    const retry = result.kind === "retry" && delay !== undefined;
+    const next = retryAt(delivery.attempts, now);
+    const retry = result.kind === "retry" && next !== null;
     if (!retry && (result.kind === "failed" || result.kind === "retry")) {
       logSecurityEvent("delivery_failed", {
         sessionId: this.deps.session().sessionId,
@@ -141,7 +140,7 @@ export class Notifier {
       status: retry ? "pending" : result.kind === "retry" ? "failed" : result.kind,
       httpStatus: result.httpStatus,
       error: "error" in result ? result.error : null,
-      retryAt: retry ? now + delay : null,
+      retryAt: retry ? next : null,
     });
   }
 

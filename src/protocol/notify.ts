@@ -1,6 +1,7 @@
 // Reaching people away from the tab: push subscriptions a device registers, the payloads pushes and
 // webhooks carry, and the delivery log a session's owner can read.
 import * as z from "zod";
+import { ChatPlatform } from "./channels";
 import { DeviceId, InteractionId, SessionId, ToolCallId } from "./session";
 
 function base64UrlBytes(text: string): number | null {
@@ -79,7 +80,7 @@ export type CardNotice = z.infer<typeof CardNotice>;
 
 export const DeliveryView = z.object({
   id: z.number().int(),
-  channel: z.enum(["push", "webhook", "telegram", "slack", "discord"]),
+  channel: z.union([z.enum(["push", "webhook"]), ChatPlatform]),
   /** The device id for a push, the URL's origin for a webhook, the chat link's id for a chat message. */
   target: z.string(),
   change: CardChange,

@@ -8,6 +8,7 @@ import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf, requireInPerson } from "./person";
 import { readJsonBody } from "./read-json-body";
+import { seeAllRoute } from "./see-all-route";
 
 export const channelRoutes = new Hono<AppEnv>();
 
@@ -72,3 +73,6 @@ channelWebhookRoutes.post("/discord", async (c) => {
   const answered = await channelStub(c.env).fetch(c.req.raw);
   return new Response(answered.body, answered);
 });
+
+// A chat's "See all" link: a capability of its own, opened by a browser that may hold no credential.
+seeAllRoute(channelWebhookRoutes);

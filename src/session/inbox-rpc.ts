@@ -3,6 +3,7 @@
 
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { ChatPlatform } from "../protocol/channels";
+import type { SessionCommand } from "../protocol/commands";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
 import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../protocol/grants";
@@ -20,6 +21,14 @@ export interface InboxChatAccount {
   /** The deployment's origin the account linked through, for links back to the inbox. */
   origin: string;
 }
+
+/** What a press on a card's message came to: a command for the card's session, or a message shown again. */
+export type ChatPressOutcome =
+  | { type: "command"; card: InboxCard; command: SessionCommand }
+  | { type: "progress" }
+  | { type: "resolved"; receipt: string }
+  | { type: "unknown" }
+  | { type: "not_offered" };
 
 export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
@@ -66,6 +75,14 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   removeChatLink(linkId: string): Promise<void>;
   /** The card behind button data `ref`, when it was sent to chat link `linkId`; null otherwise. */
   chatCard(ref: number, linkId: string): Promise<InboxCard | null>;
+  /** The text choice `code` of message `ref` asks for before it is sent; null when none. */
+  chatTextWanted(
+    ref: number,
+    linkId: string,
+    code: string,
+  ): Promise<{ prompt: string; label: string } | null>;
+  /** A press on message `ref` of chat link `linkId`: the card's command once its answer is whole (src/inbox/inbox-chat.ts). */
+  chatPress(ref: number, linkId: string, code: string, text: string | null): Promise<ChatPressOutcome>;
   /** Rows this instance wrote and read since it started, and the inbox's last event seq. */
   stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }>;
   fetch(request: Request): Promise<Response>;

@@ -1,6 +1,7 @@
 // Telegram from the inbox page on a phone: Link Telegram shows a code, the bot gets it in a direct
 // message, the account is listed; a card then arrives in the chat, a signed press approves it, the
-// page shows who approved it from where, and the chat message is edited to the receipt.
+// page shows who approved it from where, and the chat message is edited to the receipt; a long card
+// opens once through See all, and a reason replied to a forced reply denies it.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TELEGRAM_BINDINGS, type TelegramCall } from "../helpers/telegram-api";
@@ -115,6 +116,95 @@ describe.skipIf(!hasChromium)("Telegram from the inbox page", () => {
     await expect
       .poll(async () => (await callsTo("editMessageText")).map((c) => c.body.text))
       .toContain("Approved by Ana · Telegram");
+    await context.close();
+  });
+
+  it("opens a long card once through See all on a phone, and a reason replied in Telegram denies it", {
+    timeout: 60_000,
+  }, async () => {
+    const user = { id: 7_700_002, first_name: "Bo", is_bot: false };
+    const chat = { id: user.id, type: "private" };
+    const minted = await fetch(`${baseUrl()}/api/channels/link-codes`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ platform: "telegram" }),
+    });
+    const { code } = (await minted.json()) as { code: string };
+    const link = { message_id: 1, date: 1, from: user, chat, text: `/link ${code}` };
+    await sendUpdate({ message: { ...link, entities: [{ type: "bot_command", offset: 0, length: 5 }] } });
+
+    const session = await scriptedSession([
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_e2e_tg_long",
+            name: "notes_write",
+            input: { key: "essay", text: "a long note ".repeat(120) },
+          },
+        ],
+      },
+      say("Not saved."),
+    ]);
+    await postMessage(session, "Write the essay down");
+    const sentTo = async (method: string) =>
+      ((await (await fetch(`${inject("telegramApiUrl")}/control/calls`)).json()) as TelegramCall[]).filter(
+        (call) => call.method === method && Number(call.body.chat_id) === user.id,
+      );
+    type Keyboard = { inline_keyboard: { text: string; callback_data?: string; url?: string }[][] };
+    const buttonOf = (call: TelegramCall | undefined, text: string) =>
+      (call?.body.reply_markup as Keyboard | undefined)?.inline_keyboard.flat().find((b) => b.text === text);
+    await expect
+      .poll(async () => (await sentTo("sendMessage")).filter((c) => buttonOf(c, "See all")).length)
+      .toBe(1);
+    const card = (await sentTo("sendMessage")).find((c) => buttonOf(c, "See all"));
+    const press = (data: string | undefined, id: string) =>
+      sendUpdate({
+        callback_query: {
+          id,
+          from: user,
+          chat_instance: "1",
+          data,
+          message: { message_id: 1, date: 1, chat, text: "card" },
+        },
+      });
+    expect(await press(buttonOf(card, "See all")?.callback_data, "cb-e2e-see")).toBe(200);
+    const url = buttonOf((await sentTo("sendMessage")).at(-1), "See all in Parley")?.url as string;
+    expect(url).toContain("/api/channels/see/");
+
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const phone = await context.newPage();
+    await phone.goto(url);
+    await phone.getByRole("button", { name: "Approve", exact: true }).waitFor();
+    await phone.getByText("a long note a long note").first().waitFor();
+    await screenshot(phone, "telegram-see-all");
+    // Spent: the same link opens nothing a second time.
+    expect((await fetch(url, { redirect: "manual" })).status).toBe(404);
+
+    expect(await press(buttonOf(card, "Deny with reason")?.callback_data, "cb-e2e-reason")).toBe(200);
+    const asked = (await sentTo("sendMessage")).filter(
+      (c) => (c.body.reply_markup as { force_reply?: boolean } | undefined)?.force_reply,
+    );
+    const promptId = (asked.at(-1)?.result as { message_id: number } | undefined)?.message_id;
+    const reply = {
+      message_id: 2,
+      date: 1,
+      from: user,
+      chat,
+      text: "Too long for a note",
+      reply_to_message: { message_id: promptId, date: 1, chat },
+    };
+    expect(await sendUpdate({ message: reply })).toBe(200);
+    await expect
+      .poll(async () => (await sentTo("editMessageText")).map((c) => c.body.text))
+      .toContain("Denied by Bo · Telegram");
+    // The page names the reason and who gave it from where; the agent was told the reason.
+    await phone.getByText("“Too long for a note” by Bo · Telegram").first().waitFor();
+    await phone.getByText("User denied tool execution. Reason: Too long for a note").first().waitFor();
     await context.close();
   });
 });

@@ -17,6 +17,8 @@ export interface TelegramCall {
   body: Record<string, unknown>;
   /** What the stand-in answered. */
   status: number;
+  /** The `result` it answered with, when it succeeded (a sent message's id). */
+  result?: unknown;
 }
 
 const calls: TelegramCall[] = [];
@@ -40,8 +42,9 @@ export async function telegramApi(request: Request): Promise<Response> {
       { status: failing },
     );
   }
-  calls.push({ method, body, status: 200 });
-  return Response.json({ ok: true, result: resultOf(method, body) });
+  const result = resultOf(method, body);
+  calls.push({ method, body, status: 200, result });
+  return Response.json({ ok: true, result });
 }
 
 function resultOf(method: string, body: Record<string, unknown>): unknown {

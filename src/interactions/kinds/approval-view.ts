@@ -1,30 +1,87 @@
 // The approval kind's view, zod-free: the request read defensively (the tool, its whole input, the
-// risk, and an external agent's own claim about them) and, in a chat message, Approve, Deny and Deny with reason.
+// risk, and an external agent's own claim about them), and in a chat message Approve, Deny, Deny
+// with reason, and Allow… — the rule the page would pre-fill, shown with what it matches, for this
+// session, this agent or everywhere, for an hour or a day (chat's longest).
+import { describeRule, parseRule } from "../../grants/grant-rule";
+import { prefilledRule } from "../../grants/narrowest-rule";
 import { type ChatChoice, type ChatView, field, fixedChoices } from "./chat-view";
 
-const approveOrDeny = fixedChoices(
+const answers = fixedChoices(
   [
     { code: "a", label: "Approve", style: "primary", response: { decision: "approve" } },
     { code: "d", label: "Deny", style: "danger", response: { decision: "deny" } },
+    {
+      code: "dr",
+      label: "Deny with reason",
+      needsText: { prompt: "Why deny it? Reply to this message with your reason.", label: "Reason" },
+      response: (reason: string) => ({ decision: "deny", reason }),
+    },
   ],
   (request) => JSON.stringify(field(request, "input") ?? null, null, 1),
 );
 
-const DENY_WITH_REASON: ChatChoice = {
-  code: "r",
-  label: "Deny with reason",
-  needsText: { prompt: "Why deny? The agent reads this.", label: "Deny with reason" },
-};
+const ALLOW = "al";
+const BACK = "gb";
+const SCOPES = {
+  s: ["session", "This session"],
+  a: ["agent", "This agent"],
+  e: ["all", "Everywhere"],
+} as const;
+const DURATIONS = { "1": [3_600, "1 h"], "24": [86_400, "24 h"] } as const;
+
+/** The grant's rule and what it matches; null when the call offers no rule a grant can hold. */
+function allowRule(request: unknown): { rule: string; matches: string } | null {
+  const toolName = field(request, "toolName");
+  if (typeof toolName !== "string") return null;
+  const suggested = field(request, "suggestedRules");
+  const rule = prefilledRule(toolName, field(request, "input"), Array.isArray(suggested) ? suggested : []);
+  const parsed = parseRule(rule);
+  return parsed.ok ? { rule, matches: describeRule(parsed.rule) } : null;
+}
+
+function allowing(progress: unknown): boolean {
+  return (progress as { allow?: boolean } | null)?.allow === true;
+}
+
+function grantChoices(): ChatChoice[] {
+  const choices: ChatChoice[] = [];
+  for (const [scope, [, scopeLabel]] of Object.entries(SCOPES))
+    for (const [hours, [, durationLabel]] of Object.entries(DURATIONS))
+      choices.push({ code: `g${scope}${hours}`, label: `${scopeLabel} · ${durationLabel}` });
+  choices.push({ code: BACK, label: "Back" });
+  return choices;
+}
 
 export const approvalChatView: ChatView = {
-  ...approveOrDeny,
-  choices: (request) => [...approveOrDeny.choices(request), DENY_WITH_REASON],
-  response: (request, code, text) =>
-    code === DENY_WITH_REASON.code
-      ? text
-        ? { decision: "deny", reason: text }
-        : null
-      : approveOrDeny.response(request, code),
+  detail(request, progress) {
+    const input = answers.detail(request, null);
+    const allow = allowing(progress) ? allowRule(request) : null;
+    if (!allow) return input;
+    return `${input}\n\nAllow ${allow.rule} (matches ${allow.matches}) and approve this call. Where, and for how long? From chat, at most 24 hours.`;
+  },
+  choices(request, progress) {
+    if (allowing(progress) && allowRule(request)) return grantChoices();
+    const choices = answers.choices(request, null);
+    if (allowRule(request)) choices.push({ code: ALLOW, label: "Allow…" });
+    return choices;
+  },
+  press(request, progress, code, text) {
+    const allow = allowRule(request);
+    if (allowing(progress) && allow) {
+      if (code === BACK) return { progress: null };
+      const match = /^g([sae])(1|24)$/.exec(code);
+      if (!match) return null;
+      const [scope] = SCOPES[match[1] as keyof typeof SCOPES];
+      const [seconds] = DURATIONS[match[2] as keyof typeof DURATIONS];
+      return {
+        response: { decision: "approve", grant: { rule: allow.rule, scope, expiresInSeconds: seconds } },
+      };
+    }
+    if (code === ALLOW) return allow ? { progress: { allow: true } } : null;
+    return answers.press(request, null, code, text);
+  },
+  // A deadline never allows: the tool did not run.
+  timedOut: "denied",
 };
 
 /** An approval's request as a device shows it; the agent's risk and description stay its claim. */

@@ -124,7 +124,7 @@ const someCount = (value: unknown): number | null => (typeof value === "number" 
 export const formChatView: ChatView = {
   detail: () => null,
   choices: () => [],
-  response: () => null,
+  press: () => null,
   modalFields(request, max) {
     const schema = field(request, "requestedSchema");
     const properties = field(schema, "properties");

@@ -1,5 +1,6 @@
 // The plan kind's view, zod-free: the plan read defensively and its three choices as the page's
-// card and the terminal's prompt offer them, and in a chat message the plan and the same choices.
+// card and the terminal's prompt offer them, and in a chat message the plan, its three choices and
+// feedback by text.
 import { type ChatView, field, fixedChoices } from "./chat-view";
 import type { PlanChoice } from "./plan";
 
@@ -8,6 +9,12 @@ export const planChatView: ChatView = fixedChoices(
     { code: "pa", label: "Approve, run edits", style: "primary", response: { choice: "accept_edits" } },
     { code: "pr", label: "Approve, review each", response: { choice: "review_each" } },
     { code: "pk", label: "Keep planning", response: { choice: "keep_planning" } },
+    {
+      code: "pf",
+      label: "Keep planning, with feedback",
+      needsText: { prompt: "What should change in the plan? Reply to this message.", label: "Feedback" },
+      response: (feedback: string) => ({ choice: "keep_planning", feedback }),
+    },
   ],
   (request) => {
     const plan = field(request, "plan");

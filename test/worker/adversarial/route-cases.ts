@@ -128,6 +128,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/channels/link-codes": { kind: "body", acts: () => false },
   "GET /api/channels/links": { kind: "query", ok: true },
   "DELETE /api/channels/links/:linkId": { kind: "params" },
+  // A chat's See all link: an unknown or spent code is 404, whatever the credential.
+  "GET /api/channels/see/:code": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {

@@ -1,8 +1,8 @@
 // Deadlines seen from Telegram: More time pressed in the chat moves the card's deadline, and a card
-// whose deadline passes has its message edited to "Timed out" with its buttons gone.
+// whose deadline passes has its message edited to what the deadline did, with its buttons gone.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { textReply } from "../../helpers/session-harness";
+import { textReply, toolReply } from "../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { ask, deliverOutbox, Person } from "../inbox/inbox-fixtures";
 import { buttonsOf, callsTo, lastCard, link, pressFrom, sendUpdate, sentTo } from "./telegram-fixtures";
@@ -42,7 +42,7 @@ describe("telegram and deadlines", { timeout: 60_000 }, () => {
     laptop.close();
   });
 
-  it("edits the message to Timed out, without buttons, when the card's deadline passes", async () => {
+  it("edits a question's message to Timed out — no answer, without buttons, when its deadline passes", async () => {
     const lou = new Person("lou.timeout@example.com");
     const user = { id: 7201, first_name: "Lou" };
     const { session, laptop, prompt } = await cardInChat(lou, user, "toolu_tg_timeout");
@@ -51,7 +51,34 @@ describe("telegram and deadlines", { timeout: 60_000 }, () => {
     await laptop.waitForEvent("interaction_resolved");
     await deliverOutbox(session);
     const [edit] = await sentTo(lou, user.id, "editMessageText", 1);
-    expect(edit?.body.text).toBe("Timed out");
+    expect(edit?.body.text).toBe("Timed out — no answer");
+    expect(edit?.body.reply_markup).toEqual({ inline_keyboard: [] });
+    laptop.close();
+  });
+
+  it("edits an approval's message to Timed out — denied, without buttons", async () => {
+    const mo = new Person("mo.deny-timeout@example.com");
+    const user = { id: 7301, first_name: "Mo" };
+    await link(mo, user);
+    const session = await mo.createSession({
+      interactionTimeoutMs: 60_000,
+      script: [
+        toolReply([{ id: "toolu_tg_deny_timeout", name: "notes_write", input: { key: "k", text: "v" } }]),
+        textReply("Not saved."),
+      ],
+    });
+    const laptop = await mo.connect(session);
+    await laptop.request({ type: "send_message", text: "Write it" });
+    const prompt = await laptop.waitForEvent("approval_required");
+    await deliverOutbox(session);
+    await sentTo(mo, user.id, "sendMessage", 2);
+    await advanceClock(session, { at: prompt.data.expiresAt + 1 });
+    await runDurableObjectAlarm(stubOf(session));
+    const resolved = await laptop.waitForEvent("interaction_resolved");
+    expect(resolved.data.outcome).toBe("timed_out");
+    await deliverOutbox(session);
+    const [edit] = await sentTo(mo, user.id, "editMessageText", 1);
+    expect(edit?.body.text).toBe("Timed out — denied");
     expect(edit?.body.reply_markup).toEqual({ inline_keyboard: [] });
     laptop.close();
   });

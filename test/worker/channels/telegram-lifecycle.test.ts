@@ -35,7 +35,7 @@ describe("telegram over time", { timeout: 60_000 }, () => {
     await deliverOutbox(session);
     await sentTo(ed, user.id, "sendMessage", 2);
     const buttons = buttonsOf(await lastCard(user.id));
-    expect(Object.keys(buttons)).toEqual(["Postgres", "SQLite", "More time"]);
+    expect(Object.keys(buttons)).toEqual(["Postgres", "SQLite", "Other…", "More time"]);
 
     const press = pressFrom(user, 1, buttons.SQLite as string);
     const update = { update_id: 9_900_000 + user.id, ...press };

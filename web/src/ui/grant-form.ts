@@ -2,7 +2,7 @@
 // narrowest rule pre-filled (the exact command, the file's folder) or the agent's own suggestion,
 // editable, with a preview of what it matches; approving also makes the person's grant.
 import { describeRule, parseRule } from "../../../src/grants/grant-rule";
-import { narrowestRule } from "../../../src/grants/narrowest-rule";
+import { narrowestRule, prefilledRule } from "../../../src/grants/narrowest-rule";
 import type { CardGrant } from "../../../src/protocol/grants";
 import { h } from "./dom";
 import { mayChoose, roleOfPage } from "./owner-choices";
@@ -46,7 +46,7 @@ export class GrantForm {
       maxlength: "2000",
       list: `${id}-suggested`,
     });
-    this.rule.value = suggested[0] ?? narrowestRule(toolName, input);
+    this.rule.value = prefilledRule(toolName, input, suggested);
     const options = [...new Set([narrowestRule(toolName, input), ...suggested, toolName])];
     const datalist = h(
       "datalist",

@@ -1,0 +1,48 @@
+// A card as a chat message: a URL card's page is a link button next to its choices.
+import { describe, expect, it } from "vitest";
+import { cardMessage } from "../../../src/channels/card-message";
+import type { InboxCard } from "../../../src/protocol";
+
+const url: InboxCard = {
+  sessionId: "0".repeat(32),
+  interactionId: "toolu_url",
+  toolCallId: "toolu_url",
+  toolName: "mcp__auth__login",
+  kind: "url",
+  request: { url: "https://example.com/login", message: "Sign in to the service" },
+  createdAt: 0,
+  expiresAt: 1_000,
+};
+
+function buttonsOf(card: unknown): { type: string; label: string; url?: string; value?: string }[] {
+  const found: { type: string; label: string; url?: string; value?: string }[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== "object") return;
+    const element = node as { type?: string; label?: string; children?: unknown[] };
+    if ((element.type === "button" || element.type === "link-button") && element.label)
+      found.push(element as { type: string; label: string });
+    for (const child of element.children ?? []) walk(child);
+  };
+  walk(card);
+  return found;
+}
+
+describe("card message", () => {
+  it("shows a URL card's page as a link button, then I've finished and Decline", () => {
+    const buttons = buttonsOf(cardMessage({ card: url, ref: 7, openUrl: "https://parley.test/#/inbox" }));
+    expect(buttons.map((b) => [b.type, b.label])).toEqual([
+      ["link-button", "Open the page"],
+      ["button", "I've finished"],
+      ["button", "Decline"],
+      ["link-button", "Open in Parley"],
+    ]);
+    expect(buttons[0]?.url).toBe("https://example.com/login");
+    expect(buttons[1]?.value).toBe("7.uf");
+  });
+
+  it("never makes a link button of a page that is not http(s)", () => {
+    const sneaky = { ...url, request: { url: "javascript:alert(1)" } };
+    const buttons = buttonsOf(cardMessage({ card: sneaky, ref: 7, openUrl: "https://parley.test/#/inbox" }));
+    expect(buttons.map((b) => b.label)).not.toContain("Open the page");
+  });
+});
