@@ -1,8 +1,10 @@
 // "Approve all" / "Deny all": one decision for the open approval cards of one assistant message.
 // The batch is checked as a whole first, then applied in one storage transaction with one
 // compare-and-set per card; cards another device resolved first are reported, never overwritten.
+
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { DecideBatchCommand } from "../protocol/commands";
+import type { Decider } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import type { InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
@@ -77,7 +79,7 @@ export function decideBatch(
   deps: AgentDeps,
   batch: BatchDecision,
   deviceId: string | null,
-  answeredBy: string | null = null,
+  decider: Decider | null = null,
 ): BatchResult {
   // A parent's cards stay open while its delegated agent runs: each card is found in its own frame.
   const indexes = new Map<string, Map<string, number>>();
@@ -111,7 +113,7 @@ export function decideBatch(
   return deps.atomically(() => {
     const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
     for (const record of checked.records) {
-      const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark, answeredBy);
+      const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark, decider);
       if (result.ok) {
         outcome.decided.push(result.resolution);
         if (result.stopTurn) outcome.stopped = true;

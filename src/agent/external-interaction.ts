@@ -141,7 +141,14 @@ export function withdrawExternalInteraction(
 ): ExternalOutcome<ExternalInteraction> {
   const record = deps.interactions.get(interactionId);
   if (!record || !isExternalInteraction(record)) return unknownInteraction(interactionId);
-  if (record.status === "pending") cancelExternal(deps, record, withdrawnBy(agent));
+  // The agent's own process withdrew it (a bridge, or a client of the /interactions API).
+  if (record.status === "pending")
+    cancelExternal(deps, record, withdrawnBy(agent), {
+      kind: "withdrawal",
+      label: agent,
+      id: null,
+      device: "bridge",
+    });
   const now = deps.interactions.get(interactionId) ?? record;
   return { ok: true, created: false, result: externalView(now, keys.keyOf(interactionId)) };
 }

@@ -5,6 +5,7 @@ import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
 import type { CardDeadlineTerms } from "../protocol/deadline-policy";
+import type { Decider } from "../protocol/decider";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
@@ -113,13 +114,18 @@ export interface InteractionRecord {
   resolvedBy: string | null;
   /** Who answered, as the server knows them (InteractionResolution.answeredBy). */
   answeredBy?: string | null;
+  /** Who decided, structured (InteractionResolution.decider); null while pending or on older rows. */
+  decider?: Decider | null;
 }
 
 export interface InteractionStore {
   get(id: string): InteractionRecord | null;
   pending(): InteractionRecord[];
   create(
-    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+    record: Omit<
+      InteractionRecord,
+      "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy" | "decider"
+    >,
   ): void;
   /** Compare-and-set from `pending`; false when another resolution won. */
   resolve(
@@ -128,7 +134,7 @@ export interface InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
-    answeredBy?: string | null,
+    decider?: Decider | null,
   ): boolean;
   /** Pending interactions whose deadline is at or before `now`. */
   due(now: number): InteractionRecord[];

@@ -2,11 +2,11 @@
 // session's outbox row, applied once), cursor-paged, exported, and pruned after the retention.
 import {
   DECISION_CSV_COLUMNS,
-  DecidedBy,
   type DecisionData,
   type DecisionPage,
   type DecisionQuery,
   type DecisionRecord,
+  StoredDecider,
 } from "../protocol/decisions";
 import type { InteractionOutcome } from "../protocol/session";
 import type { SqlCounter } from "../storage/sql-counter";
@@ -56,7 +56,7 @@ export class DecisionStore {
       decision.inputDigest,
       resolution.outcome,
       JSON.stringify(decision.decidedBy),
-      decision.decidedBy.type === "grant" ? decision.decidedBy.grantId : null,
+      decision.decidedBy.kind === "grant" ? decision.decidedBy.id : null,
     );
   }
 
@@ -106,7 +106,7 @@ function recordOf(row: DecisionRow): DecisionRecord {
     toolName: row.tool_name,
     inputDigest: row.input_digest,
     outcome: row.outcome as InteractionOutcome,
-    decidedBy: DecidedBy.parse(JSON.parse(row.decided_by)),
+    decidedBy: StoredDecider.parse(JSON.parse(row.decided_by)),
     sessionExists: row.session_exists === 1,
   };
 }
@@ -116,14 +116,8 @@ export function decisionsCsv(records: readonly DecisionRecord[]): string {
   const lines = [DECISION_CSV_COLUMNS.join(",")];
   for (const r of records) {
     const by = r.decidedBy;
-    const who =
-      by.type === "person"
-        ? (by.name ?? "person")
-        : by.type === "withdrawal"
-          ? `withdrawn by ${by.agent}`
-          : by.type;
-    const device = by.type === "person" ? by.device : by.type === "cancel" ? (by.device ?? "") : "";
-    const grant = by.type === "grant" ? by.grantId : "";
+    const who = by.kind === "withdrawal" ? `withdrawn by ${by.label ?? "the agent"}` : (by.label ?? by.kind);
+    const grant = by.kind === "grant" ? (by.id ?? "") : "";
     const cells = [
       r.decisionId,
       new Date(r.at).toISOString(),
@@ -134,8 +128,10 @@ export function decisionsCsv(records: readonly DecisionRecord[]): string {
       r.inputDigest,
       r.outcome,
       who,
-      device,
+      by.device ?? "",
       grant,
+      by.kind,
+      by.id ?? "",
     ];
     lines.push(cells.map((cell) => csvCell(String(cell))).join(","));
   }

@@ -2,6 +2,7 @@
 import * as z from "zod";
 import { AgentFrameView, FRAME_MARK_FIELDS } from "./agents";
 import { CardDeadlineTerms } from "./deadline-policy";
+import { Decider } from "./decider";
 
 export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
@@ -92,6 +93,8 @@ export const InteractionResolution = z.object({
    * timeout) or on events stored before it was recorded.
    */
   answeredBy: z.string().nullable().optional(),
+  /** Who decided, structured (src/protocol/decider.ts); absent on events stored before deciders. */
+  decider: Decider.optional(),
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),

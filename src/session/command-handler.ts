@@ -7,6 +7,7 @@ import { topMark } from "../agent/frame-mark";
 import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { SessionCommand } from "../protocol/commands";
+import { answererName, type Decider } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
@@ -18,17 +19,19 @@ export interface CommandContext {
   loop: AgentLoop;
   sentMessages: SentMessageLog;
   /**
-   * Who sends the command, as the server knows them (a person, or a link's label and id): recorded
-   * on answers, messages, cancels and mode changes; the device id stays a display name only.
+   * Who sends the command, as the server knew them where it entered (a person, a link, a chat
+   * account, from a kind of device): recorded on answers, messages, cancels and mode changes; the
+   * device id stays a display name only.
    */
-  answeredBy?: string | null;
+  decider?: Decider | null;
 }
 
 export function executeCommand(
-  { deps, loop, sentMessages, answeredBy = null }: CommandContext,
+  { deps, loop, sentMessages, decider = null }: CommandContext,
   command: SessionCommand,
   deviceId: string | null,
 ): CommandOutcome {
+  const answeredBy = answererName(decider);
   switch (command.type) {
     case "send_message": {
       // A resend after a lost ack carries the same requestId and text: answer it, do not post it again.
@@ -48,7 +51,7 @@ export function executeCommand(
             ...topMark(deps),
           });
           if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued: false });
-          return replyInChat(deps, command.text, deviceId, answeredBy);
+          return replyInChat(deps, command.text, deviceId, decider);
         });
         wake(loop);
         return { ok: true, result: { messageId, queued: false, answered } };
@@ -76,14 +79,14 @@ export function executeCommand(
     }
     case "decide_batch": {
       const { type: _type, requestId: _requestId, ...batch } = command;
-      const decided = decideBatch(deps, batch, deviceId, answeredBy);
+      const decided = decideBatch(deps, batch, deviceId, decider);
       if (!decided.ok) return decided;
-      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected", answeredBy);
+      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected", decider);
       wake(loop);
       return { ok: true, result: decided.outcome };
     }
     case "cancel": {
-      if (!loop.cancel(deviceId, "cancelled", answeredBy)) {
+      if (!loop.cancel(deviceId, "cancelled", decider)) {
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
       }
       wake(loop); // queued messages run next
@@ -109,7 +112,7 @@ export function executeCommand(
           },
         };
       }
-      const ended = loop.endAgent(deviceId);
+      const ended = loop.endAgent(deviceId, decider);
       wake(loop);
       return { ok: true, result: { frameId: ended?.frameId ?? top.frameId, agent: top.agent } };
     }
@@ -142,10 +145,10 @@ export function executeCommand(
         answer.response,
         deviceId,
         undefined,
-        answeredBy,
+        decider,
       );
       // Reject and stop: the denial is recorded, then the turn ends instead of calling the model.
-      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", answeredBy);
+      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", decider);
       // A late answer may just have timed its interaction out; either way the loop has work to do.
       if (result.ok || result.error.code === "already_resolved") wake(loop);
       return result.ok ? { ok: true, result: result.resolution } : result;

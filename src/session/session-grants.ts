@@ -3,10 +3,9 @@
 import type { GrantDecision } from "../agent/external-interaction";
 import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
-import { type CardGrant, type DeviceKind, type GrantQuery, NewGrant } from "../protocol/grants";
+import { type CardGrant, type GrantQuery, NewGrant } from "../protocol/grants";
 import type { InteractionResolution } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
-import { deviceKindOf } from "./device-kind";
 import { externalAgentOf, SqlExternalKeys } from "./external-session";
 import type { InboxRpc } from "./inbox-rpc";
 import type { SessionState } from "./session-state";
@@ -55,12 +54,11 @@ export class SessionGrants {
    */
   async around(
     command: SessionCommand,
-    deviceId: string | null,
     access: Access,
     run: (granted: GrantDecision | null) => CommandOutcome,
   ): Promise<CommandOutcome> {
     const outcome = run(await this.beforeOpen(command));
-    await this.afterAnswer(outcome, deviceId, access);
+    await this.afterAnswer(outcome, access);
     return outcome;
   }
 
@@ -80,11 +78,7 @@ export class SessionGrants {
    * After an approval was answered with "Allow … for": the person's inbox keeps the grant. The
    * answer already stands; a grant the inbox refuses (too many) is only logged.
    */
-  async afterAnswer(
-    outcome: { ok: boolean; result?: unknown },
-    deviceId: string | null,
-    access: Access,
-  ): Promise<void> {
+  async afterAnswer(outcome: { ok: boolean; result?: unknown }, access: Access): Promise<void> {
     const resolution = outcome.ok ? (outcome.result as InteractionResolution | undefined) : undefined;
     const response = resolution?.response as { decision?: string; grant?: CardGrant } | undefined;
     if (resolution?.kind !== "approval" || response?.decision !== "approve" || !response.grant) return;
@@ -101,7 +95,8 @@ export class SessionGrants {
       agent: grant.scope === "agent" ? { name: place.agent.name, key: null } : null,
       reason: null,
       madeBy: resolution.answeredBy ?? (access.role === OWNER.role ? creator : `${access.role} link`),
-      madeFrom: deviceKindOf(deviceId) satisfies DeviceKind,
+      // Where the answer entered (a chat's grant is capped by the inbox); the API when unknown.
+      madeFrom: resolution.decider?.device ?? "api",
       fromInteraction: resolution.interactionId ?? resolution.toolCallId,
       expiresInSeconds: grant.expiresInSeconds ?? null,
     });
