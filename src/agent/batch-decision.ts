@@ -114,9 +114,13 @@ export function decideBatch(
     const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
     for (const record of checked.records) {
       const result = answerInteraction(deps, record.id, BATCH_KIND, response, deviceId, mark, decider);
+      // A card that needs several distinct approvals counts this one and waits for the rest.
+      if (result.ok && result.counted) continue;
       if (result.ok) {
         outcome.decided.push(result.resolution);
         if (result.stopTurn) outcome.stopped = true;
+      } else if (result.error.code === "already_approved") {
+        // This answerer's approval of it was counted before: it still counts once.
       } else if (result.error.code === "already_resolved") {
         outcome.alreadyResolved.push(result.error.resolution as InteractionResolution);
       } else {

@@ -15,6 +15,7 @@ import {
   WITHDRAWN_BY_PREFIX,
   withdrawnBy,
 } from "./external-id";
+import { openApprovals } from "./open-interaction";
 import type { GrantDecision, InteractionRecord } from "./ports";
 import { cancelExternal, resolveByGrant } from "./resolve-interaction";
 
@@ -37,6 +38,7 @@ export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { o
 export function openExternalInteraction(
   deps: Pick<
     AgentDeps,
+    | "approvals"
     | "atomically"
     | "cardDeadlines"
     | "clock"
@@ -101,8 +103,14 @@ export function openExternalInteraction(
     deadline,
     createdAt,
   });
+  // Distinct approvals the call needs: an allow grant (one person's standing yes) never suffices
+  // for one that needs several, while a deny grant still refuses it.
+  const needed =
+    kind.kind === "approval"
+      ? (deps.approvals?.needed({ toolName, input: (opened.request as { input?: unknown }).input }) ?? 1)
+      : 1;
   // A grant decides an approval at once: the card is stored resolved, and no device is asked.
-  if (granted && kind.kind === "approval") {
+  if (granted && kind.kind === "approval" && (needed <= 1 || granted.effect === "deny")) {
     deps.atomically(() => {
       deps.interactions.create(card(createdAt));
       if (body.key !== undefined) keys.set(id, body.key);
@@ -116,7 +124,9 @@ export function openExternalInteraction(
   deps.atomically(() => {
     deps.interactions.create(card(deadline.expiresAt));
     if (body.key !== undefined) keys.set(id, body.key);
+    const approvals = openApprovals(deps, id, needed);
     deps.events.append(deps.kinds.promptEvent(kind.kind), {
+      ...approvals,
       toolCallId: id,
       interactionId: id,
       kind: kind.kind,

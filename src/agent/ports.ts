@@ -237,3 +237,26 @@ export interface GrantGate {
   /** One decision per call, in order; null where a person must be asked. */
   decide(calls: { toolName: string; input: unknown }[]): Promise<(GrantDecision | null)[]>;
 }
+
+/** One distinct answerer's approval of a card that needs several. */
+export interface CardApprover {
+  /** Tells answerers apart (answererKey): one person, one link, one chat account. */
+  key: string;
+  decider: Decider;
+  at: number;
+}
+
+/**
+ * The deployment's rules that make some calls wait for several distinct approvals
+ * (`APPROVAL_POLICIES`), and each such card's approvals so far.
+ */
+export interface CardApprovals {
+  /** How many distinct approvals a call needs: 1 unless a rule covers it. */
+  needed(call: { toolName: string; input: unknown }): number;
+  /** Records that a new card needs `needed` (> 1) approvals. */
+  open(interactionId: string, needed: number): void;
+  /** A card's needs and approvals so far; null for a card that needs one. */
+  of(interactionId: string): { needed: number; approvers: CardApprover[] } | null;
+  /** Adds one answerer's approval (the caller checked it is a new answerer). */
+  add(interactionId: string, approver: CardApprover): void;
+}

@@ -1,9 +1,11 @@
 // Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
 // resolution wins by compare-and-set; the result row and the receipt event are written together.
+import type { ApprovalCounted } from "../protocol/approval-policy";
 import { answererName, type Decider } from "../protocol/decider";
 import { type ErrorBody, unknownInteraction } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
+import { countApproval } from "./count-approval";
 import { refuseEditedInput } from "./edited-input";
 import { isExternalInteraction } from "./external-id";
 import { markOf, topMark } from "./frame-mark";
@@ -12,8 +14,22 @@ import { isToolForm } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
 
 export type ResolveResult =
-  | { ok: true; resolution: InteractionResolution /** The response also stops the turn. */; stopTurn?: true }
+  | {
+      ok: true;
+      resolution: InteractionResolution /** The response also stops the turn. */;
+      stopTurn?: true;
+      counted?: undefined;
+    }
+  | ApprovalWaits
   | { ok: false; error: ErrorBody };
+
+/** An approval counted on a card that needs more distinct approvals: it stays open. */
+export type ApprovalWaits = {
+  ok: true;
+  counted: ApprovalCounted;
+  resolution?: undefined;
+  stopTurn?: undefined;
+};
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
 function resolutionOf(
@@ -77,6 +93,10 @@ export function answerInteraction(
   }
   const badEdit = refuseEditedInput(deps, record, parsed.response);
   if (badEdit) return { ok: false, error: { code: "invalid_answer", message: badEdit } };
+  if (parsed.outcome === "approved") {
+    const counted = countApproval(deps, record, parsed.response, { deviceId, decider, at });
+    if (counted) return counted;
+  }
 
   if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at, decider)) {
     return alreadyResolved(deps, deps.interactions.get(id) ?? record);
@@ -208,7 +228,7 @@ function announceResolution(
   batch?: BatchMark,
   withdrawn?: true,
   decider: Decider | null = null,
-): ResolveResult {
+): { ok: true; resolution: InteractionResolution } {
   const answeredBy = answererName(decider);
   const resolution: InteractionResolution = {
     toolCallId: record.toolCallId,

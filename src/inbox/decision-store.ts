@@ -1,5 +1,7 @@
 // The person's decision record in their Inbox object's SQLite: one row per card resolution (a
 // session's outbox row, applied once), cursor-paged, exported, and pruned after the retention.
+import * as z from "zod";
+import { Decider } from "../protocol/decider";
 import {
   DECISION_CSV_COLUMNS,
   type DecisionData,
@@ -23,6 +25,7 @@ type DecisionRow = {
   outcome: string;
   decided_by: string;
   grant_id: string | null;
+  approvals: string | null;
   session_exists: number;
 };
 
@@ -45,8 +48,8 @@ export class DecisionStore {
     this.sql.run(
       ["decisions"],
       `INSERT OR IGNORE INTO decisions (at, session_id, interaction_id, agent, kind, tool_name, input_digest, outcome,
-         decided_by, grant_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         decided_by, grant_id, approvals)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       resolution.resolvedAt,
       sessionId,
       resolution.interactionId,
@@ -57,6 +60,7 @@ export class DecisionStore {
       resolution.outcome,
       JSON.stringify(decision.decidedBy),
       decision.decidedBy.kind === "grant" ? decision.decidedBy.id : null,
+      decision.approvals ? JSON.stringify(decision.approvals) : null,
     );
   }
 
@@ -92,6 +96,8 @@ export class DecisionStore {
   }
 }
 
+const Approvers = z.array(Decider);
+
 const SELECT = `SELECT d.*, EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = d.session_id) AS session_exists
   FROM decisions d`;
 
@@ -107,6 +113,7 @@ function recordOf(row: DecisionRow): DecisionRecord {
     inputDigest: row.input_digest,
     outcome: row.outcome as InteractionOutcome,
     decidedBy: StoredDecider.parse(JSON.parse(row.decided_by)),
+    ...(row.approvals ? { approvals: Approvers.parse(JSON.parse(row.approvals)) } : {}),
     sessionExists: row.session_exists === 1,
   };
 }
@@ -132,6 +139,7 @@ export function decisionsCsv(records: readonly DecisionRecord[]): string {
       grant,
       by.kind,
       by.id ?? "",
+      (r.approvals ?? []).map((approver) => approver.label ?? approver.kind).join("; "),
     ];
     lines.push(cells.map((cell) => csvCell(String(cell))).join(","));
   }

@@ -80,6 +80,12 @@ const MIGRATIONS: string[][] = [
     `CREATE INDEX chat_deliveries_due ON chat_deliveries (status, next_at)`,
     `CREATE INDEX chat_deliveries_by_card ON chat_deliveries (session_id, interaction_id)`,
   ],
+  [
+    // An approval that needs several distinct approvals: how many so far, as JSON (ApprovalCount).
+    `ALTER TABLE cards ADD COLUMN approvals TEXT`,
+    // Who approved such a card, each (the decider of the last is `decided_by`), as JSON.
+    `ALTER TABLE decisions ADD COLUMN approvals TEXT`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

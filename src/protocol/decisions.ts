@@ -52,6 +52,11 @@ export const DecisionData = z.object({
   /** SHA-256 (hex) of the card's request as JSON; the request itself lives in the session. */
   inputDigest: z.string(),
   decidedBy: StoredDecider,
+  /**
+   * Set on a card a deployment's rule made wait for several distinct approvals: each approver in
+   * order (the last one is `decidedBy` when it was approved).
+   */
+  approvals: z.array(Decider).optional(),
 });
 export type DecisionData = z.infer<typeof DecisionData>;
 
@@ -100,4 +105,5 @@ export const DECISION_CSV_COLUMNS = [
   "grant_id",
   "decider_kind",
   "decider_id",
+  "approvals",
 ] as const;

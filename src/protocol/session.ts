@@ -1,6 +1,7 @@
 // Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
 import * as z from "zod";
 import { AgentFrameView, FRAME_MARK_FIELDS } from "./agents";
+import { ApprovalCount } from "./approval-count";
 import { CardDeadlineTerms } from "./deadline-policy";
 import { Decider } from "./decider";
 
@@ -70,6 +71,8 @@ export const InteractionView = z.object({
   readsChat: z.literal(true).optional(),
   /** What the deadline does and how far it may be extended; absent for cards from before policies. */
   deadlinePolicy: CardDeadlineTerms.optional(),
+  /** Set on an approval a deployment's rule says needs several distinct approvals: how many so far. */
+  approvals: ApprovalCount.optional(),
   /** The agent whose tool call asked (FrameMark); absent from older servers. */
   ...FRAME_MARK_FIELDS,
 });

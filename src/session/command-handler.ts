@@ -151,7 +151,8 @@ export function executeCommand(
       if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", decider);
       // A late answer may just have timed its interaction out; either way the loop has work to do.
       if (result.ok || result.error.code === "already_resolved") wake(loop);
-      return result.ok ? { ok: true, result: result.resolution } : result;
+      // A card that needs more distinct approvals answers with the count so far; it stays open.
+      return result.ok ? { ok: true, result: result.counted ?? result.resolution } : result;
     }
   }
 }

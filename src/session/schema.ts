@@ -108,6 +108,10 @@ const MIGRATIONS: string[][] = [
     // Who decided a card, structured (src/protocol/decider.ts), as JSON beside answered_by.
     `ALTER TABLE interactions ADD COLUMN decider TEXT`,
   ],
+  [
+    // Cards a deployment's rule made wait for several distinct approvals: how many, and who so far.
+    `CREATE TABLE card_approvals (interaction_id TEXT PRIMARY KEY, needed INTEGER NOT NULL, approvers TEXT NOT NULL)`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */
