@@ -225,7 +225,7 @@ export class SessionState {
       lastSeq: this.events.lastSeq,
       pending: this.interactions.pending().map((record) => {
         const deadlinePolicy = this.cardDeadlines.terms(record.id);
-        const approvals = record.kind === "approval" ? this.cardApprovals.count(record.id) : null;
+        const approvals = this.cardApprovals.count(record.id);
         return {
           toolCallId: record.toolCallId,
           interactionId: record.id,

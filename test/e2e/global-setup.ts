@@ -42,6 +42,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
       ...TELEGRAM_BINDINGS,
       TELEGRAM_API_BASE_URL: telegram.url,
+      // A push needs a second person (two-person-approval.test.ts).
+      APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });

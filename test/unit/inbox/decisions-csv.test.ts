@@ -29,9 +29,9 @@ describe("decisionsCsv", () => {
     ]).split("\r\n");
     expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
     expect(lines[1]).toBe(
-      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,Bash(ls),,grant_1,grant,grant_1`,
+      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,Bash(ls),,grant_1,grant,grant_1,`,
     );
-    expect(lines[2]).toContain(",denied,ana,page,,person,ana");
+    expect(lines[2]).toContain(",denied,ana,page,,person,ana,");
     expect(lines[3]).toBe("");
   });
 
