@@ -336,7 +336,7 @@ describe("a card that needs a second person", () => {
       toolCallId: "toolu_q",
       interactionId: "toolu_q",
       approvals: { needed: 2, given: 1, by: ["ana"] },
-      decider: { kind: "person", label: "ana", id: "ana", device: "page" },
+      decider: { kind: "person" as const, label: "ana", id: "ana", device: "page" as const },
       deviceId: "phone",
       at: 10,
     };
