@@ -1,6 +1,6 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
 // arguments and approve, or deny with a reason.
-import { approvalsText } from "../src/protocol/approval-count";
+import { approvalsText } from "../src/protocol/approval-words";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 import { GrantSteps } from "./grant-steps";
 

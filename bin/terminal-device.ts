@@ -3,7 +3,7 @@
 
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
-import { approvalsText } from "../src/protocol/approval-count";
+import { approvalsText } from "../src/protocol/approval-words";
 import { namesSomeone } from "../src/protocol/people";
 import { isPromptEvent } from "../src/protocol/prompt-event";
 import { receiptText } from "../web/src/interaction-view";

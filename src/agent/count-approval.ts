@@ -1,8 +1,9 @@
 // An approval a deployment's rule made wait for several distinct answerers (APPROVAL_POLICIES):
 // each new answerer's approval is counted and announced ("1 of 2 approvals") and the card stays
 // open; the last one resolves it as usual. A denial is never counted: it decides at once.
-import { approvalsText } from "../protocol/approval-count";
+
 import type { ApprovalCounted } from "../protocol/approval-policy";
+import { approvalsText } from "../protocol/approval-words";
 import { answererKey, type Decider } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import type { AgentDeps } from "./agent-deps";

@@ -9,8 +9,3 @@ export const ApprovalCount = z.object({
   by: z.array(z.string()),
 });
 export type ApprovalCount = z.infer<typeof ApprovalCount>;
-
-/** "1 of 2 approvals" */
-export function approvalsText(count: Pick<ApprovalCount, "given" | "needed">): string {
-  return `${count.given} of ${count.needed} approvals`;
-}

@@ -39,4 +39,5 @@ export const ApprovalCounted = z.object({
 });
 export type ApprovalCounted = z.infer<typeof ApprovalCounted>;
 
-export { ApprovalCount, approvalsText } from "./approval-count";
+export { ApprovalCount } from "./approval-count";
+export { approvalsText } from "./approval-words";

@@ -3,7 +3,8 @@
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
-import { type ApprovalCount, approvalsText } from "../../../src/protocol/approval-count";
+import type { ApprovalCount } from "../../../src/protocol/approval-count";
+import { approvalsText } from "../../../src/protocol/approval-words";
 import { agentClaimText } from "../agent-claim";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
