@@ -48,7 +48,6 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
       "owner",
     );
     const second = await openDevice(browser, { ...session, shareUrl: link.shareUrl }, "answer link");
-
     const opened = await call(session.agentToken, session.sessionId, "POST", "/interactions", {
       kind: "approval",
       request: { toolName: "Bash", input: { command: "git push origin main" } },
@@ -57,24 +56,27 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
     const { interactionId } = (await opened.json()) as { interactionId: string };
 
     const ownerCard = owner.locator(".approval-card");
-    await ownerCard.locator(".approval-count").getByText("0 of 2 approvals").waitFor();
+    await ownerCard.locator(".approval-count").getByText("0 of 2 approvals").waitFor({ timeout: 8_000 });
     await ownerCard.getByRole("button", { name: "Approve", exact: true }).click();
     // Both pages say how far it got; the agent's card is still pending.
-    await ownerCard.locator(".approval-count").getByText("1 of 2 approvals · local").waitFor();
+    await ownerCard
+      .locator(".approval-count")
+      .getByText("1 of 2 approvals · local")
+      .waitFor({ timeout: 8_000 });
     const linkCard = second.locator(".approval-card");
-    await linkCard.locator(".approval-count").getByText("1 of 2 approvals · local").waitFor();
+    await linkCard
+      .locator(".approval-count")
+      .getByText("1 of 2 approvals · local")
+      .waitFor({ timeout: 8_000 });
     await expectNoViolations(second, "an approval that waits for a second person");
     const waiting = (await (
       await call(session.agentToken, session.sessionId, "GET", `/interactions/${interactionId}`)
     ).json()) as ExternalInteraction;
     expect(waiting.status).toBe("pending");
 
-    // The owner approving again is still one person, and the page says so.
-    await ownerCard.getByRole("button", { name: "Approve", exact: true }).click();
-    await ownerCard
-      .locator(".action-line")
-      .getByText(/already approved/)
-      .waitFor();
+    // This page counted its person once: it waits for another person rather than offering again.
+    await ownerCard.locator(".action-line").getByText("Your approval counts: 1 of 2 approvals").waitFor();
+    expect(await ownerCard.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
 
     const answered = call(
       session.agentToken,
@@ -85,7 +87,7 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
     await linkCard.getByRole("button", { name: "Approve", exact: true }).click();
     const resolved = (await (await answered).json()) as ExternalInteraction;
     expect(resolved).toMatchObject({ status: "resolved", resolution: { outcome: "approved" } });
-    await ownerCard.locator(".receipt[data-outcome=approved]").waitFor();
+    await ownerCard.locator(".receipt[data-outcome=approved]").waitFor({ timeout: 8_000 });
     expect(await ownerCard.locator(".approval-count").isHidden()).toBe(true);
   });
 });
