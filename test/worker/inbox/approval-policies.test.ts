@@ -160,6 +160,26 @@ describe("a rule that needs a second person", () => {
     expect((await read(ana, session, card.interactionId)).resolution?.outcome).toBe("approved");
   });
 
+  it("refuses an approval with edited input, counting nothing: every approver approves the same call", async () => {
+    const ana = new Person("ana.two.edit@example.com");
+    const session = await external(ana);
+    const card = await push(ana, session);
+    const edited = await ana.api("POST", `/api/sessions/${session.sessionId}/respond`, {
+      token: session.token,
+      body: {
+        interactionId: card.interactionId,
+        response: { decision: "approve", updatedInput: { command: "git push --force" } },
+      },
+    });
+    expect(edited.status).toBe(400);
+    expect(await edited.text()).toContain("approve it without edits");
+    // Nothing was counted: the person's plain approval is still their first.
+    const plain = await respond(ana, session, session.token, card.interactionId, "approve");
+    expect(
+      ((await plain.json()) as { result: { approvals: { given: number } } }).result.approvals.given,
+    ).toBe(1);
+  });
+
   it("is denied by one denial, after an approval", async () => {
     const ana = new Person("ana.two.deny@example.com");
     const session = await external(ana);
