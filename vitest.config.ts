@@ -187,6 +187,12 @@ export default defineConfig({
                 VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
                 PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
                 INBOX_DISABLED: "false",
+                // Pushes, a production MCP server and one deploy host need a second person.
+                APPROVAL_POLICIES: JSON.stringify([
+                  { rule: "Bash(git push:*)", approvals: 2 },
+                  { rule: "mcp__prod__*", approvals: 2 },
+                  { rule: "fetch_url(domain:deploy.parley.test)", approvals: 2 },
+                ]),
               },
               outboundService: (request: Request) =>
                 /^(push-.*\.parley\.test|outbound\.control)$/.test(new URL(request.url).hostname)

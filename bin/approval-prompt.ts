@@ -1,6 +1,7 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
 // arguments and approve, or deny with a reason.
 import { approvalOf } from "../src/interactions/kinds/approval-view";
+import { approvalsText } from "../src/protocol/approval-words";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 import { GrantSteps } from "./grant-steps";
 
@@ -36,6 +37,11 @@ class ApprovalPrompt implements CardPrompt {
       lines: [
         described === null ? `! Approve ${tool}${risk}? ${input}` : `! Approve ${tool}${risk}? ${described}`,
         ...(described === null ? [] : [`  input: ${input}`]),
+        ...(this.card.approvals
+          ? [
+              `  ${approvalsText(this.card.approvals)}: this call needs ${this.card.approvals.needed} different people`,
+            ]
+          : []),
         "  a) approve   l) always allow this tool   g) allow … for   e) edit, then approve   d) deny",
       ],
       prompt: "a/l/g/e/d› ",

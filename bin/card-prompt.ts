@@ -1,6 +1,8 @@
 // What a terminal prompt for one interaction kind is: the card it answers, and the lines it asks
 // and the command it sends. Each kind's prompt lives in its own file; card-prompts.ts lists them.
+
 import type { CommandInput } from "../client/client";
+import type { ApprovalCount } from "../src/protocol/approval-count";
 
 export interface Card {
   /** The card's own id; events stored before interactions had ids of their own leave it out. */
@@ -11,6 +13,8 @@ export interface Card {
   request: unknown;
   /** The terminal's role in the session (its hello's), for choices only the owner is offered. */
   role?: string | undefined;
+  /** Set on an approval that needs several distinct approvals: how many so far. */
+  approvals?: ApprovalCount | undefined;
 }
 
 export type Reply =

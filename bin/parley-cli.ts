@@ -54,7 +54,7 @@ async function attach(args: string[]): Promise<void> {
         .replace(/[^\w.-]/g, "")
         .slice(0, 24) || "terminal"
     }`;
-  const client = new SessionClient({ ...route, deviceId });
+  const client = new SessionClient({ ...route, deviceId, client: "terminal" });
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
   new TerminalDevice(
     client,

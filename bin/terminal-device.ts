@@ -1,7 +1,9 @@
 // A terminal as one more device of a session: streams the transcript, asks open cards one at a
 // time, sends typed lines as messages, and shows the receipt when another device answered first.
+
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
+import { approvalsText } from "../src/protocol/approval-words";
 import { namesSomeone } from "../src/protocol/people";
 import { isPromptEvent } from "../src/protocol/prompt-event";
 import { receiptText } from "../web/src/interaction-view";
@@ -64,6 +66,12 @@ export class TerminalDevice {
       case "interaction_resolved":
         this.resolved(event.data);
         break;
+      case "approval_counted": {
+        // One more person approved a call that needs several; it runs after the last.
+        const { approvals } = event.data;
+        this.print(`… ${approvalsText(approvals)} · ${approvals.by.join(", ")}`);
+        break;
+      }
       case "agent_started":
         this.print(`» the ${event.data.agent} agent takes over: ${event.data.task}`);
         break;

@@ -47,6 +47,8 @@ export interface SessionClientOptions {
   sessionId: string;
   token: string;
   deviceId: string;
+  /** Which client this is, recorded with its answers (the server takes a page when absent). */
+  client?: "page" | "terminal";
   /** Resume after this seq on the first connect (0 = full history). */
   after?: number;
   createSocket?: (url: string) => SocketLike;

@@ -25,7 +25,7 @@ export type ServerFrame =
  * single-use ticket (`{ ticket }`), or the token itself for sockets that cannot ask for one.
  */
 export function socketUrl(
-  target: { baseUrl: string; sessionId: string; deviceId: string },
+  target: { baseUrl: string; sessionId: string; deviceId: string; client?: "page" | "terminal" | undefined },
   credential: { ticket: string } | { token: string },
   after: number,
 ): string {
@@ -35,6 +35,8 @@ export function socketUrl(
   else url.searchParams.set("token", credential.token);
   url.searchParams.set("after", String(after));
   url.searchParams.set("device", target.deviceId);
+  // Which kind of device answers through this socket: the decision record names it.
+  if (target.client) url.searchParams.set("client", target.client);
   return url.toString();
 }
 

@@ -3,6 +3,7 @@ import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import * as z from "zod";
 import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
+import { ApprovalPolicies } from "./protocol/approval-policy";
 import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
 import { describeZodError } from "./protocol/errors";
 import { DEFAULT_MAX_AGENT_DEPTH, SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
@@ -132,6 +133,8 @@ const EnvSchema = z.object({
   INBOX_DISABLED: Flag,
   /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
   DEADLINE_POLICIES: z.string().optional(),
+  /** JSON: calls that need several distinct approvals (protocol/approval-policy.ts). */
+  APPROVAL_POLICIES: z.string().optional(),
   ...SPENDING_LIMIT_VARS,
   ...CHANNEL_VARS,
 });
@@ -186,6 +189,8 @@ export interface Config {
   inboxDisabled: boolean;
   /** The deployment's deadline policies (`DEADLINE_POLICIES`); a session may override them. */
   deadlinePolicies: DeadlinePolicies | null;
+  /** Rules whose calls need approvals from several distinct answerers (`APPROVAL_POLICIES`); empty: none. */
+  approvalPolicies: ApprovalPolicies;
   /** Model input plus output tokens one session may use per UTC day; null for no limit. */
   sessionTokenBudget: number | null;
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
@@ -278,6 +283,7 @@ export function readConfig(env: ConfigVars): Config {
         : null,
     inboxDisabled: e.INBOX_DISABLED,
     deadlinePolicies: readDeadlinePolicies(e.DEADLINE_POLICIES),
+    approvalPolicies: readApprovalPolicies(e.APPROVAL_POLICIES),
     sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
     pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
     channels: {
@@ -329,6 +335,22 @@ function readDeadlinePolicies(raw: string | undefined): DeadlinePolicies | null 
     throw new Error(
       `Invalid configuration: DEADLINE_POLICIES: ${unknown.join(", ")}: no interaction kind has this name`,
     );
+  }
+  return parsed.data;
+}
+
+/** `APPROVAL_POLICIES`, checked whole: a bad rule fails closed, refusing every request, with its entry named. */
+function readApprovalPolicies(raw: string | undefined): ApprovalPolicies {
+  if (raw === undefined) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new Error(`Invalid configuration: APPROVAL_POLICIES is not JSON (${(error as Error).message})`);
+  }
+  const parsed = ApprovalPolicies.safeParse(json);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration: APPROVAL_POLICIES: ${describeZodError(parsed.error)}`);
   }
   return parsed.data;
 }

@@ -7,6 +7,7 @@ import type { ToolRegistry } from "../tools/registry";
 import type { ToolStateStore } from "../tools/tool-state";
 import type { ModelBudget } from "./model-budget";
 import type {
+  CardApprovals,
   CardDeadlinePolicies,
   Clock,
   DeadlineScheduler,
@@ -56,6 +57,8 @@ export interface AgentDeps {
   deadlines: DeadlineScheduler;
   /** What each card's deadline does; absent: every card times out after its timeout. */
   cardDeadlines?: CardDeadlinePolicies;
+  /** Rules that make a call wait for several distinct approvals; absent: one approval decides. */
+  approvals?: CardApprovals;
   clock: Clock;
   model: ModelClient;
   /** The host's limit on model spending, when it sets one. */

@@ -1,6 +1,8 @@
 // The durable agent loop (docs/architecture.md#the-turn-loop). Every step reads its state from the stores and writes its
 // progress back before the next await, so any instance can continue a turn another one started.
+
 import type { ToolUseBlockParam } from "../model/model-client";
+import { answererName, type Decider } from "../protocol/decider";
 import type { DeltaFrame } from "../protocol/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, unwindStack } from "./agent-stack";
@@ -12,7 +14,7 @@ import { onModelFailure, passesWithTime } from "./model-retry";
 import { nextStep, readLoopState } from "./next-step";
 import { appendOutput } from "./output-events";
 import type { FrameRecord, TurnRecord } from "./ports";
-import { cancelPending, pendingOnTop } from "./resolve-interaction";
+import { cancelPending, pendingOnTop, SYSTEM_DECIDER } from "./resolve-interaction";
 import { frameRequest } from "./stack-tools";
 import { StreamAssembler } from "./stream-assembler";
 import { settleToolStep } from "./tool-step";
@@ -89,17 +91,18 @@ export class AgentLoop {
    * text so far is kept), pending interactions and unrun tools get cancelled results, every
    * delegated agent is popped with a "cancelled" result for its parent, and the session goes idle.
    * `stopReason` is `rejected` when a person denied a tool and chose to stop the turn (OpenCode's
-   * "reject and stop"); `by` is who did, as the server knows them.
+   * "reject and stop"); `decider` is who did, as the server knows them.
    */
   cancel(
     deviceId: string | null,
     stopReason: "cancelled" | "rejected" = "cancelled",
-    by: string | null = null,
+    decider: Decider | null = null,
   ): boolean {
     const { deps } = this;
     const turn = deps.turn.current();
     if (!turn && !deps.frames.top()) return false;
-    this.stopLiveRun(deviceId);
+    const by = answererName(decider);
+    this.stopLiveRun(deviceId, null, decider ?? SYSTEM_DECIDER);
     // A tool cut off mid-run may have had its effect; the model must not assume it did not.
     const stopped = stopReason === "cancelled" ? "cancelled the turn" : "denied a tool and stopped the turn";
     const explain = (use: ToolUseBlockParam, started: boolean) =>
@@ -117,12 +120,12 @@ export class AgentLoop {
    * popped; its parent gets a result saying the person ended it, and resumes at once. False when
    * the main agent holds the conversation.
    */
-  endAgent(deviceId: string | null): FrameRecord | null {
+  endAgent(deviceId: string | null, decider: Decider | null = null): FrameRecord | null {
     const { deps } = this;
     const frame = deps.frames.top();
     if (!frame) return null;
     // Only this agent's cards are cancelled: its parent's stay open for the person to answer.
-    if (this.stopLiveRun(deviceId, frame.frameId)) this.rerun = true;
+    if (this.stopLiveRun(deviceId, frame.frameId, decider ?? SYSTEM_DECIDER)) this.rerun = true;
     abandonFrame(deps, frame, "ended", endedByPersonResult(frame));
     if (!deps.turn.current()) this.startTurn(frame.frameId);
     return frame;
@@ -256,14 +259,18 @@ export class AgentLoop {
    * Aborts this instance's live run, keeps its partial text and cancels the open cards (of frame
    * `frameId` only, when given); true when a run was live.
    */
-  private stopLiveRun(deviceId: string | null, frameId: string | null = null): boolean {
+  private stopLiveRun(
+    deviceId: string | null,
+    frameId: string | null = null,
+    decider: Decider = SYSTEM_DECIDER,
+  ): boolean {
     const { deps } = this;
     const live = this.live;
     const partial = live?.assembler?.partialText() ?? [];
     live?.controller.abort("cancelled" satisfies AbortReason);
     if (live) live.assembler = null;
     if (partial.length > 0) deps.transcript.append("assistant", partial);
-    cancelPending(deps, deviceId, frameId);
+    cancelPending(deps, deviceId, frameId, decider);
     return live !== null;
   }
 

@@ -5,6 +5,7 @@
 import { BATCHED_KIND_NAMES } from "../interactions/kinds/names";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { DecideBatchCommand } from "../protocol/commands";
+import type { Decider } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import type { InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
@@ -79,7 +80,7 @@ export function decideBatch(
   deps: AgentDeps,
   batch: BatchDecision,
   deviceId: string | null,
-  answeredBy: string | null = null,
+  decider: Decider | null = null,
 ): BatchResult {
   // A parent's cards stay open while its delegated agent runs: each card is found in its own frame.
   const indexes = new Map<string, Map<string, number>>();
@@ -108,10 +109,14 @@ export function decideBatch(
     const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
     for (const record of checked.records) {
       const response = responses.get(record.id);
-      const result = answerInteraction(deps, record.id, record.kind, response, deviceId, mark, answeredBy);
+      const result = answerInteraction(deps, record.id, record.kind, response, deviceId, mark, decider);
+      // A card that needs several distinct approvals counts this one and waits for the rest.
+      if (result.ok && result.counted) continue;
       if (result.ok) {
         outcome.decided.push(result.resolution);
         if (result.stopTurn) outcome.stopped = true;
+      } else if (result.error.code === "already_approved") {
+        // This answerer's approval of it was counted before: it still counts once.
       } else if (result.error.code === "already_resolved") {
         outcome.alreadyResolved.push(result.error.resolution as InteractionResolution);
       } else {

@@ -16,6 +16,7 @@ import {
   WITHDRAWN_BY_PREFIX,
   withdrawnBy,
 } from "./external-id";
+import { openApprovals } from "./open-interaction";
 import type { GrantDecision, InteractionRecord } from "./ports";
 import { cancelExternal, resolveByGrant } from "./resolve-interaction";
 
@@ -38,6 +39,7 @@ export type ExternalOutcome<T> = { ok: true; created: boolean; result: T } | { o
 export function openExternalInteraction(
   deps: Pick<
     AgentDeps,
+    | "approvals"
     | "atomically"
     | "cardDeadlines"
     | "clock"
@@ -102,8 +104,14 @@ export function openExternalInteraction(
     deadline,
     createdAt,
   });
+  // Distinct approvals the call needs: an allow grant (one person's standing yes) never suffices
+  // for one that needs several, while a deny grant still refuses it.
+  const needed =
+    kind.kind === "approval"
+      ? (deps.approvals?.needed({ toolName, input: (opened.request as { input?: unknown }).input }) ?? 1)
+      : 1;
   // A grant decides an approval at once: the card is stored resolved, and no device is asked.
-  if (granted && kind.kind === PERMISSION_GATE_KIND) {
+  if (granted && kind.kind === PERMISSION_GATE_KIND && (needed <= 1 || granted.effect === "deny")) {
     deps.atomically(() => {
       deps.interactions.create(card(createdAt));
       if (body.key !== undefined) keys.set(id, body.key);
@@ -117,7 +125,9 @@ export function openExternalInteraction(
   deps.atomically(() => {
     deps.interactions.create(card(deadline.expiresAt));
     if (body.key !== undefined) keys.set(id, body.key);
+    const approvals = openApprovals(deps, id, needed);
     deps.events.append(deps.kinds.promptEvent(kind.kind), {
+      ...approvals,
       toolCallId: id,
       interactionId: id,
       kind: kind.kind,
@@ -142,7 +152,14 @@ export function withdrawExternalInteraction(
 ): ExternalOutcome<ExternalInteraction> {
   const record = deps.interactions.get(interactionId);
   if (!record || !isExternalInteraction(record)) return unknownInteraction(interactionId);
-  if (record.status === "pending") cancelExternal(deps, record, withdrawnBy(agent));
+  // The agent's own process withdrew it (a bridge, or a client of the /interactions API).
+  if (record.status === "pending")
+    cancelExternal(deps, record, withdrawnBy(agent), {
+      kind: "withdrawal",
+      label: agent,
+      id: null,
+      device: "bridge",
+    });
   const now = deps.interactions.get(interactionId) ?? record;
   return { ok: true, created: false, result: externalView(now, keys.keyOf(interactionId)) };
 }

@@ -13,12 +13,15 @@ export interface PendingInteraction {
   toolName: string;
   kind: string;
   request: unknown;
+  /** Distinct approvals an approval needs, when a deployment's rule asks for more than one. */
+  needed?: number;
 }
 
 /** Stores a pending interaction, announces it to every device and re-arms the alarm. */
 export function storePending(
   deps: Pick<
     AgentDeps,
+    | "approvals"
     | "cardDeadlines"
     | "clock"
     | "deadlines"
@@ -32,7 +35,7 @@ export function storePending(
   pending: PendingInteraction,
 ): void {
   const createdAt = deps.clock.now();
-  const { id, toolCallId, toolName, kind, request } = pending;
+  const { id, toolCallId, toolName, kind, request, needed = 1 } = pending;
   const deadline = cardDeadline(deps, {
     id,
     kind,
@@ -52,7 +55,9 @@ export function storePending(
     deadline: deadline.expiresAt,
     createdAt,
   });
+  const approvals = openApprovals(deps, id, needed);
   deps.events.append(deps.kinds.promptEvent(kind), {
+    ...approvals,
     toolCallId,
     interactionId: id,
     kind,
@@ -68,15 +73,39 @@ export function storePending(
   deps.deadlines.rearm();
 }
 
+/**
+ * Records that a new approval needs `needed` distinct approvals, when more than one: the prompt
+ * event's `approvals` field ("0 of 2 approvals") that every device shows.
+ */
+export function openApprovals(
+  deps: Pick<AgentDeps, "approvals">,
+  id: string,
+  needed: number,
+): { approvals?: { needed: number; given: number; by: string[] } } {
+  if (needed <= 1 || !deps.approvals) return {};
+  deps.approvals.open(id, needed);
+  return { approvals: { needed, given: 0, by: [] } };
+}
+
 /** Opens a tool call's own interaction; false (with an error result recorded) when the request is invalid. */
 export function openInteraction(
   deps: Pick<
     AgentDeps,
-    "clock" | "deadlines" | "events" | "frames" | "interactions" | "kinds" | "results" | "settings" | "turn"
+    | "approvals"
+    | "clock"
+    | "deadlines"
+    | "events"
+    | "frames"
+    | "interactions"
+    | "kinds"
+    | "results"
+    | "settings"
+    | "turn"
   >,
   kind: string,
   use: ToolUseBlockParam,
   rawRequest: unknown,
+  needed = 1,
 ): boolean {
   const refusal = deps.kinds.refusal(kind, deps.turn.mode());
   const opened =
@@ -88,6 +117,13 @@ export function openInteraction(
     });
     return false;
   }
-  storePending(deps, { id: use.id, toolCallId: use.id, toolName: use.name, kind, request: opened.request });
+  storePending(deps, {
+    id: use.id,
+    toolCallId: use.id,
+    toolName: use.name,
+    kind,
+    request: opened.request,
+    needed,
+  });
   return true;
 }

@@ -5,6 +5,7 @@ import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
 import type { CardDeadlineTerms } from "../protocol/deadline-policy";
+import type { Decider } from "../protocol/decider";
 import type { EventData, EventType, SessionEvent } from "../protocol/events";
 import type { DeltaFrame } from "../protocol/frames";
 import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
@@ -114,13 +115,18 @@ export interface InteractionRecord {
   resolvedBy: string | null;
   /** Who answered, as the server knows them (InteractionResolution.answeredBy). */
   answeredBy?: string | null;
+  /** Who decided, structured (InteractionResolution.decider); null while pending or on older rows. */
+  decider?: Decider | null;
 }
 
 export interface InteractionStore {
   get(id: string): InteractionRecord | null;
   pending(): InteractionRecord[];
   create(
-    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+    record: Omit<
+      InteractionRecord,
+      "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy" | "decider"
+    >,
   ): void;
   /** Compare-and-set from `pending`; false when another resolution won. */
   resolve(
@@ -129,7 +135,7 @@ export interface InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
-    answeredBy?: string | null,
+    decider?: Decider | null,
   ): boolean;
   /** Pending interactions whose deadline is at or before `now`. */
   due(now: number): InteractionRecord[];
@@ -231,4 +237,27 @@ export interface GrantDecision {
 export interface GrantGate {
   /** One decision per call, in order; null where a person must be asked. */
   decide(calls: { toolName: string; input: unknown }[]): Promise<(GrantDecision | null)[]>;
+}
+
+/** One distinct answerer's approval of a card that needs several. */
+export interface CardApprover {
+  /** Tells answerers apart (answererKey): one person, one link, one chat account. */
+  key: string;
+  decider: Decider;
+  at: number;
+}
+
+/**
+ * The deployment's rules that make some calls wait for several distinct approvals
+ * (`APPROVAL_POLICIES`), and each such card's approvals so far.
+ */
+export interface CardApprovals {
+  /** How many distinct approvals a call needs: 1 unless a rule covers it. */
+  needed(call: { toolName: string; input: unknown }): number;
+  /** Records that a new card needs `needed` (> 1) approvals. */
+  open(interactionId: string, needed: number): void;
+  /** A card's needs and approvals so far; null for a card that needs one. */
+  of(interactionId: string): { needed: number; approvers: CardApprover[] } | null;
+  /** Adds one answerer's approval (the caller checked it is a new answerer). */
+  add(interactionId: string, approver: CardApprover): void;
 }

@@ -1,8 +1,11 @@
 // Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
 // resolution wins by compare-and-set; the result row and the receipt event are written together.
+import type { ApprovalCounted } from "../protocol/approval-policy";
+import { answererName, type Decider } from "../protocol/decider";
 import { type ErrorBody, unknownInteraction } from "../protocol/errors";
 import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
 import type { AgentDeps } from "./agent-deps";
+import { countApproval } from "./count-approval";
 import { refuseEditedInput } from "./edited-input";
 import { isExternalInteraction } from "./external-id";
 import { markOf, topMark } from "./frame-mark";
@@ -11,8 +14,22 @@ import { isToolForm } from "./tool-elicitation";
 import { recordResult } from "./tool-results";
 
 export type ResolveResult =
-  | { ok: true; resolution: InteractionResolution /** The response also stops the turn. */; stopTurn?: true }
+  | {
+      ok: true;
+      resolution: InteractionResolution /** The response also stops the turn. */;
+      stopTurn?: true;
+      counted?: undefined;
+    }
+  | ApprovalWaits
   | { ok: false; error: ErrorBody };
+
+/** An approval counted on a card that needs more distinct approvals: it stays open. */
+export type ApprovalWaits = {
+  ok: true;
+  counted: ApprovalCounted;
+  resolution?: undefined;
+  stopTurn?: undefined;
+};
 
 /** The receipt of a resolved interaction (callers hold one that lost a compare-and-set). */
 function resolutionOf(
@@ -28,6 +45,7 @@ function resolutionOf(
     response: record.response,
     resolvedBy: record.resolvedBy,
     ...(record.answeredBy ? { answeredBy: record.answeredBy } : {}),
+    ...(record.decider ? { decider: record.decider } : {}),
     resolvedAt: record.resolvedAt ?? 0,
     receipt: deps.kinds.receipt(record.kind, record.status, record.response),
     ...markOf(deps, record.frameId),
@@ -36,8 +54,8 @@ function resolutionOf(
 
 /**
  * Applies a person's response. `expectedKind` is the kind the command addresses (null: any);
- * `batch` marks a card decided by one "Approve all" / "Deny all"; `answeredBy` is who answered,
- * as the server knows them (the device id is the client's own name for itself).
+ * `batch` marks a card decided by one "Approve all" / "Deny all"; `decider` is who answered, as
+ * the server knew them where the answer entered (the device id is the client's own name for itself).
  */
 export function answerInteraction(
   deps: AgentDeps,
@@ -46,8 +64,9 @@ export function answerInteraction(
   raw: unknown,
   deviceId: string | null,
   batch?: BatchMark,
-  answeredBy: string | null = null,
+  decider: Decider | null = null,
 ): ResolveResult {
+  const answeredBy = answererName(decider);
   const record = deps.interactions.get(id);
   if (!record) return unknownInteraction(id);
   if (expectedKind && record.kind !== expectedKind) {
@@ -74,8 +93,12 @@ export function answerInteraction(
   }
   const badEdit = refuseEditedInput(deps, record, parsed.response);
   if (badEdit) return { ok: false, error: { code: "invalid_answer", message: badEdit } };
+  if (parsed.outcome === "approved") {
+    const counted = countApproval(deps, record, parsed.response, { deviceId, decider, at });
+    if (counted) return counted;
+  }
 
-  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at, answeredBy)) {
+  if (!deps.interactions.resolve(id, parsed.outcome, parsed.response, deviceId, at, decider)) {
     return alreadyResolved(deps, deps.interactions.get(id) ?? record);
   }
   // A tool's own form gives the tool its answer when it runs again, not a result of its own.
@@ -93,7 +116,7 @@ export function answerInteraction(
     at,
     batch,
     undefined,
-    answeredBy,
+    decider,
   );
   // "Always allow" covers this tool's later calls; cards already open (other arguments a person has
   // not read yet) stay open, and only "Approve all" decides several at once.
@@ -109,7 +132,8 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
   let count = 0;
   for (const record of deps.interactions.due(now)) {
     const outcome = deps.cardDeadlines?.onDeadline(record.id) ?? "timed_out";
-    if (!deps.interactions.resolve(record.id, outcome, null, null, now)) continue;
+    const decider = outcome === "cancelled" ? POLICY_DECIDER : DEADLINE_DECIDER;
+    if (!deps.interactions.resolve(record.id, outcome, null, null, now, decider)) continue;
     // A tool's form that lapsed is a `cancel` for the tool to handle when it runs again.
     if (ownsResult(record)) {
       const timeoutMs = record.deadline - record.createdAt;
@@ -123,22 +147,34 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
         markOf(deps, record.frameId),
       );
     }
-    announceResolution(deps, record, outcome, null, null, now);
+    announceResolution(deps, record, outcome, null, null, now, undefined, undefined, decider);
     count += 1;
   }
   if (count > 0) markRunningWhenNobodyIsAsked(deps);
   return count;
 }
 
+/** The decider of a card whose deadline passed: it timed out (a denial), whatever the grants. */
+export const DEADLINE_DECIDER: Decider = { kind: "deadline", label: null, id: null, device: null };
+/** The decider of a card its deadline policy cancelled when the deadline passed. */
+export const POLICY_DECIDER: Decider = { kind: "policy", label: "deadline policy", id: null, device: null };
+/** The decider of cards the session closed itself (a turn that failed, an agent stopped with them). */
+export const SYSTEM_DECIDER: Decider = { kind: "system", label: null, id: null, device: null };
+
 /**
  * Cancels the pending interactions of one frame (`frameId`), or of every frame when it is null, so
- * no card can be answered afterwards.
+ * no card can be answered afterwards; `decider` is who cancelled them.
  */
-export function cancelPending(deps: AgentDeps, deviceId: string | null, frameId: string | null = null): void {
+export function cancelPending(
+  deps: AgentDeps,
+  deviceId: string | null,
+  frameId: string | null = null,
+  decider: Decider = SYSTEM_DECIDER,
+): void {
   const now = deps.clock.now();
   for (const record of deps.interactions.pending()) {
     if (frameId !== null && record.frameId !== frameId) continue;
-    if (!deps.interactions.resolve(record.id, "cancelled", null, deviceId, now)) continue;
+    if (!deps.interactions.resolve(record.id, "cancelled", null, deviceId, now, decider)) continue;
     // A tool's form gets the cancel as its call's result (the turn ends; the tool will not run again).
     if (!isExternalInteraction(record)) {
       recordResult(
@@ -149,7 +185,7 @@ export function cancelPending(deps: AgentDeps, deviceId: string | null, frameId:
         markOf(deps, record.frameId),
       );
     }
-    announceResolution(deps, record, "cancelled", null, deviceId, now);
+    announceResolution(deps, record, "cancelled", null, deviceId, now, undefined, undefined, decider);
   }
 }
 
@@ -157,11 +193,16 @@ export function cancelPending(deps: AgentDeps, deviceId: string | null, frameId:
  * Cancels one card an external agent opened, because the agent withdrew it (`withdrawnBy`); false
  * when it was already resolved. No tool result is written: the agent learns it by reading the card.
  */
-export function cancelExternal(deps: AgentDeps, record: InteractionRecord, withdrawnBy: string): boolean {
+export function cancelExternal(
+  deps: AgentDeps,
+  record: InteractionRecord,
+  withdrawnBy: string,
+  decider: Decider,
+): boolean {
   const now = deps.clock.now();
   return deps.atomically(() => {
-    if (!deps.interactions.resolve(record.id, "cancelled", null, withdrawnBy, now)) return false;
-    announceResolution(deps, record, "cancelled", null, withdrawnBy, now, undefined, true);
+    if (!deps.interactions.resolve(record.id, "cancelled", null, withdrawnBy, now, decider)) return false;
+    announceResolution(deps, record, "cancelled", null, withdrawnBy, now, undefined, true, decider);
     return true;
   });
 }
@@ -186,8 +227,9 @@ function announceResolution(
   resolvedAt: number,
   batch?: BatchMark,
   withdrawn?: true,
-  answeredBy: string | null = null,
-): ResolveResult {
+  decider: Decider | null = null,
+): { ok: true; resolution: InteractionResolution } {
+  const answeredBy = answererName(decider);
   const resolution: InteractionResolution = {
     toolCallId: record.toolCallId,
     interactionId: record.id,
@@ -196,6 +238,7 @@ function announceResolution(
     response,
     resolvedBy,
     ...(answeredBy ? { answeredBy } : {}),
+    ...(decider ? { decider } : {}),
     resolvedAt,
     ...(batch ? { batch } : {}),
     ...(withdrawn ? { withdrawn } : {}),
@@ -256,28 +299,18 @@ export function replyInChat(
   deps: AgentDeps,
   text: string,
   deviceId: string | null,
-  answeredBy: string | null = null,
+  decider: Decider | null = null,
 ): string[] {
   const at = deps.clock.now();
   const answered: string[] = [];
   for (const record of pendingOnTop(deps)) {
     if (record.deadline <= at) continue; // the deadline already decided this card
     const reply = deps.kinds.chatReply(record.kind, record.request, text);
-    if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at, answeredBy))
+    if (!reply || !deps.interactions.resolve(record.id, "answered", reply.response, deviceId, at, decider))
       continue;
     if (ownsResult(record))
       recordResult(deps, record.toolCallId, record.toolName, reply.result, markOf(deps, record.frameId));
-    announceResolution(
-      deps,
-      record,
-      "answered",
-      reply.response,
-      deviceId,
-      at,
-      undefined,
-      undefined,
-      answeredBy,
-    );
+    announceResolution(deps, record, "answered", reply.response, deviceId, at, undefined, undefined, decider);
     answered.push(record.toolCallId);
   }
   if (answered.length > 0) markRunningWhenNobodyIsAsked(deps);
@@ -303,7 +336,9 @@ export function resolveByGrant(
     : { decision: "deny", reason: verdict.reason ?? `Refused by the grant ${verdict.rule}` };
   const outcome = allowed ? "approved" : "denied";
   const by = `${GRANT_BY_PREFIX}${verdict.grantId}`;
-  if (!deps.interactions.resolve(record.id, outcome, response, by, at)) return alreadyResolved(deps, record);
+  const decider: Decider = { kind: "grant", label: verdict.rule, id: verdict.grantId, device: null };
+  if (!deps.interactions.resolve(record.id, outcome, response, by, at, decider))
+    return alreadyResolved(deps, record);
   if (!allowed && ownsResult(record)) {
     recordResult(
       deps,
@@ -316,5 +351,5 @@ export function resolveByGrant(
       markOf(deps, record.frameId),
     );
   }
-  return announceResolution(deps, record, outcome, response, by, at);
+  return announceResolution(deps, record, outcome, response, by, at, undefined, undefined, decider);
 }

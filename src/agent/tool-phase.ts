@@ -8,7 +8,7 @@ import type { AgentDeps } from "./agent-deps";
 import { editedInputOf, noteEdited } from "./edited-input";
 import { topMark } from "./frame-mark";
 import { openInteraction } from "./open-interaction";
-import { decide } from "./permission-policy";
+import { decide, type PermissionDecision, type PolicyTool } from "./permission-policy";
 import type { GrantDecision } from "./ports";
 import { resolveByGrant } from "./resolve-interaction";
 import { toolElicitation } from "./tool-elicitation";
@@ -19,6 +19,7 @@ export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
 /** What running one tool call reads and writes; settling a step's calls also reads the rules. */
 type RunToolDeps = Pick<
   AgentDeps,
+  | "approvals"
   | "clock"
   | "deadlines"
   | "events"
@@ -70,7 +71,7 @@ export async function settleToolCalls(
       recordResult(deps, use.id, use.name, invalid);
       continue;
     }
-    const decision = decide(tool, deps.turn.mode(), deps.rules.allowed());
+    const { decision, needed } = decideCall(deps, tool, use);
     if (decision.behavior === "allow") toRun.push(use);
     else if (decision.behavior === "deny")
       recordResult(deps, use.id, use.name, { content: decision.message, isError: true });
@@ -82,11 +83,13 @@ export async function settleToolCalls(
         description: tool.description,
         ...(tool.mcp ? { mcp: tool.mcp } : {}),
       };
-      const verdict = granted.get(use.id);
+      // An allow grant is one person's standing yes: never enough for a call that needs several.
+      const found = granted.get(use.id);
+      const verdict = found && (needed <= 1 || found.effect === "deny") ? found : undefined;
       if (verdict) {
         settleByGrant(deps, use, request, verdict);
         if (verdict.effect === "allow") toRun.push(use);
-      } else openInteraction(deps, PERMISSION_GATE_KIND, use, request);
+      } else openInteraction(deps, PERMISSION_GATE_KIND, use, request, needed);
     }
   }
 
@@ -111,7 +114,7 @@ async function grantsFor(
       return false;
     const tool = deps.tools.get(use.name);
     if (!tool || deps.tools.validate(use.name, use.input)) return false;
-    return decide(tool, deps.turn.mode(), deps.rules.allowed()).behavior === "ask";
+    return decideCall(deps, tool, use).decision.behavior === "ask";
   });
   if (asked.length === 0) return decided;
   const verdicts = await deps.grants.decide(asked.map((use) => ({ toolName: use.name, input: use.input })));
@@ -120,6 +123,22 @@ async function grantsFor(
     if (verdict) decided.set(use.id, verdict);
   });
   return decided;
+}
+
+/**
+ * The permission policy's decision, and how many distinct approvals the call needs: a call a
+ * deployment's rule makes wait for several is always asked — no mode, "always allow" or read-only
+ * risk skips it — though plan mode still refuses it.
+ */
+function decideCall(
+  deps: Pick<AgentDeps, "approvals" | "turn" | "rules">,
+  tool: PolicyTool,
+  use: ToolUseBlockParam,
+): { decision: PermissionDecision; needed: number } {
+  const decision = decide(tool, deps.turn.mode(), deps.rules.allowed());
+  const needed = deps.approvals?.needed({ toolName: use.name, input: use.input }) ?? 1;
+  if (needed > 1 && decision.behavior === "allow") return { decision: { behavior: "ask" }, needed };
+  return { decision, needed };
 }
 
 /** The approval a grant decided: stored resolved (no prompt, no push), and a refusal's result written. */

@@ -4,6 +4,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { configFor } from "../config";
 import { chatReceipt } from "../inbox/inbox-chat";
+import { ApprovalCounted } from "../protocol/approval-policy";
+import { approvalsText } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-rpc";
@@ -196,7 +198,14 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
       type: "command",
       command,
     });
-    if (outcome.ok) return command.type === "extend_deadline" ? "More time given." : null;
+    if (outcome.ok) {
+      if (command.type === "extend_deadline") return "More time given.";
+      // A card that needs several people counted this approval and waits for the rest.
+      const counted = ApprovalCounted.safeParse(outcome.result);
+      return counted.success
+        ? `Your approval counts: ${approvalsText(counted.data.approvals)}. Another person must approve too.`
+        : null;
+    }
     const winner = outcome.error.resolution;
     if (outcome.error.code === "already_resolved" && winner)
       return `Already decided: ${chatReceipt(winner.kind, winner)}.`;

@@ -1,12 +1,14 @@
 // The person's decision record in their Inbox object's SQLite: one row per card resolution (a
 // session's outbox row, applied once), cursor-paged, exported, and pruned after the retention.
+import * as z from "zod";
+import { Decider } from "../protocol/decider";
 import {
   DECISION_CSV_COLUMNS,
-  DecidedBy,
   type DecisionData,
   type DecisionPage,
   type DecisionQuery,
   type DecisionRecord,
+  StoredDecider,
 } from "../protocol/decisions";
 import type { InteractionOutcome } from "../protocol/session";
 import type { SqlCounter } from "../storage/sql-counter";
@@ -23,6 +25,7 @@ type DecisionRow = {
   outcome: string;
   decided_by: string;
   grant_id: string | null;
+  approvals: string | null;
   session_exists: number;
 };
 
@@ -45,8 +48,8 @@ export class DecisionStore {
     this.sql.run(
       ["decisions"],
       `INSERT OR IGNORE INTO decisions (at, session_id, interaction_id, agent, kind, tool_name, input_digest, outcome,
-         decided_by, grant_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         decided_by, grant_id, approvals)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       resolution.resolvedAt,
       sessionId,
       resolution.interactionId,
@@ -56,7 +59,8 @@ export class DecisionStore {
       decision.inputDigest,
       resolution.outcome,
       JSON.stringify(decision.decidedBy),
-      decision.decidedBy.type === "grant" ? decision.decidedBy.grantId : null,
+      decision.decidedBy.kind === "grant" ? decision.decidedBy.id : null,
+      decision.approvals ? JSON.stringify(decision.approvals) : null,
     );
   }
 
@@ -92,6 +96,8 @@ export class DecisionStore {
   }
 }
 
+const Approvers = z.array(Decider);
+
 const SELECT = `SELECT d.*, EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = d.session_id) AS session_exists
   FROM decisions d`;
 
@@ -106,7 +112,8 @@ function recordOf(row: DecisionRow): DecisionRecord {
     toolName: row.tool_name,
     inputDigest: row.input_digest,
     outcome: row.outcome as InteractionOutcome,
-    decidedBy: DecidedBy.parse(JSON.parse(row.decided_by)),
+    decidedBy: StoredDecider.parse(JSON.parse(row.decided_by)),
+    ...(row.approvals ? { approvals: Approvers.parse(JSON.parse(row.approvals)) } : {}),
     sessionExists: row.session_exists === 1,
   };
 }
@@ -116,14 +123,8 @@ export function decisionsCsv(records: readonly DecisionRecord[]): string {
   const lines = [DECISION_CSV_COLUMNS.join(",")];
   for (const r of records) {
     const by = r.decidedBy;
-    const who =
-      by.type === "person"
-        ? (by.name ?? "person")
-        : by.type === "withdrawal"
-          ? `withdrawn by ${by.agent}`
-          : by.type;
-    const device = by.type === "person" ? by.device : by.type === "cancel" ? (by.device ?? "") : "";
-    const grant = by.type === "grant" ? by.grantId : "";
+    const who = by.kind === "withdrawal" ? `withdrawn by ${by.label ?? "the agent"}` : (by.label ?? by.kind);
+    const grant = by.kind === "grant" ? (by.id ?? "") : "";
     const cells = [
       r.decisionId,
       new Date(r.at).toISOString(),
@@ -134,8 +135,11 @@ export function decisionsCsv(records: readonly DecisionRecord[]): string {
       r.inputDigest,
       r.outcome,
       who,
-      device,
+      by.device ?? "",
       grant,
+      by.kind,
+      by.id ?? "",
+      (r.approvals ?? []).map((approver) => approver.label ?? approver.kind).join("; "),
     ];
     lines.push(cells.map((cell) => csvCell(String(cell))).join(","));
   }

@@ -85,6 +85,12 @@ const MIGRATIONS: string[][] = [
     // of a multi-select), sent as one answer when complete (src/channels/card-progress.ts).
     `ALTER TABLE chat_deliveries ADD COLUMN progress TEXT`,
   ],
+  [
+    // An approval that needs several distinct approvals: how many so far, as JSON (ApprovalCount).
+    `ALTER TABLE cards ADD COLUMN approvals TEXT`,
+    // Who approved such a card, each (the decider of the last is `decided_by`), as JSON.
+    `ALTER TABLE decisions ADD COLUMN approvals TEXT`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

@@ -1,5 +1,6 @@
 // The inbox's projection over its SQLite: applying a session's outbox rows exactly once (by the
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
+import { ApprovalCount } from "../protocol/approval-count";
 import { CardDeadlineTerms } from "../protocol/deadline-policy";
 import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
@@ -139,6 +140,7 @@ export class InboxStore {
         created_at: number;
         expires_at: number;
         deadline_policy: string | null;
+        approvals: string | null;
       }>(`SELECT * FROM cards ORDER BY expires_at, created_at, interaction_id`)
       .map((row) => ({
         sessionId: row.session_id,
@@ -152,6 +154,7 @@ export class InboxStore {
         ...(row.deadline_policy
           ? { deadlinePolicy: CardDeadlineTerms.parse(JSON.parse(row.deadline_policy)) }
           : {}),
+        ...(row.approvals ? { approvals: ApprovalCount.parse(JSON.parse(row.approvals)) } : {}),
       }));
     return { person, lastSeq: this.lastSeq, sessions, cards };
   }
@@ -179,10 +182,11 @@ export class InboxStore {
         this.sql.run(
           ["cards"],
           `INSERT INTO cards (session_id, interaction_id, tool_call_id, kind, tool_name, request, created_at,
-             expires_at, deadline_policy)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+             expires_at, deadline_policy, approvals)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (session_id, interaction_id) DO UPDATE SET expires_at = excluded.expires_at,
-             deadline_policy = COALESCE(excluded.deadline_policy, deadline_policy)`,
+             deadline_policy = COALESCE(excluded.deadline_policy, deadline_policy),
+             approvals = COALESCE(excluded.approvals, approvals)`,
           sessionId,
           card.interactionId,
           card.toolCallId,
@@ -192,6 +196,7 @@ export class InboxStore {
           card.createdAt,
           card.expiresAt,
           card.deadlinePolicy ? JSON.stringify(card.deadlinePolicy) : null,
+          card.approvals ? JSON.stringify(card.approvals) : null,
         );
         return;
       }

@@ -1,18 +1,48 @@
 // The decision record: one row per resolution of a person's card, kept by
 // their inbox past the session's deletion, listed by `GET /api/decisions` and exported.
 import * as z from "zod";
-import { DeviceKind } from "./grants";
+import { Decider, DeviceKind } from "./decider";
 import { InteractionOutcome } from "./session";
 
-/** Who decided a card: a person or link (by name), a grant (by id), the deadline, or a withdrawal. */
-export const DecidedBy = z.discriminatedUnion("type", [
+/**
+ * How records written before deciders were structured named who decided: a person or link by the
+ * name they answered with, a grant by id, the deadline, a withdrawal, or a cancel from a device.
+ */
+const LegacyDecidedBy = z.discriminatedUnion("type", [
   z.object({ type: z.literal("person"), name: z.string().nullable(), device: DeviceKind }),
   z.object({ type: z.literal("grant"), grantId: z.string() }),
   z.object({ type: z.literal("deadline") }),
   z.object({ type: z.literal("withdrawal"), agent: z.string() }),
   z.object({ type: z.literal("cancel"), device: DeviceKind.nullable() }),
 ]);
-export type DecidedBy = z.infer<typeof DecidedBy>;
+
+/** An answerer's name as links were recorded: "<label> (share link 1a2b3c4d)". */
+const LINK_NAME = /\((?:share|inbox) link [^)]{1,16}\)$/;
+
+/** The one reader of an older record's decider: what its name and device said, once, here. */
+function fromLegacy(by: z.infer<typeof LegacyDecidedBy>): Decider {
+  switch (by.type) {
+    case "grant":
+      return { kind: "grant", label: null, id: by.grantId, device: null };
+    case "deadline":
+      return { kind: "deadline", label: null, id: null, device: null };
+    case "withdrawal":
+      return { kind: "withdrawal", label: by.agent, id: null, device: null };
+    case "cancel":
+      return by.device === null
+        ? { kind: "system", label: null, id: null, device: null }
+        : { kind: "person", label: null, id: null, device: by.device };
+    case "person": {
+      if (by.device === "chat") return { kind: "chat", label: by.name, id: null, device: "chat" };
+      if (by.name && LINK_NAME.test(by.name))
+        return { kind: "link", label: by.name, id: null, device: by.device };
+      return { kind: "person", label: by.name, id: by.name, device: by.device };
+    }
+  }
+}
+
+/** Who decided, as stored: a structured decider, or an older record's shape read through fromLegacy. */
+export const StoredDecider = z.union([Decider, LegacyDecidedBy.transform(fromLegacy)]);
 
 /** A resolution as the session reports it (the outbox's `card_resolved` carries it). */
 export const DecisionData = z.object({
@@ -21,7 +51,12 @@ export const DecisionData = z.object({
   toolName: z.string(),
   /** SHA-256 (hex) of the card's request as JSON; the request itself lives in the session. */
   inputDigest: z.string(),
-  decidedBy: DecidedBy,
+  decidedBy: StoredDecider,
+  /**
+   * Set on a card a deployment's rule made wait for several distinct approvals: each approver in
+   * order (the last one is `decidedBy` when it was approved).
+   */
+  approvals: z.array(Decider).optional(),
 });
 export type DecisionData = z.infer<typeof DecisionData>;
 
@@ -68,4 +103,7 @@ export const DECISION_CSV_COLUMNS = [
   "decided_by",
   "device",
   "grant_id",
+  "decider_kind",
+  "decider_id",
+  "approvals",
 ] as const;

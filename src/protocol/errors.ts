@@ -16,6 +16,7 @@ export const ErrorCode = z.enum([
   "unknown_interaction",
   "wrong_interaction_kind",
   "already_resolved",
+  "already_approved",
   "invalid_answer",
   "nothing_to_cancel",
   "no_agent",
@@ -66,6 +67,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   unknown_interaction: 404,
   wrong_interaction_kind: 400,
   already_resolved: 409,
+  // The same answerer approved a card that needs several distinct approvals: it still counts once.
+  already_approved: 409,
   invalid_answer: 400,
   nothing_to_cancel: 409,
   no_agent: 409,

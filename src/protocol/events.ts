@@ -2,6 +2,8 @@
 // `EVENT_DATA` is the one table of event types and their payloads.
 import * as z from "zod";
 import { AgentCompletedData, AgentStartedData, FRAME_MARK_FIELDS } from "./agents";
+import { ApprovalCount } from "./approval-count";
+import { ApprovalCounted } from "./approval-policy";
 import { CardDeadlineTerms } from "./deadline-policy";
 import { SEED_PROMPT_EVENTS } from "./seed-names";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
@@ -29,6 +31,8 @@ export const InteractionPromptData = z.object({
   readsChat: z.literal(true).optional(),
   /** What the deadline does and how far it may be extended; absent on events stored before policies. */
   deadlinePolicy: CardDeadlineTerms.optional(),
+  /** Set on an approval a deployment's rule says needs several distinct approvals (none given yet). */
+  approvals: ApprovalCount.optional(),
   ...FRAME_MARK_FIELDS,
 });
 export type InteractionPromptData = z.infer<typeof InteractionPromptData>;
@@ -103,6 +107,8 @@ export const EVENT_DATA = {
   [SEED_PROMPT_EVENTS.approval]: InteractionPromptData,
   interaction_prompt: InteractionPromptData,
   interaction_resolved: InteractionResolution,
+  /** One more distinct answerer approved a card that needs several; it stays open until the last. */
+  approval_counted: ApprovalCounted,
   /** A person asked for more time: the card's deadline moved to `expiresAt` ("Give me more time"). */
   interaction_extended: z.object({
     toolCallId: ToolCallId,

@@ -2,6 +2,7 @@
 // scoped to one session, one agent or all of the person's sessions, applied before a card opens.
 import * as z from "zod";
 import { parseRule } from "../grants/grant-rule";
+import { DeviceKind } from "./decider";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
 import { SessionId } from "./session";
 
@@ -20,9 +21,7 @@ export const MAX_GRANTS = 500;
 /** How long an expired or revoked grant stays listed, greyed. */
 export const ENDED_GRANT_LISTED_MS = 7 * 86_400_000;
 
-/** Where a grant or a decision was made from. */
-export const DeviceKind = z.enum(["page", "terminal", "bridge", "chat", "push", "api"]);
-export type DeviceKind = z.infer<typeof DeviceKind>;
+export { DeviceKind } from "./decider";
 
 /** An agent a grant is scoped to: its name, and the agent's own session key when only that one. */
 export const GrantAgent = z.strictObject({

@@ -1,6 +1,7 @@
 // A person's inbox (docs/architecture.md#the-inbox): what sessions report to it through their outbox, and what the
 // inbox shows — its sessions, every open card across them, and its own event log for streams.
 import * as z from "zod";
+import { ApprovalCount } from "./approval-count";
 import { CardDeadlineTerms } from "./deadline-policy";
 import { DecisionData } from "./decisions";
 import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
@@ -28,6 +29,8 @@ export const InboxCardData = z.object({
   expiresAt: z.number(),
   /** What the deadline does and how far "more time" may move it; absent on cards reported before. */
   deadlinePolicy: CardDeadlineTerms.optional(),
+  /** An approval that needs several distinct approvals: how many so far ("1 of 2 approvals"). */
+  approvals: ApprovalCount.optional(),
 });
 export type InboxCardData = z.infer<typeof InboxCardData>;
 

@@ -4,6 +4,7 @@ export * from "./agent-keys";
 export * from "./agents";
 export * from "./channels";
 export * from "./commands";
+export * from "./decider";
 export * from "./elicitation";
 export * from "./errors";
 export * from "./events";

@@ -1,7 +1,9 @@
 // Session-level vocabulary shared by the server and every client: statuses, modes, outcomes, ids.
 import * as z from "zod";
 import { AgentFrameView, FRAME_MARK_FIELDS } from "./agents";
+import { ApprovalCount } from "./approval-count";
 import { CardDeadlineTerms } from "./deadline-policy";
+import { Decider } from "./decider";
 
 export const SessionStatus = z.enum(["idle", "running", "awaiting_input", "failed"]);
 export type SessionStatus = z.infer<typeof SessionStatus>;
@@ -69,6 +71,8 @@ export const InteractionView = z.object({
   readsChat: z.literal(true).optional(),
   /** What the deadline does and how far it may be extended; absent for cards from before policies. */
   deadlinePolicy: CardDeadlineTerms.optional(),
+  /** Set on an approval a deployment's rule says needs several distinct approvals: how many so far. */
+  approvals: ApprovalCount.optional(),
   /** The agent whose tool call asked (FrameMark); absent from older servers. */
   ...FRAME_MARK_FIELDS,
 });
@@ -92,6 +96,8 @@ export const InteractionResolution = z.object({
    * timeout) or on events stored before it was recorded.
    */
   answeredBy: z.string().nullable().optional(),
+  /** Who decided, structured (src/protocol/decider.ts); absent on events stored before deciders. */
+  decider: Decider.optional(),
   resolvedAt: z.number(),
   /** Set when one "Approve all" / "Deny all" decided this card with `size - 1` others. */
   batch: BatchMark.optional(),

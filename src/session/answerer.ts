@@ -1,10 +1,16 @@
 // Who answers, as the server knows them — recorded with every resolution beside the device id the
 // client chose: the session's owner is its creator (a person); a share link is its label and id.
 import type { Access } from "../protocol/access";
+import type { Decider, DeviceKind } from "../protocol/decider";
 import type { SessionState } from "./session-state";
 
-export function answererOf(state: SessionState, access: Access): string | null {
-  if (access.linkId === null) return state.creator();
+/** The decider a credential answers as, from the kind of device its command entered through. */
+export function deciderOf(state: SessionState, access: Access, device: DeviceKind): Decider {
+  if (access.linkId === null) {
+    const creator = state.creator();
+    return { kind: "person", label: creator, id: creator, device };
+  }
   const link = state.links.list().find((candidate) => candidate.linkId === access.linkId);
-  return `${link?.label || `${access.role} link`} (share link ${access.linkId.slice(0, 8)})`;
+  const label = `${link?.label || `${access.role} link`} (share link ${access.linkId.slice(0, 8)})`;
+  return { kind: "link", label, id: access.linkId, device };
 }

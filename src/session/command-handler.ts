@@ -8,6 +8,8 @@ import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { Outcome } from "../objects/outcome";
 import type { SessionCommand } from "../protocol/commands";
+import { answererName, type Decider } from "../protocol/decider";
+import type { ErrorBody } from "../protocol/errors";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
 
@@ -19,17 +21,19 @@ export interface CommandContext {
   loop: AgentLoop;
   sentMessages: SentMessageLog;
   /**
-   * Who sends the command, as the server knows them (a person, or a link's label and id): recorded
-   * on answers, messages, cancels and mode changes; the device id stays a display name only.
+   * Who sends the command, as the server knew them where it entered (a person, a link, a chat
+   * account, from a kind of device): recorded on answers, messages, cancels and mode changes; the
+   * device id stays a display name only.
    */
-  answeredBy?: string | null;
+  decider?: Decider | null;
 }
 
 export function executeCommand(
-  { deps, loop, sentMessages, answeredBy = null }: CommandContext,
+  { deps, loop, sentMessages, decider = null }: CommandContext,
   command: SessionCommand,
   deviceId: string | null,
 ): CommandOutcome {
+  const answeredBy = answererName(decider);
   switch (command.type) {
     case "send_message": {
       // A resend after a lost ack carries the same requestId and text: answer it, do not post it again.
@@ -49,7 +53,7 @@ export function executeCommand(
             ...topMark(deps),
           });
           if (requestKey) sentMessages.record(requestKey, command.text, { messageId, queued: false });
-          return replyInChat(deps, command.text, deviceId, answeredBy);
+          return replyInChat(deps, command.text, deviceId, decider);
         });
         wake(loop);
         return { ok: true, result: { messageId, queued: false, answered } };
@@ -77,14 +81,14 @@ export function executeCommand(
     }
     case "decide_batch": {
       const { type: _type, requestId: _requestId, ...batch } = command;
-      const decided = decideBatch(deps, batch, deviceId, answeredBy);
+      const decided = decideBatch(deps, batch, deviceId, decider);
       if (!decided.ok) return decided;
-      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected", answeredBy);
+      if (decided.outcome.stopped) loop.cancel(deviceId, "rejected", decider);
       wake(loop);
       return { ok: true, result: decided.outcome };
     }
     case "cancel": {
-      if (!loop.cancel(deviceId, "cancelled", answeredBy)) {
+      if (!loop.cancel(deviceId, "cancelled", decider)) {
         return { ok: false, error: { code: "nothing_to_cancel", message: "No turn is running" } };
       }
       wake(loop); // queued messages run next
@@ -110,7 +114,7 @@ export function executeCommand(
           },
         };
       }
-      const ended = loop.endAgent(deviceId);
+      const ended = loop.endAgent(deviceId, decider);
       wake(loop);
       return { ok: true, result: { frameId: ended?.frameId ?? top.frameId, agent: top.agent } };
     }
@@ -143,13 +147,14 @@ export function executeCommand(
         answer.response,
         deviceId,
         undefined,
-        answeredBy,
+        decider,
       );
       // Reject and stop: the denial is recorded, then the turn ends instead of calling the model.
-      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", answeredBy);
+      if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", decider);
       // A late answer may just have timed its interaction out; either way the loop has work to do.
       if (result.ok || result.error.code === "already_resolved") wake(loop);
-      return result.ok ? { ok: true, result: result.resolution } : result;
+      // A card that needs more distinct approvals answers with the count so far; it stays open.
+      return result.ok ? { ok: true, result: result.counted ?? result.resolution } : result;
     }
   }
 }

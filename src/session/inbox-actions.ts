@@ -6,6 +6,7 @@
 import type { Access, LinkRole, ShareLinkView } from "../protocol/access";
 import type { ChatPlatform } from "../protocol/channels";
 import type { SessionCommand } from "../protocol/commands";
+import type { Decider, DeviceKind } from "../protocol/decider";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { CommandOutcome } from "./command-handler";
 import { addLink, type LinkAdminHost, revokeLink } from "./link-admin";
@@ -60,10 +61,18 @@ export function inboxActorDevice(actor: InboxActor): string {
   return actor.kind === "chat" ? `chat-${actor.platform}-${actor.accountId}` : INBOX_DEVICE;
 }
 
-function answererOf(actor: InboxActor): string {
-  if (actor.kind === "person") return actor.person;
-  if (actor.kind === "chat") return chatAnswerer(actor);
-  return linkAnswerer(actor);
+/**
+ * Who decides when an inbox actor answers: the person, or an inbox link, from the inbox page; a
+ * linked chat account from chat, known by its platform and account id.
+ */
+export function inboxActorDecider(actor: InboxActor): Decider {
+  if (actor.kind === "person")
+    return { kind: "person", label: actor.person, id: actor.person, device: "page" };
+  if (actor.kind === "chat") {
+    const id = `${actor.platform}:${actor.accountId}`;
+    return { kind: "chat", label: chatAnswerer(actor), id, device: "chat" };
+  }
+  return { kind: "link", label: linkAnswerer(actor), id: actor.linkId, device: "page" };
 }
 
 /** Each actor's own allowance: the person's, each chat account's, each link's. */
@@ -80,7 +89,7 @@ export interface InboxActionHost extends LinkAdminHost {
    * of its own, so neither it nor the owner's token can spend the other's.
    */
   runCommand(
-    sent: { command: SessionCommand; deviceId: string; access: Access; answeredBy: string },
+    sent: { command: SessionCommand; deviceId: string; device: DeviceKind; access: Access; decider: Decider },
     bucket: string,
   ): CommandOutcome;
 }
@@ -99,8 +108,9 @@ export function runInboxAction(
     // their inbox; a link is refused what a share link of its role is refused.
     const access = inboxActorAccess(actor);
     const deviceId = inboxActorDevice(actor);
+    const decider = inboxActorDecider(actor);
     return host.runCommand(
-      { command: action.command, deviceId, access, answeredBy: answererOf(actor) },
+      { command: action.command, deviceId, device: decider.device ?? "page", access, decider },
       bucketOf(actor),
     );
   }

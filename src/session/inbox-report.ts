@@ -153,14 +153,17 @@ export class InboxReport implements DeadlineSource {
           createdAt: data.createdAt,
           expiresAt: data.expiresAt,
           ...(data.deadlinePolicy ? { deadlinePolicy: data.deadlinePolicy } : {}),
+          ...(data.approvals ? { approvals: data.approvals } : {}),
         },
       };
     }
-    // "More time": the inbox's copy of the card (an upsert by its id) takes the new deadline.
-    if (event.type === "interaction_extended") {
+    // "More time" or one more approval: the inbox's copy of the card (an upsert by its id) takes the
+    // new deadline and the approvals so far.
+    if (event.type === "interaction_extended" || event.type === "approval_counted") {
       const record = this.state.interactions.get(event.data.interactionId);
       if (record?.status !== "pending") return null;
       const deadlinePolicy = this.state.cardDeadlines.terms(record.id);
+      const approvals = this.state.cardApprovals.count(record.id);
       return {
         type: "card_opened",
         card: {
@@ -170,8 +173,9 @@ export class InboxReport implements DeadlineSource {
           toolName: record.toolName,
           request: record.request,
           createdAt: record.createdAt,
-          expiresAt: event.data.expiresAt,
+          expiresAt: record.deadline,
           ...(deadlinePolicy ? { deadlinePolicy } : {}),
+          ...(approvals ? { approvals } : {}),
         },
       };
     }
@@ -186,7 +190,12 @@ export class InboxReport implements DeadlineSource {
         resolvedBy: data.resolvedBy,
         answeredBy: data.answeredBy ?? null,
         resolvedAt: data.resolvedAt,
-        decision: decisionOf(agent, this.state.interactions.get(interactionId), data),
+        decision: decisionOf(
+          agent,
+          this.state.interactions.get(interactionId),
+          data,
+          this.state.cardApprovals.of(interactionId)?.approvers ?? [],
+        ),
       };
     }
     if (!SUMMARY_EVENTS.has(event.type)) return null;

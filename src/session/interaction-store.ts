@@ -1,6 +1,7 @@
 // Pending and resolved interactions. Resolution is a compare-and-set on `status = 'pending'`, so
 // the first answer wins and a repeated alarm delivery changes nothing.
 import type { InteractionRecord, InteractionStore } from "../agent/ports";
+import { answererName, Decider } from "../protocol/decider";
 import { type InteractionOutcome, InteractionStatus } from "../protocol/session";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 
@@ -18,9 +19,10 @@ type Row = {
   resolved_at: number | null;
   resolved_by: string | null;
   answered_by: string | null;
+  decider: string | null;
 };
 
-const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by, answered_by`;
+const COLUMNS = `id, tool_call_id, frame_id, kind, tool_name, request, status, response, deadline, created_at, resolved_at, resolved_by, answered_by, decider`;
 
 export class SqlInteractionStore implements InteractionStore {
   /** The earliest pending deadline. Asked on every re-arm of the alarm; kept until `interactions` changes. */
@@ -72,7 +74,10 @@ export class SqlInteractionStore implements InteractionStore {
   }
 
   create(
-    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+    record: Omit<
+      InteractionRecord,
+      "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy" | "decider"
+    >,
   ): void {
     const row: Row = {
       id: record.id,
@@ -88,6 +93,7 @@ export class SqlInteractionStore implements InteractionStore {
       resolved_at: null,
       resolved_by: null,
       answered_by: null,
+      decider: null,
     };
     this.sql.run(
       ["interactions"],
@@ -129,18 +135,21 @@ export class SqlInteractionStore implements InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
-    answeredBy: string | null = null,
+    decider: Decider | null = null,
   ): boolean {
     const json = response === undefined ? null : JSON.stringify(response);
+    const answeredBy = answererName(decider);
+    const deciderJson = decider === null ? null : JSON.stringify(decider);
     const written = this.sql.run(
       ["interactions"],
-      `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?, answered_by = ?
+      `UPDATE interactions SET status = ?, response = ?, resolved_by = ?, resolved_at = ?, answered_by = ?, decider = ?
        WHERE id = ? AND status = 'pending'`,
       outcome,
       json,
       resolvedBy,
       at,
       answeredBy,
+      deciderJson,
       id,
     );
     if (written === 0) return false;
@@ -151,6 +160,7 @@ export class SqlInteractionStore implements InteractionStore {
       resolved_by: resolvedBy,
       resolved_at: at,
       answered_by: answeredBy,
+      decider: deciderJson,
     }));
     return true;
   }
@@ -190,5 +200,7 @@ function toRecord(row: Row): InteractionRecord {
     resolvedAt: row.resolved_at,
     resolvedBy: row.resolved_by,
     answeredBy: row.answered_by,
+    // Rows resolved before deciders were stored have none; their events carry none either.
+    decider: row.decider === null ? null : Decider.parse(JSON.parse(row.decider)),
   };
 }

@@ -104,6 +104,14 @@ const MIGRATIONS: string[][] = [
     // At most one summary waits in the outbox: a newer one replaces it in the statement that adds it.
     `CREATE UNIQUE INDEX outbox_one_summary ON outbox (type) WHERE type = 'session_updated'`,
   ],
+  [
+    // Who decided a card, structured (src/protocol/decider.ts), as JSON beside answered_by.
+    `ALTER TABLE interactions ADD COLUMN decider TEXT`,
+  ],
+  [
+    // Cards a deployment's rule made wait for several distinct approvals: how many, and who so far.
+    `CREATE TABLE card_approvals (interaction_id TEXT PRIMARY KEY, needed INTEGER NOT NULL, approvers TEXT NOT NULL)`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

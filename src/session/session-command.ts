@@ -4,7 +4,8 @@
 import type { GrantDecision } from "../agent/external-interaction";
 import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
-import { answererOf } from "./answerer";
+import { answererName, type Decider, type DeviceKind } from "../protocol/decider";
+import { deciderOf } from "./answerer";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { extendDeadline } from "./extend-deadline";
 import { runExternalCommand, SqlExternalKeys } from "./external-session";
@@ -14,15 +15,19 @@ import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
 import { setDeadlinePolicies } from "./set-deadline-policies";
 
-/** `answeredBy` names who sends it when the Worker knows better than the token (the inbox's person). */
+/**
+ * `device` is the kind of device the command entered through; `decider` names who sends it when
+ * the Worker knows better than the token (the inbox's actor).
+ */
 export function runSessionCommand(
   state: SessionState,
   runtime: SessionRuntime,
   sent: {
     command: SessionCommand;
     deviceId: string | null;
+    device: DeviceKind;
     access: Access;
-    answeredBy?: string | undefined;
+    decider?: Decider | undefined;
     /** What the person's grants decided for the approval an agent opens, asked beforehand. */
     granted?: GrantDecision | null;
   },
@@ -46,7 +51,8 @@ export function runSessionCommand(
   );
   if (external) return external;
   runtime.budget?.refuseCommand(command, access);
-  const answeredBy = sent.answeredBy ?? answererOf(state, access);
+  const decider = sent.decider ?? deciderOf(state, access, sent.device);
+  const answeredBy = answererName(decider);
   if (command.type === "set_deadline_policies") {
     const kinds = deps.kinds.kinds.map((kind) => kind.kind);
     return setDeadlinePolicies(state, command.deadlinePolicies, kinds);
@@ -61,7 +67,7 @@ export function runSessionCommand(
     refuseEarlyRetryNow(state.meta, state.clock.now(), logIds);
   }
   const outcome = executeCommand(
-    { deps, loop, sentMessages: state.sentMessages, answeredBy },
+    { deps, loop, sentMessages: state.sentMessages, decider },
     command,
     deviceId,
   );

@@ -46,7 +46,11 @@ export function acceptSocket(host: ConnectionHost, request: Request): Response {
   const deviceId = socket.device ?? `device-${crypto.randomUUID().slice(0, 8)}`;
   const { 0: client, 1: server } = new WebSocketPair();
   host.ctx.acceptWebSocket(server, [deviceId, socketTag(socket.access)]);
-  server.serializeAttachment({ deviceId, ...socket.access } satisfies SocketAttachment);
+  server.serializeAttachment({
+    deviceId,
+    client: socket.client,
+    ...socket.access,
+  } satisfies SocketAttachment);
   server.send(JSON.stringify(host.hello(deviceId, socket.access)));
   host.replayTo(server, socket.after);
   return new Response(null, { status: 101, webSocket: client });

@@ -4,10 +4,9 @@ import type { GrantDecision } from "../agent/external-interaction";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
-import { type CardGrant, type DeviceKind, type GrantQuery, NewGrant } from "../protocol/grants";
+import { type CardGrant, type GrantQuery, NewGrant } from "../protocol/grants";
 import type { InteractionResolution } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
-import { deviceKindOf } from "./device-kind";
 import { externalAgentOf, SqlExternalKeys } from "./external-session";
 import type { InboxRpc } from "./inbox-rpc";
 import type { SessionState } from "./session-state";
@@ -56,12 +55,11 @@ export class SessionGrants {
    */
   async around(
     command: SessionCommand,
-    deviceId: string | null,
     access: Access,
     run: (granted: GrantDecision | null) => CommandOutcome,
   ): Promise<CommandOutcome> {
     const outcome = run(await this.beforeOpen(command));
-    await this.afterAnswer(outcome, deviceId, access);
+    await this.afterAnswer(outcome, access);
     return outcome;
   }
 
@@ -81,11 +79,7 @@ export class SessionGrants {
    * After an approval was answered with "Allow … for": the person's inbox keeps the grant. The
    * answer already stands; a grant the inbox refuses (too many) is only logged.
    */
-  async afterAnswer(
-    outcome: { ok: boolean; result?: unknown },
-    deviceId: string | null,
-    access: Access,
-  ): Promise<void> {
+  async afterAnswer(outcome: { ok: boolean; result?: unknown }, access: Access): Promise<void> {
     const resolution = outcome.ok ? (outcome.result as InteractionResolution | undefined) : undefined;
     // Only an approving answer carries a grant: the gate's stored response was read by its schema.
     const response = resolution?.response as { grant?: CardGrant } | undefined;
@@ -103,7 +97,8 @@ export class SessionGrants {
       agent: grant.scope === "agent" ? { name: place.agent.name, key: null } : null,
       reason: null,
       madeBy: resolution.answeredBy ?? (access.role === OWNER.role ? creator : `${access.role} link`),
-      madeFrom: deviceKindOf(deviceId) satisfies DeviceKind,
+      // Where the answer entered (a chat's grant is capped by the inbox); the API when unknown.
+      madeFrom: resolution.decider?.device ?? "api",
       fromInteraction: resolution.interactionId ?? resolution.toolCallId,
       expiresInSeconds: grant.expiresInSeconds ?? null,
     });

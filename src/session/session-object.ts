@@ -21,7 +21,6 @@ import {
   type InboxActionHost,
   type InboxActor,
   inboxActorAccess,
-  inboxActorDevice,
   runInboxAction,
 } from "./inbox-actions";
 import type { InboxReport } from "./inbox-report";
@@ -155,8 +154,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<Outcome> {
     return this.guard(access, () => {
       this.httpBudget.take(access, this.logIds(access));
-      return this.agent().grants.around(command, deviceId, access, (granted) =>
-        runSessionCommand(this.state, this.agent(), { command, deviceId, access, granted }),
+      // Over HTTP: the API's, whoever calls it (the page and the terminal answer on their sockets).
+      return this.agent().grants.around(command, access, (granted) =>
+        runSessionCommand(this.state, this.agent(), { command, deviceId, device: "api", access, granted }),
       );
     });
   }
@@ -165,8 +165,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   async fromInbox(actor: InboxActor, action: InboxAction): Promise<Outcome> {
     const outcome = await answer(() => runInboxAction(this.linkAdmin, actor, action));
     // An answer from the inbox may make a grant, as one given on the session's page may.
-    if (action.type === "command")
-      await this.agent().grants.afterAnswer(outcome, inboxActorDevice(actor), inboxActorAccess(actor));
+    if (action.type === "command") await this.agent().grants.afterAnswer(outcome, inboxActorAccess(actor));
     return outcome;
   }
 
@@ -308,10 +307,10 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       logIds: (access) => this.logIds(access),
       snapshot: () => this.buildSnapshot(),
       // Not `command()`: the socket's own allowance was taken already.
-      run: (command, deviceId, access) =>
+      run: (command, from, access) =>
         this.guard(access, () =>
-          this.agent().grants.around(command, deviceId, access, () =>
-            runSessionCommand(this.state, this.agent(), { command, deviceId, access }),
+          this.agent().grants.around(command, access, () =>
+            runSessionCommand(this.state, this.agent(), { command, ...from, access }),
           ),
         ),
     };

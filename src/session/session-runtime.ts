@@ -72,6 +72,7 @@ export function buildSessionRuntime(
   });
   if (budget) deps.budget = budget;
   deps.grants = grants;
+  deps.approvals = state.cardApprovals.withPolicies(config.approvalPolicies);
   runtime = { deps, loop: new AgentLoop(deps), model, budget, grants };
   return runtime;
 }

@@ -3,6 +3,7 @@
 
 import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
+import type { DeviceKind } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import type { DeltaFrame } from "../protocol/frames";
 import type { SessionSnapshot } from "../protocol/session";
@@ -30,7 +31,11 @@ export interface SocketShell {
   logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null };
   snapshot(): SessionSnapshot;
   /** Runs a socket's command; the socket's own allowance was taken already. */
-  run(command: SessionCommand, deviceId: string | null, access: Access): Promise<CommandOutcome>;
+  run(
+    command: SessionCommand,
+    from: { deviceId: string; device: DeviceKind },
+    access: Access,
+  ): Promise<CommandOutcome>;
 }
 
 /** Upgrades a request to a WebSocket, or opens an SSE stream for `/events/stream`. */
@@ -62,7 +67,7 @@ export function answerFrame(shell: SocketShell, ws: WebSocket, message: string |
     },
     mayReplay: (socket) => shell.replayBudget().allows(replayTag(socket)),
     logIds: (socket) => shell.logIds({ linkId: readAttachment(socket)?.access.linkId ?? null }),
-    run: (command, deviceId, access) => shell.run(command, deviceId, access),
+    run: (command, from, access) => shell.run(command, from, access),
   };
   return answerSocketFrame(host, ws, message);
 }

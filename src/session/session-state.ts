@@ -13,6 +13,7 @@ import type { SessionEvent } from "../protocol/events";
 import type { SessionSnapshot } from "../protocol/session";
 import type { DeferredWrites } from "../storage/deferred-writes";
 import { SqlCounter } from "../storage/sql-counter";
+import { SqlCardApprovals } from "./card-approvals";
 import { SqlCardDeadlines } from "./card-deadlines";
 import { AlarmDeadlines } from "./deadlines";
 import { EventLog } from "./event-log";
@@ -55,6 +56,7 @@ export class SessionState {
   readonly queue: SqlMessageQueue;
   readonly interactions: SqlInteractionStore;
   readonly cardDeadlines: SqlCardDeadlines;
+  readonly cardApprovals: SqlCardApprovals;
   readonly results: SqlToolResultStore;
   readonly rules: SqlPermissionRuleStore;
   readonly notes: SqlNotesStore;
@@ -91,6 +93,7 @@ export class SessionState {
     this.queue = new SqlMessageQueue(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
     this.cardDeadlines = new SqlCardDeadlines(this.sql, () => this.interactions.pendingIds());
+    this.cardApprovals = new SqlCardApprovals(this.sql);
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);
@@ -222,6 +225,7 @@ export class SessionState {
       lastSeq: this.events.lastSeq,
       pending: this.interactions.pending().map((record) => {
         const deadlinePolicy = this.cardDeadlines.terms(record.id);
+        const approvals = this.cardApprovals.count(record.id);
         return {
           toolCallId: record.toolCallId,
           interactionId: record.id,
@@ -232,6 +236,7 @@ export class SessionState {
           createdAt: record.createdAt,
           expiresAt: record.deadline,
           ...(deadlinePolicy ? { deadlinePolicy } : {}),
+          ...(approvals ? { approvals } : {}),
           ...(kinds.readsChat(record.kind) ? { readsChat: true as const } : {}),
           ...markOf(this, record.frameId),
         };

@@ -13,15 +13,23 @@ export const ACCESS_HEADER = "x-parley-access";
 /** Close codes a device can act on: stop reconnecting and say why. */
 export const SOCKET_CLOSE = { revoked: 4001, expired: 4002, deleted: 4004 } as const;
 
+/** The kinds of device a socket may say it is: Parley's page (the default) or its terminal device. */
+export const SocketClient = z.enum(["page", "terminal"]);
+export type SocketClient = z.infer<typeof SocketClient>;
+
 export const WebSocketQuery = z.object({
   after: z.coerce.number().int().nonnegative().default(0),
   device: DeviceId.optional(),
+  /** Which client connects, recorded as the device kind of its answers (`parley attach` says terminal). */
+  client: SocketClient.optional(),
   token: z.string().optional(),
 });
 
 /** What each socket keeps across hibernation: which device it is, and the access it connected with. */
 export const SocketAttachment = z.object({
   deviceId: DeviceId,
+  /** Absent on sockets accepted before clients said which they were: those were pages. */
+  client: SocketClient.optional(),
   role: Role,
   linkId: z.string().nullable(),
   ownerVersion: OwnerVersion.optional(),
@@ -29,7 +37,7 @@ export const SocketAttachment = z.object({
 export type SocketAttachment = z.infer<typeof SocketAttachment>;
 
 export type SocketRequest =
-  | { ok: true; access: Access; device: string | undefined; after: number }
+  | { ok: true; access: Access; device: string | undefined; client: SocketClient; after: number }
   | { ok: false; error: ErrorBody };
 
 export function readSocketAccess(request: Request): SocketRequest {
@@ -46,7 +54,8 @@ export function readStreamAccess(request: Request): SocketRequest {
   const query = WebSocketQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success)
     return { ok: false, error: { code: "invalid_input", message: describeZodError(query.error) } };
-  return { ok: true, access: access.data, device: query.data.device, after: query.data.after };
+  const { device, client = "page", after } = query.data;
+  return { ok: true, access: access.data, device, client, after };
 }
 
 /** The tag every socket of one link (or of the owner) carries. */
@@ -72,12 +81,14 @@ function parseJson(text: string | null): unknown {
  * The device and access a socket connected with, read back from its attachment; null when the
  * attachment is missing or does not parse, and the socket may then do nothing (it fails closed).
  */
-export function readAttachment(ws: WebSocket): { deviceId: string; access: Access } | null {
+export function readAttachment(
+  ws: WebSocket,
+): { deviceId: string; client: SocketClient; access: Access } | null {
   const attachment = SocketAttachment.safeParse(ws.deserializeAttachment());
   if (!attachment.success) return null;
-  const { deviceId, ...stated } = attachment.data;
+  const { deviceId, client = "page", ...stated } = attachment.data;
   const access = Access.safeParse(stated);
-  return access.success ? { deviceId, access: access.data } : null;
+  return access.success ? { deviceId, client, access: access.data } : null;
 }
 
 export function sendAck(ws: WebSocket, frame: AckFrame): void {

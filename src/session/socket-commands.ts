@@ -3,6 +3,7 @@
 import { logSecurityEvent } from "../log/security-log";
 import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
+import type { DeviceKind } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import type { CommandOutcome } from "./command-handler";
 import { closeSocket, readAttachment, sendAck } from "./socket-access";
@@ -19,7 +20,11 @@ export interface SocketCommandHost {
   mayReplay(ws: WebSocket): boolean;
   /** The session and link a socket belongs to, for the security log. */
   logIds(ws: WebSocket): { sessionId: string; linkId: string | null };
-  run(command: SessionCommand, deviceId: string | null, access: Access): Promise<CommandOutcome>;
+  run(
+    command: SessionCommand,
+    from: { deviceId: string; device: DeviceKind },
+    access: Access,
+  ): Promise<CommandOutcome>;
 }
 
 export async function answerSocketFrame(
@@ -69,7 +74,7 @@ export async function answerSocketFrame(
       const lastSeq = host.replay(ws, command.after);
       return sendAck(ws, { type: "ack", requestId, ok: true, result: { lastSeq } });
     }
-    const outcome = await host.run(command, socket.deviceId, access);
+    const outcome = await host.run(command, { deviceId: socket.deviceId, device: socket.client }, access);
     sendAck(
       ws,
       outcome.ok

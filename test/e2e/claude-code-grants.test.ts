@@ -152,8 +152,8 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
         return page.decisions.map((d) => d.decidedBy);
       })
       .toEqual([
-        { type: "grant", grantId: grant.grantId },
-        { type: "person", name: "local", device: "page" },
+        { kind: "grant", label: "Bash(npm run test:*)", id: grant.grantId, device: null },
+        { kind: "person", label: "local", id: "local", device: "page" },
       ]);
   });
   it("offers Claude Code's own suggestion through parley hook, and choosing it makes a grant, not a settings rule", {

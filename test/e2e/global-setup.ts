@@ -55,6 +55,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       ...SLACK_BINDINGS,
       SLACK_API_BASE_URL: `${slack.url}/api/`,
       ...discordVars,
+      // A push needs a second person (two-person-approval.test.ts).
+      APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });

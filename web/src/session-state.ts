@@ -1,6 +1,7 @@
 // The browser's view of one session as a pure reducer: hello snapshots and numbered events in, a
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
 import { applyStackEvent } from "../../src/protocol/agent-stack-fold";
+import type { ApprovalCount } from "../../src/protocol/approval-count";
 import type { DeltaFrame, HelloFrame, InteractionResolution, SessionEvent } from "../../src/protocol/index";
 import { namesSomeone } from "../../src/protocol/people";
 import { isPromptEvent } from "../../src/protocol/prompt-event";
@@ -193,6 +194,9 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
     case "interaction_extended":
       extend(draft, event.data);
       return;
+    case "approval_counted":
+      countApproval(draft, event.data);
+      return;
     case "session_status":
       if (event.data.status !== "running") draft.endStreaming();
       v.status = event.data.status;
@@ -324,6 +328,19 @@ function extend(
   if (item?.kind !== "tool") return;
   const interactions = item.interactions.map((known) =>
     known.id === data.interactionId && !known.resolution ? { ...known, expiresAt: data.expiresAt } : known,
+  );
+  if (interactions.some((known, i) => known !== item.interactions[i])) draft.put({ ...item, interactions });
+}
+
+/** One more distinct approval of a card that needs several, on any device: "1 of 2 approvals". */
+function countApproval(
+  draft: ViewDraft,
+  data: { toolCallId: string; interactionId: string; approvals: ApprovalCount },
+): void {
+  const item = draft.get(`tool:${data.toolCallId}`);
+  if (item?.kind !== "tool") return;
+  const interactions = item.interactions.map((known) =>
+    known.id === data.interactionId && !known.resolution ? { ...known, approvals: data.approvals } : known,
   );
   if (interactions.some((known, i) => known !== item.interactions[i])) draft.put({ ...item, interactions });
 }

@@ -1,4 +1,5 @@
 // Interactions in memory, behaving like the SQLite store: resolution is a compare-and-set.
+import { answererName, type Decider } from "../../protocol/decider";
 import type { InteractionOutcome } from "../../protocol/session";
 import type { InteractionRecord, InteractionStore } from "../ports";
 
@@ -21,7 +22,10 @@ export class MemoryInteractionStore implements InteractionStore {
   }
 
   create(
-    record: Omit<InteractionRecord, "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy">,
+    record: Omit<
+      InteractionRecord,
+      "status" | "response" | "resolvedAt" | "resolvedBy" | "answeredBy" | "decider"
+    >,
   ): void {
     if (this.#records.has(record.id)) throw new Error(`interaction ${record.id} already exists`);
     this.#records.set(record.id, {
@@ -31,6 +35,7 @@ export class MemoryInteractionStore implements InteractionStore {
       resolvedAt: null,
       resolvedBy: null,
       answeredBy: null,
+      decider: null,
     });
   }
 
@@ -40,7 +45,7 @@ export class MemoryInteractionStore implements InteractionStore {
     response: unknown,
     resolvedBy: string | null,
     at: number,
-    answeredBy: string | null = null,
+    decider: Decider | null = null,
   ): boolean {
     const record = this.#records.get(id);
     if (record?.status !== "pending") return false;
@@ -49,7 +54,8 @@ export class MemoryInteractionStore implements InteractionStore {
       response: structuredClone(response ?? null),
       resolvedBy,
       resolvedAt: at,
-      answeredBy,
+      answeredBy: answererName(decider),
+      decider: structuredClone(decider),
     });
     return true;
   }

@@ -4,11 +4,10 @@ import { OUTCOME_WORDS } from "../../protocol/outcome-words";
 import type { InteractionOutcome } from "../../protocol/session";
 import { CHAT_VIEWS } from "./chat-views";
 
-/** Who decided, as the decision record says it (src/protocol/decisions.ts), reduced to what a receipt tells. */
-export type ReceiptDecider =
-  | { type: "person" | "grant" | "cancel" }
-  | { type: "deadline" }
-  | { type: "withdrawal"; agent: string };
+/** Who decided, as the decision record says it (src/protocol/decider.ts), reduced to what a receipt tells. */
+export interface ReceiptDecider {
+  kind: string;
+}
 
 export interface ReceiptFacts {
   kind: string;
@@ -22,8 +21,10 @@ export interface ReceiptFacts {
 
 export function chatReceipt(facts: ReceiptFacts): string {
   const view = CHAT_VIEWS[facts.kind];
-  if (facts.decidedBy?.type === "withdrawal") return "Withdrawn";
-  if (facts.outcome === "timed_out" || facts.decidedBy?.type === "deadline") {
+  const decider = facts.decidedBy?.kind;
+  if (decider === "withdrawal") return "Withdrawn";
+  // A deadline policy that cancels is decided by the policy, at the deadline.
+  if (facts.outcome === "timed_out" || decider === "deadline" || decider === "policy") {
     // A deadline that cancels says so; one that times out says what that meant for this kind.
     const meant = facts.outcome === "cancelled" ? "cancelled" : (view?.timedOut ?? "no answer");
     return `Timed out — ${meant}`;

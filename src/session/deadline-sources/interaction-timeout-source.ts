@@ -2,7 +2,7 @@
 // with their results — or, when a card of the turn was cancelled by its deadline, the turn stops
 // as if the person had pressed Stop (an external agent's card is only cancelled: no turn runs here).
 import { isExternalInteraction } from "../../agent/external-id";
-import { timeOutDue } from "../../agent/resolve-interaction";
+import { POLICY_DECIDER, timeOutDue } from "../../agent/resolve-interaction";
 import type { SqlInteractionStore } from "../interaction-store";
 import type { SessionRuntime } from "../session-runtime";
 import { type DeadlineSource, isDue } from "./deadline-source";
@@ -23,7 +23,8 @@ export function interactionTimeoutSource(
           (card) => deps.cardDeadlines?.onDeadline(card.id) === "cancelled" && !isExternalInteraction(card),
         );
       if (timeOutDue(deps, now) === 0) return undefined;
-      if (stopsTurn) loop.cancel(null);
+      // The turn stops as its deadline policy says: other cards of the turn close with it.
+      if (stopsTurn) loop.cancel(null, "cancelled", POLICY_DECIDER);
       run.wake();
       return undefined;
     },

@@ -205,6 +205,7 @@ export function describeStoreContract(name: string, withStores: WithStores): voi
           resolvedAt: null,
           resolvedBy: null,
           answeredBy: null,
+          decider: null,
         });
       }));
 

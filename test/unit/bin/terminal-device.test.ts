@@ -118,3 +118,34 @@ describe("a plan in the terminal device", () => {
     ]);
   });
 });
+
+describe("an approval that needs a second person, in the terminal", () => {
+  it("says how many approvals it needs when it opens, and prints each one counted", () => {
+    const { written, events } = terminal();
+    const card = {
+      interactionId: "ext_push",
+      toolCallId: "ext_push",
+      kind: "approval",
+      toolName: "Bash",
+      request: { toolName: "Bash", input: { command: "git push" } },
+      approvals: { needed: 2, given: 0, by: [] },
+    };
+    events([{ seq: 1, type: "approval_required", data: card }]);
+    expect(written.join("")).toContain("0 of 2 approvals: this call needs 2 different people");
+    events([
+      {
+        seq: 2,
+        type: "approval_counted",
+        data: {
+          toolCallId: "ext_push",
+          interactionId: "ext_push",
+          approvals: { needed: 2, given: 1, by: ["ana@example.com"] },
+          decider: { kind: "person", label: "ana@example.com", id: "ana@example.com", device: "page" },
+          deviceId: "phone",
+          at: 1,
+        },
+      },
+    ]);
+    expect(written.join("")).toContain("1 of 2 approvals · ana@example.com");
+  });
+});

@@ -12,7 +12,7 @@ const record = (overrides: Partial<DecisionRecord>): DecisionRecord => ({
   toolName: "Bash",
   inputDigest: "0".repeat(64),
   outcome: "approved",
-  decidedBy: { type: "grant", grantId: "grant_1" },
+  decidedBy: { kind: "grant", label: "Bash(ls)", id: "grant_1", device: null },
   sessionExists: true,
   ...overrides,
 });
@@ -24,14 +24,14 @@ describe("decisionsCsv", () => {
       record({
         decisionId: 2,
         outcome: "denied",
-        decidedBy: { type: "person", name: "ana", device: "page" },
+        decidedBy: { kind: "person", label: "ana", id: "ana", device: "page" },
       }),
     ]).split("\r\n");
     expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
     expect(lines[1]).toBe(
-      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,grant,,grant_1`,
+      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,Bash(ls),,grant_1,grant,grant_1,`,
     );
-    expect(lines[2]).toContain(",denied,ana,page,");
+    expect(lines[2]).toContain(",denied,ana,page,,person,ana,");
     expect(lines[3]).toBe("");
   });
 
@@ -39,7 +39,7 @@ describe("decisionsCsv", () => {
     const csv = decisionsCsv([
       record({
         agent: '=HYPERLINK("http://evil")',
-        decidedBy: { type: "person", name: "Doe, Jane", device: "api" },
+        decidedBy: { kind: "person", label: "Doe, Jane", id: "doe", device: "api" },
       }),
     ]);
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);

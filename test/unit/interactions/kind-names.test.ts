@@ -38,6 +38,8 @@ const KNOWN: Record<string, string> = {
   "src/protocol/deadline-policy.ts":
     "its `deny` is what a deadline does (the seeds' default), not the command",
   "src/grants/grant-decision.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
+  "src/grants/approvals-needed.ts":
+    "reads a rule that asks for more approvals as a `deny` (Claude Code's word) reads it, not the command",
   "src/protocol/grants.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
   "src/agent/ports.ts": "a grant's effect, `allow` or `deny`, decides approvals",
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",

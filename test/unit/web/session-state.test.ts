@@ -327,3 +327,39 @@ describe("a card given more time", () => {
     expect(tool(view, "toolu_q").interactions[0]?.expiresAt).toBe(1_200_000);
   });
 });
+
+describe("a card that needs a second person", () => {
+  it("takes each count from approval_counted, and a resolved card keeps the count it had", () => {
+    let view = apply(initialView(), [1, "turn_started", { turnId: "t1", messageId: "m1" }]);
+    view = reduceView(view, { type: "events", events: [questionPrompt(2, "toolu_q", 600_000)] });
+    const counted = {
+      toolCallId: "toolu_q",
+      interactionId: "toolu_q",
+      approvals: { needed: 2, given: 1, by: ["ana"] },
+      decider: { kind: "person" as const, label: "ana", id: "ana", device: "page" as const },
+      deviceId: "phone",
+      at: 10,
+    };
+    view = apply(view, [3, "approval_counted", counted]);
+    expect(tool(view, "toolu_q").interactions[0]?.approvals).toEqual({ needed: 2, given: 1, by: ["ana"] });
+    view = apply(view, [
+      4,
+      "interaction_resolved",
+      {
+        toolCallId: "toolu_q",
+        interactionId: "toolu_q",
+        kind: "question",
+        outcome: "timed_out",
+        response: null,
+        resolvedBy: null,
+        resolvedAt: 11,
+      },
+    ]);
+    view = apply(view, [
+      5,
+      "approval_counted",
+      { ...counted, approvals: { needed: 2, given: 2, by: ["ana", "bo"] } },
+    ]);
+    expect(tool(view, "toolu_q").interactions[0]?.approvals?.given).toBe(1);
+  });
+});

@@ -84,8 +84,8 @@ describe("who did what", () => {
       ["toolu_who_q", "answered", who],
       ["toolu_who_a", "approved", who],
       ["toolu_who_b", "approved", who],
-      // A cancel settles the open card for nobody in particular; the turn's end names who cancelled.
-      ["toolu_who_q2", "cancelled", undefined],
+      // The card a cancel settles names who cancelled, as the turn's end does.
+      ["toolu_who_q2", "cancelled", who],
     ]);
     expect(ofType(phone.events, "done").at(-1)?.data).toMatchObject({ stopReason: "cancelled", by: who });
   });

@@ -74,8 +74,9 @@ describe("telegram", { timeout: 60_000 }, () => {
       decisions: { interactionId: string; decidedBy: unknown }[];
     };
     expect(record.decisions.find((d) => d.interactionId === "toolu_tg_approve")?.decidedBy).toEqual({
-      type: "person",
-      name: "Ana · Telegram",
+      kind: "chat",
+      label: "Ana · Telegram",
+      id: `telegram:${user.id}`,
       device: "chat",
     });
   });

@@ -81,7 +81,7 @@ describe("the decision record", () => {
         kind: "approval",
         toolName: "Bash",
         outcome: "approved",
-        decidedBy: { type: "grant", grantId },
+        decidedBy: { kind: "grant", label: "Bash(npm run test:*)", id: grantId, device: null },
         // The card's request as stored: an external agent's risk is kept as its claim.
         inputDigest: inputDigest({
           toolName: "Bash",
@@ -93,7 +93,12 @@ describe("the decision record", () => {
       expect.objectContaining({
         interactionId: asked,
         outcome: "denied",
-        decidedBy: { type: "person", name: "alice.decisions.once@example.com", device: "api" },
+        decidedBy: {
+          kind: "person",
+          label: "alice.decisions.once@example.com",
+          id: "alice.decisions.once@example.com",
+          device: "api",
+        },
       }),
     ]);
   });
@@ -142,7 +147,7 @@ describe("the decision record", () => {
     const lines = (await csv.text()).trimEnd().split("\r\n");
     expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
     expect(lines[0]).toBe(
-      "decision_id,at,session_id,agent,kind,tool,input_digest,outcome,decided_by,device,grant_id",
+      "decision_id,at,session_id,agent,kind,tool,input_digest,outcome,decided_by,device,grant_id,decider_kind,decider_id,approvals",
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,${session.sessionId},Claude Code,approval,Bash,`);

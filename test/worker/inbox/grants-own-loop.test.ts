@@ -31,7 +31,7 @@ describe("grants in Parley's own loop", () => {
       expect.objectContaining({
         agent: "Parley",
         toolName: "notes_write",
-        decidedBy: { type: "grant", grantId },
+        decidedBy: { kind: "grant", label: "notes_write", id: grantId, device: null },
       }),
     ]);
 

@@ -81,12 +81,12 @@ export class Person {
     return (await response.json()) as CreatedSession;
   }
 
-  /** A device with the session open over a WebSocket. */
-  async connect(session: CreatedSession): Promise<Device> {
-    const response = await exports.default.fetch(
-      `${ORIGIN}/api/sessions/${session.sessionId}/ws?token=${session.token}`,
-      { headers: await this.headers({ upgrade: "websocket" }) },
-    );
+  /** A device with the session open over a WebSocket (`query` adds to its URL, as `client=terminal`). */
+  async connect(session: CreatedSession, query: Record<string, string> = {}): Promise<Device> {
+    const params = new URLSearchParams({ token: session.token, ...query });
+    const response = await exports.default.fetch(`${ORIGIN}/api/sessions/${session.sessionId}/ws?${params}`, {
+      headers: await this.headers({ upgrade: "websocket" }),
+    });
     const socket = response.webSocket;
     if (!socket) throw new Error(`no websocket: ${response.status} ${await response.text()}`);
     socket.accept();

@@ -13,7 +13,10 @@ describe("the session schema's migrations", () => {
     const rows = await runInDurableObject<SessionObject, unknown[]>(stubOf(session), (_instance, state) => {
       const sql = state.storage.sql;
       // Back to the schema before interactions had a frame (migration 7), an agent's key (8), an
-      // outbox (9), a card's opening link (10), tools' state (11) and deadline policies (12), with rows written then.
+      // outbox (9), a card's opening link (10), tools' state (11), deadline policies (12), a card's
+      // decider (14) and its approvals (15), with rows written then.
+      sql.exec(`DROP TABLE card_approvals`);
+      sql.exec(`ALTER TABLE interactions DROP COLUMN decider`);
       sql.exec(`DROP TABLE card_deadlines`);
       sql.exec(`DROP TABLE tool_state`);
       sql.exec(`ALTER TABLE interactions DROP COLUMN opened_by_link`);

@@ -27,6 +27,8 @@ const ASK = "toolu_ask_before_upgrade";
  */
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
+    `DROP TABLE card_approvals`,
+    `ALTER TABLE interactions DROP COLUMN decider`,
     `DROP TABLE card_deadlines`,
     `DROP TABLE tool_state`,
     `ALTER TABLE interactions DROP COLUMN opened_by_link`,

@@ -242,7 +242,12 @@ describe("a store's own writes bring what it keeps up to date", () => {
       );
 
       expect(
-        interactions.resolve("toolu_card", "answered", { answers: { Which: "A" } }, "phone", 2_000, "ana"),
+        interactions.resolve("toolu_card", "answered", { answers: { Which: "A" } }, "phone", 2_000, {
+          kind: "person",
+          label: "ana",
+          id: "ana",
+          device: "page",
+        }),
       ).toBe(true);
       keptMatchesFresh(
         sql,

@@ -3,17 +3,25 @@
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
+import type { ApprovalCount } from "../../../src/protocol/approval-count";
+import { approvalsText } from "../../../src/protocol/approval-words";
 import { agentClaimText } from "../agent-claim";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { acpDetailsOf, acpDetailsView } from "./acp-details";
 import { AnswerableCard } from "./answerable-card";
-import { h } from "./dom";
+import { h, setText } from "./dom";
 import { GrantForm } from "./grant-form";
 import { InputEditor } from "./input-editor";
-import { isTextEntry } from "./interaction-card";
+import { type CardContext, isTextEntry } from "./interaction-card";
 import { mcpOriginLine } from "./mcp-origin";
 import { OWNER_CHOICE } from "./owner-choices";
+
+/** "1 of 2 approvals · ana@example.com": how far a call that needs several people has got. */
+function approvalsLine(count: ApprovalCount): string {
+  const by = count.by.length > 0 ? ` · ${count.by.join(", ")}` : ` · needs ${count.needed} different people`;
+  return `${approvalsText(count)}${by}`;
+}
 
 function requestOf(
   interaction: InteractionState,
@@ -45,6 +53,8 @@ export class ApprovalCard extends AnswerableCard {
   private readonly controls: HTMLElement;
   private readonly editor: InputEditor;
   private readonly grant: GrantForm;
+  /** "1 of 2 approvals" on a call a deployment's rule makes wait for several people. */
+  private readonly approvals = h("p", { class: "approval-count", role: "status", hidden: true });
 
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
@@ -139,12 +149,20 @@ export class ApprovalCard extends AnswerableCard {
       claimLine(interaction.request),
       acp ? acpDetailsView(acp) : null,
       this.args,
+      this.approvals,
       acp ? null : this.editor.el,
       acp ? null : this.grant.el,
       this.controls,
       this.receipt,
     );
     this.listenForKeys();
+  }
+
+  override update(interaction: InteractionState, context: CardContext): void {
+    super.update(interaction, context);
+    const count = interaction.resolution ? null : interaction.approvals;
+    this.approvals.hidden = !count;
+    if (count) setText(this.approvals, approvalsLine(count));
   }
 
   private approve(remember: boolean): void {

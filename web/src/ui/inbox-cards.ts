@@ -1,5 +1,6 @@
 // Waiting cards on the inbox, grouped by session, drawn by the same tool and interaction cards as
 // the session page; a card that resolves stays in place with its receipt until the page reloads.
+import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import type { InboxCard, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import type { InteractionState, ToolItem } from "../session-state";
 import { h, setText } from "./dom";
@@ -34,6 +35,7 @@ function toolItemOf(card: InboxCard): ToolItem {
     createdAt: card.createdAt,
     expiresAt: card.expiresAt,
     ...(card.deadlinePolicy ? { deadlinePolicy: card.deadlinePolicy } : {}),
+    ...(card.approvals ? { approvals: card.approvals } : {}),
     id: card.interactionId,
     resolution: null,
   };
@@ -91,6 +93,7 @@ export class InboxCards {
       const key = keyOf(card.sessionId, card.interactionId);
       if (this.shown.has(key)) {
         this.extend(card.sessionId, card.interactionId, card.expiresAt);
+        if (card.approvals) this.countApprovals(card.sessionId, card.interactionId, card.approvals);
         continue;
       }
       const item = toolItemOf(card);
@@ -120,6 +123,16 @@ export class InboxCards {
       phase: "done",
       interactions: [{ ...interaction, resolution: { ...resolution, kind: interaction.kind } }],
     };
+    shown.tool.update(shown.item, shown.context);
+  }
+
+  /** Another distinct approval of a card that needs several: "1 of 2 approvals". */
+  countApprovals(sessionId: string, interactionId: string, approvals: ApprovalCount): void {
+    const shown = this.shown.get(keyOf(sessionId, interactionId));
+    const interaction = shown?.item.interactions[0];
+    if (!shown || !interaction || interaction.resolution) return;
+    if ((interaction.approvals?.given ?? -1) >= approvals.given) return;
+    shown.item = { ...shown.item, interactions: [{ ...interaction, approvals }] };
     shown.tool.update(shown.item, shown.context);
   }
 

@@ -2,23 +2,32 @@
 // tool, each record opening its session while it exists; exported as CSV or JSON.
 import { exportDecisions, fetchDecisions } from "../../../client/grants-api";
 import type { InboxTarget } from "../../../client/inbox-api";
-import type { DecidedBy, DecisionRecord } from "../../../src/protocol/decisions";
+import type { Decider } from "../../../src/protocol/decider";
+import type { DecisionRecord } from "../../../src/protocol/decisions";
 import { h, setText } from "./dom";
 
 const PAGE = 50;
 
-function who(by: DecidedBy): string {
-  switch (by.type) {
+/** Who decided, as History shows it: the answerer and the kind of device, or what decided instead. */
+function who(by: Decider): string {
+  const device = by.device ? ` (${by.device})` : "";
+  switch (by.kind) {
     case "person":
-      return `${by.name ?? "You"} (${by.device})`;
+      return `${by.label ?? "You"}${device}`;
+    case "link":
+      return `${by.label ?? "A link"}${device}`;
+    case "chat":
+      return `${by.label ?? "A chat account"}${device}`;
     case "grant":
-      return `Grant ${by.grantId.slice(0, 14)}…`;
+      return `Grant ${by.label ?? by.id ?? ""}`.trimEnd();
     case "deadline":
       return "The deadline";
+    case "policy":
+      return "The deadline policy";
     case "withdrawal":
-      return `Withdrawn by ${by.agent}`;
-    case "cancel":
-      return "Cancelled";
+      return `Withdrawn by ${by.label ?? "the agent"}`;
+    case "system":
+      return "The session";
   }
 }
 

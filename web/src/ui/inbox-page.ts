@@ -161,7 +161,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     // A new decision: the record grows, and a grant that decided it counts one more use.
     if (event.change.decision) {
       void history?.refresh();
-      if (event.change.decision.decidedBy.type === "grant") void grants?.refresh();
+      if (event.change.decision.decidedBy.kind === "grant") void grants?.refresh();
     }
     const card = cards.cardOf(event.sessionId, event.change.interactionId);
     if (!card) return;

@@ -19,7 +19,7 @@ describe("a card's receipt in chat", () => {
   });
 
   it("says a deadline denied an approval, and that nobody answered any other kind", () => {
-    const deadline = { type: "deadline" } as const;
+    const deadline = { kind: "deadline" } as const;
     expect(chatReceipt(facts({ outcome: "timed_out", decidedBy: deadline }))).toBe("Timed out — denied");
     expect(chatReceipt(facts({ kind: "question", outcome: "timed_out", decidedBy: deadline }))).toBe(
       "Timed out — no answer",
@@ -30,18 +30,16 @@ describe("a card's receipt in chat", () => {
   });
 
   it("says a deadline whose policy cancels cancelled the card", () => {
-    expect(chatReceipt(facts({ outcome: "cancelled", decidedBy: { type: "deadline" } }))).toBe(
+    expect(chatReceipt(facts({ outcome: "cancelled", decidedBy: { kind: "deadline" } }))).toBe(
       "Timed out — cancelled",
     );
   });
 
   it("says an agent's withdrawal withdrew it, whatever the outcome recorded", () => {
-    expect(
-      chatReceipt(facts({ outcome: "cancelled", decidedBy: { type: "withdrawal", agent: "claude-code" } })),
-    ).toBe("Withdrawn");
+    expect(chatReceipt(facts({ outcome: "cancelled", decidedBy: { kind: "withdrawal" } }))).toBe("Withdrawn");
   });
 
   it("says a person's cancel plainly", () => {
-    expect(chatReceipt(facts({ outcome: "cancelled", decidedBy: { type: "cancel" } }))).toBe("Cancelled");
+    expect(chatReceipt(facts({ outcome: "cancelled", decidedBy: { kind: "person" } }))).toBe("Cancelled");
   });
 });

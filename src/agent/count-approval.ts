@@ -1,0 +1,71 @@
+// An approval a deployment's rule made wait for several distinct answerers (APPROVAL_POLICIES):
+// each new answerer's approval is counted and announced ("1 of 2 approvals") and the card stays
+// open; the last one resolves it as usual. A denial is never counted: it decides at once.
+
+import type { ApprovalCounted } from "../protocol/approval-policy";
+import { approvalsText } from "../protocol/approval-words";
+import { answererKey, type Decider } from "../protocol/decider";
+import type { ErrorBody } from "../protocol/errors";
+import type { AgentDeps } from "./agent-deps";
+import { markOf } from "./frame-mark";
+import type { InteractionRecord } from "./ports";
+
+export type CountResult =
+  /** Counted; the card waits for more approvals. */
+  | { ok: true; counted: ApprovalCounted }
+  | { ok: false; error: ErrorBody }
+  /** Not a card that needs several, or this approval is the last one needed: resolve it. */
+  | null;
+
+export function countApproval(
+  deps: Pick<AgentDeps, "approvals" | "events" | "frames">,
+  record: InteractionRecord,
+  response: unknown,
+  sent: { deviceId: string | null; decider: Decider | null; at: number },
+): CountResult {
+  const card = deps.approvals?.of(record.id);
+  if (!card || !deps.approvals) return null;
+  const { decider, at } = sent;
+  const key = decider ? answererKey(decider) : null;
+  const so = approvalsText({ given: card.approvers.length, needed: card.needed });
+  if (!decider || key === null) {
+    return refuse(
+      "forbidden",
+      `This call needs approvals from ${card.needed} different people; only a person, a link or a chat account gives one`,
+    );
+  }
+  // Every approver must have approved the same call: an edit would run what only one of them saw.
+  if ((response as { updatedInput?: unknown } | null)?.updatedInput !== undefined) {
+    return refuse(
+      "invalid_answer",
+      `This call needs approvals from ${card.needed} different people, so it runs as asked: approve it without edits`,
+    );
+  }
+  if (card.approvers.some((approver) => approver.key === key)) {
+    return refuse(
+      "already_approved",
+      `You already approved this call; it needs approvals from ${card.needed} different people (${so} so far)`,
+    );
+  }
+  deps.approvals.add(record.id, { key, decider, at });
+  const given = card.approvers.length + 1;
+  if (given >= card.needed) return null;
+  const by = [...card.approvers.map((approver) => approver.decider), decider].map(
+    (approver) => approver.label ?? approver.kind,
+  );
+  const counted: ApprovalCounted = {
+    toolCallId: record.toolCallId,
+    interactionId: record.id,
+    approvals: { needed: card.needed, given, by },
+    decider,
+    deviceId: sent.deviceId,
+    at,
+    ...markOf(deps, record.frameId),
+  };
+  deps.events.append("approval_counted", counted);
+  return { ok: true, counted };
+}
+
+function refuse(code: ErrorBody["code"], message: string): { ok: false; error: ErrorBody } {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,43 @@
+// A second person for what matters: the deployment's rules (`APPROVAL_POLICIES`) that make a call
+// wait for approvals from several distinct answerers, and how far a card has got.
+import * as z from "zod";
+import { FRAME_MARK_FIELDS } from "./agents";
+import { ApprovalCount } from "./approval-count";
+import { Decider } from "./decider";
+import { GrantRuleText } from "./grants";
+import { InteractionId, ToolCallId } from "./session";
+
+/** Most approvals a rule may ask for: more distinct answerers than this is not a rule, it is a meeting. */
+export const MAX_REQUIRED_APPROVALS = 5;
+/** Most rules `APPROVAL_POLICIES` may hold. */
+export const MAX_APPROVAL_POLICIES = 100;
+
+/** One rule: calls it covers (Claude Code's syntax, as grants use) need `approvals` distinct answerers. */
+export const ApprovalPolicy = z.strictObject({
+  rule: GrantRuleText,
+  approvals: z
+    .number()
+    .int()
+    .min(2, "approvals must be at least 2 (one is every card's own)")
+    .max(MAX_REQUIRED_APPROVALS, `approvals must be at most ${MAX_REQUIRED_APPROVALS}`),
+});
+export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
+
+export const ApprovalPolicies = z.array(ApprovalPolicy).max(MAX_APPROVAL_POLICIES);
+export type ApprovalPolicies = z.infer<typeof ApprovalPolicies>;
+
+/** `approval_counted`: one more distinct answerer approved a card that needs several; it stays open. */
+export const ApprovalCounted = z.object({
+  toolCallId: ToolCallId,
+  interactionId: InteractionId,
+  approvals: ApprovalCount,
+  decider: Decider,
+  /** The device that approved (the client's own name for itself). */
+  deviceId: z.string().nullable(),
+  at: z.number(),
+  ...FRAME_MARK_FIELDS,
+});
+export type ApprovalCounted = z.infer<typeof ApprovalCounted>;
+
+export { ApprovalCount } from "./approval-count";
+export { approvalsText } from "./approval-words";
