@@ -9,7 +9,6 @@ import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resol
 import type { Outcome } from "../objects/outcome";
 import type { SessionCommand } from "../protocol/commands";
 import { answererName, type Decider } from "../protocol/decider";
-import type { ErrorBody } from "../protocol/errors";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
 import type { SentMessageLog } from "./sent-message-log";
 
