@@ -107,7 +107,7 @@ export function openExternalInteraction(
   // Distinct approvals the call needs: an allow grant (one person's standing yes) never suffices
   // for one that needs several, while a deny grant still refuses it.
   const needed =
-    kind.kind === "approval"
+    kind.kind === PERMISSION_GATE_KIND
       ? (deps.approvals?.needed({ toolName, input: (opened.request as { input?: unknown }).input }) ?? 1)
       : 1;
   // A grant decides an approval at once: the card is stored resolved, and no device is asked.

@@ -42,6 +42,7 @@ const KNOWN: Record<string, string> = {
     "reads a rule that asks for more approvals as a `deny` (Claude Code's word) reads it, not the command",
   "src/protocol/grants.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
   "src/agent/ports.ts": "a grant's effect, `allow` or `deny`, decides approvals",
+  "src/agent/external-interaction.ts": "its `deny` is a grant's effect, which decides even a two-person card",
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
   "src/agent/tool-phase.ts": "its `deny` is the permission policy's verdict, not the command",
   "web/src/ui/batch-bar.ts": "`approve` and `deny` are the batch command's own two decisions",

@@ -120,8 +120,9 @@ describe("discord", { timeout: 60_000 }, () => {
       decisions: { interactionId: string; decidedBy: unknown }[];
     };
     expect(record.decisions.find((d) => d.interactionId === "toolu_dc_approve")?.decidedBy).toEqual({
-      type: "person",
-      name: "Ana · Discord",
+      kind: "chat",
+      label: "Ana · Discord",
+      id: `discord:${user.id}`,
       device: "chat",
     });
   });

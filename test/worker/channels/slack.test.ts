@@ -102,8 +102,9 @@ describe("slack", { timeout: 60_000 }, () => {
       decisions: { interactionId: string; decidedBy: unknown }[];
     };
     expect(record.decisions.find((d) => d.interactionId === "toolu_slack_approve")?.decidedBy).toEqual({
-      type: "person",
-      name: "Cy · Slack",
+      kind: "chat",
+      label: "Cy · Slack",
+      id: `slack:${user.id}`,
       device: "chat",
     });
   });
