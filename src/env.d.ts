@@ -7,7 +7,7 @@ declare namespace Cloudflare {
     /** Typed by the RPC surface the Worker may call, not the class: see src/session/session-rpc.ts. */
     SESSIONS: DurableObjectNamespace<import("./session/session-rpc").SessionRpc>;
     /** One Inbox object per person (docs/architecture.md#the-inbox). */
-    INBOXES: DurableObjectNamespace<import("./session/inbox-rpc").InboxRpc>;
+    INBOXES: DurableObjectNamespace<import("./session/inbox-report/inbox-rpc").InboxRpc>;
     /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
     CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelRpc>;
     ASSETS?: Fetcher;

@@ -5,7 +5,7 @@ import type { ChannelObject as Channel, ChannelRpc } from "./channels/channel-ob
 import type { InboxObject as Inbox } from "./inbox/inbox-object";
 import { HANDLERS, objectShell } from "./object-shell";
 import type { app as App } from "./router/app";
-import type { InboxRpc } from "./session/inbox-rpc";
+import type { InboxRpc } from "./session/inbox-report/inbox-rpc";
 import type { SessionObject as Session } from "./session/session-object";
 import type { SessionRpc } from "./session/session-rpc";
 

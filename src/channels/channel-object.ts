@@ -3,13 +3,13 @@
 // button press into the card's command, sent to the card's session as the linked person.
 import { DurableObject } from "cloudflare:workers";
 import { configFor } from "../config";
-import { chatReceipt } from "../inbox/inbox-chat";
 import { ApprovalCounted } from "../protocol/approval-policy";
 import { approvalsText } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import type { InboxActor } from "../session/inbox-actions";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
+import { chatReceipt } from "./card-receipt";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordBot } from "./discord-bot";

@@ -1,11 +1,12 @@
 // What the Discord bot asks of the channel object beyond every platform's hooks: the form a "Fill in"
 // button stands for, and the form's values sent to the card's session as the linked account — the
 // same command the inbox page sends.
-import { chatReceipt } from "../inbox/inbox-chat";
+
 import type { InboxActor } from "../session/inbox-actions";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { modalCommandFor, modalFieldsOf } from "./card-choices";
+import { chatReceipt } from "./card-receipt";
 import type { ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordHooks } from "./discord-bot";

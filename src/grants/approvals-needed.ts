@@ -1,11 +1,16 @@
 // How many distinct approvals a call needs under the deployment's APPROVAL_POLICIES: the most any
 // covering rule asks, else one. Rules are read as a deny reads them, so a compound command
 // (`ls && git push`) is covered by `Bash(git push:*)` too: a rule that asks for more never misses.
-import type { ApprovalPolicies } from "../protocol/approval-policy";
 import { parseRule } from "./grant-rule";
 import { ruleMatches, type ToolCall } from "./rule-match";
 
-export function approvalsNeeded(policies: ApprovalPolicies, call: ToolCall): number {
+/** One policy as the deployment's configuration checked it (src/protocol/approval-policy.ts). */
+interface RuleNeedingApprovals {
+  rule: string;
+  approvals: number;
+}
+
+export function approvalsNeeded(policies: readonly RuleNeedingApprovals[], call: ToolCall): number {
   let needed = 1;
   for (const policy of policies) {
     const parsed = parseRule(policy.rule);

@@ -3,15 +3,14 @@
 // retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
 // card's receipt once the card resolves anywhere.
 import { pressOf, textWanted } from "../channels/card-choices";
+import { chatReceipt } from "../channels/card-receipt";
 import type { ChatSender } from "../channels/chat-sender";
 import { failureOf } from "../channels/chat-sender";
-import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
 import { DeliveryRows, type DeliveryRow as SharedRow } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
-import type { InboxCard, InboxEvent, OutboxEntry } from "../protocol/inbox";
-import { namesSomeone } from "../protocol/people";
+import type { InboxCard, InboxEvent } from "../protocol/inbox";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
-import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-rpc";
+import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-report/inbox-rpc";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** Declared with the inbox's RPC surface, which the channel object calls with it. */
@@ -32,19 +31,6 @@ type DeliveryRow = SharedRow & {
   message_id: string | null;
   progress: string | null;
 };
-
-type Resolved = Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy" | "decision">;
-
-/** The receipt a message of a `kind` card is edited to: "Approved by Ana · Telegram", "Timed out — denied". */
-export function chatReceipt(kind: string, resolved: Resolved): string {
-  return receiptOf({
-    kind,
-    outcome: resolved.outcome,
-    answeredBy: resolved.answeredBy ?? null,
-    named: namesSomeone(resolved.answeredBy),
-    decidedBy: resolved.decision?.decidedBy ?? null,
-  });
-}
 
 /** A card's message as a press finds it: the card, where it was posted, what its presses gathered. */
 export interface ChatMessageOfCard {

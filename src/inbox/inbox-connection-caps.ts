@@ -1,13 +1,14 @@
 // How many connections a person's inbox holds open: the person's own credential, all inbox links
 // together, and each inbox link, so links can never take the person's room. WebSockets and event
-// streams count together, as a session's do (src/session/connection-caps.ts).
+// streams count together, as a session's do (src/session/connections/connection-caps.ts).
+
+import type { EventStreams } from "../objects/event-streams";
 import type { ErrorBody } from "../protocol/errors";
 import {
   MAX_CONNECTIONS_PER_LINK,
   MAX_INBOX_CONNECTIONS_PER_PERSON,
   MAX_INBOX_LINK_CONNECTIONS,
 } from "../protocol/limits";
-import type { EventStreams } from "../session/event-streams";
 import { PERSON_TAG } from "./inbox-stream-request";
 
 /** Why one more connection tagged `tag` (PERSON_TAG, or an inbox link's id) is refused, or null. */

@@ -3,8 +3,8 @@
 // open streams and sockets close). Each says when it is next due and is idempotent when it is not.
 
 import type { ChatSender } from "../channels/chat-sender";
+import type { DeadlineSource } from "../objects/deadline-source";
 import type { ChatPlatform } from "../protocol/channels";
-import type { DeadlineSource } from "../session/deadline-sources/deadline-source";
 import type { InboxChat } from "./inbox-chat";
 import type { InboxLinks } from "./inbox-links";
 import type { InboxPush } from "./inbox-push";

@@ -1,5 +1,5 @@
 // What a session remembers about each of its MCP servers, as a small synchronous port: the
-// Durable Object implements it over SQLite (src/session/mcp-store.ts), tests in memory.
+// Durable Object implements it over SQLite (src/session/stores/mcp-store.ts), tests in memory.
 import * as z from "zod";
 
 /** A tool as the server listed it (the MCP `Tool` shape), kept loosely: the server owns its schema. */

@@ -2,8 +2,8 @@
 // the object's deadline sources (src/objects/deadline-source.ts), is deleted when there is none, and
 // when it fires, `runAlarm` drains the sources in their order. The session and the inbox both run on it.
 
-import { type DeadlineSource, STOP } from "../session/deadline-sources/deadline-source";
 import type { KeptCopy } from "../storage/sql-counter";
+import { type DeadlineSource, STOP } from "./deadline-source";
 
 export class DeadlineLoop {
   // INVARIANT: mirrors the alarm this instance last set, to skip redundant setAlarm calls;

@@ -4,7 +4,7 @@
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
 import { AGENT_KEY_PREFIX } from "../protocol/agent-keys";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { readAgentKey } from "../tokens/agent-key";
 import type { AppEnv } from "./app-env";
 import { bearer } from "./bearer";

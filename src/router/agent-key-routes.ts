@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { AgentKeyId, MintAgentKeyBody, type MintedAgentKey } from "../protocol/agent-keys";
 import { describeZodError } from "../protocol/errors";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { signAgentKey } from "../tokens/agent-key";
 import type { AppEnv } from "./app-env";

@@ -5,7 +5,7 @@ import * as z from "zod";
 import { decisionsCsv } from "../inbox/decision-store";
 import { DecisionQuery } from "../protocol/decisions";
 import { describeZodError } from "../protocol/errors";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf, requireInPerson } from "./person";

@@ -7,7 +7,7 @@ import { unwrap } from "../objects/outcome";
 import type { MintedLink } from "../protocol/access";
 import type { AgentKeySessionResponse, CreateExternalSessionResponse } from "../protocol/external";
 import type { CreateSessionBody } from "../protocol/http";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey, newSessionId, signSessionToken } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";

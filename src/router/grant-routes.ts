@@ -3,7 +3,7 @@
 // are refused before they get here.
 import { Hono } from "hono";
 import { CreateGrantBody, type DeviceKind, type NewGrant } from "../protocol/grants";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { LinkId } from "../protocol/access";
 import { describeZodError } from "../protocol/errors";
 import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox-links";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

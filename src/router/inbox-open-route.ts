@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import type { OpenedInboxSession } from "../protocol/inbox-links";
 import { SessionId } from "../protocol/session";
 import { linkAnswerer } from "../session/inbox-actions";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";

@@ -4,7 +4,7 @@ import type { Hono } from "hono";
 import { describeZodError } from "../protocol/errors";
 import { PushSubscriptionBody } from "../protocol/notify";
 import { DeviceId } from "../protocol/session";
-import { inboxStub } from "../session/inbox-rpc";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf } from "./person";

@@ -3,6 +3,8 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { unwrap } from "../objects/outcome";
+import { ACCESS_HEADER, WebSocketQuery } from "../objects/socket-access";
+import { TICKET_HEADER, ticketHeader } from "../objects/spent-tickets";
 import {
   ApproveCommand,
   DecideBatchCommand,
@@ -21,8 +23,6 @@ import { PushSubscriptionBody } from "../protocol/notify";
 import { APPROVE, DENY, SEED_COMMANDS, SUBMIT_ANSWERS } from "../protocol/seed-names";
 import { DeviceId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
-import { ACCESS_HEADER, WebSocketQuery } from "../session/socket-access";
-import { TICKET_HEADER, ticketHeader } from "../session/spent-tickets";
 import { requireCommand, requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

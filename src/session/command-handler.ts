@@ -10,7 +10,7 @@ import type { Outcome } from "../objects/outcome";
 import type { SessionCommand } from "../protocol/commands";
 import { answererName, type Decider } from "../protocol/decider";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
-import type { SentMessageLog } from "./sent-message-log";
+import type { SentMessageLog } from "./stores/sent-message-log";
 
 /** What a command answers; its result is whatever that command returns. */
 export type CommandOutcome = Outcome<unknown>;

@@ -1,12 +1,12 @@
 // Erasing a session: stop every writer, close every connection, then drop all storage, alarm
 // included, so the id answers 404. A keyed external session leaves a mark so it is not made again.
-import type { EventStreams } from "./event-streams";
+import type { EventStreams } from "../objects/event-streams";
+import { closeSocket, SOCKET_CLOSE } from "../objects/socket-access";
 import { externalAgentOf } from "./external-session";
-import type { InboxReport } from "./inbox-report";
+import type { InboxReport } from "./inbox-report/inbox-report";
 import { markErased } from "./session-create";
 import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
-import { closeSocket, SOCKET_CLOSE } from "./socket-access";
 
 /** The parts built so far; the shell drops its references to them once this returns. */
 export interface BuiltParts {

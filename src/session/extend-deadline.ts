@@ -5,9 +5,9 @@ import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
 import { alreadyResolved, timeOutDue } from "../agent/resolve-interaction";
 import { unknownInteraction } from "../protocol/errors";
-import { nextReminderAt } from "./card-deadlines";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionState } from "./session-state";
+import { nextReminderAt } from "./stores/card-deadlines";
 
 /**
  * Extends card `interactionId`. A card whose deadline has passed loses to its deadline (as a late

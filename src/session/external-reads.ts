@@ -9,7 +9,7 @@ import type { ExternalInteraction } from "../protocol/external";
 import { SqlExternalKeys } from "./external-session";
 import type { InteractionWaiters } from "./interaction-waiters";
 import type { SessionState } from "./session-state";
-import type { ShareLinks } from "./share-links";
+import type { ShareLinks } from "./stores/share-links";
 
 /**
  * Reads external card `interactionId`; while it is pending and `waitMs` > 0, waits (without

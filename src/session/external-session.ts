@@ -10,13 +10,13 @@ import {
   withdrawExternalInteraction,
 } from "../agent/external-interaction";
 import { type ProgressRun, type ProgressRunStore, postProgress } from "../agent/external-progress";
+import type { MetaStore } from "../objects/meta-store";
 import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ExternalCommand } from "../protocol/external";
 import type { ExternalAgentView } from "../protocol/session";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { CommandOutcome } from "./command-handler";
-import type { MetaStore } from "./meta-store";
 
 /** The agent an external session was created for, as its meta row keeps it. */
 export const StoredExternalAgent = z.object({

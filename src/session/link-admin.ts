@@ -2,10 +2,10 @@
 // rotated. A credential that stops working loses its live sockets and event streams at once.
 import { logSecurityEvent } from "../log/security-log";
 import type { Outcome } from "../objects/outcome";
+import { SOCKET_CLOSE, socketTag } from "../objects/socket-access";
 import { OWNER, type ShareLinkView } from "../protocol/access";
 import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";
-import { SOCKET_CLOSE, socketTag } from "./socket-access";
 
 /** What the session object lends these: its stores, and a way to close a credential's connections. */
 export interface LinkAdminHost {

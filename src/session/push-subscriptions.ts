@@ -10,7 +10,7 @@ import type { Outcome } from "../objects/outcome";
 import type { Access } from "../protocol/access";
 import type { ErrorBody } from "../protocol/errors";
 import type { PushSubscriptionBody } from "../protocol/notify";
-import type { ShareLinks } from "./share-links";
+import type { ShareLinks } from "./stores/share-links";
 
 export interface PushSubscriptionDeps {
   subscriptions: SqlSubscriptionStore;

@@ -4,7 +4,7 @@
 import type { Outcome } from "../objects/outcome";
 import { unknownPolicyKinds } from "../protocol/deadline-policy";
 import { externalAgentOf } from "./external-session";
-import type { InboxReport } from "./inbox-report";
+import type { InboxReport } from "./inbox-report/inbox-report";
 import { sessionKinds } from "./session-kinds";
 import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";

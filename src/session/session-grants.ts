@@ -8,7 +8,7 @@ import { type CardGrant, type GrantQuery, NewGrant } from "../protocol/grants";
 import type { InteractionResolution } from "../protocol/session";
 import type { CommandOutcome } from "./command-handler";
 import { externalAgentOf, SqlExternalKeys } from "./external-session";
-import type { InboxRpc } from "./inbox-rpc";
+import type { InboxRpc } from "./inbox-report/inbox-rpc";
 import type { SessionState } from "./session-state";
 
 export type GrantInbox = Pick<InboxRpc, "decideByGrants" | "addGrant">;

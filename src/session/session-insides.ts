@@ -2,9 +2,9 @@
 // (`SessionObject[INSIDE]`, src/object-shell.ts): the stores, and parts a test swaps for smaller ones.
 import type { ModelClient } from "../model/model-client";
 import type { ObjectInsides } from "../object-shell";
-import type { EventStreams } from "./event-streams";
-import type { HttpCommandBudget } from "./http-command-budget";
-import type { ReplayBudget } from "./replay-budget";
+import type { EventStreams } from "../objects/event-streams";
+import type { ReplayBudget } from "../objects/replay-budget";
+import type { HttpCommandBudget } from "./budgets/http-command-budget";
 import type { SessionState } from "./session-state";
 
 export interface SessionInsides extends ObjectInsides {

@@ -5,17 +5,22 @@ import { type Config, configFor } from "../config";
 import type { Notifier } from "../notify/notifier";
 import { INSIDE } from "../object-shell";
 import { runAlarm } from "../objects/deadline-loop";
+import { EventStreams } from "../objects/event-streams";
+import { ObjectClock } from "../objects/object-clock";
 import type { Outcome } from "../objects/outcome";
+import { ReplayBudget } from "../objects/replay-budget";
+import { closeSocket, readAttachment, sendToEvery } from "../objects/socket-access";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
+import { HttpCommandBudget } from "./budgets/http-command-budget";
+import { SocketBudget } from "./budgets/socket-budget";
+import { acceptConnection, answerFrame, type SocketShell } from "./connections/session-sockets";
 import { eraseSession } from "./erase-session";
-import { EventStreams } from "./event-streams";
 import { ensureAgentLink, readExternal } from "./external-reads";
-import { HttpCommandBudget } from "./http-command-budget";
 import {
   type InboxAction,
   type InboxActionHost,
@@ -23,12 +28,10 @@ import {
   inboxActorAccess,
   runInboxAction,
 } from "./inbox-actions";
-import type { InboxReport } from "./inbox-report";
+import type { InboxReport } from "./inbox-report/inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
-import { ReplayBudget } from "./replay-budget";
-import { ObjectClock } from "./session-clock";
 import { runSessionCommand } from "./session-command";
 import { createSession, wasErased } from "./session-create";
 import { exportSession } from "./session-export";
@@ -38,12 +41,9 @@ import { sessionNotifier } from "./session-notifier";
 import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 import type { SessionRpc } from "./session-rpc";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
-import { acceptConnection, answerFrame, type SocketShell } from "./session-sockets";
 import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
-import { closeSocket, readAttachment, sendToEvery } from "./socket-access";
-import { SocketBudget } from "./socket-budget";
 
 export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private readonly config: Config;

@@ -10,12 +10,12 @@ import type { ModelClient } from "../model/model-client";
 import { WATCHDOG_MS } from "../protocol/limits";
 import { BUILTIN_TOOLS } from "../tools/builtin";
 import { createToolRegistry, type ToolRegistry } from "../tools/registry";
-import { inboxStub } from "./inbox-rpc";
+import { budgetedModel, SessionTokenBudget } from "./budgets/token-budget";
+import { inboxStub } from "./inbox-report/inbox-rpc";
 import { createLiveForms } from "./live-forms";
 import { SessionGrants } from "./session-grants";
 import { sessionKinds } from "./session-kinds";
 import type { SessionState } from "./session-state";
-import { budgetedModel, SessionTokenBudget } from "./token-budget";
 
 const tools = createToolRegistry(BUILTIN_TOOLS);
 // Parsed when a session first reads them; a bad agent file fails there, naming the file and the field.

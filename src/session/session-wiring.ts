@@ -3,12 +3,12 @@
 // before the alarm is first re-armed.
 import type { Config } from "../config";
 import type { Notifier } from "../notify/notifier";
-import { sessionDeadlineSources } from "./deadline-sources/session-deadline-sources";
-import type { InboxReport } from "./inbox-report";
+import type { ObjectClock } from "../objects/object-clock";
+import { sessionDeadlineSources } from "./deadlines/session-deadline-sources";
+import type { InboxReport } from "./inbox-report/inbox-report";
+import { sessionInboxReport } from "./inbox-report/session-inbox-report";
 import type { InteractionWaiters } from "./interaction-waiters";
 import type { LinkAdminHost } from "./link-admin";
-import type { ObjectClock } from "./session-clock";
-import { sessionInboxReport } from "./session-inbox-report";
 import type { SessionRuntime } from "./session-runtime";
 import { SessionState } from "./session-state";
 

@@ -1,6 +1,6 @@
 // Gives a session's object a small HTTP command allowance that refills slowly, so a test reaches
 // the limit in a few requests however slowly the machine runs them.
-import { HttpCommandBudget } from "../../../src/session/http-command-budget";
+import { HttpCommandBudget } from "../../../src/session/budgets/http-command-budget";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { stubOf } from "../../helpers/session-object-probe";

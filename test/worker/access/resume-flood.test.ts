@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ReplayBudget } from "../../../src/session/replay-budget";
+import { ReplayBudget } from "../../../src/objects/replay-budget";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";

@@ -2,7 +2,7 @@
 // schema, the stored transcript, and prompt-caching breakpoints in the right places.
 import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../../../src/model/model-client";
-import { DEFAULT_SYSTEM_PROMPT } from "../../../src/session/turn-store";
+import { DEFAULT_SYSTEM_PROMPT } from "../../../src/session/stores/turn-store";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { expectValidTranscript, modelRequests } from "./agent-harness";
 

@@ -3,7 +3,7 @@
 // leaving it running for the watchdog to replay forever.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SqlTranscriptStore } from "../../../src/session/transcript-store";
+import { SqlTranscriptStore } from "../../../src/session/stores/transcript-store";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { eventsOf, expectValidTranscript, modelRequests, sqlRows, stubOf } from "./agent-harness";
 

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { EventStreams } from "../../../src/session/event-streams";
+import { EventStreams } from "../../../src/objects/event-streams";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, ORIGIN, textReply } from "../../helpers/session-harness";

@@ -9,7 +9,7 @@ import {
   MAX_PENDING_EXTERNAL_CARDS,
   PROGRESS_EVENT_BURST,
 } from "../../../src/protocol/limits";
-import { HttpCommandBudget } from "../../../src/session/http-command-budget";
+import { HttpCommandBudget } from "../../../src/session/budgets/http-command-budget";
 import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, ORIGIN } from "../../helpers/session-harness";

@@ -5,13 +5,13 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
 import { INSIDE } from "../../../src/object-shell";
+import { ReplayBudget } from "../../../src/objects/replay-budget";
 import type { ConnectionTicketResponse, MintedInboxLink } from "../../../src/protocol";
 import {
   MAX_CONNECTIONS_PER_LINK,
   MAX_INBOX_CONNECTIONS_PER_PERSON,
   MAX_LIVE_TICKETS_PER_CREDENTIAL,
 } from "../../../src/protocol/limits";
-import { ReplayBudget } from "../../../src/session/replay-budget";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN, textReply } from "../../helpers/session-harness";
 import { ask, deliverOutbox, inboxObject, Person } from "./inbox-fixtures";

@@ -5,7 +5,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import type { InboxView } from "../../../src/protocol";
-import { DELIVERY_DELAY_MS } from "../../../src/session/inbox-report";
+import { DELIVERY_DELAY_MS } from "../../../src/session/inbox-report/inbox-report";
 import type { SessionObject } from "../../../src/session/session-object";
 import { ACCESS_BINDINGS, JWKS_CONTROL_HOST } from "../../helpers/access-bindings";
 import { runInDurableObject } from "../../helpers/run-in-object";

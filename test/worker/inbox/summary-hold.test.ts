@@ -3,7 +3,7 @@
 // live frames; a card that opened or was answered never waits.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DELIVERY_DELAY_MS, SUMMARY_HOLD_MS } from "../../../src/session/inbox-report";
+import { DELIVERY_DELAY_MS, SUMMARY_HOLD_MS } from "../../../src/session/inbox-report/inbox-report";
 import { textReply } from "../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { ask, deliverOutbox, outboxSize, Person } from "./inbox-fixtures";

@@ -2,8 +2,8 @@
 // only then sent: a device never holds an event that storage could lose, and never gets a live
 // frame or a replay ahead of an event appended before it.
 import { describe, expect, it } from "vitest";
-import { EventLog } from "../../../src/session/event-log";
 import type { SessionObject } from "../../../src/session/session-object";
+import { EventLog } from "../../../src/session/stores/event-log";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";

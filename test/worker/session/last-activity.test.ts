@@ -1,8 +1,8 @@
 // The session's last activity (what retention counts idleness from) is kept by the event log as it
 // appends, so the alarm's re-arms do not query it; a rolled-back event must not count.
 import { describe, expect, it } from "vitest";
-import { EventLog } from "../../../src/session/event-log";
 import type { SessionObject } from "../../../src/session/session-object";
+import { EventLog } from "../../../src/session/stores/event-log";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";

@@ -1,8 +1,8 @@
 // Migrations on a database written by an older version: rows stored before a column existed get
 // the value the new code would have written.
 import { describe, expect, it } from "vitest";
-import { migrate } from "../../../src/session/schema";
 import type { SessionObject } from "../../../src/session/session-object";
+import { migrate } from "../../../src/session/stores/schema";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";

@@ -3,7 +3,7 @@
 // open question is still shown, is answered, and the turn carries on with a valid transcript.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { SCHEMA_VERSION } from "../../../src/session/schema";
+import { SCHEMA_VERSION } from "../../../src/session/stores/schema";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { expectValidTranscript } from "../../helpers/valid-transcript";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { MessageParam } from "../../../src/model/model-client";
 import type { SessionObject } from "../../../src/session/session-object";
-import { SqlTranscriptStore } from "../../../src/session/transcript-store";
+import { SqlTranscriptStore } from "../../../src/session/stores/transcript-store";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { createSession } from "../../helpers/session-harness";

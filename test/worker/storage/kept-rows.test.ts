@@ -3,16 +3,16 @@
 // hand out must still be what storage holds, and a caller's change must not reach the next reader.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { MetaStore } from "../../../src/objects/meta-store";
 import type { OutboxEntry } from "../../../src/protocol";
 import { DEFAULT_DEADLINE_POLICY } from "../../../src/protocol/deadline-policy";
-import { SqlCardDeadlines } from "../../../src/session/card-deadlines";
-import { SqlInteractionStore } from "../../../src/session/interaction-store";
-import { SqlMessageQueue } from "../../../src/session/message-queue";
-import { MetaStore } from "../../../src/session/meta-store";
-import { SqlOutbox } from "../../../src/session/outbox";
-import { migrate } from "../../../src/session/schema";
-import { SqlToolResultStore } from "../../../src/session/tool-result-store";
-import { SqlTranscriptStore } from "../../../src/session/transcript-store";
+import { SqlOutbox } from "../../../src/session/inbox-report/outbox";
+import { SqlCardDeadlines } from "../../../src/session/stores/card-deadlines";
+import { SqlInteractionStore } from "../../../src/session/stores/interaction-store";
+import { SqlMessageQueue } from "../../../src/session/stores/message-queue";
+import { migrate } from "../../../src/session/stores/schema";
+import { SqlToolResultStore } from "../../../src/session/stores/tool-result-store";
+import { SqlTranscriptStore } from "../../../src/session/stores/transcript-store";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 

@@ -3,11 +3,11 @@
 // an `internal` error that every device sees; the session then goes on from what storage holds.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { EventLog } from "../../../src/session/event-log";
-import { MetaStore } from "../../../src/session/meta-store";
-import { SqlOutbox } from "../../../src/session/outbox";
-import { migrate } from "../../../src/session/schema";
+import { MetaStore } from "../../../src/objects/meta-store";
+import { SqlOutbox } from "../../../src/session/inbox-report/outbox";
 import type { SessionObject } from "../../../src/session/session-object";
+import { EventLog } from "../../../src/session/stores/event-log";
+import { migrate } from "../../../src/session/stores/schema";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, textReply } from "../../helpers/session-harness";

@@ -1,0 +1,18 @@
+// The receipt a card's chat message is edited to once the card resolved anywhere, read from the
+// resolution the session reported ("Approved by Ana · Telegram", "Timed out — denied").
+import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
+import type { OutboxEntry } from "../protocol/inbox";
+import { namesSomeone } from "../protocol/people";
+
+type Resolved = Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy" | "decision">;
+
+/** The receipt of a `kind` card resolved as `resolved` says. */
+export function chatReceipt(kind: string, resolved: Resolved): string {
+  return receiptOf({
+    kind,
+    outcome: resolved.outcome,
+    answeredBy: resolved.answeredBy ?? null,
+    named: namesSomeone(resolved.answeredBy),
+    decidedBy: resolved.decision?.decidedBy ?? null,
+  });
+}
