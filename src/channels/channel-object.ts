@@ -6,10 +6,8 @@ import { configFor } from "../config";
 import { ApprovalCounted } from "../protocol/approval-policy";
 import { approvalsText } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
-import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
-import { sessionStub } from "../session/session-rpc";
-import { chatReceipt } from "./card-receipt";
+import { answerAsAccount, refusalWords } from "./answer-as-account";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordBot } from "./discord-bot";
@@ -187,17 +185,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     // Part of the answer is kept with the message, which now shows the rest.
     if (pressed.type === "progress") return null;
     const { card, command } = pressed;
-    const actor: InboxActor = {
-      kind: "chat",
-      person: account.person,
-      platform: account.platform,
-      accountId: account.accountId,
-      name: account.name,
-    };
-    const outcome = await sessionStub(this.env, card.sessionId).fromInbox(actor, {
-      type: "command",
-      command,
-    });
+    const outcome = await answerAsAccount(this.env, account, card.sessionId, command);
     if (outcome.ok) {
       if (command.type === "extend_deadline") return "More time given.";
       // A card that needs several people counted this approval and waits for the rest.
@@ -206,11 +194,6 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
         ? `Your approval counts: ${approvalsText(counted.data.approvals)}. Another person must approve too.`
         : null;
     }
-    const winner = outcome.error.resolution;
-    if (outcome.error.code === "already_resolved" && winner)
-      return `Already decided: ${chatReceipt(winner.kind, winner)}.`;
-    if (outcome.error.code === "unknown_session" || outcome.error.code === "forbidden")
-      return "This card's session is gone or is no longer yours.";
-    return outcome.error.message;
+    return refusalWords(outcome.error) ?? outcome.error.message;
   }
 }
