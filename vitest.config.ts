@@ -217,6 +217,8 @@ export default defineConfig({
                 ...SLACK_BINDINGS,
                 ...DISCORD_BINDINGS,
                 INBOX_DISABLED: "false",
+                // A push needs a second person (telegram-two-person.test.ts).
+                APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
               },
               outboundService: (request: Request) =>
                 /^telegram\.(parley\.test|control)$/.test(new URL(request.url).hostname)

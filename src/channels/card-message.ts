@@ -1,6 +1,7 @@
 // A card as a Chat SDK card: the kind's own words, the request shortened, the choices as buttons
 // whose data is `<ref>.<code>` (ids only, never the card's content), and a link to the inbox.
 import { Actions, Button, Card, type CardElement, CardText, LinkButton } from "chat";
+import { approvalsText } from "../protocol/approval-words";
 import { sessionKinds } from "../session/session-kinds";
 import { choicesOf, detailOf, linkOf } from "./card-choices";
 import type { ChatCardMessage } from "./chat-sender";
@@ -25,6 +26,11 @@ export function cardMessage({ card, ref, openUrl, progress }: ChatCardMessage): 
   const shortened = detail !== null && detail.length > MAX_DETAIL_CHARS;
   const children = [CardText(line)];
   if (detail) children.push(CardText(shortened ? `${detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : detail));
+  // A call that needs several people says how far it got, on every device ("1 of 2 approvals · Ana").
+  if (card.approvals) {
+    const by = card.approvals.by.length > 0 ? ` · ${card.approvals.by.join(", ")}` : "";
+    children.push(CardText(`${approvalsText(card.approvals)}${by}`));
+  }
   const choices = choicesOf(card, progress ?? null);
   const buttons = choices.map((choice) =>
     Button({

@@ -94,6 +94,7 @@ export class InboxChat {
             this.enqueue(account.link_id, account.platform, account.thread_id, card, "opened", card) ||
             enqueued;
         }
+        enqueued = this.redrawCounted(card) || enqueued;
       } else if (change.type === "card_resolved") {
         enqueued =
           this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||
@@ -105,6 +106,40 @@ export class InboxChat {
       }
     }
     return enqueued;
+  }
+
+  /**
+   * A card seen again with a new count of approvals ("1 of 2"): each of its posted messages is sent
+   * again as a redraw, through the same row, so a failed redraw is retried like a post. A card that
+   * resolved keeps its receipt.
+   */
+  private redrawCounted(card: InboxCard): boolean {
+    if (!card.approvals) return false;
+    const rows = this.sql.all<DeliveryRow>(
+      `SELECT * FROM chat_deliveries WHERE session_id = ? AND interaction_id = ? AND change = 'opened'
+         AND message_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM chat_deliveries r
+           WHERE r.session_id = chat_deliveries.session_id AND r.interaction_id = chat_deliveries.interaction_id
+             AND r.link_id = chat_deliveries.link_id AND r.change = 'resolved')`,
+      card.sessionId,
+      card.interactionId,
+    );
+    let redrawn = false;
+    for (const row of rows) {
+      const shown = (JSON.parse(row.payload) as InboxCard).approvals;
+      if (shown?.given === card.approvals.given) continue;
+      const at = this.now();
+      this.sql.run(
+        ["chat_deliveries"],
+        `UPDATE chat_deliveries SET payload = ?, status = 'pending', attempts = 0, next_at = ?, updated_at = ?
+           WHERE id = ?`,
+        JSON.stringify(card),
+        at,
+        at,
+        row.id,
+      );
+      redrawn = true;
+    }
+    return redrawn;
   }
 
   private onResolved(sessionId: string, interactionId: string, receipt: (kind: string) => string): boolean {
@@ -300,11 +335,14 @@ export class InboxChat {
         if (!account)
           return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
         const card = JSON.parse(row.payload) as InboxCard;
-        const messageId = await sender.post(row.thread_id, {
-          card,
-          ref: row.id,
-          openUrl: openUrlOf(account.origin, card),
-        });
+        const message = { card, ref: row.id, openUrl: openUrlOf(account.origin, card) };
+        if (row.message_id) {
+          // Posted before: a redraw with the approvals so far, as far as its presses got.
+          const progress = row.progress === null ? null : JSON.parse(row.progress);
+          await sender.update(row.thread_id, row.message_id, { ...message, progress });
+          return this.rows.settleAttempt(row.id, row.attempts, null);
+        }
+        const messageId = await sender.post(row.thread_id, message);
         this.sql.run(
           ["chat_deliveries"],
           `UPDATE chat_deliveries SET message_id = ? WHERE id = ?`,
