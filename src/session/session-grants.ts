@@ -82,12 +82,15 @@ export class SessionGrants {
   async afterAnswer(outcome: { ok: boolean; result?: unknown }, access: Access): Promise<void> {
     const resolution = outcome.ok ? (outcome.result as InteractionResolution | undefined) : undefined;
     // Only an approving answer carries a grant: the gate's stored response was read by its schema.
-    const response = resolution?.response as { grant?: CardGrant } | undefined;
-    if (resolution?.kind !== PERMISSION_GATE_KIND || !response?.grant) return;
+    const response = resolution?.response as { grant?: CardGrant; remember?: boolean } | undefined;
+    if (resolution?.kind !== PERMISSION_GATE_KIND || !response) return;
+    const remembered = response.grant ? null : this.rememberedTool(resolution, response);
+    const grant: CardGrant | null =
+      response.grant ?? (remembered ? { rule: remembered, scope: "session" } : null);
+    if (!grant) return;
     const creator = this.state.creator();
     const place = this.place();
     if (!this.inbox || !creator || !place) return;
-    const grant = response.grant;
     const made = NewGrant.parse({
       effect: "allow",
       rule: grant.rule.trim(),
@@ -95,7 +98,7 @@ export class SessionGrants {
       sessionId: grant.scope === "session" ? place.sessionId : null,
       // "This agent" from a card is the agent by name: its key names one of its sessions only.
       agent: grant.scope === "agent" ? { name: place.agent.name, key: null } : null,
-      reason: null,
+      reason: remembered ? "Always, for this session, from a card" : null,
       madeBy: resolution.answeredBy ?? (access.role === OWNER.role ? creator : `${access.role} link`),
       // Where the answer entered (a chat's grant is capped by the inbox); the API when unknown.
       madeFrom: resolution.decider?.device ?? "api",
@@ -108,5 +111,19 @@ export class SessionGrants {
     } catch (error) {
       console.error("SessionGrants.afterAnswer: the grant was not kept", error);
     }
+  }
+
+  /**
+   * "Always allow" (this session) on an outside agent's card: the tool it names,
+   * kept as a session grant, since the agent does not remember Parley's answer and Parley never
+   * writes the agent's own settings. Parley's own loop keeps that flag itself, and an ACP agent
+   * remembers its own "always" choice.
+   */
+  private rememberedTool(resolution: InteractionResolution, response: { remember?: boolean }): string | null {
+    if (response.remember !== true || !externalAgentOf(this.state.meta)) return null;
+    const record = this.state.interactions.get(resolution.interactionId ?? resolution.toolCallId);
+    const request = record?.request as { acp?: unknown } | null | undefined;
+    if (!record || request?.acp !== undefined) return null;
+    return record.toolName;
   }
 }
