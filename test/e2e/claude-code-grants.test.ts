@@ -153,7 +153,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
       })
       .toEqual([
         { kind: "grant", label: "Bash(npm run test:*)", id: grant.grantId, device: null },
-        { kind: "person", label: "local", id: "local", device: "page" },
+        { kind: "person", label: "local", id: "local", device: "api" },
       ]);
   });
   it("offers Claude Code's own suggestion through parley hook, and choosing it makes a grant, not a settings rule", {
