@@ -59,6 +59,9 @@ export function pressOf(
   return { command: { type: "respond", interactionId, response: press.response } as SessionCommand };
 }
 
+/** The code of "Fill in" where a platform's modal holds the card's inputs; its modal carries it too. */
+export const FILL_IN = "f";
+
 /** The card's inputs when a platform's modal of at most `max` text inputs can answer it; else null. */
 export function modalFieldsOf(card: Pick<InboxCard, "kind" | "request">, max: number): ModalField[] | null {
   return CHAT_VIEWS[card.kind]?.modalFields?.(card.request, max) ?? null;

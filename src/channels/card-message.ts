@@ -20,7 +20,14 @@ export function readChoiceValue(value: string | undefined): { ref: number; code:
   return { ref: Number(match[1]), code: match[2] as string };
 }
 
-export function cardMessage({ card, ref, openUrl, progress }: ChatCardMessage): CardElement {
+/**
+ * The card as a message; `extra` are buttons only some platforms offer (a form's "Fill in" where a
+ * modal holds it), carried like every choice as `<ref>.<code>`.
+ */
+export function cardMessage(
+  { card, ref, openUrl, progress }: ChatCardMessage,
+  extra: readonly { code: string; label: string }[] = [],
+): CardElement {
   const { title, line } = sessionKinds.summary(card.kind, card.toolName, card.request);
   const detail = detailOf(card, progress ?? null);
   const shortened = detail !== null && detail.length > MAX_DETAIL_CHARS;
@@ -32,13 +39,14 @@ export function cardMessage({ card, ref, openUrl, progress }: ChatCardMessage): 
     children.push(CardText(`${approvalsText(card.approvals)}${by}`));
   }
   const choices = choicesOf(card, progress ?? null);
-  const buttons = choices.map((choice) =>
-    Button({
-      id: CHOICE_ACTION,
-      label: choice.label,
-      value: `${ref}.${choice.code}`,
-      ...(choice.style ? { style: choice.style } : {}),
-    }),
+  const buttons = [...choices, ...extra].map(
+    (choice: { code: string; label: string; style?: "primary" | "danger" }) =>
+      Button({
+        id: CHOICE_ACTION,
+        label: choice.label,
+        value: `${ref}.${choice.code}`,
+        ...(choice.style ? { style: choice.style } : {}),
+      }),
   );
   // A shortened request is seen whole through a link minted at the press, never one stored here.
   const open = shortened

@@ -11,6 +11,7 @@ import { answerAsAccount, refusalWords } from "./answer-as-account";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordBot } from "./discord-bot";
+import { withModals } from "./modal-hooks";
 import { SeeAllCodes, type SeeAllGrant } from "./see-all-codes";
 import type { SlackBot } from "./slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
@@ -95,11 +96,11 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     const config = configFor(this.env).channels.discord;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.discord) {
-      const [{ DiscordBot }, { discordHooks }] = await Promise.all([
+      const [{ DiscordBot }, { DISCORD_MODAL_INPUTS }] = await Promise.all([
         import("./discord-bot"),
-        import("./discord-hooks"),
+        import("./discord-form"),
       ]);
-      this.discord = new DiscordBot(config, discordHooks(this.env, this.hooks()), {
+      this.discord = new DiscordBot(config, withModals(this.env, this.hooks(), DISCORD_MODAL_INPUTS), {
         waitUntil: (work) => this.ctx.waitUntil(work),
       });
     }
@@ -120,8 +121,12 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     const config = configFor(this.env).channels.slack;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.slack) {
-      const { SlackBot } = await import("./slack-bot");
-      this.slack = new SlackBot(config, this.state, this.hooks(), (work) => this.ctx.waitUntil(work));
+      const [{ SlackBot }, { SLACK_MODAL_INPUTS }] = await Promise.all([
+        import("./slack-bot"),
+        import("./slack-adapter"),
+      ]);
+      const hooks = withModals(this.env, this.hooks(), SLACK_MODAL_INPUTS);
+      this.slack = new SlackBot(config, this.state, hooks, (work) => this.ctx.waitUntil(work));
     }
     return this.slack.handle(request);
   }

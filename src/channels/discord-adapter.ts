@@ -1,11 +1,11 @@
 // The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
 // message with buttons, and later edited to its receipt (which drops the buttons).
 import type { DiscordConfig } from "../config";
-import { modalFieldsOf } from "./card-choices";
+import { FILL_IN, modalFieldsOf } from "./card-choices";
 import { cardMessage } from "./card-message";
 import type { ChatCardMessage, ChatSender } from "./chat-sender";
 import { DiscordApi } from "./discord-api";
-import { DISCORD_MODAL_INPUTS, FILL_IN } from "./discord-form";
+import { DISCORD_MODAL_INPUTS } from "./discord-form";
 import { type DiscordButton, discordMessage } from "./discord-message";
 
 /** Discord's longest nonce. */

@@ -3,12 +3,10 @@
 // modal a choice that needs text opens) into the card's command, and refuses everything else.
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../config";
-import type { ModalField } from "../interactions/kinds/chat-view";
 import { readChoiceValue, SEE_ALL } from "./card-message";
-import type { ChatAccount } from "./channel-directory";
 import type { ChannelHooks, TextWanted } from "./channel-hooks";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
-import { FILL_IN, formModal, modalTexts } from "./discord-form";
+import { formModal, modalTexts } from "./discord-form";
 import {
   directChannelOf,
   INTERACTION,
@@ -17,14 +15,10 @@ import {
   modalTextOf,
   senderOf,
 } from "./discord-interaction";
+import { FILL_IN, type ModalHooks } from "./modal-hooks";
 
 /** Every platform's hooks, and the small forms a Discord modal can fill in. */
-export type DiscordHooks = ChannelHooks & {
-  /** The form message `ref` of `account` stands for, when it fits a modal. */
-  modalOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: ModalField[] } | null>;
-  /** Answers that card with the modal's texts by field name: what to tell the account, or null. */
-  submitModal(account: ChatAccount, ref: number, texts: Record<string, string>): Promise<string | null>;
-};
+export type DiscordHooks = ChannelHooks & ModalHooks;
 
 export const DISCORD_NOT_LINKED =
   "This Discord account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Discord.";

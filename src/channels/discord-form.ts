@@ -3,8 +3,7 @@
 // texts read back from its submission.
 import type { ModalField } from "../interactions/kinds/chat-view";
 
-/** The choice code of "Fill in" on a form's message; the modal and its submission carry it too. */
-export const FILL_IN = "f";
+import { FILL_IN } from "./card-choices";
 /** Text inputs a Discord modal holds. */
 export const DISCORD_MODAL_INPUTS = 5;
 const MAX_LABEL = 45;

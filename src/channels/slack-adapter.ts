@@ -4,8 +4,9 @@
 import { createSlackAdapter, type SlackAdapter } from "@chat-adapter/slack";
 import { Card, CardText, ConsoleLogger } from "chat";
 import type { SlackConfig } from "../config";
+import { FILL_IN, modalFieldsOf } from "./card-choices";
 import { cardMessage } from "./card-message";
-import type { ChatSender } from "./chat-sender";
+import type { ChatCardMessage, ChatSender } from "./chat-sender";
 
 export function slackAdapter(config: SlackConfig): SlackAdapter {
   return createSlackAdapter({
@@ -48,12 +49,21 @@ export function retryable(error: unknown): unknown {
   return error;
 }
 
+/** Text inputs a form may have to be filled in a Slack modal here (Slack allows more; a longer form reads better in Parley). */
+export const SLACK_MODAL_INPUTS = 10;
+
+/** The card as Block Kit; a form that fits a modal gets "Fill in". */
+function slackCard(message: ChatCardMessage) {
+  const fillIn = modalFieldsOf(message.card, SLACK_MODAL_INPUTS) ? [{ code: FILL_IN, label: "Fill in" }] : [];
+  return cardMessage(message, fillIn);
+}
+
 export function slackSender(config: SlackConfig): ChatSender {
   const adapter = slackAdapter(config);
   return {
     async post(threadId, message) {
       try {
-        return (await adapter.postMessage(threadId, cardMessage(message))).id;
+        return (await adapter.postMessage(threadId, slackCard(message))).id;
       } catch (error) {
         throw retryable(error);
       }
@@ -69,7 +79,7 @@ export function slackSender(config: SlackConfig): ChatSender {
     // The card anew as far as its presses got (the next question, a toggled option).
     async update(threadId, messageId, message) {
       try {
-        await adapter.editMessage(threadId, messageId, cardMessage(message));
+        await adapter.editMessage(threadId, messageId, slackCard(message));
       } catch (error) {
         throw retryable(error);
       }

@@ -20,9 +20,11 @@ import {
   type Thread,
 } from "chat";
 import type { SlackConfig } from "../config";
+import { FILL_IN } from "./card-choices";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
+import type { ModalHooks } from "./modal-hooks";
 import { slackAdapter } from "./slack-adapter";
 
 export const NOT_LINKED =
@@ -30,6 +32,11 @@ export const NOT_LINKED =
 export const NOT_DIRECT = "Parley answers only in a direct message with this app.";
 const LINK_HELP = "Send `/parley link <code>` with the code your Parley inbox shows under Link Slack.";
 const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
+/** The callback id of a form filled in a modal; its metadata is `<ref>.f` and each input's id `i<n>`. */
+const FORM_MODAL = "parley-form";
+/** Slack's longest modal title and input label. */
+const MODAL_TITLE_CHARS = 24;
+const INPUT_LABEL_CHARS = 48;
 /** The callback id of the modal that asks for a choice's text; its metadata is `<ref>.<code>`. */
 const TEXT_MODAL = "parley-text";
 const TEXT_FIELD = "text";
@@ -46,7 +53,7 @@ export class SlackBot {
   constructor(
     config: SlackConfig,
     state: StateAdapter,
-    private readonly hooks: ChannelHooks,
+    private readonly hooks: ChannelHooks & ModalHooks,
     /** Keeps the object at work after Slack has its answer (the object's `waitUntil`). */
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {
@@ -56,6 +63,7 @@ export class SlackBot {
     this.chat.onDirectMessage((thread, message) => this.directMessage(thread, message));
     this.chat.onAction(CHOICE_ACTION, (event) => this.choose(event));
     this.chat.onModalSubmit(TEXT_MODAL, (event) => this.submitText(event));
+    this.chat.onModalSubmit(FORM_MODAL, (event) => this.submitForm(event));
   }
 
   /** Verifies and handles one request; answers once its work is done, or before Slack gives up. */
@@ -130,6 +138,29 @@ export class SlackBot {
       );
       return;
     }
+    if (choice.code === FILL_IN) {
+      const form = await this.hooks.modalOf(account, choice.ref);
+      if (!form) return tell("This form is answered in Parley: open it with Open in Parley.");
+      await event.openModal(
+        Modal({
+          callbackId: FORM_MODAL,
+          title: short(field(form.request, "message") ?? "Fill in the form", MODAL_TITLE_CHARS),
+          submitLabel: "Send",
+          privateMetadata: `${choice.ref}.${FILL_IN}`,
+          children: form.inputs.map((input, index) =>
+            TextInput({
+              id: `i${index}`,
+              label: short(input.label, INPUT_LABEL_CHARS),
+              optional: !input.required,
+              ...(input.description ? { placeholder: short(input.description, 150) } : {}),
+              ...(input.value !== null ? { initialValue: input.value } : {}),
+              ...(input.maxLength ? { maxLength: input.maxLength } : {}),
+            }),
+          ),
+        }),
+      );
+      return;
+    }
     const text = await this.hooks.textWanted(account, choice.ref, choice.code);
     if (text) {
       await event.openModal(
@@ -167,6 +198,22 @@ export class SlackBot {
     const reply = await this.hooks.chose(account, choice.ref, choice.code, text);
     return reply ? refuse(reply) : undefined;
   }
+
+  /** The form's texts answer the card; a refusal (a value the form does not take) is shown in the modal. */
+  private async submitForm(event: ModalSubmitEvent) {
+    const refuse = (message: string) => ({ action: "errors" as const, errors: { i0: message } });
+    const account = this.hooks.directory.account("slack", event.user.userId);
+    if (!account) return refuse(NOT_LINKED);
+    const choice = readChoiceValue(event.privateMetadata);
+    if (!choice || choice.code !== FILL_IN) return refuse("This form is not one of Parley's.");
+    const form = await this.hooks.modalOf(account, choice.ref);
+    if (!form) return refuse("This form is answered in Parley: open it with Open in Parley.");
+    const texts = Object.fromEntries(
+      form.inputs.map((input, index) => [input.name, event.values[`i${index}`] ?? ""]),
+    );
+    const reply = await this.hooks.submitModal(account, choice.ref, texts);
+    return reply ? refuse(reply) : undefined;
+  }
 }
 
 function linkedText(account: ChatAccount): string {
@@ -176,4 +223,14 @@ function linkedText(account: ChatAccount): string {
 /** The question's first sentence: a prompt may go on with how another platform asks for the text. */
 function firstSentence(prompt: string): string {
   return /^[^?.!]*[?.!]?/.exec(prompt)?.[0].trim() || prompt;
+}
+
+function short(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function field(request: unknown, name: string): string | null {
+  const value =
+    typeof request === "object" && request !== null ? (request as Record<string, unknown>)[name] : null;
+  return typeof value === "string" && value ? value : null;
 }

@@ -15,7 +15,7 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/channels/slack-adapter.ts": () => import("../../src/channels/slack-adapter"),
   "src/channels/discord-bot.ts": () => import("../../src/channels/discord-bot"),
   "src/channels/discord-adapter.ts": () => import("../../src/channels/discord-adapter"),
-  "src/channels/discord-hooks.ts": () => import("../../src/channels/discord-hooks"),
+  "src/channels/discord-form.ts": () => import("../../src/channels/discord-form"),
   jose: () => import("jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
   "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),

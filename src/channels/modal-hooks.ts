@@ -1,0 +1,44 @@
+// What a platform with modals (Slack, Discord) asks of the channel object beyond every platform's
+// hooks: the inputs a card's "Fill in" button stands for (a form that fits the platform's modal),
+// and the texts written there sent to the card's session as the linked account — the same command
+// the inbox page sends.
+
+import type { ModalField } from "../interactions/kinds/chat-view";
+import { inboxStub } from "../session/inbox-report/inbox-rpc";
+import { answerAsAccount, refusalWords } from "./answer-as-account";
+import { modalCommandFor, modalFieldsOf } from "./card-choices";
+import type { ChatAccount } from "./channel-directory";
+import type { ChannelHooks } from "./channel-hooks";
+
+export { FILL_IN } from "./card-choices";
+
+export interface ModalHooks {
+  /** The card message `ref` of `account` stands for, when it fits a modal of the platform's size. */
+  modalOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: ModalField[] } | null>;
+  /** Answers that card with the modal's texts by field name: what to tell the account, or null. */
+  submitModal(account: ChatAccount, ref: number, texts: Record<string, string>): Promise<string | null>;
+}
+
+/** Every platform's hooks, and the forms a modal of at most `maxInputs` text inputs fills in. */
+export function withModals(env: Env, base: ChannelHooks, maxInputs: number): ChannelHooks & ModalHooks {
+  const cardOf = (account: ChatAccount, ref: number) =>
+    inboxStub(env, account.person).chatCard(ref, account.linkId);
+  return {
+    ...base,
+    async modalOf(account, ref) {
+      const card = await cardOf(account, ref);
+      const inputs = card ? modalFieldsOf(card, maxInputs) : null;
+      return card && inputs ? { request: card.request, inputs } : null;
+    },
+    async submitModal(account, ref, texts) {
+      const card = await cardOf(account, ref);
+      if (!card) return "This button is not for a card of yours.";
+      const command = modalCommandFor(card, maxInputs, texts);
+      if (!command) return "This card does not offer that choice.";
+      const outcome = await answerAsAccount(env, account, card.sessionId, command);
+      if (outcome.ok) return null;
+      // The session names the field it refused ("age: must be a number"); the form can be sent again.
+      return refusalWords(outcome.error) ?? `Not sent: ${outcome.error.message}`;
+    },
+  };
+}
