@@ -15,6 +15,7 @@ import {
   modalTextOf,
   senderOf,
 } from "./discord-interaction";
+import { firstSentence, short } from "./fit-text";
 import { FILL_IN, type ModalHooks } from "./modal-hooks";
 
 /** Every platform's hooks, and the small forms a Discord modal can fill in. */
@@ -45,10 +46,6 @@ function reply(content: string, ephemeral = true): Response {
     type: RESPONSE.message,
     data: { content, allowed_mentions: { parse: [] }, ...(ephemeral ? { flags: EPHEMERAL } : {}) },
   });
-}
-
-function short(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 export interface DiscordBotOptions {
@@ -186,8 +183,7 @@ export class DiscordBot {
 
 /** Discord's modal asking for the text a choice needs; its submission carries the same `<ref>.<code>`. */
 function modal(ref: number, code: string, wanted: TextWanted): Response {
-  // The question's first sentence: a prompt may go on with how another platform asks for the text.
-  const question = /^[^?.!]*[?.!]?/.exec(wanted.prompt)?.[0].trim() || wanted.prompt;
+  const question = firstSentence(wanted.prompt);
   return Response.json({
     type: RESPONSE.modal,
     data: {

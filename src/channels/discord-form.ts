@@ -4,6 +4,7 @@
 import type { ModalField } from "../interactions/kinds/chat-view";
 
 import { FILL_IN } from "./card-choices";
+import { short } from "./fit-text";
 /** Text inputs a Discord modal holds. */
 export const DISCORD_MODAL_INPUTS = 5;
 const MAX_LABEL = 45;
@@ -12,10 +13,6 @@ const MAX_TITLE = 45;
 const MAX_INPUT_CHARS = 4_000;
 
 const text = (value: unknown): string | null => (typeof value === "string" && value ? value : null);
-
-function short(value: string, max: number): string {
-  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
-}
 
 /** Discord's modal response for the form; each input's custom_id is its place in the form. */
 export function formModal(ref: number, request: unknown, inputs: ModalField[]) {

@@ -2,6 +2,7 @@
 // Discord's message components by hand — text as the message's content, each button a component
 // whose custom_id is the button's `<ref>.<code>` (ids only), links as link buttons.
 import { type ButtonElement, type CardChild, type CardElement, cardChildToFallbackText } from "chat";
+import { short } from "./fit-text";
 
 /** Discord's limits: message content, buttons per row, rows per message, label and custom_id lengths. */
 const MAX_CONTENT = 2000;
@@ -29,10 +30,6 @@ export interface DiscordMessage {
 /** A code block that the text inside cannot close. */
 function block(text: string): string {
   return `\`\`\`\n${text.replaceAll("```", "`\u200b``")}\n\`\`\``;
-}
-
-function short(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function button(element: ButtonElement): DiscordButton | null {

@@ -20,10 +20,12 @@ import {
   type Thread,
 } from "chat";
 import type { SlackConfig } from "../config";
+import { field } from "../interactions/kinds/chat-view";
 import { FILL_IN } from "./card-choices";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
+import { firstSentence, short } from "./fit-text";
 import type { ModalHooks } from "./modal-hooks";
 import { slackAdapter } from "./slack-adapter";
 
@@ -144,7 +146,7 @@ export class SlackBot {
       await event.openModal(
         Modal({
           callbackId: FORM_MODAL,
-          title: short(field(form.request, "message") ?? "Fill in the form", MODAL_TITLE_CHARS),
+          title: short(textField(form.request, "message") ?? "Fill in the form", MODAL_TITLE_CHARS),
           submitLabel: "Send",
           privateMetadata: `${choice.ref}.${FILL_IN}`,
           children: form.inputs.map((input, index) =>
@@ -220,17 +222,8 @@ function linkedText(account: ChatAccount): string {
   return `Linked to Parley as ${account.person}. Cards that wait for you will arrive in this app's direct messages, with buttons.`;
 }
 
-/** The question's first sentence: a prompt may go on with how another platform asks for the text. */
-function firstSentence(prompt: string): string {
-  return /^[^?.!]*[?.!]?/.exec(prompt)?.[0].trim() || prompt;
-}
-
-function short(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function field(request: unknown, name: string): string | null {
-  const value =
-    typeof request === "object" && request !== null ? (request as Record<string, unknown>)[name] : null;
+/** A request's text field, read defensively; null when it is not a non-empty string. */
+function textField(request: unknown, name: string): string | null {
+  const value = field(request, name);
   return typeof value === "string" && value ? value : null;
 }

@@ -3,8 +3,7 @@
 // other form is answered in Parley.
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../helpers/run-in-object";
-import { textReply, toolReply } from "../../helpers/session-harness";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { inboxObject, Person } from "../inbox/inbox-fixtures";
 import {
   answerOf,
   buttonsOf,
@@ -15,30 +14,7 @@ import {
   sendInteraction,
   sentTo,
 } from "./discord-fixtures";
-
-const COURIER = {
-  message: "How should the courier reach you?",
-  requestedSchema: {
-    type: "object",
-    properties: {
-      name: { type: "string", title: "Your name" },
-      floor: { type: "integer", title: "Floor", minimum: 0, maximum: 40 },
-    },
-    required: ["name"],
-  },
-};
-
-async function openForm(person: Person, id: string, form: Record<string, unknown>) {
-  const session = await person.createSession({
-    script: [toolReply([{ name: "RequestUserInput", id, input: form }]), textReply("Booked.")],
-  });
-  const device = await person.connect(session);
-  await device.request({ type: "send_message", text: "Book the courier" });
-  await device.waitForEvent("interaction_prompt");
-  await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
-  await deliverOutbox(session);
-  return device;
-}
+import { COURIER, openForm } from "./form-fixtures";
 
 /** A modal's submission with one text per input, as Discord sends it back. */
 function formFrom(user: { id: string; username: string }, customId: string, texts: string[]) {

@@ -2,9 +2,9 @@
 // the linked account; a value the form refuses is shown in the modal and sends nothing; a form a
 // modal cannot hold (a choice to pick) is answered in Parley.
 import { describe, expect, it } from "vitest";
-import { textReply, toolReply } from "../../helpers/session-harness";
 import { dmOf } from "../../helpers/slack-api";
-import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
+import { Person } from "../inbox/inbox-fixtures";
+import { COURIER, openForm } from "./form-fixtures";
 import {
   buttonsOf,
   cardsTo,
@@ -15,30 +15,6 @@ import {
   sentTo,
   slackCalls,
 } from "./slack-fixtures";
-
-const COURIER = {
-  message: "How should the courier reach you?",
-  requestedSchema: {
-    type: "object",
-    properties: {
-      name: { type: "string", title: "Your name" },
-      floor: { type: "integer", title: "Floor", minimum: 0, maximum: 40 },
-    },
-    required: ["name"],
-  },
-};
-
-async function openForm(person: Person, id: string, form: Record<string, unknown>) {
-  const session = await person.createSession({
-    script: [toolReply([{ name: "RequestUserInput", id, input: form }]), textReply("Booked.")],
-  });
-  const device = await person.connect(session);
-  await device.request({ type: "send_message", text: "Book the courier" });
-  await device.waitForEvent("interaction_prompt");
-  await device.waitForEvent("session_status", (e) => e.data.status === "awaiting_input");
-  await deliverOutbox(session);
-  return device;
-}
 
 /** `user` submits the form modal whose view carried `privateMetadata`, one text per input. */
 function submitForm(user: SlackUser, privateMetadata: string, texts: string[]) {
