@@ -1,7 +1,13 @@
 // A plan answered in a terminal, with the page's three choices: approve and accept edits (the owner
 // only, as the server rules), approve and review each action, or keep planning with feedback.
 
-import { PLAN_OPTIONS, type PlanOption, planOf, planResponse } from "../src/interactions/kinds/plan-view";
+import {
+  PLAN_OPTIONS,
+  type PlanOption,
+  planOf,
+  planReachesBeyondCard,
+  planResponse,
+} from "../src/interactions/kinds/plan-view";
 import { mayDecideBeyondCard } from "../src/protocol/owner-decisions";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
@@ -14,7 +20,7 @@ class PlanPrompt implements CardPrompt {
   constructor(private readonly card: Card) {
     const role = card.role ?? "owner";
     this.options = PLAN_OPTIONS.filter((option) =>
-      mayDecideBeyondCard(role, { type: "respond", response: { choice: option.choice } }),
+      mayDecideBeyondCard(role, planReachesBeyondCard(planResponse(option.choice))),
     );
   }
 

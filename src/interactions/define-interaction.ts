@@ -81,6 +81,12 @@ export interface InteractionKind<Request = unknown, Response = unknown> {
    * answer); absent when cards of this kind are never decided together. `BATCHED_KIND_NAMES` lists them.
    */
   batchResponse?(words: BatchWords): unknown;
+  /**
+   * True when a raw answer changes the session beyond this card ("Always allow", a plan approved
+   * for edits), which only the session's owner may give; absent when no answer does. Reads the
+   * answer as sent, before `parseResponse`, so it must take any value without throwing.
+   */
+  beyondCard?(response: unknown): boolean;
   /** The permission mode a response switches the session to (a plan approved for edits), if any. */
   setsMode?(request: Request, response: Response): PermissionMode | null;
   /** True when the response also stops the turn instead of letting the model continue (reject and stop). */

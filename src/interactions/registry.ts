@@ -89,6 +89,11 @@ export interface InteractionRegistry {
   chatReply(kind: string, request: unknown, text: string): ChatReplyResult;
   /** The input a person approved instead of the tool call's (the kind's `editedInput`), or null. Never throws. */
   editedInput(kind: string, response: unknown): Record<string, unknown> | null;
+  /**
+   * True when `response` to a card of `kind` changes the session beyond that card (the kind's
+   * `beyondCard`), which only the owner may send; false for an unknown kind or one without the hook. Never throws.
+   */
+  beyondCard(kind: string, response: unknown): boolean;
   /** The raw response a batch decision stands for on a card of `kind`; null when such cards are never batched. */
   batchResponse(kind: string, words: BatchWords): unknown;
   /** Why the model may not open `kind` in `mode`, or null when it may. */
@@ -215,6 +220,15 @@ export function createInteractionRegistry(kinds: readonly AnyInteractionKind[]):
         return editedInput && response != null ? editedInput(response) : null;
       } catch {
         return null;
+      }
+    },
+    beyondCard(kindName, response) {
+      const beyondCard = byKind.get(kindName)?.beyondCard;
+      try {
+        return beyondCard?.(response) === true;
+      } catch {
+        // A faulty kind must not let an answer through that its own rule would refuse: treat it as beyond.
+        return true;
       }
     },
     batchResponse: (kindName, words) => byKind.get(kindName)?.batchResponse?.(words) ?? null,

@@ -1,6 +1,7 @@
 // One command from a device or an HTTP route, once its credential is admitted: refused beyond what
 // its role may send, else run as an external agent's command or handed to the loop's handler.
 
+import type { AgentDeps } from "../agent/agent-deps";
 import type { GrantDecision } from "../agent/external-interaction";
 import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
@@ -35,12 +36,12 @@ export function runSessionCommand(
   const { command, deviceId, access } = sent;
   if (!mayRun(access.role, command.type))
     refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
-  if (!mayDecideBeyondCard(access.role, command))
+  const { deps, loop } = runtime;
+  if (!mayDecideBeyondCard(access.role, reachesBeyondCard(deps, command)))
     refuse(
       "forbidden",
       `Only the session's owner may always allow a tool, make a grant beyond this session or accept a plan with edits; a ${access.role} link may approve once`,
     );
-  const { deps, loop } = runtime;
   if (command.type === "post_progress") {
     const logIds = { sessionId: state.meta.string("session_id") ?? "", linkId: access.linkId };
     state.progressBudget.take(access, command.events.length, logIds);
@@ -73,4 +74,16 @@ export function runSessionCommand(
   );
   if (command.type === "retry_now" && outcome.ok) recordRetryNow(state.meta, state.clock.now());
   return outcome;
+}
+
+/**
+ * True when the command answers a card with an answer its kind says changes the session beyond it.
+ * A `respond` names no kind, so the open card it addresses does (the loop's and an external agent's
+ * cards alike); an unknown card is left to the answer's own not-found.
+ */
+function reachesBeyondCard(deps: AgentDeps, command: SessionCommand): boolean {
+  const answer = deps.kinds.answerOf(command);
+  if (!answer) return false;
+  const kind = answer.kind ?? deps.interactions.get(answer.interactionId)?.kind;
+  return kind !== undefined && deps.kinds.beyondCard(kind, answer.response);
 }

@@ -91,20 +91,40 @@ export interface ApprovalShown {
   risk: string | null;
   description: string | null;
   claim: { risk: string | null; description: string | null };
+  /** The rules the agent suggests for a grant, in its order; the strings only. */
+  suggestedRules: string[];
 }
 
 function text(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** Reads an approval's request defensively; `toolName` names the tool when the request does not. */
-export function approvalOf(request: unknown, toolName: string): ApprovalShown {
+/**
+ * Reads an approval's request defensively; `toolName` and `input` are the tool call's own, shown
+ * when the request does not name them.
+ */
+export function approvalOf(request: unknown, toolName: string, input: unknown = {}): ApprovalShown {
   const claim = field(request, "claim");
+  const suggested = field(request, "suggestedRules");
   return {
     toolName: text(field(request, "toolName")) ?? toolName,
-    input: field(request, "input") ?? {},
+    input: field(request, "input") ?? input ?? {},
     risk: text(field(request, "risk")),
     description: text(field(request, "description")),
     claim: { risk: text(field(claim, "risk")), description: text(field(claim, "description")) },
+    suggestedRules: Array.isArray(suggested)
+      ? suggested.filter((rule): rule is string => typeof rule === "string")
+      : [],
   };
+}
+
+/**
+ * True when an answer changes the session beyond its card: "Always allow" or "Always deny"
+ * (`remember`), or a grant for more than this session (the person's other sessions, or the agent's).
+ * A grant for this session stays within what answering one card may do. Reads any value; never throws.
+ */
+export function approvalReachesBeyondCard(response: unknown): boolean {
+  if (field(response, "remember") === true) return true;
+  const grant = field(response, "grant");
+  return typeof grant === "object" && grant !== null && field(grant, "scope") !== "session";
 }

@@ -9,6 +9,7 @@ import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { AcpToolDetails, acpRefusal } from "./acp-details";
+import { approvalReachesBeyondCard } from "./approval-view";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
 
@@ -124,6 +125,8 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
       ? (edited as Record<string, unknown>)
       : null;
   },
+  beyondCard: approvalReachesBeyondCard,
+  // Never `remember` nor a grant: "Approve all" stays within the cards it decides.
   batchResponse: ({ decision, reason, stop }) =>
     decision === "approve"
       ? { decision: "approve" }

@@ -49,3 +49,11 @@ export function planResponse(choice: PlanChoice, feedback = ""): { choice: PlanC
   const text = feedback.trim();
   return choice === "keep_planning" && text ? { choice, feedback: text } : { choice };
 }
+
+/**
+ * True when an answer changes the session beyond its card: approving with edits accepted switches
+ * the session's permission mode. Reads any value; never throws.
+ */
+export function planReachesBeyondCard(response: unknown): boolean {
+  return field(response, "choice") === "accept_edits";
+}

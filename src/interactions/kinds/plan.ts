@@ -7,6 +7,7 @@ import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { PermissionMode } from "../../protocol/session";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
+import { planReachesBeyondCard } from "./plan-view";
 
 /** Longest plan the model may present, in characters. */
 export const MAX_PLAN_CHARS = 40_000;
@@ -120,6 +121,7 @@ export const planInteraction = defineInteraction<PlanRequest, PlanResponse>({
       isError: false,
     };
   },
+  beyondCard: planReachesBeyondCard,
   setsMode: (_request, response) =>
     response.choice === "keep_planning" ? null : MODE_AFTER[response.choice],
   onTimeout: (_request, { timeoutMs }) => ({

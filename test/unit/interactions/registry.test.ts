@@ -307,5 +307,39 @@ describe("the interaction registry", () => {
       expect(registry.batchResponse("question", { decision: "approve" })).toBeNull();
       expect(registry.batchResponse("nope", { decision: "approve" })).toBeNull();
     });
+
+    it("says which answers reach beyond their card, by the kind's own rule, and no answer of a kind without one", () => {
+      expect(registry.beyondCard(gate, { decision: "approve", remember: true })).toBe(true);
+      expect(registry.beyondCard(gate, { decision: "approve", grant: { rule: "Bash", scope: "all" } })).toBe(
+        true,
+      );
+      expect(
+        registry.beyondCard(gate, { decision: "approve", grant: { rule: "Bash", scope: "session" } }),
+      ).toBe(false);
+      expect(registry.beyondCard(gate, { decision: "approve", remember: false })).toBe(false);
+      expect(registry.beyondCard("plan", { choice: "accept_edits" })).toBe(true);
+      expect(registry.beyondCard("plan", { choice: "review_each" })).toBe(false);
+      // The same shapes mean nothing to a kind that declares no such answer, or to no kind at all.
+      expect(registry.beyondCard("question", { remember: true, choice: "accept_edits" })).toBe(false);
+      expect(registry.beyondCard("nope", { decision: "approve", remember: true })).toBe(false);
+      expect(createInteractionRegistry([freeText]).beyondCard("free_text", { remember: true })).toBe(false);
+    });
+
+    it("never lets a batch decision reach beyond the cards it decides", () => {
+      for (const decision of ["approve", "deny"] as const) {
+        const response = registry.batchResponse(gate, { decision, reason: "r", stop: true });
+        expect(registry.beyondCard(gate, response)).toBe(false);
+      }
+    });
+
+    it("treats a kind whose rule throws as reaching beyond, so only the owner's answer passes", () => {
+      const faulty = defineInteraction({
+        ...freeText,
+        beyondCard: () => {
+          throw new Error("broken rule");
+        },
+      });
+      expect(createInteractionRegistry([faulty]).beyondCard("free_text", { text: "x" })).toBe(true);
+    });
   });
 });

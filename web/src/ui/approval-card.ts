@@ -2,7 +2,7 @@
 // for (a grant) / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
-import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
+import { approvalOf } from "../../../src/interactions/kinds/approval-view";
 import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import { approvalsText } from "../../../src/protocol/approval-words";
 import { agentClaimText } from "../agent-claim";
@@ -21,20 +21,6 @@ import { OWNER_CHOICE } from "./owner-choices";
 function approvalsLine(count: ApprovalCount): string {
   const by = count.by.length > 0 ? ` · ${count.by.join(", ")}` : ` · needs ${count.needed} different people`;
   return `${approvalsText(count)}${by}`;
-}
-
-function requestOf(
-  interaction: InteractionState,
-  item: ToolItem,
-): Pick<ApprovalRequest, "toolName" | "input"> & { risk: string; suggestedRules: string[] } {
-  const request = (interaction.request ?? {}) as Partial<Record<keyof ApprovalRequest, unknown>>;
-  const suggested = Array.isArray(request.suggestedRules) ? request.suggestedRules : [];
-  return {
-    toolName: typeof request.toolName === "string" ? request.toolName : item.name,
-    input: "input" in request ? request.input : item.input,
-    risk: typeof request.risk === "string" ? request.risk : "",
-    suggestedRules: suggested.filter((rule): rule is string => typeof rule === "string"),
-  };
 }
 
 /** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
@@ -58,7 +44,7 @@ export class ApprovalCard extends AnswerableCard {
 
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
-    const { toolName, input, risk, suggestedRules } = requestOf(interaction, item);
+    const { toolName, input, risk, suggestedRules } = approvalOf(interaction.request, item.name, item.input);
     const acp = acpDetailsOf(interaction.request);
     this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
@@ -104,7 +90,7 @@ export class ApprovalCard extends AnswerableCard {
     this.editor = new InputEditor(input, (updatedInput) => {
       void this.respond({ decision: "approve", remember: false, updatedInput });
     });
-    this.grant = new GrantForm(toolName, input, suggestedRules ?? [], (grant) => {
+    this.grant = new GrantForm(toolName, input, suggestedRules, (grant) => {
       void this.respond({ decision: "approve", remember: false, grant });
     });
     this.approveButton = approve;

@@ -3,6 +3,7 @@
 // editable, with a preview of what it matches; approving also makes the person's grant.
 import { describeRule, parseRule } from "../../../src/grants/grant-rule";
 import { narrowestRule, prefilledRule } from "../../../src/grants/narrowest-rule";
+import { approvalReachesBeyondCard } from "../../../src/interactions/kinds/approval-view";
 import type { CardGrant } from "../../../src/protocol/grants";
 import { h } from "./dom";
 import { mayChoose, roleOfPage } from "./owner-choices";
@@ -108,7 +109,8 @@ export class GrantForm {
     // Only the owner may allow beyond this session; other links are offered this session alone.
     const role = roleOfPage(this.el);
     for (const option of this.scope.options) {
-      option.disabled = !mayChoose(role, { decision: "approve", grant: { scope: option.value } });
+      const answer = { decision: "approve", grant: { scope: option.value } };
+      option.disabled = !mayChoose(role, approvalReachesBeyondCard(answer));
     }
     this.el.hidden = !open;
     this.toggle.setAttribute("aria-expanded", String(open));

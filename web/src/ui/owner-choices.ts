@@ -1,5 +1,5 @@
-// "Always allow" and a plan's `accept_edits` change the session beyond one card, so the server takes
-// them from the owner only (src/protocol/access.ts); the page offers them to the owner only.
+// Answers that change the session beyond one card ("Always allow", a plan's `accept_edits`; each
+// kind's view says which) the server takes from the owner only; the page offers them to the owner only.
 import type { Role } from "../../../src/protocol/access";
 import { mayDecideBeyondCard } from "../../../src/protocol/owner-decisions";
 
@@ -15,7 +15,10 @@ export function roleOfPage(el: Element): Role {
   return ROLES.includes(role) ? (role as Role) : "view";
 }
 
-/** Whether a page held by `role` may answer a card with `response`, by the server's own rule. */
-export function mayChoose(role: Role, response: Record<string, unknown>): boolean {
-  return mayDecideBeyondCard(role, { type: "respond", response });
+/**
+ * Whether a page held by `role` may give an answer, by the server's own rule; `reachesBeyondCard`
+ * is what the card's kind says of that answer.
+ */
+export function mayChoose(role: Role, reachesBeyondCard: boolean): boolean {
+  return mayDecideBeyondCard(role, reachesBeyondCard);
 }

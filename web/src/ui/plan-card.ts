@@ -5,6 +5,7 @@ import {
   type PlanChoice,
   type PlanOption,
   planOf,
+  planReachesBeyondCard,
   planResponse,
 } from "../../../src/interactions/kinds/plan-view";
 import type { InteractionState } from "../session-state";
@@ -88,8 +89,9 @@ export class PlanCard extends AnswerableCard {
 
   private approve(choice: ApprovingChoice): void {
     // Only the owner is offered accept_edits (its button is hidden for others; so is its key).
-    if (!mayChoose(roleOfPage(this.el), { choice })) return;
-    void this.respond(planResponse(choice));
+    const response = planResponse(choice);
+    if (!mayChoose(roleOfPage(this.el), planReachesBeyondCard(response))) return;
+    void this.respond(response);
   }
 
   private keepPlanningWithFeedback(): void {

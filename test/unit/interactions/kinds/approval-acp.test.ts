@@ -88,9 +88,9 @@ describe("an approval card for an ACP agent's request", () => {
   });
 
   it("leaves always deny to the owner: an answer link cannot give it", () => {
-    const command = { type: "respond", response: { decision: "deny", remember: true } };
-    expect(mayDecideBeyondCard("answer", command)).toBe(false);
-    expect(mayDecideBeyondCard("owner", command)).toBe(true);
-    expect(mayDecideBeyondCard("answer", { type: "respond", response: { decision: "deny" } })).toBe(true);
+    const always = registry.beyondCard("approval", { decision: "deny", remember: true });
+    expect(mayDecideBeyondCard("answer", always)).toBe(false);
+    expect(mayDecideBeyondCard("owner", always)).toBe(true);
+    expect(mayDecideBeyondCard("answer", registry.beyondCard("approval", { decision: "deny" }))).toBe(true);
   });
 });
