@@ -2,7 +2,6 @@
 // card and the terminal's prompt offer them, and in a chat message the plan, its three choices and
 // feedback by text.
 import { type ChatView, field, fixedChoices } from "./chat-view";
-import type { PlanChoice } from "./plan";
 
 export const planChatView: ChatView = fixedChoices(
   [
@@ -22,7 +21,9 @@ export const planChatView: ChatView = fixedChoices(
   },
 );
 
-export type { PlanChoice };
+/** The three choices, in the order cards offer them (the kind's schema reads them from here). */
+export const PLAN_CHOICES = ["accept_edits", "review_each", "keep_planning"] as const;
+export type PlanChoice = (typeof PLAN_CHOICES)[number];
 
 /** One of a plan's choices as the page and the terminal offer it, with the key that picks it. */
 export interface PlanOption {

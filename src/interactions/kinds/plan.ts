@@ -7,7 +7,7 @@ import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { PermissionMode } from "../../protocol/session";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
-import { planReachesBeyondCard } from "./plan-view";
+import { PLAN_CHOICES, type PlanChoice, planReachesBeyondCard } from "./plan-view";
 
 /** Longest plan the model may present, in characters. */
 export const MAX_PLAN_CHARS = 40_000;
@@ -23,9 +23,7 @@ export const PlanRequest = z.object({
 });
 export type PlanRequest = z.infer<typeof PlanRequest>;
 
-/** The three choices, in the order cards offer them. */
-export const PLAN_CHOICES = ["accept_edits", "review_each", "keep_planning"] as const;
-export type PlanChoice = (typeof PLAN_CHOICES)[number];
+export { PLAN_CHOICES, type PlanChoice };
 
 /** The mode each approving choice switches the session to. */
 const MODE_AFTER: Record<Exclude<PlanChoice, "keep_planning">, PermissionMode> = {
