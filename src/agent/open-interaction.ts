@@ -87,21 +87,24 @@ export function openApprovals(
   return { approvals: { needed, given: 0, by: [] } };
 }
 
+/** What opening a card reads and writes. */
+export type OpenInteractionDeps = Pick<
+  AgentDeps,
+  | "approvals"
+  | "clock"
+  | "deadlines"
+  | "events"
+  | "frames"
+  | "interactions"
+  | "kinds"
+  | "results"
+  | "settings"
+  | "turn"
+>;
+
 /** Opens a tool call's own interaction; false (with an error result recorded) when the request is invalid. */
 export function openInteraction(
-  deps: Pick<
-    AgentDeps,
-    | "approvals"
-    | "clock"
-    | "deadlines"
-    | "events"
-    | "frames"
-    | "interactions"
-    | "kinds"
-    | "results"
-    | "settings"
-    | "turn"
-  >,
+  deps: OpenInteractionDeps,
   kind: string,
   use: ToolUseBlockParam,
   rawRequest: unknown,

@@ -7,7 +7,7 @@ import { toolStateOf } from "../tools/tool-state";
 import type { AgentDeps } from "./agent-deps";
 import { editedInputOf, noteEdited } from "./edited-input";
 import { topMark } from "./frame-mark";
-import { openInteraction } from "./open-interaction";
+import { type OpenInteractionDeps, openInteraction } from "./open-interaction";
 import { decide, type PermissionDecision, type PolicyTool } from "./permission-policy";
 import type { GrantDecision } from "./ports";
 import { resolveByGrant } from "./resolve-interaction";
@@ -17,21 +17,7 @@ import { recordResult } from "./tool-results";
 export type ToolPhaseOutcome = "complete" | "waiting" | "aborted";
 
 /** What running one tool call reads and writes; settling a step's calls also reads the rules. */
-type RunToolDeps = Pick<
-  AgentDeps,
-  | "approvals"
-  | "clock"
-  | "deadlines"
-  | "events"
-  | "frames"
-  | "interactions"
-  | "kinds"
-  | "results"
-  | "settings"
-  | "toolContext"
-  | "tools"
-  | "turn"
->;
+type RunToolDeps = OpenInteractionDeps & Pick<AgentDeps, "toolContext" | "tools">;
 
 export async function settleToolCalls(
   deps: RunToolDeps & Pick<AgentDeps, "rules" | "grants">,

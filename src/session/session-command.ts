@@ -3,7 +3,7 @@
 
 import type { AgentDeps } from "../agent/agent-deps";
 import type { GrantDecision } from "../agent/external-interaction";
-import { type Access, mayDecideBeyondCard, mayRun } from "../protocol/access";
+import { type Access, mayDecideBeyondCard, mayRun, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { answererName, type Decider, type DeviceKind } from "../protocol/decider";
 import { deciderOf } from "./answerer";
@@ -37,7 +37,8 @@ export function runSessionCommand(
   if (!mayRun(access.role, command.type))
     refuse("forbidden", `A ${access.role} link may not send ${command.type}`);
   const { deps, loop } = runtime;
-  if (!mayDecideBeyondCard(access.role, reachesBeyondCard(deps, command)))
+  // The owner may give any answer: the card is looked up only for another role's.
+  if (access.role !== OWNER.role && !mayDecideBeyondCard(access.role, reachesBeyondCard(deps, command)))
     refuse(
       "forbidden",
       `Only the session's owner may always allow a tool, make a grant beyond this session or accept a plan with edits; a ${access.role} link may approve once`,
