@@ -14,9 +14,20 @@ type Resolution = Pick<
 > &
   Partial<Pick<InteractionResolution, "withdrawn">>;
 
-/** Milliseconds left on the server's clock, given the skew measured at hello. */
-export function remainingMs(interaction: InteractionState, clockSkewMs: number, localNow: number): number {
-  return Math.max(0, interaction.expiresAt - (localNow + clockSkewMs));
+/**
+ * Milliseconds left on the server's clock, given the skew measured at hello. The skew is measured
+ * as the hello's server time minus its arrival, so it is off by that frame's trip; a card that has
+ * just opened could then show more than it was given ("2:01" on a two-minute card). The server's
+ * clock was at least `createdAt` when the card opened, so no more than `expiresAt - createdAt` can
+ * be left.
+ */
+export function remainingMs(
+  interaction: Pick<InteractionState, "createdAt" | "expiresAt">,
+  clockSkewMs: number,
+  localNow: number,
+): number {
+  const left = interaction.expiresAt - (localNow + clockSkewMs);
+  return Math.min(Math.max(0, left), interaction.expiresAt - interaction.createdAt);
 }
 
 export type Urgency = "calm" | "soon" | "urgent" | "expired";

@@ -45,12 +45,23 @@ describe("receipts", () => {
 });
 
 describe("countdown", () => {
-  const interaction = { expiresAt: 100_000 } as InteractionState;
+  const interaction = { createdAt: 0, expiresAt: 100_000 } as InteractionState;
 
   it("counts down on the server's clock, corrected by the skew measured at hello", () => {
     // The server is 5 s ahead of this device, so 5 s less remain than local clocks suggest.
     expect(remainingMs(interaction, 5_000, 40_000)).toBe(55_000);
     expect(remainingMs(interaction, 0, 200_000)).toBe(0);
+  });
+
+  it("never shows more time than the card was given, however slow the hello that measured the skew", () => {
+    // A two-minute card opened at server time 1 000 000. The hello took 1.5 s to arrive, so the
+    // measured skew is 1.5 s too far behind; read 200 ms after the card opened it would say 2:02.
+    const card = { createdAt: 1_000_000, expiresAt: 1_120_000 };
+    const ms = remainingMs(card, -1_500, 1_000_200);
+    expect(ms).toBe(120_000);
+    expect(formatRemaining(ms)).toBe("2:00");
+    // Once the clock has moved past the slack, it counts down as before.
+    expect(remainingMs(card, -1_500, 1_030_000)).toBe(91_500);
   });
 
   it("turns amber under a minute and red under fifteen seconds", () => {
