@@ -12,6 +12,29 @@ import type { Schedule } from "./schedule";
  */
 export const LIVE_FRAME_INTERVAL_MS = 1;
 
+/**
+ * How long the next live frame waits per device the last one went to. Sending one frame to one
+ * socket cost the object about 50 µs under `wrangler dev` (docs/performance.md#fan-out-to-100-devices),
+ * so a frame to 100 devices keeps it busy about 5 ms: at a delta every 2.5 ms, one frame per delta
+ * is more sending than the object can do, and the backlog grows for the whole stream. The clock
+ * does not move while the object runs (a Worker's clock advances between I/O only), so the wait
+ * counts from the moment the frame's task began and has to cover the sends themselves; twice their
+ * cost leaves the object at least half its time to read the model, and devices stay current in
+ * fuller frames instead of falling seconds behind. Under about ten devices the base interval rules.
+ */
+export const LIVE_FRAME_MS_PER_DEVICE = 0.1;
+
+/** The longest a live frame waits, however many devices: one 60 Hz screen refresh. */
+export const MAX_LIVE_FRAME_INTERVAL_MS = 16;
+
+/** How long after a live frame that went to `devices` devices the next one may go. */
+export function liveFrameInterval(devices: number): number {
+  return Math.min(
+    MAX_LIVE_FRAME_INTERVAL_MS,
+    Math.max(LIVE_FRAME_INTERVAL_MS, devices * LIVE_FRAME_MS_PER_DEVICE),
+  );
+}
+
 /** One piece of streamed output as devices get it live: `text` at `offset` of block `index`. */
 export interface LiveDelta {
   index: number;
@@ -34,17 +57,19 @@ export class LiveBatcher {
   #end = 0;
   readonly #parts: string[] = [];
   #toolCallId: string | undefined = undefined;
-  #lastSentAt = Number.NEGATIVE_INFINITY;
+  /** When the next frame may go out (see liveFrameInterval). */
+  #nextAt = Number.NEGATIVE_INFINITY;
   #cancelTimer: (() => void) | null = null;
 
   constructor(
-    private readonly send: (delta: LiveDelta) => void,
+    /** Sends one frame to every device and says how many devices that was. */
+    private readonly send: (delta: LiveDelta) => number,
     private readonly now: () => number,
     private readonly schedule: Schedule,
   ) {}
 
-  // A piece goes out at once unless a frame went out less than LIVE_FRAME_INTERVAL_MS ago; then
-  // it joins the held piece of its block, which the next later piece or a timer sends.
+  // A piece goes out at once unless the last frame went out less than its interval ago; then it
+  // joins the held piece of its block, which the next later piece or a timer sends.
   add(index: number, offset: number, piece: string, toolCallId: string | undefined): void {
     if (!(this.#held && this.#index === index && this.#end === offset)) {
       this.flush();
@@ -56,7 +81,7 @@ export class LiveBatcher {
     }
     this.#parts.push(piece);
     this.#end += piece.length;
-    const wait = this.#lastSentAt + LIVE_FRAME_INTERVAL_MS - this.now();
+    const wait = this.#nextAt - this.now();
     if (wait <= 0) {
       this.flush();
       return;
@@ -77,13 +102,14 @@ export class LiveBatcher {
     this.#cancelTimer = null;
     if (!this.#held) return;
     this.#held = false;
-    this.#lastSentAt = this.now();
+    const sentAt = this.now();
     const parts = this.#parts;
     const text = parts.length === 1 ? (parts[0] as string) : parts.join("");
     parts.length = 0;
     const index = this.#index;
     const offset = this.#offset;
     const toolCallId = this.#toolCallId;
-    this.send(toolCallId ? { index, offset, text, toolCallId } : { index, offset, text });
+    const devices = this.send(toolCallId ? { index, offset, text, toolCallId } : { index, offset, text });
+    this.#nextAt = sentAt + liveFrameInterval(devices);
   }
 }

@@ -14,8 +14,12 @@ import type { ToolImage } from "../tools/define-tool";
 /** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */
 export interface EventSink {
   append<T extends EventType>(type: T, data: EventData<T>): SessionEvent;
-  /** Sends streamed model output to every device now, without storing it (docs/architecture.md#live-deltas). */
-  sendLive(frame: DeltaFrame): void;
+  /**
+   * Sends streamed model output to every device now, without storing it
+   * (docs/architecture.md#live-deltas), and says how many devices it went to: the more there are,
+   * the longer the next live frame gathers (src/agent/live-batcher.ts).
+   */
+  sendLive(frame: DeltaFrame): number;
   /** True while someone reads stored events only, and so sees streamed text only once stored. */
   readsStoredOnly?(): boolean;
 }

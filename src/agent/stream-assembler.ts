@@ -22,8 +22,11 @@ export interface AssembledMessage {
 }
 
 export interface StreamAssemblerOptions {
-  /** Receives every delta the moment it arrives (see LIVE_FRAME_INTERVAL_MS). */
-  live?: (delta: LiveDelta) => void;
+  /**
+   * Receives every delta the moment it arrives (see LIVE_FRAME_INTERVAL_MS) and says how many
+   * devices it went to (see liveFrameInterval).
+   */
+  live?: (delta: LiveDelta) => number;
   schedule?: Schedule;
   /**
    * True while someone reads stored events only (an event stream without live deltas): the text of

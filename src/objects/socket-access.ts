@@ -99,15 +99,18 @@ export function sendAck(ws: WebSocket, frame: AckFrame): void {
   }
 }
 
-/** Sends `frame` to each socket; one closing mid-way must not stop the others. */
-export function sendToEvery(sockets: WebSocket[], frame: string): void {
+/** Sends `frame` to each socket; one closing mid-way must not stop the others. Says how many took it. */
+export function sendToEvery(sockets: WebSocket[], frame: string): number {
+  let sent = 0;
   for (const ws of sockets) {
     try {
       ws.send(frame);
+      sent += 1;
     } catch {
       // Closed by the runtime since it was listed; the others still get the frame.
     }
   }
+  return sent;
 }
 
 export function closeSocket(ws: WebSocket, code: number, reason: string): void {

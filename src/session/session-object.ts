@@ -376,8 +376,9 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.state.snapshot(this.agent().model, this.config, this.agent().deps.kinds);
   }
 
-  private broadcast(frame: string): void {
+  /** Says how many sockets took the frame (event streams never take live deltas). */
+  private broadcast(frame: string): number {
     this.streamsRef?.broadcast(frame);
-    sendToEvery(this.ctx.getWebSockets(), frame);
+    return sendToEvery(this.ctx.getWebSockets(), frame);
   }
 }

@@ -77,7 +77,7 @@ export class SessionState {
 
   constructor(
     private readonly storage: DurableObjectStorage,
-    broadcast: (frame: string) => void,
+    broadcast: (frame: string) => number,
     afterAppend?: (event: SessionEvent) => void,
     retentionMs = DEFAULT_RETENTION_MS,
     readonly clock: Clock = { now: () => Date.now() },

@@ -19,7 +19,8 @@ export interface SessionWiring {
   env: Env;
   clock: ObjectClock;
   waiters: InteractionWaiters;
-  broadcast(frame: string): void;
+  /** Sends a frame to every device; says how many sockets took it. */
+  broadcast(frame: string): number;
   notifier(): Notifier;
   agent(): SessionRuntime;
   erase(reason: string): void;

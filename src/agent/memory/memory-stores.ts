@@ -29,8 +29,10 @@ export class MemoryEventSink implements EventSink {
     return structuredClone(event) as SessionEvent;
   }
 
-  sendLive(frame: DeltaFrame): void {
+  /** Kept for the tests to read, as if one device had it. */
+  sendLive(frame: DeltaFrame): number {
     this.live.push(structuredClone(frame));
+    return 1;
   }
 }
 

@@ -33,7 +33,8 @@ export class EventLog implements EventSink {
 
   constructor(
     private readonly sql: SqlCounter,
-    private readonly broadcast: (frame: string) => void,
+    /** Sends a frame to every device; says how many sockets that was. */
+    private readonly broadcast: (frame: string) => number,
     private readonly now: () => number,
     /** Side effects of a stored event (notifications); runs after the broadcast, must not throw. */
     private readonly afterAppend: (event: SessionEvent) => void = () => {},
@@ -132,9 +133,9 @@ export class EventLog implements EventSink {
     return this.sql.one<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`)?.seq ?? 0;
   }
 
-  sendLive(frame: DeltaFrame): void {
+  sendLive(frame: DeltaFrame): number {
     this.flush();
-    this.broadcast(JSON.stringify(frame));
+    return this.broadcast(JSON.stringify(frame));
   }
 
   readsStoredOnly(): boolean {

@@ -1,12 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_FRAME_INTERVAL_MS, LiveBatcher, type LiveDelta } from "../../../src/agent/live-batcher";
+import {
+  LIVE_FRAME_INTERVAL_MS,
+  LiveBatcher,
+  type LiveDelta,
+  liveFrameInterval,
+  MAX_LIVE_FRAME_INTERVAL_MS,
+} from "../../../src/agent/live-batcher";
 import { handClock } from "./hand-clock";
 
-function batcher() {
+/** A batcher whose every frame reaches `devices` devices. */
+function batcher(devices = 1) {
   const hand = handClock();
   const sent: Array<LiveDelta & { at: number }> = [];
   const live = new LiveBatcher(
-    (delta) => sent.push({ ...delta, at: hand.clock.now }),
+    (delta) => {
+      sent.push({ ...delta, at: hand.clock.now });
+      return devices;
+    },
     hand.now,
     hand.schedule,
   );
@@ -67,5 +77,34 @@ describe("LiveBatcher", () => {
     live.flush();
     advance(10);
     expect(sent).toHaveLength(2);
+  });
+
+  it("waits longer after a frame that went to many devices, so a stream 2.5 ms a delta to 100 of them goes out in fuller frames", () => {
+    const { sent, live, advance } = batcher(100);
+    // Sending to 100 sockets keeps the object busy for about 5 ms; the next frame waits 10 ms.
+    expect(liveFrameInterval(100)).toBe(10);
+    for (let i = 0; i < 8; i++) {
+      live.add(0, i, String(i), undefined);
+      advance(2.5);
+    }
+    advance(10);
+    expect(sent).toEqual([
+      { index: 0, offset: 0, text: "0", at: 0 },
+      { index: 0, offset: 1, text: "123", at: 10 },
+      { index: 0, offset: 4, text: "4567", at: 20 },
+    ]);
+  });
+
+  it("keeps the one-millisecond interval for a few devices and never waits past one screen refresh", () => {
+    expect(liveFrameInterval(0)).toBe(LIVE_FRAME_INTERVAL_MS);
+    expect(liveFrameInterval(10)).toBe(LIVE_FRAME_INTERVAL_MS);
+    expect(liveFrameInterval(20)).toBe(2);
+    expect(liveFrameInterval(10_000)).toBe(MAX_LIVE_FRAME_INTERVAL_MS);
+    // A frame that reached nobody does not slow the next one.
+    const { sent, live, advance } = batcher(0);
+    live.add(0, 0, "a", undefined);
+    advance(LIVE_FRAME_INTERVAL_MS);
+    live.add(0, 1, "b", undefined);
+    expect(sent.map((delta) => delta.text)).toEqual(["a", "b"]);
   });
 });

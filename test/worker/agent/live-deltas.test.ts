@@ -5,7 +5,9 @@ import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { DeltaFrame, HelloFrame, SessionEvent } from "../../../src/protocol";
+import type { SessionObject } from "../../../src/session/session-object";
 import { initialView, reduceView, type SessionView } from "../../../web/src/session-state";
+import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession, type Device, ORIGIN, textReply } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";
 import { eventsOf, stubOf } from "./agent-harness";
@@ -88,6 +90,19 @@ describe("live deltas", () => {
     expect(stored.length).toBeLessThan(live.length / 5);
     expect(stored.map((e) => e.data.text).join("")).toBe(LONG);
     expect(shownText(device)).toBe(LONG);
+  });
+
+  it("tells live batching how many devices a live frame reached, so many devices get fuller frames", async () => {
+    const session = await createSession();
+    const devices = await Promise.all(Array.from({ length: 3 }, () => connect(session)));
+    const frame: DeltaFrame = { type: "delta", turnId: "turn_x", call: 1, index: 0, offset: 0, text: "hi" };
+    const reached = await runInDurableObject(stubOf(session), (instance: SessionObject) =>
+      inside(instance).state.events.sendLive(frame),
+    );
+    // src/agent/live-batcher.ts holds the next frame longer the more devices this one reached.
+    expect(reached).toBe(3);
+    for (const device of devices) await device.until(() => deltas(device).length === 1, "the live frame");
+    for (const device of devices) expect(deltas(device)).toEqual([frame]);
   });
 
   it("stores nothing while the text flows, and gives a device that joins mid-stream all of it as one delta, then live", async () => {

@@ -26,6 +26,7 @@ describe("a kind added by its own files alone", () => {
       const store = new SessionState(state.storage, (frame) => {
         frames.push(frame);
         for (const wake of wakers.splice(0)) wake();
+        return 1;
       });
       const model = new ScriptedModelClient(
         [

@@ -18,7 +18,7 @@ describe("the session's last activity", () => {
       let now = Date.now() + 60_000;
       const log = new EventLog(
         sql,
-        () => {},
+        () => 0,
         () => now,
       );
 
@@ -34,7 +34,7 @@ describe("the session's last activity", () => {
       log.flush();
       const fresh = new EventLog(
         sql,
-        () => {},
+        () => 0,
         () => now,
       );
       expect(fresh.lastActivityAt()).toBe(first.at);

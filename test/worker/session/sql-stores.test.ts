@@ -5,6 +5,6 @@ import { describeStoreContract } from "../../unit/agent/stores.contract";
 
 describeStoreContract("the SQLite stores", (test) =>
   runInDurableObject(env.SESSIONS.get(env.SESSIONS.newUniqueId()), (_object, state) =>
-    test(new SessionState(state.storage, () => {})),
+    test(new SessionState(state.storage, () => 0)),
   ),
 );
