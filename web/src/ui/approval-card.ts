@@ -2,7 +2,7 @@
 // for (a grant) / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
-import { approvalOf } from "../../../src/interactions/kinds/approval-view";
+import { type ApprovalShown, approvalOf } from "../../../src/interactions/kinds/approval-view";
 import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import { approvalsText } from "../../../src/protocol/approval-words";
 import { agentClaimText } from "../agent-claim";
@@ -24,8 +24,8 @@ function approvalsLine(count: ApprovalCount): string {
 }
 
 /** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
-function claimLine(request: unknown): HTMLElement | null {
-  const text = agentClaimText(request);
+function claimLine(claim: ApprovalShown["claim"]): HTMLElement | null {
+  const text = agentClaimText(claim);
   return text === null ? null : h("p", { class: "agent-claim", text });
 }
 
@@ -44,7 +44,11 @@ export class ApprovalCard extends AnswerableCard {
 
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
-    const { toolName, input, risk, suggestedRules } = approvalOf(interaction.request, item.name, item.input);
+    const { toolName, input, risk, claim, suggestedRules } = approvalOf(
+      interaction.request,
+      item.name,
+      item.input,
+    );
     const acp = acpDetailsOf(interaction.request);
     this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
@@ -132,7 +136,7 @@ export class ApprovalCard extends AnswerableCard {
         this.countdown.el,
       ),
       mcpOriginLine(interaction.request),
-      claimLine(interaction.request),
+      claimLine(claim),
       acp ? acpDetailsView(acp) : null,
       this.args,
       this.approvals,
