@@ -41,6 +41,18 @@ export function deltasFor(pace, pacedDeltas, { fastest = pace, devices = 1 } = {
 }
 
 /**
+ * The order the sides run in round `round`: forward, then backward, and so on. A server can still
+ * be busy when its stream has reached every device (the agents SDK stores the chat after it, and
+ * any side may be collecting garbage); in a fixed order, and in any rotation of it, the same side
+ * would always run right after it. Alternating, the side after the agents SDK's run differs from
+ * round to round.
+ * @template T @param {readonly T[]} sides @param {number} round
+ */
+export function roundOrder(sides, round) {
+  return round % 2 === 0 ? [...sides] : [...sides].reverse();
+}
+
+/**
  * One unrecorded warm-up per side, then `repeats` rounds with every side run once per round.
  * @param {GlassSide[]} sides @param {import("../lib/glass-sides.mjs").StreamShape} shape @param {number} repeats
  * @param {(side: GlassSide, run: () => Promise<GlassRun>) => Promise<GlassRun>} [around]
@@ -50,7 +62,7 @@ async function rounds(sides, shape, repeats, around = (_, run) => run()) {
   const out = Object.fromEntries(sides.map((side) => [side.name, []]));
   for (const side of sides) await side.run(shape);
   for (let i = 0; i < repeats; i++) {
-    for (const side of sides) out[side.name]?.push(await around(side, () => side.run(shape)));
+    for (const side of roundOrder(sides, i)) out[side.name]?.push(await around(side, () => side.run(shape)));
   }
   return out;
 }

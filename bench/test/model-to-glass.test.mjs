@@ -5,7 +5,7 @@ import { test } from "node:test";
 import Anthropic from "@anthropic-ai/sdk";
 import { GlassCollector, promptOf } from "../lib/glass-sides.mjs";
 import { parsePrompt, readStamps, STAMP_CHARS, stamp, startMockModel } from "../lib/mock-model.mjs";
-import { deltasFor, latencyTarget } from "../scenarios/model-to-glass.mjs";
+import { deltasFor, latencyTarget, roundOrder } from "../scenarios/model-to-glass.mjs";
 
 test("the real Anthropic SDK streams the local API's stamped deltas, in order and paced as asked", async () => {
   const server = await startMockModel();
@@ -87,4 +87,14 @@ test("a device merging live and stored copies times each delta once and checks t
   const doubled = new GlassCollector();
   doubled.add(null, a, 1002);
   assert.throws(() => doubled.add(null, a.slice(0, 5), 1003) && doubled.check(1, "doubled"), /torn|gap/);
+});
+
+test("rounds alternate forward and backward, so the side that runs right after the agents SDK changes", () => {
+  const sides = ["parley", "bare", "agents"];
+  // The warm-ups run forward, then three rounds.
+  const runs = [...sides, ...[0, 1, 2].flatMap((round) => roundOrder(sides, round))];
+  const afterAgents = runs.flatMap((side, i) => (i > 0 && runs[i - 1] === "agents" ? [side] : []));
+  assert.deepEqual(afterAgents, ["parley", "agents", "bare"]);
+  assert.deepEqual(roundOrder(sides, 1), ["agents", "bare", "parley"]);
+  assert.deepEqual(sides, ["parley", "bare", "agents"]);
 });
