@@ -119,6 +119,19 @@ export function approvalOf(request: unknown, toolName: string, input: unknown = 
 }
 
 /**
+ * An outside agent's own words about its call, marked as its claim ("The agent says: risk execute ·
+ * Runs the tests"): a device never shows them as Parley's risk chip or summary. Null when the card
+ * carries no claim.
+ */
+export function claimText(claim: ApprovalShown["claim"]): string | null {
+  const parts = [
+    claim.risk === null ? null : `risk ${claim.risk}`,
+    claim.description === null || claim.description.trim() === "" ? null : claim.description,
+  ].filter((part): part is string => part !== null);
+  return parts.length === 0 ? null : `The agent says: ${parts.join(" · ")}`;
+}
+
+/**
  * True when an answer changes the session beyond its card: "Always allow" or "Always deny"
  * (`remember`), or a grant for more than this session (the person's other sessions, or the agent's).
  * A grant for this session stays within what answering one card may do. Reads any value; never throws.

@@ -2,10 +2,9 @@
 // for (a grant) / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
-import { type ApprovalShown, approvalOf } from "../../../src/interactions/kinds/approval-view";
+import { type ApprovalShown, approvalOf, claimText } from "../../../src/interactions/kinds/approval-view";
 import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import { approvalsText } from "../../../src/protocol/approval-words";
-import { agentClaimText } from "../agent-claim";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { acpDetailsOf, acpDetailsView } from "./acp-details";
@@ -25,7 +24,7 @@ function approvalsLine(count: ApprovalCount): string {
 
 /** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
 function claimLine(claim: ApprovalShown["claim"]): HTMLElement | null {
-  const text = agentClaimText(claim);
+  const text = claimText(claim);
   return text === null ? null : h("p", { class: "agent-claim", text });
 }
 

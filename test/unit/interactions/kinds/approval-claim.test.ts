@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { approvalOf } from "../../../src/interactions/kinds/approval-view";
-import { agentClaimText } from "../../../web/src/agent-claim";
+import { approvalOf, claimText } from "../../../../src/interactions/kinds/approval-view";
 
 /** The claim line of an approval request, read as the page reads it. */
-const claimOf = (request: unknown) => agentClaimText(approvalOf(request, "Bash").claim);
+const claimOf = (request: unknown) => claimText(approvalOf(request, "Bash").claim);
 
 describe("an external agent's claim on an approval card", () => {
   it("reads as the agent's words, with its risk and description", () => {
