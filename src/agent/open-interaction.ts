@@ -17,23 +17,23 @@ export interface PendingInteraction {
   needed?: number;
 }
 
+/** What storing a pending interaction reads and writes. */
+type StorePendingDeps = Pick<
+  AgentDeps,
+  | "approvals"
+  | "cardDeadlines"
+  | "clock"
+  | "deadlines"
+  | "events"
+  | "frames"
+  | "interactions"
+  | "kinds"
+  | "settings"
+  | "turn"
+>;
+
 /** Stores a pending interaction, announces it to every device and re-arms the alarm. */
-export function storePending(
-  deps: Pick<
-    AgentDeps,
-    | "approvals"
-    | "cardDeadlines"
-    | "clock"
-    | "deadlines"
-    | "events"
-    | "frames"
-    | "interactions"
-    | "kinds"
-    | "settings"
-    | "turn"
-  >,
-  pending: PendingInteraction,
-): void {
+export function storePending(deps: StorePendingDeps, pending: PendingInteraction): void {
   const createdAt = deps.clock.now();
   const { id, toolCallId, toolName, kind, request, needed = 1 } = pending;
   const deadline = cardDeadline(deps, {
@@ -87,20 +87,8 @@ export function openApprovals(
   return { approvals: { needed, given: 0, by: [] } };
 }
 
-/** What opening a card reads and writes. */
-export type OpenInteractionDeps = Pick<
-  AgentDeps,
-  | "approvals"
-  | "clock"
-  | "deadlines"
-  | "events"
-  | "frames"
-  | "interactions"
-  | "kinds"
-  | "results"
-  | "settings"
-  | "turn"
->;
+/** What opening a card reads and writes: storing it, or the error result of a bad request. */
+export type OpenInteractionDeps = StorePendingDeps & Pick<AgentDeps, "results">;
 
 /** Opens a tool call's own interaction; false (with an error result recorded) when the request is invalid. */
 export function openInteraction(
