@@ -42,6 +42,10 @@ const bindings = {
   ...(shadowReads ? { SHADOW_READS: "true" } : {}),
 };
 
+// The tests load the Worker from its sources; wrangler.toml's `main` is the split build that deploys
+// (scripts/build-worker.mjs), which the browser tests and the benchmark run.
+const WORKER = { main: "./src/index.ts", wrangler: { configPath: "./wrangler.toml" } };
+
 // A Discord application whose key pair is made for this run: Discord's public key for the Worker,
 // the private key for the tests that sign interactions with it.
 const DISCORD_BINDINGS = await discordBindings();
@@ -103,7 +107,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            ...WORKER,
             miniflare: { bindings: { ...bindings, MCP_SERVERS: testMcpServers(ports) } },
           }),
         ],
@@ -137,7 +141,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            ...WORKER,
             miniflare: { bindings: { ...bindings, ...NOTIFY_BINDINGS }, outboundService: outboundRecorder },
           }),
         ],
@@ -148,7 +152,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            ...WORKER,
             miniflare: { bindings: { ...bindings, ...MODEL_API_BINDINGS } },
           }),
         ],
@@ -167,7 +171,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            ...WORKER,
             miniflare: { bindings: { ...bindings, SESSION_TOKEN_BUDGET: "1000" } },
           }),
         ],
@@ -178,7 +182,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            ...WORKER,
             miniflare: {
               // VAPID keys, so an inbox pushes; push services are recorded like the notify tests'.
               bindings: {
@@ -210,7 +214,7 @@ export default defineConfig({
       {
         plugins: [
           cloudflareTest({
-            wrangler: { configPath: "./wrangler.toml" },
+            ...WORKER,
             miniflare: {
               bindings: {
                 ...bindings,

@@ -8,13 +8,17 @@ import { fileURLToPath } from "node:url";
 import { WRANGLER, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-/** What a commit's Worker is built from (client/ too: the remote MCP endpoint bundles its tool). */
-const SERVER_PATHS = ["src", "agents", "client", "wrangler.toml", "package.json"];
+/**
+ * What a commit's Worker is built from (client/ too: the remote MCP endpoint bundles its tool, and
+ * scripts/ for the commit's own build of a split Worker).
+ */
+const SERVER_PATHS = ["src", "agents", "client", "scripts", "wrangler.toml", "package.json"];
 
 /**
  * Rewrites Parley's wrangler.toml for the snapshot: no web build and no static assets (the benchmark
- * only talks to /api, which runs the Worker first anyway), `main` pointing at `entry`, and module
- * aliases made absolute (the snapshot's config lives elsewhere, and wrangler reads them from it).
+ * only talks to /api, which runs the Worker first anyway), `main` pointing at `entry` (bundled by
+ * wrangler unless `noBundle`, whatever the original said), and module aliases made absolute (the
+ * snapshot's config lives elsewhere, and wrangler reads them from it).
  * @param {string} toml
  * @param {string} entry
  * @param {boolean} noBundle
@@ -32,7 +36,7 @@ export function benchConfig(toml, entry, noBundle, root = REPO_ROOT) {
       skipping = dropped.has(header[0]);
       section = header[0];
     }
-    if (skipping) continue;
+    if (skipping || /^no_bundle\s*=/.test(line)) continue;
     const alias = section === "[alias]" && line.match(/^(\s*"[^"]+"\s*=\s*)"(\.\.?\/[^"]*)"\s*$/);
     if (alias) {
       out.push(`${alias[1]}${JSON.stringify(join(root, alias[2]))}`);
@@ -129,8 +133,33 @@ async function exportCommit(ref, target) {
 }
 
 /**
+ * Runs a checkout's own split build (scripts/build-worker.mjs) into `outdir`.
+ * @param {string} root
+ * @param {string} outdir
+ * @param {string} logPath
+ */
+function buildSplitWorker(root, outdir, logPath) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [`${root}/scripts/build-worker.mjs`, "--outdir", outdir], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("exit", async (code) => {
+      await writeFile(logPath, output);
+      if (code === 0) resolve(undefined);
+      else reject(new Error(`the Worker's build failed (exit ${code}):\n${output.slice(-3000)}`));
+    });
+  });
+}
+
+/**
  * Bundles Parley's Worker (from the working tree, or from commit `ref`) into `dir` and writes a
- * config that serves the bundle.
+ * config that serves the bundle. A checkout whose wrangler.toml uploads its own build unbundled
+ * (the split Worker) is built by its own script; an older one by wrangler, as it deployed then.
  * @param {string} dir temporary directory
  * @param {string} logDir
  * @param {string} [ref]
@@ -138,10 +167,14 @@ async function exportCommit(ref, target) {
  */
 export async function snapshotParley(dir, logDir, ref) {
   await mkdir(`${dir}/parley`, { recursive: true });
-  const entry = ref ? await exportCommit(ref, `${dir}/source`) : `${REPO_ROOT}src/index.ts`;
-  const toml = await readFile(ref ? `${dir}/source/wrangler.toml` : `${REPO_ROOT}wrangler.toml`, "utf8");
+  const sourceEntry = ref ? await exportCommit(ref, `${dir}/source`) : `${REPO_ROOT}src/index.ts`;
+  const root = ref ? `${dir}/source` : REPO_ROOT;
+  const toml = await readFile(`${root}/wrangler.toml`, "utf8");
+  const split = /^no_bundle\s*=\s*true/m.test(toml);
+  if (split) await buildSplitWorker(root, `${dir}/parley/split`, `${logDir}/parley-split-build.log`);
+  const entry = split ? `${dir}/parley/split/index.js` : sourceEntry;
   const buildConfig = `${dir}/parley/build.toml`;
-  await writeFile(buildConfig, benchConfig(toml, entry, false, ref ? `${dir}/source` : REPO_ROOT));
+  await writeFile(buildConfig, benchConfig(toml, entry, split, root));
   await runWrangler(
     ["deploy", "--dry-run", "--outdir", `${dir}/parley/dist`, "--config", buildConfig],
     `${logDir}/parley-build.log`,

@@ -46,3 +46,11 @@ test("makes module aliases absolute, from the directory of the config it copies"
   const out = benchConfig(TOML, "dist/index.js", false, "/tmp/run/source");
   assert.match(out, /^"crypto" = "\/tmp\/run\/source\/src\/channels\/lazy-node-builtins\.ts"$/m);
 });
+
+test("serves a split Worker's own build unbundled, saying so once", () => {
+  const split = TOML.replace('main = "src/index.ts"', 'main = "build/worker/index.js"\nno_bundle = true');
+  const out = benchConfig(split, "/tmp/run/parley/split/index.js", true);
+  assert.match(out, /^main = "\/tmp\/run\/parley\/split\/index\.js"\nno_bundle = true$/m);
+  assert.equal(out.match(/no_bundle/g)?.length, 1);
+  assert.doesNotMatch(benchConfig(split, "/repo/src/index.ts", false), /no_bundle/);
+});

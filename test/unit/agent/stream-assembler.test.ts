@@ -19,7 +19,14 @@ function harness({ storeWhileFlowing = false } = {}) {
       outAt.push(clock.now);
     },
     now,
-    { live: (delta) => (live.push(delta), 1), storeWhileFlowing: () => storeWhileFlowing, schedule },
+    {
+      live: (delta) => {
+        live.push(delta);
+        return 1;
+      },
+      storeWhileFlowing: () => storeWhileFlowing,
+      schedule,
+    },
   );
   return { clock, out, outAt, live, assembler, advance, pendingTimers };
 }

@@ -1,0 +1,87 @@
+// Bundles the Worker (src/index.ts) into build/worker/ as split ES modules, which wrangler then
+// uploads unbundled (wrangler.toml: `no_bundle`). Why split: V8 compiles a module when it is
+// imported, so one 1.8 MB bundle is compiled whole at every Worker start. Split, a start compiles
+// only the entry (the object shells and the lazy loaders in src/index.ts); the router's and each
+// object's code compile on their first use (docs/performance.md#the-worker-bundle-and-start-up).
+//   node scripts/build-worker.mjs [--outdir DIR] [--root DIR]
+// --root builds another checkout (the benchmark's snapshot of a commit) with its own config.
+import { rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+import { experimental_readRawConfig } from "wrangler";
+
+// The same resolution wrangler's own bundling uses (its build conditions, ES2024 target, the
+// `process.env.NODE_ENV` a deploy gets), so the split bundle runs the code the one-file bundle did.
+const NODE_ENV = JSON.stringify(process.env.NODE_ENV || "production");
+
+/** What wrangler uploads besides the entry: wrangler.toml's ESModule rule matches this name. */
+export const PART_PREFIX = "parley-part-";
+
+/**
+ * Bundles the checkout at `root` into `outdir` (emptied first).
+ * @param {{ root: string, outdir: string }} where
+ * @returns {Promise<import("esbuild").Metafile>}
+ */
+export async function buildWorker({ root, outdir }) {
+  const { rawConfig } = experimental_readRawConfig({ config: join(root, "wrangler.toml") });
+  await rm(outdir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { index: join(root, "src/index.ts") },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2024",
+    supported: { "import-source": true, using: true },
+    // The test runner applies wrangler.toml's module rules to every module it loads, so the rule
+    // that uploads these names a prefix nothing else has.
+    chunkNames: `${PART_PREFIX}[hash]`,
+    // Minified, the code is less than half the JavaScript for V8 to parse (about 1.8 of 4.2 MB) and
+    // about 560 rather than 900 KiB to upload; the source maps go with it (wrangler.toml's
+    // upload_source_maps), so a stack trace in the dashboard's logs still names our files and lines.
+    minify: true,
+    // No `__name(fn, "…")` call per function and class: it costs CPU, and nothing reads the names.
+    keepNames: false,
+    sourcemap: "linked",
+    // The runtime's own modules; with nodejs_compat it provides node:* itself.
+    external: ["cloudflare:*", "node:*"],
+    // wrangler.toml's [alias] (node built-ins the Chat SDK and Slack's client import at the top).
+    alias: Object.fromEntries(
+      Object.entries(rawConfig.alias ?? {}).map(([from, to]) => [
+        from,
+        to.startsWith(".") ? join(root, to) : to,
+      ]),
+    ),
+    // Agent definitions (agents/*.md), text modules under wrangler's bundling, are inlined as strings.
+    loader: { ".md": "text" },
+    define: {
+      "process.env.NODE_ENV": NODE_ENV,
+      "global.process.env.NODE_ENV": NODE_ENV,
+      "globalThis.process.env.NODE_ENV": NODE_ENV,
+    },
+    metafile: true,
+    logLevel: "warning",
+  });
+  return result.metafile;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { values } = parseArgs({
+    options: { outdir: { type: "string" }, root: { type: "string" } },
+  });
+  const root = resolve(values.root ?? fileURLToPath(new URL("..", import.meta.url)));
+  const outdir = resolve(values.outdir ?? join(root, "build/worker"));
+  const metafile = await buildWorker({ root, outdir });
+  const outputs = Object.entries(metafile.outputs).filter(([path]) => path.endsWith(".js"));
+  const entry = outputs.find(([path]) => path.endsWith("/index.js"));
+  const kib = (/** @type {number} */ bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+  const total = outputs.reduce((sum, [, output]) => sum + output.bytes, 0);
+  console.log(
+    `build/worker: ${outputs.length} modules, ${kib(total)}; compiled at start: index.js, ${kib(entry?.[1].bytes ?? 0)}`,
+  );
+}

@@ -1,0 +1,89 @@
+// The Worker that deploys is scripts/build-worker.mjs's split build, uploaded by wrangler as it is
+// (wrangler.toml). A module the upload leaves out, or a static import that pulls the router or an
+// object into the entry, would show only after a deploy: at the first request, or in start-up CPU.
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { Metafile } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { experimental_readRawConfig } from "wrangler";
+import { buildWorker, PART_PREFIX } from "../../scripts/build-worker.mjs";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+let outdir = "";
+let metafile: Metafile;
+
+beforeAll(async () => {
+  outdir = await mkdtemp(join(tmpdir(), "parley-split-"));
+  metafile = await buildWorker({ root: ROOT, outdir });
+}, 120_000);
+
+afterAll(() => rm(outdir, { recursive: true, force: true }));
+
+const output = (name: string) => {
+  const found = Object.entries(metafile.outputs).find(([path]) => basename(path) === name);
+  if (!found) throw new Error(`the build wrote no ${name}`);
+  return found[1];
+};
+
+/** Every module `name` imports statically, directly or through others (what compiles with it). */
+function staticallyWith(name: string): string[] {
+  const seen = new Set<string>();
+  const stack = [name];
+  while (stack.length > 0) {
+    const next = stack.pop() as string;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    for (const imported of output(next).imports)
+      if (imported.kind === "import-statement" && !imported.external) stack.push(basename(imported.path));
+  }
+  return [...seen];
+}
+
+describe("the split Worker build", () => {
+  it("is what wrangler.toml deploys, uploaded unbundled with a rule for every part", () => {
+    const { rawConfig } = experimental_readRawConfig({ config: join(ROOT, "wrangler.toml") });
+    expect(rawConfig.main).toBe("build/worker/index.js");
+    expect(rawConfig.no_bundle).toBe(true);
+    expect(rawConfig.rules).toContainEqual(
+      expect.objectContaining({ type: "ESModule", globs: [`${PART_PREFIX}*.js`] }),
+    );
+  });
+
+  it("writes every module any part imports, each named so the upload takes it", async () => {
+    const written = new Set((await readdir(outdir)).filter((name) => name.endsWith(".js")));
+    const imported = Object.values(metafile.outputs).flatMap((out) =>
+      out.imports.filter((entry) => !entry.external).map((entry) => basename(entry.path)),
+    );
+    expect(imported.length).toBeGreaterThan(10);
+    for (const name of imported) expect(written).toContain(name);
+    for (const name of written) if (name !== "index.js") expect(name.startsWith(PART_PREFIX)).toBe(true);
+  });
+
+  it("compiles a few kilobytes at the Worker's start: the shells, with the router and the objects behind dynamic imports", () => {
+    const atStart = staticallyWith("index.js");
+    const bytes = atStart.reduce((sum, name) => sum + output(name).bytes, 0);
+    expect(bytes).toBeLessThan(8 * 1024);
+    const loadedLater = output("index.js").imports.filter((entry) => entry.kind === "dynamic-import");
+    // The router, the session, the inbox and the channel object.
+    expect(loadedLater).toHaveLength(4);
+    const later = loadedLater.reduce((sum, entry) => sum + output(basename(entry.path)).bytes, 0);
+    expect(later).toBeGreaterThan(100 * 1024);
+  });
+
+  it("imports nothing from outside the upload but the runtime's own cloudflare:workers", () => {
+    const outside = Object.values(metafile.outputs).flatMap((out) =>
+      out.imports.filter((entry) => entry.external).map((entry) => entry.path),
+    );
+    expect(new Set(outside)).toEqual(new Set(["cloudflare:workers"]));
+  });
+
+  it("links each module to its source map, which the upload carries", async () => {
+    const code = await readFile(join(outdir, "index.js"), "utf8");
+    expect(code).toMatch(/\/\/# sourceMappingURL=index\.js\.map\s*$/);
+    const { sources } = JSON.parse(await readFile(join(outdir, "index.js.map"), "utf8")) as {
+      sources: string[];
+    };
+    expect(sources.some((source) => source.endsWith("src/index.ts"))).toBe(true);
+  });
+});
