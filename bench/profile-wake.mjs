@@ -2,13 +2,15 @@
 // Worker under `wrangler dev` with an inspector, takes a V8 CPU profile over the answers, and prints
 // the functions with the most self time and the heaviest call paths. Not part of `npm run bench`.
 //   node bench/profile-wake.mjs [--sessions 200] [--rounds 3] [--out FILE] [--no-profile] [--ref COMMIT]
+//   … [--callers exec] (who spends a function's self time, by caller path; repeatable)
+//   node bench/profile-wake.mjs --read wake.cpuprofile [--rounds 3] [--callers …]   (a kept profile again)
 //   node bench/profile-wake.mjs --bare   (the bare baseline's CPU per echoed command, the floor)
 //   node bench/profile-wake.mjs --approval   (approvals of an edit tool instead of answers)
 //   node bench/profile-wake.mjs --glass 10 [--no-profile]   (one model stream to N devices)
 //   node bench/profile-wake.mjs --glass 10 --heap   (what that stream allocates, garbage included)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,8 +23,9 @@ import { mapLimit } from "./lib/http.mjs";
 import { startMockModelThread } from "./lib/mock-model.mjs";
 import { ANSWERS, FIRST_TEXT_ALONE, questionReply } from "./lib/script.mjs";
 import { SessionDevice } from "./lib/session-driver.mjs";
+import { sourcePositions } from "./lib/source-positions.mjs";
 import { BareTarget, ParleyTarget, uniqueName } from "./lib/targets.mjs";
-import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -38,10 +41,18 @@ const { values } = parseArgs({
     "no-inbox": { type: "boolean", default: false },
     approval: { type: "boolean", default: false },
     heap: { type: "boolean", default: false },
+    callers: { type: "string", multiple: true, default: [] },
+    read: { type: "string" },
   },
 });
 const sessions = Number(values.sessions);
 const rounds = Number(values.rounds);
+if (values.read) {
+  // A profile written before (with its source map beside it): reported again, no server started.
+  const { readFile } = await import("node:fs/promises");
+  await report(JSON.parse(await readFile(values.read, "utf8")), rounds, `${values.read}.map`);
+  process.exit(0);
+}
 
 const work = await mkdtemp(join(tmpdir(), "parley-profile-"));
 const config = values.bare ? await snapshotBaseline(work) : await snapshotParley(work, work, values.ref);
@@ -377,10 +388,13 @@ stop();
 process.exit(0);
 
 /** Writes the profile and prints its heaviest functions. */
-async function report(profile, rounds) {
-  const out = values.out || "wake.cpuprofile";
-  await writeFile(out, JSON.stringify(profile));
-  console.error("profile:", out);
+async function report(profile, rounds, mapPath = `${parleyFiles(work).dist}/index.js.map`) {
+  if (!values.read) {
+    const out = values.out || "wake.cpuprofile";
+    await writeFile(out, JSON.stringify(profile));
+    await copyFile(mapPath, `${out}.map`).catch(() => {});
+    console.error("profile:", out, "(its source map beside it, for --read)");
+  }
 
   // Self and total time per function, by sample counts.
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -389,9 +403,12 @@ async function report(profile, rounds) {
   const counts = new Map();
   for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
   const total = profile.samples.length;
+  // The bundle is minified: its source map names each function's own file and line instead.
+  const where = await sourcePositions(mapPath).catch(() => null);
   const name = (node) => {
     const f = node.callFrame;
-    return `${f.functionName || "(anon)"} ${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`;
+    const mapped = f.url.endsWith("index.js") && where?.(f.lineNumber, f.columnNumber);
+    return `${f.functionName || "(anon)"} ${mapped || `${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`}`;
   };
   const self = new Map();
   const inclusive = new Map();
@@ -414,6 +431,23 @@ async function report(profile, rounds) {
   console.log("\nSELF");
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
     if (!k.startsWith("(idle)")) console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+  // Who spends the self time of a named function (say `exec`, SQLite): its callers, a few frames up.
+  for (const wanted of values.callers) {
+    const paths = new Map();
+    for (const [id, n] of counts) {
+      if (!name(byId.get(id)).startsWith(`${wanted} `)) continue;
+      const up = [];
+      for (let at = parent.get(id); at !== undefined && up.length < 4; at = parent.get(at)) {
+        const key = name(byId.get(at));
+        if (!key.startsWith("(anon)")) up.push(key);
+      }
+      const path = up.join(" ← ");
+      paths.set(path, (paths.get(path) ?? 0) + n);
+    }
+    console.log(`\nCALLERS of ${wanted}`);
+    for (const [k, v] of [...paths].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
+      console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+  }
   console.log("\nINCLUSIVE");
   for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top) * 6))
     console.log(pct(v).padStart(7), ms(v).padStart(7), k);
