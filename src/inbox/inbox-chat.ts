@@ -11,7 +11,7 @@ import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxEvent } from "../protocol/inbox";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-report/inbox-rpc";
-import type { SqlCounter } from "../storage/sql-counter";
+import type { Kept, SqlCounter } from "../storage/sql-counter";
 
 /** Declared with the inbox's RPC surface, which the channel object calls with it. */
 export type { ChatPressOutcome, InboxChatAccount };
@@ -44,8 +44,15 @@ function openUrlOf(origin: string, card: InboxCard): string {
   return `${origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
 }
 
+type AccountRow = { link_id: string; platform: ChatPlatform; thread_id: string };
+
 export class InboxChat {
   private readonly rows: DeliveryRows<DeliveryRow>;
+  // Both asked on every delivery a session makes to this inbox, and each a statement otherwise;
+  // kept until their table is written (a link added or removed, a message recorded or changed).
+  private readonly keptAccounts: Kept<AccountRow[]>;
+  /** Whether any card was ever posted to chat: without one, a resolved card has no message to edit. */
+  private readonly keptAnyMessage: Kept<boolean>;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -55,6 +62,16 @@ export class InboxChat {
       name: "chat_deliveries",
       columns: "*, platform AS channel, link_id AS target",
     });
+    this.keptAccounts = sql.keptUntilWritten(["chat_links"], () =>
+      sql.all<AccountRow>(`SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`),
+    );
+    this.keptAnyMessage = sql.keptUntilWritten(
+      ["chat_deliveries"],
+      () =>
+        sql.one<{ found: number }>(
+          `SELECT EXISTS (SELECT 1 FROM chat_deliveries WHERE change = 'opened') AS found`,
+        )?.found === 1,
+    );
   }
 
   addAccount(account: InboxChatAccount): void {
@@ -375,13 +392,12 @@ export class InboxChat {
     return this.rows.list(limit);
   }
 
-  private accounts() {
-    return this.sql.all<{ link_id: string; platform: ChatPlatform; thread_id: string }>(
-      `SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`,
-    );
+  private accounts(): readonly AccountRow[] {
+    return this.keptAccounts();
   }
 
-  private messagesOf(sessionId: string, interactionId: string | null) {
+  private messagesOf(sessionId: string, interactionId: string | null): DeliveryRow[] {
+    if (!this.keptAnyMessage()) return [];
     return this.sql.all<DeliveryRow>(
       `SELECT * FROM chat_deliveries WHERE session_id = ? AND (? IS NULL OR interaction_id = ?) AND change = 'opened'`,
       sessionId,

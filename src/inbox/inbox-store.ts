@@ -2,7 +2,7 @@
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
 import { ApprovalCount } from "../protocol/approval-count";
 import { CardDeadlineTerms } from "../protocol/deadline-policy";
-import type { InboxEvent, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
+import type { InboxEvent, InboxSessionSummary, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 import type { DecisionStore } from "./decision-store";
 
@@ -50,9 +50,17 @@ export class InboxStore {
     const first = this.lastSeq;
     const events: InboxEvent[] = [];
     const frames: string[] = [];
+    // The batch's last summary is written with its applied seq, in one statement (a summary only
+    // replaces the row's columns, so the last one alone counts).
+    let summary: InboxSessionSummary | null = null;
     for (const row of batch.rows) {
       if (row.seq <= applied) continue;
-      this.applyEntry(batch.sessionId, row.entry);
+      if (row.entry.type === "session_updated") summary = row.entry.session;
+      else {
+        // A removal in the same batch must not be followed by the summary before it.
+        if (row.entry.type === "session_removed") summary = null;
+        this.applyEntry(batch.sessionId, row.entry);
+      }
       const event: InboxEvent = {
         seq: first + events.length + 1,
         at: now,
@@ -64,12 +72,25 @@ export class InboxStore {
       applied = row.seq;
     }
     this.append(events, frames);
-    const moved = this.sql.run(
-      ["sessions"],
-      `UPDATE sessions SET applied_seq = ? WHERE session_id = ?`,
-      applied,
-      batch.sessionId,
-    );
+    const moved = summary
+      ? this.sql.run(
+          ["sessions"],
+          `UPDATE sessions SET applied_seq = ?, status = ?, title = ?, agent = ?, created_at = ?, last_activity = ?
+           WHERE session_id = ?`,
+          applied,
+          summary.status,
+          summary.title,
+          summary.agent,
+          summary.createdAt,
+          summary.lastActivity,
+          batch.sessionId,
+        )
+      : this.sql.run(
+          ["sessions"],
+          `UPDATE sessions SET applied_seq = ? WHERE session_id = ?`,
+          applied,
+          batch.sessionId,
+        );
     if (moved > 0) this.keptAppliedSeq.patch((kept) => kept.set(batch.sessionId, applied));
     this.trim(first, first + events.length);
     return { events, frames, appliedThrough: applied };
@@ -213,22 +234,9 @@ export class InboxStore {
         this.sql.run(["cards"], `DELETE FROM cards WHERE session_id = ?`, sessionId);
         this.sql.run(["sessions"], `DELETE FROM sessions WHERE session_id = ?`, sessionId);
         return;
-      case "session_updated": {
-        const s = entry.session;
-        // Its applied seq stays as it was, and so does what is kept of it.
-        const written = this.sql.run(
-          ["sessions"],
-          `UPDATE sessions SET status = ?, title = ?, agent = ?, created_at = ?, last_activity = ? WHERE session_id = ?`,
-          s.status,
-          s.title,
-          s.agent,
-          s.createdAt,
-          s.lastActivity,
-          sessionId,
-        );
-        if (written > 0) this.keptAppliedSeq.patch(() => {});
+      case "session_updated":
+        // Written by `apply` with the batch's applied seq, in the same statement.
         return;
-      }
     }
   }
 

@@ -65,9 +65,18 @@ describe("a delivery applied to the inbox", () => {
 
       const statements = sql.statements;
       const second = store.apply({ sessionId, rows: summaryRows(4, 3) });
-      // Three summary updates, one insert of the three events, the applied seq: nothing read.
-      expect(sql.statements - statements).toBe(5);
+      // One insert of the three events, and one update of the session row with the last summary
+      // and the applied seq: nothing read.
+      expect(sql.statements - statements).toBe(2);
       expect(second.events.map((event) => event.seq)).toEqual([4, 5, 6]);
+      expect(
+        state.storage.sql
+          .exec<{ applied_seq: number; last_activity: number }>(
+            `SELECT applied_seq, last_activity FROM sessions WHERE session_id = ?`,
+            sessionId,
+          )
+          .toArray(),
+      ).toEqual([{ applied_seq: 6, last_activity: 6 }]);
       const stored = state.storage.sql
         .exec<{ frame: string }>(`SELECT frame FROM events WHERE seq > 3 ORDER BY seq`)
         .toArray()
