@@ -9,6 +9,9 @@ import type { Kept, SqlCounter } from "../../storage/sql-counter";
 const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() });
 export type OutboxRetry = z.infer<typeof Retry>;
 
+/** Most entries kept unparsed for delivery (a few wait at a time; many only while the inbox fails). */
+const OWN_ENTRIES = 500;
+
 /** When the oldest waiting row, and the oldest card row (anything but a summary), were written. */
 export interface OutboxWaiting {
   oldest: number | null;
@@ -26,6 +29,14 @@ export class SqlOutbox implements DeferredWrites {
   // Written in one statement when the step's microtask turn ends, before anything reads the
   // table, and inside a transaction (SessionState.atomically); a rollback drops them.
   private unwritten: Array<{ type: OutboxEntry["type"]; json: string; at: number }> = [];
+  // INVARIANT: the entries this instance added, by the JSON text stored for each, until the inbox
+  // confirmed them: a row whose text is here was made from that very value and is sent without
+  // parsing it back; any other row (one an earlier instance wrote) is parsed as stored JSON is.
+  private readonly own = new Map<string, OutboxEntry>();
+  /** The text of the one summary row `own` may hold: a newer summary replaces its row. */
+  private ownSummary: string | null = null;
+  /** What the last `oldest` read, so `acknowledge` drops their texts from `own`. */
+  private lastRead: ReadonlyArray<{ seq: number; json: string }> = [];
   private readonly flushSoon = atEndOfStep(
     () => this.flush(),
     (error) => this.sql.onDeferredWriteFailure(error),
@@ -55,9 +66,16 @@ export class SqlOutbox implements DeferredWrites {
     // Only the latest summary of the session matters: an older one not yet delivered is replaced
     // (one summary row at most, by a unique index; REPLACE deletes it and inserts with a new seq).
     // A row already on its way may still arrive; the newer one follows it with a higher seq.
-    if (entry.type === "session_updated")
+    const json = JSON.stringify(entry);
+    if (entry.type === "session_updated") {
       this.unwritten = this.unwritten.filter((row) => row.type !== "session_updated");
-    this.unwritten.push({ type: entry.type, json: JSON.stringify(entry), at });
+      if (this.ownSummary !== null) this.own.delete(this.ownSummary);
+      this.ownSummary = json;
+    }
+    // Bounded however the deliveries fare: past it, rows are parsed as if another instance wrote them.
+    if (this.own.size >= OWN_ENTRIES) this.own.clear();
+    this.own.set(json, entry);
+    this.unwritten.push({ type: entry.type, json, at });
     this.flushSoon();
   }
 
@@ -82,15 +100,22 @@ export class SqlOutbox implements DeferredWrites {
   }
 
   discard(): void {
+    for (const row of this.unwritten) this.own.delete(row.json);
     this.unwritten = [];
   }
 
   /** The oldest rows, in seq order. */
   oldest(limit: number): OutboxRow[] {
     this.flush();
-    return this.sql
-      .all<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`, limit)
-      .map((row) => ({ seq: row.seq, entry: OutboxEntry.parse(JSON.parse(row.entry)) }));
+    const rows = this.sql.all<{ seq: number; entry: string }>(
+      `SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`,
+      limit,
+    );
+    this.lastRead = rows.map((row) => ({ seq: row.seq, json: row.entry }));
+    return rows.map((row) => ({
+      seq: row.seq,
+      entry: this.own.get(row.entry) ?? OutboxEntry.parse(JSON.parse(row.entry)),
+    }));
   }
 
   size(): number {
@@ -102,6 +127,7 @@ export class SqlOutbox implements DeferredWrites {
   acknowledge(seq: number): void {
     this.flush();
     this.sql.run(["outbox"], `DELETE FROM outbox WHERE seq <= ?`, seq);
+    for (const row of this.lastRead) if (row.seq <= seq) this.own.delete(row.json);
     // Read from the kept copy: most deliveries follow no failure, and need not write.
     if (this.retry()) this.meta.delete("outbox_retry");
   }

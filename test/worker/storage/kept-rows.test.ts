@@ -215,6 +215,31 @@ describe("the outbox's summary", () => {
     }));
 });
 
+describe("the outbox's own rows", () => {
+  it("go out as the values added, while rows another instance wrote, or changed behind it, are parsed", () =>
+    withStores(({ sql, meta, outbox }) => {
+      outbox.add(RESOLVED, 11);
+      outbox.add(summaryRow(12), 12);
+      const rows = outbox.oldest(10);
+      expect(rows[0]?.entry).toBe(RESOLVED);
+
+      // A new instance (the object was evicted) parses what it reads back, to the same values.
+      const after = new SqlOutbox(sql, meta).oldest(10);
+      expect(after.map((row) => row.entry)).toEqual(rows.map((row) => row.entry));
+      expect(after[0]?.entry).not.toBe(RESOLVED);
+
+      // A row whose stored text is not what this instance wrote is validated like any stored JSON.
+      sql.run(
+        ["outbox"],
+        `UPDATE outbox SET entry = json_set(entry, '$.outcome', 'shrugged') WHERE seq = ?`,
+        rows[0]!.seq,
+      );
+      expect(() => outbox.oldest(10)).toThrow();
+      outbox.acknowledge(rows[1]!.seq);
+      expect(outbox.oldest(10)).toEqual([]);
+    }));
+});
+
 describe("a store's own writes bring what it keeps up to date", () => {
   it("cards: created, resolved and extended without reading them again", () =>
     withStores(({ sql, interactions }) => {
