@@ -10,7 +10,7 @@
 //   node bench/profile-wake.mjs --glass 10 --heap   (what that stream allocates, garbage included)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { copyFile, mkdtemp, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -48,9 +48,9 @@ const { values } = parseArgs({
 const sessions = Number(values.sessions);
 const rounds = Number(values.rounds);
 if (values.read) {
-  // A profile written before (with its source map beside it): reported again, no server started.
+  // A profile written before (with the Worker's source maps beside it): reported again, no server started.
   const { readFile } = await import("node:fs/promises");
-  await report(JSON.parse(await readFile(values.read, "utf8")), rounds, `${values.read}.map`);
+  await report(JSON.parse(await readFile(values.read, "utf8")), rounds, `${values.read}.maps`);
   process.exit(0);
 }
 
@@ -388,12 +388,13 @@ stop();
 process.exit(0);
 
 /** Writes the profile and prints its heaviest functions. */
-async function report(profile, rounds, mapPath = `${parleyFiles(work).dist}/index.js.map`) {
+async function report(profile, rounds, mapsDir = parleyFiles(work).modules) {
   if (!values.read) {
     const out = values.out || "wake.cpuprofile";
     await writeFile(out, JSON.stringify(profile));
-    await copyFile(mapPath, `${out}.map`).catch(() => {});
-    console.error("profile:", out, "(its source map beside it, for --read)");
+    // The Worker is split into modules (scripts/build-worker.mjs), each with its own map.
+    await cp(mapsDir, `${out}.maps`, { recursive: true, filter: (path) => !path.endsWith(".js") });
+    console.error("profile:", out, `(the Worker's source maps beside it in ${out}.maps, for --read)`);
   }
 
   // Self and total time per function, by sample counts.
@@ -403,11 +404,14 @@ async function report(profile, rounds, mapPath = `${parleyFiles(work).dist}/inde
   const counts = new Map();
   for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
   const total = profile.samples.length;
-  // The bundle is minified: its source map names each function's own file and line instead.
-  const where = await sourcePositions(mapPath).catch(() => null);
+  // The Worker is minified: each module's source map names a function's own file and line instead.
+  const maps = new Map();
+  for (const file of await readdir(mapsDir).catch(() => []))
+    if (file.endsWith(".js.map"))
+      maps.set(file.slice(0, -".map".length), await sourcePositions(join(mapsDir, file)).catch(() => null));
   const name = (node) => {
     const f = node.callFrame;
-    const mapped = f.url.endsWith("index.js") && where?.(f.lineNumber, f.columnNumber);
+    const mapped = maps.get(f.url.split("/").slice(-1)[0])?.(f.lineNumber, f.columnNumber);
     return `${f.functionName || "(anon)"} ${mapped || `${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`}`;
   };
   const self = new Map();

@@ -14,10 +14,16 @@ const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Wrangler's CLI script, run with this Node (22, which wrangler requires). */
 export const WRANGLER = join(REPO_ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 
-/** Offline, quiet, and no reloads when config files change under a running test or benchmark. */
+/**
+ * Offline, quiet, and no reloads when config files change under a running test or benchmark; and
+ * without wrangler dev's local trace collector, which records every call and SQL statement for its
+ * local dashboard (a quarter of workerd's CPU in a profile of many sessions answered at once), a
+ * cost only `wrangler dev` has.
+ */
 export function wranglerEnv() {
   return {
     ...process.env,
+    X_LOCAL_OBSERVABILITY: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
     WRANGLER_SEND_METRICS: "false",
     WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true",

@@ -171,8 +171,9 @@ export async function snapshotParley(dir, logDir, ref) {
   const root = ref ? `${dir}/source` : REPO_ROOT;
   const toml = await readFile(`${root}/wrangler.toml`, "utf8");
   const split = /^no_bundle\s*=\s*true/m.test(toml);
-  if (split) await buildSplitWorker(root, `${dir}/parley/split`, `${logDir}/parley-split-build.log`);
-  const entry = split ? `${dir}/parley/split/index.js` : sourceEntry;
+  const { modules } = parleyFiles(dir);
+  if (split) await buildSplitWorker(root, modules, `${logDir}/parley-split-build.log`);
+  const entry = split ? `${modules}/index.js` : sourceEntry;
   const buildConfig = `${dir}/parley/build.toml`;
   await writeFile(buildConfig, benchConfig(toml, entry, split, root));
   await runWrangler(
@@ -190,12 +191,14 @@ export async function snapshotParley(dir, logDir, ref) {
 }
 
 /**
- * Where `snapshotParley` leaves the frozen Worker: its modules (`dist`), the same as one form-data
- * upload bundle (`bundle`), and a place for a start-up CPU profile.
+ * Where `snapshotParley` leaves the frozen Worker: the split build with its source maps (`modules`),
+ * what the deploy dry run wrote of it (`dist`), the same as one form-data upload bundle (`bundle`),
+ * and a place for a start-up CPU profile.
  * @param {string} dir the directory given to `snapshotParley`
  */
 export function parleyFiles(dir) {
   return {
+    modules: `${dir}/parley/split`,
     dist: `${dir}/parley/dist`,
     bundle: `${dir}/parley/worker.bundle`,
     profile: `${dir}/parley/startup.cpuprofile`,
