@@ -10,20 +10,21 @@
 //   node bench/profile-wake.mjs --glass 10 --heap   (what that stream allocates, garbage included)
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
-import { cp, mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { newSessionSecret } from "../scripts/dev-secret.mjs";
 import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
 import { withTimeout } from "./lib/clock.mjs";
+import { printProfile } from "./lib/cpu-profile-report.mjs";
 import { Device } from "./lib/device.mjs";
 import { perThousand, SAMPLING, summarize, tables } from "./lib/heap-sampling.mjs";
 import { mapLimit } from "./lib/http.mjs";
+import { inspector } from "./lib/inspector.mjs";
 import { startMockModelThread } from "./lib/mock-model.mjs";
 import { ANSWERS, FIRST_TEXT_ALONE, questionReply } from "./lib/script.mjs";
 import { SessionDevice } from "./lib/session-driver.mjs";
-import { sourcePositions } from "./lib/source-positions.mjs";
 import { BareTarget, ParleyTarget, uniqueName } from "./lib/targets.mjs";
 import { parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
 
@@ -174,7 +175,7 @@ if (values.glass) {
     );
     process.exit(0);
   }
-  const { call } = await inspector();
+  const { call } = await inspector(inspectorPort);
   if (values.heap) {
     // Allocation, not time: bytes a 1 000-delta stream makes in the object's isolate, by site.
     await call("HeapProfiler.startSampling", SAMPLING);
@@ -265,33 +266,6 @@ async function round() {
   return ms;
 }
 
-async function inspector() {
-  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
-  const target = targets.find((t) => !String(t.title ?? t.id).includes("core:")) ?? targets[0];
-  console.error("inspector targets:", targets.map((t) => t.title ?? t.id).join(", "), "→", target.title);
-  const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  let nextId = 0;
-  const pending = new Map();
-  ws.onmessage = (message) => {
-    const data = JSON.parse(message.data);
-    if (data.id && pending.has(data.id)) {
-      pending.get(data.id)(data);
-      pending.delete(data.id);
-    }
-  };
-  const call = (method, params = {}) =>
-    new Promise((resolve) => {
-      const id = ++nextId;
-      pending.set(id, resolve);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { call, ws };
-}
-
 /** CPU seconds (user + system) of every process in the server's group, from /proc. */
 async function groupCpu() {
   const { readdir, readFile } = await import("node:fs/promises");
@@ -358,7 +332,7 @@ if (values.timeline) {
   );
   process.exit(0);
 }
-const { call, ws } = await inspector();
+const { call, ws } = await inspector(inspectorPort);
 if (values["no-profile"]) {
   const cpu = [];
   const wall = [];
@@ -397,62 +371,10 @@ async function report(profile, rounds, mapsDir = parleyFiles(work).modules) {
     console.error("profile:", out, `(the Worker's source maps beside it in ${out}.maps, for --read)`);
   }
 
-  // Self and total time per function, by sample counts.
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map();
-  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
-  const counts = new Map();
-  for (const s of profile.samples) counts.set(s, (counts.get(s) ?? 0) + 1);
-  const total = profile.samples.length;
-  // The Worker is minified: each module's source map names a function's own file and line instead.
-  const maps = new Map();
-  for (const file of await readdir(mapsDir).catch(() => []))
-    if (file.endsWith(".js.map"))
-      maps.set(file.slice(0, -".map".length), await sourcePositions(join(mapsDir, file)).catch(() => null));
-  const name = (node) => {
-    const f = node.callFrame;
-    const mapped = maps.get(f.url.split("/").slice(-1)[0])?.(f.lineNumber, f.columnNumber);
-    return `${f.functionName || "(anon)"} ${mapped || `${f.url.split("/").slice(-1)[0]}:${f.lineNumber + 1}`}`;
-  };
-  const self = new Map();
-  const inclusive = new Map();
-  for (const [id, n] of counts) {
-    const node = byId.get(id);
-    self.set(name(node), (self.get(name(node)) ?? 0) + n);
-    const seen = new Set();
-    for (let at = id; at !== undefined; at = parent.get(at)) {
-      const key = name(byId.get(at));
-      if (seen.has(key)) continue;
-      seen.add(key);
-      inclusive.set(key, (inclusive.get(key) ?? 0) + n);
-    }
-  }
-  const idle = [...self].filter(([k]) => k.startsWith("(idle)")).reduce((a, [, v]) => a + v, 0);
-  const busy = total - idle;
-  const pct = (n) => `${((100 * n) / busy).toFixed(1)}%`;
-  const ms = (n) => `${((n * (profile.endTime - profile.startTime)) / total / 1000).toFixed(0)}ms`;
-  console.log(`samples ${total}, busy ${busy} (${ms(busy)}) over ${rounds} rounds of ${sessions}`);
-  console.log("\nSELF");
-  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
-    if (!k.startsWith("(idle)")) console.log(pct(v).padStart(7), ms(v).padStart(7), k);
-  // Who spends the self time of a named function (say `exec`, SQLite): its callers, a few frames up.
-  for (const wanted of values.callers) {
-    const paths = new Map();
-    for (const [id, n] of counts) {
-      if (!name(byId.get(id)).startsWith(`${wanted} `)) continue;
-      const up = [];
-      for (let at = parent.get(id); at !== undefined && up.length < 4; at = parent.get(at)) {
-        const key = name(byId.get(at));
-        if (!key.startsWith("(anon)")) up.push(key);
-      }
-      const path = up.join(" ← ");
-      paths.set(path, (paths.get(path) ?? 0) + n);
-    }
-    console.log(`\nCALLERS of ${wanted}`);
-    for (const [k, v] of [...paths].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)))
-      console.log(pct(v).padStart(7), ms(v).padStart(7), k);
-  }
-  console.log("\nINCLUSIVE");
-  for (const [k, v] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top) * 6))
-    console.log(pct(v).padStart(7), ms(v).padStart(7), k);
+  await printProfile(profile, {
+    mapsDir,
+    heading: `over ${rounds} rounds of ${sessions}`,
+    top: Number(values.top),
+    callers: values.callers,
+  });
 }

@@ -48,11 +48,10 @@ type AccountRow = { link_id: string; platform: ChatPlatform; thread_id: string }
 
 export class InboxChat {
   private readonly rows: DeliveryRows<DeliveryRow>;
-  // Both asked on every delivery a session makes to this inbox, and each a statement otherwise;
-  // kept until their table is written (a link added or removed, a message recorded or changed).
-  private readonly keptAccounts: Kept<AccountRow[]>;
-  /** Whether any card was ever posted to chat: without one, a resolved card has no message to edit. */
-  private readonly keptAnyMessage: Kept<boolean>;
+  // Asked on every delivery a session makes, so kept until their table is written. `anyMessage`:
+  // whether a card was ever posted to chat; without one, a resolved card has no message to edit.
+  private readonly accounts: Kept<AccountRow[]>;
+  private readonly anyMessage: Kept<boolean>;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -62,15 +61,11 @@ export class InboxChat {
       name: "chat_deliveries",
       columns: "*, platform AS channel, link_id AS target",
     });
-    this.keptAccounts = sql.keptUntilWritten(["chat_links"], () =>
+    this.accounts = sql.keptUntilWritten(["chat_links"], () =>
       sql.all<AccountRow>(`SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`),
     );
-    this.keptAnyMessage = sql.keptUntilWritten(
-      ["chat_deliveries"],
-      () =>
-        sql.one<{ found: number }>(
-          `SELECT EXISTS (SELECT 1 FROM chat_deliveries WHERE change = 'opened') AS found`,
-        )?.found === 1,
+    this.anyMessage = sql.keptUntilWritten(["chat_deliveries"], () =>
+      sql.all(`SELECT 1 FROM chat_deliveries WHERE change = 'opened' LIMIT 1`).length > 0,
     );
   }
 
@@ -392,12 +387,8 @@ export class InboxChat {
     return this.rows.list(limit);
   }
 
-  private accounts(): readonly AccountRow[] {
-    return this.keptAccounts();
-  }
-
   private messagesOf(sessionId: string, interactionId: string | null): DeliveryRow[] {
-    if (!this.keptAnyMessage()) return [];
+    if (!this.anyMessage()) return [];
     return this.sql.all<DeliveryRow>(
       `SELECT * FROM chat_deliveries WHERE session_id = ? AND (? IS NULL OR interaction_id = ?) AND change = 'opened'`,
       sessionId,
