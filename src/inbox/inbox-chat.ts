@@ -64,8 +64,9 @@ export class InboxChat {
     this.accounts = sql.keptUntilWritten(["chat_links"], () =>
       sql.all<AccountRow>(`SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`),
     );
-    this.anyMessage = sql.keptUntilWritten(["chat_deliveries"], () =>
-      sql.all(`SELECT 1 FROM chat_deliveries WHERE change = 'opened' LIMIT 1`).length > 0,
+    this.anyMessage = sql.keptUntilWritten(
+      ["chat_deliveries"],
+      () => sql.all(`SELECT 1 FROM chat_deliveries WHERE change = 'opened' LIMIT 1`).length > 0,
     );
   }
 
