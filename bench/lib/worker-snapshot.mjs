@@ -55,29 +55,36 @@ export function benchConfig(toml, entry, noBundle, root = REPO_ROOT) {
 }
 
 /**
- * @param {string[]} args
+ * Runs a Node script (wrangler, or a checkout's own build) to its end, with its output in `logPath`.
+ * @param {string} what names it in the error
+ * @param {string[]} args script and arguments
  * @param {string} logPath
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv }} [options]
  */
-function runWrangler(args, logPath) {
+function runLogged(what, args, logPath, { cwd = REPO_ROOT, env = process.env } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRANGLER, ...args], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: wranglerEnv(),
-    });
+    const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));
     const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
     child.on("exit", async (code) => {
       clearTimeout(timer);
       await writeFile(logPath, output);
       if (code === 0) resolve(undefined);
-      else
-        reject(
-          new Error(`wrangler ${args.slice(0, 2).join(" ")} failed (exit ${code}):\n${output.slice(-3000)}`),
-        );
+      else reject(new Error(`${what} failed (exit ${code}):\n${output.slice(-3000)}`));
     });
+  });
+}
+
+/**
+ * @param {string[]} args
+ * @param {string} logPath
+ */
+function runWrangler(args, logPath) {
+  return runLogged(`wrangler ${args.slice(0, 2).join(" ")}`, [WRANGLER, ...args], logPath, {
+    env: wranglerEnv(),
   });
 }
 
@@ -139,21 +146,8 @@ async function exportCommit(ref, target) {
  * @param {string} logPath
  */
 function buildSplitWorker(root, outdir, logPath) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${root}/scripts/build-worker.mjs`, "--outdir", outdir], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    child.on("error", reject);
-    child.on("exit", async (code) => {
-      await writeFile(logPath, output);
-      if (code === 0) resolve(undefined);
-      else reject(new Error(`the Worker's build failed (exit ${code}):\n${output.slice(-3000)}`));
-    });
-  });
+  const args = [`${root}/scripts/build-worker.mjs`, "--outdir", outdir];
+  return runLogged("the Worker's build", args, logPath, { cwd: root });
 }
 
 /**
