@@ -12,7 +12,13 @@ import { readOptions, USAGE, UsageError } from "./lib/options.mjs";
 import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
-import { describeCode, parleyFiles, snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import {
+  baselineFiles,
+  describeCode,
+  parleyFiles,
+  snapshotBaseline,
+  snapshotParley,
+} from "./lib/worker-snapshot.mjs";
 import { runExternalAgent } from "./scenarios/external-agent.mjs";
 import { closeInbox, prepareInbox, runInbox } from "./scenarios/inbox.mjs";
 import { closeManySessions, prepareManySessions, runManySessions } from "./scenarios/many-sessions.mjs";
@@ -86,6 +92,28 @@ async function main() {
     const code = await describeCode(options.ref);
     log(`measuring ${code}`);
     const parleyConfig = await snapshotParley(work, RESULTS, options.ref);
+    const baselineConfig = await snapshotBaseline(work, RESULTS);
+
+    /** @type {import("./lib/figures.mjs").Figure[]} */
+    const figures = [];
+    /** @param {string} name @param {() => Promise<import("./lib/figures.mjs").Figure[]>} run */
+    const measure = async (name, run) => {
+      const begun = performance.now();
+      figures.push(...(await run()));
+      log(`${name} done in ${((performance.now() - begun) / 1000).toFixed(1)} s`);
+    };
+    // Start-up goes before any server starts: it runs workerds of its own, and the servers' work
+    // (their alarms, their collections) would land in its readings.
+    if (options.scenarios.includes("startup"))
+      await measure("startup", () =>
+        runStartup({
+          snapshot: parleyFiles(work),
+          baseline: baselineFiles(work),
+          options: { repeats: options.repeats },
+          log,
+        }),
+      );
+
     const startParley = () =>
       startWranglerDev({
         label: "parley",
@@ -106,9 +134,12 @@ async function main() {
       });
     const [parleyServer, bareServer] = await Promise.all([
       startParley(),
-      snapshotBaseline(work).then((config) =>
-        startWranglerDev({ label: "baseline", config, persistTo: `${work}/baseline-state`, logDir: RESULTS }),
-      ),
+      startWranglerDev({
+        label: "baseline",
+        config: baselineConfig,
+        persistTo: `${work}/baseline-state`,
+        logDir: RESULTS,
+      }),
     ]);
     servers.push(parleyServer, bareServer);
     const agentsServer = options.peers
@@ -134,14 +165,6 @@ async function main() {
       return parley;
     };
 
-    /** @type {import("./lib/figures.mjs").Figure[]} */
-    const figures = [];
-    /** @param {string} name @param {() => Promise<import("./lib/figures.mjs").Figure[]>} run */
-    const measure = async (name, run) => {
-      const begun = performance.now();
-      figures.push(...(await run()));
-      log(`${name} done in ${((performance.now() - begun) / 1000).toFixed(1)} s`);
-    };
     // Model-to-glass goes first, on servers that hold nothing yet: the fixtures below leave some 250
     // sessions' objects in Parley's isolate (its heap grew from about 7 to 45 MiB) and almost nothing
     // in the baseline's, and Parley's 10-device tail came with them (p99 11–19 ms in full runs, 2.6–
@@ -219,7 +242,6 @@ async function main() {
         }),
       agent: () =>
         runExternalAgent({ parley, bare, log, options: { repeats: options.repeats, devices: 10 } }),
-      startup: () => runStartup({ snapshot: parleyFiles(work), options: { repeats: options.repeats }, log }),
       resume: () =>
         runResume({
           parley,
