@@ -56,9 +56,7 @@ if (values.read) {
 }
 
 const work = await mkdtemp(join(tmpdir(), "parley-profile-"));
-const config = values.bare
-  ? await snapshotBaseline(work, work)
-  : await snapshotParley(work, work, values.ref);
+const config = values.bare ? await snapshotBaseline(work) : await snapshotParley(work, work, values.ref);
 const port = await freePort();
 const inspectorPort = await freePort();
 const model = values.glass ? await startMockModelThread() : null;

@@ -13,7 +13,7 @@ import { machineLine, markdownTable, toRows } from "./lib/report.mjs";
 import { textReply } from "./lib/script.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import {
-  baselineFiles,
+  bundleBaseline,
   describeCode,
   parleyFiles,
   snapshotBaseline,
@@ -92,7 +92,7 @@ async function main() {
     const code = await describeCode(options.ref);
     log(`measuring ${code}`);
     const parleyConfig = await snapshotParley(work, RESULTS, options.ref);
-    const baselineConfig = await snapshotBaseline(work, RESULTS);
+    const baselineConfig = await snapshotBaseline(work);
 
     /** @type {import("./lib/figures.mjs").Figure[]} */
     const figures = [];
@@ -105,10 +105,10 @@ async function main() {
     // Start-up goes before any server starts: it runs workerds of its own, and the servers' work
     // (their alarms, their collections) would land in its readings.
     if (options.scenarios.includes("startup"))
-      await measure("startup", () =>
+      await measure("startup", async () =>
         runStartup({
           snapshot: parleyFiles(work),
-          baseline: baselineFiles(work),
+          baseline: { bundle: await bundleBaseline(work, RESULTS) },
           options: { repeats: options.repeats },
           log,
         }),

@@ -41,9 +41,9 @@ const MODULE_TYPES = /** @type {const} */ ([
  */
 export async function readUpload(bytes) {
   const firstLineEnd = bytes.indexOf(13);
-  const boundary = Buffer.from(bytes.subarray(2, firstLineEnd)).toString();
   if (firstLineEnd < 3 || bytes[0] !== 45 || bytes[1] !== 45)
     throw new Error("not a form-data upload: it does not start with a boundary line");
+  const boundary = Buffer.from(bytes.subarray(2, firstLineEnd)).toString();
   const form = await new Response(bytes, {
     headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
   }).formData();

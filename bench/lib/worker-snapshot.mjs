@@ -200,29 +200,30 @@ export function parleyFiles(dir) {
 }
 
 /**
- * Copies the baseline Worker and its config into `dir`, and writes it as one upload-shaped file
- * (`baselineFiles(dir).bundle`), which the start-up figure imports as its floor.
+ * Copies the baseline Worker and its config into `dir`.
  * @param {string} dir
- * @param {string} logDir where the dry run's output goes
  * @returns {Promise<string>} the config path
  */
-export async function snapshotBaseline(dir, logDir) {
+export async function snapshotBaseline(dir) {
   const source = `${REPO_ROOT}bench/baseline`;
   await mkdir(`${dir}/baseline`, { recursive: true });
   await copyFile(`${source}/worker.mjs`, `${dir}/baseline/worker.mjs`);
   await copyFile(`${source}/wrangler.toml`, `${dir}/baseline/wrangler.toml`);
-  const config = `${dir}/baseline/wrangler.toml`;
-  await runWrangler(
-    ["deploy", "--dry-run", "--outfile", baselineFiles(dir).bundle, "--config", config],
-    `${logDir}/baseline-bundle.log`,
-  );
-  return config;
+  return `${dir}/baseline/wrangler.toml`;
 }
 
 /**
- * Where `snapshotBaseline` leaves the baseline as one upload-shaped file.
+ * Writes the baseline `snapshotBaseline` copied into `dir` as one upload-shaped file, which the
+ * start-up figure imports as its floor.
  * @param {string} dir the directory given to `snapshotBaseline`
+ * @param {string} logDir where the dry run's output goes
+ * @returns {Promise<string>} the upload's path
  */
-export function baselineFiles(dir) {
-  return { bundle: `${dir}/baseline/worker.bundle` };
+export async function bundleBaseline(dir, logDir) {
+  const bundle = `${dir}/baseline/worker.bundle`;
+  await runWrangler(
+    ["deploy", "--dry-run", "--outfile", bundle, "--config", `${dir}/baseline/wrangler.toml`],
+    `${logDir}/baseline-bundle.log`,
+  );
+  return bundle;
 }
