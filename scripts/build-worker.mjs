@@ -2,7 +2,7 @@
 // uploads unbundled (wrangler.toml: `no_bundle`). Why split: V8 compiles a module when it is
 // imported, so one 1.8 MB bundle is compiled whole at every Worker start. Split, a start compiles
 // only the entry (the object shells and the lazy loaders in src/index.ts); the router's and each
-// object's code compile on their first use (docs/performance.md#the-worker-bundle-and-start-up).
+// object's code compile on their first use (docs/performance-startup.md#the-worker-bundle-and-start-up).
 //   node scripts/build-worker.mjs [--outdir DIR] [--root DIR]
 // --root builds another checkout (the benchmark's snapshot of a commit) with its own config.
 import { rm } from "node:fs/promises";

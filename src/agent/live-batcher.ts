@@ -14,7 +14,7 @@ export const LIVE_FRAME_INTERVAL_MS = 1;
 
 /**
  * How long the next live frame waits per device the last one went to. Sending one frame to one
- * socket cost the object about 50 µs under `wrangler dev` (docs/performance.md#fan-out-to-100-devices),
+ * socket cost the object about 50 µs under `wrangler dev` (docs/performance-streaming.md#fan-out-to-100-devices),
  * so a frame to 100 devices keeps it busy about 5 ms: at a delta every 2.5 ms, one frame per delta
  * is more sending than the object can do, and the backlog grows for the whole stream. The clock
  * does not move while the object runs (a Worker's clock advances between I/O only), so the wait
