@@ -97,6 +97,18 @@ function names(entries) {
   );
 }
 
+/** Sequence 2's first packet: its state cleared, its clock incremental from START, and these names. */
+function sequenceStart(entries) {
+  return message([
+    [8, 0],
+    [10, 2],
+    [13, 1],
+    [59, message([[58, 64]])],
+    [6, clocks(START, START)],
+    [12, names(entries)],
+  ]);
+}
+
 function trace(packets) {
   return message(packets.map((packet) => [1, packet]));
 }
@@ -110,21 +122,11 @@ test("a mark-compact's pause is split into its phases, on the sequence's increme
       [6, clocks(START - 10 * MS)],
       [10, 1],
     ]),
-    message([
-      [8, 0],
-      [10, 2],
-      [13, 1],
-      [59, message([[58, 64]])],
-      [6, clocks(START, START)],
-      [
-        12,
-        names([
-          [1, "ObservablePause"],
-          [2, "V8.GC_MARK_COMPACTOR"],
-          [3, "V8.GC_MC_MARK"],
-          [4, "CppGC.SweepFinish"],
-        ]),
-      ],
+    sequenceStart([
+      [1, "ObservablePause"],
+      [2, "V8.GC_MARK_COMPACTOR"],
+      [3, "V8.GC_MC_MARK"],
+      [4, "CppGC.SweepFinish"],
     ]),
     event(0, BEGIN, 1),
     event(0, BEGIN, 2),
@@ -146,19 +148,9 @@ test("a mark-compact's pause is split into its phases, on the sequence's increme
 
 test("after a sequence's state is cleared, only the names interned since count", () => {
   const bytes = trace([
-    message([
-      [8, 0],
-      [10, 2],
-      [13, 1],
-      [59, message([[58, 64]])],
-      [6, clocks(START, START)],
-      [
-        12,
-        names([
-          [1, "Other"],
-          [3, "ObservablePause"],
-        ]),
-      ],
+    sequenceStart([
+      [1, "Other"],
+      [3, "ObservablePause"],
     ]),
     event(0, BEGIN, 1),
     event(MS, END, 1),
