@@ -16,8 +16,8 @@ export function mcpTour(request: ModelRequest, said: string): ScriptedReply | nu
         {
           type: "text",
           text:
-            "This session has no MCP tools. Configure a server in MCP_SERVERS (see the README's " +
-            '"MCP servers" section) and start a new session to try them.',
+            "This session has no MCP tools. Configure a server in MCP_SERVERS (see " +
+            '"MCP servers" in docs/guide-agents.md) and start a new session to try them.',
         },
       ],
       stopReason: "end_turn",

@@ -1,5 +1,5 @@
 // Size limits shared by every edge (HTTP bodies, WebSocket frames, stored payloads).
-// Documented in the README; change them here and nowhere else.
+// Documented in docs/guide-api.md ("Limits"); change them here and nowhere else.
 
 /** Largest accepted HTTP request body or WebSocket frame, in bytes. */
 export const MAX_INPUT_BYTES = 64 * 1024;

@@ -10,7 +10,7 @@ describe.skipIf(!baseUrl())("the typed client as the package exports it (parley/
     execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
   });
 
-  it("runs the README example: creates a session, streams it and answers its question and approval", async () => {
+  it("runs the example of docs/guide-api.md: creates a session, streams it and answers its question and approval", async () => {
     const run = spawnSync(process.execPath, ["docs/examples/answer-from-a-script.mjs", baseUrl()], {
       cwd: ROOT,
       encoding: "utf8",

@@ -1,4 +1,4 @@
-// The README's Claude Code configuration, taken from README.md as written (only the server's address,
+// The Claude Code configuration of docs/guide-bridges.md, taken from the guide as written (only the server's address,
 // the checkout's path and the session's credentials substituted) and run with the real `claude`:
 // the `parley mcp` config, the hooks settings and the remote endpoint's config each get one command
 // approved from the phone.
@@ -26,17 +26,19 @@ import { baseUrl } from "./harness";
 
 const PERMISSION_TOOL = ["--permission-prompt-tool", "mcp__parley__approve"];
 
-/** The first ```json block after the README heading `heading`. */
-async function readmeJson(heading: string): Promise<string> {
-  const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const at = readme.indexOf(`\n### ${heading}\n`);
-  if (at < 0) throw new Error(`README.md has no heading "### ${heading}"`);
-  const block = /```json\n([\s\S]*?)\n```/.exec(readme.slice(at));
-  if (!block?.[1]) throw new Error(`README.md has no json block under "${heading}"`);
+const GUIDE = "docs/guide-bridges.md";
+
+/** The first ```json block after the guide's heading `heading`. */
+async function guideJson(heading: string): Promise<string> {
+  const guide = await readFile(join(ROOT, GUIDE), "utf8");
+  const at = guide.indexOf(`\n### ${heading}\n`);
+  if (at < 0) throw new Error(`${GUIDE} has no heading "### ${heading}"`);
+  const block = /```json\n([\s\S]*?)\n```/.exec(guide.slice(at));
+  if (!block?.[1]) throw new Error(`${GUIDE} has no json block under "${heading}"`);
   return block[1];
 }
 
-/** The README's text for this machine: the server, the checkout, an agent key minted here. */
+/** The guide's text for this machine: the server, the checkout, an agent key minted here. */
 function localized(text: string, agentKey: string, session?: ExternalSession): string {
   let out = text
     .replaceAll("https://parley.example.com", baseUrl())
@@ -64,7 +66,7 @@ afterEach(async () => {
 /**
  * Runs `claude` with `args(box, agentKey, session)` on a Bash call, approves its card from the
  * person's phone, checks the file. The bridge's side holds only the agent key (or, for the remote
- * endpoint, the agent token that key was given), as the README says.
+ * endpoint, the agent token that key was given), as the guide says.
  */
 async function approvedWith(
   file: string,
@@ -72,8 +74,8 @@ async function approvedWith(
 ): Promise<void> {
   const key = randomUUID();
   const session = await externalSession(baseUrl(), key);
-  const agentKey = await mintAgentKey(baseUrl(), "README recipe");
-  // What the README's curl gives the agent: the session found by its key, and the key's agent token.
+  const agentKey = await mintAgentKey(baseUrl(), "guide recipe");
+  // What the guide's curl gives the agent: the session found by its key, and the key's agent token.
   const created = await fetch(`${baseUrl()}/api/sessions`, {
     method: "POST",
     headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
@@ -95,35 +97,38 @@ async function approvedWith(
   expect(existsSync(join(box.cwd, file))).toBe(true);
 }
 
-describe.skipIf(!hasChromium || !hasClaude)("the README's Claude Code configuration, as written", () => {
-  beforeAll(() => buildBridges());
+describe.skipIf(!hasChromium || !hasClaude)(
+  "the bridges guide's Claude Code configuration, as written",
+  () => {
+    beforeAll(() => buildBridges());
 
-  it("parley.json runs parley mcp as Claude Code's permission prompt", { timeout: 60_000 }, async () => {
-    await approvedWith("readme-mcp.txt", async (sandboxed, agentKey) => {
-      const path = join(sandboxed.home, "parley.json");
-      await writeFile(path, localized(await readmeJson("`claude` with `parley mcp`"), agentKey));
-      return ["--mcp-config", path, ...PERMISSION_TOOL];
+    it("parley.json runs parley mcp as Claude Code's permission prompt", { timeout: 60_000 }, async () => {
+      await approvedWith("guide-mcp.txt", async (sandboxed, agentKey) => {
+        const path = join(sandboxed.home, "parley.json");
+        await writeFile(path, localized(await guideJson("`claude` with `parley mcp`"), agentKey));
+        return ["--mcp-config", path, ...PERMISSION_TOOL];
+      });
     });
-  });
 
-  it("the settings' hooks run parley hook as Claude Code's PermissionRequest hook", {
-    timeout: 60_000,
-  }, async () => {
-    await approvedWith("readme-hook.txt", async (sandboxed, agentKey) => {
-      const path = join(sandboxed.home, "settings.json");
-      await writeFile(path, localized(await readmeJson("`claude` with `parley hook`"), agentKey));
-      return ["--settings", path];
+    it("the settings' hooks run parley hook as Claude Code's PermissionRequest hook", {
+      timeout: 60_000,
+    }, async () => {
+      await approvedWith("guide-hook.txt", async (sandboxed, agentKey) => {
+        const path = join(sandboxed.home, "settings.json");
+        await writeFile(path, localized(await guideJson("`claude` with `parley hook`"), agentKey));
+        return ["--settings", path];
+      });
     });
-  });
 
-  it("parley-remote.json points Claude Code at the Worker's own MCP endpoint", {
-    timeout: 60_000,
-  }, async () => {
-    await approvedWith("readme-remote.txt", async (sandboxed, agentKey, session) => {
-      const path = join(sandboxed.home, "parley-remote.json");
-      const json = await readmeJson("`claude` with the remote endpoint (no local process)");
-      await writeFile(path, localized(json, agentKey, session));
-      return ["--mcp-config", path, ...PERMISSION_TOOL];
+    it("parley-remote.json points Claude Code at the Worker's own MCP endpoint", {
+      timeout: 60_000,
+    }, async () => {
+      await approvedWith("guide-remote.txt", async (sandboxed, agentKey, session) => {
+        const path = join(sandboxed.home, "parley-remote.json");
+        const json = await guideJson("`claude` with the remote endpoint (no local process)");
+        await writeFile(path, localized(json, agentKey, session));
+        return ["--mcp-config", path, ...PERMISSION_TOOL];
+      });
     });
-  });
-});
+  },
+);
