@@ -146,7 +146,7 @@ function fieldMap(bytes) {
 }
 
 /**
- * @typedef {{ name: string, startNs: number, ms: number, sequence: number, depth: number }} Slice
+ * @typedef {{ name: string, startNs: number, ms: number, sequence: number }} Slice
  *   one begin–end pair of a track event; `startNs` on CLOCK_MONOTONIC (process.hrtime's clock)
  */
 
@@ -231,7 +231,6 @@ export function traceSlices(trace) {
           startNs: begun.at,
           ms: (at - begun.at) / 1e6,
           sequence: state.id,
-          depth: open.length,
         });
     }
   }

@@ -1,7 +1,7 @@
-// The Claude Code configuration of docs/guide-bridges.md, taken from the guide as written (only the server's address,
-// the checkout's path and the session's credentials substituted) and run with the real `claude`:
-// the `parley mcp` config, the hooks settings and the remote endpoint's config each get one command
-// approved from the phone.
+// The Claude Code configuration of docs/guide-bridges.md, taken from the guide as written (only the
+// server's address, the checkout's path and the session's credentials substituted) and run with the
+// real `claude`: the `parley mcp` config, the hooks settings and the remote endpoint's config each get
+// one command approved from the phone.
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
