@@ -8,6 +8,8 @@ import { pathMatches } from "./path-match";
 export interface ToolCall {
   toolName: string;
   input: unknown;
+  /** The agent's working folder as its bridge reports it; never read from the input. */
+  cwd?: string | null;
 }
 
 export type GrantEffect = "allow" | "deny";
@@ -31,7 +33,7 @@ export function ruleMatches(rule: GrantRule, call: ToolCall, effect: GrantEffect
       const path =
         field(call.input, "file_path") ?? field(call.input, "notebook_path") ?? field(call.input, "path");
       if (path === null) return false;
-      return pathMatches(rule.pattern, path, field(call.input, "cwd"));
+      return pathMatches(rule.pattern, path, call.cwd ?? null);
     }
     case "domain": {
       if (call.toolName !== rule.tool) return false;

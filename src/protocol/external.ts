@@ -66,6 +66,20 @@ export const AgentKeySessionResponse = CreateExternalSessionResponse.omit({
 });
 export type AgentKeySessionResponse = z.infer<typeof AgentKeySessionResponse>;
 
+/** Longest working folder a bridge may report (Linux's PATH_MAX). */
+export const MAX_CWD_CHARS = 4096;
+
+/**
+ * The folder the agent's process works in, as its bridge reports it (Claude Code's hook input,
+ * the Agent SDK's options, ACP's session/new): what relative path rules resolve against.
+ */
+export const AgentCwd = z
+  .string()
+  .min(1, "cwd must not be empty")
+  .max(MAX_CWD_CHARS, `cwd must be at most ${MAX_CWD_CHARS} characters`)
+  .refine((cwd) => cwd.startsWith("/"), "cwd must be an absolute path (starting with /)")
+  .refine((cwd) => !/[\0\n\r]/.test(cwd), "cwd must be one line without NUL characters");
+
 const openFields = {
   /** A registered interaction kind: question, approval, form, plan, url. */
   kind: z.string().min(1).max(64),
@@ -80,6 +94,8 @@ const openFields = {
     .min(1_000)
     .max(7 * 24 * 60 * 60 * 1000)
     .optional(),
+  /** For an approval: the agent's working folder, never read from the tool's own input. */
+  cwd: AgentCwd.optional(),
 };
 
 /** `POST /api/sessions/:id/interactions`. */

@@ -81,7 +81,8 @@ const TABLE: Array<[string, string, unknown, boolean, boolean]> = [
   ["Edit(src/**)", "Edit", { file_path: "../src/x.ts" }, false, false],
   ["Edit(src/**)", "Edit", { file_path: "srcx/a.ts" }, false, false],
   ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts" }, false, false],
-  ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts", cwd: "/home/me/app" }, true, true],
+  // A cwd inside the tool's input is the agent's word, never the folder rules resolve against.
+  ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts", cwd: "/home/me/app" }, false, false],
   ["Edit(src/**)", "Edit", { file_path: "/home/me/other/src/a.ts", cwd: "/home/me/app" }, false, false],
   ["Edit(src/**)", "Read", { file_path: "src/a.ts" }, false, false],
   ["Edit(src/*.ts)", "Edit", { file_path: "src/a.ts" }, true, true],
