@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../client/client";
+import { inert } from "../src/protocol/inert-text";
 import { readAttachArgs } from "./attach-args";
 import { runAcp } from "./parley-acp";
 import { readTelegramArgs, setTelegramWebhook } from "./parley-channels";
@@ -13,7 +14,6 @@ import { readDiscordArgs, setUpDiscord } from "./parley-channels-discord";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
-import { inert } from "./terminal-text";
 
 const USAGE = `Usage:
   parley attach <share link> [--device <name>]   answer and chat from this terminal

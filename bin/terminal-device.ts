@@ -4,11 +4,11 @@
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
 import { approvalsText } from "../src/protocol/approval-words";
+import { inert } from "../src/protocol/inert-text";
 import { namesSomeone } from "../src/protocol/people";
 import { isPromptEvent } from "../src/protocol/prompt-event";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
-import { inert } from "./terminal-text";
 
 const MESSAGE_PROMPT = "you› ";
 const MAX_TOOL_LINE = 120;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { inert } from "../../../bin/terminal-text";
+import { inert } from "../../../src/protocol/inert-text";
 
-describe("text made inert for a terminal", () => {
+describe("text made inert for every device", () => {
   it("spells out ESC, BEL and the other C0 controls, keeping newline and tab", () => {
     expect(inert("a\u001b[2Jb")).toBe("a\\x1b[2Jb");
     expect(inert("\u001b]52;c;aGk=\u0007")).toBe("\\x1b]52;c;aGk=\\x07");

@@ -1,7 +1,7 @@
-// Text from the session made inert for a terminal. Model output, other devices' messages, MCP
-// results and error messages can hold any characters; control characters among them would let
-// that text move the cursor, rewrite the screen, set the clipboard (OSC 52) or plant links (OSC 8),
-// and bidi controls or zero-width characters would let it show other words than it holds.
+// Text from an agent or a session made inert wherever it is shown: the terminal, chat messages and
+// push notifications. Control characters would let it move a terminal's cursor, rewrite the screen,
+// set the clipboard (OSC 52) or plant links (OSC 8); bidi controls and zero-width characters would
+// let it show other words than it holds, on any device.
 
 // C0 controls but tab and newline, DEL, and the C1 controls (which some terminals obey as ESC + letter).
 function isControl(code: number): boolean {
@@ -20,7 +20,7 @@ const ZERO_WIDTH_JOINER = 0x200d;
 // A pictograph, or what may end one before a joiner: a variation selector or a skin tone (❤️‍🔥, 👩🏽‍💻).
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\uFE0F|\p{Emoji_Modifier}/u;
 
-/** `text` with each control and invisible character spelled out (`\xNN`, `\uNNNN`), which a terminal only prints. */
+/** `text` with each control and invisible character spelled out (`\xNN`, `\uNNNN`), which every device only prints. */
 export function inert(text: string): string {
   const chars = Array.from(text);
   let out = "";
