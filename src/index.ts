@@ -81,6 +81,8 @@ const CHANNEL_RPC = [
   "listLinks",
   "unlink",
   "redeemSeeAll",
+  "seeAllPageIsLive",
+  "liveLinks",
 ] as const satisfies readonly (keyof ChannelRpc)[];
 
 // A method added to an RPC interface and not to its list fails to compile here.

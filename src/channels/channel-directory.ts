@@ -1,6 +1,6 @@
 // Who a chat account belongs to: one-time link codes a person mints from their inbox, and the
 // accounts that sent one in a direct message. An account id is keyed with its platform, so the
-// same digits on two platforms are two accounts.
+// same digits on two platforms are two accounts; an account has one link at a time.
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 
 /** How long a link code may be sent to the bot. */
@@ -66,15 +66,16 @@ export class ChannelDirectory {
   }
 
   /**
-   * Spends `code` for an account of `platform`: links the account to the code's person (moving it
-   * from anyone it was linked to before). Null when the code is unknown, expired, spent or for
-   * another platform — and then nothing changes.
+   * Spends `code` for an account of `platform`: links the account to the code's person with a new
+   * link id. The account's link before, to this person or another, ends here (`replaced`): its
+   * inbox must stop sending to it. Null when the code is unknown, expired, spent or for another
+   * platform — and then nothing changes.
    */
   link(
     platform: ChatPlatform,
     code: string,
     account: { accountId: string; name: string; threadId: string },
-  ): ChatAccount | null {
+  ): { account: ChatAccount; replaced: ChatAccount | null } | null {
     const now = this.now();
     const row = this.sql
       .exec<{ person: string; platform: string; expires_at: number }>(
@@ -84,7 +85,7 @@ export class ChannelDirectory {
       .toArray()[0];
     if (!row || row.platform !== platform || row.expires_at <= now) return null;
     this.sql.exec(`DELETE FROM link_codes WHERE code = ?`, code.trim().toUpperCase());
-    const linkId = crypto.randomUUID();
+    const replaced = this.account(platform, account.accountId);
     this.sql.exec(
       `INSERT INTO chat_accounts (platform, account_id, person, name, thread_id, link_id, linked_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -95,10 +96,20 @@ export class ChannelDirectory {
       row.person,
       account.name,
       account.threadId,
-      linkId,
+      crypto.randomUUID(),
       now,
     );
-    return this.account(platform, account.accountId);
+    const linked = this.account(platform, account.accountId);
+    if (!linked) throw new Error("The account's link was not stored");
+    return { account: linked, replaced };
+  }
+
+  /** The account linked with `linkId` while that link lasts; null once it was unlinked or replaced. */
+  accountOfLink(linkId: string): ChatAccount | null {
+    const row = this.sql
+      .exec<AccountRow>(`SELECT * FROM chat_accounts WHERE link_id = ?`, linkId)
+      .toArray()[0];
+    return row ? toAccount(row) : null;
   }
 
   account(platform: ChatPlatform, accountId: string): ChatAccount | null {

@@ -1,6 +1,8 @@
 // What a platform's bot may ask of the channel object: who an account is, link it, and answer a
 // card's choice — with the text some choices need (a reason, an "Other" answer, plan feedback),
 // which each platform asks for in its own way (a forced reply on Telegram, a modal elsewhere).
+import type { ChatPlatform } from "../protocol/channels";
+import type { LinkOutcome } from "./account-linking";
 import type { ChannelDirectory, ChatAccount } from "./channel-directory";
 
 /** What a choice needs from the person before it can be sent. */
@@ -13,8 +15,16 @@ export interface TextWanted {
 
 export interface ChannelHooks {
   directory: ChannelDirectory;
-  /** An account just linked: its person's inbox starts sending it cards. */
-  linked(account: ChatAccount, origin: string): Promise<void>;
+  /**
+   * An account sent link code `code` from its direct-message thread: linked (its person's inbox
+   * lists it and starts sending it cards, and its link before ends), or refused with what to say.
+   */
+  link(
+    platform: ChatPlatform,
+    code: string,
+    account: { accountId: string; name: string; threadId: string },
+    origin: string,
+  ): Promise<LinkOutcome>;
   /** The text choice `code` of message `ref` needs first; null when it is sent at a press. */
   textWanted(account: ChatAccount, ref: number, code: string): Promise<TextWanted | null>;
   /**

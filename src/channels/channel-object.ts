@@ -1,18 +1,25 @@
 // ChannelObject: the one Durable Object behind the chat webhooks. It keeps who each chat account
-// is (link codes, linked accounts) and the Chat SDK's state in its SQLite, and turns a verified
-// button press into the card's command, sent to the card's session as the linked person.
+// is (link codes, linked accounts, what ended links still owe) and the Chat SDK's state in its
+// SQLite, and turns a verified button press into the card's command, sent to the card's session
+// as the linked person.
 import { DurableObject } from "cloudflare:workers";
 import { configFor } from "../config";
+import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
+import { ObjectClock } from "../objects/object-clock";
 import { ApprovalCounted } from "../protocol/approval-policy";
 import { approvalsText } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
+import { sessionStub } from "../session/session-rpc";
+import { AccountLinking } from "./account-linking";
 import { answerAsAccount, refusalWords } from "./answer-as-account";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordBot } from "./discord-bot";
+import { LinkRevocations, type SeeAllPage } from "./link-revocations";
+import { LinkThrottle } from "./link-throttle";
 import { withModals } from "./modal-hooks";
-import { SeeAllCodes, type SeeAllGrant } from "./see-all-codes";
+import { SeeAllCodes, type SeeAllOpening } from "./see-all-codes";
 import type { SlackBot } from "./slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { TelegramBot } from "./telegram-bot";
@@ -25,10 +32,20 @@ export interface ChannelRpc extends Rpc.DurableObjectBranded {
   /** A one-time code `person` sends the bot to link an account; null when they hold too many. */
   mintLinkCode(person: string, platform: ChatPlatform): Promise<{ code: string; expiresAt: number } | null>;
   listLinks(person: string): Promise<ChannelAccountView[]>;
-  /** Unlinks one of `person`'s accounts (its clicks stop answering at once); null when no such link. */
+  /**
+   * Unlinks one of `person`'s accounts: its clicks stop answering at once, its inbox stops sending
+   * to it and its See all pages are revoked (retried on the alarm until done); null when no such link.
+   */
   unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
-  /** Spends a See all code: the card it opens, the first time within its life; null ever after. */
-  redeemSeeAll(code: string): Promise<SeeAllGrant | null>;
+  /**
+   * Spends a See all code: the card it opens and the share link of its page, the first time within
+   * its life while its account's link lasts; null ever after.
+   */
+  redeemSeeAll(code: string): Promise<SeeAllOpening | null>;
+  /** Whether a See all page's share link may stay open (its account's link lasts); checked after it opened. */
+  seeAllPageIsLive(pageLinkId: string): Promise<boolean>;
+  /** Which of `linkIds` are an account's link now (an inbox asks before it sends). */
+  liveLinks(linkIds: string[]): Promise<string[]>;
   fetch(request: Request): Promise<Response>;
 }
 
@@ -45,6 +62,11 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private readonly state: SqlStateAdapter;
   private readonly prompts: TextPrompts;
   private readonly seeAllCodes: SeeAllCodes;
+  private readonly linking: AccountLinking;
+  /** The one alarm: revocations still owed, wrong link codes leaving the throttle's window. */
+  private readonly deadlines: DeadlineLoop;
+  /** The object's one clock: codes, the throttle and revocations read it (tests move it forward). */
+  readonly clock = new ObjectClock();
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
   private slack: SlackBot | null = null;
@@ -52,10 +74,34 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.directory = new ChannelDirectory(ctx.storage.sql, () => Date.now());
+    const now = this.clock.now;
+    this.directory = new ChannelDirectory(ctx.storage.sql, now);
     this.state = new SqlStateAdapter(ctx.storage.sql);
-    this.prompts = new TextPrompts(ctx.storage.sql, () => Date.now());
-    this.seeAllCodes = new SeeAllCodes(ctx.storage.sql, () => Date.now());
+    this.prompts = new TextPrompts(ctx.storage.sql, now);
+    this.seeAllCodes = new SeeAllCodes(ctx.storage.sql, now);
+    const throttle = new LinkThrottle(ctx.storage.sql, now);
+    const revocations = new LinkRevocations(ctx.storage.sql, now);
+    this.deadlines = new DeadlineLoop(ctx.storage);
+    const parts = { directory: this.directory, throttle, seeAllCodes: this.seeAllCodes, revocations, now };
+    this.linking = new AccountLinking({ ...parts, rearm: () => this.deadlines.rearm() }, this.linkTargets());
+    this.deadlines.add(
+      {
+        name: "link revocations",
+        next: () => revocations.nextDue(),
+        fire: async (at) => {
+          await this.linking.deliverDue(at);
+          return undefined;
+        },
+      },
+      {
+        name: "link code failures",
+        next: () => throttle.nextExpiry(),
+        fire: (at) => {
+          throttle.prune(at);
+          return undefined;
+        },
+      },
+    );
   }
 
   async mintLinkCode(person: string, platform: ChatPlatform) {
@@ -67,14 +113,23 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   }
 
   async unlink(person: string, linkId: string): Promise<ChannelAccountView | null> {
-    const account = this.directory.unlink(person, linkId);
-    if (!account) return null;
-    await inboxStub(this.env, person).removeChatLink(linkId);
-    return view(account);
+    const account = await this.linking.unlink(person, linkId);
+    return account && view(account);
   }
 
-  async redeemSeeAll(code: string): Promise<SeeAllGrant | null> {
-    return this.seeAllCodes.redeem(code);
+  async redeemSeeAll(code: string): Promise<SeeAllOpening | null> {
+    return this.seeAllCodes.redeem(code, (grant) => {
+      const account = this.directory.accountOfLink(grant.linkId);
+      return account?.person === grant.person && account.accountId === grant.accountId;
+    });
+  }
+
+  async seeAllPageIsLive(pageLinkId: string): Promise<boolean> {
+    return this.seeAllCodes.pageIsLive(pageLinkId);
+  }
+
+  async liveLinks(linkIds: string[]): Promise<string[]> {
+    return linkIds.filter((linkId) => this.directory.accountOfLink(linkId) !== null);
   }
 
   /** `POST /api/channels/<platform>`, forwarded by the Worker once the platform is configured. */
@@ -131,9 +186,13 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     return this.slack.handle(request);
   }
 
-  // This object sets no alarm and accepts no socket; the handlers exist because every object's
-  // shell forwards all of them (src/object-shell.ts).
-  override async alarm(): Promise<void> {}
+  /** The one alarm: a loop over the object's deadline sources (src/objects/deadline-loop.ts). */
+  override async alarm(): Promise<void> {
+    await runAlarm(this.deadlines, this.clock.now(), undefined, "ChannelObject");
+  }
+
+  // This object accepts no socket; the handlers exist because every object's shell forwards all of
+  // them (src/object-shell.ts).
   override async webSocketMessage(): Promise<void> {}
   override async webSocketClose(): Promise<void> {}
   override async webSocketError(): Promise<void> {}
@@ -141,7 +200,17 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   private hooks(): ChannelHooks {
     return {
       directory: this.directory,
-      linked: async (account, origin) => {
+      link: (platform, code, account, origin) => this.linking.link(platform, code, account, origin),
+      textWanted: (account, ref, code) =>
+        inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
+      seeAll: (account, ref, origin) => this.seeAll(account, ref, origin),
+      chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
+    };
+  }
+
+  private linkTargets() {
+    return {
+      addChatLink: async (account: ChatAccount, origin: string) => {
         await inboxStub(this.env, account.person).addChatLink({
           linkId: account.linkId,
           platform: account.platform,
@@ -151,10 +220,16 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
           origin,
         });
       },
-      textWanted: (account, ref, code) =>
-        inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
-      seeAll: (account, ref, origin) => this.seeAll(account, ref, origin),
-      chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
+      removeChatLink: (person: string, linkId: string) => inboxStub(this.env, person).removeChatLink(linkId),
+      revokePage: async (person: string, page: SeeAllPage) => {
+        const revoked = await sessionStub(this.env, page.sessionId).fromInbox(
+          { kind: "person", person },
+          { type: "revoke_opened", linkId: page.pageLinkId },
+        );
+        // A session gone or no longer theirs has no page left to revoke.
+        const gone = !revoked.ok && ["unknown_session", "forbidden"].includes(revoked.error.code);
+        if (!revoked.ok && !gone) throw new Error(revoked.error.message);
+      },
     };
   }
 
@@ -168,6 +243,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
       name: account.name,
       sessionId: card.sessionId,
       interactionId: card.interactionId,
+      linkId: account.linkId,
     });
     return { url: `${origin}/api/channels/see/${code}` };
   }

@@ -25,7 +25,6 @@ export const DISCORD_NOT_LINKED =
   "This Discord account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Discord.";
 export const DISCORD_NOT_DIRECT = "Parley answers only in a direct message with this bot.";
 const LINK_HELP = "Send /parley link followed by the code your Parley inbox shows under Link Discord.";
-const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
 const NOT_OURS = "This button is not one of Parley's.";
 
 /** Discord signs the time it sent an interaction; one older (or further ahead) than this is a replay. */
@@ -103,15 +102,15 @@ export class DiscordBot {
     const sender = senderOf(interaction);
     if (!channel || !sender) return reply(DISCORD_NOT_DIRECT);
     if (!code.trim()) return reply(LINK_HELP);
-    const account = this.hooks.directory.link("discord", code, {
-      accountId: sender.id,
-      name: sender.name,
-      threadId: channel,
-    });
-    if (!account) return reply(CODE_REFUSED);
-    await this.hooks.linked(account, origin);
+    const linked = await this.hooks.link(
+      "discord",
+      code,
+      { accountId: sender.id, name: sender.name, threadId: channel },
+      origin,
+    );
+    if (linked.type === "refused") return reply(linked.words);
     return reply(
-      `Linked to Parley as ${account.person}. Cards that wait for you will arrive here, with buttons.`,
+      `Linked to Parley as ${linked.account.person}. Cards that wait for you will arrive here, with buttons.`,
       false,
     );
   }

@@ -33,7 +33,6 @@ export const NOT_LINKED =
   "This Slack account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Slack.";
 export const NOT_DIRECT = "Parley answers only in a direct message with this app.";
 const LINK_HELP = "Send `/parley link <code>` with the code your Parley inbox shows under Link Slack.";
-const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
 /** The callback id of a form filled in a modal; its metadata is `<ref>.f` and each input's id `i<n>`. */
 const FORM_MODAL = "parley-form";
 /** Slack's longest modal title and input label. */
@@ -91,8 +90,7 @@ export class SlackBot {
     const [verb, code, ...rest] = event.text.trim().split(/\s+/);
     if (verb !== "link" || !code || rest.length > 0) return tell(LINK_HELP);
     const threadId = await this.adapter.openDM(event.user.userId);
-    const account = await this.link(event.user, code, threadId);
-    await tell(account ? linkedText(account) : CODE_REFUSED);
+    await tell(await this.link(event.user, code, threadId));
   }
 
   /** A direct message to the app: the code alone, or `link <code>`. */
@@ -101,18 +99,18 @@ export class SlackBot {
     const words = message.text.trim().split(/\s+/);
     const code = words[0] === "link" ? words[1] : words.length === 1 ? words[0] : undefined;
     if (!code) return void (await thread.post(LINK_HELP));
-    const account = await this.link(message.author, code, thread.id);
-    await thread.post(account ? linkedText(account) : CODE_REFUSED);
+    await thread.post(await this.link(message.author, code, thread.id));
   }
 
-  private async link(user: Author, code: string, threadId: string): Promise<ChatAccount | null> {
-    const account = this.hooks.directory.link("slack", code, {
-      accountId: user.userId,
-      name: user.fullName || user.userName || user.userId,
-      threadId,
-    });
-    if (account) await this.hooks.linked(account, this.origin);
-    return account;
+  /** Spends `code` for `user`: what to tell them (the person it joined, or why it was refused). */
+  private async link(user: Author, code: string, threadId: string): Promise<string> {
+    const linked = await this.hooks.link(
+      "slack",
+      code,
+      { accountId: user.userId, name: user.fullName || user.userName || user.userId, threadId },
+      this.origin,
+    );
+    return linked.type === "linked" ? linkedText(linked.account) : linked.words;
   }
 
   private async choose(event: ActionEvent): Promise<void> {

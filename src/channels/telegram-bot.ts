@@ -27,7 +27,6 @@ export const NOT_LINKED =
   "This Telegram account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Telegram.";
 export const NOT_DIRECT = "Parley answers only in a direct message with this bot.";
 const LINK_HELP = "Send /link followed by the code your Parley inbox shows under Link Telegram.";
-const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
 const REPLY_HELP =
   "To answer a card, press its buttons. To send text (a reason, an answer, feedback), reply to the message where Parley asked for it.";
 
@@ -73,13 +72,18 @@ export class TelegramBot {
     if (chat?.type !== "private") return void (await event.channel.post(NOT_DIRECT));
     const code = event.text.trim();
     if (!code) return void (await event.channel.post(LINK_HELP));
-    const account = hooks.directory.link("telegram", code, {
-      accountId: event.user.userId,
-      name: event.user.fullName || event.user.userName || event.user.userId,
-      threadId: event.channel.id,
-    });
-    if (!account) return void (await event.channel.post(CODE_REFUSED));
-    await hooks.linked(account, this.origin);
+    const linked = await hooks.link(
+      "telegram",
+      code,
+      {
+        accountId: event.user.userId,
+        name: event.user.fullName || event.user.userName || event.user.userId,
+        threadId: event.channel.id,
+      },
+      this.origin,
+    );
+    if (linked.type === "refused") return void (await event.channel.post(linked.words));
+    const { account } = linked;
     await event.channel.post(
       `Linked to Parley as ${account.person}. Cards that wait for you will arrive here, with buttons.`,
     );

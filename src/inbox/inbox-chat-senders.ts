@@ -1,5 +1,6 @@
 // The sender for each chat platform, loaded on the first delivery that needs it (the Chat SDK and
-// its adapters stay out of an inbox that sends no chat message).
+// its adapters stay out of an inbox that sends no chat message), and the channel object's word on
+// which links still last.
 import type { ChatSender } from "../channels/chat-sender";
 import { configFor } from "../config";
 import type { ChatPlatform } from "../protocol/channels";
@@ -29,4 +30,10 @@ async function loadSender(env: Env, platform: ChatPlatform): Promise<ChatSender 
     case "discord":
       return discord && (await import("../channels/discord-adapter")).discordSender(discord);
   }
+}
+
+/** Which of `linkIds` are an account's link now, as the channel object (who each account is) says. */
+export async function liveChatLinks(env: Env, linkIds: string[]): Promise<string[]> {
+  const { channelStub } = await import("../channels/channel-object");
+  return channelStub(env).liveLinks(linkIds);
 }

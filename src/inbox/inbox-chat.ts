@@ -1,36 +1,22 @@
 // Cards sent to the person's linked chat accounts: one delivery row per card and account (unique,
 // so never posted twice), sent on the inbox's alarm as a push is (the same row shape, lease and
 // retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
-// card's receipt once the card resolves anywhere.
+// card's receipt once the card resolves anywhere. An account has one link here at a time.
 import { pressOf, textWanted } from "../channels/card-choices";
 import { chatReceipt } from "../channels/card-receipt";
 import type { ChatSender } from "../channels/chat-sender";
-import { failureOf } from "../channels/chat-sender";
-import { DeliveryRows, type DeliveryRow as SharedRow } from "../notify/delivery-rows";
+import { DeliveryRows } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxEvent } from "../protocol/inbox";
-import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
+import { ChatRetention, ERASED_PAYLOAD } from "./inbox-chat-retention";
+import { type ChatDeliveryRow, ChatSending, type ChatSendingPorts, openUrlOf } from "./inbox-chat-sending";
 
 /** Declared with the inbox's RPC surface, which the channel object calls with it. */
 export type { ChatPressOutcome, InboxChatAccount };
 
-/** A row taken for sending is not taken again before this, so a dying alarm never sends twice at once. */
-const LEASE_MS = 60_000;
-/** An edit waits this long for its card's message to be posted first. */
-const WAIT_FOR_POST_MS = 5_000;
-
-type DeliveryRow = SharedRow & {
-  platform: ChatPlatform;
-  link_id: string;
-  thread_id: string;
-  session_id: string;
-  change: "opened" | "resolved";
-  payload: string;
-  message_id: string | null;
-  progress: string | null;
-};
+type DeliveryRow = ChatDeliveryRow;
 
 /** A card's message as a press finds it: the card, where it was posted, what its presses gathered. */
 export interface ChatMessageOfCard {
@@ -40,14 +26,12 @@ export interface ChatMessageOfCard {
   progress: unknown;
 }
 
-function openUrlOf(origin: string, card: InboxCard): string {
-  return `${origin}/#/inbox?card=${encodeURIComponent(card.interactionId)}`;
-}
-
 type AccountRow = { link_id: string; platform: ChatPlatform; thread_id: string };
 
 export class InboxChat {
   private readonly rows: DeliveryRows<DeliveryRow>;
+  private readonly sending: ChatSending;
+  readonly retention: ChatRetention;
   // Asked on every delivery a session makes, so kept until their table is written. `anyMessage`:
   // whether a card was ever posted to chat; without one, a resolved card has no message to edit.
   private readonly accounts: Kept<AccountRow[]>;
@@ -61,6 +45,8 @@ export class InboxChat {
       name: "chat_deliveries",
       columns: "*, platform AS channel, link_id AS target",
     });
+    this.sending = new ChatSending(sql, this.rows, (linkId) => this.removeAccount(linkId));
+    this.retention = new ChatRetention(sql);
     this.accounts = sql.keptUntilWritten(["chat_links"], () =>
       sql.all<AccountRow>(`SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`),
     );
@@ -70,7 +56,15 @@ export class InboxChat {
     );
   }
 
+  /** Links an account here; any other link of the same account here ends (an account has one link). */
   addAccount(account: InboxChatAccount): void {
+    const others = this.sql.all<{ link_id: string }>(
+      `SELECT link_id FROM chat_links WHERE platform = ? AND account_id = ? AND link_id != ?`,
+      account.platform,
+      account.accountId,
+      account.linkId,
+    );
+    for (const other of others) this.removeAccount(other.link_id);
     this.sql.run(
       ["chat_links"],
       `INSERT INTO chat_links (link_id, platform, account_id, name, thread_id, origin) VALUES (?, ?, ?, ?, ?, ?)
@@ -84,15 +78,26 @@ export class InboxChat {
     );
   }
 
-  /** The account stops getting cards; messages already sent are still edited when their cards resolve. */
+  /** The account gets nothing more from here, not even what was queued or is being retried. */
   removeAccount(linkId: string): void {
     this.sql.run(["chat_links"], `DELETE FROM chat_links WHERE link_id = ?`, linkId);
     this.sql.run(
       ["chat_deliveries"],
       `UPDATE chat_deliveries SET status = 'failed', last_error = 'unlinked', next_at = NULL
-       WHERE link_id = ? AND status = 'pending' AND change = 'opened' AND attempts = 0`,
+       WHERE link_id = ? AND status = 'pending'`,
       linkId,
     );
+  }
+
+  /** Session `sessionId` was deleted: its messages are edited to "Withdrawn" and its rows keep no card. */
+  forgetSession(sessionId: string): boolean {
+    if (!this.anyMessage()) return false;
+    let enqueued = false;
+    for (const row of this.messagesOf(sessionId, null)) {
+      enqueued = this.onResolved(sessionId, row.interaction_id, () => "Withdrawn") || enqueued;
+    }
+    this.retention.erase(sessionId);
+    return enqueued;
   }
 
   /** Enqueues a message per card opened and an edit per message of a card resolved; true when any was. */
@@ -113,9 +118,7 @@ export class InboxChat {
           this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||
           enqueued;
       } else if (change.type === "session_removed") {
-        for (const row of this.messagesOf(event.sessionId, null)) {
-          enqueued = this.onResolved(event.sessionId, row.interaction_id, () => "Withdrawn") || enqueued;
-        }
+        enqueued = this.forgetSession(event.sessionId) || enqueued;
       }
     }
     return enqueued;
@@ -232,7 +235,8 @@ export class InboxChat {
       ref,
       linkId,
     );
-    if (!row) return null;
+    // A deleted session's message keeps no card to answer.
+    if (!row || row.payload === ERASED_PAYLOAD) return null;
     return {
       card: JSON.parse(row.payload) as InboxCard,
       threadId: row.thread_id,
@@ -281,12 +285,13 @@ export class InboxChat {
       ref,
       linkId,
     );
+    const sender = row ? await senderFor(row.platform) : null;
+    // Read after the await: a link ended meanwhile is shown nothing.
     const account = this.sql.one<{ origin: string }>(
       `SELECT origin FROM chat_links WHERE link_id = ?`,
       linkId,
     );
-    const sender = row ? await senderFor(row.platform) : null;
-    if (!row?.message_id || !account || !sender) return false;
+    if (!row?.message_id || row.payload === ERASED_PAYLOAD || !account || !sender) return false;
     const card = JSON.parse(row.payload) as InboxCard;
     const progress = row.progress === null ? null : JSON.parse(row.progress);
     try {
@@ -314,69 +319,9 @@ export class InboxChat {
     );
   }
 
-  /** Sends every row that is due with `senderFor(platform)`; never throws. */
-  async deliverDue(
-    now: number,
-    senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
-  ): Promise<void> {
-    for (const row of this.rows.lease(now, now + LEASE_MS)) {
-      try {
-        await this.deliver(row, now, senderFor);
-      } catch (error) {
-        this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: failureOf(error).message });
-      }
-    }
-  }
-
-  private async deliver(
-    row: DeliveryRow,
-    now: number,
-    senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
-  ): Promise<void> {
-    const sender = await senderFor(row.platform);
-    if (!sender)
-      return this.rows.settleAttempt(row.id, row.attempts, {
-        retry: false,
-        message: `${PLATFORM_NAMES[row.platform]} is not configured`,
-      });
-    try {
-      if (row.change === "opened") {
-        const account = this.sql.one<{ origin: string }>(
-          `SELECT origin FROM chat_links WHERE link_id = ?`,
-          row.link_id,
-        );
-        if (!account)
-          return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
-        const card = JSON.parse(row.payload) as InboxCard;
-        const message = { card, ref: row.id, openUrl: openUrlOf(account.origin, card) };
-        if (row.message_id) {
-          // Posted before: a redraw with the approvals so far, as far as its presses got.
-          const progress = row.progress === null ? null : JSON.parse(row.progress);
-          await sender.update(row.thread_id, row.message_id, { ...message, progress });
-          return this.rows.settleAttempt(row.id, row.attempts, null);
-        }
-        const messageId = await sender.post(row.thread_id, message);
-        this.sql.run(
-          ["chat_deliveries"],
-          `UPDATE chat_deliveries SET message_id = ? WHERE id = ?`,
-          messageId,
-          row.id,
-        );
-        return this.rows.settleAttempt(row.id, row.attempts, null);
-      }
-      const { receipt, opened } = JSON.parse(row.payload) as { receipt: string; opened: number };
-      const message = this.sql.one<DeliveryRow>(`SELECT * FROM chat_deliveries WHERE id = ?`, opened);
-      if (message?.status === "pending") {
-        // The message is still on its way: edit it once it has an id (this try is not counted).
-        return this.rows.postpone(row.id, now + WAIT_FOR_POST_MS);
-      }
-      if (!message?.message_id)
-        return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "never posted" });
-      await sender.edit(row.thread_id, message.message_id, receipt);
-      return this.rows.settleAttempt(row.id, row.attempts, null);
-    } catch (error) {
-      return this.rows.settleAttempt(row.id, row.attempts, failureOf(error));
-    }
+  /** Sends every row that is due to an account whose link lasts; never throws. */
+  deliverDue(now: number, ports: ChatSendingPorts): Promise<void> {
+    return this.sending.deliverDue(now, ports);
   }
 
   nextDue(): number | null {

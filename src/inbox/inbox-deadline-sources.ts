@@ -1,11 +1,11 @@
 // The inbox's deadlines as sources of its one alarm (src/objects/deadline-loop.ts), drained in this
-// order: pushes that are due, chat deliveries that are due, and inbox links that expired (their
-// open streams and sockets close). Each says when it is next due and is idempotent when it is not.
+// order: pushes that are due, chat deliveries that are due, chat rows past their retention, and
+// inbox links that expired (their open streams and sockets close). Each says when it is next due
+// and is idempotent when it is not.
 
-import type { ChatSender } from "../channels/chat-sender";
 import type { DeadlineSource } from "../objects/deadline-source";
-import type { ChatPlatform } from "../protocol/channels";
 import type { InboxChat } from "./inbox-chat";
+import type { ChatSendingPorts } from "./inbox-chat-sending";
 import type { InboxLinks } from "./inbox-links";
 import type { InboxPush } from "./inbox-push";
 
@@ -14,7 +14,8 @@ export interface InboxDeadlineHost {
   push: InboxPush;
   chat: InboxChat;
   links: InboxLinks;
-  chatSenderFor(platform: ChatPlatform): Promise<ChatSender | null>;
+  /** Each platform's sender, and which chat links still last. */
+  chatPorts: ChatSendingPorts;
   /** Ends the streams and sockets of an expired link. */
   closeExpired(linkId: string): void;
 }
@@ -33,7 +34,15 @@ export function inboxDeadlineSources(host: InboxDeadlineHost): DeadlineSource[] 
       name: "chat deliveries",
       next: () => host.chat.nextDue(),
       fire: async (now) => {
-        await host.chat.deliverDue(now, host.chatSenderFor);
+        await host.chat.deliverDue(now, host.chatPorts);
+        return undefined;
+      },
+    },
+    {
+      name: "chat retention",
+      next: () => host.chat.retention.nextPrune(),
+      fire: (now) => {
+        host.chat.retention.prune(now);
         return undefined;
       },
     },

@@ -24,7 +24,7 @@ import { DecisionStore } from "./decision-store";
 import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
 import { type ChatPressOutcome, InboxChat, type InboxChatAccount } from "./inbox-chat";
-import { chatSenderFor } from "./inbox-chat-senders";
+import { chatSenderFor, liveChatLinks } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { inboxDeadlineSources } from "./inbox-deadline-sources";
 import { InboxLinks } from "./inbox-links";
@@ -87,7 +87,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         push: this.push,
         chat: this.chat,
         links: this.links,
-        chatSenderFor: (platform) => chatSenderFor(this.env, platform),
+        chatPorts: {
+          senderFor: (platform) => chatSenderFor(this.env, platform),
+          liveLinks: (linkIds) => liveChatLinks(this.env, linkIds),
+        },
         closeExpired: (linkId) =>
           this.endStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
       }),
@@ -107,9 +110,14 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return { appliedThrough };
   }
 
+  /** A deleted session leaves the inbox, and its chat messages keep no card. */
   async forget(sessionId: string): Promise<void> {
-    const frame = this.atomically(() => this.store.forget(sessionId));
+    const frame = this.atomically(() => {
+      this.chat.forgetSession(sessionId);
+      return this.store.forget(sessionId);
+    });
     if (frame) this.broadcast(frame);
+    this.deadlines.rearm();
   }
 
   /** One transaction; a rollback also drops the reads the stores keep (SqlCounter.keptUntilWritten). */
@@ -231,11 +239,12 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   async addChatLink(account: InboxChatAccount): Promise<void> {
-    this.chat.addAccount(account);
+    this.atomically(() => this.chat.addAccount(account));
   }
 
   async removeChatLink(linkId: string): Promise<void> {
-    this.chat.removeAccount(linkId);
+    this.atomically(() => this.chat.removeAccount(linkId));
+    this.deadlines.rearm();
   }
 
   async chatCard(ref: number, linkId: string) {

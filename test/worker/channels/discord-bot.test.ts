@@ -31,7 +31,7 @@ function bot(chose: (chosen: Chosen) => Promise<string | null>, answerWithinMs?:
   } as unknown as ChannelDirectory;
   const hooks: DiscordHooks = {
     directory,
-    linked: async () => {},
+    link: async () => ({ type: "refused", code: "invalid_code", words: "not in these tests" }),
     textWanted: async (_account, _ref, code) => (code === "r" ? REASON : null),
     seeAll: async (_account, ref, origin) =>
       ref === 12
