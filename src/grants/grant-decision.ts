@@ -1,5 +1,6 @@
 // Which of a person's grants decides a call: only live ones in scope whose rule covers it; a deny
 // beats any allow, and among several the oldest decides (the one listed first).
+import { isPlainToolName, PARLEY_AGENT } from "./call-identity";
 import { parseRule } from "./grant-rule";
 import { type GrantEffect, ruleMatches, type ToolCall } from "./rule-match";
 
@@ -17,10 +18,14 @@ export interface ApplicableGrant {
   revokedAt: number | null;
 }
 
-/** Where the call runs: its session and the agent working in it ("Parley" for Parley's own). */
+/**
+ * Where the call runs: its session and the agent working in it. `own` is Parley's own loop; an
+ * outside agent is known by the id of the agent key its session was created with (`key`, null when
+ * none was: then no "this agent" grant applies to it). Its name is only what it calls itself.
+ */
 export interface CallPlace {
   sessionId: string;
-  agent: { name: string; key: string | null };
+  agent: { name: string; key: string | null; own: boolean };
 }
 
 export function isLive(grant: Pick<ApplicableGrant, "expiresAt" | "revokedAt">, now: number): boolean {
@@ -34,11 +39,10 @@ export function inScope(grant: ApplicableGrant, place: CallPlace): boolean {
     case "session":
       return grant.sessionId === place.sessionId;
     case "agent":
-      return (
-        grant.agent !== null &&
-        grant.agent.name === place.agent.name &&
-        (grant.agent.key === null || grant.agent.key === place.agent.key)
-      );
+      if (grant.agent === null) return false;
+      // Without a key a grant names Parley's own loop, which no outside agent can pass for.
+      if (grant.agent.key === null) return grant.agent.name === PARLEY_AGENT && place.agent.own;
+      return !place.agent.own && place.agent.key === grant.agent.key;
   }
 }
 
@@ -49,6 +53,8 @@ export function decidingGrant(
   place: CallPlace,
   now: number,
 ): ApplicableGrant | null {
+  // An identity no rule can name (an ACP call of an unknown tool) is always a person's to decide.
+  if (!isPlainToolName(call.toolName)) return null;
   const covering = (effect: GrantEffect) =>
     grants
       .filter((grant) => grant.effect === effect && isLive(grant, now) && inScope(grant, place))

@@ -7,6 +7,7 @@
 // kind's own stored response (src/interactions/kinds/*.ts, e.g. `ApprovalResponse`, which carries
 // `updatedInput` when the person edited the call before approving).
 import * as z from "zod";
+import { isParleyName, PARLEY_AGENT } from "../grants/call-identity";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
 import { ExternalAgentView, InteractionId, InteractionOutcome, ToolCallId } from "./session";
 
@@ -35,8 +36,16 @@ export const ExternalKey = z
 /** `agent` in `POST /api/sessions`: a session for an agent that runs elsewhere. */
 export const ExternalAgentSpec = z.strictObject({
   kind: z.literal("external"),
-  /** Who asks, as every device shows it ("Claude Code"). */
-  name: z.string().trim().min(1, "name must not be empty").max(MAX_AGENT_NAME_CHARS),
+  /** Who asks, as every device shows it ("Claude Code"); "Parley" is Parley's own loop's. */
+  name: z
+    .string()
+    .trim()
+    .min(1, "name must not be empty")
+    .max(MAX_AGENT_NAME_CHARS)
+    .refine(
+      (name) => !isParleyName(name),
+      `name "${PARLEY_AGENT}" is reserved for Parley's own agent; an agent that runs elsewhere takes another`,
+    ),
   /** The agent's own session id: the same creator and key find the same session again. */
   key: ExternalKey.optional(),
   title: z.string().trim().max(200).optional(),

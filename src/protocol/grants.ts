@@ -1,7 +1,9 @@
 // A person's grants: standing allow or deny rules in Claude Code's syntax,
 // scoped to one session, one agent or all of the person's sessions, applied before a card opens.
 import * as z from "zod";
+import { isParleyName, PARLEY_AGENT } from "../grants/call-identity";
 import { parseRule } from "../grants/grant-rule";
+import { AgentKeyId } from "./agent-keys";
 import { DeviceKind } from "./decider";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
 import { SessionId } from "./session";
@@ -23,11 +25,31 @@ export const ENDED_GRANT_LISTED_MS = 7 * 86_400_000;
 
 export { DeviceKind } from "./decider";
 
-/** An agent a grant is scoped to: its name, and the agent's own session key when only that one. */
-export const GrantAgent = z.strictObject({
-  name: z.string().trim().min(1, "agent.name must not be empty").max(128),
-  key: z.string().min(1).max(256).optional(),
-});
+/**
+ * An agent a grant is scoped to: an outside agent by the id of its agent key (its name is only a
+ * label: any agent can call itself anything), or Parley's own loop by the name "Parley", no key.
+ */
+export const GrantAgent = z
+  .strictObject({
+    name: z.string().trim().min(1, "agent.name must not be empty").max(128),
+    key: AgentKeyId.optional(),
+  })
+  .superRefine((agent, ctx) => {
+    const own = isParleyName(agent.name);
+    if (own && agent.key !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["key"],
+        message: `"${PARLEY_AGENT}" is Parley's own loop, which has no agent key; leave key out`,
+      });
+    if (!own && agent.key === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["key"],
+        message: `an outside agent is known by its agent key, not its name: give key, the keyId from GET /api/agent-keys (or name "${PARLEY_AGENT}" for Parley's own loop)`,
+      });
+  })
+  .transform((agent) => (agent.key === undefined ? { ...agent, name: PARLEY_AGENT } : agent));
 export type GrantAgent = z.infer<typeof GrantAgent>;
 
 /** A rule in Claude Code's syntax; the refusal names what is wrong. */
@@ -117,11 +139,15 @@ export const NewGrant = z.object({
 });
 export type NewGrant = z.infer<typeof NewGrant>;
 
-/** The call a session asks about, and where it runs. */
+/**
+ * The call a session asks about, and where it runs: the agent is Parley's own loop (`own`) or an
+ * outside agent known by its agent key's id (null when its session was created without one).
+ */
 export interface GrantQuery {
   sessionId: string;
-  agent: { name: string; key: string | null };
-  calls: { toolName: string; input: unknown }[];
+  agent: { name: string; key: string | null; own: boolean };
+  /** `cwd`: the agent's working folder as its bridge reported it, for relative path rules. */
+  calls: { toolName: string; input: unknown; cwd?: string | null }[];
 }
 
 /** What a grant decided for one call; null for a call no grant covers. */

@@ -71,7 +71,12 @@ export async function createExternalSession(
       interactionTimeoutMs: null,
       shareUrl: `${url.origin}/#/s/${sessionId}?token=${token}`,
       creator,
-      agent: { name: agent.name, title: agent.title || null, key: agent.key ?? null },
+      agent: {
+        name: agent.name,
+        title: agent.title || null,
+        key: agent.key ?? null,
+        agentKeyId: c.get("agentKey")?.keyId ?? null,
+      },
       ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
     });
     // The incarnation this salt names was deleted or expired: the next one gets a new salt.

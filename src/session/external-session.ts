@@ -18,11 +18,17 @@ import type { ExternalAgentView } from "../protocol/session";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { CommandOutcome } from "./command-handler";
 
-/** The agent an external session was created for, as its meta row keeps it. */
+/**
+ * The agent an external session was created for, as its meta row keeps it: `key` is the agent's
+ * own session key, `agentKeyId` the id of the agent key that created the session (null when the
+ * person's own credential did), which "this agent" grants are bound to.
+ */
 export const StoredExternalAgent = z.object({
   name: z.string(),
   title: z.string().nullable(),
   key: z.string().nullable(),
+  // Sessions stored before agent keys were recorded read as created without one.
+  agentKeyId: z.string().nullable().default(null),
 });
 export type StoredExternalAgent = z.infer<typeof StoredExternalAgent>;
 

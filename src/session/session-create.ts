@@ -45,7 +45,13 @@ export function createSession(host: CreateHost, init: SessionInit): Outcome<{ cr
   if (host.exists()) {
     // A keyed external session's id is derived from its creator and key: asking again finds it.
     const agent = externalAgentOf(host.state().meta);
-    if (init.agent?.key && agent?.key === init.agent.key) return { ok: true, result: { created: false } };
+    if (init.agent?.key && agent?.key === init.agent.key) {
+      // "This agent" grants are bound to the creating key, so another key may not step into its place.
+      const asker = init.agent.agentKeyId;
+      if (asker !== null && agent.agentKeyId !== null && asker !== agent.agentKeyId)
+        refuse("forbidden", "This keyed session was created with another agent key; use a key of your own");
+      return { ok: true, result: { created: false } };
+    }
     refuse("invalid_input", "Session already exists");
   }
   const unknownKinds = unknownPolicyKinds(

@@ -1,6 +1,7 @@
 // The session's door to its person's grants: asked by RPC before an approval's card opens (never
 // cached, so a revocation applies from the next request on), and told of grants made from a card.
 import type { GrantDecision } from "../agent/external-interaction";
+import { isPlainToolName, PARLEY_AGENT } from "../grants/call-identity";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
@@ -13,8 +14,7 @@ import type { SessionState } from "./session-state";
 
 export type GrantInbox = Pick<InboxRpc, "decideByGrants" | "addGrant">;
 
-/** The agent Parley's own loop is, as grants scoped to an agent name it. */
-export const PARLEY_AGENT = "Parley";
+export { PARLEY_AGENT };
 
 export class SessionGrants {
   constructor(
@@ -29,7 +29,10 @@ export class SessionGrants {
     const external = externalAgentOf(this.state.meta);
     return {
       sessionId,
-      agent: external ? { name: external.name, key: external.key } : { name: PARLEY_AGENT, key: null },
+      // An outside agent is the agent key that created its session, whatever it calls itself.
+      agent: external
+        ? { name: external.name, key: external.agentKeyId, own: false }
+        : { name: PARLEY_AGENT, key: null, own: true },
     };
   }
 
@@ -71,7 +74,9 @@ export class SessionGrants {
       return null;
     const request = command.request as { toolName?: unknown; input?: unknown } | null;
     if (typeof request?.toolName !== "string") return null;
-    const [verdict] = await this.decide([{ toolName: request.toolName, input: request.input }]);
+    // The working folder is the bridge's report beside the card, never a field of the tool's input.
+    const cwd = command.cwd ?? null;
+    const [verdict] = await this.decide([{ toolName: request.toolName, input: request.input, cwd }]);
     return verdict ?? null;
   }
 
@@ -85,20 +90,27 @@ export class SessionGrants {
     const response = resolution?.response as { grant?: CardGrant; remember?: boolean } | undefined;
     if (resolution?.kind !== PERMISSION_GATE_KIND || !response) return;
     const remembered = response.grant ? null : this.rememberedTool(resolution, response);
-    const grant: CardGrant | null =
+    const asked: CardGrant | null =
       response.grant ?? (remembered ? { rule: remembered, scope: "session" } : null);
-    if (!grant) return;
+    if (!asked) return;
     const creator = this.state.creator();
     const place = this.place();
     if (!this.inbox || !creator || !place) return;
+    // "This agent" is an agent key (or Parley's own loop): an outside agent whose session no key
+    // created cannot be told from any other, so its grant covers this session only.
+    const keyless = asked.scope === "agent" && !place.agent.own && place.agent.key === null;
+    const grant: CardGrant = keyless ? { ...asked, scope: "session" } : asked;
     const made = NewGrant.parse({
       effect: "allow",
       rule: grant.rule.trim(),
       scope: grant.scope,
       sessionId: grant.scope === "session" ? place.sessionId : null,
-      // "This agent" from a card is the agent by name: its key names one of its sessions only.
-      agent: grant.scope === "agent" ? { name: place.agent.name, key: null } : null,
-      reason: remembered ? "Always, for this session, from a card" : null,
+      agent: grant.scope === "agent" ? { name: place.agent.name, key: place.agent.key } : null,
+      reason: remembered
+        ? "Always, for this session, from a card"
+        : keyless
+          ? "This agent, kept for this session: the agent came with no agent key"
+          : null,
       madeBy: resolution.answeredBy ?? (access.role === OWNER.role ? creator : `${access.role} link`),
       // Where the answer entered (a chat's grant is capped by the inbox); the API when unknown.
       madeFrom: resolution.decider?.device ?? "api",
@@ -117,13 +129,14 @@ export class SessionGrants {
    * "Always allow" (this session) on an outside agent's card: the tool it names,
    * kept as a session grant, since the agent does not remember Parley's answer and Parley never
    * writes the agent's own settings. Parley's own loop keeps that flag itself, and an ACP agent
-   * remembers its own "always" choice.
+   * remembers its own "always" choice. Only a plain tool name becomes a rule: a name the agent
+   * made up (`acp:execute`, a line of text) would be a rule nobody wrote.
    */
   private rememberedTool(resolution: InteractionResolution, response: { remember?: boolean }): string | null {
     if (response.remember !== true || !externalAgentOf(this.state.meta)) return null;
     const record = this.state.interactions.get(resolution.interactionId ?? resolution.toolCallId);
     const request = record?.request as { acp?: unknown } | null | undefined;
     if (!record || request?.acp !== undefined) return null;
-    return record.toolName;
+    return isPlainToolName(record.toolName) ? record.toolName : null;
   }
 }

@@ -17,7 +17,15 @@ export const SessionInit = z.object({
   /** Who created the session (`personOf`), kept in its meta. */
   creator: z.string().optional(),
   /** Set for a session whose agent runs elsewhere: no model loop runs in it. */
-  agent: z.object({ name: z.string(), title: z.string().nullable(), key: z.string().nullable() }).optional(),
+  agent: z
+    .object({
+      name: z.string(),
+      title: z.string().nullable(),
+      key: z.string().nullable(),
+      /** The agent key that created the session, if one did: "this agent" grants are bound to it. */
+      agentKeyId: z.string().nullable().default(null),
+    })
+    .optional(),
   /** The session's own deadline policies, over the deployment's. */
   deadlinePolicies: DeadlinePolicies.optional(),
 });

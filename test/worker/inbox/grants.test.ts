@@ -24,6 +24,21 @@ async function external(person: Person, name = "Claude Code", key?: string): Pro
   return (await response.json()) as External;
 }
 
+async function mintKey(person: Person, label: string): Promise<{ key: string; keyId: string }> {
+  const response = await person.api("POST", "/api/agent-keys", { body: { label } });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as { key: string; keyId: string };
+}
+
+/** An external session a bridge creates with an agent key: "this agent" grants are bound to that key. */
+async function keyed(agentKey: string, name: string, key: string): Promise<External> {
+  const response = await bearer("POST", "/api/sessions", agentKey, {
+    agent: { kind: "external", name, key },
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as External;
+}
+
 /** The agent asks to run `command`; answers the card as the agent reads it back. */
 async function ask(person: Person, session: External, command: string): Promise<Card> {
   const opened = await person.api("POST", `/api/sessions/${session.sessionId}/interactions`, {
@@ -163,13 +178,18 @@ describe("grants", () => {
     expect((await alice.api("DELETE", "/api/grants/grant_nope")).status).toBe(404);
   });
 
-  it("apply a session grant in its session only, and an agent grant to that agent only", async () => {
+  it("apply a session grant in its session only, and an agent grant to that agent's key only", async () => {
     const alice = new Person("alice.grants.scope@example.com");
-    const one = await external(alice, "Claude Code", "cc-1");
-    const other = await external(alice, "Claude Code", "cc-2");
-    const codex = await external(alice, "Codex");
+    const laptop = await mintKey(alice, "Laptop");
+    const one = await keyed(laptop.key, "Claude Code", "cc-1");
+    const other = await keyed(laptop.key, "Claude Code", "cc-2");
+    const codex = await keyed((await mintKey(alice, "Codex box")).key, "Codex", "codex-1");
     await grant(alice, { rule: "Bash(pwd)", scope: "session", sessionId: one.sessionId });
-    await grant(alice, { rule: "Bash(whoami)", scope: "agent", agent: { name: "Claude Code" } });
+    await grant(alice, {
+      rule: "Bash(whoami)",
+      scope: "agent",
+      agent: { name: "Claude Code", key: laptop.keyId },
+    });
     expect((await ask(alice, one, "pwd")).status).toBe("resolved");
     expect((await ask(alice, other, "pwd")).status).toBe("pending");
     expect((await ask(alice, other, "whoami")).status).toBe("resolved");
@@ -182,26 +202,28 @@ describe("grants", () => {
 
   it("are made from a card by its owner, for this agent, and then answer its next call", async () => {
     const alice = new Person("alice.grants.card@example.com");
-    const session = await external(alice);
+    const laptop = await mintKey(alice, "Laptop");
+    const session = await keyed(laptop.key, "Claude Code", "cc-card");
     const first = await ask(alice, session, "npm run test -- --watch=false");
-    const answered = await alice.api("POST", `/api/sessions/${session.sessionId}/respond`, {
-      token: session.token,
-      body: {
-        interactionId: first.interactionId,
-        response: {
-          decision: "approve",
-          grant: { rule: "Bash(npm run test:*)", scope: "agent", expiresInSeconds: 86_400 },
+    const answered = await alice.api(
+      "POST",
+      `/api/inbox/cards/${session.sessionId}/${first.interactionId}/respond`,
+      {
+        body: {
+          response: {
+            decision: "approve",
+            grant: { rule: "Bash(npm run test:*)", scope: "agent", expiresInSeconds: 86_400 },
+          },
         },
       },
-    });
+    );
     expect(answered.status, await answered.clone().text()).toBe(200);
     const [made] = await grants(alice);
     expect(made).toMatchObject({
       rule: "Bash(npm run test:*)",
       scope: "agent",
-      agent: { name: "Claude Code", key: null },
+      agent: { name: "Claude Code", key: laptop.keyId },
       fromInteraction: first.interactionId,
-      madeFrom: "api",
     });
     expect(made?.expiresAt).toEqual(expect.any(Number));
     expect((await ask(alice, session, "npm run test")).resolution).toMatchObject({
