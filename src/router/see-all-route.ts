@@ -11,7 +11,7 @@ import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 
 const SPENT =
-  "This See all link was already opened, has expired or its chat account was unlinked: each opens once, within 5 minutes. Press See all in the chat again.";
+  "This See all link was already opened or has expired, or its chat account was unlinked: each opens once, within 5 minutes. Press See all in the chat again.";
 
 export function seeAllRoute(routes: Hono<AppEnv>): void {
   routes.get("/see/:code", async (c) => {
