@@ -68,6 +68,7 @@ const INBOX_RPC = [
   "noteAgentLink",
   "keyedSessionSalt",
   "renewKeyedSessionSalt",
+  "spendSignInCode",
   "addGrant",
   "listGrants",
   "revokeGrant",

@@ -163,6 +163,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return this.decisionStore.all();
   }
 
+  async spendSignInCode(id: string, expiresAt: number): Promise<boolean> {
+    return this.tickets.spendOnce(id, expiresAt, "sign-in");
+  }
+
   /** `…/inbox/stream` (SSE) and `…/inbox/ws` (WebSocket): hello, replay after the cursor, then live. */
   override async fetch(request: Request): Promise<Response> {
     const opened = readInboxStreamRequest(request);

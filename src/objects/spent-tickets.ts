@@ -48,6 +48,15 @@ export class SpentTickets {
     this.meta.set("spent_tickets", [...live, { ...stated.data, tag }]);
     return null;
   }
+
+  /** Spends a one-time code of its own kind (`tag` names it): false when it was spent before. */
+  spendOnce(id: string, expiresAt: number, tag: string): boolean {
+    const now = this.now();
+    const live = (this.meta.get("spent_tickets", Spent) ?? []).filter((ticket) => ticket.expiresAt > now);
+    if (live.some((ticket) => ticket.id === id && ticket.tag === tag)) return false;
+    this.meta.set("spent_tickets", [...live, { id, expiresAt, tag }]);
+    return true;
+  }
 }
 
 function safeJson(text: string): unknown {

@@ -35,6 +35,7 @@ import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { requireOwnSession } from "./session-owner-guard";
 import { sessionRoutes } from "./session-routes";
+import { signInRoutes } from "./sign-in-route";
 
 export const app = new Hono<AppEnv>();
 
@@ -59,7 +60,7 @@ app.use("/api/*", async (c, next) => {
   if (!warnedOpen && !config.gatewayToken && !config.access) {
     warnedOpen = true;
     console.warn(
-      "Parley: neither GATEWAY_TOKEN nor Cloudflare Access is set — only requests from this machine are served.",
+      "Parley: neither GATEWAY_TOKEN nor Cloudflare Access is set — only requests from this machine are served, and none of them is a person (no inbox).",
     );
   }
   c.set("config", config);
@@ -72,6 +73,9 @@ app.use("/api/*", guardAgentKeys);
 // channel object), so they answer before identity; refuseCrossSite lets them through by name
 // (PLATFORM_WEBHOOKS there), as they carry no Origin and Slack posts a form.
 app.route("/api/channels", channelWebhookRoutes);
+
+// A sign-in code is its own credential (src/router/sign-in-route.ts), traded before identity.
+app.route("/api/sign-in", signInRoutes);
 
 app.use("/api/*", identifyPerson);
 
@@ -127,7 +131,8 @@ app.post("/api/sessions", async (c) => {
     interactionTimeoutMs: body.interactionTimeoutMs ?? null,
     shareUrl,
     mcpServers: mcpServers.names,
-    creator: personOf(c),
+    // No person on a gateway with no credential (loopback only): such a session reports to no inbox.
+    ...(c.get("person") ? { creator: personOf(c) } : {}),
     ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
   });
   if (!created.ok) throw HttpError.from(created.error);

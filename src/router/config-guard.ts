@@ -1,6 +1,6 @@
 // The Worker's configuration for one request: read once per env object, refused as a whole when it
 // is invalid (a missing or weak SESSION_SECRET included); and a gateway with no credential
-// configured (neither GATEWAY_TOKEN nor Access) refused to every request not from this machine.
+// configured (neither GATEWAY_TOKEN nor Access), which has no person, refused beyond this machine.
 import { type Config, readConfig } from "../config";
 import { HttpError } from "./http-error";
 import { isLoopbackRequest } from "./loopback";
@@ -27,8 +27,8 @@ export function configFor(env: Env, request: Request): Config {
     }
     configs.set(env, config);
   }
-  // Without a credential every caller would be the one local person, who reads and answers every
-  // card: only a caller on this machine may be that person.
+  // Without a credential there is no person (src/router/person.ts), only sessions made by whoever
+  // asked: such a gateway is for this machine's own tests and tools, never served beyond it.
   if (!config.gatewayToken && !config.access && !isLoopbackRequest(request)) {
     throw new HttpError("forbidden", LOOPBACK_ONLY_MESSAGE);
   }

@@ -1,26 +1,25 @@
-// Who a request acts for (docs/architecture.md#the-inbox): the Cloudflare Access identity when Access guards the deployment, else
-// the holder of GATEWAY_TOKEN (one operator), else — on loopback only — the one local person. On
-// the inbox's own routes an inbox link stands in for the person who minted it.
+// Who a request acts for (docs/architecture.md#the-inbox): the Cloudflare Access identity when Access
+// guards the deployment, else the holder of GATEWAY_TOKEN (one operator). On the inbox's own routes
+// an inbox link stands in for the person who minted it. A request with none of those is no one.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
-import { LOCAL_PERSON, OPERATOR } from "../protocol/people";
+import { OPERATOR } from "../protocol/people";
 import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./access-assertion";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { HttpError } from "./http-error";
 import { checkInboxLinkToken, type InboxLinkClaims } from "./inbox-link-token";
 import { checkInboxTicket } from "./inbox-ticket";
-import { isLoopbackRequest } from "./loopback";
 
-export { LOCAL_PERSON, OPERATOR };
+export { OPERATOR };
 
 /**
  * Sets `person` (and `inboxLink`) for every API request. Behind Access a request without a valid
  * assertion or inbox link is refused here, before any Durable Object is reached. Without Access a
  * request that carries neither the gateway token nor an inbox link has no person (session links
- * still work; the inbox does not). With no credential configured a request is the local person only
- * when it comes from loopback (src/router/config-guard.ts refuses the others first).
+ * still work; the inbox does not), from loopback too: any process on the machine, an agent's
+ * included, can reach loopback, so where it comes from never makes a caller the person.
  */
 export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
   // An agent key named its person already (src/router/agent-key-guard.ts).
@@ -49,8 +48,7 @@ export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
         "This deployment is behind Cloudflare Access: every request needs a Cf-Access-Jwt-Assertion",
       );
     } else {
-      const local = !config.gatewayToken && isLoopbackRequest(c.req.raw);
-      c.set("person", local ? LOCAL_PERSON : null);
+      c.set("person", null);
     }
   }
   await next();
@@ -81,7 +79,9 @@ export function personOf(c: Context<AppEnv>): string {
   if (!person) {
     throw new HttpError(
       "unauthorized",
-      "This needs Authorization: Bearer <GATEWAY_TOKEN> (the operator's token)",
+      c.get("config").gatewayToken
+        ? "This needs Authorization: Bearer <GATEWAY_TOKEN> (the operator's token)"
+        : "This gateway has no person: set GATEWAY_TOKEN (`npm run dev` writes one to .dev.vars) or put Cloudflare Access in front",
     );
   }
   return person;

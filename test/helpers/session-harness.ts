@@ -1,10 +1,17 @@
 // Drives the real Worker (router → Durable Object) from tests: HTTP calls, and devices with real
 // WebSockets that record every frame and can wait for events.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import type { AckFrame, HelloFrame, SessionEvent } from "../../src/protocol";
+import { app } from "../../src/router/app";
 
-// Loopback: with neither GATEWAY_TOKEN nor Access configured the Worker serves only this machine.
+// Loopback: with neither GATEWAY_TOKEN nor Access configured the Worker serves only this machine,
+// and no request there is a person (calls that need one go through `asOperator`).
 export const ORIGIN = "http://127.0.0.1:8787";
+
+/** The gateway token of the runtime's Worker as `asOperator` configures it. */
+export const OPERATOR_TOKEN = "gateway-token-of-the-worker-tests";
+// One env object, so the Worker reads this configuration once; the bindings are the runtime's own.
+const withGatewayToken = { ...env, GATEWAY_TOKEN: OPERATOR_TOKEN } as unknown as Env;
 
 export interface CreatedSession {
   sessionId: string;
@@ -25,6 +32,24 @@ export async function api(
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
   return exports.default.fetch(`${ORIGIN}${path}`, { method, headers, body });
+}
+
+/**
+ * `api` against the same Worker with a GATEWAY_TOKEN, presenting it: the operator, the one person of
+ * such a gateway (what an external session's creator must be).
+ */
+export async function asOperator(
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${OPERATOR_TOKEN}`, ...options.headers };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  return app.fetch(new Request(`${ORIGIN}${path}`, { method, headers, body }), withGatewayToken);
 }
 
 export async function createSession(body: Record<string, unknown> = {}): Promise<CreatedSession> {

@@ -2,7 +2,7 @@
 // link code can be made for it.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORIGIN } from "../helpers/session-harness";
+import { asOperator, ORIGIN } from "../helpers/session-harness";
 
 describe("chat channels without their secrets", () => {
   it("answer 404 on Telegram's webhook, however it is signed", async () => {
@@ -49,20 +49,13 @@ describe("chat channels without their secrets", () => {
   });
 
   it("refuse to make a link code for a platform that is off, naming it", async () => {
-    const response = await exports.default.fetch(`${ORIGIN}/api/channels/link-codes`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ platform: "telegram" }),
-    });
+    // The person asks (a link code is theirs): the operator of a gateway with a token.
+    const response = await asOperator("POST", "/api/channels/link-codes", { body: { platform: "telegram" } });
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({
       error: { code: "not_found", message: "Telegram is not configured on this server" },
     });
-    const discord = await exports.default.fetch(`${ORIGIN}/api/channels/link-codes`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ platform: "discord" }),
-    });
+    const discord = await asOperator("POST", "/api/channels/link-codes", { body: { platform: "discord" } });
     expect(await discord.json()).toMatchObject({
       error: { code: "not_found", message: "Discord is not configured on this server" },
     });

@@ -103,6 +103,8 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   keyedSessionSalt(key: string): Promise<string>;
   /** A new salt for `key`, its incarnation salted `erased` being gone (compare-and-set). */
   renewKeyedSessionSalt(key: string, erased: string): Promise<string>;
+  /** Spends a sign-in code of `npm run dev` (src/router/sign-in-route.ts); false when spent before. */
+  spendSignInCode(id: string, expiresAt: number): Promise<boolean>;
 }
 
 export function inboxStub(env: Env, person: string): InboxRpc {

@@ -1,6 +1,6 @@
 // A gateway with no credential configured (neither GATEWAY_TOKEN nor Access) answers this machine
-// only: loopback decided by the URL's host and the connection's address, and no setting makes a
-// caller from elsewhere the local person.
+// only: loopback decided by the URL's host and the connection's address; and even there no caller
+// is a person (test/worker/access/no-person-without-credential.test.ts).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../../src/router/app";
@@ -49,17 +49,17 @@ describe("a gateway with no credential configured", () => {
     await expectLoopbackOnly(await send("http://attacker.example:8787/api/inbox", { ip: "127.0.0.1" }));
   });
 
-  it("serves a loopback request as the local person", async () => {
+  it("serves a loopback request, as no person: the inbox answers 401", async () => {
     for (const [url, ip] of [
       ["http://127.0.0.1:8787/api/inbox", "127.0.0.1"],
       ["http://localhost:8787/api/inbox", "::1"],
       ["http://[::1]:8787/api/inbox", "::ffff:127.0.0.1"],
       ["http://127.0.0.1:8787/api/inbox", undefined],
     ] as const) {
-      const response = await send(url, ip ? { ip } : {});
-      expect(response.status, `${url} from ${ip}`).toBe(200);
-      expect(await response.json()).toMatchObject({ person: "local" });
+      await expectError(await send(url, ip ? { ip } : {}), 401, "unauthorized");
     }
+    const created = await send("http://127.0.0.1:8787/api/sessions", { method: "POST", ip: "127.0.0.1" });
+    expect(created.status).toBe(201);
   });
 
   it("with ALLOW_OPEN_GATEWAY still refuses every caller from elsewhere: the flag makes no one a person", async () => {
@@ -84,7 +84,7 @@ describe("a gateway with GATEWAY_TOKEN", () => {
     expect(await response.json()).toMatchObject({ person: "operator" });
   });
 
-  it("makes no one the local person, not even on loopback", async () => {
+  it("makes no one the person without the token, not even on loopback", async () => {
     for (const url of ["http://127.0.0.1:8787/api/inbox", "https://parley.example.com/api/inbox"]) {
       await expectError(await send(url, { on: guarded }), 401, "unauthorized");
     }

@@ -3,7 +3,15 @@
 // self-chosen name, and the export keeps it.
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEvent } from "../../../src/protocol";
-import { api, connect, createSession, type Device, toolReply } from "../../helpers/session-harness";
+import {
+  api,
+  asOperator,
+  type CreatedSession,
+  connect,
+  createSession,
+  type Device,
+  toolReply,
+} from "../../helpers/session-harness";
 import { mintLink } from "./access-fixtures";
 
 const ask = (id: string) =>
@@ -91,7 +99,10 @@ describe("who did what", () => {
   });
 
   it("names the owner's person behind a mode change, and the export keeps every name", async () => {
-    const session = await createSession();
+    // A session with a person behind it: the operator's (one made with no credential is no one's).
+    const session = (await (
+      await asOperator("POST", "/api/sessions", { body: {} })
+    ).json()) as CreatedSession;
     const owner = await connect(session, { device: "laptop" });
     devices.push(owner);
     const changed = await api("PATCH", `/api/sessions/${session.sessionId}`, {

@@ -43,6 +43,9 @@ const CREDENTIAL_REFUSALS = new Set([
   "not_found",
 ]);
 
+/** The same on a person's route, which may refuse its parameter first. */
+const PERSON_ROUTE_REFUSALS = new Set([...CREDENTIAL_REFUSALS, "invalid_input"]);
+
 const ROUTES = registeredRoutes();
 
 /** `route.path` with `:id` (and `:sessionId`) the session, and every other parameter `param`. */
@@ -98,8 +101,8 @@ function refusalsOf(route: AppRoute): Set<string> {
   return new Set(["unauthorized", "forbidden", ...missing]);
 }
 
-/** Routes that take no credential: creating a session (open in tests) and the push settings. */
-const PUBLIC_ROUTES = new Set(["POST /api/sessions", "GET /api/notify"]);
+/** Routes that take no credential: creating a session (open in tests), the push and chat settings. */
+const PUBLIC_ROUTES = new Set(["POST /api/sessions", "GET /api/notify", "GET /api/channels"]);
 
 describe("the hostile-input suite's coverage", () => {
   it("has a case for every route the Worker registers, so a new route cannot go untested", () => {
@@ -185,16 +188,18 @@ describe("hostile input against a paused session", () => {
           const what = `${route.key} with token ${token}`;
           expect(response.status, what).toBeLessThan(500);
           // The person (of the inbox, grants, decisions, agent keys and chat links) comes from the edge (Access)
-          // or GATEWAY_TOKEN, and this runtime has neither: every caller on loopback (as these are)
-          // is its one local person, so there is no credential to refuse — except an agent key's
-          // shape, which every route but one refuses.
-          if (isPersonRoute(route)) {
-            if (token.startsWith("pak_")) expect(response.status, what).toBe(403);
+          // or GATEWAY_TOKEN, and this runtime has neither: no caller is a person, loopback (as these
+          // are) included, so every hostile credential is refused there too; an agent key's shape
+          // is refused by every route but one.
+          if (isPersonRoute(route) && token.startsWith("pak_")) {
+            expect(response.status, what).toBe(403);
             return;
           }
           expect(response.status, what).toBeGreaterThanOrEqual(400);
           const error = ((await response.json()) as { error?: { code: string } }).error;
-          expect(CREDENTIAL_REFUSALS.has(error?.code ?? ""), `${what}: ${error?.code}`).toBe(true);
+          // A person's route may read its parameter ("x", no id of its) before the missing person.
+          const refusals = isPersonRoute(route) ? PERSON_ROUTE_REFUSALS : CREDENTIAL_REFUSALS;
+          expect(refusals.has(error?.code ?? ""), `${what}: ${error?.code}`).toBe(true);
         },
       ),
       { seed: SEED + 2, numRuns: CREDENTIALS, endOnFailure: true },

@@ -5,7 +5,7 @@ import { expect } from "vitest";
 import type { CreateExternalSessionResponse } from "../../../src/protocol/external";
 import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
-import { api } from "../../helpers/session-harness";
+import { api, asOperator } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 
 export type ExternalSession = CreateExternalSessionResponse;
@@ -14,7 +14,8 @@ export async function createExternal(
   agent: Record<string, unknown> = {},
   expectedStatus = 201,
 ): Promise<ExternalSession> {
-  const response = await api("POST", "/api/sessions", {
+  // An external session is its creator's: the operator's here (no request without a credential is a person).
+  const response = await asOperator("POST", "/api/sessions", {
     body: { agent: { kind: "external", name: "Claude Code", ...agent } },
   });
   expect(response.status, await response.clone().text()).toBe(expectedStatus);

@@ -29,7 +29,7 @@ describe("an external session", () => {
       session.sessionId,
       `SELECT value FROM meta WHERE key = 'creator'`,
     );
-    expect(creator?.value).toBe(JSON.stringify("local"));
+    expect(creator?.value).toBe(JSON.stringify("operator"));
   });
 
   it("is found again, with the same agent link, when the same creator creates it with the same key", async () => {
@@ -77,6 +77,13 @@ describe("an external session", () => {
       /Claude Code runs outside Parley/,
     );
     expect(await storageFingerprint(session.sessionId)).toBe(before);
+  });
+
+  it("is refused with 401 to a caller with no credential, on loopback too: it would be no one's", async () => {
+    const refused = await api("POST", "/api/sessions", {
+      body: { agent: { kind: "external", name: "Claude Code", key: uniqueKey() } },
+    });
+    await expectError(refused, 401, "unauthorized");
   });
 
   it("refuses settings that only a model loop uses, and an agent without a name, creating nothing", async () => {
