@@ -1,7 +1,8 @@
 // An ACP `session/request_permission` as a Parley approval card, and a resolved card as the ACP
-// outcome. Options map by kind: approve → allow_once, deny → reject_once, the "always" choices →
-// allow_always / reject_always (offered on the card only when the agent offers them). Anything
-// but a person's approval selects a reject option (or cancels): never an allow.
+// outcome. The card's tool is the call's identity (acp-identity.ts), never its title. Options map
+// by kind: approve → allow_once, deny → reject_once, the "always" choices → allow_always /
+// reject_always (offered on the card only when the agent offers them). Anything but a person's
+// approval selects a reject option (or cancels): never an allow.
 import type {
   PermissionOption,
   RequestPermissionOutcome,
@@ -16,6 +17,7 @@ import {
   MAX_ACP_ITEMS,
 } from "../../src/interactions/kinds/acp-details";
 import type { ApprovalRequest } from "../../src/interactions/kinds/approval";
+import { acpToolIdentity } from "./acp-identity";
 
 type Risk = ApprovalRequest["risk"];
 
@@ -72,11 +74,11 @@ export function cardForPermission(params: RequestPermissionRequest): {
     allowAlways: kinds.has("allow_always"),
     rejectAlways: kinds.has("reject_always"),
   };
-  const toolName = oneLine(title ?? call.kind ?? "tool", 128) ?? "tool";
   return {
     kind: "approval",
     request: {
-      toolName,
+      // What grants, denies and policies match: the title is the agent's prose (often the command).
+      toolName: acpToolIdentity(call),
       input: call.rawInput ?? {},
       risk: RISKS[call.kind ?? ""] ?? "execute",
       ...(title ? { description: title } : {}),

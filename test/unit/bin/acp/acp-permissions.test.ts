@@ -40,12 +40,12 @@ const request = (
 });
 
 describe("an ACP permission request as a card", () => {
-  it("shows the title, kind, raw input and the always-choices the agent offers", () => {
+  it("shows the title, kind, raw input and the always-choices the agent offers, named by the call's tool", () => {
     const card = cardForPermission(request());
     expect(card).toEqual({
       kind: "approval",
       request: {
-        toolName: "`touch a.txt`",
+        toolName: "Bash",
         input: { command: "touch a.txt" },
         risk: "execute",
         description: "`touch a.txt`",
@@ -95,7 +95,7 @@ describe("an ACP permission request as a card", () => {
   it("opens as a valid approval card, even with no title", () => {
     const registry = createInteractionRegistry(BUILTIN_INTERACTIONS);
     const card = cardForPermission(request({ title: null, kind: null, rawInput: undefined }));
-    expect(card.request.toolName).toBe("tool");
+    expect(card.request.toolName).toBe("acp:other");
     expect(registry.open("approval", card.request).ok).toBe(true);
   });
 });
