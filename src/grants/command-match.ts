@@ -1,48 +1,41 @@
-// How a shell command meets a Bash rule. An allow never covers more than one plain command: any
-// shell operator, substitution, redirection or newline anywhere (quoted or not) means no match.
+// How a shell command meets a Bash rule, from Parley's reading of it. An allow covers only plain
+// simple commands in a plain list, one by one; a deny (and an approval policy) looks at every
+// program the line may run, and covers what it cannot tell.
+import { type Invocations, programName } from "./command-invocations";
+import { matchesSomeCompletion, matchesWhole, readPattern } from "./command-pattern";
+import { hazardousOption } from "./option-hazards";
+import type { ShellReading } from "./shell-reading";
 
 /**
- * Characters that can chain, substitute or redirect: `;` `&` `|` `` ` `` `$` `<` `>`, newlines and
- * NUL. Quotes would make some of them literal, but a rule is not a shell parser: such a command is
- * asked about, never allowed by a rule.
+ * Which of the line's simple commands `pattern` allows, in order; null when no allow can cover the
+ * line at all (something unread, or more than a list of plain simple commands).
  */
-const SHELL_CONTROL = /[;&|`$<>\n\r\0]/;
-/** Where one command of a compound line ends and the next begins, for deny rules. */
-const SEPARATORS = /&&|\|\||[;&|\n\r`]|\$\(|<\(|>\(|\)/;
-
-/** Whether `command` may be allowed by `pattern` (`npm run build`, `npm run test:*`, `git * main`). */
-export function commandAllowed(pattern: string, command: string): boolean {
-  if (SHELL_CONTROL.test(command)) return false;
-  return commandFits(pattern, command.trim());
+export function commandsAllowed(pattern: string, line: string, reading: ShellReading): boolean[] | null {
+  if (reading.unread.length > 0 || !reading.list || reading.commands.length === 0) return null;
+  if (reading.commands.some((command) => !command.plain || hazardOf(command.words) !== null)) return null;
+  const read = readPattern(pattern);
+  // The exact line a person saw (a rule offered from the call) covers all of it at once.
+  if (!read.wildcard && matchesWhole(read, line.trim())) return reading.commands.map(() => true);
+  return reading.commands.map((command) => matchesWhole(read, command.source));
 }
 
-/**
- * Whether `pattern` denies `command`: the whole line, or any one command in it (`ls && rm -rf x`
- * is refused by `Bash(rm:*)`), so chaining cannot slip past a deny rule.
- */
-export function commandDenied(pattern: string, command: string): boolean {
-  if (commandFits(pattern, command.trim())) return true;
-  return command
-    .split(SEPARATORS)
-    .map((part) => part.trim().replace(/^[({!]+\s*/, ""))
-    .some((part) => part !== "" && commandFits(pattern, part));
+/** Whether `pattern` covers any program the line may run, or the line is one it cannot tell. */
+export function commandDenied(pattern: string, line: string, seen: Invocations): boolean {
+  if (seen.unknown.length > 0) return true;
+  const read = readPattern(pattern.replace(/\s+/g, " ").trim());
+  if (matchesWhole(read, line.trim())) return true;
+  return seen.invocations.some((invocation) => {
+    const known = invocation.indexOf(null);
+    const words = (known === -1 ? invocation : invocation.slice(0, known)) as string[];
+    const text = words.join(" ");
+    // A word known only when it runs may be anything: any completion of the known start counts.
+    return known === -1 ? matchesWhole(read, text) : matchesSomeCompletion(read, text);
+  });
 }
 
-function commandFits(pattern: string, command: string): boolean {
-  // The legacy `prefix:*`: the prefix itself, or the prefix then a space (a word boundary).
-  if (pattern.endsWith(":*")) {
-    const prefix = pattern.slice(0, -2).trimEnd();
-    return command === prefix || command.startsWith(`${prefix} `);
-  }
-  if (!pattern.includes("*")) return command === pattern;
-  // `*` is any text; a single trailing ` *` is optional, so `ls *` also matches `ls`.
-  const stars = pattern.split("*").length - 1;
-  const optionalTail = stars === 1 && pattern.endsWith(" *");
-  const body = optionalTail ? pattern.slice(0, -2) : pattern;
-  const source = body.split("*").map(escapeRegExp).join(".*");
-  return new RegExp(`^${source}${optionalTail ? "(?: .*)?" : ""}$`, "s").test(command);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The hazardous option a simple command uses (`npm --script-shell=…`), if any. */
+export function hazardOf(words: readonly (string | null)[]): string | null {
+  const [first, ...rest] = words;
+  if (first === null || first === undefined) return null;
+  return hazardousOption([programName(first), ...rest])?.option ?? null;
 }

@@ -1,8 +1,13 @@
 // A grant's rule in Claude Code's permission syntax (`Tool` or `Tool(specifier)`), parsed into a
 // tagged union once, at the edge, so a malformed rule is refused with the problem named.
+import { endsWithPrefixStar, patternText, readPattern } from "./command-pattern";
 
 /** Longest rule accepted (a long exact command is the usual long one). */
 export const MAX_RULE_CHARS = 2_000;
+
+/** What a Bash rule with a wildcard trusts, in words (the hazardous options are never covered). */
+const PROGRAM_OPTIONS =
+  "the program's options, except those that run other code or write elsewhere (as npm --script-shell, git -c, find -exec)";
 
 /** Tools whose specifier is a shell command. */
 export const COMMAND_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
@@ -20,7 +25,7 @@ export type GrantRule =
   | { type: "tool"; tool: string }
   /** `mcp__server` or `mcp__server__*`: every tool of one MCP server. */
   | { type: "server"; server: string }
-  /** `Bash(npm run build)`, `Bash(npm run test:*)`, `Bash(git * main)`. */
+  /** `Bash(npm run build)`, `Bash(npm run test:*)`, `Bash(git * main)`; `\\*` is a literal star. */
   | { type: "command"; tool: string; pattern: string }
   /** `Edit(src/**)`, `Read(//etc/hosts)`, `Read(~/notes/*.md)`. */
   | { type: "path"; tool: string; pattern: string }
@@ -83,13 +88,16 @@ export function describeRule(rule: GrantRule): string {
     case "server":
       return `every tool of the MCP server ${rule.server}`;
     case "command": {
-      if (rule.pattern.endsWith(":*")) {
+      const read = readPattern(rule.pattern);
+      if (!read.wildcard) return `exactly the ${rule.tool} command "${patternText(rule.pattern)}"`;
+      // A prefix rule trusts the program's options, except those that run other code or write
+      // elsewhere (src/grants/option-hazards.ts), so the words say both.
+      const trust = `each a plain command (no expansion, redirection or subshell) and trusting ${PROGRAM_OPTIONS}`;
+      if (endsWithPrefixStar(rule.pattern)) {
         const prefix = rule.pattern.slice(0, -2);
-        return `${rule.tool} commands that are "${prefix}" or start with "${prefix} ", with no ; & | \` $ < > or newline`;
+        return `${rule.tool} commands that are "${prefix}" or start with "${prefix} ", ${trust}`;
       }
-      if (rule.pattern.includes("*"))
-        return `${rule.tool} commands like "${rule.pattern}" (* is any text), with no ; & | \` $ < > or newline`;
-      return `exactly the ${rule.tool} command "${rule.pattern}"`;
+      return `${rule.tool} commands like "${rule.pattern}" (* is any text, \\* a star), ${trust}`;
     }
     case "path": {
       const tools = (PATH_RULE_TOOLS[rule.tool] ?? [rule.tool]).join(", ");

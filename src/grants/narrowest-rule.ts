@@ -1,5 +1,6 @@
 // The rule a card offers first when a person chooses "Allow … for": the narrowest one that covers
 // the call — the exact command, the file's folder, the URL's host — for them to widen if they mean to.
+import { literalPattern } from "./command-pattern";
 import { DOMAIN_TOOLS, PATH_RULE_TOOLS } from "./grant-rule";
 
 export function narrowestRule(toolName: string, input: unknown): string {
@@ -8,15 +9,16 @@ export function narrowestRule(toolName: string, input: unknown): string {
   if (toolName === "Bash") {
     const command = text("command")?.trim();
     // A line with a newline or ")" cannot be one rule's specifier: the tool as a whole is too wide
-    // to offer first, so the person writes one.
-    if (command && !/[\n\r)]/.test(command)) return `Bash(${command})`;
+    // to offer first, so the person writes one. The call's own `*` and `\\` stay literal.
+    if (command && !/[\n\r)]/.test(command)) return `Bash(${literalPattern(command)})`;
     return "Bash";
   }
   const pathTool = Object.entries(PATH_RULE_TOOLS).find(([, tools]) => tools.includes(toolName))?.[0];
   if (pathTool) {
     const rule = pathTool === "Read" ? "Read" : "Edit";
     const path = text("file_path") ?? text("notebook_path") ?? text("path");
-    if (path && !path.includes(")")) {
+    // A path with a glob character would widen as a pattern; the person writes that rule.
+    if (path && !/[)*?[\]]/.test(path)) {
       const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
       if (folder.startsWith("/")) return `${rule}(/${folder}/**)`;
       return folder === "" ? `${rule}(${path})` : `${rule}(${folder}/**)`;

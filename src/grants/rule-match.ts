@@ -1,20 +1,28 @@
-// Whether a grant's rule covers one tool call, for an allow or a deny: a deny also looks inside a
-// compound command, an allow never covers one.
-import { commandAllowed, commandDenied } from "./command-match";
+// Whether a grant's rule covers one tool call, for an allow or a deny. An allow covers only what it
+// fully understands; a deny (and an approval policy) also covers what it cannot tell.
+import { invocationsOf } from "./command-invocations";
+import { commandDenied, commandsAllowed } from "./command-match";
 import { type GrantRule, PATH_RULE_TOOLS } from "./grant-rule";
 import { pathMatches } from "./path-match";
+import { readShell } from "./shell-reading";
+import { knowsInput, pathsOf } from "./tool-inputs";
 
 /** A tool call as the permission path sees it: the tool's name and its input, as sent. */
 export interface ToolCall {
   toolName: string;
   input: unknown;
-  /** The agent's working folder as its bridge reports it; never read from the input. */
+  /**
+   * The agent process's working folder, as its bridge reported it (never read from the tool's
+   * input, which the agent writes); relative path rules resolve against it. Absent: they cannot allow.
+   */
   cwd?: string | null;
 }
 
 export type GrantEffect = "allow" | "deny";
 
 export function ruleMatches(rule: GrantRule, call: ToolCall, effect: GrantEffect): boolean {
+  // An allow never covers a call whose input says more than the rule can read.
+  if (effect === "allow" && !allowable(rule, call)) return false;
   switch (rule.type) {
     case "tool":
       return call.toolName === rule.tool;
@@ -24,16 +32,19 @@ export function ruleMatches(rule: GrantRule, call: ToolCall, effect: GrantEffect
       if (call.toolName !== rule.tool) return false;
       const command = field(call.input, "command");
       if (command === null) return false;
-      return effect === "allow"
-        ? commandAllowed(rule.pattern, command)
-        : commandDenied(rule.pattern, command);
+      const reading = readShell(command);
+      if (effect === "deny") return commandDenied(rule.pattern, command, invocationsOf(reading));
+      const allowed = commandsAllowed(rule.pattern, command, reading);
+      return allowed?.every(Boolean) ?? false;
     }
     case "path": {
       if (!(PATH_RULE_TOOLS[rule.tool] ?? []).includes(call.toolName)) return false;
-      const path =
-        field(call.input, "file_path") ?? field(call.input, "notebook_path") ?? field(call.input, "path");
-      if (path === null) return false;
-      return pathMatches(rule.pattern, path, call.cwd ?? null);
+      const paths = pathsOf(call.toolName, call.input, call.cwd ?? null);
+      if (paths === null) return effect === "deny";
+      if (paths.length === 0) return false;
+      return effect === "allow"
+        ? paths.every((path) => pathAllowed(rule.pattern, path, call.cwd ?? null))
+        : paths.some((path) => pathDenied(rule.pattern, path, call.cwd ?? null));
     }
     case "domain": {
       if (call.toolName !== rule.tool) return false;
@@ -41,6 +52,40 @@ export function ruleMatches(rule: GrantRule, call: ToolCall, effect: GrantEffect
       return url !== null && domainMatches(rule.domain, url);
     }
   }
+}
+
+/** Whether an allow may cover the call at all: no sandbox escape, and (for a rule with a specifier) no unknown field. */
+function allowable(rule: GrantRule, call: ToolCall): boolean {
+  const input = typeof call.input === "object" && call.input !== null ? call.input : {};
+  if (call.toolName === "Bash" && (input as Record<string, unknown>).dangerouslyDisableSandbox === true)
+    return false;
+  if (rule.type === "tool" || rule.type === "server") return true;
+  return knowsInput(call.toolName, call.input);
+}
+
+/** A relative pattern needs the working folder the bridge reported; without one it allows nothing. */
+function pathAllowed(pattern: string, path: string, cwd: string | null): boolean {
+  if (isRelative(pattern) && !cwd) return false;
+  if (!path.startsWith("/") && !cwd) return false;
+  return pathMatches(pattern, path, cwd);
+}
+
+/**
+ * A deny without the working folder cannot tell where a relative pattern points: it covers the
+ * path when the pattern matches under any folder the path could be relative to.
+ */
+function pathDenied(pattern: string, path: string, cwd: string | null): boolean {
+  if (cwd || !isRelative(pattern)) return pathMatches(pattern, path, cwd);
+  if (pathMatches(pattern, path, null)) return true;
+  if (!path.startsWith("/")) return false;
+  const segments = path.split("/");
+  return segments.some(
+    (_, at) => at > 0 && pathMatches(pattern, path, segments.slice(0, at).join("/") || "/"),
+  );
+}
+
+function isRelative(pattern: string): boolean {
+  return !pattern.startsWith("/") && !pattern.startsWith("~/");
 }
 
 function domainMatches(domain: string, url: string): boolean {
