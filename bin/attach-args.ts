@@ -1,12 +1,18 @@
-// Reading `parley attach`'s arguments with node:util's parseArgs: the share link is the one
-// positional, `--device <name>` names this terminal; anything else is a usage error.
+// Reading `parley attach`'s arguments with node:util's parseArgs: `--device <name>` names this
+// terminal and `--link-file <path>` says where the share link is. The link itself is never an
+// argument, where `ps` and shell history would show it to anyone on the machine.
 import { parseArgs } from "node:util";
 
 export type AttachArgs =
-  | { ok: true; link: string; device: string | undefined }
+  | { ok: true; linkFile: string | undefined; device: string | undefined }
   | { ok: false; message: string };
 
 const DEVICE_NAME = /^[\w.-]{1,64}$/;
+
+/** What a link given as an argument is told instead. */
+export const LINK_NOT_AN_ARGUMENT =
+  "attach does not take the share link as an argument (ps and shell history show arguments): " +
+  "pass it with --link-file FILE, on standard input, or paste it when asked";
 
 export function readAttachArgs(args: string[]): AttachArgs {
   let parsed: ReturnType<typeof parse>;
@@ -17,15 +23,20 @@ export function readAttachArgs(args: string[]): AttachArgs {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
   const { values, positionals } = parsed;
-  if (positionals.length === 0) return { ok: false, message: "attach needs a share link" };
-  if (positionals.length > 1)
-    return { ok: false, message: `attach takes one share link, not ${positionals.length}` };
+  if (positionals.length > 0) return { ok: false, message: LINK_NOT_AN_ARGUMENT };
   const device = values.device;
   if (device !== undefined && !DEVICE_NAME.test(device))
     return { ok: false, message: "--device takes letters, digits, '.', '_' or '-'" };
-  return { ok: true, link: positionals[0]!, device };
+  const linkFile = values["link-file"];
+  if (linkFile === "") return { ok: false, message: "--link-file takes a file's path" };
+  return { ok: true, linkFile, device };
 }
 
 function parse(args: string[]) {
-  return parseArgs({ args, options: { device: { type: "string" } }, allowPositionals: true, strict: true });
+  return parseArgs({
+    args,
+    options: { device: { type: "string" }, "link-file": { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
 }

@@ -1,7 +1,7 @@
 // The options every Claude Code bridge takes (`parley mcp`, `parley hook`) and the one place that
 // turns them into an ExternalAgent: where Parley is, which agent key or agent link to use, what the
-// session is called. A bad link, or a credential that could answer cards, is one line on stderr and
-// exit code 2 (client/credential-kind.ts decides which).
+// session is called. No credential, a bad link, or a credential that could answer cards is one line
+// on stderr and exit code 2 (client/credential-kind.ts decides which).
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { BadLinkError, bridgeCredentialRefusal, ExternalAgent, parseShareLink } from "../client/client";
@@ -34,7 +34,7 @@ export function fail(message: string, code: number): never {
 
 /**
  * Reads the bridge's flags (and PARLEY_SERVER / PARLEY_AGENT_KEY / PARLEY_LINK, and PARLEY_TOKEN,
- * which only an agent key may fill); bad ones, and any credential that can answer, exit 2.
+ * which only an agent key may fill); bad ones, none at all, and any credential that can answer, exit 2.
  */
 export function readBridgeArgs(
   args: string[],
@@ -57,8 +57,9 @@ export function readBridgeArgs(
   const refused = bridgeCredentialRefusal({ agentKey, token, link });
   if (refused) fail(refused, 2);
   if (!server && !link) fail(`give --server URL or --link AGENT_LINK\n${usage}`, 2);
+  // Never echoed: a link is a credential, and stderr ends up in the agent's logs.
   if (link && !parseShareLink(link))
-    fail(`not a Parley agent link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
+    fail("--link is not a Parley agent link (expected https://host/#/s/<id>?token=…)", 2);
   if (server && !link) {
     try {
       const url = new URL(server);

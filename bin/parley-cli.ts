@@ -1,4 +1,5 @@
-// `parley attach <share link>`: a terminal becomes one more device of a session. `parley vapid-keys`
+// `parley attach`: a terminal becomes one more device of a session, its share link read from a file,
+// a prompt or standard input (never an argument). `parley vapid-keys`
 // prints a fresh VAPID key pair for Web Push. `parley mcp` and `parley hook` bridge Claude Code to
 // a session; `parley acp` bridges any Agent Client Protocol agent; `parley channels` sets up a chat
 // platform. Exit codes: 0 left cleanly, 1 failure, 2 bad link or usage.
@@ -8,6 +9,7 @@ import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../client/client";
 import { inert } from "../src/protocol/inert-text";
 import { readAttachArgs } from "./attach-args";
+import { firstLine, linkFromFile } from "./attach-link";
 import { runAcp } from "./parley-acp";
 import { readTelegramArgs, setTelegramWebhook } from "./parley-channels";
 import { readDiscordArgs, setUpDiscord } from "./parley-channels-discord";
@@ -16,11 +18,14 @@ import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
 
 const USAGE = `Usage:
-  parley attach <share link> [--device <name>]   answer and chat from this terminal
+  parley attach [--link-file FILE] [--device <name>]
+                                                 answer and chat from this terminal; the share link
+                                                 is read from FILE, else from standard input (pasted
+                                                 when asked, or piped), never from the arguments
   parley vapid-keys                              print a VAPID key pair for Web Push
-  parley mcp --server URL [--token T] | --link L  Claude Code's permission prompt (stdio MCP tool \`approve\`)
-  parley hook --server URL [--token T] | --link L Claude Code command hook (permissions and progress)
-  parley acp --server URL [--token T] | --link L [--prompt TEXT] -- <agent command…>
+  parley mcp --server URL --agent-key K | --link L  Claude Code's permission prompt (stdio MCP tool \`approve\`)
+  parley hook --server URL --agent-key K | --link L Claude Code command hook (permissions and progress)
+  parley acp --server URL --agent-key K | --link L [--prompt TEXT] -- <agent command…>
                                                  an ACP agent's permissions, beside the editor or headless
   parley channels telegram --set-webhook URL [--bot-token T] [--secret-token S]
                                                  point a Telegram bot at Parley's webhook
@@ -36,9 +41,11 @@ function fail(message: string, code: number): never {
 async function attach(args: string[]): Promise<void> {
   const read = readAttachArgs(args);
   if (!read.ok) fail(`${read.message}\n${USAGE}`, 2);
-  const { link, device } = read;
+  const { linkFile, device } = read;
+  const link = await readLink(linkFile);
+  // Never echoed: the link is the credential.
   const route = parseShareLink(link);
-  if (!route) fail(`not a Parley share link: ${link} (expected https://host/#/s/<id>?token=…)`, 2);
+  if (!route) fail("not a Parley share link (expected https://host/#/s/<id>?token=…)", 2);
   try {
     await fetchSnapshot(route.baseUrl, route.sessionId, route.token);
   } catch (error) {
@@ -73,6 +80,21 @@ async function attach(args: string[]): Promise<void> {
   rl.on("close", leave);
   process.on("SIGTERM", leave);
   client.connect();
+}
+
+/** The share link from `--link-file`, else the first line of standard input (asked for on a terminal). */
+async function readLink(linkFile: string | undefined): Promise<string> {
+  if (linkFile !== undefined) {
+    try {
+      return await linkFromFile(linkFile);
+    } catch (error) {
+      fail(`cannot read --link-file: ${error instanceof Error ? error.message : String(error)}`, 2);
+    }
+  }
+  if (process.stdin.isTTY) process.stderr.write("Paste the session's share link and press Enter: ");
+  const link = await firstLine(process.stdin);
+  if (!link) fail(`attach needs a share link\n${USAGE}`, 2);
+  return link;
 }
 
 async function vapidKeys(): Promise<void> {

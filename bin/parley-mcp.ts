@@ -44,8 +44,8 @@ class McpBridge {
   private connect(): Promise<ExternalAgent> {
     this.agent ??= connectAgent(this.settings, this.key).then(
       (agent) => {
-        const where =
-          agent.personLink ?? `${agent.baseUrl}/#/s/${agent.sessionId} (open it from your Parley inbox)`;
+        // The session's address without a token: Claude Code keeps this line in its logs.
+        const where = `${agent.baseUrl}/#/s/${agent.sessionId} (open it from your Parley inbox)`;
         process.stderr.write(`parley: Claude Code's requests appear at ${where}\n`);
         return agent;
       },

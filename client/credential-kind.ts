@@ -75,9 +75,12 @@ export interface BridgeCredentials {
 /**
  * Null when the bridge may start with these credentials; else the one line saying why not and
  * what to use instead. Only an agent key or an agent link passes: anything that can answer a card
- * (the gateway token, an owner token, an answer link, an inbox link) is refused.
+ * (the gateway token, an owner token, an answer link, an inbox link), a link whose token is none
+ * Parley issues, and no credential at all (which once made the bridge the session's owner, and had
+ * it print the owner's link) are refused.
  */
 export function bridgeCredentialRefusal(given: BridgeCredentials): string | null {
+  if (!given.agentKey && !given.token && !given.link) return `refusing to start: no credential; ${INSTEAD}`;
   const checks: Array<[string, string | undefined, boolean]> = [
     ["--agent-key", given.agentKey, false],
     ["--token", given.token, false],
@@ -88,8 +91,10 @@ export function bridgeCredentialRefusal(given: BridgeCredentials): string | null
     const token = isLink ? tokenOfLink(value) : value;
     const kind = token === null ? "unknown" : credentialKind(token);
     if (isLink ? kind === "agent_link" : kind === "agent_key") continue;
-    // A link with no token Parley issues answers nothing: the server's refusal says what it is.
-    if (isLink && kind === "unknown") continue;
+    // A token of no shape Parley issues may be anything, the gateway token included.
+    if (isLink && kind === "unknown") {
+      return `refusing to start: ${flag} holds no token Parley issues (an agent link is https://host/#/s/<id>?token=…); ${INSTEAD}`;
+    }
     if (kind === "agent_link") return `${flag} is given an agent link: pass it with --link instead`;
     if (kind === "agent_key") return "--link is given an agent key: pass it with --agent-key instead";
     return `refusing to start: ${flag} is ${WHAT[kind]}; ${INSTEAD}`;

@@ -13,6 +13,7 @@ import { agentLine } from "../../client/agent-line";
 import type { ExternalAgent, ProgressEvent } from "../../client/client";
 import { cardKey, externalKey } from "../../src/bridge/card-key";
 import { waitForCard } from "../../src/bridge/card-wait";
+import { AgentCwd } from "../../src/protocol/external";
 import { type BridgeSettings, connectAgent } from "../bridge-options";
 import { cardForPermission, outcomeForCard } from "./acp-permissions";
 import { AcpProgress } from "./acp-progress";
@@ -31,6 +32,8 @@ interface Session {
   progress: AcpProgress;
   posting: Promise<void>;
   title?: string;
+  /** The folder the editor opened the session in (ACP `session/new`'s cwd): the agent's working folder. */
+  cwd?: string;
   /** INVARIANT: cards waiting for a person; losing them with the process is harmless, as the
    * process exiting withdraws them (or, killed, leaves them to their deadline). */
   open: Set<AbortController>;
@@ -57,6 +60,16 @@ export class ParleySessions {
     if (!this.nameOverride && name) this.agentName = name.slice(0, 64);
   }
 
+  /**
+   * The working folder of ACP session `sessionId`, as the editor gave it to the agent (`session/new`,
+   * `session/load`): relative path rules resolve against it. A folder Parley would refuse is dropped.
+   */
+  located(sessionId: string, cwd: string): void {
+    const parsed = AgentCwd.safeParse(cwd);
+    if (parsed.success) this.session(sessionId).cwd = parsed.data;
+    else delete this.session(sessionId).cwd;
+  }
+
   private session(sessionId: string): Session {
     let session = this.sessions.get(sessionId);
     if (!session) {
@@ -78,7 +91,7 @@ export class ParleySessions {
       connecting.then(
         (agent) =>
           this.log(
-            `ACP session ${sessionId} asks in Parley: ${agent.personLink ?? `session ${agent.sessionId}`}`,
+            `ACP session ${sessionId} asks in Parley: session ${agent.sessionId} (open it from your Parley inbox)`,
           ),
         () => {},
       );
@@ -150,6 +163,7 @@ export class ParleySessions {
       const card = {
         ...cardForPermission(params),
         key: cardKey(`${params.toolCall.toolCallId}.${requestId}`),
+        ...(session.cwd ? { cwd: session.cwd } : {}),
       };
       const state = await waitForCard(line, card, {
         signal: controller.signal,

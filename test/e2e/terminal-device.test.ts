@@ -1,4 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -15,10 +18,21 @@ import {
 import { hasTmux, TmuxTerminal } from "./tmux-terminal";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const LINKS = mkdtempSync(join(tmpdir(), "parley-attach-"));
+
+/** A file holding `link`, for `--link-file`: the link is never an argument. */
+function linkFile(link: string): string {
+  const path = join(LINKS, `${crypto.randomUUID()}.txt`);
+  writeFileSync(path, `${link}\n`, { mode: 0o600 });
+  return path;
+}
 const PARLEY = [process.execPath, "bin/parley.mjs"];
 
 function attach(session: TestSession): TmuxTerminal {
-  const terminal = TmuxTerminal.start([...PARLEY, "attach", session.shareUrl, "--device", "terminal"], ROOT);
+  const terminal = TmuxTerminal.start(
+    [...PARLEY, "attach", "--link-file", linkFile(session.shareUrl), "--device", "terminal"],
+    ROOT,
+  );
   terminals.push(terminal);
   return terminal;
 }
@@ -218,10 +232,11 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
     ).json();
     const wrongToken = session.shareUrl.replace(/token=[^&]+/, `token=${"A".repeat(43)}`);
     for (const link of [wrongToken, "https://example.invalid/not-a-link"]) {
-      const run = spawnSync(PARLEY[0]!, [PARLEY[1]!, "attach", link], {
+      const run = spawnSync(PARLEY[0]!, [PARLEY[1]!, "attach"], {
         cwd: ROOT,
         encoding: "utf8",
         timeout: 15_000,
+        input: `${link}\n`,
       });
       expect(run.status).toBe(2);
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
@@ -235,5 +250,19 @@ describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler d
       })
     ).json();
     expect(after).toEqual(before);
+  });
+
+  it("refuses a link given as an argument with exit code 2, saying how to pass it, and never prints it", () => {
+    const session = { shareUrl: `${baseUrl()}/#/s/${"0".repeat(32)}?token=${"B".repeat(43)}` };
+    for (const args of [[session.shareUrl], ["--device", "terminal", session.shareUrl]]) {
+      const run = spawnSync(PARLEY[0]!, [PARLEY[1]!, "attach", ...args], {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 15_000,
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/--link-file FILE, on standard input, or paste it/);
+      expect(`${run.stdout}${run.stderr}`).not.toContain("B".repeat(43));
+    }
   });
 });

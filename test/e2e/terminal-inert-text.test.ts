@@ -1,4 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
@@ -21,9 +24,24 @@ afterEach(() => {
   terminals = [];
 });
 
+/** A file holding `link`, for `--link-file`: the link is never an argument. */
+function linkFile(link: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "parley-attach-")), "link.txt");
+  writeFileSync(path, `${link}\n`, { mode: 0o600 });
+  return path;
+}
+
 function attach(session: TestSession): TmuxTerminal {
   const terminal = TmuxTerminal.start(
-    [process.execPath, "bin/parley.mjs", "attach", session.shareUrl, "--device", "terminal"],
+    [
+      process.execPath,
+      "bin/parley.mjs",
+      "attach",
+      "--link-file",
+      linkFile(session.shareUrl),
+      "--device",
+      "terminal",
+    ],
     ROOT,
   );
   terminals.push(terminal);

@@ -1,34 +1,40 @@
 import { describe, expect, it } from "vitest";
-import { readAttachArgs } from "../../../bin/attach-args";
+import { LINK_NOT_AN_ARGUMENT, readAttachArgs } from "../../../bin/attach-args";
 
 const LINK = "https://parley.example/#/s/0123456789abcdef0123456789abcdef?token=t";
 
 describe("parley attach's arguments", () => {
-  it("reads the device name given before the link as the device, and the link as the link", () => {
-    expect(readAttachArgs(["--device", "phone", LINK])).toEqual({ ok: true, link: LINK, device: "phone" });
+  it("reads the device name and the link's file, in either order and either form, or neither", () => {
+    expect(readAttachArgs(["--device", "phone", "--link-file", "link.txt"])).toEqual({
+      ok: true,
+      linkFile: "link.txt",
+      device: "phone",
+    });
+    expect(readAttachArgs(["--link-file=l", "--device=tablet"])).toEqual({
+      ok: true,
+      linkFile: "l",
+      device: "tablet",
+    });
+    expect(readAttachArgs([])).toEqual({ ok: true, linkFile: undefined, device: undefined });
   });
 
-  it("reads the device name after the link, in --device=name form, or not at all", () => {
-    expect(readAttachArgs([LINK, "--device", "laptop"])).toEqual({ ok: true, link: LINK, device: "laptop" });
-    expect(readAttachArgs([`--device=tablet`, LINK])).toEqual({ ok: true, link: LINK, device: "tablet" });
-    expect(readAttachArgs([LINK])).toEqual({ ok: true, link: LINK, device: undefined });
+  it("refuses the link as an argument, where ps and shell history show it, saying how to pass it", () => {
+    for (const args of [[LINK], ["--device", "phone", LINK], [LINK, "--link-file", "l"], ["not-a-link"]]) {
+      expect(readAttachArgs(args)).toEqual({ ok: false, message: LINK_NOT_AN_ARGUMENT });
+    }
+    expect(LINK_NOT_AN_ARGUMENT).toMatch(/--link-file FILE, on standard input, or paste it/);
   });
 
-  it("refuses a missing link, two links, an unknown option, a device without a name, and a bad name", () => {
-    expect(readAttachArgs([])).toEqual({ ok: false, message: "attach needs a share link" });
-    expect(readAttachArgs(["--device", "phone"])).toEqual({
-      ok: false,
-      message: "attach needs a share link",
-    });
-    expect(readAttachArgs([LINK, LINK])).toEqual({
-      ok: false,
-      message: "attach takes one share link, not 2",
-    });
-    expect(readAttachArgs(["--colour", "red", LINK])).toMatchObject({ ok: false, message: /--colour/ });
-    expect(readAttachArgs([LINK, "--device"])).toMatchObject({ ok: false, message: /--device/ });
-    expect(readAttachArgs(["--device", "my phone!", LINK])).toEqual({
+  it("refuses an unknown option, a device without a name, a bad name, and an empty file name", () => {
+    expect(readAttachArgs(["--colour", "red"])).toMatchObject({ ok: false, message: /--colour/ });
+    expect(readAttachArgs(["--device"])).toMatchObject({ ok: false, message: /--device/ });
+    expect(readAttachArgs(["--device", "my phone!"])).toEqual({
       ok: false,
       message: "--device takes letters, digits, '.', '_' or '-'",
+    });
+    expect(readAttachArgs(["--link-file="])).toEqual({
+      ok: false,
+      message: "--link-file takes a file's path",
     });
   });
 });

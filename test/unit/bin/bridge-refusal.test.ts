@@ -78,6 +78,33 @@ describe("a bridge started with a credential that can answer", () => {
   });
 });
 
+describe("a bridge started with no credential, or a link it cannot classify", () => {
+  it("exits 2 with one line saying what to pass, never echoing the link", async () => {
+    const owner = await signSessionToken(SECRET, SESSION);
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [["--server", SERVER], {}, /no credential/],
+      [[], { PARLEY_SERVER: SERVER }, /no credential/],
+      [["--server", SERVER, "--agent-key", ""], {}, /no credential/],
+      [
+        ["--link", `${SERVER}/#/s/${SESSION}?token=the-gateway-token`],
+        {},
+        /--link holds no token Parley issues/,
+      ],
+      [["--link", "the-gateway-token"], {}, /--link holds no token Parley issues/],
+      [["--link", `${SERVER}/#/inbox?token=${owner}`], {}, /owner token/],
+    ];
+    for (const [args, environment, why] of cases) {
+      const started = start(args, environment);
+      expect(started.code, args.join(" ")).toBe(2);
+      expect(started.stderr).toMatch(/^parley: refusing to start: .*\n$/);
+      expect(started.stderr).toMatch(why);
+      expect(started.stderr).toContain("--agent-key");
+      expect(started.stderr).not.toContain("the-gateway-token");
+      expect(started.stderr).not.toContain(owner);
+    }
+  });
+});
+
 describe("a bridge started with an agent key or an agent link", () => {
   it("starts", async () => {
     const { key } = await signAgentKey(SECRET, "alice@example.com", LINK_ID);

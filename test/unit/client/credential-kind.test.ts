@@ -60,9 +60,17 @@ describe("a bridge's credentials", () => {
     expect(bridgeCredentialRefusal({ agentKey: given.agentKey })).toBeNull();
     expect(bridgeCredentialRefusal({ token: given.agentKey })).toBeNull();
     expect(bridgeCredentialRefusal({ link: url(given.agent) })).toBeNull();
-    expect(bridgeCredentialRefusal({})).toBeNull();
-    // A link with a token Parley never issued answers nothing; the server says what is wrong with it.
-    expect(bridgeCredentialRefusal({ link: url("not-a-real-token") })).toBeNull();
+  });
+
+  it("are refused with none at all, and with a link whose token is none Parley issues", () => {
+    for (const input of [{}, { agentKey: "", token: "", link: "" }]) {
+      expect(bridgeCredentialRefusal(input)).toMatch(/^refusing to start: no credential; .*--agent-key/);
+    }
+    for (const token of ["not-a-real-token", "the-gateway-token", "a.b.c"]) {
+      const refused = bridgeCredentialRefusal({ link: url(token) });
+      expect(refused).toMatch(/^refusing to start: --link holds no token Parley issues/);
+      expect(refused).not.toContain(token);
+    }
   });
 
   it("are refused, saying why and what to use instead, when they could answer a card", async () => {
