@@ -1,7 +1,7 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
 // arguments and approve, or deny with a reason.
 import { approvalOf } from "../src/interactions/kinds/approval-view";
-import { approvalsText } from "../src/protocol/approval-words";
+import { approvalsText, stillWaitingFor } from "../src/protocol/approval-words";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 import { GrantSteps } from "./grant-steps";
 
@@ -39,7 +39,10 @@ class ApprovalPrompt implements CardPrompt {
         ...(described === null ? [] : [`  input: ${input}`]),
         ...(this.card.approvals
           ? [
-              `  ${approvalsText(this.card.approvals)}: this call needs ${this.card.approvals.needed} different people`,
+              `  ${approvalsText({ ...this.card.approvals, unreachable: undefined })}: this call needs ${this.card.approvals.needed} different people`,
+              ...(this.card.approvals.unreachable
+                ? [`  ${stillWaitingFor(this.card.approvals)} (or let its deadline pass)`]
+                : []),
             ]
           : []),
         "  a) approve   l) always allow this tool   g) allow … for   e) edit, then approve   d) deny",

@@ -1,10 +1,11 @@
-// An approval a deployment's rule made wait for several distinct answerers (APPROVAL_POLICIES):
-// each new answerer's approval is counted and announced ("1 of 2 approvals") and the card stays
-// open; the last one resolves it as usual. A denial is never counted: it decides at once.
+// An approval a deployment's rule made wait for several distinct people (APPROVAL_POLICIES): each
+// new person's approval is counted and announced ("1 of 2 approvals") and the card stays open; the
+// last one resolves it as usual. A denial is never counted: it decides at once. People, not
+// credentials, are counted: a person's page, inbox, links and chat accounts are one approver.
 
-import type { ApprovalCounted } from "../protocol/approval-policy";
-import { approvalsText } from "../protocol/approval-words";
-import { answererKey, type Decider } from "../protocol/decider";
+import type { ApprovalCount, ApprovalCounted } from "../protocol/approval-policy";
+import { approvalsText, stillWaitingFor } from "../protocol/approval-words";
+import { approverKey, type Decider } from "../protocol/decider";
 import type { ErrorBody } from "../protocol/errors";
 import type { AgentDeps } from "./agent-deps";
 import { markOf } from "./frame-mark";
@@ -23,15 +24,17 @@ export function countApproval(
   response: unknown,
   sent: { deviceId: string | null; decider: Decider | null; at: number },
 ): CountResult {
-  const card = deps.approvals?.of(record.id);
-  if (!card || !deps.approvals) return null;
+  const approvals = deps.approvals;
+  const card = approvals?.of(record.id);
+  if (!card || !approvals) return null;
   const { decider, at } = sent;
-  const key = decider ? answererKey(decider) : null;
+  const key = decider ? approverKey(decider, approvals.owner()) : null;
+  const reach = approvals.unreachable ? { unreachable: approvals.unreachable } : {};
   const so = approvalsText({ given: card.approvers.length, needed: card.needed });
   if (!decider || key === null) {
     return refuse(
       "forbidden",
-      `This call needs approvals from ${card.needed} different people; only a person, a link or a chat account gives one`,
+      `This call needs approvals from ${card.needed} different people; only a person answering gives one`,
     );
   }
   // Every approver must have approved the same call: an edit would run what only one of them saw.
@@ -44,19 +47,20 @@ export function countApproval(
   if (card.approvers.some((approver) => approver.key === key)) {
     return refuse(
       "already_approved",
-      `You already approved this call; it needs approvals from ${card.needed} different people (${so} so far)`,
+      `You already approved this call; it needs approvals from ${card.needed} different people (${so} so far): ${stillWaitingFor(reach)}`,
     );
   }
-  deps.approvals.add(record.id, { key, decider, at });
+  approvals.add(record.id, { key, decider, at });
   const given = card.approvers.length + 1;
   if (given >= card.needed) return null;
   const by = [...card.approvers.map((approver) => approver.decider), decider].map(
     (approver) => approver.label ?? approver.kind,
   );
+  const count: ApprovalCount = { needed: card.needed, given, by, ...reach };
   const counted: ApprovalCounted = {
     toolCallId: record.toolCallId,
     interactionId: record.id,
-    approvals: { needed: card.needed, given, by },
+    approvals: count,
     decider,
     deviceId: sent.deviceId,
     at,

@@ -1,6 +1,7 @@
 // Pausing: a pending interaction is a row with a deadline plus a prompt event. Nothing waits in
 // memory; the answer, the alarm or a cancel resumes the loop from storage.
 import type { ToolUseBlockParam } from "../model/model-client";
+import type { ApprovalCount } from "../protocol/approval-count";
 import type { AgentDeps } from "./agent-deps";
 import { cardDeadline } from "./card-deadline";
 import { topMark } from "./frame-mark";
@@ -75,16 +76,18 @@ export function storePending(deps: StorePendingDeps, pending: PendingInteraction
 
 /**
  * Records that a new approval needs `needed` distinct approvals, when more than one: the prompt
- * event's `approvals` field ("0 of 2 approvals") that every device shows.
+ * event's `approvals` field ("0 of 2 approvals", and why a second person cannot come where none
+ * exists) that every device shows.
  */
 export function openApprovals(
   deps: Pick<AgentDeps, "approvals">,
   id: string,
   needed: number,
-): { approvals?: { needed: number; given: number; by: string[] } } {
+): { approvals?: ApprovalCount } {
   if (needed <= 1 || !deps.approvals) return {};
   deps.approvals.open(id, needed);
-  return { approvals: { needed, given: 0, by: [] } };
+  const unreachable = deps.approvals.unreachable;
+  return { approvals: { needed, given: 0, by: [], ...(unreachable ? { unreachable } : {}) } };
 }
 
 /** What opening a card reads and writes: storing it, or the error result of a bad request. */

@@ -243,9 +243,9 @@ export interface GrantGate {
   decide(calls: { toolName: string; input: unknown }[]): Promise<(GrantDecision | null)[]>;
 }
 
-/** One distinct answerer's approval of a card that needs several. */
+/** One distinct person's approval of a card that needs several. */
 export interface CardApprover {
-  /** Tells answerers apart (answererKey): one person, one link, one chat account. */
+  /** Tells approvers apart (approverKey): the person the answer counts as. */
   key: string;
   decider: Decider;
   at: number;
@@ -262,6 +262,13 @@ export interface CardApprovals {
   open(interactionId: string, needed: number): void;
   /** A card's needs and approvals so far; null for a card that needs one. */
   of(interactionId: string): { needed: number; approvers: CardApprover[] } | null;
-  /** Adds one answerer's approval (the caller checked it is a new answerer). */
+  /** Adds one person's approval (the caller checked it is a new person). */
   add(interactionId: string, approver: CardApprover): void;
+  /** The session's creator, whom an answer that names no person counts as (approverKey). */
+  owner(): string | null;
+  /**
+   * Why no approval after the first can come here (the deployment knows only one person), shown on
+   * every such card; null where another person can approve.
+   */
+  readonly unreachable: string | null;
 }

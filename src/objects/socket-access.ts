@@ -2,7 +2,7 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import * as z from "zod";
-import { Access, OwnerVersion, Role } from "../protocol/access";
+import { Access, OwnerVersion, Role, SignedInAs } from "../protocol/access";
 import { describeZodError, type ErrorBody } from "../protocol/errors";
 import type { AckFrame } from "../protocol/frames";
 import { DeviceId } from "../protocol/session";
@@ -33,6 +33,8 @@ export const SocketAttachment = z.object({
   role: Role,
   linkId: z.string().nullable(),
   ownerVersion: OwnerVersion.optional(),
+  /** Who Access signed in as when the socket connected: its answers count as that person. */
+  signedInAs: SignedInAs.optional(),
 });
 export type SocketAttachment = z.infer<typeof SocketAttachment>;
 

@@ -23,11 +23,23 @@ export const LinkId = z.string().regex(/^[0-9a-f]{32}$/, "link id must be 32 hex
 /** The owner token's version: 1 at creation, one more at each rotation. */
 export const OwnerVersion = z.number().int().min(1).max(1_000_000);
 
+/**
+ * The person Cloudflare Access signed in who presented a credential: set by the Worker behind
+ * Access only (src/router/session-owner-guard.ts), so two approvals through links are two people
+ * only when two identities gave them.
+ */
+export const SignedInAs = z.string().min(1).max(320);
+
 /** Who presented a request: the owner, or the holder of share link `linkId`. */
 export const Access = z.discriminatedUnion("role", [
   // `ownerVersion`: which owner token (absent: the first); rotating it retires the older ones.
-  z.strictObject({ role: z.literal("owner"), linkId: z.null(), ownerVersion: OwnerVersion.optional() }),
-  z.strictObject({ role: LinkRole, linkId: LinkId }),
+  z.strictObject({
+    role: z.literal("owner"),
+    linkId: z.null(),
+    ownerVersion: OwnerVersion.optional(),
+    signedInAs: SignedInAs.optional(),
+  }),
+  z.strictObject({ role: LinkRole, linkId: LinkId, signedInAs: SignedInAs.optional() }),
 ]);
 export type Access = z.infer<typeof Access>;
 

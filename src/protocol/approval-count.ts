@@ -7,5 +7,11 @@ export const ApprovalCount = z.object({
   given: z.number().int().nonnegative(),
   /** Who approved so far, as the server knows them, in order. */
   by: z.array(z.string()),
+  /**
+   * Why no approval still to come can be given here: the deployment knows only one person (no
+   * Cloudflare Access), so the card waits for someone who does not exist and only a denial or its
+   * deadline ends it. Absent where another person can approve.
+   */
+  unreachable: z.string().optional(),
 });
 export type ApprovalCount = z.infer<typeof ApprovalCount>;

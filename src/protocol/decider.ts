@@ -34,6 +34,13 @@ export const Decider = z.object({
   id: z.string().nullable(),
   /** The kind of device the answer came from; null when nobody answered (a grant, a deadline). */
   device: DeviceKind.nullable(),
+  /**
+   * The person an answer counts as (docs/trust.md#trust-who-may-answer): the Access identity that
+   * presented the credential, else the person it leads back to (the session's creator for its owner
+   * token and share links, the inbox's person for an inbox link or a linked chat account). Null in a
+   * session no person created; absent on records kept before answers named their person.
+   */
+  personId: z.string().nullable().optional(),
 });
 export type Decider = z.infer<typeof Decider>;
 
@@ -46,10 +53,14 @@ export function answererName(decider: Decider | null | undefined): string | null
 }
 
 /**
- * The key that tells answerers apart for a rule needing several approvals: one person, one link,
- * one chat account; null for a decider that is nobody answering.
+ * The key that tells approvers apart for a rule needing several approvals: the person an answer
+ * counts as, however it came (page, terminal, inbox, a link, a chat account); null for a decider
+ * that is nobody answering. An answer that names no person counts as `owner`, the session's
+ * creator: records kept before answers named their person, whose credentials all led back to them
+ * or to links they minted, and every credential of a session no person created (`owner` null).
  */
-export function answererKey(decider: Decider): string | null {
-  if (!ANSWERER_KINDS.has(decider.kind) || decider.id === null) return null;
-  return `${decider.kind}:${decider.id}`;
+export function approverKey(decider: Decider, owner: string | null): string | null {
+  if (!ANSWERER_KINDS.has(decider.kind)) return null;
+  const person = decider.personId ?? owner;
+  return person === null ? "owner" : `person:${person}`;
 }

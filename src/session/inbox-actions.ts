@@ -63,16 +63,18 @@ export function inboxActorDevice(actor: InboxActor): string {
 
 /**
  * Who decides when an inbox actor answers: the person, or an inbox link, from the inbox page; a
- * linked chat account from chat, known by its platform and account id.
+ * linked chat account from chat, known by its platform and account id. Each counts as the person.
  */
 export function inboxActorDecider(actor: InboxActor): Decider {
+  // Every inbox actor is its person's: the person, their linked account, a link they minted.
+  const personId = actor.person;
   if (actor.kind === "person")
-    return { kind: "person", label: actor.person, id: actor.person, device: "page" };
+    return { kind: "person", label: actor.person, id: actor.person, device: "page", personId };
   if (actor.kind === "chat") {
     const id = `${actor.platform}:${actor.accountId}`;
-    return { kind: "chat", label: chatAnswerer(actor), id, device: "chat" };
+    return { kind: "chat", label: chatAnswerer(actor), id, device: "chat", personId };
   }
-  return { kind: "link", label: linkAnswerer(actor), id: actor.linkId, device: "page" };
+  return { kind: "link", label: linkAnswerer(actor), id: actor.linkId, device: "page", personId };
 }
 
 /** Each actor's own allowance: the person's, each chat account's, each link's. */

@@ -4,6 +4,7 @@
 import type { Config } from "../config";
 import type { Notifier } from "../notify/notifier";
 import type { ObjectClock } from "../objects/object-clock";
+import { approvalsUnreachable } from "./card-approvals";
 import { sessionDeadlineSources } from "./deadlines/session-deadline-sources";
 import type { InboxReport } from "./inbox-report/inbox-report";
 import { sessionInboxReport } from "./inbox-report/session-inbox-report";
@@ -51,6 +52,7 @@ export function wireSessionState(wiring: SessionWiring): { state: SessionState; 
       console.error("SessionObject could not record the refused write", again);
     }
   };
+  state.cardApprovals.unreachable = approvalsUnreachable(wiring.config);
   inboxReport = sessionInboxReport(state, wiring.config, wiring.env);
   state.deadlines.add(
     ...sessionDeadlineSources(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answererKey, answererName, type Decider } from "../../../src/protocol/decider";
+import { answererName, approverKey, type Decider } from "../../../src/protocol/decider";
 import { StoredDecider } from "../../../src/protocol/decisions";
 
 const decider = (kind: Decider["kind"], id: string | null, label: string | null = id): Decider => ({
@@ -9,28 +9,40 @@ const decider = (kind: Decider["kind"], id: string | null, label: string | null 
   device: null,
 });
 
-describe("answererKey", () => {
-  it("tells a person, a link and a chat account apart, and the same one on any device is one", () => {
+describe("approverKey", () => {
+  it("counts every door of one person as that person: page, terminal, their links and their chat account", () => {
+    const ana = { personId: "ana@example.com" };
     const keys = [
-      answererKey({ ...decider("person", "ana@example.com"), device: "page" }),
-      answererKey({ ...decider("person", "ana@example.com"), device: "terminal" }),
-      answererKey(decider("link", "link_1")),
-      answererKey(decider("link", "link_2")),
-      answererKey(decider("chat", "telegram:42")),
+      approverKey({ ...decider("person", "ana@example.com"), device: "page", ...ana }, "ana@example.com"),
+      approverKey({ ...decider("person", "ana@example.com"), device: "terminal", ...ana }, null),
+      approverKey({ ...decider("link", "link_1"), ...ana }, "ana@example.com"),
+      approverKey({ ...decider("link", "link_2"), ...ana }, "ana@example.com"),
+      approverKey({ ...decider("chat", "telegram:42"), ...ana }, "ana@example.com"),
     ];
-    expect(keys).toEqual([
-      "person:ana@example.com",
-      "person:ana@example.com",
-      "link:link_1",
-      "link:link_2",
-      "chat:telegram:42",
-    ]);
+    expect(new Set(keys)).toEqual(new Set(["person:ana@example.com"]));
   });
 
-  it("is nobody for a grant, a deadline, a policy, a withdrawal, the session, or an answerer without an id", () => {
+  it("tells two people apart, even through one link", () => {
+    const link = decider("link", "link_1");
+    expect(approverKey({ ...link, personId: "ana@example.com" }, "ana@example.com")).not.toBe(
+      approverKey({ ...link, personId: "bo@example.com" }, "ana@example.com"),
+    );
+  });
+
+  it("counts an answer that names no person as the session's owner, and every one of them alike where nobody created the session", () => {
+    expect(approverKey(decider("link", "link_1"), "ana@example.com")).toBe("person:ana@example.com");
+    expect(approverKey({ ...decider("chat", "telegram:42"), personId: null }, "ana@example.com")).toBe(
+      "person:ana@example.com",
+    );
+    expect(approverKey(decider("link", "link_1"), null)).toBe(approverKey(decider("person", null), null));
+    expect(approverKey(decider("link", "link_1"), null)).not.toBeNull();
+  });
+
+  it("is nobody for a grant, a deadline, a policy, a withdrawal or the session", () => {
     for (const kind of ["grant", "deadline", "policy", "withdrawal", "system"] as const)
-      expect(answererKey(decider(kind, "x"))).toBeNull();
-    expect(answererKey(decider("link", null, "Bo (share link 1a2b3c4d)"))).toBeNull();
+      expect(
+        approverKey({ ...decider(kind, "x"), personId: "ana@example.com" }, "ana@example.com"),
+      ).toBeNull();
     expect(answererName(decider("grant", "grant_1", "Bash"))).toBeNull();
     expect(answererName(decider("chat", "telegram:42", "Ana · Telegram"))).toBe("Ana · Telegram");
   });

@@ -1,7 +1,7 @@
 // A second person for what matters: a call APPROVAL_POLICIES covers (here `Bash(git push:*)`, a
-// production MCP server, one deploy host) waits for approvals from two distinct answerers. The
-// same answerer twice counts once and is told so, one denial denies, an allow grant is no second
-// person, a deadline still never allows, and every device sees "1 of 2 approvals".
+// production MCP server, one deploy host) waits for approvals from two distinct people (Access
+// identities). The same person twice counts once and is told so, one denial denies, an allow grant
+// is no second person, a deadline still never allows, and every device sees "1 of 2 approvals".
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InboxView } from "../../../src/protocol";
@@ -117,14 +117,15 @@ describe("a rule that needs a second person", () => {
     phone.close();
   });
 
-  it("runs once the person and an answer link approved, and records both approvals", async () => {
+  it("runs once a second signed-in person approved through an answer link, and records both approvals", async () => {
     const ana = new Person("ana.two.both@example.com");
+    const bo = new Person("bo.two.both@example.com");
     const session = await external(ana);
     const link = await answerLink(ana, session, "Bo");
     const card = await push(ana, session);
     expect((await respond(ana, session, session.token, card.interactionId, "approve")).status).toBe(200);
     expect((await read(ana, session, card.interactionId)).status).toBe("pending");
-    const second = await respond(ana, session, link.token, card.interactionId, "approve");
+    const second = await respond(bo, session, link.token, card.interactionId, "approve");
     expect(second.status, await second.clone().text()).toBe(200);
     const done = await read(ana, session, card.interactionId);
     expect(done).toMatchObject({ status: "resolved", resolution: { outcome: "approved" } });
@@ -136,10 +137,10 @@ describe("a rule that needs a second person", () => {
     expect(page.decisions).toEqual([
       expect.objectContaining({
         outcome: "approved",
-        decidedBy: expect.objectContaining({ kind: "link", id: link.linkId }),
+        decidedBy: expect.objectContaining({ kind: "link", id: link.linkId, personId: bo.email }),
         approvals: [
-          expect.objectContaining({ kind: "person", id: ana.email }),
-          expect.objectContaining({ kind: "link", id: link.linkId }),
+          expect.objectContaining({ kind: "person", id: ana.email, personId: ana.email }),
+          expect.objectContaining({ kind: "link", id: link.linkId, personId: bo.email }),
         ],
       }),
     ]);
@@ -147,16 +148,20 @@ describe("a rule that needs a second person", () => {
     expect(csv).toContain(`${ana.email}; Bo (share link ${link.linkId.slice(0, 8)})`);
   });
 
-  it("two answer links are two answerers; one link twice is one", async () => {
+  it("counts two answer links of one person as one approver, and two people through one link as two", async () => {
     const ana = new Person("ana.two.links@example.com");
+    const bo = new Person("bo.two.links@example.com");
+    const cy = new Person("cy.two.links@example.com");
     const session = await external(ana);
-    const bo = await answerLink(ana, session, "Bo");
-    const cy = await answerLink(ana, session, "Cy");
+    const first = await answerLink(ana, session, "Bo");
+    const other = await answerLink(ana, session, "Cy");
     const card = await push(ana, session);
-    expect((await respond(ana, session, bo.token, card.interactionId, "approve")).status).toBe(200);
-    expect((await respond(ana, session, bo.token, card.interactionId, "approve")).status).toBe(409);
+    expect((await respond(bo, session, first.token, card.interactionId, "approve")).status).toBe(200);
+    const again = await respond(bo, session, other.token, card.interactionId, "approve");
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("You already approved this call");
     expect((await read(ana, session, card.interactionId)).status).toBe("pending");
-    expect((await respond(ana, session, cy.token, card.interactionId, "approve")).status).toBe(200);
+    expect((await respond(cy, session, first.token, card.interactionId, "approve")).status).toBe(200);
     expect((await read(ana, session, card.interactionId)).resolution?.outcome).toBe("approved");
   });
 

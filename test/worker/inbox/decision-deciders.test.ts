@@ -1,6 +1,7 @@
 // Who decided, as the decision record names it: each way an answer enters sets its own decider
 // (the page's socket, the terminal's, a share link, the inbox as the person or an inbox link, the
-// HTTP API, the deadline, the agent's withdrawal), and records written before deciders still read.
+// HTTP API, the deadline, the agent's withdrawal), each answer with the person it counts as, and
+// records written before deciders still read.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -61,6 +62,7 @@ describe("who decided, as the decision record names it", () => {
       label: ana.email,
       id: ana.email,
       device: "page",
+      personId: ana.email,
     });
     const second = await open(ana, session);
     const terminal = await ana.connect(session, { client: "terminal", device: "cli-laptop" });
@@ -92,6 +94,7 @@ describe("who decided, as the decision record names it", () => {
       label: `Bo's phone (share link ${link.linkId.slice(0, 8)})`,
       id: link.linkId,
       device: "page",
+      personId: ana.email,
     });
     const second = await open(ana, session);
     const overHttp = await ana.api("POST", `/api/sessions/${session.sessionId}/respond`, {
@@ -120,6 +123,7 @@ describe("who decided, as the decision record names it", () => {
       label: ana.email,
       id: ana.email,
       device: "page",
+      personId: ana.email,
     });
     const minted = await ana.api("POST", "/api/inbox/links", { body: { role: "answer", label: "Tablet" } });
     const link = (await minted.json()) as MintedInboxLink;
@@ -134,6 +138,7 @@ describe("who decided, as the decision record names it", () => {
       kind: "link",
       id: link.linkId,
       device: "page",
+      personId: ana.email,
     });
   });
 

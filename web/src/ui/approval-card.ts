@@ -16,10 +16,14 @@ import { type CardContext, isTextEntry } from "./interaction-card";
 import { mcpOriginLine } from "./mcp-origin";
 import { OWNER_CHOICE } from "./owner-choices";
 
-/** "1 of 2 approvals · ana@example.com": how far a call that needs several people has got. */
+/**
+ * "1 of 2 approvals · ana@example.com": how far a call that needs several people has got, and why
+ * it cannot get there where the deployment knows only one person.
+ */
 function approvalsLine(count: ApprovalCount): string {
   const by = count.by.length > 0 ? ` · ${count.by.join(", ")}` : ` · needs ${count.needed} different people`;
-  return `${approvalsText(count)}${by}`;
+  const so = approvalsText({ given: count.given, needed: count.needed });
+  return `${so}${by}${count.unreachable ? ` · ${count.unreachable}` : ""}`;
 }
 
 /** An external agent's own words about its call, marked as its claim, never styled as Parley's. */

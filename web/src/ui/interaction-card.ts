@@ -2,7 +2,7 @@
 // receipt line, and the "sending / failed" line under the buttons.
 
 import type { CommandOutcome } from "../../../client/session-client";
-import { approvalsText } from "../../../src/protocol/approval-words";
+import { approvalsText, stillWaitingFor } from "../../../src/protocol/approval-words";
 import type { InteractionResolution } from "../../../src/protocol/index";
 import { receiptText } from "../interaction-view";
 import type { InteractionState } from "../session-state";
@@ -64,12 +64,13 @@ export async function runAction(
     const outcome = await action();
     // The card collapses when the resolution event arrives; until then it stays locked. An approval
     // counted on a call that needs several people waits for another person's, not for this device.
-    const counted = (outcome as { result?: { approvals?: { given: number; needed: number } } }).result
-      ?.approvals;
+    const counted = (
+      outcome as { result?: { approvals?: { given: number; needed: number; unreachable?: string } } }
+    ).result?.approvals;
     setText(
       line,
       counted
-        ? `Your approval counts: ${approvalsText(counted)}; waiting for another person`
+        ? `Your approval counts: ${approvalsText({ given: counted.given, needed: counted.needed })}; ${counted.unreachable ? stillWaitingFor(counted) : "waiting for another person"}`
         : "Sent — waiting for the session to confirm…",
     );
   } catch (error) {
