@@ -27,7 +27,8 @@ export function commandDenied(pattern: string, line: string, seen: Invocations):
   return seen.invocations.some((invocation) => {
     const known = invocation.indexOf(null);
     const words = (known === -1 ? invocation : invocation.slice(0, known)) as string[];
-    const text = words.join(" ");
+    // Whitespace folded: `git  push`, `git\tpush` and a carriage return are one separator.
+    const text = words.join(" ").replace(/\s+/g, " ").trim();
     // A word known only when it runs may be anything: any completion of the known start counts.
     return known === -1 ? matchesWhole(read, text) : matchesSomeCompletion(read, text);
   });

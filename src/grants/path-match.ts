@@ -56,6 +56,10 @@ function globToRegExp(glob: string): string {
       if (glob[i + 2] === "/") {
         source += "(?:.*/)?";
         i += 2;
+      } else if (source.endsWith("/") && i + 2 === glob.length) {
+        // A final `/**` also covers the folder itself (a search of `src` under `src/**`).
+        source = `${source.slice(0, -1)}(?:/.*)?`;
+        i += 1;
       } else {
         source += ".*";
         i += 1;

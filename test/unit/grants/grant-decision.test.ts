@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ApplicableGrant, decidingGrant } from "../../../src/grants/grant-decision";
 import { inputDigest } from "../../../src/grants/input-digest";
 import { narrowestRule } from "../../../src/grants/narrowest-rule";
+import { loadShellReader } from "../../../src/grants/shell-reader";
+
+beforeAll(() => loadShellReader());
 
 const NOW = 1_000_000;
 const SESSION = "a".repeat(32);

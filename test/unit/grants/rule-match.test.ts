@@ -1,17 +1,29 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { describeRule, formatRule, parseRule } from "../../../src/grants/grant-rule";
+import { narrowestRule } from "../../../src/grants/narrowest-rule";
 import { type GrantEffect, ruleMatches } from "../../../src/grants/rule-match";
+import { loadShellReader } from "../../../src/grants/shell-reader";
 
-function matches(rule: string, toolName: string, input: unknown, effect: GrantEffect = "allow"): boolean {
+beforeAll(() => loadShellReader());
+
+function matches(
+  rule: string,
+  toolName: string,
+  input: unknown,
+  effect: GrantEffect = "allow",
+  cwd?: string,
+): boolean {
   const parsed = parseRule(rule);
   if (!parsed.ok) throw new Error(parsed.message);
-  return ruleMatches(parsed.rule, { toolName, input }, effect);
+  return ruleMatches(parsed.rule, { toolName, input, ...(cwd === undefined ? {} : { cwd }) }, effect);
 }
 
 const bash = (command: string) => ({ command });
+/** The working folder the bridge reported for the agent process. */
+const APP = "/home/me/app";
 
-// [rule, tool, input, allow matches, deny matches]
-const TABLE: Array<[string, string, unknown, boolean, boolean]> = [
+// [rule, tool, input, allow matches, deny matches, the reported working folder]
+const TABLE: Array<[string, string, unknown, boolean, boolean, string?]> = [
   // Bare tool names and `(*)` cover every call of that tool, and only that tool.
   ["Bash", "Bash", bash("rm -rf /"), true, true],
   ["Bash(*)", "Bash", bash("anything; at all"), true, true],
@@ -49,11 +61,19 @@ const TABLE: Array<[string, string, unknown, boolean, boolean]> = [
   ["Bash(npm run test:*)", "Bash", bash("npm run test\r\nrm -rf ~"), false, true],
   ["Bash(npm run test:*)", "Bash", bash("npm run test > ~/.bashrc"), false, true],
   ["Bash(npm run test:*)", "Bash", bash("npm run test < /etc/passwd"), false, true],
-  ["Bash(npm run test:*)", "Bash", bash('npm run test "; rm -rf ~"'), false, true],
-  ["Bash(npm run test:*)", "Bash", bash("npm run test '&& rm -rf ~'"), false, true],
-  ["Bash(npm run test:*)", "Bash", bash('npm run "test" -- --watch=false'), false, false],
-  ["Bash(npm run test:*)", "Bash", bash("npm run test\t-x"), false, false],
-  ["Bash(npm run test:*)", "Bash", bash("npm  run test"), false, false],
+  // Quoted operators are arguments, not operators: the parser reads them as one word.
+  ["Bash(npm run test:*)", "Bash", bash('npm run test "; rm -rf ~"'), true, true],
+  ["Bash(npm run test:*)", "Bash", bash("npm run test '&& rm -rf ~'"), true, true],
+  // An allow reads the command as written; a deny as the shell runs it.
+  ["Bash(npm run test:*)", "Bash", bash('npm run "test" -- --watch=false'), false, true],
+  ["Bash(npm run test:*)", "Bash", bash("npm run test\t-x"), false, true],
+  ["Bash(npm run test:*)", "Bash", bash("npm  run test"), false, true],
+  // A sandbox escape or an input field the rule does not know is never allowed.
+  ["Bash(npm run test:*)", "Bash", { command: "npm run test", dangerouslyDisableSandbox: true }, false, true],
+  ["Bash", "Bash", { command: "npm run test", dangerouslyDisableSandbox: true }, false, true],
+  ["Bash(npm run test:*)", "Bash", { command: "npm run test", dangerouslyDisableSandbox: false }, true, true],
+  ["Bash(npm run test:*)", "Bash", { command: "npm run test", cwd: "/" }, false, true],
+  ["Bash(npm run test:*)", "Bash", { command: "npm run test", description: "d", timeout: 5 }, true, true],
   ["Bash(npm run test:*)", "Bash", { command: 42 }, false, false],
   ["Bash(npm run test:*)", "Bash", null, false, false],
   // A deny looks at every command of a compound line.
@@ -73,23 +93,39 @@ const TABLE: Array<[string, string, unknown, boolean, boolean]> = [
   ["Bash(ls *)", "Bash", bash("lsof"), false, false],
   ["Bash(ls *)", "Bash", bash("ls -la; rm x"), false, true],
   ["Bash(echo a.b)", "Bash", bash("echo aXb"), false, false],
-  // Paths: globs after `.` and `..` are resolved; relative patterns need a relative path or a cwd.
-  ["Edit(src/**)", "Edit", { file_path: "src/a/b.ts" }, true, true],
-  ["Edit(src/**)", "Write", { file_path: "src/new.ts" }, true, true],
-  ["Edit(src/**)", "MultiEdit", { file_path: "./src/x.ts" }, true, true],
-  ["Edit(src/**)", "Edit", { file_path: "src/../.env" }, false, false],
-  ["Edit(src/**)", "Edit", { file_path: "../src/x.ts" }, false, false],
-  ["Edit(src/**)", "Edit", { file_path: "srcx/a.ts" }, false, false],
-  ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts" }, false, false],
-  // A cwd inside the tool's input is the agent's word, never the folder rules resolve against.
-  ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts", cwd: "/home/me/app" }, false, false],
-  ["Edit(src/**)", "Edit", { file_path: "/home/me/other/src/a.ts", cwd: "/home/me/app" }, false, false],
-  ["Edit(src/**)", "Read", { file_path: "src/a.ts" }, false, false],
-  ["Edit(src/*.ts)", "Edit", { file_path: "src/a.ts" }, true, true],
-  ["Edit(src/*.ts)", "Edit", { file_path: "src/deep/a.ts" }, false, false],
-  ["Edit(src/**/*.ts)", "Edit", { file_path: "src/a.ts" }, true, true],
-  ["Edit(src/**/*.ts)", "Edit", { file_path: "src/deep/er/a.ts" }, true, true],
-  ["Edit(src/**/*.ts)", "Edit", { file_path: "src/deep/a.js" }, false, false],
+  // Paths: globs after `.` and `..` are resolved; a relative pattern resolves against the working
+  // folder the bridge reported, and without one allows nothing (a deny then covers the path under
+  // any folder it could be relative to).
+  ["Edit(src/**)", "Edit", { file_path: "src/a/b.ts" }, false, true],
+  ["Edit(src/**)", "Edit", { file_path: "src/a/b.ts" }, true, true, APP],
+  ["Edit(src/**)", "Write", { file_path: "src/new.ts" }, true, true, APP],
+  ["Edit(src/**)", "MultiEdit", { file_path: "./src/x.ts" }, true, true, APP],
+  ["Edit(src/**)", "Edit", { file_path: "src/../.env" }, false, false, APP],
+  ["Edit(src/**)", "Edit", { file_path: "../src/x.ts" }, false, false, APP],
+  ["Edit(src/**)", "Edit", { file_path: "srcx/a.ts" }, false, false, APP],
+  ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts" }, false, true],
+  ["Edit(src/**)", "Edit", { file_path: "/home/me/app/src/a.ts" }, true, true, APP],
+  ["Edit(src/**)", "Edit", { file_path: "/home/me/other/src/a.ts" }, false, false, APP],
+  ["Edit(src/**)", "Read", { file_path: "src/a.ts" }, false, false, APP],
+  // The tool's input cannot name the working folder.
+  ["Edit(src/**)", "Edit", { file_path: "/etc/src/passwd", cwd: "/etc" }, false, false, APP],
+  ["Read(passwd)", "Read", { file_path: "/etc/passwd", cwd: "/etc" }, false, true],
+  ["Edit(src/*.ts)", "Edit", { file_path: "src/a.ts" }, true, true, APP],
+  ["Edit(src/*.ts)", "Edit", { file_path: "src/deep/a.ts" }, false, false, APP],
+  ["Edit(src/**/*.ts)", "Edit", { file_path: "src/a.ts" }, true, true, APP],
+  ["Edit(src/**/*.ts)", "Edit", { file_path: "src/deep/er/a.ts" }, true, true, APP],
+  ["Edit(src/**/*.ts)", "Edit", { file_path: "src/deep/a.js" }, false, false, APP],
+  // `\` is a separator.
+  ["Edit(//home/me/app/src/**)", "Edit", { file_path: "/home/me/app/src\\..\\..\\.ssh\\id" }, false, false],
+  ["Edit(//home/me/.ssh/**)", "Edit", { file_path: "/home/me/app/src\\..\\..\\.ssh\\id" }, true, true],
+  // Grep and Glob without a path search the working folder; a Glob pattern may reach elsewhere.
+  ["Read(//home/me/app/**)", "Grep", { pattern: "x" }, true, true, APP],
+  ["Read(//home/me/app/**)", "Grep", { pattern: "x" }, false, true],
+  ["Read(//home/me/app/**)", "Glob", { pattern: "**/*.ts" }, true, true, APP],
+  ["Read(//home/me/app/**)", "Glob", { pattern: "/etc/*", path: APP }, false, true],
+  ["Read(/etc/**)", "Glob", { pattern: "/etc/*", path: APP }, false, true],
+  ["Read(//home/me/app/**)", "Glob", { pattern: "../../../etc/*" }, false, true, APP],
+  ["Read(//home/me/app/**)", "Read", { file_path: "/home/me/app/a", secret_path: "/etc/x" }, false, true],
   ["Edit(//home/me/app/src/**)", "Edit", { file_path: "/home/me/app/src/a.ts" }, true, true],
   ["Edit(//home/me/app/src/**)", "Edit", { file_path: "/home/me/app/src/../../.ssh/id" }, false, false],
   ["Edit(/etc/hosts)", "Edit", { file_path: "/etc/hosts" }, true, true],
@@ -99,8 +135,8 @@ const TABLE: Array<[string, string, unknown, boolean, boolean]> = [
   ["Read(~/notes/*.md)", "Read", { file_path: "/home/me/notes/a.md" }, true, true],
   ["Read(~/notes/*.md)", "Read", { file_path: "/Users/me/notes/a.md" }, true, true],
   ["Read(~/notes/*.md)", "Read", { file_path: "/srv/me/notes/a.md" }, false, false],
-  ["Write(out/**)", "Edit", { file_path: "out/a" }, false, false],
-  ["Write(out/**)", "Write", { file_path: "out/a" }, true, true],
+  ["Write(out/**)", "Edit", { file_path: "out/a" }, false, false, APP],
+  ["Write(out/**)", "Write", { file_path: "out/a" }, true, true, APP],
   ["Edit(src/**)", "Edit", { file_path: "src/a\u0000.ts" }, false, false],
   // Domains: the URL's host, exactly or (with *.) its subdomains; http(s) only.
   ["WebFetch(domain:example.com)", "WebFetch", { url: "https://example.com/a" }, true, true],
@@ -117,10 +153,13 @@ const TABLE: Array<[string, string, unknown, boolean, boolean]> = [
 ];
 
 describe("ruleMatches", () => {
-  it.each(TABLE)("%s on %s %j: allow %s, deny %s", (rule, tool, input, allow, deny) => {
-    expect(matches(rule, tool, input, "allow")).toBe(allow);
-    expect(matches(rule, tool, input, "deny")).toBe(deny);
-  });
+  it.each(TABLE)(
+    "%s on %s %j: allow %s, deny %s (working folder %s)",
+    (rule, tool, input, allow, deny, cwd) => {
+      expect(matches(rule, tool, input, "allow", cwd)).toBe(allow);
+      expect(matches(rule, tool, input, "deny", cwd)).toBe(deny);
+    },
+  );
 });
 
 describe("parseRule", () => {
@@ -169,8 +208,55 @@ describe("parseRule", () => {
       return parsed.ok ? describeRule(parsed.rule) : parsed.message;
     };
     expect(said("Bash(npm run test:*)")).toContain('start with "npm run test "');
+    // A prefix rule says that it trusts the program's options, and which it never covers.
+    expect(said("Bash(npm run test:*)")).toContain(
+      "trusting the program's options, except those that run other code",
+    );
+    expect(said("Bash(git * main)")).toContain("trusting the program's options");
     expect(said("Bash(git status)")).toBe('exactly the Bash command "git status"');
     expect(said("Edit(src/**)")).toBe("Edit, MultiEdit, Write, NotebookEdit on paths matching src/**");
     expect(said("WebFetch(domain:*.example.com)")).toContain("any subdomain of example.com");
+  });
+});
+
+describe("rules pre-filled from a call", () => {
+  const offered = (command: string) => {
+    const parsed = parseRule(narrowestRule("Bash", { command }));
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.rule;
+  };
+  const allows = (rule: ReturnType<typeof offered>, command: string) =>
+    ruleMatches(rule, { toolName: "Bash", input: { command } }, "allow");
+
+  it("keeps the call's stars literal, so the rule covers the call and nothing wider", () => {
+    const rule = offered("find . -name *");
+    expect(formatRule(rule)).toBe("Bash(find . -name \\*)");
+    expect(allows(rule, "find . -name x -exec rm -rf {} +")).toBe(false);
+    expect(allows(rule, "find . -name x")).toBe(false);
+    // The unquoted star is a glob the shell expands, so even the call itself is asked about.
+    expect(allows(rule, "find . -name *")).toBe(false);
+    const quoted = offered("find . -name '*'");
+    expect(allows(quoted, "find . -name '*'")).toBe(true);
+    expect(allows(quoted, "find . -name 'x'")).toBe(false);
+  });
+
+  it("keeps a call's `:*` and backslashes literal", () => {
+    const rule = offered("grep 'a\\*b' x:*");
+    expect(formatRule(rule)).toBe("Bash(grep 'a\\\\\\*b' x:\\*)");
+    expect(allows(rule, "grep 'a\\*b' x:y")).toBe(false);
+    expect(describeRule(rule)).toBe(`exactly the Bash command "grep 'a\\*b' x:*"`);
+  });
+
+  it.each([
+    "npm run test -- --watch=false",
+    "find . -name '*' -print",
+    "grep -r 'a\\b' src",
+    "echo a:*",
+    "ls *.ts",
+  ])("round-trips %j through the rule syntax", (command) => {
+    const text = narrowestRule("Bash", { command });
+    const parsed = parseRule(text);
+    expect(parsed.ok && formatRule(parsed.rule)).toBe(text);
+    expect(parsed.ok && describeRule(parsed.rule)).toBe(`exactly the Bash command "${command}"`);
   });
 });
