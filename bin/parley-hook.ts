@@ -10,6 +10,7 @@ import { agentLine } from "../client/agent-line";
 import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../client/client";
 import { askClaude } from "../src/bridge/claude-ask";
 import type { PermissionDecision } from "../src/bridge/claude-decision";
+import { AgentCwd } from "../src/protocol/external";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 
@@ -30,6 +31,8 @@ const HookInput = z.looseObject({
   prompt: z.string().optional(),
   message: z.string().optional(),
   source: z.string().optional(),
+  /** Claude Code's working folder: what relative path rules resolve against. */
+  cwd: z.string().optional(),
 });
 type HookInput = z.infer<typeof HookInput>;
 
@@ -114,6 +117,8 @@ async function ask(agentReady: Promise<ExternalAgent>, input: HookInput, setting
     toolUseId: input.tool_use_id,
     plan,
     suggestions: input.permission_suggestions,
+    // A folder Parley would refuse is left out: path rules then allow only absolute paths.
+    cwd: AgentCwd.safeParse(input.cwd).data,
   });
 }
 

@@ -15,7 +15,7 @@ export interface AgentReach {
 export function agentLine(
   agent: ExternalAgent,
   reach: AgentReach,
-): CardLine<{ kind: ExternalKind; request: unknown; key: string }> {
+): CardLine<{ kind: ExternalKind; request: unknown; key: string; cwd?: string }> {
   return {
     open: (card, signal) => agent.openInteraction(card, Date.now() + reach.unreachableMs, signal),
     wait: (interactionId, signal) =>

@@ -4,6 +4,7 @@
 // offered on the card as a Parley grant; an edited call returns as `updatedInput`.
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { askClaude } from "../src/bridge/claude-ask";
+import { AgentCwd } from "../src/protocol/external";
 import { agentLine } from "./agent-line";
 import { refuseAnsweringCredential } from "./credential-kind";
 import { ExternalAgent } from "./external-agent";
@@ -31,14 +32,26 @@ export interface ParleyCanUseToolOptions {
   key?: string;
   /** How long Parley may be out of reach before a request is denied (default 5 minutes). */
   unreachableMs?: number;
+  /**
+   * The agent's working folder, as given to `query({ options: { cwd } })` (an absolute path):
+   * relative path rules resolve against it. The SDK does not pass it to canUseTool, so the host does.
+   */
+  cwd?: string;
   /** Called once with the person's link when the session is first opened. */
   onSession?: (session: { sessionId: string; link: string | null }) => void;
+}
+
+function checkedCwd(cwd: string): string {
+  const parsed = AgentCwd.safeParse(cwd);
+  if (!parsed.success) throw new TypeError(`cwd: ${parsed.error.issues[0]?.message ?? "not a folder"}`);
+  return parsed.data;
 }
 
 /** A `canUseTool` callback that waits for a person's decision in Parley. */
 export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
   // Before anything runs: the agent's process must never hold a credential that answers.
   refuseAnsweringCredential(options);
+  const cwd = options.cwd === undefined ? undefined : checkedCwd(options.cwd);
   const unreachableMs = options.unreachableMs ?? 300_000;
   const key = options.key ?? `sdk-${crypto.randomUUID()}`;
   let agent: Promise<ExternalAgent> | null = null;
@@ -75,6 +88,7 @@ export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
         suggestions: context.suggestions,
         summary: context.title,
         signal: context.signal,
+        cwd,
       });
     } catch (error) {
       if (context.signal.aborted) throw error;

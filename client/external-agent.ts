@@ -205,7 +205,7 @@ export class ExternalAgent {
 
   /** Opens a card; the same `key` and request return the same card, also after it resolved (another request: `key_conflict`). */
   openInteraction(
-    input: { kind: ExternalKind; request: unknown; key?: string; timeoutMs?: number },
+    input: { kind: ExternalKind; request: unknown; key?: string; timeoutMs?: number; cwd?: string },
     deadline = Date.now() + 10_000,
     signal?: AbortSignal,
   ): Promise<OpenedInteraction> {

@@ -40,6 +40,7 @@ export async function runHeadless(
     parley.named(init.agentInfo);
     return agent.buildSession(run.cwd).withSession(async (session) => {
       const sessionId = session.sessionId;
+      parley.located(sessionId, run.cwd);
       const cancel = () => void agent.notify("session/cancel", { sessionId }).catch(() => {});
       run.interrupt.addEventListener("abort", cancel, { once: true });
       parley.prompt(sessionId, [{ type: "text", text: run.prompt }]);

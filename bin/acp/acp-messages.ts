@@ -34,6 +34,7 @@ const UpdateParams = z.looseObject({
   update: z.looseObject({ sessionUpdate: z.string() }),
 });
 const SessionParams = z.looseObject({ sessionId: z.string().min(1) });
+const CwdParams = z.looseObject({ cwd: z.string() });
 const CancelRequestParams = z.looseObject({ requestId: Id });
 const InitializeResult = z.looseObject({
   agentInfo: z.looseObject({ name: z.string(), title: z.string().nullish() }).nullish(),
@@ -88,4 +89,10 @@ export function cancelledRequestId(params: unknown): string | number | null {
 export function agentInfoOf(result: unknown): { name: string; title?: string | null } | null {
   const parsed = InitializeResult.safeParse(result);
   return parsed.success ? (parsed.data.agentInfo ?? null) : null;
+}
+
+/** The working folder a request names (`session/new`, `session/load`: the folder the editor opened). */
+export function cwdOf(params: unknown): string | null {
+  const parsed = CwdParams.safeParse(params);
+  return parsed.success ? parsed.data.cwd : null;
 }

@@ -8,6 +8,7 @@ import {
   agentInfoOf,
   cancelledRequestId,
   classify,
+  cwdOf,
   idKey,
   permissionParams,
   promptParams,
@@ -26,6 +27,8 @@ interface Race {
 interface Asked {
   method: string;
   sessionId: string | null;
+  /** The working folder the request names, for the session its answer names (`session/new`). */
+  cwd: string | null;
 }
 
 /** Which side ended the run. */
@@ -80,7 +83,10 @@ export class AcpProxy {
     const seen = classify(message);
     if (seen?.type === "request") {
       const sessionId = sessionIdOf(seen.params);
-      this.asked.set(idKey(seen.id), { method: seen.method, sessionId });
+      const cwd = cwdOf(seen.params);
+      this.asked.set(idKey(seen.id), { method: seen.method, sessionId, cwd });
+      // The editor names the folder each session works in; only it, never the agent, says where.
+      if (sessionId && cwd !== null) this.parley.located(sessionId, cwd);
       if (seen.method === "session/prompt") {
         const prompt = promptParams(seen.params);
         if (prompt) this.parley.prompt(prompt.sessionId, prompt.prompt);
@@ -120,6 +126,9 @@ export class AcpProxy {
       const asked = this.asked.get(idKey(seen.id));
       this.asked.delete(idKey(seen.id));
       if (asked?.method === "initialize" && seen.ok) this.parley.named(agentInfoOf(seen.result));
+      // `session/new` answers with the session the folder it named belongs to.
+      const made = seen.ok ? sessionIdOf(seen.result) : null;
+      if (made && asked && asked.cwd !== null) this.parley.located(made, asked.cwd);
       if (asked?.method === "session/prompt" && asked.sessionId) this.parley.stopped(asked.sessionId);
     }
     this.send(this.toEditor, message);

@@ -8,6 +8,8 @@ export interface KeyedCard {
   kind: string;
   request: unknown;
   key: string;
+  /** The agent process's working folder, as the bridge knows it (relative path rules resolve against it). */
+  cwd?: string;
 }
 
 /** How a bridge reaches its session: a port, so the same wait runs in Node, a browser and the Worker. */

@@ -19,6 +19,8 @@ export interface ClaudeAsk {
   suggestions?: unknown[] | undefined;
   /** Aborting withdraws the card on every device (where the line can withdraw). */
   signal?: AbortSignal | undefined;
+  /** Claude Code's working folder as the host reports it (never the tool's input): an absolute path. */
+  cwd?: string | undefined;
 }
 
 /** Asks the person and resolves with Claude Code's decision. */
@@ -27,6 +29,7 @@ export async function askClaude(
   ask: ClaudeAsk,
 ): Promise<PermissionDecision> {
   const card = cardFor(ask.toolName, ask.input, ask.plan, ask.summary, ask.suggestions);
-  const state = await waitForCard(line, { ...card, key: cardKey(ask.toolUseId) }, { signal: ask.signal });
+  const keyed = { ...card, key: cardKey(ask.toolUseId), ...(ask.cwd ? { cwd: ask.cwd } : {}) };
+  const state = await waitForCard(line, keyed, { signal: ask.signal });
   return decisionFor(ask.input, state);
 }
