@@ -2,6 +2,7 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
+import { loadShellReader } from "../grants/shell-reader";
 import { INSIDE, type ObjectInsides } from "../object-shell";
 import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
 import { EventStreams } from "../objects/event-streams";
@@ -152,6 +153,8 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   async decideByGrants(query: GrantQuery): Promise<(GrantVerdict | null)[]> {
+    // Bash rules read a command with the shell parser, loaded on first use.
+    await loadShellReader();
     return this.atomically(() => this.grantStore.decide(query));
   }
 

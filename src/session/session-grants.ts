@@ -2,6 +2,7 @@
 // cached, so a revocation applies from the next request on), and told of grants made from a card.
 import type { GrantDecision } from "../agent/external-interaction";
 import { isPlainToolName, PARLEY_AGENT } from "../grants/call-identity";
+import { loadShellReader } from "../grants/shell-reader";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
@@ -61,6 +62,9 @@ export class SessionGrants {
     access: Access,
     run: (granted: GrantDecision | null) => CommandOutcome,
   ): Promise<CommandOutcome> {
+    // An approval's policies and grants read a Bash command with the shell parser, loaded on first
+    // use; without it a policy would ask every command for its most approvals.
+    if (command.type === "open_interaction" && command.kind === PERMISSION_GATE_KIND) await loadShellReader();
     const outcome = run(await this.beforeOpen(command));
     await this.afterAnswer(outcome, access);
     return outcome;
