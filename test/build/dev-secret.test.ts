@@ -1,10 +1,17 @@
-// `npm run dev` keeps a random SESSION_SECRET of the checkout's own in `.dev.vars`: written on the
-// first run, never replaced after, and never a constant; test servers keep theirs with their state.
+// `npm run dev` keeps a random SESSION_SECRET and GATEWAY_TOKEN of the checkout's own in `.dev.vars`:
+// written on the first run, never replaced after, and never a constant; test servers keep theirs
+// with their state.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ensureSessionSecret, stateSessionSecret } from "../../scripts/dev-secret.mjs";
+import {
+  ensureGatewayToken,
+  ensureSessionSecret,
+  readDevVar,
+  stateGatewayToken,
+  stateSessionSecret,
+} from "../../scripts/dev-secret.mjs";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "parley-dev-secret-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -52,5 +59,37 @@ describe("the local development signing key", () => {
     const state = path.join(mkdtempSync(path.join(scratch, "state-")), "not-yet", "state");
     const first = stateSessionSecret(state);
     expect(readFileSync(path.join(state, "session-secret"), "utf8")).toBe(first);
+  });
+});
+
+describe("the local person's credential", () => {
+  it("is written beside the signing key on the first run, 32 random bytes, and kept after", () => {
+    const file = path.join(scratch, "person.dev.vars");
+    ensureSessionSecret(file);
+    expect(ensureGatewayToken(file)).toEqual({ written: true });
+    const token = readDevVar(file, "GATEWAY_TOKEN");
+    expect(Buffer.from(token ?? "", "base64url")).toHaveLength(32);
+    expect(token).not.toBe(readDevVar(file, "SESSION_SECRET"));
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(ensureGatewayToken(file)).toEqual({ written: false });
+    expect(readDevVar(file, "GATEWAY_TOKEN")).toBe(token);
+    const other = path.join(scratch, "other-person.dev.vars");
+    ensureGatewayToken(other);
+    expect(readDevVar(other, "GATEWAY_TOKEN")).not.toBe(token);
+  });
+
+  it("leaves the developer's own token alone, quoted or not", () => {
+    const own = path.join(scratch, "own-token.dev.vars");
+    writeFileSync(own, 'GATEWAY_TOKEN="my own token"\n');
+    expect(ensureGatewayToken(own)).toEqual({ written: false });
+    expect(readDevVar(own, "GATEWAY_TOKEN")).toBe("my own token");
+  });
+
+  it("for a test server is kept with its state, apart from its signing key", () => {
+    const state = mkdtempSync(path.join(scratch, "state-"));
+    const token = stateGatewayToken(state);
+    expect(stateGatewayToken(state)).toBe(token);
+    expect(token).not.toBe(stateSessionSecret(state));
+    expect(stateGatewayToken(mkdtempSync(path.join(scratch, "state-")))).not.toBe(token);
   });
 });

@@ -1,5 +1,6 @@
-// Browser entry: the person's inbox (`#/`, or `#/inbox?token=…` opened with an inbox link), or the
-// session named in the URL fragment (`#/s/<id>?token=…`); tokens are taken out of the address bar.
+// Browser entry: the person's inbox (`#/`, `#/sign-in?code=…` as `npm run dev` prints it, or
+// `#/inbox?token=…` opened with an inbox link), or the session named in the URL fragment
+// (`#/s/<id>?token=…`); tokens and codes are taken out of the address bar.
 
 import { ApiError, fetchSnapshot } from "../../client/session-api";
 import { deviceId } from "./device-id";
@@ -9,12 +10,24 @@ import { mountSession } from "./ui/app";
 import { h } from "./ui/dom";
 import { mountInbox } from "./ui/inbox-page";
 import { takeInboxRoute } from "./ui/inbox-route";
+import { signIn, signInRefused, takeSignInCode } from "./ui/sign-in";
 
 async function start(root: HTMLElement): Promise<void> {
   const place = {
     hash: location.hash,
     replace: (hash: string) => history.replaceState(history.state, "", hash),
   };
+  // The address `npm run dev` prints: signs this browser in, then opens the inbox.
+  const code = takeSignInCode(place);
+  if (code !== null) {
+    const refused = await signIn(location.origin, code);
+    if (refused) {
+      root.replaceChildren(signInRefused(refused));
+      return;
+    }
+    mountInbox(root, { linkToken: null });
+    return;
+  }
   const inbox = takeInboxRoute(place, safeLocalStorage());
   if (inbox) {
     mountInbox(root, inbox);

@@ -24,6 +24,7 @@ import { forgetInboxLink, type InboxRoute, linkRoleOf } from "./inbox-route";
 import { InboxSessions } from "./inbox-sessions";
 import type { CardContext } from "./interaction-card";
 import { startSessionForm, storedGatewayToken, storeGatewayToken } from "./landing";
+import { HOW_TO_SIGN_IN } from "./sign-in";
 
 /** The device id receipts of answers given on an inbox page carry (the server records it). */
 const INBOX_DEVICE = "inbox";
@@ -134,6 +135,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     inboxNotifyControl(target),
     status,
   );
+  const chatLinks = route.linkToken ? null : chatLinksSection(target);
   const main = h(
     "main",
     { class: "inbox" },
@@ -144,7 +146,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     history?.el ?? null,
     route.linkToken ? null : startSection,
     // Linking a chat account is the person's alone, never an inbox link's.
-    route.linkToken ? null : chatLinksSection(target),
+    chatLinks?.el ?? null,
     // Only the person mints agent keys; an inbox link may not (the server refuses it too).
     route.linkToken ? null : new ConnectAgentPanel(target).el,
   );
@@ -152,6 +154,8 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
   document.title = inboxTitle(0);
 
   const show = (view: InboxView) => {
+    // The person's own stream lists their chat accounts, and a new one the moment it links.
+    if (view.chatLinks) chatLinks?.show(view.chatLinks);
     cards.update(view);
     sessions.update(view.sessions, Date.now());
     document.title = inboxTitle(waitingCount(view));
@@ -203,7 +207,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
       if (error instanceof ApiError && error.status === 401 && !route.linkToken) {
         cards.el.hidden = true;
         sessions.el.hidden = true;
-        main.prepend(gatewayPrompt("This gateway needs its token to show your inbox."));
+        main.prepend(gatewayPrompt(HOW_TO_SIGN_IN));
         return;
       }
       if (route.linkToken && error instanceof ApiError && error.status < 500) {
