@@ -41,7 +41,9 @@ function side() {
 function fakeParley() {
   const asks: Array<{ answer: (outcome: RequestPermissionOutcome) => void; signal: AbortSignal }> = [];
   const withdrawn: string[] = [];
+  const located: Array<[string, string]> = [];
   const parley = {
+    located: (sessionId: string, cwd: string) => located.push([sessionId, cwd]),
     ask: (_params: unknown, _id: unknown, signal: AbortSignal) =>
       new Promise<RequestPermissionOutcome>((resolve, reject) => {
         asks.push({ answer: resolve, signal });
@@ -53,7 +55,7 @@ function fakeParley() {
     named: () => {},
     withdrawAll: (sessionId?: string) => withdrawn.push(sessionId ?? "*"),
   };
-  return { parley: parley as unknown as ParleySessions, asks, withdrawn };
+  return { parley: parley as unknown as ParleySessions, asks, withdrawn, located };
 }
 
 const PERMISSION = {
@@ -122,7 +124,7 @@ describe("the ACP proxy's permission race", () => {
   });
 
   it("passes every other message unchanged in both directions", async () => {
-    const { editor, agent } = setUp();
+    const { editor, agent, located } = setUp();
     const request = { id: "a", method: "session/new", params: { cwd: "/p", mcpServers: [], extra: [1] } };
     const update = {
       method: "session/update",
@@ -138,6 +140,7 @@ describe("the ACP proxy's permission race", () => {
       { jsonrpc: "2.0", ...update },
       { jsonrpc: "2.0", id: "a", result: { sessionId: "s1" } },
     ]);
+    expect(located).toEqual([["s1", "/p"]]);
   });
 
   it("withdraws the session's cards on session/cancel and ends when the agent's side closes", async () => {
@@ -147,5 +150,39 @@ describe("the ACP proxy's permission race", () => {
     expect(withdrawn).toEqual(["s1"]);
     await agent.close();
     expect(await ended).toBe("agent");
+  });
+});
+
+describe("the working folder of an ACP session", () => {
+  it("is the cwd the editor gave session/new, for the session the agent answers with", async () => {
+    const { editor, agent, located } = setUp();
+    await editor.send({ id: 1, method: "session/new", params: { cwd: "/home/me/app", mcpServers: [] } });
+    await agent.until(1);
+    await agent.send({ id: 1, result: { sessionId: "s7" } });
+    await editor.until(1);
+    expect(located).toEqual([["s7", "/home/me/app"]]);
+  });
+
+  it("is the cwd the editor gave session/load, and never one the agent names", async () => {
+    const { editor, agent, located } = setUp();
+    await editor.send({
+      id: 2,
+      method: "session/load",
+      params: { sessionId: "s8", cwd: "/srv/app", mcpServers: [] },
+    });
+    await agent.until(1);
+    expect(located).toEqual([["s8", "/srv/app"]]);
+    // An agent's own request or notification that names a folder changes nothing.
+    await agent.send({
+      method: "session/update",
+      params: { sessionId: "s8", cwd: "/etc", update: { sessionUpdate: "x" } },
+    });
+    await agent.send({
+      id: 9,
+      method: "fs/read_text_file",
+      params: { sessionId: "s8", cwd: "/etc", path: "/a" },
+    });
+    await editor.until(2);
+    expect(located).toEqual([["s8", "/srv/app"]]);
   });
 });
