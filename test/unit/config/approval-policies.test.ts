@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/config";
 import { approvalsNeeded } from "../../../src/grants/approvals-needed";
+import { loadShellReader } from "../../../src/grants/shell-reader";
 
 const env = { SESSION_SECRET: "a-session-secret-of-at-least-32-bytes" };
 
@@ -40,6 +41,7 @@ describe("APPROVAL_POLICIES", () => {
 });
 
 describe("approvalsNeeded", () => {
+  beforeAll(() => loadShellReader());
   const policies = [
     { rule: "Bash(git push:*)", approvals: 2 },
     { rule: "mcp__prod__*", approvals: 3 },
@@ -58,5 +60,19 @@ describe("approvalsNeeded", () => {
   it("covers a push hidden inside a compound command, as a deny would", () => {
     expect(approvalsNeeded(policies, bash("git status && git push --force"))).toBe(2);
     expect(approvalsNeeded(policies, bash("ls; git push"))).toBe(2);
+  });
+
+  it("covers a push however it is spelt, and a command it cannot read", () => {
+    for (const spelling of [
+      "git  push origin main",
+      "git -C . push origin main",
+      "git --no-pager push origin main",
+      "sudo git push",
+      "bash -c 'git push'",
+      "git $SUB origin main",
+      "git push 'unclosed",
+    ])
+      expect([spelling, approvalsNeeded(policies, bash(spelling))]).toEqual([spelling, 2]);
+    expect(approvalsNeeded(policies, bash("git pull origin main"))).toBe(1);
   });
 });
