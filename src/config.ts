@@ -48,6 +48,15 @@ const SPENDING_LIMIT_VARS = {
 
 // Chat channels (src/channels/): a platform without its secrets is off.
 const CHANNEL_VARS = {
+  /**
+   * The deployment's public origin (`https://parley.example.com`), which chat messages link to;
+   * without it, the origin a platform's verified request reached.
+   */
+  PUBLIC_ORIGIN: z
+    .url()
+    .refine(isOrigin, "must be an origin such as https://parley.example.com (https, no path)")
+    .transform((value) => new URL(value).origin)
+    .optional(),
   TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
   TELEGRAM_WEBHOOK_SECRET_TOKEN: z
     .string()
@@ -201,6 +210,8 @@ export interface Config {
 
 export interface TelegramConfig {
   botToken: string;
+  /** PUBLIC_ORIGIN: links in messages use it; null: the origin of the request Telegram signed. */
+  publicOrigin: string | null;
   /** Telegram sends it back in `X-Telegram-Bot-Api-Secret-Token` on every webhook call. */
   secretToken: string;
   apiBaseUrl: string | null;
@@ -209,6 +220,8 @@ export interface TelegramConfig {
 
 export interface SlackConfig {
   botToken: string;
+  /** PUBLIC_ORIGIN: links in messages use it; null: the origin of the request Slack signed. */
+  publicOrigin: string | null;
   /** Slack signs every request with it (`X-Slack-Signature`, checked with its timestamp). */
   signingSecret: string;
   apiBaseUrl: string | null;
@@ -216,6 +229,8 @@ export interface SlackConfig {
 
 export interface DiscordConfig {
   applicationId: string;
+  /** PUBLIC_ORIGIN: links in messages use it; null: the origin of the request Discord signed. */
+  publicOrigin: string | null;
   /** Verifies the Ed25519 signature Discord puts on every interaction. */
   publicKey: string;
   botToken: string;
@@ -291,6 +306,7 @@ export function readConfig(env: ConfigVars): Config {
         e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_WEBHOOK_SECRET_TOKEN
           ? {
               botToken: e.TELEGRAM_BOT_TOKEN,
+              publicOrigin: e.PUBLIC_ORIGIN ?? null,
               secretToken: e.TELEGRAM_WEBHOOK_SECRET_TOKEN,
               apiBaseUrl: e.TELEGRAM_API_BASE_URL ?? null,
               botUserName: e.TELEGRAM_BOT_USERNAME ?? null,
@@ -300,6 +316,7 @@ export function readConfig(env: ConfigVars): Config {
         e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
           ? {
               botToken: e.SLACK_BOT_TOKEN,
+              publicOrigin: e.PUBLIC_ORIGIN ?? null,
               signingSecret: e.SLACK_SIGNING_SECRET,
               apiBaseUrl: e.SLACK_API_BASE_URL ?? null,
             }
@@ -308,6 +325,7 @@ export function readConfig(env: ConfigVars): Config {
         e.DISCORD_APPLICATION_ID && e.DISCORD_PUBLIC_KEY && e.DISCORD_BOT_TOKEN
           ? {
               applicationId: e.DISCORD_APPLICATION_ID,
+              publicOrigin: e.PUBLIC_ORIGIN ?? null,
               publicKey: e.DISCORD_PUBLIC_KEY.toLowerCase(),
               botToken: e.DISCORD_BOT_TOKEN,
               apiBaseUrl: e.DISCORD_API_BASE_URL ?? null,
@@ -356,6 +374,13 @@ function readApprovalPolicies(raw: string | undefined): ApprovalPolicies {
 }
 
 // A webhook carries answer links with session tokens: plain http is allowed only to this machine.
+/** An https origin (http only for loopback), with nothing after it but an optional "/". */
+function isOrigin(value: string): boolean {
+  const url = new URL(value);
+  const bare = `${url.origin}/` === url.href || url.origin === value;
+  return bare && webhookUrlAllowed(value);
+}
+
 function webhookUrlAllowed(value: string): boolean {
   const url = new URL(value);
   if (url.protocol === "https:") return true;

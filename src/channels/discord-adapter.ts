@@ -1,12 +1,13 @@
 // The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
 // message with buttons, and later edited to its receipt (which drops the buttons).
 import type { DiscordConfig } from "../config";
+import { inert } from "../protocol/inert-text";
 import { FILL_IN, modalFieldsOf } from "./card-choices";
 import { cardMessage } from "./card-message";
 import type { ChatCardMessage, ChatSender } from "./chat-sender";
 import { DiscordApi } from "./discord-api";
 import { DISCORD_MODAL_INPUTS } from "./discord-form";
-import { type DiscordButton, discordMessage } from "./discord-message";
+import { discordCost, discordMessage } from "./discord-message";
 
 /** Discord's longest nonce. */
 const NONCE_CHARS = 25;
@@ -26,10 +27,10 @@ export async function nonceOf(threadId: string, ref: number, interactionId: stri
 
 /** The message of a card; one that fits a modal (a small form) is filled in here, any other in Parley. */
 function render(message: ChatCardMessage) {
-  const fillIn: DiscordButton[] = modalFieldsOf(message.card, DISCORD_MODAL_INPUTS)
-    ? [{ type: 2, style: 1, label: "Fill in", custom_id: `${message.ref}.${FILL_IN}` }]
+  const extra = modalFieldsOf(message.card, DISCORD_MODAL_INPUTS)
+    ? [{ code: FILL_IN, label: "Fill in", style: "primary" as const }]
     : [];
-  return discordMessage(cardMessage(message), fillIn);
+  return discordMessage(cardMessage(message, { extra, cost: discordCost }));
 }
 
 /** Posts, edits to the receipt, and shows a card anew as far as its presses got (`update`). */
@@ -46,7 +47,7 @@ export function discordSender(config: DiscordConfig): ChatSender & {
       await api.replaceMessage(threadId, messageId, render(message));
     },
     async edit(threadId, messageId, text) {
-      await api.editMessage(threadId, messageId, text);
+      await api.editMessage(threadId, messageId, inert(text));
     },
   };
 }

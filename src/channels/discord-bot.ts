@@ -16,6 +16,7 @@ import {
   senderOf,
 } from "./discord-interaction";
 import { firstSentence, short } from "./fit-text";
+import { linkOrigin } from "./link-origin";
 import { FILL_IN, type ModalHooks } from "./modal-hooks";
 
 /** Every platform's hooks, and the small forms a Discord modal can fill in. */
@@ -86,10 +87,10 @@ export class DiscordBot {
       case INTERACTION.ping:
         return Response.json({ type: RESPONSE.pong });
       case INTERACTION.command:
-        return this.link(interaction, new URL(request.url).origin);
+        return this.link(interaction, linkOrigin(this.config.publicOrigin, request));
       case INTERACTION.component:
       case INTERACTION.modalSubmit:
-        return this.choose(interaction, new URL(request.url).origin);
+        return this.choose(interaction, linkOrigin(this.config.publicOrigin, request));
       default:
         return new Response("interaction type not handled", { status: 400 });
     }

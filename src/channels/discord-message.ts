@@ -1,7 +1,10 @@
 // A card as a Discord message: the shared Chat SDK card (src/channels/card-message.ts) rendered to
-// Discord's message components by hand — text as the message's content, each button a component
-// whose custom_id is the button's `<ref>.<code>` (ids only), links as link buttons.
-import { type ButtonElement, type CardChild, type CardElement, cardChildToFallbackText } from "chat";
+// Discord's message components by hand — every part of the card's words in code, where Discord
+// formats, links and mentions nothing; each button a component whose custom_id is the button's
+// `<ref>.<code>` (ids only), links as link buttons.
+import type { ButtonElement, CardChild, CardElement } from "chat";
+import { headAndTail } from "../protocol/head-and-tail";
+import { SEE_ALL } from "./card-message";
 import { short } from "./fit-text";
 
 /** Discord's limits: message content, buttons per row, rows per message, label and custom_id lengths. */
@@ -27,9 +30,28 @@ export interface DiscordMessage {
   allowed_mentions: { parse: [] };
 }
 
+/**
+ * Backticks kept apart by a zero-width space, so no run of them closes the code (Discord has no
+ * escape inside one). The only invisible character in a card is this one, and it was put there by
+ * Parley: the agent's own were spelled out before (src/protocol/inert-text.ts).
+ */
+function unfenced(text: string): string {
+  return text.replace(/`(?=`)/g, "`\u200b");
+}
+
 /** A code block that the text inside cannot close. */
 function block(text: string): string {
-  return `\`\`\`\n${text.replaceAll("```", "`\u200b``")}\n\`\`\``;
+  return `\`\`\`\n${unfenced(text)}\n\`\`\``;
+}
+
+/** One line of code, bold (a title); a text with a backtick or a line break is a block instead. */
+function boldCode(text: string): string {
+  return /[`\n]/.test(text) ? block(text) : `**\`${text}\`**`;
+}
+
+/** How many characters `text` takes in Discord's code blocks (its broken fences). */
+export function discordCost(text: string): number {
+  return unfenced(text).length;
 }
 
 function button(element: ButtonElement): DiscordButton | null {
@@ -39,11 +61,11 @@ function button(element: ButtonElement): DiscordButton | null {
   return { type: BUTTON, style, label: short(element.label, MAX_LABEL), custom_id: customId };
 }
 
-/** The message a card is posted as; its first text is the summary line, the rest the request. */
-export function discordMessage(card: CardElement, leading: DiscordButton[] = []): DiscordMessage {
-  const lines: string[] = card.title ? [`**${card.title}**`] : [];
-  const buttons: DiscordButton[] = [...leading];
-  const walk = (children: CardChild[], textIndex: { n: number }) => {
+/** The message a card is posted as: its title, then each text, all of them literal. */
+export function discordMessage(card: CardElement): DiscordMessage {
+  const lines: string[] = card.title ? [boldCode(card.title)] : [];
+  const buttons: DiscordButton[] = [];
+  const walk = (children: CardChild[]) => {
     for (const child of children) {
       if (child.type === "actions") {
         for (const action of child.children) {
@@ -60,21 +82,27 @@ export function discordMessage(card: CardElement, leading: DiscordButton[] = [])
           }
         }
       } else if (child.type === "section") {
-        walk(child.children, textIndex);
-      } else if (child.type === "text") {
-        // The summary line reads as prose; what the agent sent (tool input, plan) is shown verbatim.
-        lines.push(textIndex.n === 0 ? child.content : block(child.content));
-        textIndex.n += 1;
-      } else {
-        const text = cardChildToFallbackText(child);
-        if (text) lines.push(text);
+        walk(child.children);
+      } else if (child.type === "text" && child.content.trim()) {
+        // Any of it may be the agent's (the tool's name, its claim, its input, a question's options).
+        lines.push(block(child.content));
       }
     }
   };
-  walk(card.children, { n: 0 });
+  walk(card.children);
   const rows: DiscordMessage["components"] = [];
   for (let i = 0; i < buttons.length && rows.length < MAX_ROWS; i += BUTTONS_PER_ROW) {
     rows.push({ type: ACTION_ROW, components: buttons.slice(i, i + BUTTONS_PER_ROW) });
   }
-  return { content: short(lines.join("\n"), MAX_CONTENT), components: rows, allowed_mentions: { parse: [] } };
+  const content = lines.join("\n");
+  if (content.length <= MAX_CONTENT) return { content, components: rows, allowed_mentions: { parse: [] } };
+  // Never reached by a card, which is measured to fit (card-message.ts): were it, a message that
+  // cannot show all of it answers nothing, and keeps only its links and See all.
+  const seeOnly = rows
+    .map((row) => ({
+      ...row,
+      components: row.components.filter((b) => "url" in b || b.custom_id.endsWith(`.${SEE_ALL}`)),
+    }))
+    .filter((row) => row.components.length > 0);
+  return { content: headAndTail(content, MAX_CONTENT), components: seeOnly, allowed_mentions: { parse: [] } };
 }

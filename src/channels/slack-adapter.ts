@@ -1,17 +1,30 @@
 // The Chat SDK's Slack adapter, built from Parley's configuration (never from process.env), in
-// webhook mode for one workspace, and the inbox's sender over it: a card is posted to the linked
-// account's direct message as Block Kit with buttons and edited to its receipt (without them).
+// webhook mode for one workspace, and the inbox's sender over its Web API client: a card is posted
+// to the linked account's direct message as literal Block Kit with buttons (src/channels/slack-card.ts)
+// and edited to its receipt (without them).
 import { createSlackAdapter, type SlackAdapter } from "@chat-adapter/slack";
-import { Card, CardText, ConsoleLogger } from "chat";
+import { verifySlackSignature } from "@chat-adapter/slack/webhook";
+import { ConsoleLogger } from "chat";
 import type { SlackConfig } from "../config";
+import { inert } from "../protocol/inert-text";
 import { FILL_IN, modalFieldsOf } from "./card-choices";
 import { cardMessage } from "./card-message";
 import type { ChatCardMessage, ChatSender } from "./chat-sender";
+import { slackCard, slackCost } from "./slack-card";
 
-export function slackAdapter(config: SlackConfig): SlackAdapter {
+/**
+ * The adapter; `verified` hears of each request whose signature the adapter verified (Slack's own
+ * check, `X-Slack-Signature` over `v0:<timestamp>:<body>` within 5 minutes), before it is routed.
+ */
+export function slackAdapter(config: SlackConfig, verified?: (request: Request) => void): SlackAdapter {
+  const { signingSecret } = config;
   return createSlackAdapter({
     botToken: config.botToken,
-    signingSecret: config.signingSecret,
+    webhookVerifier: async (request: Request, body: string) => {
+      await verifySlackSignature(body, request.headers, { signingSecret });
+      verified?.(request);
+      return true;
+    },
     mode: "webhook",
     ...(config.apiBaseUrl ? { apiUrl: config.apiBaseUrl } : {}),
     // The inbox's outbox retries on its own schedule, and a webhook has 3 seconds: the Web API
@@ -53,25 +66,39 @@ export function retryable(error: unknown): unknown {
 export const SLACK_MODAL_INPUTS = 10;
 
 /** The card as Block Kit; a form that fits a modal gets "Fill in". */
-function slackCard(message: ChatCardMessage) {
-  const fillIn = modalFieldsOf(message.card, SLACK_MODAL_INPUTS) ? [{ code: FILL_IN, label: "Fill in" }] : [];
-  return cardMessage(message, fillIn);
+function slackMessage(message: ChatCardMessage) {
+  const extra = modalFieldsOf(message.card, SLACK_MODAL_INPUTS) ? [{ code: FILL_IN, label: "Fill in" }] : [];
+  return slackCard(cardMessage(message, { extra, cost: slackCost }));
 }
 
 export function slackSender(config: SlackConfig): ChatSender {
   const adapter = slackAdapter(config);
+  // Nothing in a card's message is to be unfurled, linked or formatted beyond its own blocks.
+  const literal = { unfurl_links: false, unfurl_media: false, mrkdwn: false } as const;
+  const channelOf = (threadId: string) => adapter.decodeThreadId(threadId).channel;
   return {
     async post(threadId, message) {
       try {
-        return (await adapter.postMessage(threadId, slackCard(message))).id;
+        const sent = await adapter.webClient.chat.postMessage({
+          channel: channelOf(threadId),
+          ...slackMessage(message),
+          ...literal,
+        });
+        return String(sent.ts);
       } catch (error) {
         throw retryable(error);
       }
     },
     async edit(threadId, messageId, text) {
       try {
+        const receipt = inert(text);
         // Blocks of their own: `chat.update` without blocks keeps the old ones, buttons included.
-        await adapter.editMessage(threadId, messageId, Card({ children: [CardText(text)] }));
+        await adapter.webClient.chat.update({
+          channel: channelOf(threadId),
+          ts: messageId,
+          text: receipt,
+          blocks: [{ type: "section", text: { type: "plain_text", text: receipt, emoji: false } }],
+        });
       } catch (error) {
         throw retryable(error);
       }
@@ -79,7 +106,11 @@ export function slackSender(config: SlackConfig): ChatSender {
     // The card anew as far as its presses got (the next question, a toggled option).
     async update(threadId, messageId, message) {
       try {
-        await adapter.editMessage(threadId, messageId, slackCard(message));
+        await adapter.webClient.chat.update({
+          channel: channelOf(threadId),
+          ts: messageId,
+          ...slackMessage(message),
+        });
       } catch (error) {
         throw retryable(error);
       }

@@ -26,6 +26,7 @@ import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import { firstSentence, short } from "./fit-text";
+import { LinkOrigin } from "./link-origin";
 import type { ModalHooks } from "./modal-hooks";
 import { slackAdapter } from "./slack-adapter";
 
@@ -47,9 +48,7 @@ const ANSWER_WITHIN_MS = 2_500;
 export class SlackBot {
   private readonly chat: Chat<{ slack: SlackAdapter }>;
   private readonly adapter: SlackAdapter;
-  // INVARIANT: the deployment's origin as the last request reached it (every request of one
-  // deployment arrives at the same origin, so an instance that lost it learns it again).
-  private origin = "";
+  private readonly origin: LinkOrigin;
 
   constructor(
     config: SlackConfig,
@@ -58,7 +57,9 @@ export class SlackBot {
     /** Keeps the object at work after Slack has its answer (the object's `waitUntil`). */
     private readonly keepAlive: (work: Promise<unknown>) => void,
   ) {
-    this.adapter = slackAdapter(config);
+    this.origin = new LinkOrigin(config.publicOrigin);
+    // The adapter verifies each request's signature, and tells the origin once it did.
+    this.adapter = slackAdapter(config, (request) => this.origin.verified(request));
     this.chat = new Chat({ adapters: { slack: this.adapter }, state, userName: "parley", logger: "warn" });
     this.chat.onSlashCommand("/parley", (event) => this.command(event));
     this.chat.onDirectMessage((thread, message) => this.directMessage(thread, message));
@@ -69,7 +70,6 @@ export class SlackBot {
 
   /** Verifies and handles one request; answers once its work is done, or before Slack gives up. */
   async handle(request: Request): Promise<Response> {
-    this.origin = new URL(request.url).origin;
     const work: Promise<unknown>[] = [];
     const response = await this.chat.webhooks.slack(request, { waitUntil: (task) => work.push(task) });
     const done = Promise.allSettled(work);
@@ -108,7 +108,7 @@ export class SlackBot {
       "slack",
       code,
       { accountId: user.userId, name: user.fullName || user.userName || user.userId, threadId },
-      this.origin,
+      this.origin.value,
     );
     return linked.type === "linked" ? linkedText(linked.account) : linked.words;
   }
@@ -123,7 +123,7 @@ export class SlackBot {
     const choice = readChoiceValue(event.value);
     if (!choice) return tell("This button is not one of Parley's.");
     if (choice.code === SEE_ALL) {
-      const seen = await this.hooks.seeAll(account, choice.ref, this.origin);
+      const seen = await this.hooks.seeAll(account, choice.ref, this.origin.value);
       if ("refusal" in seen) return tell(seen.refusal);
       // A button, not a link in the text: an unfurled link would be fetched, which would spend it.
       await event.thread.postEphemeral(

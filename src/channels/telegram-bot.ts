@@ -18,6 +18,7 @@ import {
 import type { TelegramConfig } from "../config";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChannelHooks } from "./channel-hooks";
+import { LinkOrigin, sameSecret } from "./link-origin";
 import { askForText, telegramAdapter } from "./telegram-adapter";
 import type { TextPrompts } from "./text-prompts";
 
@@ -30,15 +31,17 @@ const LINK_HELP = "Send /link followed by the code your Parley inbox shows under
 const REPLY_HELP =
   "To answer a card, press its buttons. To send text (a reason, an answer, feedback), reply to the message where Parley asked for it.";
 
+/** The header Telegram sends the webhook's secret token in. */
+const SECRET_HEADER = "x-telegram-bot-api-secret-token";
+
 type TelegramChat = { id: number; type: string };
 type TelegramMessage = { chat?: TelegramChat; reply_to_message?: { message_id: number } };
 
 export class TelegramBot {
   private readonly chat: Chat<{ telegram: TelegramAdapter }>;
   private readonly adapter: TelegramAdapter;
-  // INVARIANT: the deployment's origin as the last webhook reached it; every webhook of one
-  // deployment arrives at the same origin, so an instance that lost it learns it again on the next.
-  private origin = "";
+  private readonly origin: LinkOrigin;
+  private readonly secretToken: string;
 
   constructor(
     config: TelegramConfig,
@@ -47,6 +50,8 @@ export class TelegramBot {
     private readonly prompts: TextPrompts,
   ) {
     this.adapter = telegramAdapter(config);
+    this.origin = new LinkOrigin(config.publicOrigin);
+    this.secretToken = config.secretToken;
     this.chat = new Chat({
       adapters: { telegram: this.adapter },
       state,
@@ -60,7 +65,8 @@ export class TelegramBot {
 
   /** Verifies and handles one webhook call; answers once its work is done and stored. */
   async handle(request: Request): Promise<Response> {
-    this.origin = new URL(request.url).origin;
+    // The same check the adapter makes before it routes the update (which it then refuses).
+    if (sameSecret(request.headers.get(SECRET_HEADER), this.secretToken)) this.origin.verified(request);
     const work: Promise<unknown>[] = [];
     const response = await this.chat.webhooks.telegram(request, { waitUntil: (task) => work.push(task) });
     await Promise.allSettled(work);
@@ -80,7 +86,7 @@ export class TelegramBot {
         name: event.user.fullName || event.user.userName || event.user.userId,
         threadId: event.channel.id,
       },
-      this.origin,
+      this.origin.value,
     );
     if (linked.type === "refused") return void (await event.channel.post(linked.words));
     const { account } = linked;
@@ -100,7 +106,7 @@ export class TelegramBot {
     const choice = readChoiceValue(event.value);
     if (!choice) return tell("This button is not one of Parley's.");
     if (choice.code === SEE_ALL) {
-      const seen = await hooks.seeAll(account, choice.ref, this.origin);
+      const seen = await hooks.seeAll(account, choice.ref, this.origin.value);
       if ("refusal" in seen) return tell(seen.refusal);
       // A button, not a link in the text: Telegram fetches a text link for its preview, which would spend it.
       if (event.thread)

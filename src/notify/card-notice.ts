@@ -1,16 +1,20 @@
 // Words for a card that opened or resolved, shared by pushes and webhooks: a title, one line of
 // body with the time left, and the link that opens the session at that card. The kind words the
-// card itself (its `summary`); this file adds the time, the outcome and the link.
+// card itself (its `summary`); this file adds the time, the outcome and the link. The kind's words
+// may be the agent's: they are made inert, and a long one keeps its head and tail.
 
 import type { KindSummary } from "../interactions/define-interaction";
 import { describeDuration } from "../interactions/describe-duration";
 import type { InteractionPromptData } from "../protocol/events";
+import { headAndTail } from "../protocol/head-and-tail";
+import { inert } from "../protocol/inert-text";
 import type { CardNotice } from "../protocol/notify";
 import { OUTCOME_WORDS } from "../protocol/outcome-words";
 import { namesSomeone } from "../protocol/people";
 import type { InteractionOutcome } from "../protocol/session";
 
 const MAX_BODY_CHARS = 240;
+const MAX_TITLE_CHARS = 120;
 
 export interface NoticeContext {
   sessionId: string;
@@ -33,8 +37,8 @@ export function openedNotice(
     seq: context.seq,
     card: { ...pick(card), outcome: null, resolvedBy: null },
     deadline: card.expiresAt,
-    title,
-    body: clip(`${line} — ${left} left to answer`),
+    title: clip(title, MAX_TITLE_CHARS),
+    body: clip(line, MAX_BODY_CHARS, ` — ${left} left to answer`),
     url: cardUrl(context.sessionUrl, card.interactionId ?? card.toolCallId),
   };
 }
@@ -49,8 +53,8 @@ export function reminderNotice(
   return {
     ...openedNotice(card, { title, line }, context),
     change: "reminder",
-    title: `Still waiting: ${title}`,
-    body: clip(`${line} — ${left} left to answer`),
+    title: `Still waiting: ${clip(title, MAX_TITLE_CHARS)}`,
+    body: clip(line, MAX_BODY_CHARS, ` — ${left} left to answer`),
   };
 }
 
@@ -83,8 +87,8 @@ export function resolvedNotice(
       ...(card.answeredBy ? { answeredBy: card.answeredBy } : {}),
     },
     deadline: card.expiresAt,
-    title: `${card.receipt ?? OUTCOME_WORDS[card.outcome]}${by}`,
-    body: clip(line),
+    title: clip(`${card.receipt ?? OUTCOME_WORDS[card.outcome]}${by}`, MAX_TITLE_CHARS),
+    body: clip(line, MAX_BODY_CHARS),
     url: cardUrl(context.sessionUrl, card.interactionId ?? card.toolCallId),
   };
 }
@@ -116,6 +120,7 @@ export function cardUrl(sessionUrl: string, interactionId: string): string {
   return `${sessionUrl}${sessionUrl.includes("?") ? "&" : "?"}card=${encodeURIComponent(interactionId)}`;
 }
 
-function clip(text: string): string {
-  return text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS - 1)}…` : text;
+/** `text` made inert and, with Parley's own `suffix`, at most `max` characters: head and tail kept. */
+function clip(text: string, max: number, suffix = ""): string {
+  return `${headAndTail(inert(text), max - suffix.length)}${suffix}`;
 }

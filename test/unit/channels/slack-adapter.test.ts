@@ -35,7 +35,12 @@ describe("slack's configuration", () => {
     expect(
       readConfig({ SESSION_SECRET, SLACK_BOT_TOKEN: "xoxb-1", SLACK_SIGNING_SECRET: "0123456789abcdef" })
         .channels.slack,
-    ).toEqual({ botToken: "xoxb-1", signingSecret: "0123456789abcdef", apiBaseUrl: null });
+    ).toEqual({
+      botToken: "xoxb-1",
+      signingSecret: "0123456789abcdef",
+      apiBaseUrl: null,
+      publicOrigin: null,
+    });
   });
 
   it("refuses a token that is not a bot token, naming the variable", () => {

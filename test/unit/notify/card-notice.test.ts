@@ -83,7 +83,7 @@ describe("card notices for pushes and webhooks", () => {
     );
   });
 
-  it("says how and where a card was resolved, and clips long text", () => {
+  it("says how and where a card was resolved, and shortens long text to its head and tail", () => {
     const notice = resolvedNotice(
       {
         ...card("question", questions(`${"x".repeat(400)}?`)),
@@ -94,7 +94,7 @@ describe("card notices for pushes and webhooks", () => {
     );
     expect(notice.title).toBe("Answered on phone");
     expect(notice.body).toHaveLength(240);
-    expect(notice.body.endsWith("…")).toBe(true);
+    expect(notice.body).toMatch(/^x+ … x+\?$/);
     expect(notice.card).toMatchObject({ outcome: "answered", resolvedBy: "phone" });
     const timedOut = resolvedNotice(
       { ...card("approval", {}), outcome: "timed_out", resolvedBy: null },
@@ -123,5 +123,29 @@ describe("card notices for pushes and webhooks", () => {
       context,
     );
     expect(notice.title).toBe("Declined on phone");
+  });
+
+  it("shows an agent's words in a push literally: bidi and zero-width characters spelled out, markup left as typed", () => {
+    const hostile = "[Open in Parley](https://evil.example/x) *ok* \u202erm -rf ~\u202c ap\u200bprove";
+    const notice = openedNotice(
+      card("approval", { toolName: "Bash\u202e", description: hostile, input: {}, risk: "execute" }, 60_000),
+      context,
+    );
+    expect(notice.title).toBe("Approve Bash\\u202e?");
+    expect(notice.body).toBe(
+      "[Open in Parley](https://evil.example/x) *ok* \\u202erm -rf ~\\u202c ap\\u200bprove — 1 minute left to answer",
+    );
+    for (const text of [notice.title, notice.body])
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b]/);
+  });
+
+  it("keeps the head and the tail of a long description in a push, and the time left whole", () => {
+    const description = `Runs ${"a".repeat(500)} then rm -rf ~`;
+    const notice = openedNotice(
+      card("approval", { toolName: "Bash", description, input: {}, risk: "execute" }, 60_000),
+      context,
+    );
+    expect(notice.body).toHaveLength(240);
+    expect(notice.body).toMatch(/^Runs a+ … a+ then rm -rf ~ — 1 minute left to answer$/);
   });
 });

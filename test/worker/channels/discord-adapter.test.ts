@@ -1,5 +1,5 @@
-// The inbox's Discord sender against the REST API stand-in: what a card's message holds (the agent's
-// text in a code block it cannot close, no mentions), and that an update shows the card anew with
+// The inbox's Discord sender against the REST API stand-in: what a card's message holds (the card's
+// words in code blocks they cannot close, no mentions), and that an update shows the card anew with
 // its buttons while an edit to the receipt takes them away.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -37,8 +37,10 @@ describe("the Discord sender", () => {
     const [posted] = await callsTo(CHANNEL, "post");
     const content = String(posted?.body.content);
     expect(content).toContain("@everyone");
-    // One code block, opened and closed by Parley: the agent's ``` no longer closes it.
-    expect(content.match(/```/g)).toHaveLength(2);
+    // Two code blocks (the line and the input), each opened and closed by Parley: the agent's ```
+    // is three backticks kept apart, and no longer closes one.
+    expect(content.match(/```/g)).toHaveLength(4);
+    expect(content).toContain('```\n{\n "command": "echo `\u200b`\u200b` @everyone <@123>"\n}\n```');
     expect(posted?.body.allowed_mentions).toEqual({ parse: [] });
     expect(buttonsOf(posted!)).toMatchObject({ Approve: "41.a", Deny: "41.d" });
 
