@@ -7,6 +7,7 @@ import { accessJwks } from "./test/helpers/access-jwks.ts";
 import { discordApi, discordBindings } from "./test/helpers/discord-api.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
+import { ONE_PERSON_GATEWAY_TOKEN } from "./test/helpers/one-person-bindings.ts";
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
 import { SLACK_BINDINGS, slackApi } from "./test/helpers/slack-api.ts";
 import { TELEGRAM_BINDINGS, telegramApi } from "./test/helpers/telegram-api.ts";
@@ -120,6 +121,7 @@ export default defineConfig({
             "test/worker/inbox/**",
             "test/worker/channels/**",
             "test/worker/budget/**",
+            "test/worker/one-person/**",
             ...CORE_UNIT_TESTS,
           ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
@@ -176,6 +178,24 @@ export default defineConfig({
           }),
         ],
         test: { name: "budget", include: ["test/worker/budget/**/*.test.ts"], ...shared },
+      },
+      // A deployment without Cloudflare Access: its one person is the operator (GATEWAY_TOKEN), so a
+      // call that needs a second person can never get one, and its card says so everywhere.
+      {
+        plugins: [
+          cloudflareTest({
+            ...WORKER,
+            miniflare: {
+              bindings: {
+                ...bindings,
+                GATEWAY_TOKEN: ONE_PERSON_GATEWAY_TOKEN,
+                INBOX_DISABLED: "false",
+                APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
+              },
+            },
+          }),
+        ],
+        test: { name: "one-person", include: ["test/worker/one-person/**/*.test.ts"], ...shared },
       },
       // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
       // edge), and sessions that report to their creator's inbox.
