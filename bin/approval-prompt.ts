@@ -1,5 +1,6 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
 // arguments and approve, or deny with a reason.
+import { isPlainToolName } from "../src/grants/call-identity";
 import { approvalOf } from "../src/interactions/kinds/approval-view";
 import { approvalsText, stillWaitingFor } from "../src/protocol/approval-words";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
@@ -45,9 +46,11 @@ class ApprovalPrompt implements CardPrompt {
                 : []),
             ]
           : []),
-        "  a) approve   l) always allow this tool   g) allow … for   e) edit, then approve   d) deny",
+        this.grantable()
+          ? "  a) approve   l) always allow this tool   g) allow … for   e) edit, then approve   d) deny"
+          : "  a) approve   l) always allow this tool   e) edit, then approve   d) deny",
       ],
-      prompt: "a/l/g/e/d› ",
+      prompt: this.choicesPrompt(),
     };
   }
 
@@ -82,7 +85,7 @@ class ApprovalPrompt implements CardPrompt {
       return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId } };
     if (choice === "l" || choice === "always")
       return { kind: "send", command: { type: "approve", toolCallId: this.card.toolCallId, remember: true } };
-    if (choice === "g" || choice === "grant") {
+    if ((choice === "g" || choice === "grant") && this.grantable()) {
       this.granting = new GrantSteps(this.card);
       return this.granting.start();
     }
@@ -102,6 +105,16 @@ class ApprovalPrompt implements CardPrompt {
         prompt: "arguments› ",
       };
     }
-    return { kind: "ask", lines: ["Type a, l, g, e or d."], prompt: "a/l/g/e/d› " };
+    const choices = this.grantable() ? "a, l, g, e or d" : "a, l, e or d";
+    return { kind: "ask", lines: [`Type ${choices}.`], prompt: this.choicesPrompt() };
+  }
+
+  /** A grant names a tool by a plain name: a call whose tool is not known (`acp:execute`) offers none. */
+  private grantable(): boolean {
+    return isPlainToolName(approvalOf(this.card.request, this.card.toolName).toolName);
+  }
+
+  private choicesPrompt(): string {
+    return this.grantable() ? "a/l/g/e/d› " : "a/l/e/d› ";
   }
 }

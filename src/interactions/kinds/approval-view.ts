@@ -2,6 +2,7 @@
 // risk, and an external agent's own claim about them), and in a chat message Approve, Deny, Deny
 // with reason, and Allow… — the rule the page would pre-fill, shown with what it matches, for this
 // session, this agent or everywhere, for an hour or a day (chat's longest).
+import { isPlainToolName } from "../../grants/call-identity";
 import { describeRule, parseRule } from "../../grants/grant-rule";
 import { prefilledRule } from "../../grants/narrowest-rule";
 import { type ChatChoice, type ChatView, field, fixedChoices } from "./chat-view";
@@ -32,7 +33,8 @@ const DURATIONS = { "1": [3_600, "1 h"], "24": [86_400, "24 h"] } as const;
 /** The grant's rule and what it matches; null when the call offers no rule a grant can hold. */
 function allowRule(request: unknown): { rule: string; matches: string } | null {
   const toolName = field(request, "toolName");
-  if (typeof toolName !== "string") return null;
+  // A call whose tool is not known (an ACP `acp:<kind>`) offers no grant: its kind is too coarse.
+  if (typeof toolName !== "string" || !isPlainToolName(toolName)) return null;
   const suggested = field(request, "suggestedRules");
   const rule = prefilledRule(toolName, field(request, "input"), Array.isArray(suggested) ? suggested : []);
   const parsed = parseRule(rule);

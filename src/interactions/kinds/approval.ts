@@ -1,6 +1,7 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
+import { isPlainToolName } from "../../grants/call-identity";
 import { MAX_RULE_CHARS } from "../../grants/grant-rule";
 import { describeZodError } from "../../protocol/errors";
 import { CardGrant } from "../../protocol/grants";
@@ -144,6 +145,11 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
     const decision = parsed.data;
     const refusal = request.acp ? acpRefusal(request.acp, decision) : null;
     if (refusal) return { ok: false, message: refusal };
+    if (decision.decision === "approve" && decision.grant && !isPlainToolName(request.toolName))
+      return {
+        ok: false,
+        message: `no grant can be made from this card: its tool is not known (${request.toolName}); approve or deny this call alone`,
+      };
     if (decision.decision === "deny" && decision.remember && !request.acp)
       return { ok: false, message: "always deny is offered only for an ACP agent's requests" };
     if (decision.decision === "approve") {
