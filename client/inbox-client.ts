@@ -1,7 +1,7 @@
 // One device's live link to a person's inbox: opens the inbox WebSocket with a single-use ticket
 // (so no credential appears in a URL), gets the view in `hello`, then every change; reconnects
 // with backoff from the last seq it saw. Runs in browsers and in Node 22 (global WebSocket).
-import type { InboxEvent, InboxView } from "../src/protocol/index";
+import type { InboxChatLink, InboxEvent, InboxView } from "../src/protocol/index";
 import { type InboxTarget, requestInboxTicket } from "./inbox-api";
 import { applyInboxEvent } from "./inbox-state";
 import { ApiError } from "./session-api";
@@ -106,7 +106,13 @@ export class InboxClient {
 
   private onMessage(data: unknown): void {
     if (typeof data !== "string") return;
-    let frame: { type?: unknown; view?: InboxView; seq?: unknown; change?: unknown };
+    let frame: {
+      type?: unknown;
+      view?: InboxView;
+      seq?: unknown;
+      change?: unknown;
+      links?: InboxChatLink[];
+    };
     try {
       frame = JSON.parse(data);
     } catch {
@@ -117,6 +123,12 @@ export class InboxClient {
       this.current = frame.view;
       this.emit("connected", true);
       this.emit("view", frame.view);
+      return;
+    }
+    // The person's chat accounts, whole, the moment one is linked or unlinked (never an event).
+    if (frame.type === "chat_links" && this.current && Array.isArray(frame.links)) {
+      this.current = { ...this.current, chatLinks: frame.links };
+      this.emit("view", this.current);
       return;
     }
     if (!this.current || typeof frame.seq !== "number" || typeof frame.change !== "object") return;

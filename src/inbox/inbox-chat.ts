@@ -7,7 +7,7 @@ import { chatReceipt } from "../channels/card-receipt";
 import type { ChatSender } from "../channels/chat-sender";
 import { DeliveryRows } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
-import type { InboxCard, InboxEvent } from "../protocol/inbox";
+import type { InboxCard, InboxChatLink, InboxChatLinksFrame, InboxEvent } from "../protocol/inbox";
 import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
 import { ChatRetention, ERASED_PAYLOAD } from "./inbox-chat-retention";
@@ -76,6 +76,26 @@ export class InboxChat {
       account.threadId,
       account.origin,
     );
+  }
+
+  /** The accounts cards go to, as the person's own inbox stream lists them. */
+  links(): InboxChatLink[] {
+    return this.sql
+      .all<{ link_id: string; platform: ChatPlatform; account_id: string; name: string }>(
+        `SELECT link_id, platform, account_id, name FROM chat_links ORDER BY link_id`,
+      )
+      .map((row) => ({
+        linkId: row.link_id,
+        platform: row.platform,
+        accountId: row.account_id,
+        name: row.name,
+      }));
+  }
+
+  /** The frame that lists them on the person's own sockets. */
+  linksFrame(): string {
+    const frame: InboxChatLinksFrame = { type: "chat_links", links: this.links() };
+    return JSON.stringify(frame);
   }
 
   /** The account gets nothing more from here, not even what was queued or is being retried. */

@@ -186,7 +186,12 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       (this.replayBudget.allows(opened.tag) ? null : REPLAY_SPENT) ??
       this.tickets.spend(request, opened.tag);
     if (refused) return Response.json(refused, { status: refused.code === "forbidden" ? 403 : 429 });
-    const hello = { type: "hello" as const, view: this.store.view(opened.person) };
+    // The person's own chat accounts are theirs to see, never an inbox link's.
+    const view = this.store.view(opened.person);
+    const hello = {
+      type: "hello" as const,
+      view: opened.tag === PERSON_TAG ? { ...view, chatLinks: this.chat.links() } : view,
+    };
     if (opened.kind === "sse") {
       return this.streams.open(opened.after, hello, opened.tag, (bytes) =>
         this.replayBudget.charge(opened.tag, bytes),
@@ -245,13 +250,16 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return [...this.push.deliveries.list(), ...this.chat.list()].sort((a, b) => b.createdAt - a.createdAt);
   }
 
+  // The person's own sockets list a chat account the moment it is linked or unlinked.
   async addChatLink(account: InboxChatAccount): Promise<void> {
     this.atomically(() => this.chat.addAccount(account));
+    this.broadcast(this.chat.linksFrame(), PERSON_TAG);
   }
 
   async removeChatLink(linkId: string): Promise<void> {
     this.atomically(() => this.chat.removeAccount(linkId));
     this.deadlines.rearm();
+    this.broadcast(this.chat.linksFrame(), PERSON_TAG);
   }
 
   async chatCard(ref: number, linkId: string) {
@@ -363,9 +371,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     }
   }
 
-  private broadcast(frame: string): void {
-    this.streams.broadcast(frame);
-    for (const ws of this.ctx.getWebSockets()) {
+  /** Sends `frame` to every stream and socket, or to the sockets opened with `tag` (not a stored event). */
+  private broadcast(frame: string, tag?: string): void {
+    if (tag === undefined) this.streams.broadcast(frame);
+    for (const ws of this.ctx.getWebSockets(tag)) {
       try {
         ws.send(frame);
       } catch {

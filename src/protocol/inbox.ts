@@ -2,6 +2,7 @@
 // inbox shows — its sessions, every open card across them, and its own event log for streams.
 import * as z from "zod";
 import { ApprovalCount } from "./approval-count";
+import { ChatPlatform } from "./channels";
 import { CardDeadlineTerms } from "./deadline-policy";
 import { DecisionData } from "./decisions";
 import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
@@ -80,11 +81,32 @@ export const InboxSession = InboxSessionSummary.extend({
 });
 export type InboxSession = z.infer<typeof InboxSession>;
 
+/** A chat account the inbox sends the person's cards to. */
+export const InboxChatLink = z.object({
+  linkId: z.string(),
+  platform: ChatPlatform,
+  accountId: z.string(),
+  name: z.string(),
+});
+export type InboxChatLink = z.infer<typeof InboxChatLink>;
+
 /** `GET /api/inbox`: sessions (latest activity first) and every open card, oldest deadline first. */
 export const InboxView = z.object({
   person: z.string(),
   lastSeq: z.number().int().nonnegative(),
   sessions: z.array(InboxSession),
   cards: z.array(InboxCard),
+  /** In the hello of the person's own stream only: the chat accounts cards go to. */
+  chatLinks: z.array(InboxChatLink).optional(),
 });
 export type InboxView = z.infer<typeof InboxView>;
+
+/**
+ * Sent on the person's own inbox sockets whenever a chat account is linked or unlinked: every
+ * chat account cards go to now. Whole, so a missed one is made good by the next or the hello.
+ */
+export const InboxChatLinksFrame = z.object({
+  type: z.literal("chat_links"),
+  links: z.array(InboxChatLink),
+});
+export type InboxChatLinksFrame = z.infer<typeof InboxChatLinksFrame>;

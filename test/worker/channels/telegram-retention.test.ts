@@ -22,7 +22,7 @@ import {
 function rowsOf(person: Person, sessionId: string) {
   return runInDurableObject(inboxObject(person.email), (_, state) =>
     state.storage.sql
-      .exec<Record<string, unknown>>(`SELECT * FROM chat_deliveries WHERE session_id = ?`, sessionId)
+      .exec<Record<string, SqlStorageValue>>(`SELECT * FROM chat_deliveries WHERE session_id = ?`, sessionId)
       .toArray(),
   );
 }

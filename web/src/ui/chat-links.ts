@@ -1,15 +1,19 @@
 // "Chat apps" on the inbox page: Link Telegram shows a one-time code (and Telegram's deep link) to
-// send the bot; linked accounts are listed as the person's devices, each with Unlink.
+// send the bot; linked accounts are listed as the person's devices, each with Unlink, and the list
+// follows the inbox stream, so an account linked from anywhere shows the moment it links.
 import { chatPlatforms, listChatLinks, mintLinkCode, unlinkChat } from "../../../client/channels-api";
 import type { InboxTarget } from "../../../client/inbox-api";
-import type { ChannelAccountView, ChatPlatform } from "../../../src/protocol/index";
+import type { ChatPlatform, InboxChatLink } from "../../../src/protocol/index";
 import { LINK_COMMANDS, PLATFORM_NAMES } from "../../../src/protocol/platform-names";
 import { h, setText } from "./dom";
 
 /** How often the page looks for the account a shown code linked. */
 const LINK_POLL_MS = 2_000;
 
-export function chatLinksSection(target: InboxTarget): HTMLElement {
+export function chatLinksSection(target: InboxTarget): {
+  el: HTMLElement;
+  show(links: InboxChatLink[]): void;
+} {
   const list = h("ul", { class: "chat-links-list" });
   const offer = h("div", { class: "chat-links-offer" });
   const note = h("p", { class: "chat-links-note", role: "status" });
@@ -22,8 +26,8 @@ export function chatLinksSection(target: InboxTarget): HTMLElement {
     offer,
     note,
   );
-  let shown: ChannelAccountView[] = [];
-  const render = (links: ChannelAccountView[]) => {
+  let shown: InboxChatLink[] = [];
+  const render = (links: InboxChatLink[]) => {
     shown = links;
     list.replaceChildren(
       ...links.map((link) =>
@@ -76,7 +80,7 @@ export function chatLinksSection(target: InboxTarget): HTMLElement {
       offer.append(panel);
       // The bot tells the person it linked; the page learns it by asking until the code expires.
       // Only a new link of this platform ends the wait (another device may link another meanwhile).
-      const linkIdsOf = (links: ChannelAccountView[]) =>
+      const linkIdsOf = (links: InboxChatLink[]) =>
         links.filter((link) => link.platform === platform).map((link) => link.linkId);
       const before = new Set(linkIdsOf(shown));
       const poll = async () => {
@@ -111,5 +115,5 @@ export function chatLinksSection(target: InboxTarget): HTMLElement {
       await refresh();
     })
     .catch(() => {});
-  return el;
+  return { el, show: render };
 }
