@@ -2,6 +2,7 @@ import type { Interface as ReadLine } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { TerminalDevice } from "../../../bin/terminal-device";
 import type { SessionClient } from "../../../client/client";
+import { ONE_PERSON_ONLY } from "../../../src/protocol/approval-words";
 
 /** A terminal device over a client and a readline that only record what they are given. */
 function terminal() {
@@ -147,5 +148,40 @@ describe("an approval that needs a second person, in the terminal", () => {
       },
     ]);
     expect(written.join("")).toContain("1 of 2 approvals · ana@example.com");
+  });
+
+  it("says the call cannot get its second person where the deployment knows only one, when it opens and when one is counted", () => {
+    const { written, events } = terminal();
+    const alone = { needed: 2, given: 0, by: [], unreachable: ONE_PERSON_ONLY };
+    events([
+      {
+        seq: 1,
+        type: "approval_required",
+        data: {
+          interactionId: "ext_alone",
+          toolCallId: "ext_alone",
+          kind: "approval",
+          toolName: "Bash",
+          request: { toolName: "Bash", input: { command: "git push" } },
+          approvals: alone,
+        },
+      },
+    ]);
+    expect(written.join("")).toContain(`this call ${ONE_PERSON_ONLY}, so it cannot run: deny it`);
+    events([
+      {
+        seq: 2,
+        type: "approval_counted",
+        data: {
+          toolCallId: "ext_alone",
+          interactionId: "ext_alone",
+          approvals: { ...alone, given: 1, by: ["operator"] },
+          decider: { kind: "person", label: "operator", id: "operator", device: "terminal" },
+          deviceId: "laptop",
+          at: 1,
+        },
+      },
+    ]);
+    expect(written.join("")).toContain(`1 of 2 approvals · ${ONE_PERSON_ONLY} · operator`);
   });
 });

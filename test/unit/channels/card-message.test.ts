@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { cardMessage } from "../../../src/channels/card-message";
 import type { InboxCard } from "../../../src/protocol";
+import { ONE_PERSON_ONLY } from "../../../src/protocol/approval-words";
 
 const url: InboxCard = {
   sessionId: "0".repeat(32),
@@ -44,5 +45,19 @@ describe("card message", () => {
     const sneaky = { ...url, request: { url: "javascript:alert(1)" } };
     const buttons = buttonsOf(cardMessage({ card: sneaky, ref: 7, openUrl: "https://parley.test/#/inbox" }));
     expect(buttons.map((b) => b.label)).not.toContain("Open the page");
+  });
+
+  it("says a call needs a second person the deployment does not have, beside its count", () => {
+    const push: InboxCard = {
+      ...url,
+      interactionId: "ext_push",
+      toolCallId: "ext_push",
+      toolName: "Bash",
+      kind: "approval",
+      request: { toolName: "Bash", input: { command: "git push" } },
+      approvals: { needed: 2, given: 1, by: ["operator"], unreachable: ONE_PERSON_ONLY },
+    };
+    const shown = JSON.stringify(cardMessage({ card: push, ref: 7, openUrl: "https://parley.test/#/inbox" }));
+    expect(shown).toContain(`1 of 2 approvals · ${ONE_PERSON_ONLY}`);
   });
 });
