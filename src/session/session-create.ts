@@ -3,7 +3,7 @@
 
 import type { Outcome } from "../objects/outcome";
 import { unknownPolicyKinds } from "../protocol/deadline-policy";
-import { externalAgentOf } from "./external-session";
+import { externalAgentOf, recordExternalAgent } from "./external-session";
 import type { InboxReport } from "./inbox-report/inbox-report";
 import { sessionKinds } from "./session-kinds";
 import { refuse } from "./session-refusal";
@@ -44,12 +44,16 @@ export function createSession(host: CreateHost, init: SessionInit): Outcome<{ cr
   if (host.erased()) refuse("unknown_session", "This keyed session was erased; its id is never used again");
   if (host.exists()) {
     // A keyed external session's id is derived from its creator and key: asking again finds it.
-    const agent = externalAgentOf(host.state().meta);
+    const meta = host.state().meta;
+    const agent = externalAgentOf(meta);
     if (init.agent?.key && agent?.key === init.agent.key) {
-      // "This agent" grants are bound to the creating key, so another key may not step into its place.
+      // "This agent" grants are bound to one agent key, so another key may not step into its place;
+      // a session the person made without one belongs to the first key that finds it.
       const asker = init.agent.agentKeyId;
       if (asker !== null && agent.agentKeyId !== null && asker !== agent.agentKeyId)
-        refuse("forbidden", "This keyed session was created with another agent key; use a key of your own");
+        refuse("forbidden", "This keyed session belongs to another agent key; use a session key of your own");
+      if (asker !== null && agent.agentKeyId === null)
+        recordExternalAgent(meta, { ...agent, agentKeyId: asker });
       return { ok: true, result: { created: false } };
     }
     refuse("invalid_input", "Session already exists");

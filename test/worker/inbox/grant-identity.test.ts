@@ -88,7 +88,7 @@ describe("a grant for this agent", () => {
       agent: { kind: "external", name: "Claude Code", key: "cc-laptop" },
     });
     expect(stepIn.status).toBe(403);
-    expect(await stepIn.text()).toContain("created with another agent key");
+    expect(await stepIn.text()).toContain("belongs to another agent key");
     // Key A finds its own session again.
     expect(
       (await asBridge(laptop.key, { agent: { kind: "external", name: "X", key: "cc-laptop" } })).status,
@@ -132,6 +132,31 @@ describe("a grant for this agent", () => {
     const fallback = (await grants(alice)).find((view) => view.rule === "Bash(npm run fmt)");
     expect(fallback).toMatchObject({ scope: "session", sessionId: keyless.sessionId, agent: null });
     expect((await ask(alice, impostor, bash("npm run fmt"))).status).toBe("pending");
+  });
+
+  it("reaches a session the person made once an agent key finds it, and no other key after that", async () => {
+    const alice = new Person("alice.identity.claimed@example.com");
+    const laptop = await mintKey(alice, "Laptop");
+    const other = await mintKey(alice, "Build box");
+    const made = await grant(alice, {
+      rule: "Bash(whoami)",
+      scope: "agent",
+      agent: { name: "Claude Code", key: laptop.keyId },
+    });
+    const created = await alice.api("POST", "/api/sessions", {
+      body: { agent: { kind: "external", name: "Claude Code", key: "cc-premade" } },
+    });
+    const premade = (await created.json()) as { sessionId: string; agentToken: string };
+    expect((await ask(alice, premade, bash("whoami"))).status).toBe("pending");
+    const found = await asBridge(laptop.key, {
+      agent: { kind: "external", name: "Claude Code", key: "cc-premade" },
+    });
+    expect(found.status, await found.clone().text()).toBe(200);
+    expect((await ask(alice, premade, bash("whoami"))).resolution?.by).toBe(`grant:${made.grantId}`);
+    const late = await asBridge(other.key, {
+      agent: { kind: "external", name: "Claude Code", key: "cc-premade" },
+    });
+    expect(late.status).toBe(403);
   });
 
   it("cannot be made over the API for an outside agent by name alone", async () => {
