@@ -134,12 +134,14 @@ const RM_SPELLINGS = [
   "echo $(rm x)",
   "echo `rm x`",
   'echo "$(rm x)"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
   "echo ${x:-$(rm y)}",
   "cat <(rm x)",
   "X=$(rm x) ls",
   "ls > $(rm x)",
   "trap 'rm x' EXIT",
   "C=rm; $C x",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, not a template
   "${C:-rm} x",
   "$(echo rm) x",
   "{rm,} x",
