@@ -1,5 +1,5 @@
 // Starts and stops `wrangler dev` on loopback for the browser tests and the benchmark: free ports,
-// offline settings, chosen vars, its own process group (so workerd stops too), output kept for
+// offline settings, chosen vars (a signing key and a GATEWAY_TOKEN of its own among them), its own process group (so workerd stops too), output kept for
 // error messages, and a kill of every group it started however the calling process ends.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { stateSessionSecret } from "./dev-secret.mjs";
+import { stateGatewayToken, stateSessionSecret } from "./dev-secret.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Wrangler's CLI script, run with this Node (22, which wrangler requires). */
@@ -79,6 +79,7 @@ function killGroup(child, signal) {
  * @typedef {object} DevServer
  * @property {string} label
  * @property {string} baseUrl            e.g. http://127.0.0.1:41234
+ * @property {string} gatewayToken       the person's credential (GATEWAY_TOKEN) the server was given
  * @property {() => Promise<void>} stop  SIGTERM to the group, SIGKILL after 5 s
  */
 
@@ -96,10 +97,16 @@ export async function startWranglerDev(options = {}) {
   args.push("--inspector-port", String(inspectorPort), "--persist-to", options.persistTo ?? String(tempDir));
   args.push("--show-interactive-dev-session=false");
   if (options.config) args.push("--config", options.config);
-  // A signing key of the server's own (kept with its state, so a restart accepts its old tokens);
-  // no key is a constant anywhere. Loopback only, so no credential is needed (README "Configuration").
-  const secret = stateSessionSecret(options.persistTo ?? String(tempDir));
-  const vars = { SESSION_SECRET: secret, ...options.vars };
+  // A signing key and a person's credential of the server's own (kept with its state, so a restart
+  // accepts its old tokens and its person); neither is a constant anywhere. Without the token no
+  // request would be a person, loopback or not.
+  const state = options.persistTo ?? String(tempDir);
+  const vars = {
+    SESSION_SECRET: stateSessionSecret(state),
+    GATEWAY_TOKEN: stateGatewayToken(state),
+    ...options.vars,
+  };
+  const gatewayToken = vars.GATEWAY_TOKEN;
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
 
   const child = spawn(process.execPath, args, {
@@ -145,7 +152,7 @@ export async function startWranglerDev(options = {}) {
     try {
       const response = await fetch(baseUrl, { signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
-      return { label, baseUrl, stop };
+      return { label, baseUrl, gatewayToken, stop };
     } catch {
       await sleep(250);
     }

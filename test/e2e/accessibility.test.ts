@@ -9,6 +9,7 @@ import { hasChromium } from "./browser-env";
 import {
   askReply,
   baseUrl,
+  gatewayToken,
   launchBrowser,
   postMessage,
   type Reply,
@@ -99,7 +100,7 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
   });
 
   it("finds nothing in a new demo session, with its notice and the share panel open", async () => {
-    const created = await createSession(baseUrl(), {});
+    const created = await createSession(baseUrl(), {}, { gatewayToken: gatewayToken() });
     const pages = await openBoth(buildShareUrl(baseUrl(), created), ".demo-notice");
     for (const page of pages) {
       await page.getByText("Open on another device").click();

@@ -11,6 +11,7 @@ import {
   buildBridges,
   externalSession,
   hasClaude,
+  mintAgentKey,
   Phone,
   type Sandbox,
   sandbox,
@@ -18,6 +19,9 @@ import {
 import { type ModelServer, reportLastResult, startModelServer, touch } from "./claude-model-server";
 
 const baseUrl = () => inject("baseUrl");
+// One agent key for the file's runs: a bridge starts only with a credential that cannot answer.
+let key: Promise<string> | undefined;
+const agentKey = () => (key ??= mintAgentKey(baseUrl(), "acp e2e"));
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -34,7 +38,14 @@ interface Run {
 async function startRun(file: string, server = baseUrl()): Promise<Run> {
   const model = await startModelServer([touch(file), reportLastResult]);
   const box = await sandbox(model);
-  const proxy = spawnParleyAcp(box, ["--server", server, "--unreachable-seconds", "2"]);
+  const proxy = spawnParleyAcp(box, [
+    "--server",
+    server,
+    "--agent-key",
+    await agentKey(),
+    "--unreachable-seconds",
+    "2",
+  ]);
   cleanups.push(async () => {
     await proxy.stop();
     await model.close();

@@ -5,7 +5,19 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { removeSandbox, spawnParleyAcp } from "./acp-harness";
 import { hasChromium } from "./browser-env";
-import { buildBridges, externalSession, hasClaude, Phone, sandbox } from "./claude-code-harness";
+import {
+  buildBridges,
+  externalSession,
+  hasClaude,
+  mintAgentKey,
+  Phone,
+  sandbox,
+} from "./claude-code-harness";
+
+// One agent key for the file's runs: a bridge starts only with a credential that cannot answer.
+let key: Promise<string> | undefined;
+const agentKey = () => (key ??= mintAgentKey(inject("baseUrl"), "acp headless e2e"));
+
 import { reportLastResult, startModelServer, touch } from "./claude-model-server";
 
 const baseUrl = () => inject("baseUrl");
@@ -19,7 +31,16 @@ async function headless(file: string, server: string) {
   const box = await sandbox(model);
   const run = spawnParleyAcp(
     box,
-    ["--server", server, "--unreachable-seconds", "2", "--prompt", "Make the file."],
+    [
+      "--server",
+      server,
+      "--agent-key",
+      await agentKey(),
+      "--unreachable-seconds",
+      "2",
+      "--prompt",
+      "Make the file.",
+    ],
     true,
   );
   cleanups.push(async () => {

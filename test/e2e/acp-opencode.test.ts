@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { hasOpenCode, openCodeCommand, removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
-import { buildBridges, externalSession, Phone, sandbox } from "./claude-code-harness";
+import { buildBridges, externalSession, mintAgentKey, Phone, sandbox } from "./claude-code-harness";
+
+// One agent key for the file's runs: a bridge starts only with a credential that cannot answer.
+let key: Promise<string> | undefined;
+const agentKey = () => (key ??= mintAgentKey(inject("baseUrl"), "opencode e2e"));
+
 import { reportLastResult, startModelServer, touch } from "./claude-model-server";
 
 const baseUrl = () => inject("baseUrl");
@@ -19,7 +24,7 @@ async function start(file: string, args: string[], headless: boolean) {
   const box = await sandbox(model);
   const proxy = spawnParleyAcp(
     box,
-    ["--server", baseUrl(), ...args],
+    ["--server", baseUrl(), "--agent-key", await agentKey(), ...args],
     headless,
     openCodeCommand(box, model.baseUrl),
   );

@@ -9,7 +9,14 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, freePort, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
-import { buildBridges, externalSession, hasClaude, Phone, sandbox } from "./claude-code-harness";
+import {
+  buildBridges,
+  externalSession,
+  hasClaude,
+  mintAgentKey,
+  Phone,
+  sandbox,
+} from "./claude-code-harness";
 import { reportLastResult, startModelServer, touch } from "./claude-model-server";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -31,7 +38,15 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
     const baseUrl = server.baseUrl;
     const model = await startModelServer([touch("after-restart.txt"), reportLastResult]);
     const box = await sandbox(model);
-    const proxy = spawnParleyAcp(box, ["--server", baseUrl, "--unreachable-seconds", "120"]);
+    const agentKey = await mintAgentKey(baseUrl, "acp restart", server.gatewayToken);
+    const proxy = spawnParleyAcp(box, [
+      "--server",
+      baseUrl,
+      "--agent-key",
+      agentKey,
+      "--unreachable-seconds",
+      "120",
+    ]);
     cleanups.push(async () => {
       await proxy.stop();
       await model.close();
@@ -42,7 +57,7 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
     const sessionId = await editor.open(box.cwd);
     const turn = editor.prompt("Make the file.");
     const asked = await editor.nextPermission();
-    const session = await externalSession(baseUrl, sessionId, "Claude Agent");
+    const session = await externalSession(baseUrl, sessionId, "Claude Agent", server.gatewayToken);
     const phone = new Phone(baseUrl, session);
     cleanups.push(() => phone.close());
     const card = await phone.nextPrompt();

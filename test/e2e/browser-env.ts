@@ -21,6 +21,8 @@ declare module "vitest" {
   interface ProvidedContext {
     /** `http://127.0.0.1:<port>` of the wrangler dev started by global-setup. */
     baseUrl: string;
+    /** That server's GATEWAY_TOKEN: the one person (the operator) of the browser tests. */
+    gatewayToken: string;
     /** The Telegram Bot API stand-in's `http://127.0.0.1:<port>` (test/helpers/telegram-api.ts). */
     telegramApiUrl: string;
     slackApiUrl: string;

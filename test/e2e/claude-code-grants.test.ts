@@ -25,7 +25,7 @@ import {
 } from "./claude-code-harness";
 import { hookLog, hookSettings } from "./claude-code-hook-settings";
 import { type ModelServer, reportLastResult, type ScriptStep, startModelServer } from "./claude-model-server";
-import { baseUrl } from "./harness";
+import { asPerson, baseUrl } from "./harness";
 
 const bash = (command: string, id: string): ScriptStep => ({
   content: [
@@ -64,7 +64,12 @@ async function claudeRun(
     bridge === "mcp"
       ? [
           "--mcp-config",
-          await mcpConfig(box, ["--server", baseUrl()]),
+          await mcpConfig(box, [
+            "--server",
+            baseUrl(),
+            "--agent-key",
+            await mintAgentKey(baseUrl(), "grants e2e"),
+          ]),
           "--permission-prompt-tool",
           "mcp__parley__approve",
         ]
@@ -112,7 +117,9 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
     const firstDone = await one.run.done;
     expect(firstDone.code, firstDone.stdout).toBe(0);
     expect(existsSync(join(one.box.cwd, "tested.txt"))).toBe(true);
-    const listed = (await (await fetch(`${baseUrl()}/api/grants`)).json()) as { grants: GrantView[] };
+    const listed = (await (await fetch(`${baseUrl()}/api/grants`, { headers: asPerson() })).json()) as {
+      grants: GrantView[];
+    };
     const grant = listed.grants.find((g) => g.fromInteraction === card.interactionId);
     expect(grant).toMatchObject({
       rule: "Bash(npm run test:*)",
@@ -121,7 +128,11 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
     });
     if (!grant) return;
     cleanups.push(
-      async () => void (await fetch(`${baseUrl()}/api/grants/${grant.grantId}`, { method: "DELETE" })),
+      async () =>
+        void (await fetch(`${baseUrl()}/api/grants/${grant.grantId}`, {
+          method: "DELETE",
+          headers: asPerson(),
+        })),
     );
 
     // A new session of the same agent: the tests run at once, the build waits for the person.
@@ -147,7 +158,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
     await expect
       .poll(async () => {
         const page = (await (
-          await fetch(`${baseUrl()}/api/decisions?session=${second.sessionId}`)
+          await fetch(`${baseUrl()}/api/decisions?session=${second.sessionId}`, { headers: asPerson() })
         ).json()) as DecisionPage;
         return page.decisions.map((d) => d.decidedBy);
       })
@@ -189,12 +200,18 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
     // Both calls ran; the second asked nobody: the grant answered it before a card opened.
     expect(model.toolResults()).toHaveLength(2);
     await expect(phone.nextPrompt(1_000)).rejects.toThrow(/no card/);
-    const listed = (await (await fetch(`${baseUrl()}/api/grants`)).json()) as { grants: GrantView[] };
+    const listed = (await (await fetch(`${baseUrl()}/api/grants`, { headers: asPerson() })).json()) as {
+      grants: GrantView[];
+    };
     const grant = listed.grants.find((g) => g.fromInteraction === card.interactionId);
     expect(grant).toMatchObject({ rule, scope: "session", sessionId: session.sessionId });
     if (grant)
       cleanups.push(
-        async () => void (await fetch(`${baseUrl()}/api/grants/${grant.grantId}`, { method: "DELETE" })),
+        async () =>
+          void (await fetch(`${baseUrl()}/api/grants/${grant.grantId}`, {
+            method: "DELETE",
+            headers: asPerson(),
+          })),
       );
     // The hook answered with a plain allow: Claude Code was never asked to save the rule.
     expect(existsSync(join(box.cwd, ".claude", "settings.local.json"))).toBe(false);

@@ -13,6 +13,7 @@ import { SessionClient } from "../../client/session-client";
 import { buildShareUrl } from "../../client/session-link";
 import { PROMPT_EVENT_TYPES, type SessionEvent } from "../../src/protocol/index";
 import type { ModelServer } from "./claude-model-server";
+import { gatewayToken } from "./harness";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const PARLEY_BIN = join(ROOT, "bin", "parley.mjs");
@@ -126,10 +127,12 @@ export async function externalSession(
   baseUrl: string,
   key: string,
   name = "Claude Code",
+  token = gatewayToken(),
 ): Promise<ExternalSession> {
+  // The person's: an external session needs a creator, and only a credential makes one.
   const response = await fetch(`${baseUrl}/api/sessions`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify({ agent: { kind: "external", name, key } }),
   });
   if (!response.ok) throw new Error(`create external session: ${response.status} ${await response.text()}`);
@@ -142,11 +145,15 @@ export async function externalSession(
   return { ...body, shareUrl: buildShareUrl(baseUrl, body) };
 }
 
-/** Mints an agent key as the person (the local person of a loopback Parley) would in the inbox. */
-export async function mintAgentKey(baseUrl: string, label = "e2e laptop"): Promise<string> {
+/** Mints an agent key as the person (the holder of the server's GATEWAY_TOKEN) would in the inbox. */
+export async function mintAgentKey(
+  baseUrl: string,
+  label = "e2e laptop",
+  token = gatewayToken(),
+): Promise<string> {
   const response = await fetch(`${baseUrl}/api/agent-keys`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify({ label }),
   });
   if (response.status !== 201) throw new Error(`mint agent key: ${response.status} ${await response.text()}`);

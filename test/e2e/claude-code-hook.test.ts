@@ -112,7 +112,16 @@ describe.skipIf(!hasChromium || !hasClaude)(
       model = await startModelServer([touch("unreached.txt"), reportLastResult]);
       box = await sandbox(model);
       const closed = `http://127.0.0.1:${await freePort()}`;
-      const settings = await hookSettings(box, ["--server", closed, "--unreachable-seconds", "1"]);
+      // A key the closed address never checks: the hook starts only with a credential that cannot answer.
+      const agentKey = await mintAgentKey(baseUrl(), "hook unreachable e2e");
+      const settings = await hookSettings(box, [
+        "--server",
+        closed,
+        "--agent-key",
+        agentKey,
+        "--unreachable-seconds",
+        "1",
+      ]);
       run = runClaude(box, "Make the file.", ["--settings", settings]);
       const { code, result, stdout } = await run.done;
       expect(code, stdout).toBe(0);

@@ -192,7 +192,16 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code with parley mcp as its 
     model = await startModelServer([touch("unreachable.txt"), reportLastResult]);
     box = await sandbox(model);
     const closed = `http://127.0.0.1:${await freePort()}`;
-    const config = await mcpConfig(box, ["--server", closed, "--unreachable-seconds", "1"]);
+    // A key the closed address never checks: the bridge starts only with a credential that cannot answer.
+    const agentKey = await mintAgentKey(baseUrl(), "mcp unreachable e2e");
+    const config = await mcpConfig(box, [
+      "--server",
+      closed,
+      "--agent-key",
+      agentKey,
+      "--unreachable-seconds",
+      "1",
+    ]);
     run = runClaude(box, "Do the task.", ["--mcp-config", config, ...PERMISSION_TOOL]);
     const { code, stdout } = await run.done;
     expect(code, stdout).toBe(0);

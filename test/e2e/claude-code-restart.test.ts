@@ -15,6 +15,7 @@ import {
   externalSession,
   hasClaude,
   mcpConfig,
+  mintAgentKey,
   Phone,
   runClaude,
   type Sandbox,
@@ -49,12 +50,13 @@ afterEach(async () => {
 
 /** Starts Claude Code with the bridge `claudeArgs` configures, in its own session; returns once its card is up. */
 async function startWaiting(
-  baseUrl: string,
+  server: DevServer,
   file: string,
   claudeArgs: (box: Sandbox) => Promise<string[]>,
 ): Promise<{ one: Waiting; interactionId: string }> {
+  const baseUrl = server.baseUrl;
   const key = randomUUID();
-  const session = await externalSession(baseUrl, key);
+  const session = await externalSession(baseUrl, key, "Claude Code", server.gatewayToken);
   const phone = new Phone(baseUrl, session);
   const model = await startModelServer([touch(file), reportLastResult]);
   const box = await sandbox(model);
@@ -78,17 +80,19 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code waiting on Parley acros
     const port = await freePort();
     server = await startWranglerDev({ label: "claude-restart-1", persistTo: state, port });
     const baseUrl = server.baseUrl;
-    const viaMcp = await startWaiting(baseUrl, "via-mcp.txt", async (box) => [
+    // The bridges' credential: an agent key of this server's person, which cannot answer.
+    const agentKey = await mintAgentKey(baseUrl, "restart e2e", server.gatewayToken);
+    const viaMcp = await startWaiting(server, "via-mcp.txt", async (box) => [
       "--mcp-config",
-      await mcpConfig(box, ["--server", baseUrl]),
+      await mcpConfig(box, ["--server", baseUrl, "--agent-key", agentKey]),
       "--permission-prompt-tool",
       "mcp__parley__approve",
     ]);
-    const viaHook = await startWaiting(baseUrl, "via-hook.txt", async (box) => [
+    const viaHook = await startWaiting(server, "via-hook.txt", async (box) => [
       "--settings",
       // The restart may begin before the hook has read the answer to opening its card; it keeps
       // retrying (with the same key, so the same card) for as long as this allows.
-      await hookSettings(box, ["--server", baseUrl, "--unreachable-seconds", "120"]),
+      await hookSettings(box, ["--server", baseUrl, "--agent-key", agentKey, "--unreachable-seconds", "120"]),
     ]);
 
     await server.stop();

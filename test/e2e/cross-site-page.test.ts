@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InboxView, SessionSnapshot } from "../../src/protocol/index";
 import { hasChromium } from "./browser-env";
-import { askReply, baseUrl, launchBrowser, postMessage, say, scriptedSession } from "./harness";
+import { askReply, asPerson, baseUrl, launchBrowser, postMessage, say, scriptedSession } from "./harness";
 
 const PAGE = "<!doctype html><title>Somewhere else</title><p>A page on another origin.</p>";
 
@@ -26,7 +26,7 @@ function startOtherOrigin(): Promise<{ server: Server; origin: string }> {
 }
 
 async function inbox(): Promise<InboxView> {
-  const response = await fetch(`${baseUrl()}/api/inbox`);
+  const response = await fetch(`${baseUrl()}/api/inbox`, { headers: asPerson() });
   if (!response.ok) throw new Error(`inbox: ${response.status}`);
   return (await response.json()) as InboxView;
 }
@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)("a page of another origin", () => {
   it("can neither open the inbox's WebSocket nor answer a card with a no-cors text/plain POST", async () => {
     const session = await scriptedSession([askReply("toolu_cross_site"), say("Going ahead.")]);
     await postMessage(session, "Plan the release");
-    // The card reaches the local person's inbox (the CLI, with no Origin, may read it).
+    // The card reaches the person's inbox (the CLI with the token, and no Origin, may read it).
     await expect
       .poll(async () => (await inbox()).cards.some((card) => card.sessionId === session.sessionId))
       .toBe(true);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateExternalSessionResponse, ExternalInteraction } from "../../client/client";
 import { buildShareUrl } from "../../client/client";
 import { hasChromium } from "./browser-env";
-import { baseUrl, launchBrowser, openDevice } from "./harness";
+import { asPerson, baseUrl, launchBrowser, openDevice } from "./harness";
 
 async function asAgent(session: CreateExternalSessionResponse, method: string, path: string, body?: unknown) {
   return fetch(`${baseUrl()}/api/sessions/${session.sessionId}${path}`, {
@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)("an external agent's session on the page", () => {
   it("shows the agent's progress and card, and the person's approval reaches the waiting agent", async () => {
     const created = await fetch(`${baseUrl()}/api/sessions`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...asPerson(), "content-type": "application/json" },
       body: JSON.stringify({ agent: { kind: "external", name: "Claude Code" } }),
     });
     expect(created.status).toBe(201);

@@ -22,6 +22,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!hasChromium) {
     console.warn(`browser tests skipped: ${CHROMIUM_PATH} not found (apt-get install chromium)`);
     project.provide("baseUrl", "");
+    project.provide("gatewayToken", "");
     project.provide("telegramApiUrl", "");
     project.provide("slackApiUrl", "");
     project.provide("discordApiUrl", "");
@@ -61,6 +62,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     verbose: process.env.E2E_VERBOSE === "1",
   });
   project.provide("baseUrl", server.baseUrl);
+  project.provide("gatewayToken", server.gatewayToken);
   project.provide("mcpServers", mcpServers);
   project.provide("mcpControlUrl", `http://127.0.0.1:${ports.control}`);
   project.provide("telegramApiUrl", telegram.url);

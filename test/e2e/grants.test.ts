@@ -7,6 +7,7 @@ import type { GrantView } from "../../src/protocol/grants";
 import { expectNoViolations } from "./axe-audit";
 import { hasChromium } from "./browser-env";
 import {
+  asPerson,
   baseUrl,
   launchBrowser,
   openDevice,
@@ -68,7 +69,9 @@ describe.skipIf(!hasChromium)("grants through the page", () => {
     await page.getByText("Both notes written.").waitFor();
     expect(await card(page, "toolu_g2").locator(".approval-card").count()).toBe(0);
 
-    const listed = (await (await fetch(`${baseUrl()}/api/grants`)).json()) as { grants: GrantView[] };
+    const listed = (await (await fetch(`${baseUrl()}/api/grants`, { headers: asPerson() })).json()) as {
+      grants: GrantView[];
+    };
     const grant = listed.grants.find((candidate) => candidate.sessionId === session.sessionId);
     expect(grant).toMatchObject({ rule: "notes_write", scope: "session", uses: 1, madeFrom: "page" });
     if (!grant) return;

@@ -2,13 +2,23 @@
 // opened at a session's share link, and screenshots for the docs.
 import { mkdir } from "node:fs/promises";
 import process from "node:process";
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from "playwright-core";
 import { inject } from "vitest";
 import { createSession } from "../../client/session-api";
 import { buildShareUrl } from "../../client/session-link";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./browser-env";
 
 export const baseUrl = (): string => inject("baseUrl");
+/** The suite's server's GATEWAY_TOKEN: what makes a request the person (the operator). */
+export const gatewayToken = (): string => inject("gatewayToken");
+/** The header that makes a request the person's. */
+export const asPerson = (): Record<string, string> => ({ authorization: `Bearer ${gatewayToken()}` });
 
 type Block =
   | { type: "text"; text: string }
@@ -36,7 +46,7 @@ export async function scriptedSession(
     mcpServers?: string[];
   } = {},
 ): Promise<TestSession> {
-  const created = await createSession(baseUrl(), { script, ...options });
+  const created = await createSession(baseUrl(), { script, ...options }, { gatewayToken: gatewayToken() });
   return { ...created, shareUrl: buildShareUrl(baseUrl(), created) };
 }
 
@@ -59,8 +69,29 @@ export async function postMessage(session: TestSession, text: string): Promise<v
   if (!response.ok) throw new Error(`POST messages: ${response.status} ${await response.text()}`);
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+/**
+ * Debian's chromium, every context of which is the person's browser, signed in as `npm run dev`'s
+ * address signs one in (the gateway token kept where the page keeps it); `{ signedIn: false }`
+ * for a browser that never was.
+ */
+export async function launchBrowser({ signedIn = true } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  if (!signedIn) return browser;
+  const newContext = browser.newContext.bind(browser);
+  // browser.newPage() makes its context through this too.
+  browser.newContext = async (options?: BrowserContextOptions) => signIn(await newContext(options));
+  return browser;
+}
+
+async function signIn(context: BrowserContext): Promise<BrowserContext> {
+  await context.addInitScript((token) => {
+    if (!localStorage.getItem("parley.gatewayToken")) localStorage.setItem("parley.gatewayToken", token);
+  }, gatewayToken());
+  return context;
 }
 
 /** A fresh browser context (its own localStorage, so its own device id) at the share link. */

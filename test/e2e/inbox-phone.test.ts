@@ -4,6 +4,7 @@ import type { MintedInboxLink } from "../../src/protocol/index";
 import { hasChromium } from "./browser-env";
 import {
   askReply,
+  asPerson,
   baseUrl,
   launchBrowser,
   openDevice,
@@ -59,7 +60,7 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     // The person hands their inbox to a phone that cannot sign in.
     const minted = await fetch(`${baseUrl()}/api/inbox/links`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...asPerson(), "content-type": "application/json" },
       body: JSON.stringify({ role: "answer", label: "Ana's phone" }),
     });
     expect(minted.status).toBe(201);
@@ -140,7 +141,7 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     const session = await scriptedSession([askReply("toolu_view"), say("Fine.")]);
     const minted = await fetch(`${baseUrl()}/api/inbox/links`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...asPerson(), "content-type": "application/json" },
       body: JSON.stringify({ role: "view", label: "Wall screen" }),
     });
     const link = (await minted.json()) as MintedInboxLink;

@@ -46,18 +46,22 @@ describe.skipIf(!hasChromium)("an MCP form across a restart of the server", () =
     const first = await startWranglerDev({ label: "mcp-restart-1", persistTo: state, vars });
     stops.push(first.stop);
     const env = `restart-${Date.now().toString(36)}`;
-    const session = await createSession(first.baseUrl, {
-      mcpServers: ["mrtr"],
-      permissionMode: "bypassPermissions",
-      script: [
-        {
-          content: [
-            { type: "tool_use", id: "toolu_restart", name: "mcp__mrtr__confirm-deploy", input: { env } },
-          ],
-        },
-        { content: [{ type: "text", text: "Deployed after the restart." }] },
-      ],
-    });
+    const session = await createSession(
+      first.baseUrl,
+      {
+        mcpServers: ["mrtr"],
+        permissionMode: "bypassPermissions",
+        script: [
+          {
+            content: [
+              { type: "tool_use", id: "toolu_restart", name: "mcp__mrtr__confirm-deploy", input: { env } },
+            ],
+          },
+          { content: [{ type: "text", text: "Deployed after the restart." }] },
+        ],
+      },
+      { gatewayToken: first.gatewayToken },
+    );
     const post = (baseUrl: string, route: string, body: unknown) =>
       fetch(`${baseUrl}/api/sessions/${session.sessionId}/${route}`, {
         method: "POST",

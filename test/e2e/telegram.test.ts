@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TELEGRAM_BINDINGS, type TelegramCall } from "../helpers/telegram-api";
 import { expectNoViolations } from "./axe-audit";
 import { hasChromium } from "./browser-env";
-import { baseUrl, launchBrowser, postMessage, say, screenshot, scriptedSession } from "./harness";
+import { asPerson, baseUrl, launchBrowser, postMessage, say, screenshot, scriptedSession } from "./harness";
 
 const USER = { id: 7_700_001, first_name: "Ana", is_bot: false };
 let updateId = 8_800_000;
@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)("Telegram from the inbox page", () => {
     const chat = { id: user.id, type: "private" };
     const minted = await fetch(`${baseUrl()}/api/channels/link-codes`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...asPerson(), "content-type": "application/json" },
       body: JSON.stringify({ platform: "telegram" }),
     });
     const { code } = (await minted.json()) as { code: string };

@@ -9,7 +9,7 @@ import { buildShareUrl } from "../../client/client";
 import type { MintedLink } from "../../src/protocol/access";
 import { expectNoViolations } from "./axe-audit";
 import { hasChromium } from "./browser-env";
-import { baseUrl, launchBrowser, openDevice } from "./harness";
+import { asPerson, baseUrl, launchBrowser, openDevice } from "./harness";
 
 async function call(token: string, sessionId: string, method: string, path: string, body?: unknown) {
   return fetch(`${baseUrl()}/api/sessions/${sessionId}${path}`, {
@@ -31,7 +31,7 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
   it("waits at 1 of 2 approvals on every page after the owner approves, and is approved after an answer link approves", async () => {
     const created = await fetch(`${baseUrl()}/api/sessions`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { ...asPerson(), "content-type": "application/json" },
       body: JSON.stringify({ agent: { kind: "external", name: "Claude Code" } }),
     });
     expect(created.status).toBe(201);
