@@ -141,7 +141,8 @@ describe("a card's words, literal on every platform", () => {
       unfurl_media: "false",
       mrkdwn: "false",
     });
-    const elements = (blocks[3] as { elements: { text: { text: string }; url?: string }[] }).elements;
+    const elements = (blocks[3] as unknown as { elements: { text: { text: string }; url?: string }[] })
+      .elements;
     expect(elements.map((element) => element.text.text)).toEqual(expect.arrayContaining(["Approve", "Deny"]));
     expect(elements.filter((element) => element.url).map((element) => element.url)).toEqual([OPEN_URL]);
   });
