@@ -1,6 +1,7 @@
-// Whether a request reached this Worker from this machine: the one rule the open (credential-less)
-// mode and local identity follow. Cloudflare's edge always sets CF-Connecting-IP to the real client
-// address, which is never loopback; wrangler dev sets it from the socket when the client did not.
+// Whether a request reached this Worker from this machine: what a gateway with no credential
+// configured serves (and never who is a person). Cloudflare's edge always sets CF-Connecting-IP to
+// the real client address, which is never loopback; wrangler dev sets it from the socket when the
+// client did not.
 import ipaddr from "ipaddr.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code answered from Slack", (
   });
 
   it("hands the option pressed in Slack back to the model", { timeout: 90_000 }, async () => {
-    // Link: the person (the local person of a loopback Parley) makes a code on the inbox page of
+    // Link: the person (the holder of the server's gateway token) makes a code on the inbox page of
     // their phone; Slack sends the `/parley link` they type.
     await fetch(`${inject("slackApiUrl")}/control/user?id=${USER.id}&name=${USER.name}`);
     const context = await browser.newContext({
