@@ -57,10 +57,13 @@ export async function checkTicket(
 export const ticketRoutes = new Hono<AppEnv>();
 
 ticketRoutes.post("/", async (c) => {
+  // Without the signed-in person: a ticket rides in a URL, and its socket is named by whoever
+  // Access signs in when it connects (src/router/session-owner-guard.ts).
+  const { signedInAs: _signedInAs, ...access } = c.get("access");
   const signed = await signTicket(
     c.get("config").sessionSecret,
     c.get("sessionId"),
-    c.get("access"),
+    access as Access,
     Date.now(),
   );
   const response: ConnectionTicketResponse = signed;

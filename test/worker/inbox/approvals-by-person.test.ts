@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
 import type { MintedLink } from "../../../src/protocol/access";
 import type { ExternalInteraction } from "../../../src/protocol/external";
-import { type CreatedSession, ORIGIN } from "../../helpers/session-harness";
+import { type CreatedSession, Device, ORIGIN } from "../../helpers/session-harness";
 import { assertion, deliverOutbox, Person } from "./inbox-fixtures";
 
 type External = CreatedSession & { agentToken: string };
@@ -142,5 +142,37 @@ describe("approvals are counted by person", () => {
       status: "resolved",
       resolution: { outcome: "approved" },
     });
+  });
+
+  it("names a socket by whoever Access signs in when it connects, not by who asked for its ticket, which names no one", async () => {
+    const ana = new Person("ana.ticket@example.com");
+    const bo = new Person("bo.ticket@example.com");
+    const session = await external(ana);
+    const link = await answerLink(ana, session, "Shared");
+    const interactionId = await push(ana, session);
+    expect((await respondWith(session, link.token, interactionId, await ana.headers())).status).toBe(200);
+    // Bo asks for a ticket; the ticket, which rides in a URL, carries no one's email.
+    const asked = await exports.default.fetch(`${ORIGIN}/api/sessions/${session.sessionId}/ws-ticket`, {
+      method: "POST",
+      headers: { ...(await bo.headers()), authorization: `Bearer ${link.token}` },
+    });
+    expect(asked.status).toBe(201);
+    const { ticket } = (await asked.json()) as { ticket: string };
+    const claims = JSON.parse(atob((ticket.split(".")[1] ?? "").replaceAll("-", "+").replaceAll("_", "/")));
+    expect(JSON.stringify(claims)).not.toContain(bo.email);
+    // Ana connects with Bo's ticket: the socket is Ana's, who already approved.
+    const upgraded = await exports.default.fetch(
+      `${ORIGIN}/api/sessions/${session.sessionId}/ws?ticket=${encodeURIComponent(ticket)}`,
+      { headers: await ana.headers({ upgrade: "websocket" }) },
+    );
+    const socket = upgraded.webSocket;
+    if (!socket) throw new Error(`no websocket: ${upgraded.status} ${await upgraded.text()}`);
+    socket.accept();
+    const device = new Device(socket);
+    await device.until(() => device.hello, "hello");
+    const answer = await device.request({ type: "respond", interactionId, response: APPROVE });
+    expect(answer).toMatchObject({ ok: false, error: { code: "already_approved" } });
+    device.close();
+    expect(await status(ana, session, interactionId)).toMatchObject({ status: "pending" });
   });
 });
