@@ -69,7 +69,7 @@ const server = await startWranglerDev({
 const devices = Number(values.devices);
 const side =
   values.side === "parley"
-    ? await parleyGlass(new ParleyTarget(server.baseUrl), devices)
+    ? await parleyGlass(new ParleyTarget(server.baseUrl, server.gatewayToken), devices)
     : await bareGlass(new BareTarget(server.baseUrl), devices, model.baseUrl);
 await side.run(shape); // warm-up, not reported
 const streams = [];

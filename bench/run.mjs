@@ -153,7 +153,7 @@ async function main() {
       : null;
     if (agentsServer) servers.push(agentsServer);
     const bare = new BareTarget(bareServer.baseUrl);
-    let parley = new ParleyTarget(parleyServer.baseUrl);
+    let parley = new ParleyTarget(parleyServer.baseUrl, parleyServer.gatewayToken);
     await preflight(parley);
 
     const restartParley = async () => {
@@ -161,7 +161,7 @@ async function main() {
       await old.stop();
       const fresh = await startParley();
       servers.unshift(fresh);
-      parley = new ParleyTarget(fresh.baseUrl);
+      parley = new ParleyTarget(fresh.baseUrl, fresh.gatewayToken);
       return parley;
     };
 

@@ -13,9 +13,18 @@ export function uniqueName(prefix) {
 /** @typedef {{ rowsWritten: number, rowsRead: number, storageBytes: number, events: number, eventsByType: Record<string, number> }} SessionStats */
 
 export class ParleyTarget {
-  /** @param {string} baseUrl */
-  constructor(baseUrl) {
+  /**
+   * @param {string} baseUrl
+   * @param {string | null} [gatewayToken] the server's GATEWAY_TOKEN: creates sessions as its person
+   */
+  constructor(baseUrl, gatewayToken = null) {
     this.baseUrl = baseUrl;
+    this.gatewayToken = gatewayToken;
+  }
+
+  /** The header that makes a request the person's (none on a server without a token). */
+  personHeaders() {
+    return this.gatewayToken ? { authorization: `Bearer ${this.gatewayToken}` } : {};
   }
 
   /**
@@ -23,7 +32,11 @@ export class ParleyTarget {
    * @returns {Promise<ParleySession>}
    */
   async createSession(body) {
-    const created = await requestJson(`${this.baseUrl}/api/sessions`, { method: "POST", body });
+    const created = await requestJson(`${this.baseUrl}/api/sessions`, {
+      method: "POST",
+      body,
+      headers: this.personHeaders(),
+    });
     if (typeof created?.sessionId !== "string" || typeof created?.token !== "string") {
       throw new Error(`POST /api/sessions returned no sessionId/token: ${JSON.stringify(created)}`);
     }
@@ -56,16 +69,17 @@ export class ParleyTarget {
   }
 }
 
-/** The person's inbox on a deployment without Access or gateway token (the benchmark's). */
+/** The person's inbox: the holder of the benchmark server's gateway token. */
 export class InboxTarget {
-  /** @param {string} baseUrl */
-  constructor(baseUrl) {
-    this.baseUrl = baseUrl;
+  /** @param {ParleyTarget} parley */
+  constructor(parley) {
+    this.baseUrl = parley.baseUrl;
+    this.headers = parley.personHeaders();
   }
 
   /** @returns {Promise<{ lastSeq: number, sessions: { sessionId: string, status: string, openCards: number }[] }>} */
   view() {
-    return requestJson(`${this.baseUrl}/api/inbox`);
+    return requestJson(`${this.baseUrl}/api/inbox`, { headers: this.headers });
   }
 
   /**
@@ -73,14 +87,17 @@ export class InboxTarget {
    * @param {number} after
    */
   async socketUrl(after) {
-    const { ticket } = await requestJson(`${this.baseUrl}/api/inbox/ws-ticket`, { method: "POST" });
+    const { ticket } = await requestJson(`${this.baseUrl}/api/inbox/ws-ticket`, {
+      method: "POST",
+      headers: this.headers,
+    });
     const query = new URLSearchParams({ ticket, after: String(after) });
     return `${this.baseUrl.replace(/^http/, "ws")}/api/inbox/ws?${query}`;
   }
 
   /** @returns {Promise<{ rowsWritten: number, rowsRead: number, events: number }>} */
   async stats() {
-    const stats = await requestJson(`${this.baseUrl}/api/inbox/stats`);
+    const stats = await requestJson(`${this.baseUrl}/api/inbox/stats`, { headers: this.headers });
     if (typeof stats?.rowsWritten !== "number") {
       throw new Error(`GET /api/inbox/stats has no numeric "rowsWritten": ${JSON.stringify(stats)}`);
     }

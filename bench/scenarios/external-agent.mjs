@@ -59,6 +59,8 @@ async function stampingDevices(urls, keyOf) {
 async function createExternal(parley) {
   return requestJson(`${parley.baseUrl}/api/sessions`, {
     method: "POST",
+    // An external session is its creator's: the person's, as only a credential makes one.
+    headers: parley.personHeaders(),
     body: { agent: { kind: "external", name: "Bench agent", key: uniqueName("agent") } },
   });
 }

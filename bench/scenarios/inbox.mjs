@@ -44,7 +44,7 @@ export async function prepareInbox({ parley, options, log }) {
       return Object.assign(watcher, { sessionId: session.sessionId });
     },
   );
-  const target = new InboxTarget(parley.baseUrl);
+  const target = new InboxTarget(parley);
   const seenOnInbox = new Map();
   const { lastSeq } = await target.view();
   const inbox = await Device.connect(await target.socketUrl(lastSeq), {
@@ -168,7 +168,7 @@ async function bareRound(bare, sessions) {
 export async function runInbox({ parley, bare, options, fixture, log }) {
   const scenario = "7. Inbox";
   log(`inbox: a card opens in each of ${options.sessions} sessions in turn`);
-  const target = new InboxTarget(parley.baseUrl);
+  const target = new InboxTarget(parley);
   const runs = await alternate(
     options.repeats,
     () => bareRound(bare, options.sessions),
