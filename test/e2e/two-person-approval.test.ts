@@ -1,12 +1,14 @@
 // A second person for what matters, in two browsers: APPROVAL_POLICIES (global-setup.ts) makes
-// `Bash(git push:*)` need two distinct answerers. The owner approves on one page and both pages
-// show "1 of 2 approvals" while the agent still waits; the call is approved once an answer link's
-// page approves too.
+// `Bash(git push:*)` need two people, and this server has no Cloudflare Access, so it knows one
+// person (the operator) and every credential of a session is theirs. Both pages say the call needs
+// a second person who does not exist; the owner's approval counts once, the answer link the owner
+// minted gives no second one, and a denial from either page decides it.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreateExternalSessionResponse, ExternalInteraction } from "../../client/client";
 import { buildShareUrl } from "../../client/client";
 import type { MintedLink } from "../../src/protocol/access";
+import { ONE_PERSON_ONLY } from "../../src/protocol/approval-words";
 import { expectNoViolations } from "./axe-audit";
 import { hasChromium } from "./browser-env";
 import { asPerson, baseUrl, launchBrowser, openDevice } from "./harness";
@@ -28,7 +30,7 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
     await browser?.close();
   });
 
-  it("waits at 1 of 2 approvals on every page after the owner approves, and is approved after an answer link approves", async () => {
+  it("says on every page that it needs a second person this server does not know, counts the owner's link as the owner, and is denied from the link's page", async () => {
     const created = await fetch(`${baseUrl()}/api/sessions`, {
       method: "POST",
       headers: { ...asPerson(), "content-type": "application/json" },
@@ -56,27 +58,30 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
     const { interactionId } = (await opened.json()) as { interactionId: string };
 
     const ownerCard = owner.locator(".approval-card");
-    await ownerCard.locator(".approval-count").getByText("0 of 2 approvals").waitFor({ timeout: 8_000 });
-    await ownerCard.getByRole("button", { name: "Approve", exact: true }).click();
-    // Both pages say how far it got; the agent's card is still pending.
-    await ownerCard
-      .locator(".approval-count")
-      .getByText("1 of 2 approvals · local")
-      .waitFor({ timeout: 8_000 });
     const linkCard = second.locator(".approval-card");
+    for (const card of [ownerCard, linkCard]) {
+      await card.locator(".approval-count").getByText("0 of 2 approvals").waitFor({ timeout: 8_000 });
+      await card.locator(".approval-count").getByText(ONE_PERSON_ONLY).waitFor();
+    }
+    await ownerCard.getByRole("button", { name: "Approve", exact: true }).click();
+    // Both pages say how far it got, and that it can get no further; the agent's card is still pending.
+    for (const card of [ownerCard, linkCard]) {
+      await card.locator(".approval-count").getByText("1 of 2 approvals").waitFor({ timeout: 8_000 });
+      await card.locator(".approval-count").getByText(ONE_PERSON_ONLY).waitFor();
+    }
+    await ownerCard.locator(".action-line").getByText("so it cannot run: deny it").waitFor();
+    await expectNoViolations(second, "an approval that needs a second person who does not exist");
+
+    // The link the owner minted is the owner again: its approval is refused, and nothing runs.
+    await linkCard.getByRole("button", { name: "Approve", exact: true }).click();
     await linkCard
-      .locator(".approval-count")
-      .getByText("1 of 2 approvals · local")
+      .locator(".action-line")
+      .getByText("You already approved this call")
       .waitFor({ timeout: 8_000 });
-    await expectNoViolations(second, "an approval that waits for a second person");
     const waiting = (await (
       await call(session.agentToken, session.sessionId, "GET", `/interactions/${interactionId}`)
     ).json()) as ExternalInteraction;
     expect(waiting.status).toBe("pending");
-
-    // This page counted its person once: it waits for another person rather than offering again.
-    await ownerCard.locator(".action-line").getByText("Your approval counts: 1 of 2 approvals").waitFor();
-    expect(await ownerCard.getByRole("button", { name: "Approve", exact: true }).isDisabled()).toBe(true);
 
     const answered = call(
       session.agentToken,
@@ -84,10 +89,9 @@ describe.skipIf(!hasChromium)("a call that needs a second person", () => {
       "GET",
       `/interactions/${interactionId}?wait=30`,
     );
-    await linkCard.getByRole("button", { name: "Approve", exact: true }).click();
+    await linkCard.getByRole("button", { name: "Deny", exact: true }).click();
     const resolved = (await (await answered).json()) as ExternalInteraction;
-    expect(resolved).toMatchObject({ status: "resolved", resolution: { outcome: "approved" } });
-    await ownerCard.locator(".receipt[data-outcome=approved]").waitFor({ timeout: 8_000 });
-    expect(await ownerCard.locator(".approval-count").isHidden()).toBe(true);
+    expect(resolved).toMatchObject({ status: "resolved", resolution: { outcome: "denied" } });
+    await ownerCard.locator(".receipt[data-outcome=denied]").waitFor({ timeout: 8_000 });
   });
 });
