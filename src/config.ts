@@ -376,6 +376,8 @@ function readApprovalPolicies(raw: string | undefined): ApprovalPolicies {
 // A webhook carries answer links with session tokens: plain http is allowed only to this machine.
 /** An https origin (http only for loopback), with nothing after it but an optional "/". */
 function isOrigin(value: string): boolean {
+  // Zod runs a refinement even after `z.url()` refused the value.
+  if (!URL.canParse(value)) return false;
   const url = new URL(value);
   const bare = `${url.origin}/` === url.href || url.origin === value;
   return bare && webhookUrlAllowed(value);

@@ -60,4 +60,76 @@ describe("card message", () => {
     const shown = JSON.stringify(cardMessage({ card: push, ref: 7, openUrl: "https://parley.test/#/inbox" }));
     expect(shown).toContain(`1 of 2 approvals · ${ONE_PERSON_ONLY}`);
   });
+
+  it("offers Approve on a call shown whole, and only See all on one it must shorten, head and tail", () => {
+    const call = (command: string): InboxCard => ({
+      ...url,
+      interactionId: "toolu_long",
+      toolCallId: "toolu_long",
+      toolName: "Bash",
+      kind: "approval",
+      request: { toolName: "Bash", input: { command } },
+    });
+    const whole = cardMessage({
+      card: call(`echo ${"a".repeat(1_000)}`),
+      ref: 8,
+      openUrl: "https://parley.test/",
+    });
+    expect(buttonsOf(whole).map((b) => b.label)).toEqual(expect.arrayContaining(["Approve", "Deny"]));
+
+    const long = cardMessage({
+      card: call(`echo ${"a".repeat(3_000)} && rm -rf ~`),
+      ref: 8,
+      openUrl: "https://parley.test/",
+    });
+    expect(buttonsOf(long).map((b) => [b.label, b.value])).toEqual([["See all", "8.sa"]]);
+    const shown = JSON.stringify(long);
+    expect(shown).toContain("echo aaa");
+    expect(shown).toContain("aaa && rm -rf ~");
+    expect(shown).toContain(" … ");
+  });
+
+  it("counts a card's length as the platform shows it: escapes that lengthen it can take its one-tap answer away", () => {
+    const card: InboxCard = {
+      ...url,
+      kind: "approval",
+      toolName: "Bash",
+      request: { toolName: "Bash", input: { command: "<".repeat(1_000) } },
+    };
+    const plain = cardMessage({ card, ref: 9, openUrl: "https://parley.test/" });
+    expect(buttonsOf(plain).map((b) => b.label)).toContain("Approve");
+    // As Slack shows it, each `<` is four characters (`&lt;`): too long to show whole.
+    const escaped = cardMessage(
+      { card, ref: 9, openUrl: "https://parley.test/" },
+      { cost: (t) => t.replaceAll("<", "&lt;").length },
+    );
+    expect(buttonsOf(escaped).map((b) => b.label)).toEqual(["See all"]);
+  });
+
+  it("spells out bidi and zero-width characters in the title, the request and the button labels", () => {
+    const question: InboxCard = {
+      ...url,
+      kind: "question",
+      toolName: "AskUserQuestion",
+      request: {
+        questions: [
+          {
+            question: "Deploy \u202eyadot\u202c?",
+            header: "Go",
+            options: [
+              { label: "Ye\u200bs", description: "" },
+              { label: "No", description: "" },
+            ],
+            multiSelect: false,
+          },
+        ],
+      },
+    };
+    const shown = JSON.stringify(cardMessage({ card: question, ref: 3, openUrl: "https://parley.test/" }));
+    expect(shown).not.toMatch(/[\u202a-\u202e\u200b]/);
+    expect(shown).toContain("\\\\u202eyadot\\\\u202c");
+    expect(
+      buttonsOf(cardMessage({ card: question, ref: 3, openUrl: "https://parley.test/" })).map((b) => b.label),
+    ).toContain("Ye\\u200bs");
+  });
 });

@@ -295,7 +295,7 @@ describe("telegram, every kind", { timeout: 60_000 }, () => {
     laptop.close();
   });
 
-  it("shortens a long request behind See all, whose press mints a link that opens the card once", async () => {
+  it("shortens a long request head and tail behind See all and no answer button, whose press mints a link that opens the card once", async () => {
     const gus = new Person("gus.see@example.com");
     const user = { id: 8701, first_name: "Gus" };
     const long = "x".repeat(1_500);
@@ -306,8 +306,11 @@ describe("telegram, every kind", { timeout: 60_000 }, () => {
     });
     expect(String(card.body.text).length).toBeLessThan(1_500);
     const buttons = buttonsOf(card);
-    // A button whose press mints the link: no link to the card is stored in the message.
+    // A button whose press mints the link: no link to the card is stored in the message. Nothing
+    // answers a card the message cannot show whole.
     expect(buttons["See all"]).toMatch(/\.sa"}$/);
+    expect(Object.keys(buttons)).toEqual(["See all"]);
+    expect(String(card.body.text)).toMatch(/x+ … x+/);
     await sendUpdate(pressFrom(user, 1, buttons["See all"] as string));
     const sent = (await callsTo(user.id, "sendMessage")).at(-1);
     const markup = sent?.body.reply_markup as { inline_keyboard: { text: string; url?: string }[][] };
