@@ -7,7 +7,7 @@ import { configFor } from "../config";
 import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
 import { ObjectClock } from "../objects/object-clock";
 import { ApprovalCounted } from "../protocol/approval-policy";
-import { approvalsText } from "../protocol/approval-words";
+import { approvalsText, stillWaitingFor } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
@@ -272,7 +272,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
       // A card that needs several people counted this approval and waits for the rest.
       const counted = ApprovalCounted.safeParse(outcome.result);
       return counted.success
-        ? `Your approval counts: ${approvalsText(counted.data.approvals)}. Another person must approve too.`
+        ? `Your approval counts: ${approvalsText({ ...counted.data.approvals, unreachable: undefined })}; ${stillWaitingFor(counted.data.approvals)}.`
         : null;
     }
     return refusalWords(outcome.error) ?? outcome.error.message;
