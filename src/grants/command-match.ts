@@ -38,5 +38,5 @@ export function commandDenied(pattern: string, line: string, seen: Invocations):
 export function hazardOf(words: readonly (string | null)[]): string | null {
   const [first, ...rest] = words;
   if (first === null || first === undefined) return null;
-  return hazardousOption([programName(first), ...rest])?.option ?? null;
+  return hazardousOption([programName(first), ...rest]);
 }

@@ -3,17 +3,18 @@
 // entry with the manual it comes from.
 import type { Invocation } from "./command-invocations";
 
+/** Options of one program (each entry's comment: what they do, and the manual that says so). */
 export interface OptionHazard {
   program: string;
   /** Only under these subcommands (the first word after the program's options), else under any. */
   subcommands?: readonly string[];
   options: readonly string[];
-  /** What the options do, said to a person. */
-  does: string;
-  source: string;
 }
 
 export const OPTION_HAZARDS: readonly OptionHazard[] = [
+  // Runs scripts in another shell, loads code into node, reads another config, or runs a named
+  // program. npm config (docs.npmjs.com/cli/using-npm/config): script-shell, node-options,
+  // userconfig, git, shell, editor, browser, viewer; npm exec --call.
   {
     program: "npm",
     options: [
@@ -30,16 +31,14 @@ export const OPTION_HAZARDS: readonly OptionHazard[] = [
       "--browser",
       "--viewer",
     ],
-    does: "runs scripts in another shell, loads code into node, reads another config, or runs a named program",
-    source:
-      "npm config (docs.npmjs.com/cli/using-npm/config): script-shell, node-options, userconfig, git, shell, editor, browser, viewer; npm exec --call",
   },
+  // Runs another command or package. npm exec (docs.npmjs.com/cli/commands/npm-exec): --call,
+  // --package.
   {
     program: "npx",
     options: ["--script-shell", "--node-options", "--userconfig", "-c", "--call", "-p", "--package"],
-    does: "runs another command or package",
-    source: "npm exec (docs.npmjs.com/cli/commands/npm-exec): --call, --package",
   },
+  // Loads or evaluates other code. node(1), Node.js command-line options (nodejs.org/api/cli.html).
   {
     program: "node",
     options: [
@@ -55,24 +54,25 @@ export const OPTION_HAZARDS: readonly OptionHazard[] = [
       "--env-file",
       "--env-file-if-exists",
     ],
-    does: "loads or evaluates other code",
-    source: "node(1), Node.js command-line options (nodejs.org/api/cli.html)",
   },
+  // Sets configuration (core.pager, core.fsmonitor, aliases run programs), uses another
+  // repository's configuration and hooks, or writes output elsewhere. git(1)
+  // -c/-C/--git-dir/--exec-path; git-config(1) core.fsmonitor, core.pager, alias.*;
+  // git-diff(1) --output, --ext-diff.
   {
     program: "git",
     options: ["-c", "--config-env", "--exec-path", "-C", "--git-dir", "--output", "--ext-diff"],
-    does: "sets configuration (core.pager, core.fsmonitor, aliases run programs), uses another repository's configuration and hooks, or writes output elsewhere",
-    source:
-      "git(1) -c/-C/--git-dir/--exec-path; git-config(1) core.fsmonitor, core.pager, alias.*; git-diff(1) --output, --ext-diff",
   },
+  // Runs another program on the remote side or locally. git-fetch(1) --upload-pack,
+  // git-clone(1) -u/--template, git-push(1) --receive-pack/--exec, git-archive(1) --exec.
   {
     program: "git",
     subcommands: ["fetch", "pull", "clone", "ls-remote", "archive", "push", "send-pack", "submodule"],
     options: ["--upload-pack", "-u", "--receive-pack", "--exec", "--template", "--remote"],
-    does: "runs another program on the remote side or locally",
-    source:
-      "git-fetch(1) --upload-pack, git-clone(1) -u/--template, git-push(1) --receive-pack/--exec, git-archive(1) --exec",
   },
+  // Runs a command for each step or file, or writes output elsewhere. git-rebase(1) --exec,
+  // git-difftool(1) --extcmd/--tool, git-grep(1) --open-files-in-pager, git-format-patch(1)
+  // -o, git-archive(1) --output.
   {
     program: "git",
     subcommands: ["rebase", "difftool", "mergetool", "grep", "bisect", "format-patch", "archive"],
@@ -88,28 +88,25 @@ export const OPTION_HAZARDS: readonly OptionHazard[] = [
       "--output",
       "--output-directory",
     ],
-    does: "runs a command for each step or file, or writes output elsewhere",
-    source:
-      "git-rebase(1) --exec, git-difftool(1) --extcmd/--tool, git-grep(1) --open-files-in-pager, git-format-patch(1) -o, git-archive(1) --output",
   },
+  // Runs a command on each file, deletes files, or writes to a file. find(1), GNU findutils
+  // manual: Actions.
   {
     program: "find",
     options: ["-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
-    does: "runs a command on each file, deletes files, or writes to a file",
-    source: "find(1), GNU findutils manual: Actions",
   },
+  // Rewrites files in place. sed(1), GNU sed manual: --in-place.
   {
     program: "sed",
     options: ["-i", "--in-place"],
-    does: "rewrites files in place",
-    source: "sed(1), GNU sed manual: --in-place",
   },
+  // Writes to a file or runs a compressor. sort(1), GNU coreutils manual.
   {
     program: "sort",
     options: ["-o", "--output", "--compress-program"],
-    does: "writes to a file or runs a compressor",
-    source: "sort(1), GNU coreutils manual",
   },
+  // Runs another program. tar(1), GNU tar manual: --to-command, --checkpoint-action=exec,
+  // --use-compress-program.
   {
     program: "tar",
     options: [
@@ -123,73 +120,65 @@ export const OPTION_HAZARDS: readonly OptionHazard[] = [
       "--new-volume-script",
       "--rmt-command",
     ],
-    does: "runs another program",
-    source: "tar(1), GNU tar manual: --to-command, --checkpoint-action=exec, --use-compress-program",
   },
+  // Runs another program as the transport or on the remote side. rsync(1): --rsh, --rsync-path.
   {
     program: "rsync",
     options: ["-e", "--rsh", "--rsync-path"],
-    does: "runs another program as the transport or on the remote side",
-    source: "rsync(1): --rsh, --rsync-path",
   },
+  // Sets ProxyCommand or LocalCommand, which run programs. ssh(1) -o, ssh_config(5)
+  // ProxyCommand, LocalCommand.
   {
     program: "ssh",
     options: ["-o", "-F"],
-    does: "sets ProxyCommand or LocalCommand, which run programs",
-    source: "ssh(1) -o, ssh_config(5) ProxyCommand, LocalCommand",
   },
+  // Runs another program as the transport. scp(1) -S, ssh_config(5) ProxyCommand.
   {
     program: "scp",
     options: ["-o", "-F", "-S"],
-    does: "runs another program as the transport",
-    source: "scp(1) -S, ssh_config(5) ProxyCommand",
   },
+  // Writes a file, or reads options from a file. curl(1): --output, --remote-name, --config.
   {
     program: "curl",
     options: ["-o", "--output", "-O", "--remote-name", "-K", "--config", "--output-dir"],
-    does: "writes a file, or reads options from a file",
-    source: "curl(1): --output, --remote-name, --config",
   },
+  // Writes elsewhere, runs wgetrc commands, or runs a program. wget(1): --output-document,
+  // --execute, --use-askpass.
   {
     program: "wget",
     options: ["-O", "--output-document", "-P", "--directory-prefix", "-e", "--execute", "--use-askpass"],
-    does: "writes elsewhere, runs wgetrc commands, or runs a program",
-    source: "wget(1): --output-document, --execute, --use-askpass",
   },
+  // Reads another makefile, whose recipes run. make(1), GNU make manual: Options Summary.
   {
     program: "make",
     options: ["-f", "--file", "--makefile", "-C", "--directory", "--eval", "-E"],
-    does: "reads another makefile, whose recipes run",
-    source: "make(1), GNU make manual: Options Summary",
   },
+  // Sets configuration such as a target runner, which runs a program. cargo(1) --config; The
+  // Cargo Book: Configuration, target.<triple>.runner.
   {
     program: "cargo",
     options: ["--config", "-Z"],
-    does: "sets configuration such as a target runner, which runs a program",
-    source: "cargo(1) --config; The Cargo Book: Configuration, target.<triple>.runner",
   },
+  // Runs another program around the build or the test binary. go help build (-toolexec,
+  // -overlay), go help test (-exec).
   {
     program: "go",
     options: ["-toolexec", "-exec", "-overlay"],
-    does: "runs another program around the build or the test binary",
-    source: "go help build (-toolexec, -overlay), go help test (-exec)",
   },
+  // Loads a plugin module or another configuration. pytest --help: -p name, -c file.
   {
     program: "pytest",
     options: ["-p", "-c", "--config-file", "--rootdir"],
-    does: "loads a plugin module or another configuration",
-    source: "pytest --help: -p name, -c file",
   },
+  // Runs another program to test the archive. zip(1): -TT/--unzip-command.
   {
     program: "zip",
     options: ["-TT", "--unzip-command"],
-    does: "runs another program to test the archive",
-    source: "zip(1): -TT/--unzip-command",
   },
 ];
 
-/** The first hazardous option `invocation` uses, with what it does; null when it uses none. */
-export function hazardousOption(invocation: Invocation): { option: string; does: string } | null {
+/** The first hazardous option `invocation` uses; null when it uses none. */
+export function hazardousOption(invocation: Invocation): string | null {
   const [program, ...rest] = invocation;
   if (!program) return null;
   const subcommand = rest.find((word) => word !== null && !word.startsWith("-"));
@@ -200,7 +189,7 @@ export function hazardousOption(invocation: Invocation): { option: string; does:
       // After `--` come operands (paths, a script's own arguments), not the program's options.
       if (word === "--") break;
       const option = word === null ? undefined : hazard.options.find((candidate) => uses(word, candidate));
-      if (option) return { option, does: hazard.does };
+      if (option) return option;
     }
   }
   return null;
