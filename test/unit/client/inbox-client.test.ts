@@ -129,4 +129,20 @@ describe("the inbox client", () => {
     expect(sockets).toHaveLength(0);
     expect(ended).toEqual(["This inbox link was revoked"]);
   });
+
+  it("takes the person's chat accounts whole from a chat_links frame into its view, without moving its cursor", async () => {
+    const { client, sockets } = setup(ticket);
+    const views: InboxView[] = [];
+    client.on("view", (next) => views.push(next));
+    client.connect();
+    await settle();
+    sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "hello", view: { ...view, chatLinks: [] } }) });
+    const links = [{ linkId: "link-1", platform: "telegram", accountId: "42", name: "Ana" }];
+    sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "chat_links", links }) });
+    expect(views.map((next) => next.chatLinks)).toEqual([[], links]);
+    expect(client.view?.lastSeq).toBe(view.lastSeq);
+    sockets[0]!.onmessage?.({ data: JSON.stringify({ type: "chat_links", links: [] }) });
+    expect(client.view?.chatLinks).toEqual([]);
+    client.close();
+  });
 });
