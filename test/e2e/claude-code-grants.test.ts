@@ -42,6 +42,9 @@ const PACKAGE = {
 };
 const WRITE = "require('fs').writeFileSync(process.argv[2], process.argv.slice(3).join(' '));\n";
 
+// One agent key for the file's runs: a grant "for this agent" is bound to the key the bridge holds.
+let minted: Promise<string> | undefined;
+const agentKey = () => (minted ??= mintAgentKey(baseUrl(), "grants e2e"));
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -64,24 +67,11 @@ async function claudeRun(
     bridge === "mcp"
       ? [
           "--mcp-config",
-          await mcpConfig(box, [
-            "--server",
-            baseUrl(),
-            "--agent-key",
-            await mintAgentKey(baseUrl(), "grants e2e"),
-          ]),
+          await mcpConfig(box, ["--server", baseUrl(), "--agent-key", await agentKey()]),
           "--permission-prompt-tool",
           "mcp__parley__approve",
         ]
-      : [
-          "--settings",
-          await hookSettings(box, [
-            "--server",
-            baseUrl(),
-            "--agent-key",
-            await mintAgentKey(baseUrl(), "grants e2e"),
-          ]),
-        ];
+      : ["--settings", await hookSettings(box, ["--server", baseUrl(), "--agent-key", await agentKey()])];
   const run = runClaude(box, "Run the tests.", [...asks, "--session-id", key]);
   cleanups.push(() => void run.child.kill("SIGKILL"));
   return { box, run, model };
