@@ -98,6 +98,7 @@ describe("the decision record", () => {
           label: "alice.decisions.once@example.com",
           id: "alice.decisions.once@example.com",
           device: "api",
+          personId: "alice.decisions.once@example.com",
         },
       }),
     ]);
