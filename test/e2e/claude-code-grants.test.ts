@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
       })
       .toEqual([
         { kind: "grant", label: "Bash(npm run test:*)", id: grant.grantId, device: null },
-        { kind: "person", label: "operator", id: "operator", device: "api" },
+        { kind: "person", label: "operator", id: "operator", device: "api", personId: "operator" },
       ]);
   });
   it("offers Claude Code's own suggestion through parley hook, and choosing it makes a grant, not a settings rule", {

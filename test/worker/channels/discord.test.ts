@@ -124,6 +124,7 @@ describe("discord", { timeout: 60_000 }, () => {
       label: "Ana · Discord",
       id: `discord:${user.id}`,
       device: "chat",
+      personId: ana.email,
     });
   });
 

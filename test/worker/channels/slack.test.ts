@@ -106,6 +106,7 @@ describe("slack", { timeout: 60_000 }, () => {
       label: "Cy · Slack",
       id: `slack:${user.id}`,
       device: "chat",
+      personId: cy.email,
     });
   });
 });

@@ -78,6 +78,7 @@ describe("telegram", { timeout: 60_000 }, () => {
       label: "Ana · Telegram",
       id: `telegram:${user.id}`,
       device: "chat",
+      personId: ana.email,
     });
   });
 
