@@ -2,7 +2,7 @@
 // form of strings and numbers, src/interactions/kinds/form-view.ts): the modal Discord shows and the
 // texts read back from its submission.
 import type { ModalField } from "../interactions/kinds/chat-view";
-
+import { inert } from "../protocol/inert-text";
 import { FILL_IN } from "./card-choices";
 import { short } from "./fit-text";
 /** Text inputs a Discord modal holds. */
@@ -19,7 +19,8 @@ export function formModal(ref: number, request: unknown, inputs: ModalField[]) {
   const message = text((request as { message?: unknown } | null)?.message) ?? "Fill in the form";
   return {
     custom_id: `${ref}.${FILL_IN}`,
-    title: short(message, MAX_TITLE),
+    // The form's words are its server's: shown inert, as every card's are.
+    title: short(inert(message), MAX_TITLE),
     components: inputs.map((input, index) => ({
       type: 1,
       components: [
@@ -27,11 +28,11 @@ export function formModal(ref: number, request: unknown, inputs: ModalField[]) {
           type: 4,
           custom_id: `i${index}`,
           style: input.type === "string" && (input.maxLength ?? MAX_INPUT_CHARS) > 100 ? 2 : 1,
-          label: short(input.label, MAX_LABEL),
+          label: short(inert(input.label), MAX_LABEL),
           required: input.required,
           max_length: Math.min(input.maxLength ?? MAX_INPUT_CHARS, MAX_INPUT_CHARS),
           ...(input.minLength ? { min_length: Math.min(input.minLength, MAX_INPUT_CHARS) } : {}),
-          ...(input.description ? { placeholder: short(input.description, MAX_PLACEHOLDER) } : {}),
+          ...(input.description ? { placeholder: short(inert(input.description), MAX_PLACEHOLDER) } : {}),
           ...(input.value !== null ? { value: short(input.value, MAX_INPUT_CHARS) } : {}),
         },
       ],

@@ -21,6 +21,7 @@ import {
 } from "chat";
 import type { SlackConfig } from "../config";
 import { field } from "../interactions/kinds/chat-view";
+import { inert } from "../protocol/inert-text";
 import { FILL_IN } from "./card-choices";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChatAccount } from "./channel-directory";
@@ -144,15 +145,16 @@ export class SlackBot {
       await event.openModal(
         Modal({
           callbackId: FORM_MODAL,
-          title: short(textField(form.request, "message") ?? "Fill in the form", MODAL_TITLE_CHARS),
+          // The form's words are its server's: shown inert, as every card's are.
+          title: short(inert(textField(form.request, "message") ?? "Fill in the form"), MODAL_TITLE_CHARS),
           submitLabel: "Send",
           privateMetadata: `${choice.ref}.${FILL_IN}`,
           children: form.inputs.map((input, index) =>
             TextInput({
               id: `i${index}`,
-              label: short(input.label, INPUT_LABEL_CHARS),
+              label: short(inert(input.label), INPUT_LABEL_CHARS),
               optional: !input.required,
-              ...(input.description ? { placeholder: short(input.description, 150) } : {}),
+              ...(input.description ? { placeholder: short(inert(input.description), 150) } : {}),
               ...(input.value !== null ? { initialValue: input.value } : {}),
               ...(input.maxLength ? { maxLength: input.maxLength } : {}),
             }),
