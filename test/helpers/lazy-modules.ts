@@ -19,4 +19,5 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   jose: () => import("jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
   "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),
+  unbash: () => import("unbash"),
 };
