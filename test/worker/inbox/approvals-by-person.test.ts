@@ -1,13 +1,17 @@
 // The two-person rule counts people, not credentials (APPROVAL_POLICIES: `Bash(git push:*)` needs
 // two): one person who tries every door they hold — the session's API and socket, the terminal, the
-// inbox, an inbox link, share links they minted, a service token — gives one approval, and the card
-// still waits; a second Access identity is a second approver.
+// inbox, an inbox link, share links they minted, a service token, a ticket another person asked
+// for — gives one approval, and the card still waits; a second Access identity is a second
+// approver. Approvals kept before answers named their person count as the session's creator.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
 import type { MintedLink } from "../../../src/protocol/access";
 import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { SessionObject } from "../../../src/session/session-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { type CreatedSession, Device, ORIGIN } from "../../helpers/session-harness";
+import { stubOf } from "../../helpers/session-object-probe";
 import { assertion, deliverOutbox, Person } from "./inbox-fixtures";
 
 type External = CreatedSession & { agentToken: string };
@@ -174,5 +178,40 @@ describe("approvals are counted by person", () => {
     expect(answer).toMatchObject({ ok: false, error: { code: "already_approved" } });
     device.close();
     expect(await status(ana, session, interactionId)).toMatchObject({ status: "pending" });
+  });
+
+  it("counts an approval stored before answers named their person as the session's creator", async () => {
+    const ana = new Person("ana.stored@example.com");
+    const bo = new Person("bo.stored@example.com");
+    const session = await external(ana);
+    const link = await answerLink(ana, session, "Bo");
+    const interactionId = await push(ana, session);
+    // A link's approval as it was kept when approvers were told apart by credential.
+    const linkId = "0123456789abcdef0123456789abcdef";
+    const stored = [
+      {
+        key: `link:${linkId}`,
+        decider: { kind: "link", label: "Old (share link 01234567)", id: linkId, device: "page" },
+        at: 1,
+      },
+    ];
+    await runInDurableObject<SessionObject, void>(stubOf(session), (_, state) => {
+      state.storage.sql.exec(
+        `UPDATE card_approvals SET approvers = ? WHERE interaction_id = ?`,
+        JSON.stringify(stored),
+        interactionId,
+      );
+    });
+    const owner = await ana.api("POST", `/api/sessions/${session.sessionId}/respond`, {
+      token: session.token,
+      body: { interactionId, response: APPROVE },
+    });
+    expect(owner.status).toBe(409);
+    expect(await owner.text()).toContain("You already approved this call");
+    expect((await respondWith(session, link.token, interactionId, await bo.headers())).status).toBe(200);
+    expect(await status(ana, session, interactionId)).toMatchObject({
+      status: "resolved",
+      resolution: { outcome: "approved" },
+    });
   });
 });
