@@ -21,9 +21,10 @@ import { OWNER_CHOICE } from "./owner-choices";
  * it cannot get there where the deployment knows only one person.
  */
 function approvalsLine(count: ApprovalCount): string {
-  const by = count.by.length > 0 ? ` · ${count.by.join(", ")}` : ` · needs ${count.needed} different people`;
   const so = approvalsText({ given: count.given, needed: count.needed });
-  return `${so}${by}${count.unreachable ? ` · ${count.unreachable}` : ""}`;
+  const by = count.by.length > 0 ? ` · ${count.by.join(", ")}` : "";
+  if (count.unreachable) return `${so}${by} · ${count.unreachable}`;
+  return `${so}${by || ` · needs ${count.needed} different people`}`;
 }
 
 /** An external agent's own words about its call, marked as its claim, never styled as Parley's. */
