@@ -2,7 +2,7 @@
 // beats any allow, and among several the oldest decides (the one listed first).
 import { isPlainToolName, PARLEY_AGENT } from "./call-identity";
 import { parseRule } from "./grant-rule";
-import { type GrantEffect, ruleMatches, type ToolCall } from "./rule-match";
+import { type GrantEffect, partsAllowed, ruleMatches, type ToolCall } from "./rule-match";
 
 /** A grant as the decision needs it. */
 export interface ApplicableGrant {
@@ -55,13 +55,32 @@ export function decidingGrant(
 ): ApplicableGrant | null {
   // An identity no rule can name (an ACP call of an unknown tool) is always a person's to decide.
   if (!isPlainToolName(call.toolName)) return null;
-  const covering = (effect: GrantEffect) =>
+  const applying = (effect: GrantEffect) =>
     grants
       .filter((grant) => grant.effect === effect && isLive(grant, now) && inScope(grant, place))
-      .sort((a, b) => a.createdAt - b.createdAt)
-      .find((grant) => {
-        const parsed = parseRule(grant.rule);
-        return parsed.ok && ruleMatches(parsed.rule, call, effect);
-      }) ?? null;
-  return covering("deny") ?? covering("allow");
+      .sort((a, b) => a.createdAt - b.createdAt);
+  const covering = (effect: GrantEffect) =>
+    applying(effect).find((grant) => {
+      const parsed = parseRule(grant.rule);
+      return parsed.ok && ruleMatches(parsed.rule, call, effect);
+    }) ?? null;
+  return covering("deny") ?? covering("allow") ?? coveredPartByPart(applying("allow"), call);
+}
+
+/**
+ * A list of commands (`npm test && git status`) that no one allow covers may still be covered
+ * command by command by several; the oldest of those that cover a part decides.
+ */
+function coveredPartByPart(allows: readonly ApplicableGrant[], call: ToolCall): ApplicableGrant | null {
+  let covered: boolean[] | null = null;
+  let first: ApplicableGrant | null = null;
+  for (const grant of allows) {
+    const parsed = parseRule(grant.rule);
+    const parts = parsed.ok ? partsAllowed(parsed.rule, call) : null;
+    if (!parts?.some(Boolean)) continue;
+    covered = covered ? covered.map((done, at) => done || parts[at] === true) : parts;
+    first ??= grant;
+    if (covered.every(Boolean)) return first;
+  }
+  return null;
 }

@@ -54,6 +54,16 @@ export function ruleMatches(rule: GrantRule, call: ToolCall, effect: GrantEffect
   }
 }
 
+/**
+ * For a Bash command rule: which of the line's simple commands the rule allows, in order; null when
+ * no allow can cover the line (or the rule is not a command rule of the call's tool).
+ */
+export function partsAllowed(rule: GrantRule, call: ToolCall): boolean[] | null {
+  if (rule.type !== "command" || call.toolName !== rule.tool || !allowable(rule, call)) return null;
+  const command = field(call.input, "command");
+  return command === null ? null : commandsAllowed(rule.pattern, command, readShell(command));
+}
+
 /** Whether an allow may cover the call at all: no sandbox escape, and (for a rule with a specifier) no unknown field. */
 function allowable(rule: GrantRule, call: ToolCall): boolean {
   const input = typeof call.input === "object" && call.input !== null ? call.input : {};

@@ -122,3 +122,23 @@ describe("inputDigest", () => {
     expect(inputDigest({ a: 1 })).not.toBe(inputDigest({ a: 2 }));
   });
 });
+
+describe("a list of commands under several allows", () => {
+  const list = { toolName: "Bash", input: { command: "npm run test && git status" } };
+  const allows = [
+    grant({ grantId: "test", rule: "Bash(npm run test:*)", createdAt: 2 }),
+    grant({ grantId: "status", rule: "Bash(git status)", createdAt: 3 }),
+  ];
+
+  it("is allowed when each command is covered by some allow, the oldest of them deciding", () => {
+    expect(decidingGrant(allows, list, place, NOW)?.grantId).toBe("test");
+  });
+
+  it("is asked about when one command is covered by none, or a deny covers any", () => {
+    expect(decidingGrant(allows.slice(0, 1), list, place, NOW)).toBeNull();
+    const chained = { toolName: "Bash", input: { command: "npm run test && git status && touch x" } };
+    expect(decidingGrant(allows, chained, place, NOW)).toBeNull();
+    const denied = [...allows, grant({ grantId: "no", effect: "deny", rule: "Bash(git status)" })];
+    expect(decidingGrant(denied, list, place, NOW)?.grantId).toBe("no");
+  });
+});
