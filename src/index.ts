@@ -36,6 +36,7 @@ const SESSION_RPC = [
   "deliveries",
   "creator",
   "externalInteraction",
+  "agentMessages",
   "ensureAgentLink",
   "revokeAgentLink",
 ] as const satisfies readonly (keyof SessionRpc)[];

@@ -1,6 +1,7 @@
 // Client → server commands. The WebSocket sends them as JSON frames; the HTTP routes build the same
 // objects from their bodies, so both edges share one validator and one handler.
 import * as z from "zod";
+import { MarkDeliveredCommand } from "./agent-messages";
 import { DeadlinePolicies } from "./deadline-policy";
 import { OpenInteractionCommand, PostProgressCommand, WithdrawInteractionCommand } from "./external";
 import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
@@ -26,6 +27,8 @@ export const SendMessageCommand = z.strictObject({
   type: z.literal("send_message"),
   requestId: RequestId,
   text: z.string().trim().min(1, "message is empty").max(MAX_MESSAGE_CHARS),
+  /** Stop the running turn first (an external agent's bridge stops its agent's), then deliver. */
+  interrupt: z.boolean().optional(),
 });
 // The three answer commands older than `respond` (their names and meaning: seed-names.ts).
 export const SubmitAnswersCommand = z.strictObject({
@@ -150,6 +153,7 @@ export const ClientCommand = z.discriminatedUnion("type", [
   OpenInteractionCommand,
   WithdrawInteractionCommand,
   PostProgressCommand,
+  MarkDeliveredCommand,
 ]);
 export type ClientCommand = z.infer<typeof ClientCommand>;
 export const COMMAND_TYPES = ClientCommand.options.map((option) => option.shape.type.value);

@@ -56,8 +56,19 @@ export const EVENT_DATA = {
     deviceId: z.string().nullable(),
     /** Who sent it, as the server knows them (a person, or a link's label and id); absent before it was recorded. */
     by: z.string().nullable().optional(),
+    /**
+     * Set on a message to an agent that runs elsewhere: it waits for the agent's bridge until a
+     * `message_delivered` names it.
+     */
+    awaitsAgent: z.literal(true).optional(),
+    /** The sender asked to stop the running turn first. */
+    interrupt: z.literal(true).optional(),
     ...FRAME_MARK_FIELDS,
   }),
+  /** The bridge of an agent that runs elsewhere handed message `messageId` to its agent. */
+  message_delivered: z.object({ messageId: z.string(), bridge: z.string() }),
+  /** The person stopped an external session: its agent's bridge ends, and it takes no more messages. */
+  session_stopped: z.object({ by: z.string().nullable() }),
   /** A turn began working on the user message `messageId`, in the conversation of the marked agent. */
   turn_started: z.object({ turnId: z.string(), messageId: z.string(), ...FRAME_MARK_FIELDS }),
   /**

@@ -223,4 +223,5 @@ export const AGENT_COMMANDS = [
   "open_interaction",
   "withdraw_interaction",
   "post_progress",
+  "mark_delivered",
 ] as const;

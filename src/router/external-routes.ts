@@ -1,9 +1,16 @@
 // The external API (docs/architecture.md#external-agents) under /api/sessions/:id: an agent opens, reads (with a long-poll
-// wait) and withdraws cards, and posts progress. Each write is the socket command of the same name.
+// wait) and withdraws cards, posts progress, and reads (with the same wait) and acknowledges the
+// person's messages. Each write is the socket command of the same name.
 // `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.
 import { Hono } from "hono";
 import { checked, unwrap } from "../objects/outcome";
 import type { Access } from "../protocol/access";
+import {
+  AgentMessagesQuery,
+  MessageDelivered,
+  MessageDeliveredBody,
+  MessageId,
+} from "../protocol/agent-messages";
 import { describeZodError } from "../protocol/errors";
 import { OpenedInteraction, OpenInteractionBody, PostProgressBody, WaitQuery } from "../protocol/external";
 import { InteractionId } from "../protocol/session";
@@ -45,20 +52,49 @@ externalRoutes.get("/interactions/:interactionId", async (c) => {
   const waitMs = Math.round((query.data.wait ?? 0) * 1000);
   const stub = sessionStub(c.env, c.get("sessionId"));
   if (waitMs === 0) return c.json(unwrap(await stub.externalInteraction(id, 0, c.get("access"))));
-  // The object holds the wait; the Worker holds the time limit, so a waiter lost with the object
-  // (a restart, a deploy) still ends on time, answering with the stored card, still pending.
+  const waited = await withinTime(waitMs, stub.externalInteraction(id, waitMs, c.get("access")));
+  if (waited) return c.json(unwrap(waited));
+  const fresh = sessionStub(c.env, c.get("sessionId"));
+  return c.json(unwrap(await fresh.externalInteraction(id, 0, c.get("access"))));
+});
+
+/**
+ * The object holds a long-poll's wait; the Worker holds its time limit, so a waiter lost with the
+ * object (a restart, a deploy) still ends on time: null then, and the caller reads without waiting.
+ */
+async function withinTime<T>(waitMs: number, waiting: Promise<T>): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeUp = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), waitMs + WAIT_GRACE_MS);
   });
-  const waited = await Promise.race([
-    stub.externalInteraction(id, waitMs, c.get("access")).catch(() => null),
-    timeUp,
-  ]);
+  const waited = await Promise.race([waiting.catch(() => null), timeUp]);
   clearTimeout(timer);
+  return waited;
+}
+
+// The person's messages, as the agent's bridge reads them: the same long-poll as a card's.
+externalRoutes.get("/messages", async (c) => {
+  requireCommand(c, "mark_delivered");
+  const query = AgentMessagesQuery.safeParse(c.req.query());
+  if (!query.success) throw new HttpError("invalid_input", describeZodError(query.error));
+  const waitMs = Math.round((query.data.wait ?? 0) * 1000);
+  const read = { after: query.data.after, waitMs };
+  const stub = sessionStub(c.env, c.get("sessionId"));
+  const waited = waitMs === 0 ? null : await withinTime(waitMs, stub.agentMessages(read, c.get("access")));
   if (waited) return c.json(unwrap(waited));
   const fresh = sessionStub(c.env, c.get("sessionId"));
-  return c.json(unwrap(await fresh.externalInteraction(id, 0, c.get("access"))));
+  return c.json(unwrap(await fresh.agentMessages({ ...read, waitMs: 0 }, c.get("access"))));
+});
+
+externalRoutes.post("/messages/:messageId/delivered", async (c) => {
+  requireCommand(c, "mark_delivered");
+  const messageId = MessageId.safeParse(c.req.param("messageId"));
+  if (!messageId.success)
+    throw new HttpError("unknown_message", `No message with id "${c.req.param("messageId")}"`);
+  const body = await readJsonBody(c, MessageDeliveredBody);
+  const command = { type: "mark_delivered", messageId: messageId.data, bridge: body.bridge } as const;
+  const stub = sessionStub(c.env, c.get("sessionId"));
+  return c.json(unwrap(checked(MessageDelivered, await stub.command(command, null, c.get("access")))));
 });
 
 externalRoutes.delete("/interactions/:interactionId", async (c) => {

@@ -11,6 +11,7 @@ import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { inboxAnswerRoute } from "./inbox-answer-route";
 import { inboxLinkRoutes } from "./inbox-link-routes";
+import { inboxMessageRoute } from "./inbox-message-route";
 import { inboxOpenRoute } from "./inbox-open-route";
 import { inboxPushRoutes } from "./inbox-push-routes";
 import { checkInboxTicket, type InboxTicket, signInboxTicket } from "./inbox-ticket";
@@ -30,6 +31,7 @@ inboxRoutes.use("*", async (c, next) => {
 
 inboxAnswerRoute(inboxRoutes);
 inboxLinkRoutes(inboxRoutes);
+inboxMessageRoute(inboxRoutes);
 inboxOpenRoute(inboxRoutes);
 inboxPushRoutes(inboxRoutes);
 // A ticket for whoever asks (the person, or their inbox link), to put in a stream's URL.

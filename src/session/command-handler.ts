@@ -39,6 +39,8 @@ export function executeCommand(
       const requestKey = command.requestId ? `${deviceId ?? ""}|${command.requestId}` : null;
       const earlier = requestKey ? sentMessages.find(requestKey, command.text) : null;
       if (earlier) return { ok: true, result: { ...earlier, duplicate: true } };
+      // Asked to interrupt: the running turn stops first, as the Stop button would stop it.
+      if (command.interrupt) loop.cancel(deviceId, "cancelled", decider);
       // An open question card takes the message as its answer (replied in chat) rather than queueing it.
       if (chatAnswersACard(deps)) {
         const messageId = deps.newId("msg");

@@ -114,8 +114,11 @@ export function isExternalCommand(command: SessionCommand): command is ExternalC
   );
 }
 
-/** Commands that would start or steer a model loop, which an external session does not have. */
-const LOOP_COMMANDS: ReadonlySet<string> = new Set(["send_message", "retry_now", "end_agent"]);
+/**
+ * Commands that would steer a model loop, which an external session does not have (its messages and
+ * its stop go to the agent's bridge: src/session/external-messages.ts).
+ */
+const LOOP_COMMANDS: ReadonlySet<string> = new Set(["retry_now", "end_agent"]);
 
 export interface ExternalContext {
   deps: AgentDeps;

@@ -10,7 +10,8 @@ import { deciderOf } from "./answerer";
 import { recordRetryNow, refuseEarlyRetryNow } from "./budgets/retry-now-interval";
 import { type CommandOutcome, executeCommand } from "./command-handler";
 import { extendDeadline } from "./extend-deadline";
-import { runExternalCommand, SqlExternalKeys } from "./external-session";
+import { runMessageCommand } from "./external-messages";
+import { externalAgentOf, runExternalCommand, SqlExternalKeys } from "./external-session";
 import { refuse } from "./session-refusal";
 import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
@@ -46,6 +47,15 @@ export function runSessionCommand(
   if (command.type === "post_progress") {
     const logIds = { sessionId: state.meta.string("session_id") ?? "", linkId: access.linkId };
     state.progressBudget.take(access, command.events.length, logIds);
+  }
+  if (command.type === "mark_delivered" || externalAgentOf(state.meta)) {
+    const by = answererName(sent.decider ?? deciderOf(state, access, sent.device));
+    const message = runMessageCommand(
+      { state, deps, sentMessages: state.sentMessages, by },
+      command,
+      deviceId,
+    );
+    if (message) return message;
   }
   const external = runExternalCommand(
     { deps, meta: state.meta, keys: new SqlExternalKeys(state.sql), access, granted: sent.granted ?? null },

@@ -20,6 +20,7 @@ import { HttpCommandBudget } from "./budgets/http-command-budget";
 import { SocketBudget } from "./budgets/socket-budget";
 import { acceptConnection, answerFrame, type SocketShell } from "./connections/session-sockets";
 import { eraseSession } from "./erase-session";
+import { readAgentMessages } from "./external-messages";
 import { ensureAgentLink, readExternal } from "./external-reads";
 import {
   type InboxAction,
@@ -174,6 +175,11 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () =>
       readExternal(this.state, this.waiters, interactionId, waitMs, () => this.exists()),
     );
+  }
+
+  /** The person's messages as an external agent's bridge reads them (src/session/external-messages.ts). */
+  async agentMessages(query: { after: string | undefined; waitMs: number }, access: Access) {
+    return this.guard(access, () => readAgentMessages(this.state, this.waiters, query, () => this.exists()));
   }
 
   /** The agent link of an external session: `linkId` while it lives, else a new one (`fallback`). */

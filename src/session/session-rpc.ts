@@ -4,6 +4,7 @@
 
 import type { Outcome } from "../objects/outcome";
 import type { Access, ShareLinkView } from "../protocol/access";
+import type { AgentMessagesPage } from "../protocol/agent-messages";
 import type { SessionCommand } from "../protocol/commands";
 import type { ExternalInteraction } from "../protocol/external";
 import type { EventsPage } from "../protocol/http";
@@ -43,6 +44,11 @@ export interface SessionRpc extends Rpc.DurableObjectBranded {
     waitMs: number,
     access: Access,
   ): Promise<Outcome<ExternalInteraction>>;
+  /** The person's messages for an external agent's bridge, after waiting up to `waitMs` for one. */
+  agentMessages(
+    query: { after: string | undefined; waitMs: number },
+    access: Access,
+  ): Promise<Outcome<AgentMessagesPage>>;
   ensureAgentLink(
     link: Pick<ShareLinkView, "linkId" | "label">,
     fallbackLinkId: string,

@@ -1,11 +1,12 @@
 // The stores of one session object and what hangs off them: every stored event goes on to the
-// notifier, the inbox report and the long-poll waiters, and the deadline sources are registered
+// notifier, the inbox report and the long-poll waiters (of cards and of messages), and the deadline sources are registered
 // before the alarm is first re-armed.
 import type { Config } from "../config";
 import type { Notifier } from "../notify/notifier";
 import type { ObjectClock } from "../objects/object-clock";
 import { approvalsUnreachable } from "./card-approvals";
 import { sessionDeadlineSources } from "./deadlines/session-deadline-sources";
+import { MESSAGE_WAIT } from "./external-messages";
 import type { InboxReport } from "./inbox-report/inbox-report";
 import { sessionInboxReport } from "./inbox-report/session-inbox-report";
 import type { InteractionWaiters } from "./interaction-waiters";
@@ -37,6 +38,8 @@ export function wireSessionState(wiring: SessionWiring): { state: SessionState; 
       wiring.notifier().onEvent(event);
       inboxReport?.onEvent(event);
       if (event.type === "interaction_resolved") wiring.waiters.settle(event.data.interactionId ?? "");
+      if ((event.type === "user_message" && event.data.awaitsAgent) || event.type === "session_stopped")
+        wiring.waiters.settle(MESSAGE_WAIT);
     },
     wiring.config.retentionMs,
     wiring.clock,

@@ -112,6 +112,13 @@ const MIGRATIONS: string[][] = [
     // Cards a deployment's rule made wait for several distinct approvals: how many, and who so far.
     `CREATE TABLE card_approvals (interaction_id TEXT PRIMARY KEY, needed INTEGER NOT NULL, approvers TEXT NOT NULL)`,
   ],
+  [
+    // The person's messages to an agent that runs elsewhere, in the order sent, and which bridge
+    // acknowledged each. AUTOINCREMENT: a bridge resumes after a message, so an order is never reused.
+    `CREATE TABLE agent_messages (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL UNIQUE, text TEXT NOT NULL,
+      interrupt INTEGER NOT NULL, at INTEGER NOT NULL, delivered_by TEXT, delivered_at INTEGER)`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

@@ -27,6 +27,7 @@ const ASK = "toolu_ask_before_upgrade";
  */
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
+    `DROP TABLE agent_messages`,
     `DROP TABLE card_approvals`,
     `ALTER TABLE interactions DROP COLUMN decider`,
     `DROP TABLE card_deadlines`,
