@@ -73,6 +73,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   [`GET ${S}/interactions/:interactionId`]: { kind: "params" },
   [`DELETE ${S}/interactions/:interactionId`]: { kind: "params" },
   [`POST ${S}/progress`]: { kind: "body", acts: valid(PostProgressBody) },
+  [`GET ${S}/messages`]: { kind: "query" },
+  [`POST ${S}/messages/:messageId/delivered`]: { kind: "params" },
   [`GET ${S}`]: { kind: "query", ok: true },
   [`DELETE ${S}`]: {
     kind: "credential-only",
@@ -112,6 +114,7 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/inbox/push-subscriptions": { kind: "body", acts: valid(PushSubscriptionBody) },
   "DELETE /api/inbox/push-subscriptions/:deviceId": { kind: "params" },
   "POST /api/inbox/sessions/:sessionId/open": { kind: "params" },
+  "POST /api/inbox/sessions/:sessionId/messages": command("send_message", bodyOf(SendMessageCommand)),
   "POST /api/agent-keys": { kind: "body", acts: valid(MintAgentKeyBody) },
   "GET /api/agent-keys": { kind: "query", ok: true },
   "DELETE /api/agent-keys/:keyId": { kind: "params" },

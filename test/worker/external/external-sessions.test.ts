@@ -65,12 +65,12 @@ describe("an external session", () => {
     );
   });
 
-  it("runs no model: a message is refused and nothing is stored", async () => {
+  it("runs no model: a retry of a model call is refused and nothing is stored", async () => {
     const session = await createExternal();
     const before = await storageFingerprint(session.sessionId);
-    const sent = await api("POST", `/api/sessions/${session.sessionId}/messages`, {
+    const sent = await api("POST", `/api/sessions/${session.sessionId}/retry-now`, {
       token: session.token,
-      body: { text: "hello?" },
+      body: {},
     });
     expect(sent.status).toBe(400);
     expect(((await sent.json()) as { error: { message: string } }).error.message).toMatch(
