@@ -2,6 +2,7 @@
 // for (a grant) / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
+import { isPlainToolName } from "../../../src/grants/call-identity";
 import { type ApprovalShown, approvalOf, claimText } from "../../../src/interactions/kinds/approval-view";
 import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import { approvalsText } from "../../../src/protocol/approval-words";
@@ -118,7 +119,8 @@ export class ApprovalCard extends AnswerableCard {
           { class: "card-actions" },
           approve,
           always,
-          this.grant.toggle,
+          // A grant names a tool by a plain name: a call whose tool is not known offers none.
+          isPlainToolName(toolName) ? this.grant.toggle : null,
           this.editor.toggle,
           h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
           this.line,
