@@ -5,6 +5,7 @@ export { cardKey, externalKey } from "../src/bridge/card-key";
 export { type CardLine, type CardWaitOptions, type KeyedCard, waitForCard } from "../src/bridge/card-wait";
 export * from "../src/protocol/index";
 export { type AgentReach, agentLine } from "./agent-line";
+export { followMessages, type MessageStreamOptions, type ReadMessages } from "./agent-messages";
 export {
   AnsweringCredentialError,
   bridgeCredentialRefusal,

@@ -1,6 +1,6 @@
 // The typed client of an agent that runs outside Parley (Claude Code, an Agent SDK app): find or
-// create its external session, open a card, wait for the card's resolution, withdraw it, and post
-// progress. The wait follows the session over the WebSocket with its cursor and re-reads the card
+// create its external session, open a card, wait for the card's resolution, withdraw it, post
+// progress, and read the person's messages. The wait follows the session over the WebSocket with its cursor and re-reads the card
 // on every (re)connect, so a dropped connection or a Parley restart mid-wait loses nothing.
 import type {
   AgentKeySessionResponse,
@@ -9,6 +9,12 @@ import type {
   OpenedInteraction,
   ProgressEvent,
 } from "../src/protocol/external";
+import {
+  type AgentMessage,
+  followMessages,
+  type MessageStreamOptions,
+  type ReadMessages,
+} from "./agent-messages";
 import { refuseAnsweringCredential } from "./credential-kind";
 import { ApiError } from "./session-api";
 import { SessionClient } from "./session-client";
@@ -257,6 +263,33 @@ export class ExternalAgent {
           method: "POST",
           headers: this.headers(),
           body: JSON.stringify({ events }),
+        }),
+      deadline,
+    );
+  }
+
+  /**
+   * The person's messages to this agent, in order, as an async iterator that waits for each next
+   * one; it resumes after the last one it yielded across dropped connections and Parley restarts,
+   * and ends when the person stops the session (client/agent-messages.ts). Acknowledge each with
+   * `delivered` once the agent has it.
+   */
+  messages(options: MessageStreamOptions = {}): AsyncGenerator<AgentMessage, void, undefined> {
+    const read: ReadMessages = ({ after, waitSeconds }, signal) => {
+      const query = new URLSearchParams({ wait: String(waitSeconds), ...(after ? { after } : {}) });
+      return call(this.fetchImpl, this.url(`/messages?${query}`), { headers: this.headers(), signal });
+    };
+    return followMessages(read, options, (why) => new UnreachableError(why));
+  }
+
+  /** Tells every device the agent has message `messageId`; `bridge` names what handed it over. */
+  async delivered(messageId: string, bridge: string, deadline = Date.now() + 10_000): Promise<void> {
+    await withRetry(
+      () =>
+        call(this.fetchImpl, this.url(`/messages/${encodeURIComponent(messageId)}/delivered`), {
+          method: "POST",
+          headers: this.headers(),
+          body: JSON.stringify({ bridge }),
         }),
       deadline,
     );

@@ -1,6 +1,7 @@
 // The wire protocol shared by the Worker, the Durable Object and the browser client.
 export * from "./access";
 export * from "./agent-keys";
+export * from "./agent-messages";
 export * from "./agents";
 export * from "./channels";
 export * from "./commands";
