@@ -22,7 +22,7 @@ export function commandsAllowed(pattern: string, line: string, reading: ShellRea
 /** Whether `pattern` covers any program the line may run, or the line is one it cannot tell. */
 export function commandDenied(pattern: string, line: string, seen: Invocations): boolean {
   if (seen.unknown.length > 0) return true;
-  const read = readPattern(pattern.replace(/\s+/g, " ").trim());
+  const read = readPattern(denyPattern(pattern));
   if (matchesWhole(read, line.trim())) return true;
   return seen.invocations.some((invocation) => {
     const known = invocation.indexOf(null);
@@ -32,6 +32,17 @@ export function commandDenied(pattern: string, line: string, seen: Invocations):
     // A word known only when it runs may be anything: any completion of the known start counts.
     return known === -1 ? matchesWhole(read, text) : matchesSomeCompletion(read, text);
   });
+}
+
+/** A deny's pattern read as its invocations are: whitespace folded, a literal program path reduced to its name. */
+function denyPattern(pattern: string): string {
+  const folded = pattern.replace(/\s+/g, " ").trim();
+  const prefixForm = folded.endsWith(":*");
+  const body = prefixForm ? folded.slice(0, -2) : folded;
+  const space = body.indexOf(" ");
+  const first = space === -1 ? body : body.slice(0, space);
+  if (!first.includes("/") || /[*\\]/.test(first)) return folded;
+  return `${programName(first)}${space === -1 ? "" : body.slice(space)}${prefixForm ? ":*" : ""}`;
 }
 
 /** The hazardous option a simple command uses (`npm --script-shell=…`), if any. */

@@ -246,6 +246,10 @@ export const COMMAND_TABLE: readonly CommandRow[] = [
   ["ls *(e:'rm -rf x':)", RM, false, true],
   ["ls =(rm -rf x)", RM, false, true],
   ["sudo $CMD", RM, false, true],
+  // A deny that names the program by its path covers it by any path or name.
+  ["sudo /bin/rm x", "Bash(/bin/rm:*)", false, true],
+  ["rm x", "Bash(/bin/rm:*)", false, true],
+  ["/usr/bin/rm x", "Bash(/bin/rm:*)", false, true],
   ["rmdir x", RM, false, false],
   ["ls rm", RM, false, false],
   ["echo rm -rf x", RM, false, false],

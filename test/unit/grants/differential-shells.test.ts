@@ -25,9 +25,10 @@ function covers(rule: string, line: string, effect: "allow" | "deny"): boolean {
   return ruleMatches(parsed.rule, { toolName: "Bash", input: { command: line } }, effect);
 }
 
-/** The program a rule names: its pattern's first word. */
+/** The program a rule names: its pattern's first word, a path reduced to its name. */
 function programOf(rule: string): string {
-  return (/^Bash\(([^ :)]+)/.exec(rule)?.[1] ?? "").replace(/\\/g, "");
+  const word = (/^Bash\(([^ :)]+)/.exec(rule)?.[1] ?? "").replace(/\\/g, "");
+  return word.slice(word.lastIndexOf("/") + 1);
 }
 
 const ALLOWED = COMMAND_TABLE.filter(([, , allow]) => allow);
