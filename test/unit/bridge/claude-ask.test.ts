@@ -91,3 +91,19 @@ describe("a Claude Code request asked through a bridge", () => {
     ).toBe(false);
   });
 });
+
+describe("the working folder a bridge reports", () => {
+  it("travels beside the card, never inside the tool's input", async () => {
+    const { line, opened } = answeringLine({ decision: "approve", remember: false });
+    const input = { file_path: "src/a.ts", old_string: "a", new_string: "b" };
+    await askClaude(line, { toolName: "Edit", input, toolUseId: "toolu_cwd", cwd: "/home/me/app" });
+    expect(opened[0]).toMatchObject({ key: "toolu_cwd", cwd: "/home/me/app", request: { input } });
+    expect(JSON.stringify(opened[0]?.request)).not.toContain("/home/me/app");
+  });
+
+  it("is left out when the bridge knows none", async () => {
+    const { line, opened } = answeringLine({ decision: "approve", remember: false });
+    await askClaude(line, { toolName: "Bash", input: { command: "ls" }, toolUseId: "toolu_nocwd" });
+    expect(opened[0]).not.toHaveProperty("cwd");
+  });
+});
