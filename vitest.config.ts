@@ -84,9 +84,18 @@ const shared = {
 const CORE_UNIT_TESTS = [
   // The client's tests fake the timers: in the Workers runner they would also fake the timers of
   // objects earlier files left running in the same isolate, and a 0 ms timer there could spin forever.
-  ...["agent", "bridge", "grants", "interactions", "tools", "model", "protocol", "bin", "client"].map(
-    (folder) => `test/unit/${folder}/**/*.test.ts`,
-  ),
+  ...[
+    "agent",
+    "bridge",
+    "grants",
+    "interactions",
+    "tools",
+    "model",
+    "protocol",
+    "display",
+    "bin",
+    "client",
+  ].map((folder) => `test/unit/${folder}/**/*.test.ts`),
   // The service worker is a classic script evaluated with stand-in globals, which workerd forbids.
   "test/unit/web/static/**/*.test.ts",
 ];

@@ -2,6 +2,7 @@
 // deployment allows, named `mcp__<server>__<tool>`, validated against the server's own JSON schema.
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import * as z from "zod";
+import { schemaTitles } from "../display/schema-titles";
 import { defineTool, type ToolDefinition } from "../tools/define-tool";
 import { type LiveForms, pushedFormHandler } from "./live-forms";
 import type { McpServerConfig } from "./mcp-config";
@@ -73,6 +74,7 @@ function defineMcpTool(
   const { $schema: _dialect, ...schema } = listed.inputSchema;
   const check = compile(listed.inputSchema);
   const title = listed.title ?? listed.annotations?.title;
+  const fields = schemaTitles(listed.inputSchema);
   return defineTool({
     name,
     description: listed.description ?? title ?? `The ${listed.name} tool of MCP server ${server.name}.`,
@@ -88,6 +90,7 @@ function defineMcpTool(
       tool: listed.name,
       ...(title ? { title } : {}),
       ...(listed.annotations ? { annotations: listed.annotations } : {}),
+      ...(Object.keys(fields).length > 0 ? { fields } : {}),
     },
     async run(input, ctx) {
       const connection = deps.connect(server);

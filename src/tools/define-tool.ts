@@ -77,6 +77,8 @@ export interface McpToolOrigin {
   tool: string;
   title?: string;
   annotations?: Record<string, unknown>;
+  /** Argument name → the input schema's title (or description) for it, to title a card's rows. */
+  fields?: Record<string, string>;
 }
 
 /** Identity function that keeps the input type of `run` tied to the zod schema. */

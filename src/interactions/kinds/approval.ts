@@ -1,6 +1,7 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
+import { MAX_TITLE_CHARS, MAX_TITLED_ARGUMENTS } from "../../display/schema-titles";
 import { isPlainToolName } from "../../grants/call-identity";
 import { MAX_RULE_CHARS } from "../../grants/grant-rule";
 import { describeZodError } from "../../protocol/errors";
@@ -44,6 +45,13 @@ export const ApprovalRequest = z.object({
       tool: z.string().max(128),
       title: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
       annotations: z.record(z.string(), z.unknown()).optional(),
+      /** Argument name → its title from the tool's input schema (src/display/schema-titles.ts). */
+      fields: z
+        .record(z.string().max(128), z.string().max(MAX_TITLE_CHARS))
+        .refine((fields) => Object.keys(fields).length <= MAX_TITLED_ARGUMENTS, {
+          error: `mcp.fields must title at most ${MAX_TITLED_ARGUMENTS} arguments`,
+        })
+        .optional(),
     })
     .optional(),
   /** For a request from an Agent Client Protocol agent (`parley acp`): what ACP says about it. */
