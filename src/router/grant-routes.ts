@@ -37,6 +37,11 @@ grantRoutes.post("/", async (c) => {
   if (body.sessionId && (await sessionStub(c.env, body.sessionId).creator()) !== person) {
     throw new HttpError("unknown_session", `No session ${body.sessionId} of yours`);
   }
+  // "This agent" is one of the person's own agent keys: a key id they never minted names no agent.
+  const keyId = body.agent?.key;
+  if (keyId && !(await inbox.listAgentKeys()).some((known) => known.keyId === keyId)) {
+    throw new HttpError("not_found", `No agent key ${keyId} of yours (GET /api/agent-keys lists them)`);
+  }
   const grant = await inbox.addGrant(
     newGrant(body, { madeBy: link ? (link.label ?? "answer link") : person, madeFrom: "api" }),
   );

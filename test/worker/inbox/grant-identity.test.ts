@@ -166,6 +166,12 @@ describe("a grant for this agent", () => {
     });
     expect(byName.status).toBe(400);
     expect(await byName.text()).toContain("known by its agent key");
+    const someoneElses = await mintKey(new Person("bob.identity.byname@example.com"), "Bob's laptop");
+    const foreign = await alice.api("POST", "/api/grants", {
+      body: { rule: "Bash(whoami)", scope: "agent", agent: { name: "Claude Code", key: someoneElses.keyId } },
+    });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.text()).toContain("No agent key");
     const parleyWithKey = await alice.api("POST", "/api/grants", {
       body: { rule: "Bash(whoami)", scope: "agent", agent: { name: "Parley", key: "0".repeat(32) } },
     });
