@@ -3,6 +3,7 @@
 // modal a choice that needs text opens) into the card's command, and refuses everything else.
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../config";
+import { inert } from "../protocol/inert-text";
 import { readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChannelHooks, TextWanted } from "./channel-hooks";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
@@ -41,10 +42,15 @@ const MAX_TEXT = 1_000;
 /** Discord's interaction response types. */
 const RESPONSE = { pong: 1, message: 4, deferredUpdate: 6, modal: 9 } as const;
 
+/** An answer to the presser; what it says may quote the card (a refusal naming a form's field), so it is inert. */
 function reply(content: string, ephemeral = true): Response {
   return Response.json({
     type: RESPONSE.message,
-    data: { content, allowed_mentions: { parse: [] }, ...(ephemeral ? { flags: EPHEMERAL } : {}) },
+    data: {
+      content: inert(content),
+      allowed_mentions: { parse: [] },
+      ...(ephemeral ? { flags: EPHEMERAL } : {}),
+    },
   });
 }
 
@@ -173,7 +179,7 @@ export class DiscordBot {
     this.options.waitUntil(
       outcome
         .then(async (said) => {
-          if (said) await this.api.followUp(interactionToken, said);
+          if (said) await this.api.followUp(interactionToken, inert(said));
         })
         .catch((error) => console.warn("DiscordBot follow-up failed", String(error))),
     );

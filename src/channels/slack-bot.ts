@@ -30,6 +30,7 @@ import { firstSentence, short } from "./fit-text";
 import { LinkOrigin } from "./link-origin";
 import type { ModalHooks } from "./modal-hooks";
 import { slackAdapter } from "./slack-adapter";
+import { escapeMrkdwn } from "./slack-card";
 
 export const NOT_LINKED =
   "This Slack account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Slack.";
@@ -115,8 +116,9 @@ export class SlackBot {
   }
 
   private async choose(event: ActionEvent): Promise<void> {
+    // What a press is told may quote the card (a refusal naming a form's field): literal, as the card is.
     const tell = async (text: string) => {
-      await event.thread?.postEphemeral(event.user, text, { fallbackToDM: false });
+      await event.thread?.postEphemeral(event.user, escapeMrkdwn(inert(text)), { fallbackToDM: false });
     };
     if (!event.thread || !this.adapter.isDM(event.threadId)) return tell(NOT_DIRECT);
     const account = this.hooks.directory.account("slack", event.user.userId);
@@ -190,7 +192,10 @@ export class SlackBot {
 
   /** The modal's text answers the card; a refusal is shown in the modal, under the field. */
   private async submitText(event: ModalSubmitEvent) {
-    const refuse = (message: string) => ({ action: "errors" as const, errors: { [TEXT_FIELD]: message } });
+    const refuse = (message: string) => ({
+      action: "errors" as const,
+      errors: { [TEXT_FIELD]: inert(message) },
+    });
     const account = this.hooks.directory.account("slack", event.user.userId);
     if (!account) return refuse(NOT_LINKED);
     const choice = readChoiceValue(event.privateMetadata);
@@ -203,7 +208,7 @@ export class SlackBot {
 
   /** The form's texts answer the card; a refusal (a value the form does not take) is shown in the modal. */
   private async submitForm(event: ModalSubmitEvent) {
-    const refuse = (message: string) => ({ action: "errors" as const, errors: { i0: message } });
+    const refuse = (message: string) => ({ action: "errors" as const, errors: { i0: inert(message) } });
     const account = this.hooks.directory.account("slack", event.user.userId);
     if (!account) return refuse(NOT_LINKED);
     const choice = readChoiceValue(event.privateMetadata);

@@ -16,6 +16,7 @@ import {
   type Thread,
 } from "chat";
 import type { TelegramConfig } from "../config";
+import { inert } from "../protocol/inert-text";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
 import type { ChannelHooks } from "./channel-hooks";
 import { LinkOrigin, sameSecret } from "./link-origin";
@@ -96,8 +97,9 @@ export class TelegramBot {
   }
 
   private async choose(event: ActionEvent, hooks: ChannelHooks): Promise<void> {
+    // What a press is told may quote the card (a refusal naming a form's field): inert, as the card is.
     const tell = async (text: string) => {
-      if (event.thread) await event.thread.post(text);
+      if (event.thread) await event.thread.post(inert(text));
     };
     const chat = (event.raw as { message?: { chat?: TelegramChat } }).message?.chat;
     if (chat?.type !== "private") return tell(NOT_DIRECT);
@@ -144,6 +146,6 @@ export class TelegramBot {
     const text = message.text.trim();
     if (!prompt || !text) return void (await thread.post(REPLY_HELP));
     const reply = await hooks.chose(account, prompt.ref, prompt.code, text);
-    if (reply) await thread.post(reply);
+    if (reply) await thread.post(inert(reply));
   }
 }
