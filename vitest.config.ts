@@ -88,6 +88,7 @@ const CORE_UNIT_TESTS = [
     "agent",
     "bridge",
     "grants",
+    "assessment",
     "interactions",
     "tools",
     "model",

@@ -22,6 +22,14 @@ export interface ShellReading {
   list: boolean;
   /** What Parley could not read; empty when it read everything. */
   unread: readonly string[];
+  /** Every file redirection anywhere in the line (`> out`, `< in`), its target null when known only when it runs. */
+  redirects: readonly FileRedirect[];
+}
+
+/** A redirection to or from a file: `>`, `>>`, `>|`, `&>`, `&>>`, `<>` write it; `<` reads it. */
+export interface FileRedirect {
+  writes: boolean;
+  target: string | null;
 }
 
 /** How deep substitutions may nest before the rest is left unread. */
@@ -30,17 +38,19 @@ const MAX_DEPTH = 16;
 /** Reads `command`; before the parser is loaded, nothing is read (an allow then asks, a deny covers). */
 export function readShell(command: string): ShellReading {
   const parser = loadedParser();
-  if (!parser) return { commands: [], list: false, unread: ["the shell parser is not loaded"] };
+  if (!parser)
+    return { commands: [], list: false, unread: ["the shell parser is not loaded"], redirects: [] };
   let script: ParsedScript;
   try {
     script = parser.parse(command);
   } catch (error) {
-    return { commands: [], list: false, unread: [`the parser failed: ${String(error)}`] };
+    return { commands: [], list: false, unread: [`the parser failed: ${String(error)}`], redirects: [] };
   }
   const unread = (script.errors ?? []).map((error) => `${error.message} at ${error.pos}`);
   const topLevel = new Set<Command>();
   const list = script.commands.every((statement) => listOfSimple(statement, topLevel));
   const commands: SimpleCommand[] = [];
+  const redirects: FileRedirect[] = [];
   collect(
     parser,
     script,
@@ -53,8 +63,9 @@ export function readShell(command: string): ShellReading {
       });
     },
     unread,
+    redirects,
   );
-  return { commands, list, unread };
+  return { commands, list, unread, redirects };
 }
 
 /** Whether a statement is simple commands joined by `&&`, `||` and `|` (collecting them). */
@@ -81,6 +92,7 @@ function collect(
   root: ParsedScript,
   found: (node: Command) => void,
   unread: string[],
+  redirects: FileRedirect[],
 ): void {
   const visit = (node: SyntaxNode, level: number): void => {
     switch (node.type) {
@@ -101,6 +113,14 @@ function collect(
         for (const error of node.script.errors ?? []) unread.push(`${error.message} in ${node.text}`);
         parser.forEachChild(node, (child) => visit(child, level + 1));
         return;
+      case "Redirect": {
+        // `2>&1` and `<&3` duplicate a descriptor; `>&-` closes one: no file is named.
+        const target = node.target ? wordValue(node.target) : null;
+        const duplicates =
+          (node.operator === ">&" || node.operator === "<&") && /^(\d+|-)$/.test(target ?? "");
+        if (!duplicates) redirects.push({ writes: node.operator !== "<" && node.operator !== "<&", target });
+        break;
+      }
       case "ExtendedGlob":
         // zsh reads `*(e:'…':)` and `*(+cmd)` as glob qualifiers, which run code.
         unread.push(`a pattern zsh may run as code: ${node.text}`);
