@@ -57,6 +57,16 @@ describe("approvalsNeeded", () => {
     expect(approvalsNeeded([], bash("git push"))).toBe(1);
   });
 
+  it("asks the most of any rule for a call whose tool is not known, which may be any of them", () => {
+    expect(
+      approvalsNeeded(policies, { toolName: "acp:execute", input: { command: "git push", workdir: "/p" } }),
+    ).toBe(3);
+    expect(
+      approvalsNeeded([{ rule: "Bash(git push:*)", approvals: 2 }], { toolName: "acp:other", input: {} }),
+    ).toBe(2);
+    expect(approvalsNeeded([], { toolName: "acp:execute", input: {} })).toBe(1);
+  });
+
   it("covers a push hidden inside a compound command, as a deny would", () => {
     expect(approvalsNeeded(policies, bash("git status && git push --force"))).toBe(2);
     expect(approvalsNeeded(policies, bash("ls; git push"))).toBe(2);
