@@ -1,12 +1,23 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
-// arguments and approve, or deny with a reason.
+// arguments and approve, or deny with a reason. A file edit shows as a diff, an MCP call as its
+// arguments one per line; anything else as its JSON.
+import { callDisplay } from "../src/display/call-display";
+import { callTextLines, TEXT_FOLD_CHARS, type TextLine } from "../src/display/call-text";
 import { isPlainToolName } from "../src/grants/call-identity";
 import { approvalOf } from "../src/interactions/kinds/approval-view";
 import { approvalsText, stillWaitingFor } from "../src/protocol/approval-words";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 import { GrantSteps } from "./grant-steps";
+import type { TerminalLine } from "./terminal-paint";
 
 export const approvalPrompt: TerminalPrompt = (card: Card) => new ApprovalPrompt(card);
+
+/** Diff lines keep their tone for the device to colour; the rest are plain text. */
+function toned(line: TextLine): TerminalLine {
+  return line.kind === "added" || line.kind === "removed" || line.kind === "hunk" || line.kind === "heading"
+    ? { text: line.text, tone: line.kind }
+    : line.text;
+}
 
 class ApprovalPrompt implements CardPrompt {
   private denying = false;
@@ -26,8 +37,15 @@ class ApprovalPrompt implements CardPrompt {
       description,
       claim,
     } = approvalOf(this.card.request, this.card.toolName);
-    // The whole input, never a cut: what is approved is exactly what runs.
-    const input = JSON.stringify(args);
+    // The whole input, never a cut: what is approved is exactly what runs. A diff or a written file
+    // shows whole too; argument values too long for a line say how much is cut, and "e" shows all.
+    const display = callDisplay({ toolName: tool, input: args, request: this.card.request });
+    const shown = callTextLines(display);
+    const cut =
+      display.kind === "arguments" && display.rows.some((row) => row.value.length > TEXT_FOLD_CHARS)
+        ? ["  (a long value is cut here: e shows the whole input)"]
+        : [];
+    const input = shown === null ? JSON.stringify(args) : null;
     // An external agent's risk and description are its own claim, and read as such.
     const described =
       description ?? (claim.description === null ? null : `the agent says: ${claim.description}`);
@@ -36,8 +54,12 @@ class ApprovalPrompt implements CardPrompt {
     return {
       kind: "ask",
       lines: [
-        described === null ? `! Approve ${tool}${risk}? ${input}` : `! Approve ${tool}${risk}? ${described}`,
-        ...(described === null ? [] : [`  input: ${input}`]),
+        described === null && input !== null
+          ? `! Approve ${tool}${risk}? ${input}`
+          : `! Approve ${tool}${risk}?${described === null ? "" : ` ${described}`}`,
+        ...(described === null || input === null ? [] : [`  input: ${input}`]),
+        ...(shown === null ? [] : shown.map(toned)),
+        ...cut,
         ...(this.card.approvals
           ? [
               `  ${approvalsText({ ...this.card.approvals, unreachable: undefined })}: this call needs ${this.card.approvals.needed} different people`,

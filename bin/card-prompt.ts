@@ -3,6 +3,7 @@
 
 import type { CommandInput } from "../client/client";
 import type { ApprovalCount } from "../src/protocol/approval-count";
+import type { TerminalLine } from "./terminal-paint";
 
 export interface Card {
   /** The card's own id; events stored before interactions had ids of their own leave it out. */
@@ -18,8 +19,8 @@ export interface Card {
 }
 
 export type Reply =
-  /** Show these lines and wait for another line with this prompt. */
-  | { kind: "ask"; lines: string[]; prompt: string }
+  /** Show these lines (a diff's with tones the device may colour) and wait for another line with this prompt. */
+  | { kind: "ask"; lines: TerminalLine[]; prompt: string }
   /** The card is answered: send this command. */
   | { kind: "send"; command: CommandInput };
 

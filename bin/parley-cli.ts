@@ -16,6 +16,7 @@ import { readDiscordArgs, setUpDiscord } from "./parley-channels-discord";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
+import { wantsColor } from "./terminal-paint";
 
 const USAGE = `Usage:
   parley attach [--link-file FILE] [--device <name>]
@@ -69,6 +70,7 @@ async function attach(args: string[]): Promise<void> {
     (text) => process.stdout.write(text),
     deviceId,
     process.stdin.isTTY === true,
+    wantsColor(process.env, process.stdout.isTTY),
   );
   const leave = () => {
     client.close();

@@ -3,12 +3,14 @@
 
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
+import type { TextLineKind } from "../src/display/call-text";
 import { approvalsText } from "../src/protocol/approval-words";
 import { inert } from "../src/protocol/inert-text";
 import { namesSomeone } from "../src/protocol/people";
 import { isPromptEvent } from "../src/protocol/prompt-event";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
+import { lineParts, paint } from "./terminal-paint";
 
 const MESSAGE_PROMPT = "you› ";
 const MAX_TOOL_LINE = 120;
@@ -29,6 +31,8 @@ export class TerminalDevice {
     private readonly deviceId: string,
     /** A terminal echoes typed lines; the message then comes back as an event and is shown once. */
     private readonly echoes = false,
+    /** Colour a diff's lines (bin/terminal-paint.ts: only on a terminal, never with NO_COLOR). */
+    private readonly color = false,
   ) {
     client.on("hello", (hello) => {
       const snapshot = hello.snapshot;
@@ -150,7 +154,10 @@ export class TerminalDevice {
 
   private show(reply: Reply, card?: Card): void {
     if (reply.kind === "ask") {
-      for (const line of reply.lines) this.print(line);
+      for (const line of reply.lines) {
+        const { text, tone } = lineParts(line);
+        this.print(text, tone);
+      }
       this.setPrompt(reply.prompt);
       return;
     }
@@ -194,14 +201,15 @@ export class TerminalDevice {
   }
 
   /** Prints a line of its own (after any streamed text), above the input line. */
-  private print(text: string): void {
+  private print(text: string, tone: TextLineKind | null = null): void {
     this.flush();
-    this.line(text);
+    this.line(text, tone);
   }
 
   /** Writes above the input line, then redraws the prompt with what was being typed. */
-  private line(text: string): void {
-    this.write(`\r\x1b[K${inert(text)}\n`);
+  private line(text: string, tone: TextLineKind | null = null): void {
+    // Made inert first: the tone's codes are the only escape codes a line carries.
+    this.write(`\r\x1b[K${paint(inert(text), tone, this.color)}\n`);
     this.rl.setPrompt(this.promptText);
     this.rl.prompt(true);
   }

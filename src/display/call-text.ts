@@ -42,8 +42,11 @@ export function changeSummary(display: CallDisplay): string | null {
   return null;
 }
 
+/** A file's lines, as many as its line count says (a last newline ends a line, it starts none). */
 function sourceLines(text: string): TextLine[] {
-  return text.split(/\r?\n/).map((line) => ({ kind: "plain" as const, text: `  ${line}` }));
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => ({ kind: "plain" as const, text: `  ${line}` }));
 }
 
 /**
