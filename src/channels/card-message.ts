@@ -7,6 +7,7 @@ import { headAndTail } from "../protocol/head-and-tail";
 import { inert } from "../protocol/inert-text";
 import { sessionKinds } from "../session/session-kinds";
 import { choicesOf, detailOf, linkOf } from "./card-choices";
+import { changeLineOf } from "./change-line";
 import type { ChatCardMessage } from "./chat-sender";
 import { short } from "./fit-text";
 
@@ -83,6 +84,9 @@ export function cardMessage(message: ChatCardMessage, options: CardMessageOption
   const { card, ref, openUrl, progress } = message;
   const { title, line, detail, whole } = shownWords(message, options.cost);
   const children = [CardText(line)];
+  // A file change says how big it is; its button opens the card, where the diff is drawn whole.
+  const change = changeLineOf(card);
+  if (change) children.push(CardText(change.text));
   if (detail) children.push(CardText(detail));
   // A call that needs several people says how far it got, on every device ("1 of 2 approvals · Ana").
   if (card.approvals) {
@@ -91,7 +95,11 @@ export function cardMessage(message: ChatCardMessage, options: CardMessageOption
   }
   // A shortened request is seen whole through a link minted at the press, never one stored here.
   if (!whole) {
-    const seeAll = Button({ id: CHOICE_ACTION, label: "See all", value: `${ref}.${SEE_ALL}` });
+    const seeAll = Button({
+      id: CHOICE_ACTION,
+      label: change?.label ?? "See all",
+      value: `${ref}.${SEE_ALL}`,
+    });
     return Card({ title, children: [...children, Actions([seeAll])] });
   }
   const choices = [...choicesOf(card, progress ?? null), ...(options.extra ?? [])];
@@ -106,5 +114,8 @@ export function cardMessage(message: ChatCardMessage, options: CardMessageOption
   const open = LinkButton({ url: openUrl, label: "Open in Parley" });
   const page = linkOf(card);
   const links = page ? [LinkButton({ url: page.url, label: page.label })] : [];
-  return Card({ title, children: [...children, Actions([...links, ...buttons, open])] });
+  const seeChange = change
+    ? [Button({ id: CHOICE_ACTION, label: change.label, value: `${ref}.${SEE_ALL}` })]
+    : [];
+  return Card({ title, children: [...children, Actions([...links, ...seeChange, ...buttons, open])] });
 }
