@@ -1,8 +1,9 @@
 // Differential tests: what Parley's reading of a line says is checked against what real bash and
 // zsh run. Every line the command table lets an allow cover runs with a PATH of recording stubs
 // and a canary; every spelling of rm runs with a recording rm, through the real wrappers.
+import { rmSync } from "node:fs";
 import process from "node:process";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRule } from "../../../src/grants/grant-rule";
 import { ruleMatches } from "../../../src/grants/rule-match";
 import { loadShellReader } from "../../../src/grants/shell-reader";
@@ -57,6 +58,7 @@ const STUBS = [
 
 describe.skipIf(!hasZsh)("a line an allow covers, run by real bash and zsh", () => {
   const sandbox = shellSandbox(STUBS);
+  afterAll(() => rmSync(sandbox.root, { recursive: true, force: true }));
 
   it.each(ALLOWED)("%j under %s runs only what the rule names, as Parley read it", (line, rule) => {
     expect(covers(rule, line, "allow")).toBe(true);
@@ -174,6 +176,7 @@ const WRAPPERS = [
 
 describe.skipIf(!hasZsh)("a deny of rm, against what real shells run", () => {
   const sandbox = shellSandbox(["rm", "ls", "cat", "git", "rmdir", "false"], WRAPPERS);
+  afterAll(() => rmSync(sandbox.root, { recursive: true, force: true }));
 
   it.each(RM_SPELLINGS)("%j runs rm in a real shell, and the deny covers it", (line) => {
     // zsh's `- cmd` runs cmd with a `-` before its name, as a login shell is.
