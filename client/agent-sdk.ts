@@ -1,4 +1,5 @@
-// `parley/agent-sdk`: the Agent SDK bridge, a `canUseTool` that asks the person through Parley.
+// `parley/agent-sdk`: the Agent SDK bridge, a `canUseTool` that asks the person through Parley, and
+// `parleyPrompts` (client/parley-prompts.ts), the person's messages as the query's streaming input.
 // Each permission request becomes a card in one external session (found again by `key`); an
 // aborted signal withdraws the card on every device; the SDK's "always allow" suggestions are
 // offered on the card as a Parley grant; an edited call returns as `updatedInput`.
@@ -12,6 +13,7 @@ import { ExternalAgent } from "./external-agent";
 export { cardFor } from "../src/bridge/claude-card";
 export { decisionFor, type PermissionDecision } from "../src/bridge/claude-decision";
 export { AnsweringCredentialError } from "./credential-kind";
+export { AGENT_SDK_BRIDGE, type ParleyPromptsOptions, parleyPrompts } from "./parley-prompts";
 
 export interface ParleyCanUseToolOptions {
   /** The Parley origin (with `agentKey`, or alone on a local Parley). */

@@ -40,12 +40,12 @@ export class AcpProgress {
   private readonly names = new Map<string, string>();
   private readonly finished = new Set<string>();
 
-  /** The person's prompt starts a turn. */
-  prompt(blocks: ContentBlock[]): ProgressEvent[] {
+  /** The person's prompt starts a turn; `messageId` when it is a message they sent in Parley. */
+  prompt(blocks: ContentBlock[], messageId?: string): ProgressEvent[] {
     const text = clip(blocks.map(textOf).join("\n").trim(), MAX_MESSAGE_CHARS);
     return [
       ...this.flush(),
-      ...(text ? [{ type: "prompt" as const, text }] : []),
+      ...(text ? [{ type: "prompt" as const, text, ...(messageId ? { messageId } : {}) }] : []),
       { type: "status", state: "running" },
     ];
   }

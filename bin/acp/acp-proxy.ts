@@ -2,7 +2,8 @@
 // both directions, except that `session/request_permission` is raced between the editor and a
 // Parley card. The first answer wins: a Parley answer goes to the agent and the editor's request
 // is cancelled (`$/cancel_request`, its late answer dropped); an editor answer goes to the agent
-// and the card is withdrawn. The agent never gets two answers.
+// and the card is withdrawn. The agent never gets two answers. The person's messages in Parley
+// become prompts on the editor's sessions when no turn runs (bin/acp/acp-proxy-prompts.ts).
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
 import {
   agentInfoOf,
@@ -15,6 +16,7 @@ import {
   sessionIdOf,
   updateParams,
 } from "./acp-messages";
+import { ProxyPrompts } from "./acp-proxy-prompts";
 import { CardWithdrawn, type ParleySessions } from "./parley-sessions";
 
 interface Race {
@@ -40,6 +42,7 @@ export class AcpProxy {
   /** INVARIANT: in-flight state of this one connection; it ends with the process. */
   private readonly races = new Map<string, Race>();
   private readonly asked = new Map<string, Asked>();
+  private readonly prompts: ProxyPrompts;
 
   constructor(
     private readonly editor: Stream,
@@ -49,14 +52,22 @@ export class AcpProxy {
   ) {
     this.toEditor = editor.writable.getWriter();
     this.toAgent = agent.writable.getWriter();
+    this.prompts = new ProxyPrompts(
+      parley,
+      (message) => this.send(this.toAgent, message),
+      (message) => this.send(this.toEditor, message),
+      log,
+    );
   }
 
   /** Runs until either side closes; resolves with the side that did. */
-  run(): Promise<ProxyEnd> {
-    return Promise.race([
+  async run(): Promise<ProxyEnd> {
+    const end = await Promise.race([
       this.pump(this.editor.readable, (message) => this.fromEditor(message)).then(() => "editor" as const),
       this.pump(this.agent.readable, (message) => this.fromAgent(message)).then(() => "agent" as const),
     ]);
+    this.prompts.end();
+    return end;
   }
 
   private async pump(readable: ReadableStream<AnyMessage>, handle: (message: AnyMessage) => void) {
@@ -89,7 +100,10 @@ export class AcpProxy {
       if (sessionId && cwd !== null) this.parley.located(sessionId, cwd);
       if (seen.method === "session/prompt") {
         const prompt = promptParams(seen.params);
-        if (prompt) this.parley.prompt(prompt.sessionId, prompt.prompt);
+        if (prompt) {
+          this.parley.prompt(prompt.sessionId, prompt.prompt);
+          this.prompts.editorPrompted(prompt.sessionId);
+        }
       }
     } else if (seen?.type === "notification" && seen.method === "session/cancel") {
       const sessionId = sessionIdOf(seen.params);
@@ -123,13 +137,18 @@ export class AcpProxy {
         race?.parley.abort(new Error("cancelled by the agent"));
       }
     } else if (seen?.type === "response") {
+      // The answer to a prompt Parley sent for the person: the editor never asked it.
+      if (this.prompts.answered(idKey(seen.id))) return;
       const asked = this.asked.get(idKey(seen.id));
       this.asked.delete(idKey(seen.id));
       if (asked?.method === "initialize" && seen.ok) this.parley.named(agentInfoOf(seen.result));
       // `session/new` answers with the session the folder it named belongs to.
       const made = seen.ok ? sessionIdOf(seen.result) : null;
       if (made && asked && asked.cwd !== null) this.parley.located(made, asked.cwd);
-      if (asked?.method === "session/prompt" && asked.sessionId) this.parley.stopped(asked.sessionId);
+      if (asked?.method === "session/prompt" && asked.sessionId) {
+        this.parley.stopped(asked.sessionId);
+        this.prompts.editorTurnEnded(asked.sessionId);
+      }
     }
     this.send(this.toEditor, message);
   }

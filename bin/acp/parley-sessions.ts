@@ -10,13 +10,16 @@ import type {
   SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { agentLine } from "../../client/agent-line";
-import type { ExternalAgent, ProgressEvent } from "../../client/client";
+import type { AgentMessage, ExternalAgent, ProgressEvent } from "../../client/client";
 import { cardKey, externalKey } from "../../src/bridge/card-key";
 import { waitForCard } from "../../src/bridge/card-wait";
 import { AgentCwd } from "../../src/protocol/external";
 import { type BridgeSettings, connectAgent } from "../bridge-options";
 import { cardForPermission, outcomeForCard } from "./acp-permissions";
 import { AcpProgress } from "./acp-progress";
+
+/** What the session's devices read as the bridge that handed the person's messages over. */
+export const ACP_BRIDGE = "parley acp";
 
 /** Once a card is open the person may take their time, and Parley may restart meanwhile. */
 const WAIT_UNREACHABLE_MS = 300_000;
@@ -118,7 +121,8 @@ export class ParleySessions {
     this.log(`progress not posted to Parley: ${why}`);
   }
 
-  prompt(sessionId: string, blocks: ContentBlock[]): void {
+  /** `messageId`: the prompt is a message the person sent in Parley (shown there already). */
+  prompt(sessionId: string, blocks: ContentBlock[], messageId?: string): void {
     const session = this.session(sessionId);
     if (!session.title) {
       const text = blocks
@@ -128,7 +132,24 @@ export class ParleySessions {
         .trim();
       if (text) session.title = text.length > MAX_TITLE ? `${text.slice(0, MAX_TITLE - 1)}…` : text;
     }
-    this.post(sessionId, session.progress.prompt(blocks));
+    this.post(sessionId, session.progress.prompt(blocks, messageId));
+  }
+
+  /**
+   * The person's messages to ACP session `sessionId`, sent in Parley, in order: ends when the
+   * person stops the session or `signal` aborts; throws once Parley is out of reach for good.
+   */
+  async *messages(sessionId: string, signal: AbortSignal): AsyncGenerator<AgentMessage, void> {
+    const agent = await this.agent(sessionId);
+    yield* agent.messages({ signal, unreachableMs: this.settings.unreachableMs });
+  }
+
+  /** Every device learns the agent has message `messageId` (a failure is logged, not thrown). */
+  delivered(sessionId: string, messageId: string): void {
+    const session = this.session(sessionId);
+    session.posting = session.posting
+      .then(async () => (await this.agent(sessionId)).delivered(messageId, ACP_BRIDGE))
+      .catch((error: unknown) => this.log(`a delivery was not recorded in Parley: ${String(error)}`));
   }
 
   update(sessionId: string, update: SessionUpdate): void {

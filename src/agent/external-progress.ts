@@ -33,8 +33,13 @@ export function postProgress(
     for (const event of events) {
       switch (event.type) {
         case "prompt": {
-          const messageId = deps.newId("msg");
           run = { turnId: deps.newId("ext_turn"), nextIndex: 0 };
+          // A message the person sent in Parley has its user_message already: only its turn starts.
+          if (event.messageId) {
+            deps.events.append("turn_started", { turnId: run.turnId, messageId: event.messageId, ...mark });
+            break;
+          }
+          const messageId = deps.newId("msg");
           deps.events.append("user_message", {
             messageId,
             text: event.text,

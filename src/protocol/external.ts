@@ -162,7 +162,15 @@ export const WaitQuery = z.object({
 export const ProgressEvent = z.discriminatedUnion(
   "type",
   [
-    z.strictObject({ type: z.literal("prompt"), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
+    z.strictObject({
+      type: z.literal("prompt"),
+      text: z.string().min(1).max(MAX_MESSAGE_CHARS),
+      /** The person's message (sent in Parley) this turn answers: it is shown already, so only the turn starts. */
+      messageId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/, "messageId must be a message id")
+        .optional(),
+    }),
     z.strictObject({ type: z.literal("text"), text: z.string().min(1).max(MAX_MESSAGE_CHARS) }),
     z.strictObject({
       type: z.literal("tool_started"),
