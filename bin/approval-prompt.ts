@@ -1,6 +1,7 @@
 // An approval answered in a terminal: approve, always allow, allow … for (a grant), edit the
 // arguments and approve, or deny with a reason. A file edit shows as a diff, an MCP call as its
 // arguments one per line; anything else as its JSON.
+import { assessmentLine } from "../src/assessment/assessment-words";
 import { callDisplay } from "../src/display/call-display";
 import { callTextLines, TEXT_FOLD_CHARS, type TextLine } from "../src/display/call-text";
 import { isPlainToolName } from "../src/grants/call-identity";
@@ -36,6 +37,7 @@ class ApprovalPrompt implements CardPrompt {
       risk: ownRisk,
       description,
       claim,
+      assessment,
     } = approvalOf(this.card.request, this.card.toolName);
     // The whole input, never a cut: what is approved is exactly what runs. A diff or a written file
     // shows whole too; argument values too long for a line say how much is cut, and "e" shows all.
@@ -51,12 +53,17 @@ class ApprovalPrompt implements CardPrompt {
       description ?? (claim.description === null ? null : `the agent says: ${claim.description}`);
     const risk =
       ownRisk !== null ? ` (${ownRisk})` : claim.risk !== null ? ` (the agent says: ${claim.risk})` : "";
+    // Parley's own assessment, in the words every device uses: a high call's leads the card.
+    const assessed = assessment === null ? null : assessmentLine(assessment);
+    const high = assessment?.level === "high";
     return {
       kind: "ask",
       lines: [
+        ...(high && assessed !== null ? [`!! ${assessed}`] : []),
         described === null && input !== null
           ? `! Approve ${tool}${risk}? ${input}`
           : `! Approve ${tool}${risk}?${described === null ? "" : ` ${described}`}`,
+        ...(!high && assessed !== null ? [`  ${assessed}`] : []),
         ...(described === null || input === null ? [] : [`  input: ${input}`]),
         ...(shown === null ? [] : shown.map(toned)),
         ...cut,

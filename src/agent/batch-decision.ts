@@ -1,7 +1,8 @@
-// "Approve all" / "Deny all": one decision for the open approval cards of one assistant message.
-// The batch is checked as a whole first, then applied in one storage transaction with one
-// compare-and-set per card; cards another device resolved first are reported, never overwritten.
+// "Approve all" / "Deny all": one decision for the open approval cards of one assistant message,
+// checked whole (never approving a call Parley assessed as high risk), then applied in one
+// transaction with one compare-and-set per card; cards decided first elsewhere are reported.
 
+import { isHighRisk } from "../assessment/assessment-words";
 import { BATCHED_KIND_NAMES } from "../interactions/kinds/names";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
 import type { DecideBatchCommand } from "../protocol/commands";
@@ -97,6 +98,10 @@ export function decideBatch(
   };
   const checked = checkBatch(batch.toolCallIds, (id) => deps.interactions.get(id), messageOf);
   if (!checked.ok) return checked;
+  if (batch.decision === "approve") {
+    const refused = highRiskRefusal(checked.records);
+    if (refused) return refused;
+  }
   const words = { decision: batch.decision, reason: batch.reason, stop: batch.stop };
   const responses = new Map(checked.records.map((r) => [r.id, deps.kinds.batchResponse(r.kind, words)]));
   // The response must fit every card before any is decided, so a bad reason changes nothing.
@@ -126,6 +131,24 @@ export function decideBatch(
     }
     return { ok: true, outcome };
   });
+}
+
+/**
+ * "Approve all" never approves a call Parley assessed as high risk: a person approves it on its own
+ * card, having seen what it does. Refused whole, so a batch that names one decides nothing.
+ */
+export function highRiskRefusal(
+  records: readonly InteractionRecord[],
+): { ok: false; error: ErrorBody } | null {
+  const high = records.find((record) => isHighRisk(record.request));
+  if (!high) return null;
+  return {
+    ok: false,
+    error: {
+      code: "invalid_answer",
+      message: `"${high.toolCallId}" asks about a call Parley assessed as high risk; approve it on its own card, not with "Approve all"`,
+    },
+  };
 }
 
 /** Index of the assistant message that called each tool. */

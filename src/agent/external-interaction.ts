@@ -2,6 +2,7 @@
 // same rows, prompt events and deadlines as the loop's own cards; only who opens them differs, and
 // no tool result is written for them, since no transcript waits on them.
 
+import { assessCall } from "../assessment/assess-call";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { MAIN_FRAME_ID } from "../protocol/agents";
 import { type ErrorBody, unknownInteraction } from "../protocol/errors";
@@ -69,7 +70,11 @@ export function openExternalInteraction(
     const known = deps.kinds.kinds.map((k) => k.kind).join(", ");
     return invalid(`kind: unknown interaction kind "${body.kind}" (known: ${known})`);
   }
-  const opened = deps.kinds.open(body.kind, deps.kinds.fromAgent(body.kind, body.request));
+  const fromAgent = deps.kinds.fromAgent(body.kind, body.request);
+  const opened = deps.kinds.open(
+    body.kind,
+    body.kind === PERMISSION_GATE_KIND ? withAssessment(fromAgent, body.cwd ?? null) : fromAgent,
+  );
   if (!opened.ok) return invalid(prefixFields("request", opened.message));
   if (body.key !== undefined) {
     const existing = keys.find(body.key);
@@ -201,6 +206,17 @@ export function externalView(record: InteractionRecord, key: string | null): Ext
 
 function openedView(record: InteractionRecord, created: boolean): OpenedInteraction {
   return { interactionId: record.id, status: record.status === "pending" ? "pending" : "resolved", created };
+}
+
+/**
+ * An approval's request with Parley's own assessment of its call, read from the tool and input the
+ * agent sent and the working folder its bridge reported (never from the agent's claim about it).
+ */
+function withAssessment(request: unknown, cwd: string | null): unknown {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
+  const { toolName, input } = request as { toolName?: unknown; input?: unknown };
+  if (typeof toolName !== "string") return request;
+  return { ...request, assessment: assessCall({ toolName, input, cwd }) };
 }
 
 /** An approval names the tool it asks about; other kinds are named by their own tool. */

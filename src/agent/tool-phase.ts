@@ -1,6 +1,7 @@
 // The tool phase of a turn: every tool_use of the last assistant message gets exactly one result,
 // from the policy, a person (via an interaction) or the tool itself.
 
+import { assessCall } from "../assessment/assess-call";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import type { ToolUseBlockParam } from "../model/model-client";
 import { toolStateOf } from "../tools/tool-state";
@@ -68,6 +69,14 @@ export async function settleToolCalls(
         risk: tool.risk,
         description: tool.description,
         ...(tool.mcp ? { mcp: tool.mcp } : {}),
+        // Parley's own loop has no working folder: a relative path counts as inside.
+        assessment: assessCall({
+          toolName: use.name,
+          input: use.input,
+          cwd: null,
+          mcp: tool.mcp ?? null,
+          ownRisk: tool.risk,
+        }),
       };
       // An allow grant is one person's standing yes: never enough for a call that needs several.
       const found = granted.get(use.id);

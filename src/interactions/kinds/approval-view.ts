@@ -2,6 +2,8 @@
 // risk, and an external agent's own claim about them), and in a chat message Approve, Deny, Deny
 // with reason, and Allow… — the rule the page would pre-fill, shown with what it matches, for this
 // session, this agent or everywhere, for an hour or a day (chat's longest).
+import type { Assessment } from "../../assessment/assessment";
+import { assessmentOf } from "../../assessment/assessment-words";
 import { isPlainToolName } from "../../grants/call-identity";
 import { describeRule, parseRule } from "../../grants/grant-rule";
 import { prefilledRule } from "../../grants/narrowest-rule";
@@ -93,6 +95,8 @@ export interface ApprovalShown {
   risk: string | null;
   description: string | null;
   claim: { risk: string | null; description: string | null };
+  /** Parley's own assessment of the call; null on a card stored before there was one. */
+  assessment: Assessment | null;
   /** The rules the agent suggests for a grant, in its order; the strings only. */
   suggestedRules: string[];
 }
@@ -114,6 +118,7 @@ export function approvalOf(request: unknown, toolName: string, input: unknown = 
     risk: text(field(request, "risk")),
     description: text(field(request, "description")),
     claim: { risk: text(field(claim, "risk")), description: text(field(claim, "description")) },
+    assessment: assessmentOf(request),
     suggestedRules: Array.isArray(suggested)
       ? suggested.filter((rule): rule is string => typeof rule === "string")
       : [],

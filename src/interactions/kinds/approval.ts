@@ -1,6 +1,8 @@
 // The `approval` kind: a person approves or denies one tool call that the permission policy
 // decided to ask about. It has no tool of its own; the policy opens it for any tool.
 import * as z from "zod";
+import { Assessment } from "../../assessment/assessment";
+import { assessmentLine } from "../../assessment/assessment-words";
 import { MAX_TITLE_CHARS, MAX_TITLED_ARGUMENTS } from "../../display/schema-titles";
 import { isPlainToolName } from "../../grants/call-identity";
 import { MAX_RULE_CHARS } from "../../grants/grant-rule";
@@ -38,6 +40,11 @@ export const ApprovalRequest = z.object({
   description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
   /** What an external agent says about the call (its risk, its description). */
   claim: AgentClaim.optional(),
+  /**
+   * Parley's own reading of what the call will do (src/assessment), computed where the card opens
+   * and stored with it; never taken from the agent. Absent only on cards stored before it existed.
+   */
+  assessment: Assessment.optional(),
   /** For an MCP tool: its server, its own name, title and annotations (the server's claims). */
   mcp: z
     .object({
@@ -119,12 +126,20 @@ const GRANT_SCOPE_WORDS = { session: "this session", agent: "this agent", all: "
 /** A person's approve or deny for a tool call. */
 export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalResponse>({
   kind: "approval",
-  summary: ({ toolName, description, claim }) => ({
-    title: `Approve ${toolName}?`,
-    line:
-      description ??
-      (claim?.description ? `The agent says: ${claim.description}` : `The agent wants to run ${toolName}`),
-  }),
+  // Parley's assessment is the card's line on every device, the level first for a high call; the
+  // agent's own words follow it, marked as its claim.
+  summary: ({ toolName, description, claim, assessment }) => {
+    const says = claim?.description ? `The agent says: ${claim.description}` : null;
+    if (!assessment)
+      return {
+        title: `Approve ${toolName}?`,
+        line: description ?? says ?? `The agent wants to run ${toolName}`,
+      };
+    return {
+      title: assessment.level === "high" ? `High risk: approve ${toolName}?` : `Approve ${toolName}?`,
+      line: says ? `${assessmentLine(assessment)} · ${says}` : assessmentLine(assessment),
+    };
+  },
   request: ApprovalRequest,
   fromAgent: agentClaims,
   editedInput(response) {
@@ -212,11 +227,19 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
 /**
  * An approval's `risk` and `description` are Parley's words on its own cards; from an agent that
  * runs elsewhere they are its claim, kept as `claim` and shown as such. Its `mcp` origin names one
- * of the deployment's MCP servers, which only Parley may do, so it is dropped.
+ * of the deployment's MCP servers, which only Parley may do, so it is dropped; so is an
+ * `assessment`, which only Parley computes.
  */
 function agentClaims(request: unknown): unknown {
   if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
-  const { risk, description, mcp: _mcp, claim: _claim, ...rest } = request as Record<string, unknown>;
+  const {
+    risk,
+    description,
+    mcp: _mcp,
+    claim: _claim,
+    assessment: _assessment,
+    ...rest
+  } = request as Record<string, unknown>;
   const claim = {
     ...(risk !== undefined ? { risk } : {}),
     ...(description !== undefined ? { description } : {}),

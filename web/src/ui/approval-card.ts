@@ -2,6 +2,10 @@
 // for (a grant) / Edit
 // (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
 // device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
+
+import type { Assessment } from "../../../src/assessment/assessment";
+import { assessmentLine } from "../../../src/assessment/assessment-words";
+import { callDisplay } from "../../../src/display/call-display";
 import { isPlainToolName } from "../../../src/grants/call-identity";
 import { type ApprovalShown, approvalOf, claimText } from "../../../src/interactions/kinds/approval-view";
 import type { ApprovalCount } from "../../../src/protocol/approval-count";
@@ -10,6 +14,7 @@ import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { acpDetailsOf, acpDetailsView } from "./acp-details";
 import { AnswerableCard } from "./answerable-card";
+import { callView } from "./call-view";
 import { h, setText } from "./dom";
 import { GrantForm } from "./grant-form";
 import { InputEditor } from "./input-editor";
@@ -34,6 +39,26 @@ function claimLine(claim: ApprovalShown["claim"]): HTMLElement | null {
   return text === null ? null : h("p", { class: "agent-claim", text });
 }
 
+/**
+ * Parley's own assessment: the summary in the words every device uses (a high call's level first),
+ * then each effect it read. Never the agent's words, which `claimLine` marks as its claim.
+ */
+function assessmentView(assessment: Assessment | null): HTMLElement | null {
+  if (assessment === null) return null;
+  return h(
+    "div",
+    { class: `assessment assessment-${assessment.level}`, "data-level": assessment.level },
+    h("p", { class: "assessment-line", text: assessmentLine(assessment) }),
+    assessment.effects.length > 1
+      ? h(
+          "ul",
+          { class: "assessment-effects" },
+          ...assessment.effects.map((effect) => h("li", { "data-kind": effect.kind, text: effect.detail })),
+        )
+      : null,
+  );
+}
+
 export class ApprovalCard extends AnswerableCard {
   readonly el: HTMLElement;
   private readonly args: HTMLElement;
@@ -49,13 +74,16 @@ export class ApprovalCard extends AnswerableCard {
 
   constructor(interaction: InteractionState, item: ToolItem) {
     super();
-    const { toolName, input, risk, claim, suggestedRules } = approvalOf(
+    const { toolName, input, risk, claim, suggestedRules, assessment } = approvalOf(
       interaction.request,
       item.name,
       item.input,
     );
     const acp = acpDetailsOf(interaction.request);
-    this.args = h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
+    // A file change as a diff, an MCP call as a table; an ACP request's diffs are in its details.
+    this.args =
+      (acp ? null : callView(callDisplay({ toolName, input, request: interaction.request }))) ??
+      h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
     this.reason = h("input", {
       type: "text",
       class: "deny-reason",
@@ -141,6 +169,7 @@ export class ApprovalCard extends AnswerableCard {
         risk ? h("span", { class: `chip risk risk-${risk}`, text: risk }) : null,
         this.countdown.el,
       ),
+      assessmentView(assessment),
       mcpOriginLine(interaction.request),
       claimLine(claim),
       acp ? acpDetailsView(acp) : null,

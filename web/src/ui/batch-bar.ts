@@ -1,7 +1,9 @@
 // "Approve all" / "Deny all": shown while two or more approval cards of the agent's message are
-// open, it decides them with one command; cards another device decided first are reported.
+// open, it decides them with one command; cards another device decided first are reported. A call
+// Parley assessed as high risk is never in an "Approve all": it is approved on its own card.
 
 import type { CommandOutcome } from "../../../client/session-client";
+import { isHighRisk } from "../../../src/assessment/assessment-words";
 import { BATCHED_KIND_NAMES } from "../../../src/interactions/kinds/names";
 import type { DecideBatchCommand } from "../../../src/protocol/index";
 import { pendingInteractions } from "../interaction-view";
@@ -37,6 +39,9 @@ export class BatchBar {
   private readonly buttons: HTMLButtonElement[];
   private readonly line = h("p", { class: "action-line", role: "status", hidden: true });
   private ids: string[] = [];
+  /** The open cards "Approve all" may decide: all but those Parley assessed as high risk. */
+  private approvable: string[] = [];
+  private readonly approveButton: HTMLButtonElement;
   private busy = false;
 
   constructor(private readonly decideBatch: (batch: BatchInput) => Promise<CommandOutcome>) {
@@ -59,6 +64,7 @@ export class BatchBar {
       text: "Deny all",
       on: { click: () => this.decide("deny") },
     });
+    this.approveButton = approve;
     this.buttons = [approve, deny];
     this.el = h(
       "section",
@@ -77,6 +83,10 @@ export class BatchBar {
     const frameId = approvals[0]?.interaction.frameId;
     const open = approvals.filter((prompt) => prompt.interaction.frameId === frameId);
     const ids = open.map((prompt) => prompt.interaction.toolCallId);
+    const high = open.filter((prompt) => isHighRisk(prompt.interaction.request)).length;
+    this.approvable = open
+      .filter((prompt) => !isHighRisk(prompt.interaction.request))
+      .map((prompt) => prompt.interaction.toolCallId);
     if (ids.join(" ") !== this.ids.join(" ")) {
       this.ids = ids;
       this.busy = false;
@@ -87,7 +97,14 @@ export class BatchBar {
     // Keep the outcome of the last batch readable after its cards closed.
     this.el.hidden = !shown && this.line.hidden;
     for (const control of [...this.buttons, this.reason, this.stop]) control.hidden = !shown;
-    setText(this.count, shown ? `${ids.length} actions wait for your approval:` : "");
+    const skipped =
+      high === 0
+        ? ""
+        : ` ${high} ${high === 1 ? "is" : "are"} high risk: "Approve all" skips ${high === 1 ? "it" : "them"}; approve ${high === 1 ? "it" : "each"} on its own card.`;
+    setText(this.count, shown ? `${ids.length} actions wait for your approval:${skipped}` : "");
+    setText(this.approveButton, high === 0 ? "Approve all" : "Approve all but high risk");
+    // Nothing left to approve in a batch: only "Deny all" stays.
+    if (shown) this.approveButton.hidden = this.approvable.length === 0;
   }
 
   private lock(locked: boolean): void {
@@ -95,12 +112,12 @@ export class BatchBar {
   }
 
   private async decide(decision: BatchInput["decision"]): Promise<void> {
-    if (this.busy || this.ids.length === 0) return;
+    if (this.busy || (decision === "approve" ? this.approvable : this.ids).length === 0) return;
     this.busy = true;
     this.lock(true);
     const reason = this.reason.value.trim();
     const batch: BatchInput = {
-      toolCallIds: [...this.ids],
+      toolCallIds: decision === "approve" ? [...this.approvable] : [...this.ids],
       decision,
       ...(decision === "deny" && reason ? { reason } : {}),
       ...(decision === "deny" && this.stop.checked ? { stop: true } : {}),
