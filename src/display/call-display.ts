@@ -53,7 +53,8 @@ function path(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
-function fileDiff(path: string, oldText: string | null, newText: string, whole: boolean): FileDiff {
+/** A whole file's diff; a null `oldText` is a file that does not exist yet. */
+export function fileDiff(path: string, oldText: string | null, newText: string, whole = true): FileDiff {
   const hunks = diffHunks(oldText ?? "", newText, whole);
   return { path, newFile: oldText === null, hunks, ...countChanges(hunks) };
 }

@@ -50,7 +50,15 @@ describe.skipIf(!hasChromium)("an ACP agent's approval card", () => {
     const page = await openDevice(browser, session, "owner");
     const shown = page.locator(".approval-card");
     await shown.waitFor();
-    expect(await shown.locator(".acp-diff-lines").textContent()).toBe("- two\n+ 2");
+    const lines = shown.locator(".acp-diff .diff-unified .diff-line");
+    expect(
+      await lines.evaluateAll((rows) =>
+        rows.map(
+          (row) =>
+            `${row.querySelector(".diff-mark")?.textContent}${row.querySelector(".diff-text")?.textContent}`,
+        ),
+      ),
+    ).toEqual([" one", "\u2212two", "+2", " three"]);
     expect(await shown.locator(".acp-locations").textContent()).toBe("/p/notes.md:2");
     expect(await shown.locator(".acp-note").textContent()).toContain("no reason");
     expect(await shown.locator(".deny-reason").count()).toBe(0);

@@ -1,8 +1,11 @@
 // What an approval card shows for an Agent Client Protocol agent's request (`parley acp`): the
-// ACP tool kind, its content (diffs as diffs, terminals by id, text), its locations, and the note
+// ACP tool kind, its content (diffs drawn like every file diff, terminals by id, text), its locations, and the note
 // that a denial reaches the agent without a reason (ACP has no place for one).
+
+import { fileDiff } from "../../../src/display/call-display";
 import type { AcpToolContent, AcpToolDetails } from "../../../src/interactions/kinds/acp-details";
 import type { ApprovalRequest } from "../../../src/interactions/kinds/approval";
+import { fileDiffView } from "./diff-view";
 import { h } from "./dom";
 
 export const ACP_NO_REASON =
@@ -13,37 +16,9 @@ export function acpDetailsOf(request: unknown): AcpToolDetails | null {
   return (request as Partial<ApprovalRequest> | null)?.acp ?? null;
 }
 
-/** Lines that differ between old and new, with the unchanged lines around them left out. */
-function diffLines(oldText: string | null, newText: string): string {
-  const before = oldText === null ? [] : oldText.split("\n");
-  const after = newText.split("\n");
-  let start = 0;
-  while (start < before.length && start < after.length && before[start] === after[start]) start++;
-  let end = 0;
-  while (
-    end < before.length - start &&
-    end < after.length - start &&
-    before[before.length - 1 - end] === after[after.length - 1 - end]
-  )
-    end++;
-  const removed = before.slice(start, before.length - end).map((line) => `- ${line}`);
-  const added = after.slice(start, after.length - end).map((line) => `+ ${line}`);
-  return [...removed, ...added].join("\n");
-}
-
 function contentBlock(block: AcpToolContent): HTMLElement {
   if (block.type === "diff") {
-    return h(
-      "div",
-      { class: "acp-diff" },
-      h(
-        "p",
-        { class: "acp-path" },
-        block.oldText === null ? "New file " : "Edit ",
-        h("code", { text: block.path }),
-      ),
-      h("pre", { class: "tool-args acp-diff-lines", text: diffLines(block.oldText, block.newText) }),
-    );
+    return h("div", { class: "acp-diff" }, fileDiffView(fileDiff(block.path, block.oldText, block.newText)));
   }
   if (block.type === "terminal")
     return h(
