@@ -78,6 +78,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       config,
       now: this.clock.now,
       linkIsLive: (linkId) => this.links.isLive(linkId),
+      waiting: () => this.store.openCards(),
     });
     this.chat = new InboxChat(sql, this.clock.now);
     this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
@@ -230,10 +231,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   async subscribePush(
     body: PushSubscriptionBody,
-    linkId: string | null,
+    by: { linkId: string | null; person: string },
     url: string,
   ): Promise<ErrorBody | null> {
-    return this.push.subscribe(body, { linkId, url });
+    return this.push.subscribe(body, { linkId: by.linkId, url }, by.person);
   }
 
   async unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean> {

@@ -1,10 +1,13 @@
 // "Notify this device" for a whole inbox: devices subscribe once with the person's inbox, and each
 // card that opens in any of the person's sessions is pushed once to each of them. Deliveries are
-// rows sent on the inbox's one alarm, retried and settled by the same Notifier as a session's.
+// rows sent on the inbox's one alarm, retried and settled by the same Notifier as a session's. An
+// approval one answer decides carries Approve and Deny with a single-use answer token.
 import type { Config } from "../config";
 import { openedNotice } from "../notify/card-notice";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { Notifier } from "../notify/notifier";
+import { answerableFromNotification } from "../notify/push-actions";
+import type { PushExtras } from "../notify/push-sender";
 import {
   MAX_PUSH_DEVICES,
   MAX_PUSH_DEVICES_PER_LINK,
@@ -13,14 +16,17 @@ import {
 } from "../notify/subscription-store";
 import type { ErrorBody } from "../protocol/errors";
 import type { InboxEvent } from "../protocol/inbox";
-import type { PushSubscriptionBody } from "../protocol/notify";
+import type { CardNotice, PushSubscriptionBody } from "../protocol/notify";
 import { sessionKinds } from "../session/session-kinds";
 import type { SqlCounter } from "../storage/sql-counter";
+import { signPushAnswerToken } from "../tokens/push-answer-token";
 
 export interface InboxPushDeps {
   sql: SqlCounter;
-  config: Pick<Config, "push">;
+  config: Pick<Config, "push" | "sessionSecret">;
   now(): number;
+  /** How many cards wait for the person: the badge each push sets. */
+  waiting(): number;
   /** False once inbox link `linkId` was revoked or expired: its devices get no more pushes. */
   linkIsLive(linkId: string): boolean;
 }
@@ -46,11 +52,37 @@ export class InboxPush {
       now: deps.now,
       isConnected: () => false,
       rearm: () => {},
+      pushExtras: (notice, device) => this.extrasFor(notice, device.deviceId, device.linkId),
     });
   }
 
-  /** Stores a device's subscription, made in person (`linkId` null) or through an inbox link. */
-  subscribe(body: PushSubscriptionBody, link: SubscriberLink): ErrorBody | null {
+  /**
+   * The badge, and for a card its notification may answer, an answer token bound to the card and
+   * its deadline: only for a device its person subscribed in person and left the actions on.
+   */
+  private async extrasFor(notice: CardNotice, deviceId: string, linkId: string | null): Promise<PushExtras> {
+    const extras: PushExtras = { badge: this.deps.waiting() };
+    if (!notice.answerable || notice.change === "resolved" || linkId !== null) return extras;
+    const setting = this.deps.sql.one<{ actions: number; person: string | null }>(
+      `SELECT actions, person FROM push_subscriptions WHERE device_id = ?`,
+      deviceId,
+    );
+    if (setting?.actions !== 1 || !setting.person) return extras;
+    const answerToken = await signPushAnswerToken(this.deps.config.sessionSecret, {
+      sessionId: notice.sessionId,
+      interactionId: notice.card.interactionId,
+      person: setting.person,
+      decisions: ["approve", "deny"],
+      expiresAt: notice.deadline,
+    });
+    return { ...extras, answerToken };
+  }
+
+  /**
+   * Stores a device's subscription, made in person (`linkId` null) by `person` or through an inbox
+   * link, with whether its approvals' notifications carry Approve and Deny (on unless turned off).
+   */
+  subscribe(body: PushSubscriptionBody, link: SubscriberLink, person: string): ErrorBody | null {
     const holder = this.subscriptions.holder(body.deviceId);
     if (holder !== undefined && link.linkId !== null && holder !== link.linkId) {
       return { code: "forbidden", message: `Device ${body.deviceId} was subscribed by someone else` };
@@ -72,6 +104,13 @@ export class InboxPush {
       };
     }
     this.subscriptions.put(body.deviceId, body.subscription, link);
+    this.deps.sql.run(
+      ["push_subscriptions"],
+      `UPDATE push_subscriptions SET actions = ?, person = ? WHERE device_id = ?`,
+      body.actions === false ? 0 : 1,
+      link.linkId === null ? person : null,
+      body.deviceId,
+    );
     return null;
   }
 
@@ -102,6 +141,7 @@ export class InboxPush {
         sessionUrl: "",
         now: this.deps.now(),
       });
+      if (answerableFromNotification(card)) notice.answerable = true;
       for (const deviceId of devices) this.deliveries.enqueue("push", deviceId, notice);
       enqueued = true;
     }

@@ -91,6 +91,12 @@ const MIGRATIONS: string[][] = [
     // Who approved such a card, each (the decider of the last is `decided_by`), as JSON.
     `ALTER TABLE decisions ADD COLUMN approvals TEXT`,
   ],
+  [
+    // Per subscribed device: whether an approval's notification carries Approve and Deny (1) or
+    // only opens the card (0), and the person who subscribed it in person (null through a link).
+    `ALTER TABLE push_subscriptions ADD COLUMN actions INTEGER NOT NULL DEFAULT 1`,
+    `ALTER TABLE push_subscriptions ADD COLUMN person TEXT`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

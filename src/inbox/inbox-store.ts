@@ -127,6 +127,11 @@ export class InboxStore {
       .map((row) => row.frame);
   }
 
+  /** How many cards are open across the person's sessions (the app's badge). */
+  openCards(): number {
+    return this.sql.one<{ n: number }>(`SELECT COUNT(*) AS n FROM cards`)?.n ?? 0;
+  }
+
   view(person: string): InboxView {
     const sessions = this.sql
       .all<{

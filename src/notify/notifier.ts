@@ -9,9 +9,9 @@ import { isPromptEvent } from "../protocol/prompt-event";
 import { cardUrl, type NoticeContext, openedNotice, reminderNotice, resolvedNotice } from "./card-notice";
 import { retryAt } from "./delivery-rows";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
-import { sendPush } from "./push-sender";
+import { type PushExtras, sendPush } from "./push-sender";
 import type { SendResult } from "./send-result";
-import type { SqlSubscriptionStore } from "./subscription-store";
+import type { SqlSubscriptionStore, StoredSubscription } from "./subscription-store";
 import { sendWebhook } from "./webhook-sender";
 
 const CARD_EVENTS = new Set<SessionEvent["type"]>([...PROMPT_EVENT_TYPES, "interaction_resolved"]);
@@ -44,6 +44,8 @@ export interface NotifierDeps {
   isConnected(deviceId: string, linkId: string | null): boolean;
   /** Moves the one alarm to the earliest due row after new deliveries were enqueued. */
   rearm(): void;
+  /** What one device's push adds to its card's notice (the inbox's answer token and badge). */
+  pushExtras?(notice: CardNotice, device: { deviceId: string } & StoredSubscription): Promise<PushExtras>;
 }
 
 export class Notifier {
@@ -162,7 +164,8 @@ export class Notifier {
     if (!push) return { kind: "failed", httpStatus: 0, error: "VAPID keys are no longer set" };
     // The stored notice links with no token; a device gets the link it subscribed with.
     const notice = { ...delivery.notice, url: cardUrl(stored.url, delivery.notice.card.interactionId) };
-    return sendPush(push, stored.subscription, notice, now);
+    const extras = (await this.deps.pushExtras?.(notice, { deviceId: delivery.target, ...stored })) ?? {};
+    return sendPush(push, stored.subscription, notice, now, extras);
   }
 
   private noticeFor(event: SessionEvent): CardNotice | null {

@@ -9,9 +9,44 @@ export interface VapidConfig {
   subject: string;
 }
 
-/** The fields the service worker needs; the request itself stays out of the push (size, privacy). */
-export function pushMessage(notice: CardNotice) {
+/** What one device's push adds to the card's notice: its answer token, and the person's waiting cards. */
+export interface PushExtras {
+  /** The capability the notification's Approve and Deny answer with (src/tokens/push-answer-token.ts). */
+  answerToken?: string;
+  /** How many cards wait for the person: the app's badge. */
+  badge?: number;
+}
+
+/** The notification's actions, when its card may be answered from it. */
+export const PUSH_ACTIONS = [
+  { action: "approve", title: "Approve" },
+  { action: "deny", title: "Deny" },
+] as const;
+
+/**
+ * The fields the service worker needs (the classic form), and the same notification in the
+ * declarative form (`web_push: 8030`) that Safari 18.4+ shows by itself; the request itself stays
+ * out of the push (size, privacy). An answer token comes with its actions, never without.
+ */
+export function pushMessage(notice: CardNotice, extras: PushExtras = {}) {
+  const open = notice.change !== "resolved";
+  const actions = extras.answerToken && open ? PUSH_ACTIONS : null;
+  // Safari shows the declarative actions itself and opens their `navigate`: the card, never an answer.
+  const declarative = {
+    title: notice.title,
+    body: notice.body,
+    navigate: notice.url,
+    tag: notice.card.interactionId,
+    silent: !open,
+    // The declarative form's badge is a string (WebKit's own example: "app_badge": "1").
+    ...(extras.badge !== undefined ? { app_badge: String(extras.badge) } : {}),
+    ...(actions ? { actions: actions.map((action) => ({ ...action, navigate: notice.url })) } : {}),
+  };
   return {
+    web_push: 8030,
+    notification: declarative,
+    // The service worker may replace what Safari would show (and must, to answer from an action).
+    mutable: true,
     change: notice.change,
     sessionId: notice.sessionId,
     interactionId: notice.card.interactionId,
@@ -19,6 +54,8 @@ export function pushMessage(notice: CardNotice) {
     body: notice.body,
     url: notice.url,
     deadline: notice.deadline,
+    ...(extras.badge !== undefined ? { badge: extras.badge } : {}),
+    ...(actions && extras.answerToken ? { actions, answerToken: extras.answerToken } : {}),
   };
 }
 export type PushMessage = ReturnType<typeof pushMessage>;
@@ -28,6 +65,7 @@ export async function sendPush(
   subscription: PushSubscriptionJson,
   notice: CardNotice,
   now: number,
+  extras: PushExtras = {},
 ): Promise<SendResult> {
   // An open card's push (opened, reminder) is useless after its deadline; a resolved one only tidies up.
   const open = notice.change !== "resolved";
@@ -36,11 +74,13 @@ export async function sendPush(
   const { buildPushPayload } = await import("@block65/webcrypto-web-push");
   const payload = await buildPushPayload(
     {
-      data: pushMessage(notice),
+      data: pushMessage(notice, extras),
       options: { ttl, urgency: open ? "high" : "normal", topic: topicOf(notice) },
     },
     {
-      endpoint: subscription.endpoint,
+      // The library signs for https only; a local push service a dev server allowed on http
+      // (push-services.ts) is signed for as if it were https, and posted to as it is.
+      endpoint: subscription.endpoint.replace(/^http:/, "https:"),
       expirationTime: subscription.expirationTime ?? null,
       keys: subscription.keys,
     },

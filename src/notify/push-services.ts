@@ -13,16 +13,30 @@ export const KNOWN_PUSH_SERVICES: ReadonlyArray<{ name: string; host: string; su
   { name: "Windows Push Notification Services", host: "notify.windows.com", subdomains: true },
 ];
 
+/** The loopback hosts a dev server may push to over plain http, when PUSH_SERVICE_DOMAINS names them. */
+const LOOPBACK_PUSH_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
 /**
  * Why `endpoint` is not a known push service's, or null when it is. `extraDomains` are hosts (and
- * their subdomains) a deployment adds, such as its own autopush.
+ * their subdomains) a deployment adds, such as its own autopush. `onLoopback` says the server was
+ * reached on loopback (a dev server): then `http://127.0.0.1:<port>/…` is a push service too, when
+ * `extraDomains` names that host — a local push service, or a test's.
  */
-export function pushEndpointProblem(endpoint: string, extraDomains: readonly string[] = []): string | null {
+export function pushEndpointProblem(
+  endpoint: string,
+  extraDomains: readonly string[] = [],
+  onLoopback = false,
+): string | null {
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
     return "endpoint must be a URL";
+  }
+  if (url.protocol === "http:" && onLoopback && LOOPBACK_PUSH_HOSTS.has(url.hostname)) {
+    if (url.username || url.password) return "endpoint must not carry a user name or password";
+    if (extraDomains.includes(url.hostname)) return null;
+    return `endpoint host ${url.hostname} is a local push service only where PUSH_SERVICE_DOMAINS names it`;
   }
   if (url.protocol !== "https:") return "endpoint must be https";
   if (url.username || url.password) return "endpoint must not carry a user name or password";

@@ -19,7 +19,12 @@ export const PushSubscriptionJson = z.object({
   endpoint: z
     .url()
     .max(2_000)
-    .refine((value) => value.startsWith("https://"), "endpoint must be https"),
+    // http only on loopback, for a local push service a dev server names (push-endpoint-guard.ts).
+    .refine(
+      (value) =>
+        value.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\//.test(value),
+      "endpoint must be https",
+    ),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     p256dh: z
@@ -38,6 +43,11 @@ export type PushSubscriptionJson = z.infer<typeof PushSubscriptionJson>;
 export const PushSubscriptionBody = z.strictObject({
   deviceId: DeviceId,
   subscription: PushSubscriptionJson,
+  /**
+   * Approve and Deny on an approval's notification (the inbox's, for cards one answer decides and
+   * Parley did not assess as `high`); true unless the person turns them off. Kept with the subscription.
+   */
+  actions: z.boolean().optional(),
 });
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>;
 
@@ -75,6 +85,8 @@ export const CardNotice = z.object({
   body: z.string(),
   /** Opens the session at this card; carries the session token, so treat it as a secret. */
   url: z.string(),
+  /** Set by the inbox on a card its notification may answer (src/notify/push-actions.ts). */
+  answerable: z.literal(true).optional(),
 });
 export type CardNotice = z.infer<typeof CardNotice>;
 

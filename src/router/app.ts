@@ -35,6 +35,7 @@ import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { requireOwnSession } from "./session-owner-guard";
 import { sessionRoutes } from "./session-routes";
+import { pushAnswerRoutes } from "./push-answer-route";
 import { signInRoutes } from "./sign-in-route";
 
 export const app = new Hono<AppEnv>();
@@ -76,6 +77,10 @@ app.route("/api/channels", channelWebhookRoutes);
 
 // A sign-in code is its own credential (src/router/sign-in-route.ts), traded before identity.
 app.route("/api/sign-in", signInRoutes);
+
+// A notification's answer token is its own credential (src/router/push-answer-route.ts): the
+// service worker that sends it holds no other.
+app.route("/api/push", pushAnswerRoutes);
 
 app.use("/api/*", identifyPerson);
 

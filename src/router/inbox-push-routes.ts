@@ -25,7 +25,12 @@ export function inboxPushRoutes(routes: Hono<AppEnv>): void {
     });
     // A push opens the inbox; the device keeps its own credential (an inbox link's stays in the browser).
     const url = `${new URL(c.req.url).origin}/#/inbox?from=push`;
-    const refused = await inboxStub(c.env, personOf(c)).subscribePush(body, link?.linkId ?? null, url);
+    const person = personOf(c);
+    const refused = await inboxStub(c.env, person).subscribePush(
+      body,
+      { linkId: link?.linkId ?? null, person },
+      url,
+    );
     if (refused) throw HttpError.from(refused);
     return c.json({ deviceId: body.deviceId }, 201);
   });

@@ -5,6 +5,7 @@ import { logSecurityEvent } from "../log/security-log";
 import { pushEndpointProblem } from "../notify/push-services";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import { isLoopbackRequest } from "./loopback";
 
 /**
  * Throws `400 invalid_input` naming `subscription.endpoint` when no known push service serves it;
@@ -15,7 +16,11 @@ export function refuseUnknownPushService(
   endpoint: string,
   by: { sessionId: string | null; linkId: string | null },
 ): void {
-  const problem = pushEndpointProblem(endpoint, c.get("config").pushServiceDomains);
+  const problem = pushEndpointProblem(
+    endpoint,
+    c.get("config").pushServiceDomains,
+    isLoopbackRequest(c.req.raw),
+  );
   if (!problem) return;
   logSecurityEvent("push_endpoint_refused", { ...by, reason: "unknown_push_service", status: 400 });
   throw new HttpError("invalid_input", `subscription.endpoint: ${problem}`);

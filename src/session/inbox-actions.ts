@@ -3,6 +3,9 @@
 // account they linked (one more of their devices); an inbox link acts with its own role and label,
 // as a share link of that role would. The Worker names the actor;
 // this session alone decides what that actor may do here.
+
+import { answerableFromNotification } from "../notify/push-actions";
+import { SpentTickets } from "../objects/spent-tickets";
 import type { Access, LinkRole, ShareLinkView } from "../protocol/access";
 import type { ChatPlatform } from "../protocol/channels";
 import type { SessionCommand } from "../protocol/commands";
@@ -12,9 +15,13 @@ import type { CommandOutcome } from "./command-handler";
 import { addLink, type LinkAdminHost, revokeLink } from "./link-admin";
 import { refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
 
-/** Who acts from the inbox: the person in person, a chat account they linked, or an inbox link they minted. */
+/**
+ * Who acts from the inbox: the person in person, the person from a notification's action (`push`,
+ * with an answer token), a chat account they linked, or an inbox link they minted.
+ */
 export type InboxActor =
   | { kind: "person"; person: string }
+  | { kind: "push"; person: string }
   | { kind: "chat"; person: string; platform: ChatPlatform; accountId: string; name: string }
   | {
       kind: "inbox_link";
@@ -24,14 +31,29 @@ export type InboxActor =
       label: string | null;
     };
 
-/** What the inbox asks: a card command, a share link to open the session, revoking what a link opened. */
+/**
+ * What the inbox asks: a card command, a notification's answer (its token checked by the Worker,
+ * spent here once), a share link to open the session, revoking what a link opened.
+ */
 export type InboxAction =
   | { type: "command"; command: SessionCommand }
+  | { type: "push_answer"; answer: PushAnswer }
   | { type: "open"; link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt"> }
   | { type: "revoke_opened"; linkId: string };
 
 /** The device id receipts show for an answer given from the inbox. */
 export const INBOX_DEVICE = "inbox";
+
+/** A notification's answer: its token's card, decision and id (spent once here), until the deadline. */
+export interface PushAnswer {
+  interactionId: string;
+  decision: "approve" | "deny";
+  nonce: string;
+  expiresAt: number;
+}
+
+/** The device id receipts show for an answer given from a notification's action. */
+export const PUSH_DEVICE = "push";
 
 /** How an answer given through an inbox link is recorded: its label and its id. */
 export function linkAnswerer(link: { linkId: string; label: string | null }): string {
@@ -58,6 +80,7 @@ export function inboxActorAccess(actor: InboxActor): Access {
  * a grant made from it is known as made from chat), else the inbox's.
  */
 export function inboxActorDevice(actor: InboxActor): string {
+  if (actor.kind === "push") return PUSH_DEVICE;
   return actor.kind === "chat" ? `chat-${actor.platform}-${actor.accountId}` : INBOX_DEVICE;
 }
 
@@ -70,6 +93,8 @@ export function inboxActorDecider(actor: InboxActor): Decider {
   const personId = actor.person;
   if (actor.kind === "person")
     return { kind: "person", label: actor.person, id: actor.person, device: "page", personId };
+  if (actor.kind === "push")
+    return { kind: "person", label: actor.person, id: actor.person, device: "push", personId };
   if (actor.kind === "chat") {
     const id = `${actor.platform}:${actor.accountId}`;
     return { kind: "chat", label: chatAnswerer(actor), id, device: "chat", personId };
@@ -80,6 +105,7 @@ export function inboxActorDecider(actor: InboxActor): Decider {
 /** Each actor's own allowance: the person's, each chat account's, each link's. */
 function bucketOf(actor: InboxActor): string {
   if (actor.kind === "person") return "inbox:person";
+  if (actor.kind === "push") return "inbox:push";
   if (actor.kind === "chat") return `inbox:${inboxActorDevice(actor)}`;
   return `inbox:${actor.linkId}`;
 }
@@ -105,6 +131,10 @@ export function runInboxAction(
   const creator = host.state.creator();
   if (creator === null) refuse("unknown_session", "No such session");
   if (creator !== actor.person) refuse("forbidden", "This session belongs to another person");
+  if (action.type === "push_answer") {
+    if (actor.kind !== "push") refuse("forbidden", "Only a notification's answer token answers this way");
+    return answerFromPush(host, actor, action.answer);
+  }
   if (action.type === "command") {
     // Never an owner token's version (inboxActorAccess): a rotation of the token leaves the person
     // their inbox; a link is refused what a share link of its role is refused.
@@ -127,4 +157,33 @@ export function runInboxAction(
   if (!known) return { ok: true, result: { revoked: false } };
   revokeLink(host, linkId);
   return { ok: true, result: { revoked: true } };
+}
+
+/**
+ * A notification's Approve or Deny: refused, spending nothing, unless the card is still open and
+ * still one its notification may answer; then the token is spent and the answer enters as the
+ * person's, from device `push`. A token spent before is refused and changes nothing.
+ */
+function answerFromPush(host: InboxActionHost, actor: InboxActor, answer: PushAnswer): CommandOutcome {
+  const card = host.state.interactions.get(answer.interactionId);
+  if (!card) refuse("not_found", "No such card in this session");
+  if (card.status !== "pending") refuse("already_resolved", "This card was already resolved");
+  const approvals = host.state.cardApprovals.of(answer.interactionId);
+  if (!answerableFromNotification({ kind: card.kind, request: card.request, approvals })) {
+    refuse("forbidden", "This card is answered on its page, not from a notification");
+  }
+  const spent = new SpentTickets(host.state.meta, host.state.clock.now);
+  if (!spent.spendOnce(answer.nonce, answer.expiresAt, "push-answer")) {
+    refuse("forbidden", "This notification's answer was already used");
+  }
+  const command: SessionCommand = {
+    type: "respond",
+    interactionId: answer.interactionId,
+    response: { decision: answer.decision },
+  } as SessionCommand;
+  const decider = inboxActorDecider(actor);
+  return host.runCommand(
+    { command, deviceId: inboxActorDevice(actor), device: "push", access: inboxActorAccess(actor), decider },
+    bucketOf(actor),
+  );
 }

@@ -66,7 +66,11 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** Ends the streams and sockets opened with `tag`. */
   closeStreams(tag: string, code: number, reason: string): Promise<void>;
   /** Stores a device's push subscription for every card of this person; the refusal, or null. */
-  subscribePush(body: PushSubscriptionBody, linkId: string | null, url: string): Promise<ErrorBody | null>;
+  subscribePush(
+    body: PushSubscriptionBody,
+    by: { linkId: string | null; person: string },
+    url: string,
+  ): Promise<ErrorBody | null>;
   /** False when the device had no subscription (or one another link made). */
   unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
   deliveries(): Promise<DeliveryView[]>;

@@ -1,0 +1,100 @@
+// Answer tokens that ride in an approval's encrypted push: a capability to approve or deny that one
+// card once, until its deadline, with no page open. HS256 JWTs under their own audience (so no
+// share link or other token is ever read as one); single use is the session's spent-token row.
+import { sign, verify } from "hono/jwt";
+import * as z from "zod";
+import { InteractionId, SessionId } from "../protocol/session";
+import { isCanonicalJwt } from "./base64url";
+import { hmacKey } from "./session-token";
+
+const AUDIENCE = "parley:push-answer";
+
+/** What a notification's action may answer. */
+export const PushDecision = z.enum(["approve", "deny"]);
+export type PushDecision = z.infer<typeof PushDecision>;
+
+const Claims = z.object({
+  aud: z.literal(AUDIENCE),
+  sub: SessionId,
+  iid: InteractionId,
+  /** The person the answer counts as: the inbox's, who subscribed the device in person. */
+  per: z.string().min(1),
+  dec: z.array(PushDecision).min(1),
+  /** The card's deadline in milliseconds; `exp` says the same in JWT seconds. */
+  until: z.number().int(),
+  exp: z.number().int(),
+  jti: z.string().min(16).max(64),
+});
+
+export interface PushAnswerClaims {
+  sessionId: string;
+  interactionId: string;
+  person: string;
+  decisions: PushDecision[];
+  /** The card's deadline (ms): the token answers nothing after it. */
+  expiresAt: number;
+  /** The token's own id: spent once in the session. */
+  nonce: string;
+}
+
+/** A fresh token for one card; `nonce` is random unless given. */
+export async function signPushAnswerToken(
+  secret: string,
+  claims: Omit<PushAnswerClaims, "nonce"> & { nonce?: string },
+): Promise<string> {
+  const nonce = claims.nonce ?? crypto.randomUUID().replaceAll("-", "");
+  return sign(
+    {
+      aud: AUDIENCE,
+      sub: claims.sessionId,
+      iid: claims.interactionId,
+      per: claims.person,
+      dec: claims.decisions,
+      until: claims.expiresAt,
+      exp: Math.ceil(claims.expiresAt / 1000),
+      jti: nonce,
+    },
+    await hmacKey(secret),
+    "HS256",
+  );
+}
+
+export type PushAnswerCheck =
+  | { ok: true; claims: PushAnswerClaims }
+  | { ok: false; reason: "wrong" | "expired" };
+
+/** Checks a token's signature, audience and shape first, then its deadline against `now`. */
+export async function checkPushAnswerToken(
+  secret: string,
+  token: string,
+  now: number,
+): Promise<PushAnswerCheck> {
+  if (!isCanonicalJwt(token)) return { ok: false, reason: "wrong" };
+  let payload: unknown;
+  try {
+    // Expiry is judged below, so a forged token is never called "expired".
+    payload = await verify(token, await hmacKey(secret), {
+      alg: "HS256",
+      exp: false,
+      nbf: false,
+      iat: false,
+    });
+  } catch {
+    return { ok: false, reason: "wrong" };
+  }
+  const claims = Claims.safeParse(payload);
+  if (!claims.success) return { ok: false, reason: "wrong" };
+  const c = claims.data;
+  if (c.until <= now) return { ok: false, reason: "expired" };
+  return {
+    ok: true,
+    claims: {
+      sessionId: c.sub,
+      interactionId: c.iid,
+      person: c.per,
+      decisions: c.dec,
+      expiresAt: c.until,
+      nonce: c.jti,
+    },
+  };
+}
