@@ -116,12 +116,22 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
         deviceId,
         ...(by ? { by } : {}),
         agent: draft.speaker(event.data),
+        ...(event.data.awaitsAgent ? { delivery: null } : {}),
+        ...(event.data.interrupt ? { interrupt: true as const } : {}),
       };
       v.lastUserText = text;
       if (queued) v.queued = [...v.queued, item];
       else draft.append(item);
       return;
     }
+    case "message_delivered": {
+      const item = draft.get(`user:${event.data.messageId}`);
+      if (item?.kind === "user") draft.put({ ...item, delivery: event.data.bridge });
+      return;
+    }
+    case "session_stopped":
+      draft.append(notice(event.seq, "info", "The session was stopped: its agent takes no more messages."));
+      return;
     case "turn_started": {
       const waiting = v.queued.find((m) => m.messageId === event.data.messageId);
       if (waiting) {

@@ -28,6 +28,13 @@ export interface UserItem {
   by?: string | null;
   /** The agent the message was addressed to (the top of the stack when it was sent). */
   agent: Speaker;
+  /**
+   * For an agent that runs elsewhere: null while the message waits for the agent, then the bridge
+   * that delivered it; absent for Parley's own agent.
+   */
+  delivery?: string | null;
+  /** The sender asked to stop the running turn first. */
+  interrupt?: true;
 }
 export interface AssistantItem {
   kind: "assistant";

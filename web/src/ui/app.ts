@@ -221,12 +221,8 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
     share.setRole(frame.role ?? "owner");
     // The stylesheet hides what this role may not do (the server refuses it anyway).
     root.dataset.role = frame.role ?? "owner";
-    // An external agent runs elsewhere: its session takes answers on cards, not messages.
-    const external = frame.snapshot.agent;
-    composer.setViewOnly(
-      frame.role === "view" || frame.role === "agent" || external !== undefined,
-      external ? `${external.name} runs outside Parley: answer its cards above` : undefined,
-    );
+    // An agent that runs elsewhere gets the person's messages through its bridge, as Parley's own does.
+    composer.setViewOnly(frame.role === "view" || frame.role === "agent");
     dispatch({ type: "hello", frame, receivedAt: Date.now() });
   });
   client.on("ended", (reason) => {

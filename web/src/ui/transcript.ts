@@ -48,12 +48,25 @@ function messageView(item: TranscriptItem): ItemView {
       // Screen readers announce the message once it is complete, not every streamed piece.
       el.setAttribute("aria-busy", String(streaming));
       if (next.kind === "user" && next.deviceId) el.dataset.device = next.deviceId;
+      if (next.kind === "user" && next.delivery !== undefined) showDelivery(el, next);
       if ((next.kind === "user" || next.kind === "assistant") && next.agent) {
         el.dataset.agent = next.agent;
         el.classList.add("from-subagent");
       }
     },
   };
+}
+
+/** A message to an agent that runs elsewhere says whether its agent has it yet. */
+function showDelivery(el: HTMLElement, item: UserItem): void {
+  let state = el.querySelector<HTMLElement>(".message-delivery");
+  if (!state) {
+    state = h("span", { class: "message-delivery", role: "status" });
+    el.append(state);
+  }
+  const interrupt = item.interrupt ? " (asked to interrupt)" : "";
+  setText(state, item.delivery ? `Delivered by ${item.delivery}` : `Waiting for the agent${interrupt}`);
+  el.dataset.delivery = item.delivery ? "delivered" : "waiting";
 }
 
 function viewFor(item: TranscriptItem): ItemView {
