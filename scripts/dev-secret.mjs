@@ -1,8 +1,9 @@
-// The secrets a local Parley uses: `npm run dev` keeps a signing key (SESSION_SECRET) and the
-// person's credential (GATEWAY_TOKEN) per checkout in the git-ignored `.dev.vars` (written on first
-// run, read after), and the test servers make theirs per server. Neither is a constant in the
-// source, so no page or process that reads the source can sign tokens or be the person with it.
-import { randomBytes } from "node:crypto";
+// The secrets a local Parley uses: `npm run dev` keeps a signing key (SESSION_SECRET), the person's
+// credential (GATEWAY_TOKEN) and Web Push's VAPID keys per checkout in the git-ignored `.dev.vars`
+// (written on first run, read after), and the test servers make theirs per server. None is a
+// constant in the source, so no page or process that reads the source can sign tokens or be the
+// person with it.
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 
 /** A fresh random SESSION_SECRET: 32 bytes, the HMAC-SHA256 key size, as base64. */
@@ -53,6 +54,36 @@ export function ensureSessionSecret(path) {
 /** Makes sure `path` holds a GATEWAY_TOKEN, the local person's credential. @param {string} path */
 export function ensureGatewayToken(path) {
   return ensureDevVar(path, "GATEWAY_TOKEN", newGatewayToken);
+}
+
+/**
+ * A fresh VAPID key pair (RFC 8292): a P-256 key, the public one as its uncompressed point and the
+ * private one as its scalar `d`, both base64url, as Web Push libraries and browsers take them.
+ */
+export function newVapidKeys() {
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const jwk = privateKey.export({ format: "jwk" });
+  const point = Buffer.concat([
+    Buffer.from([4]),
+    Buffer.from(jwk.x ?? "", "base64url"),
+    Buffer.from(jwk.y ?? "", "base64url"),
+  ]);
+  return { publicKey: point.toString("base64url"), privateKey: jwk.d ?? "" };
+}
+
+/**
+ * Makes sure `path` holds VAPID keys, so a local Parley pushes from its first start: a new pair
+ * when it has neither key; a pair the developer set (or half of one) is left untouched.
+ * @param {string} path
+ * @returns {{ written: boolean }}
+ */
+export function ensureVapidKeys(path) {
+  if (readDevVar(path, "VAPID_PUBLIC_KEY") !== null || readDevVar(path, "VAPID_PRIVATE_KEY") !== null)
+    return { written: false };
+  const keys = newVapidKeys();
+  ensureDevVar(path, "VAPID_PUBLIC_KEY", () => keys.publicKey);
+  ensureDevVar(path, "VAPID_PRIVATE_KEY", () => keys.privateKey);
+  return { written: true };
 }
 
 /**

@@ -1,12 +1,12 @@
-// `npm run dev`: wrangler dev on loopback (127.0.0.1:8787) with this checkout's own SESSION_SECRET
-// and GATEWAY_TOKEN, written to the git-ignored `.dev.vars` on first run and kept after
+// `npm run dev`: wrangler dev on loopback (127.0.0.1:8787) with this checkout's own SESSION_SECRET,
+// GATEWAY_TOKEN and VAPID keys, written to the git-ignored `.dev.vars` on first run and kept after
 // (scripts/dev-secret.mjs); once it answers, the page's address with a one-time sign-in.
 // Arguments after `npm run dev --` go to wrangler. PARLEY_DEV_VARS names another file than
 // `.dev.vars` (the tests' own, so they never touch the developer's).
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ensureGatewayToken, ensureSessionSecret, readDevVar } from "./dev-secret.mjs";
+import { ensureGatewayToken, ensureSessionSecret, ensureVapidKeys, readDevVar } from "./dev-secret.mjs";
 import { SIGN_IN_TTL_MS, signInAddress, signInCode } from "./dev-sign-in.mjs";
 import { WRANGLER } from "./wrangler-dev.mjs";
 
@@ -18,6 +18,11 @@ if (ensureSessionSecret(devVars).written) {
 }
 if (ensureGatewayToken(devVars).written) {
   console.log(`Parley: wrote a random GATEWAY_TOKEN to ${shown}: it is you, the person who answers.`);
+}
+if (ensureVapidKeys(devVars).written) {
+  console.log(
+    `Parley: wrote new VAPID keys to ${shown}, so "Notify this device" works from the first start.`,
+  );
 }
 const extra = process.argv.slice(2);
 const flagValue = (flag) => {

@@ -1,6 +1,8 @@
 // `npm run dev` keeps a random SESSION_SECRET and GATEWAY_TOKEN of the checkout's own in `.dev.vars`:
 // written on the first run, never replaced after, and never a constant; test servers keep theirs
 // with their state.
+
+import { createPrivateKey, createPublicKey, sign, verify } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   ensureGatewayToken,
   ensureSessionSecret,
+  ensureVapidKeys,
   readDevVar,
   stateGatewayToken,
   stateSessionSecret,
@@ -91,5 +94,46 @@ describe("the local person's credential", () => {
     expect(stateGatewayToken(state)).toBe(token);
     expect(token).not.toBe(stateSessionSecret(state));
     expect(stateGatewayToken(mkdtempSync(path.join(scratch, "state-")))).not.toBe(token);
+  });
+});
+
+describe("the local development VAPID keys", () => {
+  it("are written on the first run as a P-256 pair that signs and verifies, and kept after", () => {
+    const file = path.join(scratch, "vapid.dev.vars");
+    ensureSessionSecret(file);
+    expect(ensureVapidKeys(file)).toEqual({ written: true });
+    const publicKey = readDevVar(file, "VAPID_PUBLIC_KEY") ?? "";
+    const privateKey = readDevVar(file, "VAPID_PRIVATE_KEY") ?? "";
+    const point = Buffer.from(publicKey, "base64url");
+    expect(point).toHaveLength(65);
+    expect(point[0]).toBe(4);
+    const jwk = {
+      kty: "EC",
+      crv: "P-256",
+      x: point.subarray(1, 33).toString("base64url"),
+      y: point.subarray(33).toString("base64url"),
+    };
+    const signature = sign(
+      "sha256",
+      Buffer.from("vapid"),
+      createPrivateKey({ key: { ...jwk, d: privateKey }, format: "jwk" }),
+    );
+    expect(
+      verify("sha256", Buffer.from("vapid"), createPublicKey({ key: jwk, format: "jwk" }), signature),
+    ).toBe(true);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(ensureVapidKeys(file)).toEqual({ written: false });
+    expect(readDevVar(file, "VAPID_PUBLIC_KEY")).toBe(publicKey);
+    expect(readDevVar(file, "VAPID_PRIVATE_KEY")).toBe(privateKey);
+    const other = path.join(scratch, "other-vapid.dev.vars");
+    ensureVapidKeys(other);
+    expect(readDevVar(other, "VAPID_PUBLIC_KEY")).not.toBe(publicKey);
+  });
+
+  it("leave a developer's own key alone, and add no second half beside half a pair", () => {
+    const own = path.join(scratch, "own-vapid.dev.vars");
+    writeFileSync(own, "VAPID_PUBLIC_KEY=BOwn\n");
+    expect(ensureVapidKeys(own)).toEqual({ written: false });
+    expect(readFileSync(own, "utf8")).toBe("VAPID_PUBLIC_KEY=BOwn\n");
   });
 });

@@ -94,6 +94,14 @@ describe.skipIf(!hasChromium)("npm run dev from a clean clone", () => {
     expect(await readFile(file, "utf8")).toMatch(/never commit/);
   });
 
+  it("writes VAPID keys on its first run, so the server offers push from its first start", async () => {
+    const publicKey = readDevVar(join(dir, ".dev.vars"), "VAPID_PUBLIC_KEY");
+    expect(publicKey).toMatch(/^B[\w-]{86}$/);
+    expect(readDevVar(join(dir, ".dev.vars"), "VAPID_PRIVATE_KEY")).toMatch(/^[\w-]{43}$/);
+    const info = await (await fetch(`${base}/api/notify`)).json();
+    expect(info).toEqual({ vapidPublicKey: publicKey, reason: null });
+  });
+
   it("answers a request with no credential 401, on every person route, from loopback", async () => {
     for (const [method, path] of [
       ["GET", "/api/inbox"],
