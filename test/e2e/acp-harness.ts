@@ -15,6 +15,7 @@ import {
   type PromptResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { claudeBinary, PARLEY_BIN, ROOT, type Sandbox } from "./claude-code-harness";
 
@@ -150,6 +151,8 @@ export interface SeenPermission {
 /** An ACP client over `parley acp`'s stdio, holding one session in the sandbox. */
 export class TestEditor {
   readonly seen: SeenPermission[] = [];
+  /** Every `session/update` the agent (or `parley acp`) sent the editor, in order. */
+  readonly updates: SessionNotification[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly connection: ClientConnection;
   sessionId = "";
@@ -186,6 +189,9 @@ export class TestEditor {
         });
         for (const wake of this.waiters) wake();
       });
+    });
+    app.onNotification("session/update", (ctx) => {
+      this.updates.push(ctx.params);
     });
     this.connection = app.connect(stream);
   }
