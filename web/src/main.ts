@@ -3,6 +3,7 @@
 // (`#/s/<id>?token=…`); tokens and codes are taken out of the address bar.
 
 import { ApiError, fetchSnapshot } from "../../client/session-api";
+import { registerShell } from "./app-shell";
 import { deviceId } from "./device-id";
 import { safeSessionStorage, takeSessionRoute } from "./route-token";
 import { safeLocalStorage } from "./safe-storage";
@@ -60,4 +61,5 @@ async function start(root: HTMLElement): Promise<void> {
 }
 
 window.addEventListener("hashchange", () => location.reload());
+registerShell();
 void start(document.getElementById("app")!);

@@ -12,6 +12,7 @@ import { waitingCount } from "../../../client/inbox-state";
 import { ApiError } from "../../../client/session-api";
 import type { CommandOutcome } from "../../../client/session-client";
 import type { InboxEvent, InboxView, InteractionResolution } from "../../../src/protocol/index";
+import { homeScreenHint, showWaiting } from "../app-shell";
 import { safeLocalStorage } from "../safe-storage";
 import { chatLinksSection } from "./chat-links";
 import { ConnectAgentPanel } from "./connect-agent";
@@ -134,6 +135,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     h("p", { class: "inbox-subtitle", text: subtitle }),
     inboxNotifyControl(target),
     status,
+    homeScreenHint(),
   );
   const chatLinks = route.linkToken ? null : chatLinksSection(target);
   const main = h(
@@ -159,6 +161,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     cards.update(view);
     sessions.update(view.sessions, Date.now());
     document.title = inboxTitle(waitingCount(view));
+    showWaiting(waitingCount(view));
   };
   const onEvent = (event: InboxEvent) => {
     if (event.change.type !== "card_resolved") return;
