@@ -114,5 +114,11 @@ describe("a bridge's credentials", () => {
     expect(() =>
       parleyCanUseTool({ server: "https://parley.example", agentKey: given.agentKey }),
     ).not.toThrow();
+    // No credential at all: a session made so would be the owner's, its owner link the agent's.
+    expect(() => parleyCanUseTool({ server: "https://parley.example" })).toThrow(/no credential/);
+    await expect(
+      ExternalAgent.connect({ server: "https://parley.example", name: "x", fetch }),
+    ).rejects.toThrow(/no credential/);
+    expect(fetched).toBe(0);
   });
 });
