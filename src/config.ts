@@ -1,12 +1,15 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import * as z from "zod";
+import { CHANNEL_VARS, type ChannelConfigs, readChannels } from "./channels/channel-config";
 import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
 import { ApprovalPolicies } from "./protocol/approval-policy";
 import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
 import { describeZodError } from "./protocol/errors";
 import { DEFAULT_MAX_AGENT_DEPTH, SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
+
+export type { DiscordConfig, SlackConfig, TelegramConfig } from "./channels/channel-config";
 
 const Flag = z
   .string()
@@ -44,49 +47,6 @@ const SPENDING_LIMIT_VARS = {
       "must be host names separated by commas, such as push.example.com",
     )
     .optional(),
-};
-
-// Chat channels (src/channels/): a platform without its secrets is off.
-const CHANNEL_VARS = {
-  /**
-   * The deployment's public origin (`https://parley.example.com`), which chat messages link to;
-   * without it, the origin a platform's verified request reached.
-   */
-  PUBLIC_ORIGIN: z
-    .url()
-    .refine(isOrigin, "must be an origin such as https://parley.example.com (https, no path)")
-    .transform((value) => new URL(value).origin)
-    .optional(),
-  TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
-  TELEGRAM_WEBHOOK_SECRET_TOKEN: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{16,256}$/, "must be 16 to 256 characters of A-Z, a-z, 0-9, _ and -")
-    .optional(),
-  /** The Bot API's address; only a stand-in for tests changes it. */
-  TELEGRAM_API_BASE_URL: z.url().optional(),
-  /** The bot's @name, for the `t.me/<bot>?start=<code>` link shown while linking. */
-  TELEGRAM_BOT_USERNAME: z
-    .string()
-    .regex(/^[A-Za-z0-9_]{3,64}$/, "must be the bot's user name without @")
-    .optional(),
-  SLACK_BOT_TOKEN: z
-    .string()
-    .regex(/^xoxb-/, "must be the app's bot token (xoxb-…)")
-    .optional(),
-  SLACK_SIGNING_SECRET: z.string().min(16, "must be the app's signing secret").optional(),
-  /** The Web API's address (ending in /api/); only a stand-in for tests changes it. */
-  SLACK_API_BASE_URL: z.url().optional(),
-  DISCORD_APPLICATION_ID: z
-    .string()
-    .regex(/^\d{1,20}$/, "must be the application's numeric id")
-    .optional(),
-  DISCORD_PUBLIC_KEY: z
-    .string()
-    .regex(/^[0-9a-fA-F]{64}$/, "must be the application's 64-hex public key")
-    .optional(),
-  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
-  /** Discord's REST API address; only a stand-in for tests changes it. */
-  DISCORD_API_BASE_URL: z.url().optional(),
 };
 
 const EnvSchema = z.object({
@@ -205,36 +165,7 @@ export interface Config {
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
   pushServiceDomains: string[];
   /** Chat platforms whose secrets are set (src/channels/); null ones are off and their routes 404. */
-  channels: { telegram: TelegramConfig | null; slack: SlackConfig | null; discord: DiscordConfig | null };
-}
-
-export interface TelegramConfig {
-  botToken: string;
-  /** PUBLIC_ORIGIN: links in messages use it; null: the origin of the request Telegram signed. */
-  publicOrigin: string | null;
-  /** Telegram sends it back in `X-Telegram-Bot-Api-Secret-Token` on every webhook call. */
-  secretToken: string;
-  apiBaseUrl: string | null;
-  botUserName: string | null;
-}
-
-export interface SlackConfig {
-  botToken: string;
-  /** PUBLIC_ORIGIN: links in messages use it; null: the origin of the request Slack signed. */
-  publicOrigin: string | null;
-  /** Slack signs every request with it (`X-Slack-Signature`, checked with its timestamp). */
-  signingSecret: string;
-  apiBaseUrl: string | null;
-}
-
-export interface DiscordConfig {
-  applicationId: string;
-  /** PUBLIC_ORIGIN: links in messages use it; null: the origin of the request Discord signed. */
-  publicOrigin: string | null;
-  /** Verifies the Ed25519 signature Discord puts on every interaction. */
-  publicKey: string;
-  botToken: string;
-  apiBaseUrl: string | null;
+  channels: ChannelConfigs;
 }
 
 /** Parses the Worker environment; throws with every bad variable named. */
@@ -301,37 +232,7 @@ export function readConfig(env: ConfigVars): Config {
     approvalPolicies: readApprovalPolicies(e.APPROVAL_POLICIES),
     sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
     pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
-    channels: {
-      telegram:
-        e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_WEBHOOK_SECRET_TOKEN
-          ? {
-              botToken: e.TELEGRAM_BOT_TOKEN,
-              publicOrigin: e.PUBLIC_ORIGIN ?? null,
-              secretToken: e.TELEGRAM_WEBHOOK_SECRET_TOKEN,
-              apiBaseUrl: e.TELEGRAM_API_BASE_URL ?? null,
-              botUserName: e.TELEGRAM_BOT_USERNAME ?? null,
-            }
-          : null,
-      slack:
-        e.SLACK_BOT_TOKEN && e.SLACK_SIGNING_SECRET
-          ? {
-              botToken: e.SLACK_BOT_TOKEN,
-              publicOrigin: e.PUBLIC_ORIGIN ?? null,
-              signingSecret: e.SLACK_SIGNING_SECRET,
-              apiBaseUrl: e.SLACK_API_BASE_URL ?? null,
-            }
-          : null,
-      discord:
-        e.DISCORD_APPLICATION_ID && e.DISCORD_PUBLIC_KEY && e.DISCORD_BOT_TOKEN
-          ? {
-              applicationId: e.DISCORD_APPLICATION_ID,
-              publicOrigin: e.PUBLIC_ORIGIN ?? null,
-              publicKey: e.DISCORD_PUBLIC_KEY.toLowerCase(),
-              botToken: e.DISCORD_BOT_TOKEN,
-              apiBaseUrl: e.DISCORD_API_BASE_URL ?? null,
-            }
-          : null,
-    },
+    channels: readChannels(e),
   };
 }
 
@@ -374,15 +275,6 @@ function readApprovalPolicies(raw: string | undefined): ApprovalPolicies {
 }
 
 // A webhook carries answer links with session tokens: plain http is allowed only to this machine.
-/** An https origin (http only for loopback), with nothing after it but an optional "/". */
-function isOrigin(value: string): boolean {
-  // Zod runs a refinement even after `z.url()` refused the value.
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  const bare = `${url.origin}/` === url.href || url.origin === value;
-  return bare && webhookUrlAllowed(value);
-}
-
 function webhookUrlAllowed(value: string): boolean {
   const url = new URL(value);
   if (url.protocol === "https:") return true;
