@@ -55,7 +55,16 @@ export class TerminalDevice {
     }
     switch (event.type) {
       case "user_message":
-        this.print(`${this.senderOf(event.data)}› ${event.data.text}`);
+        // A message to an agent that runs elsewhere waits until its bridge delivers it.
+        this.print(
+          `${this.senderOf(event.data)}› ${event.data.text}${event.data.awaitsAgent ? " (waiting for the agent)" : ""}`,
+        );
+        break;
+      case "message_delivered":
+        this.print(`  ✓ delivered by ${event.data.bridge}`);
+        break;
+      case "session_stopped":
+        this.print("■ the session was stopped: its agent takes no more messages");
         break;
       case "text_delta":
         // A delegated agent's text starts with its name (the event's mark says who speaks).
