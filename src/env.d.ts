@@ -10,6 +10,8 @@ declare namespace Cloudflare {
     INBOXES: DurableObjectNamespace<import("./session/inbox-report/inbox-rpc").InboxRpc>;
     /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
     CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelRpc>;
+    /** One Machines object per person: their `parley daemon`s (src/machines/machine-object.ts). */
+    MACHINES: DurableObjectNamespace<import("./machines/machine-object").MachinesRpc>;
     ASSETS?: Fetcher;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
@@ -18,7 +20,7 @@ declare namespace Cloudflare {
   }
   interface GlobalProps {
     mainModule: typeof import("./index");
-    durableNamespaces: "SessionObject" | "InboxObject" | "ChannelObject";
+    durableNamespaces: "SessionObject" | "InboxObject" | "ChannelObject" | "MachinesObject";
   }
 }
 interface Env extends Cloudflare.Env {}

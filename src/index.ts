@@ -3,6 +3,7 @@
 // only routes never builds an object's parts, and an object's isolate never builds the router's.
 import type { ChannelObject as Channel, ChannelRpc } from "./channels/channel-object";
 import type { InboxObject as Inbox } from "./inbox/inbox-object";
+import type { MachinesObject as Machines, MachinesRpc } from "./machines/machine-object";
 import { HANDLERS, objectShell } from "./object-shell";
 import type { app as App } from "./router/app";
 import type { InboxRpc } from "./session/inbox-report/inbox-rpc";
@@ -87,6 +88,14 @@ const CHANNEL_RPC = [
   "liveLinks",
 ] as const satisfies readonly (keyof ChannelRpc)[];
 
+const MACHINES_RPC = [
+  "list",
+  "check",
+  "start",
+  "stop",
+  "revoke",
+] as const satisfies readonly (keyof MachinesRpc)[];
+
 // A method added to an RPC interface and not to its list fails to compile here.
 const everySessionMethod: Exclude<
   keyof SessionRpc,
@@ -106,6 +115,13 @@ const everyChannelMethod: Exclude<
 > extends never
   ? true
   : never = true;
+const everyMachinesMethod: Exclude<
+  keyof MachinesRpc,
+  (typeof MACHINES_RPC)[number] | "fetch" | keyof Rpc.DurableObjectBranded
+> extends never
+  ? true
+  : never = true;
+void everyMachinesMethod;
 void everyChannelMethod;
 void everySessionMethod;
 void everyInboxMethod;
@@ -123,4 +139,9 @@ export const InboxObject = objectShell<Inbox>(
 export const ChannelObject = objectShell<Channel>(
   [...CHANNEL_RPC, ...HANDLERS],
   async () => (await import("./channels/channel-object")).ChannelObject,
+);
+
+export const MachinesObject = objectShell<Machines>(
+  [...MACHINES_RPC, ...HANDLERS],
+  async () => (await import("./machines/machine-object")).MachinesObject,
 );

@@ -37,6 +37,7 @@ export const ErrorCode = z.enum([
   "key_conflict",
   "too_many_grants",
   "not_your_subscription",
+  "machine_offline",
   "internal",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -93,6 +94,8 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   key_conflict: 409,
   too_many_grants: 409,
   not_your_subscription: 403,
+  // The machine's daemon is not connected (or did not answer): nothing was started, ask again later.
+  machine_offline: 409,
   internal: 500,
 };
 

@@ -17,6 +17,7 @@ export * from "./http";
 export * from "./inbox";
 export * from "./inbox-links";
 export * from "./limits";
+export * from "./machines";
 export * from "./notify";
 export * from "./outcome-words";
 export * from "./platform-names";

@@ -1,6 +1,7 @@
 // The one place an agent key is recognised: before identity or any route, so every route, also
-// one added later, answers 403 to it except the one thing a key is for — creating or finding its
-// person's external sessions (`POST /api/sessions` with `agent`, checked there).
+// one added later, answers 403 to it except the two things a key is for — creating or finding its
+// person's external sessions (`POST /api/sessions` with `agent`, checked there) and a `parley
+// daemon`'s machine socket (`GET /api/machines/connect`).
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
 import { AGENT_KEY_PREFIX } from "../protocol/agent-keys";
@@ -20,7 +21,10 @@ export const guardAgentKeys = createMiddleware<AppEnv>(async (c, next) => {
     value?.startsWith(AGENT_KEY_PREFIX),
   );
   if (!header?.startsWith(AGENT_KEY_PREFIX) && !inUrl) return next();
-  if (inUrl || c.req.method !== "POST" || c.req.path !== "/api/sessions") {
+  const keyRoute =
+    (c.req.method === "POST" && c.req.path === "/api/sessions") ||
+    (c.req.method === "GET" && c.req.path === "/api/machines/connect");
+  if (inUrl || !keyRoute) {
     logSecurityEvent("credential_refused", { reason: "agent_key_route" });
     throw new HttpError("forbidden", AGENT_KEY_ONLY);
   }

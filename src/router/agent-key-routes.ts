@@ -8,6 +8,7 @@ import { sessionStub } from "../session/session-rpc";
 import { signAgentKey } from "../tokens/agent-key";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
+import { machinesStub } from "./machines-stub";
 import { personOf, requireInPerson } from "./person";
 import { readJsonBody } from "./read-json-body";
 
@@ -46,6 +47,8 @@ agentKeyRoutes.delete("/:keyId", async (c) => {
   const revoked = await inboxStub(c.env, personOf(c)).revokeAgentKey(keyId.data);
   if (!revoked) throw new HttpError("not_found", "No such agent key");
   await Promise.all(revoked.links.map((link) => revokeAgentLink(c.env, link.sessionId, link.linkId)));
+  // A daemon holding the key is disconnected at once and takes no more work.
+  await machinesStub(c.env, personOf(c)).revoke(keyId.data);
   return c.json(revoked.key);
 });
 
