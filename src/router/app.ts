@@ -29,13 +29,15 @@ import { grantRoutes } from "./grant-routes";
 import { HttpError } from "./http-error";
 import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
+import { machineRoutes } from "./machine-routes";
 import { ownerTokenRoutes } from "./owner-token-routes";
 import { identifyPerson, personOf } from "./person";
+import { pushAnswerRoutes } from "./push-answer-route";
 import { readJsonBody } from "./read-json-body";
 import { limitSessionCreation } from "./session-creation-limit";
 import { requireOwnSession } from "./session-owner-guard";
 import { sessionRoutes } from "./session-routes";
-import { pushAnswerRoutes } from "./push-answer-route";
+import { sessionStopRoute } from "./session-stop-route";
 import { signInRoutes } from "./sign-in-route";
 
 export const app = new Hono<AppEnv>();
@@ -205,6 +207,9 @@ const authorizeSession = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+// The person's stop, before the session token checks below: the person needs no session token.
+app.route("/api/sessions", sessionStopRoute);
+
 // Every session route is authorized here, in the Worker, so a bad request never wakes the object.
 // "/api/sessions/:id/*" also matches "/api/sessions/:id" itself, so one registration covers both.
 app.use("/api/sessions/:id/*", authorizeSession);
@@ -218,6 +223,7 @@ app.route("/api/sessions/:id", sessionRoutes);
 app.route("/api/inbox", inboxRoutes);
 app.route("/api/channels", channelRoutes);
 app.route("/api/agent-keys", agentKeyRoutes);
+app.route("/api/machines", machineRoutes);
 app.route("/api/grants", grantRoutes);
 app.route("/api/decisions", decisionRoutes);
 
