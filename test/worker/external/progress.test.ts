@@ -59,6 +59,28 @@ describe("an external agent's progress", () => {
     late.close();
   });
 
+  it("starts a turn for the person's message a prompt names, without showing the message twice", async () => {
+    const session = await createExternal();
+    const sent = await api("POST", `/api/sessions/${session.sessionId}/messages`, {
+      token: session.token,
+      body: { text: "Rename the branch" },
+    });
+    const { messageId } = ((await sent.json()) as { result: { messageId: string } }).result;
+    const phone = await connect(session);
+    const posted = await post(session, {
+      events: [
+        { type: "prompt", text: "Rename the branch", messageId },
+        { type: "text", text: "Renaming it." },
+      ],
+    });
+    expect(posted.status).toBe(200);
+    const started = await phone.waitForEvent("turn_started");
+    expect(started.data).toMatchObject({ messageId, agent: "Claude Code" });
+    await phone.waitForEvent("text_delta");
+    expect(phone.events.filter((event) => event.type === "user_message")).toHaveLength(1);
+    phone.close();
+  });
+
   it("can be posted over the agent's socket", async () => {
     const session = await createExternal();
     const agent = await connect(session, { token: session.agentToken });
