@@ -90,6 +90,7 @@ function defineMcpTool(
       tool: listed.name,
       ...(title ? { title } : {}),
       ...(listed.annotations ? { annotations: listed.annotations } : {}),
+      ...(server.trustAnnotations ? { trusted: true } : {}),
       ...(Object.keys(fields).length > 0 ? { fields } : {}),
     },
     async run(input, ctx) {

@@ -77,6 +77,8 @@ export interface McpToolOrigin {
   tool: string;
   title?: string;
   annotations?: Record<string, unknown>;
+  /** Whether the deployment takes this server's annotations at their word (`trustAnnotations`). */
+  trusted?: boolean;
   /** Argument name → the input schema's title (or description) for it, to title a card's rows. */
   fields?: Record<string, string>;
 }

@@ -23,11 +23,11 @@ const tool = (toolName: string, input: Record<string, unknown>, cwd: string | nu
   input,
   cwd,
 });
-const mcp = (annotations?: Record<string, unknown>): AssessedCall => ({
+const mcp = (annotations?: Record<string, unknown>, trusted = true): AssessedCall => ({
   toolName: "mcp_docs_search",
   input: { query: "x" },
   cwd: null,
-  mcp: { server: "docs", tool: "search", ...(annotations ? { annotations } : {}) },
+  mcp: { server: "docs", tool: "search", trusted, ...(annotations ? { annotations } : {}) },
 });
 
 export const CALL_TABLE: readonly [string, AssessedRow][] = [
@@ -533,8 +533,21 @@ export const CALL_TABLE: readonly [string, AssessedRow][] = [
   ["WebFetch with no URL", { call: tool("WebFetch", { prompt: "x" }), level: "medium", kinds: ["unread"] }],
   // MCP tools.
   [
-    "an MCP tool its server calls read-only",
+    "an MCP tool a trusted server calls read-only",
     { call: mcp({ readOnlyHint: true }), level: "low", kinds: ["mcp"], says: "read-only" },
+  ],
+  [
+    "an MCP tool a server the deployment does not trust calls read-only",
+    {
+      call: mcp({ readOnlyHint: true }, false),
+      level: "medium",
+      kinds: ["mcp"],
+      says: "not take at its word",
+    },
+  ],
+  [
+    "an MCP tool a server the deployment does not trust calls destructive",
+    { call: mcp({ destructiveHint: true }, false), level: "high", kinds: ["mcp"] },
   ],
   [
     "an MCP tool its server calls destructive",

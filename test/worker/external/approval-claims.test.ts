@@ -1,6 +1,6 @@
 // An external agent's approval: `risk` may be left out, and what the agent says about the call
-// (risk, description) is stored as its claim, never as Parley's own words; it cannot name one of
-// the deployment's MCP servers as the tool's origin. A form's field names are plain identifiers.
+// (risk, description) is stored as its claim, never as Parley's own words or assessment; it cannot
+// name one of the deployment's MCP servers as the tool's origin. A form's field names are plain identifiers.
 import { describe, expect, it } from "vitest";
 import { api, connect } from "../../helpers/session-harness";
 import { expectError } from "../access/access-fixtures";
@@ -17,7 +17,11 @@ describe("an approval an external agent opens", () => {
     });
     expect(opened.status, await opened.clone().text()).toBe(201);
     const prompt = await phone.waitForEvent("approval_required");
-    expect(prompt.data.request).toEqual({ toolName: "Bash", input: { command: "ls" } });
+    expect(prompt.data.request).toEqual({
+      toolName: "Bash",
+      input: { command: "ls" },
+      assessment: expect.objectContaining({ level: "low" }),
+    });
     phone.close();
   });
 
@@ -41,6 +45,8 @@ describe("an approval an external agent opens", () => {
       toolName: "mcp__github__delete_repo",
       input: { repo: "acme/site" },
       claim: { risk: "read", description: "Harmless read-only lookup" },
+      // Parley's own: an MCP tool whose annotations it never listed is one it cannot read.
+      assessment: expect.objectContaining({ level: "medium" }),
     });
     expect(request).not.toHaveProperty("mcp");
     expect(request).not.toHaveProperty("risk");
