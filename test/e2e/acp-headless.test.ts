@@ -95,7 +95,7 @@ async function headless(
 describe.skipIf(!hasChromium || !hasClaude)("parley acp --prompt, with no editor", () => {
   beforeAll(() => buildBridges());
 
-  it("exits 0 after the command approved from a Parley device ran, printing the agent's text", {
+  it("runs the command approved from a Parley device, prints the agent's text, and exits 0 once the person stops the session", {
     timeout: 120_000,
   }, async () => {
     const { box, run } = await headless("headless.txt", baseUrl());
