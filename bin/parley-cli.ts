@@ -10,9 +10,11 @@ import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../clien
 import { inert } from "../src/protocol/inert-text";
 import { readAttachArgs } from "./attach-args";
 import { firstLine, linkFromFile } from "./attach-link";
+import { runClaudeCode } from "./claude-code-runner";
 import { runAcp } from "./parley-acp";
 import { readTelegramArgs, setTelegramWebhook } from "./parley-channels";
 import { readDiscordArgs, setUpDiscord } from "./parley-channels-discord";
+import { runDaemon } from "./parley-daemon";
 import { runHook } from "./parley-hook";
 import { runMcp } from "./parley-mcp";
 import { TerminalDevice } from "./terminal-device";
@@ -28,6 +30,10 @@ const USAGE = `Usage:
   parley hook --server URL --agent-key K | --link L Claude Code command hook (permissions and progress)
   parley acp --server URL --agent-key K | --link L [--prompt TEXT] -- <agent command…>
                                                  an ACP agent's permissions, beside the editor or headless
+  parley daemon --server URL --agent-key K --config FILE
+                                                 start the agents FILE allows when you ask from any device
+  parley claude-code --link L --prompt TEXT -- claude [args…]
+                                                 Claude Code headless, continued with each message you send
   parley channels telegram --set-webhook URL [--bot-token T] [--secret-token S]
                                                  point a Telegram bot at Parley's webhook
   parley channels discord --register-commands [--interactions-url URL] [--application-id I] [--bot-token T]
@@ -142,5 +148,7 @@ else if (command === "vapid-keys") await vapidKeys();
 else if (command === "mcp") await runMcp(rest);
 else if (command === "hook") await runHook(rest);
 else if (command === "acp") await runAcp(rest);
+else if (command === "daemon") await runDaemon(rest);
+else if (command === "claude-code") await runClaudeCode(rest);
 else if (command === "channels") await channels(rest);
 else fail(command ? `unknown command: ${command}\n${USAGE}` : USAGE, 2);
