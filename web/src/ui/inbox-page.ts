@@ -20,6 +20,7 @@ import { h, setText } from "./dom";
 import { InboxCards } from "./inbox-cards";
 import { InboxGrants } from "./inbox-grants";
 import { InboxHistory } from "./inbox-history";
+import { InboxMachines } from "./inbox-machines";
 import { inboxNotifyControl } from "./inbox-notify";
 import { forgetInboxLink, type InboxRoute, linkRoleOf } from "./inbox-route";
 import { InboxSessions } from "./inbox-sessions";
@@ -110,6 +111,8 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
   // Grants and the decision record are the person's own: an inbox link sees neither.
   const grants = route.linkToken ? null : new InboxGrants(target);
   const history = route.linkToken ? null : new InboxHistory(target, open);
+  // Machines are the person's own: an inbox link never starts anything.
+  const machines = route.linkToken ? null : new InboxMachines(target);
   const startSection = h(
     "section",
     { class: "inbox-start", "aria-labelledby": "inbox-start-heading" },
@@ -144,6 +147,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     alert,
     cards.el,
     sessions.el,
+    machines?.el ?? null,
     grants?.el ?? null,
     history?.el ?? null,
     route.linkToken ? null : startSection,
@@ -190,6 +194,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
       show(view);
       void grants?.refresh();
       void history?.refresh();
+      void machines?.refresh();
       const client = new InboxClient(target);
       client.on("view", show);
       client.on("event", onEvent);
@@ -201,7 +206,9 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
       });
       window.addEventListener("online", () => client.reconnectNow());
       document.addEventListener("visibilitychange", () => {
-        if (document.visibilityState === "visible") client.reconnectNow();
+        if (document.visibilityState !== "visible") return;
+        client.reconnectNow();
+        void machines?.refresh();
       });
       client.connect();
     },
