@@ -2,7 +2,7 @@
 // the bridge reported, and for an MCP tool the annotations its server listed. Each reader finds
 // effects; the call's level is the highest of theirs, and what Parley cannot read is medium.
 import type { Assessment, AssessmentLevel, Finding } from "./assessment";
-import { finding, higher, MAX_EFFECTS } from "./assessment";
+import { clip, finding, higher, MAX_EFFECTS, MAX_SUMMARY_CHARS } from "./assessment";
 import { fetchEffects, isFetchTool } from "./fetch-effects";
 import { fileEffects, isFileTool } from "./file-effects";
 import { type McpOrigin, mcpEffects } from "./mcp-effects";
@@ -85,7 +85,9 @@ export function combine(findings: readonly Finding[]): Assessment {
   return {
     level,
     summary:
-      line === "" ? "Parley found nothing this call does" : `${line.charAt(0).toUpperCase()}${line.slice(1)}`,
+      line === ""
+        ? "Parley found nothing this call does"
+        : clip(`${line.charAt(0).toUpperCase()}${line.slice(1)}`, MAX_SUMMARY_CHARS),
     effects: ordered.slice(0, MAX_EFFECTS).map(({ kind, detail }) => ({ kind, detail })),
   };
 }

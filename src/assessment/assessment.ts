@@ -28,7 +28,7 @@ export type EffectKind = z.infer<typeof EffectKind>;
 
 export const MAX_EFFECTS = 12;
 const MAX_DETAIL_CHARS = 300;
-const MAX_SUMMARY_CHARS = 600;
+export const MAX_SUMMARY_CHARS = 600;
 
 export const Effect = z.object({ kind: EffectKind, detail: z.string().max(MAX_DETAIL_CHARS) });
 export type Effect = z.infer<typeof Effect>;
@@ -49,11 +49,18 @@ export function finding(kind: EffectKind, level: AssessmentLevel, detail: string
   return {
     kind,
     level,
-    detail: detail.length > MAX_DETAIL_CHARS ? `${detail.slice(0, MAX_DETAIL_CHARS - 1)}…` : detail,
+    detail: clip(detail, MAX_DETAIL_CHARS),
   };
 }
 
 /** The higher of two levels. */
 export function higher(a: AssessmentLevel, b: AssessmentLevel): AssessmentLevel {
   return ASSESSMENT_LEVELS.indexOf(a) >= ASSESSMENT_LEVELS.indexOf(b) ? a : b;
+}
+
+/** `text` in at most `max` UTF-16 units, cut with "…" and never inside a surrogate pair. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }

@@ -34,6 +34,15 @@ describe("Parley's assessment of a call", () => {
     expect(assessment.effects[0]?.kind).toBe("delete");
   });
 
+  it("stays within its schema's limits however long the paths and hosts the call names", () => {
+    const long = `dir/${"x".repeat(5_000)}`;
+    const command = `rm -rf ${long} /a/${long} /b/${long}; curl https://${"h".repeat(60)}.example.com/${long}`;
+    const assessment = assessCall({ toolName: "Bash", input: { command }, cwd: "/w" });
+    expect(Assessment.safeParse(assessment).success).toBe(true);
+    expect(assessment.level).toBe("high");
+    expect(assessment.summary.endsWith("…")).toBe(true);
+  });
+
   it("names at most three effects in its summary and says how many more there are", () => {
     const command = "rm a; rm b; rm c; rm d; rm e";
     const assessment = assessCall({ toolName: "Bash", input: { command }, cwd: "/w" });
