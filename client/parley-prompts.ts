@@ -47,8 +47,13 @@ function userMessage(text: string): SDKUserMessage {
  * The Agent SDK's streaming input, fed by the person's messages in Parley: yields the `prompt` (if
  * given), then every message sent to the session, each as the user's next turn.
  */
-export async function* parleyPrompts(options: ParleyPromptsOptions): AsyncGenerator<SDKUserMessage, void> {
+export function parleyPrompts(options: ParleyPromptsOptions): AsyncGenerator<SDKUserMessage, void> {
+  // At once, before the query starts: the agent's process must never hold a credential that answers.
   refuseAnsweringCredential(options);
+  return prompts(options);
+}
+
+async function* prompts(options: ParleyPromptsOptions): AsyncGenerator<SDKUserMessage, void> {
   if (options.prompt !== undefined) yield userMessage(options.prompt);
   const agent = await ExternalAgent.connect({
     name: options.name ?? "Agent SDK",

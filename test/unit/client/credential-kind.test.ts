@@ -1,7 +1,7 @@
 // Telling credentials apart by shape, as a bridge does before it starts: only an agent key or an
 // agent link passes; every credential that can answer a card is refused with what to use instead.
 import { describe, expect, it } from "vitest";
-import { parleyCanUseTool } from "../../../client/agent-sdk";
+import { parleyCanUseTool, parleyPrompts } from "../../../client/agent-sdk";
 import {
   AnsweringCredentialError,
   bridgeCredentialRefusal,
@@ -111,6 +111,11 @@ describe("a bridge's credentials", () => {
       AnsweringCredentialError,
     );
     expect(() => parleyCanUseTool({ link: url(given.answer) })).toThrow(/share link/);
+    // The person's messages come only to a credential that cannot answer, too.
+    expect(() => parleyPrompts({ server: "https://parley.example", token: "gateway" })).toThrow(
+      AnsweringCredentialError,
+    );
+    expect(() => parleyPrompts({ link: url(given.answer) })).toThrow(/share link/);
     expect(() =>
       parleyCanUseTool({ server: "https://parley.example", agentKey: given.agentKey }),
     ).not.toThrow();
