@@ -24,6 +24,7 @@ const EXPECTED_REFUSALS = new Set([
   "payload_too_large",
   "unknown_command",
   "unknown_interaction",
+  "unknown_message",
   "wrong_interaction_kind",
   "invalid_answer",
   "nothing_to_cancel",
