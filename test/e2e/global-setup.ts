@@ -49,8 +49,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       VAPID_PUBLIC_KEY: NOTIFY_BINDINGS.VAPID_PUBLIC_KEY,
       VAPID_PRIVATE_KEY: NOTIFY_BINDINGS.VAPID_PRIVATE_KEY,
       VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
-      // The stand-in push endpoint of reach.test.ts is on parley.invalid.
-      PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
+      // The stand-in push endpoint of reach.test.ts is on parley.invalid; home-screen-app.test.ts
+      // runs its push service on a loopback port, which a server on loopback takes over http.
+      PUSH_SERVICE_DOMAINS: `${NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS},127.0.0.1`,
       ...TELEGRAM_BINDINGS,
       TELEGRAM_API_BASE_URL: telegram.url,
       ...SLACK_BINDINGS,
