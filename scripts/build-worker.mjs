@@ -5,8 +5,8 @@
 // object's code compile on their first use (docs/performance-startup.md#the-worker-bundle-and-start-up).
 //   node scripts/build-worker.mjs [--outdir DIR] [--root DIR]
 // --root builds another checkout (the benchmark's snapshot of a commit) with its own config.
-import { rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { readdir, readFile, rm } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
@@ -18,6 +18,86 @@ const NODE_ENV = JSON.stringify(process.env.NODE_ENV || "production");
 
 /** What wrangler uploads besides the entry: wrangler.toml's ESModule rule matches this name. */
 export const PART_PREFIX = "parley-part-";
+
+/**
+ * Imports replaced for one importing package only (wrangler.toml's [alias] replaces a name for all):
+ * the MCP client SDK loads jose only to sign DPoP proofs and private-key-JWT client assertions, for
+ * an OAuth provider Parley's MCP connections never pass; the Worker keeps jose for Access assertions.
+ */
+const SCOPED_ALIASES = [
+  {
+    importer: "/node_modules/@modelcontextprotocol/client/",
+    from: "jose",
+    to: "src/mcp/mcp-signing-unused.ts",
+  },
+];
+
+/**
+ * MCP's client and server packages each ship their own copy of some chunks (the JSON Schema
+ * validator, its dialect table, the module helpers). The server's import of such a chunk resolves to
+ * the client's twin when the two files are the same but for chunk names, and so is every chunk each
+ * imports; any other difference keeps both (checked at every build, so an upgrade cannot mix them).
+ */
+const TWIN_CHUNKS = {
+  from: "/node_modules/@modelcontextprotocol/server/dist/",
+  to: "/node_modules/@modelcontextprotocol/client/dist/",
+};
+const CHUNK_IMPORT = /^\.\/([A-Za-z]+)-[\w-]{8}\.mjs$/;
+const CHUNK_NAME = /\.\/([A-Za-z]+)-[\w-]{8}\.mjs/g;
+
+/** @param {string} path */
+async function chunkText(path) {
+  return (await readFile(path, "utf8")).replace(/\/\/# sourceMappingURL=.*/, "");
+}
+
+/**
+ * The client's twin of the server chunk `file` (`./name-HASH.mjs`) in `dir`, or null.
+ * @param {string} dir @param {string} file @param {Map<string, Promise<string | null>>} found
+ * @returns {Promise<string | null>}
+ */
+function twinOf(dir, file, found) {
+  const key = join(dir, file);
+  let twin = found.get(key);
+  if (!twin) {
+    twin = (async () => {
+      const prefix = file.match(CHUNK_IMPORT)?.[1];
+      const twinDir = `${dir}/`.replace(TWIN_CHUNKS.from, TWIN_CHUNKS.to);
+      if (!prefix || twinDir === `${dir}/`) return null;
+      const candidates = (await readdir(twinDir)).filter(
+        (name) => name.endsWith(".mjs") && `./${name}`.match(CHUNK_IMPORT)?.[1] === prefix,
+      );
+      if (candidates.length !== 1) return null;
+      const [ours, theirs] = await Promise.all([chunkText(key), chunkText(join(twinDir, candidates[0]))]);
+      if (ours.replace(CHUNK_NAME, "./$1.mjs") !== theirs.replace(CHUNK_NAME, "./$1.mjs")) return null;
+      for (const imported of ours.match(CHUNK_NAME) ?? []) {
+        if (!(await twinOf(dir, imported, found))) return null;
+      }
+      return join(twinDir, candidates[0]);
+    })();
+    found.set(key, twin);
+  }
+  return twin;
+}
+
+/** @type {(root: string) => import("esbuild").Plugin} */
+const sharedModules = (root) => ({
+  name: "parley-shared-modules",
+  setup(build) {
+    /** @type {Map<string, Promise<string | null>>} */
+    const twins = new Map();
+    for (const { importer, from, to } of SCOPED_ALIASES) {
+      const filter = new RegExp(`^${from.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`);
+      build.onResolve({ filter }, (args) =>
+        args.importer.includes(importer) ? { path: join(root, to) } : undefined,
+      );
+    }
+    build.onResolve({ filter: CHUNK_IMPORT }, async (args) => {
+      if (!args.importer.includes(TWIN_CHUNKS.from)) return undefined;
+      const twin = await twinOf(dirname(args.importer), args.path, twins);
+      return twin ? { path: twin } : undefined;
+    });
+  },
+});
 
 /**
  * Bundles the checkout at `root` into `outdir` (emptied first).
@@ -64,6 +144,7 @@ export async function buildWorker({ root, outdir }) {
       "global.process.env.NODE_ENV": NODE_ENV,
       "globalThis.process.env.NODE_ENV": NODE_ENV,
     },
+    plugins: [sharedModules(root)],
     metafile: true,
     logLevel: "warning",
   });

@@ -4,7 +4,7 @@ import type { Client, ElicitResult } from "@modelcontextprotocol/client";
 import type { McpServerConfig } from "./mcp-config";
 import { ListedTool, type McpStateStore } from "./mcp-state";
 
-type McpSdk = typeof import("@modelcontextprotocol/client");
+type McpSdk = typeof import("./mcp-sdk");
 
 let sdkLoading: Promise<McpSdk> | null = null;
 
@@ -13,7 +13,7 @@ let sdkLoading: Promise<McpSdk> | null = null;
  * CPU, which a Worker that never reaches an MCP server should not pay at start-up.
  */
 function loadSdk(): Promise<McpSdk> {
-  sdkLoading ??= import("@modelcontextprotocol/client");
+  sdkLoading ??= import("./mcp-sdk");
   return sdkLoading;
 }
 

@@ -14,7 +14,7 @@ export interface AccessSettings {
 // names a key it has not seen; a new isolate fetches it again.
 const keySets = new Map<string, JWTVerifyGetKey>();
 
-function keySetOf(jose: typeof import("jose"), teamDomain: string): JWTVerifyGetKey {
+function keySetOf(jose: typeof import("./access-assertion-jose"), teamDomain: string): JWTVerifyGetKey {
   let keys = keySets.get(teamDomain);
   if (!keys) {
     keys = jose.createRemoteJWKSet(new URL(`https://${teamDomain}/cdn-cgi/access/certs`));
@@ -32,7 +32,7 @@ export async function verifyAccessAssertion(
   settings: AccessSettings,
 ): Promise<{ ok: true; person: string } | { ok: false; reason: string }> {
   try {
-    const jose = await import("jose");
+    const jose = await import("./access-assertion-jose");
     const { payload } = await jose.jwtVerify(token, keySetOf(jose, settings.teamDomain), {
       algorithms: ["RS256"],
       audience: settings.audience,

@@ -4,6 +4,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import type { Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { experimental_readRawConfig } from "wrangler";
@@ -85,5 +86,47 @@ describe("the split Worker build", () => {
       sources: string[];
     };
     expect(sources.some((source) => source.endsWith("src/index.ts"))).toBe(true);
+  });
+});
+
+describe("what the split Worker build carries", () => {
+  /** The source files some of whose code is in the upload (the metafile's inputs also list tree-shaken ones). */
+  const inputs = () => [
+    ...new Set(
+      Object.values(metafile.outputs).flatMap((out) =>
+        Object.entries(out.inputs)
+          .filter(([, input]) => input.bytesInOutput > 0)
+          .map(([path]) => path),
+      ),
+    ),
+  ];
+
+  it("stays within the bench's budget of 600 KiB: its modules, each gzipped alone as the upload sends them", async () => {
+    let gzip = 0;
+    for (const name of await readdir(outdir)) {
+      if (name.endsWith(".js")) gzip += gzipSync(await readFile(join(outdir, name))).length;
+    }
+    expect(gzip).toBeGreaterThan(100 * 1024);
+    expect(gzip).toBeLessThanOrEqual(600 * 1024);
+  });
+
+  it("has one copy of the JSON Schema validator MCP's client and server packages each ship", () => {
+    const validators = inputs().filter((path) =>
+      /@modelcontextprotocol\/[a-z]+\/dist\/cfWorkerProvider-/.test(path),
+    );
+    expect(validators).toEqual([expect.stringContaining("@modelcontextprotocol/client/dist/")]);
+    expect(inputs().filter((path) => path.includes("@modelcontextprotocol/server/dist/"))).not.toEqual([]);
+  });
+
+  it("has none of Slack's socket mode, of a second HTML entity table, or of jose's signing and encryption", () => {
+    expect(inputs().filter((path) => /@slack\/socket-mode|character-entities|\/ws\//.test(path))).toEqual([]);
+    expect(inputs()).toContain("src/channels/socket-mode-unused.ts");
+    expect(inputs()).toContain("src/channels/named-character-reference.ts");
+    expect(inputs()).toContain("src/mcp/mcp-signing-unused.ts");
+    const jose = inputs().filter((path) => path.includes("node_modules/jose/"));
+    expect(jose.some((path) => path.endsWith("jwt/verify.js"))).toBe(true);
+    expect(
+      jose.filter((path) => /\/(jwe|jwt\/sign|jws\/[a-z]+\/sign|key\/generate_key_pair)/.test(path)),
+    ).toEqual([]);
   });
 });

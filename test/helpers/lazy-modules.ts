@@ -16,8 +16,8 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/channels/discord-bot.ts": () => import("../../src/channels/discord-bot"),
   "src/channels/discord-adapter.ts": () => import("../../src/channels/discord-adapter"),
   "src/channels/discord-form.ts": () => import("../../src/channels/discord-form"),
-  jose: () => import("jose"),
+  "src/router/access-assertion-jose.ts": () => import("../../src/router/access-assertion-jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
-  "@modelcontextprotocol/client": () => import("@modelcontextprotocol/client"),
+  "src/mcp/mcp-sdk.ts": () => import("../../src/mcp/mcp-sdk"),
   unbash: () => import("unbash"),
 };
