@@ -62,7 +62,13 @@ describe("MCP tools", () => {
       toolName: ECHO,
       input: { message: "hello from Parley" },
       risk: "network",
-      mcp: { server: "everything", tool: "echo", annotations: { readOnlyHint: true, idempotentHint: true } },
+      mcp: {
+        server: "everything",
+        tool: "echo",
+        annotations: { readOnlyHint: true, idempotentHint: true },
+        // The server's own words for each argument, which the card titles its rows with.
+        fields: { message: "Message to echo" },
+      },
     });
 
     const approved = await post(session, "approve", { toolCallId: "toolu_echo" }, "phone");
