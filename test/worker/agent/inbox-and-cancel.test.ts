@@ -214,6 +214,31 @@ describe("cancel", () => {
     expect(eventsOf(device, "tool_result")).toHaveLength(2);
   });
 
+  it("stops the running turn for a message sent with interrupt, which then runs as the next turn", async () => {
+    const session = await createSession({
+      script: [
+        textReply("Partial answer that never finishes", { textChunkSize: 4, stallAfterEvents: 5 }),
+        textReply("On it."),
+      ],
+    });
+    const device = await connect(session);
+    await device.request({ type: "send_message", text: "first" });
+    await device.waitForEvent("text_delta");
+    const ack = await device.request({
+      type: "send_message",
+      text: "stop, do this instead",
+      interrupt: true,
+    });
+    expect(ack.ok).toBe(true);
+    const done = await device.waitForDone();
+    expect(done.data.stopReason).toBe("cancelled");
+    const next = await device.waitForDone(2);
+    expect(next.data.stopReason).toBe("end_turn");
+    const request = await lastRequest(session);
+    expectValidTranscript(request.messages);
+    expect(userTexts(request)).toEqual(["first", "stop, do this instead"]);
+  });
+
   it("answers a cancel with no turn running with a nothing_to_cancel error", async () => {
     const session = await createSession({ script: [] });
     const device = await connect(session);
