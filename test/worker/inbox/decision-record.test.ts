@@ -1,8 +1,10 @@
 // The decision record: one row per resolution of a person's card, written through the session's
 // outbox exactly once across restarts, kept after the session is deleted, paged and exported.
 import { evictDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { assessCall } from "../../../src/assessment/assess-call";
 import { inputDigest } from "../../../src/grants/input-digest";
+import { loadShellReader } from "../../../src/grants/shell-reader";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
 import { DECISION_CSV_COLUMNS, type DecisionPage } from "../../../src/protocol/decisions";
 import type { OutboxBatch } from "../../../src/protocol/inbox";
@@ -39,6 +41,9 @@ async function decisionRows(email: string): Promise<number> {
     return state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM decisions`).toArray()[0]?.n ?? 0;
   });
 }
+
+// The expected digest holds Parley's assessment, which reads the command with the shell parser.
+beforeAll(() => loadShellReader());
 
 describe("the decision record", () => {
   it("holds one record per resolution, naming who decided, across restarts and a repeated delivery", async () => {
@@ -82,11 +87,13 @@ describe("the decision record", () => {
         toolName: "Bash",
         outcome: "approved",
         decidedBy: { kind: "grant", label: "Bash(npm run test:*)", id: grantId, device: null },
-        // The card's request as stored: an external agent's risk is kept as its claim.
+        // The card's request as stored: an external agent's risk is kept as its claim, beside
+        // Parley's own assessment of the call.
         inputDigest: inputDigest({
           toolName: "Bash",
           input: { command: "npm run test" },
           claim: { risk: "execute" },
+          assessment: assessCall({ toolName: "Bash", input: { command: "npm run test" }, cwd: null }),
         }),
         sessionExists: true,
       }),
