@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)("approval cards that draw the call", () => {
     });
     await openClaudeCard(session, "toolu_write", "Write", {
       file_path: "docs/notes.md",
-      content: "# Notes\n\nThe server now listens on 127.0.0.1 by default.\n",
+      content: "# Notes\n\nThe server now listens on 127.0.0.1 by default.\n<!-- \u202e -->\n",
     });
     const phone = await open(session, PHONE);
     const wide = await open(session, WIDE);
@@ -108,8 +108,10 @@ describe.skipIf(!hasChromium)("approval cards that draw the call", () => {
       await edit.waitFor();
       expect(await edit.locator(".call-diff figcaption").textContent()).toMatch(/^Edit src\/app\.ts \+3 −2/);
       const write = page.locator(".approval-card").filter({ has: page.locator(".call-file") });
-      expect(await write.locator("figcaption").textContent()).toBe("Writes docs/notes.md · 3 lines");
+      expect(await write.locator("figcaption").textContent()).toBe("Writes docs/notes.md · 4 lines");
       expect(await write.locator(".call-source").textContent()).toContain("listens on 127.0.0.1");
+      // A bidi override is spelled out, never obeyed: the file reads as what it holds.
+      expect(await write.locator(".call-source").textContent()).toContain("<!-- \\u202e -->");
     }
 
     // A phone reads one column, old over new; a wide screen reads them side by side.

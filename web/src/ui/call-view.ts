@@ -1,8 +1,10 @@
 // What an approval card shows for a call (src/display/call-display.ts drew the model): diffs, a file
 // written whole with its line count, notebook cells, an MCP call's arguments as a titled table with
-// long values folded, or null where the card keeps the call's JSON.
+// long values folded, or null where the card keeps the call's JSON. Source text has its bidi and
+// invisible characters spelled out (src/protocol/inert-text.ts), as every device shows agent text.
 import type { ArgumentRow } from "../../../src/display/call-arguments";
 import type { CallDisplay, CellEdit } from "../../../src/display/call-display";
+import { inert } from "../../../src/protocol/inert-text";
 import { fileDiffView } from "./diff-view";
 import { h } from "./dom";
 
@@ -15,7 +17,7 @@ function lines(count: number): string {
 
 /** A block of source, scrollable by keyboard too. */
 function source(text: string, label: string): HTMLElement {
-  return h("pre", { class: "call-source", tabindex: "0", "aria-label": label, text });
+  return h("pre", { class: "call-source", tabindex: "0", "aria-label": label, text: inert(text) });
 }
 
 function cellCaption(cell: CellEdit): string {
@@ -27,8 +29,9 @@ function cellCaption(cell: CellEdit): string {
 }
 
 function valueView(row: ArgumentRow): HTMLElement {
-  if (!row.folded) return h("pre", { class: "argument-value", text: row.value });
-  const firstLine = row.value.split("\n", 1)[0] ?? "";
+  const value = inert(row.value);
+  if (!row.folded) return h("pre", { class: "argument-value", text: value });
+  const firstLine = value.split("\n", 1)[0] ?? "";
   const preview =
     firstLine.length > PREVIEW_CHARS ? `${firstLine.slice(0, PREVIEW_CHARS)}…` : `${firstLine}…`;
   return h(
@@ -40,7 +43,7 @@ function valueView(row: ArgumentRow): HTMLElement {
       h("code", { text: preview }),
       h("span", { class: "argument-size", text: ` ${row.value.length} characters, show all` }),
     ),
-    h("pre", { class: "argument-value", tabindex: "0", "aria-label": `All of ${row.name}`, text: row.value }),
+    h("pre", { class: "argument-value", tabindex: "0", "aria-label": `All of ${row.name}`, text: value }),
   );
 }
 

@@ -1,7 +1,9 @@
 // A file diff on the page: unified on a phone, side by side on a wide screen (call-display.css picks
-// one by width). Each line keeps its + or − mark, so colour is never the only sign of a change.
+// one by width). Each line keeps its + or − mark, so colour is never the only sign of a change, and
+// its bidi and invisible characters spelled out, so a line cannot read as other code than it is.
 import type { FileDiff } from "../../../src/display/call-display";
 import type { DiffHunk, DiffLine } from "../../../src/display/file-diff";
+import { inert } from "../../../src/protocol/inert-text";
 import { h } from "./dom";
 
 const MINUS = "\u2212";
@@ -23,7 +25,7 @@ function lineCell(line: DiffLine | null, side: "old" | "new" | "both"): HTMLElem
     lineNumber(side === "both" ? line.newLine : number),
     h("span", { class: "diff-mark", "aria-hidden": "true", text: MARKS[line.kind] }),
     h("span", { class: "visually-hidden", text: `${SPOKEN[line.kind]}: ` }),
-    h("code", { class: "diff-text", text: line.text }),
+    h("code", { class: "diff-text", text: inert(line.text) }),
   );
 }
 
