@@ -1,6 +1,7 @@
 // Parley as an app on the home screen: the service worker registered on every page (the offline
 // shell, installability), the app badge with the cards waiting, and on iOS Safari outside the home
 // screen a one-time hint to add Parley there, since iOS pushes only to apps on the home screen.
+import { type BrowserTraits, needsHomeScreen } from "./home-screen";
 import { safeLocalStorage } from "./safe-storage";
 import { h } from "./ui/dom";
 
@@ -22,23 +23,21 @@ export function showWaiting(count: number): void {
   done?.catch(() => undefined);
 }
 
-/** True on iOS or iPadOS Safari when the page is not running from the home screen. */
-export function needsHomeScreen(nav: Navigator = navigator): boolean {
-  const standalone =
-    (nav as Navigator & { standalone?: boolean }).standalone === true ||
-    window.matchMedia?.("(display-mode: standalone)").matches === true;
-  if (standalone) return false;
-  // iPadOS says it is a Mac; its touch points tell it apart.
-  const ios =
-    /iPhone|iPad|iPod/.test(nav.userAgent) || (nav.userAgent.includes("Macintosh") && nav.maxTouchPoints > 1);
-  // Only Safari can add to the home screen there (other iOS browsers say CriOS, FxiOS, EdgiOS).
-  return ios && /Safari/.test(nav.userAgent) && !/CriOS|FxiOS|EdgiOS|OPiOS/.test(nav.userAgent);
+/** What this browser says about itself, for needsHomeScreen. */
+function thisBrowser(): BrowserTraits {
+  return {
+    userAgent: navigator.userAgent,
+    maxTouchPoints: navigator.maxTouchPoints ?? 0,
+    standalone:
+      (navigator as Navigator & { standalone?: boolean }).standalone === true ||
+      window.matchMedia?.("(display-mode: standalone)").matches === true,
+  };
 }
 
 /** The one-time hint to add Parley to the home screen, or null when it is not needed or was seen. */
 export function homeScreenHint(): HTMLElement | null {
   const storage = safeLocalStorage();
-  if (!needsHomeScreen() || storage?.getItem(HINT_SEEN) === "1") return null;
+  if (!needsHomeScreen(thisBrowser()) || storage?.getItem(HINT_SEEN) === "1") return null;
   const close = h("button", { type: "button", class: "home-screen-hint-close", text: "Got it" });
   const hint = h(
     "aside",
