@@ -68,8 +68,8 @@ function argumentsView(rows: ArgumentRow[]): HTMLElement {
           h(
             "th",
             { scope: "row" },
-            row.title === row.name ? null : h("span", { class: "argument-title", text: row.title }),
-            h("code", { class: "argument-name", text: row.name }),
+            row.title === row.name ? null : h("span", { class: "argument-title", text: inert(row.title) }),
+            h("code", { class: "argument-name", text: inert(row.name) }),
           ),
           h("td", {}, valueView(row)),
         ),
@@ -91,7 +91,7 @@ export function callView(display: CallDisplay): HTMLElement | null {
           "figcaption",
           { class: "call-caption" },
           "Writes ",
-          h("code", { text: display.path }),
+          h("code", { text: inert(display.path) }),
           ` · ${lines(display.lines)}`,
         ),
         source(display.text, `New content of ${display.path}`),
@@ -107,7 +107,7 @@ export function callView(display: CallDisplay): HTMLElement | null {
             h(
               "figcaption",
               { class: "call-caption" },
-              h("code", { text: display.path }),
+              h("code", { text: inert(display.path) }),
               `: ${cellCaption(cell)}`,
             ),
             cell.mode === "delete" ? null : source(cell.source, `New source of ${cellCaption(cell)}`),

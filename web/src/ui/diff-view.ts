@@ -88,7 +88,7 @@ export function fileDiffView(file: FileDiff): HTMLElement {
       "figcaption",
       { class: "call-caption" },
       file.newFile ? "New file " : "Edit ",
-      h("code", { text: file.path }),
+      h("code", { text: inert(file.path) }),
       " ",
       countsView(file.added, file.removed),
     ),
