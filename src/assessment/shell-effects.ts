@@ -9,7 +9,7 @@ import { hostOf, networkFinding } from "./fetch-effects";
 import { deleteFinding, readFinding, writeFinding } from "./file-effects";
 import { gitEffects } from "./git-effects";
 import { packageEffects } from "./package-effects";
-import { placeOf } from "./path-place";
+import { type PathPlace, placeOf } from "./path-place";
 import {
   COPIERS,
   DELETERS,
@@ -37,10 +37,11 @@ export function shellEffects(command: string, cwd: string | null): Finding[] {
   const reading = readShell(command);
   const { invocations, unknown } = invocationsOf(reading);
   const found: Finding[] = [];
-  for (const invocation of invocations) found.push(...invocationEffects(invocation, cwd));
+  const where = placer(invocations, cwd);
+  for (const invocation of invocations) found.push(...invocationEffects(invocation, where));
   for (const redirect of reading.redirects) {
     if (redirect.target !== null && DEVICES.test(redirect.target)) continue;
-    const place = placeOf(redirect.target, cwd);
+    const place = where(redirect.target);
     found.push(redirect.writes ? writeFinding(place) : readFinding(place));
   }
   const downloads = invocations.filter((words) => DOWNLOADERS.has(words[0] ?? ""));
@@ -57,13 +58,38 @@ export function shellEffects(command: string, cwd: string | null): Finding[] {
   return found;
 }
 
+/** Where a path the line names lies. */
+type Placer = (path: string | null) => PathPlace;
+
+/** Programs that move the shell to another folder, after which a relative path is read from there. */
+const FOLDER_CHANGERS: ReadonlySet<string> = new Set(["cd", "pushd", "popd", "chdir"]);
+
+/**
+ * How the line's paths are placed. A line that changes folder (`cd ~`, `cd /tmp`, `cd $X`, `popd`)
+ * to anywhere but inside the working folder leaves its relative paths known only when it runs.
+ */
+function placer(invocations: readonly Invocation[], cwd: string | null): Placer {
+  const leaves = invocations.some((words) => {
+    if (!FOLDER_CHANGERS.has(words[0] ?? "")) return false;
+    const target = words.slice(1).find((word) => word === null || !word.startsWith("-"));
+    if (target === undefined || target === null || words[0] === "popd") return true;
+    return placeOf(target, cwd).where !== "inside";
+  });
+  if (!leaves) return (path) => placeOf(path, cwd);
+  return (path) => {
+    const place = placeOf(path, cwd);
+    if (path === null || path.startsWith("/") || path.startsWith("~")) return place;
+    return { ...place, where: "unknown", words: `${path}, relative to a folder the line changes to` };
+  };
+}
+
 /** What one program with its arguments does. */
-function invocationEffects(words: Invocation, cwd: string | null): Finding[] {
+function invocationEffects(words: Invocation, where: Placer): Finding[] {
   const name = words[0];
   if (name === null || name === undefined) return [];
   const args = words.slice(1);
   const operands = operandsOf(args);
-  const place = (path: string | null) => placeOf(path, cwd);
+  const place = where;
   if (/^mkfs(\.|$)/.test(name)) return [finding("write", "high", `formats a disk (${name})`)];
   const system = SYSTEM[name];
   if (system) return [finding("write", "high", `${system} (${name})`)];
@@ -75,7 +101,9 @@ function invocationEffects(words: Invocation, cwd: string | null): Finding[] {
   const installs = packageEffects(name, args);
   if (installs) return installs;
   if (SHELLS.has(name)) return shellRun(name, args);
-  if (PASS_THROUGH.has(name) || name === "env") return findDeletes(name, args, cwd);
+  if (PASS_THROUGH.has(name) || name === "env") return findDeletes(name, args, where);
+  if (FOLDER_CHANGERS.has(name))
+    return [finding("run", "low", `changes folder to ${operands[0] ?? "another"}`)];
   if (QUIET.has(name)) return [finding("run", "low", `runs ${name}, which only prints`)];
   if (DELETERS.has(name)) {
     const recursive = args.some((word) => word !== null && /^(-[a-zA-Z]*[rR]|--recursive)/.test(word));
@@ -87,7 +115,7 @@ function invocationEffects(words: Invocation, cwd: string | null): Finding[] {
       : [finding("delete", "medium", `runs ${name} with no file Parley can read`)];
   }
   if (KILLERS.has(name)) return killEffects(name, args);
-  const network = NETWORK.has(name) ? networkEffects(name, args, cwd) : [];
+  const network = NETWORK.has(name) ? networkEffects(name, args, where) : [];
   if (COPIERS.has(name)) {
     // `scp key host:/tmp` and `rsync dir host:` copy to and from a host: only the local side is a file here.
     const local = (path: string | null) => path === null || !/^[^/\s]*[^/\s\\]:/.test(path);
@@ -141,13 +169,13 @@ function printsEnvironment(name: string, args: Invocation): boolean {
 }
 
 /** `find` reads its folders, and with `-delete` deletes what it finds; wrappers say nothing of their own. */
-function findDeletes(name: string, args: Invocation, cwd: string | null): Finding[] {
+function findDeletes(name: string, args: Invocation, where: Placer): Finding[] {
   if (name !== "find") return [];
   const end = args.findIndex((word) => word === null || /^[-(!]/.test(word));
   const roots = end === -1 ? args : args.slice(0, end);
   const folders = roots.length > 0 ? roots : ["."];
-  if (!args.includes("-delete")) return folders.map((root) => readFinding(placeOf(root, cwd)));
-  return folders.map((root) => deleteFinding(placeOf(root, cwd), true));
+  if (!args.includes("-delete")) return folders.map((root) => readFinding(where(root)));
+  return folders.map((root) => deleteFinding(where(root), true));
 }
 
 function shellRun(name: string, args: Invocation): Finding[] {
@@ -196,7 +224,7 @@ function killEffects(name: string, args: Invocation): Finding[] {
 const UPLOADS = /^(-d|--data.*|-F|--form.*|-T|--upload-file|--json)$/;
 const OUTPUTS = /^(-o|--output|-O|--output-document)$/;
 
-function networkEffects(name: string, args: Invocation, cwd: string | null): Finding[] {
+function networkEffects(name: string, args: Invocation, where: Placer): Finding[] {
   const hosts = hostsIn(args);
   const found =
     hosts.length > 0
@@ -216,7 +244,7 @@ function networkEffects(name: string, args: Invocation, cwd: string | null): Fin
               ? value
               : null;
       if (file !== null || value === null) {
-        const read = readFinding(placeOf(file, cwd));
+        const read = readFinding(where(file));
         found.push(
           finding(
             read.kind === "secret" ? "secret" : "network",
@@ -227,7 +255,7 @@ function networkEffects(name: string, args: Invocation, cwd: string | null): Fin
       } else found.push(finding("network", "medium", "sends data"));
     }
     if (OUTPUTS.test(word) && value !== "-" && !(name === "wget" && word === "-o"))
-      found.push(writeFinding(placeOf(value, cwd)));
+      found.push(writeFinding(where(value)));
   }
   return found;
 }

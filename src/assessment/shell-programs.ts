@@ -24,7 +24,6 @@ export const QUIET: ReadonlySet<string> = new Set([
   "sleep",
   "yes",
   "expr",
-  "cd",
   "export",
   "exit",
   ":",

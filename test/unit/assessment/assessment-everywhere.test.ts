@@ -47,7 +47,9 @@ function words(card: InboxCard) {
   const summary = sessionKinds.summary(card.kind, card.toolName, card.request);
   const chat = shownWords({ card });
   const push = openedNotice(card, summary, context);
-  const terminal = approvalPrompt(card).start();
+  const prompt = approvalPrompt(card);
+  if (!prompt) throw new Error("the terminal offers no prompt for an approval");
+  const terminal = prompt.start();
   const lines =
     terminal.kind === "ask"
       ? terminal.lines.map((line) => (typeof line === "string" ? line : line.text))

@@ -189,6 +189,27 @@ export const CALL_TABLE: readonly [string, AssessedRow][] = [
   ["find -delete outside", { call: bash("find /tmp -delete"), level: "high", kinds: ["delete"] }],
   ["rmdir inside", { call: bash("rmdir empty"), level: "medium", kinds: ["delete"] }],
   ["shred", { call: bash("shred notes.txt"), level: "high", kinds: ["delete"] }],
+  [
+    "a relative delete after cd to home",
+    {
+      call: bash("cd ~ && rm -rf .cache"),
+      level: "high",
+      kinds: ["delete"],
+      says: "relative to a folder the line changes to",
+    },
+  ],
+  [
+    "a relative delete after cd out, in a subshell",
+    { call: bash("(cd /tmp && rm -rf x)"), level: "high", kinds: ["delete"] },
+  ],
+  [
+    "a relative delete after cd to a folder known only when it runs",
+    { call: bash('cd "$D" && rm x'), level: "high", kinds: ["delete"] },
+  ],
+  [
+    "a relative delete after cd to a folder inside",
+    { call: bash("cd build && rm out.js"), level: "medium", kinds: ["delete", "run"] },
+  ],
   ["rm of .env", { call: bash("rm .env"), level: "high", kinds: ["delete"] }],
   // Network.
   [
