@@ -7,7 +7,7 @@
 import { client, PROTOCOL_VERSION, type StopReason, type Stream } from "@agentclientprotocol/sdk";
 import type { AgentMessage } from "../../client/client";
 import { rejection } from "./acp-permissions";
-import type { ParleySessions } from "./parley-sessions";
+import { CardWithdrawn, type ParleySessions } from "./parley-sessions";
 
 export interface HeadlessRun {
   prompt: string;
@@ -27,8 +27,9 @@ export async function runHeadless(
     try {
       return { outcome: await parley.ask(ctx.params, ctx.requestId ?? "headless", ctx.signal) };
     } catch (error) {
-      // The agent gave up on its own request: it needs no answer and the person no message.
-      if (ctx.signal.aborted) return { outcome: { outcome: "cancelled" } };
+      // The agent gave up on its own request, or this client cancelled the turn (ACP's client then
+      // answers its open requests `cancelled`): no answer was given and the person needs no message.
+      if (ctx.signal.aborted || error instanceof CardWithdrawn) return { outcome: { outcome: "cancelled" } };
       const why = error instanceof Error ? error.message : String(error);
       run.log(`${why}; the request is denied`);
       return { outcome: rejection(ctx.params.options) };
@@ -44,7 +45,10 @@ export async function runHeadless(
     return agent.buildSession(run.cwd).withSession(async (session) => {
       const sessionId = session.sessionId;
       parley.located(sessionId, run.cwd);
-      const cancel = () => void agent.notify("session/cancel", { sessionId }).catch(() => {});
+      const cancel = () => {
+        void agent.notify("session/cancel", { sessionId }).catch(() => {});
+        parley.withdrawAll(sessionId);
+      };
       // Made once the first prompt has titled the session in Parley.
       const made: { inbox: MessageInbox | null } = { inbox: null };
       const stop = () => {
