@@ -35,11 +35,11 @@ const DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
 export function shellEffects(command: string, cwd: string | null): Finding[] {
   if (command.trim() === "") return [finding("unread", "medium", "an empty command")];
   const reading = readShell(command);
-  const { invocations, unknown } = invocationsOf(reading);
+  const { invocations, unknown, redirects } = invocationsOf(reading);
   const found: Finding[] = [];
   const where = placer(invocations, cwd);
   for (const invocation of invocations) found.push(...invocationEffects(invocation, where));
-  for (const redirect of reading.redirects) {
+  for (const redirect of redirects) {
     if (redirect.target !== null && DEVICES.test(redirect.target)) continue;
     const place = where(redirect.target);
     found.push(redirect.writes ? writeFinding(place) : readFinding(place));

@@ -2,7 +2,7 @@
 // its program reduced to a name, then again through wrappers (`sudo`, `env`, `xargs`, `find -exec`
 // …), shells' `-c`, `eval`, and past git's global options. What it cannot follow is named.
 import { GIT_VALUED_OPTIONS, SHELLS, WRAPPERS, type Wrapper } from "./command-wrappers";
-import { readShell, type ShellReading } from "./shell-reading";
+import { type FileRedirect, readShell, type ShellReading } from "./shell-reading";
 
 /** A program and its arguments; null for a word known only when it runs. */
 export type Invocation = readonly (string | null)[];
@@ -11,6 +11,8 @@ export interface Invocations {
   invocations: Invocation[];
   /** Why some of what the line runs could not be told (then a deny or a policy covers it). */
   unknown: string[];
+  /** The file redirections of the line and of the scripts it runs (`bash -c 'echo x > f'`). */
+  redirects: FileRedirect[];
 }
 
 /** How deep scripts inside scripts (`bash -c "eval '…'"`) are followed. */
@@ -18,7 +20,11 @@ const MAX_DEPTH = 8;
 
 /** The invocations in `reading`, wrappers and nested scripts followed. */
 export function invocationsOf(reading: ShellReading, depth = 0): Invocations {
-  const out: Invocations = { invocations: [], unknown: [...reading.unread] };
+  const out: Invocations = {
+    invocations: [],
+    unknown: [...reading.unread],
+    redirects: [...reading.redirects],
+  };
   for (const command of reading.commands) follow(command.words, depth, out);
   return out;
 }
@@ -71,6 +77,7 @@ function runScript(text: string | null, depth: number, out: Invocations): void {
   const nested = invocationsOf(readShell(text), depth + 1);
   out.invocations.push(...nested.invocations);
   out.unknown.push(...nested.unknown);
+  out.redirects.push(...nested.redirects);
 }
 
 /** `bash -c 'script'` runs the script; `bash` alone or `bash -s` reads one from its input. */
