@@ -135,6 +135,8 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "GET /api/channels/see/:code": { kind: "params" },
   // The sign-in of `npm run dev`: this runtime has no GATEWAY_TOKEN, so it answers 404 to any body.
   "POST /api/sign-in": { kind: "body", acts: () => false },
+  // A notification's answer: no hostile body holds a token signed with the deployment's key.
+  "POST /api/push/answer": { kind: "body", acts: () => false },
 };
 
 function isEmptyObject(value: unknown): boolean {
