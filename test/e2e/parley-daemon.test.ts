@@ -6,9 +6,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { chmod, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { InboxView, MachineView } from "../../src/protocol/index";
 import { CLAUDE_AGENT_ACP, claudeAcpCommand, removeSandbox } from "./acp-harness";
+import { hasChromium } from "./browser-env";
 import { buildBridges, hasClaude, mintAgentKey, PARLEY_BIN, sandbox } from "./claude-code-harness";
 import {
   type ModelServer,
@@ -17,7 +19,7 @@ import {
   startModelServer,
   touch,
 } from "./claude-model-server";
-import { asPerson, baseUrl } from "./harness";
+import { asPerson, baseUrl, launchBrowser } from "./harness";
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -50,7 +52,7 @@ async function openCards(sessionId: string): Promise<InboxView["cards"]> {
 async function nextCard(sessionId: string): Promise<string> {
   let id = "";
   await expect
-    .poll(async () => (id = (await openCards(sessionId))[0]?.interactionId ?? ""), { timeout: 60_000 })
+    .poll(async () => (id = (await openCards(sessionId))[0]?.interactionId ?? ""), { timeout: 120_000 })
     .not.toBe("");
   return id;
 }
@@ -85,6 +87,7 @@ async function startDaemon(script: ScriptStep[], label: string) {
   });
   const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
   cleanups.push(async () => {
+    if (process.env.PARLEY_E2E_DEBUG) console.error(`daemon stdout:\n${stdout}\ndaemon stderr:\n${stderr}`);
     child.kill("SIGTERM");
     await exit;
     await model.close();
@@ -104,11 +107,16 @@ async function startDaemon(script: ScriptStep[], label: string) {
   return { model, box, machine: machine as MachineView, stderr: () => stderr, stdout: () => stdout };
 }
 
-describe.skipIf(!hasClaude)("parley daemon with claude-agent-acp", () => {
-  beforeAll(() => buildBridges());
+describe.skipIf(!hasClaude || !hasChromium)("parley daemon with claude-agent-acp", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    buildBridges();
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
 
   it("starts the agent the person asks for, prompts it with each message in turn, and Stop withdraws the open card and ends the process", {
-    timeout: 240_000,
+    timeout: 400_000,
   }, async () => {
     const { model, box, machine, stderr, stdout } = await startDaemon(
       [said("Ready."), touch("d1.txt"), reportLastResult, said("Got the second."), touch("d2.txt")],
@@ -120,19 +128,33 @@ describe.skipIf(!hasClaude)("parley daemon with claude-agent-acp", () => {
       text: "Say you are ready.",
     });
     expect(refused.status).toBe(403);
-    const started = await api("POST", `/api/machines/${machine.machineId}/sessions`, {
-      agent: "claude",
-      folder: box.cwd,
-      text: "Say you are ready.",
+    // The person starts it from the inbox page on a phone.
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      reducedMotion: "reduce",
     });
-    expect(started.status, await started.clone().text()).toBe(201);
-    const { sessionId } = (await started.json()) as { sessionId: string };
+    cleanups.push(() => context.close());
+    const phone = await context.newPage();
+    await phone.goto(`${baseUrl()}/`);
+    await phone.getByRole("status").filter({ hasText: "Live" }).waitFor();
+    await phone
+      .locator(`.inbox-machines li[data-machine-id="${machine.machineId}"]`)
+      .getByText("Online")
+      .waitFor();
+    await phone.getByLabel("Machine", { exact: true }).selectOption(machine.machineId);
+    await phone.getByLabel("Agent", { exact: true }).selectOption("claude");
+    await phone.getByLabel("Folder", { exact: true }).selectOption(box.cwd);
+    await phone.getByLabel("First message", { exact: true }).fill("Say you are ready.");
+    await phone.getByRole("button", { name: "New session" }).click();
+    const row = phone.locator(".machine-sessions li[data-session-id]");
+    await row.waitFor({ timeout: 30_000 });
+    const sessionId = (await row.getAttribute("data-session-id")) as string;
     expect(stderr()).toContain(`started claude (acp) in ${box.cwd} for session ${sessionId}`);
     await expect
-      .poll(() => firstRequestWith(model, "Say you are ready."), { timeout: 60_000 })
+      .poll(() => firstRequestWith(model, "Say you are ready."), { timeout: 120_000 })
       .not.toBe(null);
     // The agent's words reach the daemon's stdout through the bridge it started.
-    await expect.poll(() => stdout(), { timeout: 60_000 }).toContain("Ready.");
+    await expect.poll(() => stdout(), { timeout: 120_000 }).toContain("Ready.");
 
     const say = (text: string) => api("POST", `/api/inbox/sessions/${sessionId}/messages`, { text });
     expect((await say("Please make d1.txt now")).status).toBe(202);
@@ -146,15 +168,14 @@ describe.skipIf(!hasClaude)("parley daemon with claude-agent-acp", () => {
     });
     expect(approved.status, await approved.clone().text()).toBe(200);
     await expect
-      .poll(() => firstRequestWith(model, "Second message, after the file"), { timeout: 60_000 })
+      .poll(() => firstRequestWith(model, "Second message, after the file"), { timeout: 120_000 })
       .toMatchObject({ assistantTurns: 3 });
 
     // A third message asks for another file; Stop comes while its card waits.
     expect((await say("Now make d2.txt")).status).toBe(202);
     const open = await nextCard(sessionId);
-    const stopped = await api("POST", `/api/sessions/${sessionId}/stop`);
-    expect(stopped.status, await stopped.clone().text()).toBe(200);
-    expect(await stopped.json()).toEqual({ stopped: true, withdrawn: 1, machineTold: true });
+    await row.getByRole("button", { name: /^Stop / }).click();
+    await row.getByText("Stopped").waitFor();
     await expect.poll(() => stderr(), { timeout: 30_000 }).toContain(`session ${sessionId}: claude ended`);
     await expect
       .poll(async () => (await openCards(sessionId)).map((one) => one.interactionId))
