@@ -91,12 +91,14 @@ export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
       agent: start.agent,
       folder: start.folder,
     });
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const answered = new Promise<{ started: boolean; reason?: string } | null>((resolve) => {
       this.waiting.set(start.sessionId, resolve);
-      setTimeout(() => resolve(null), waitMs);
+      timer = setTimeout(() => resolve(null), waitMs);
     });
     if (!this.send(machineId, start)) this.waiting.get(start.sessionId)?.({ started: false, reason: "lost" });
     const ack = await answered;
+    clearTimeout(timer);
     this.waiting.delete(start.sessionId);
     if (!ack) {
       this.store.setStatus(start.sessionId, "refused", "unanswered");
