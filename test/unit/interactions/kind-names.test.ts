@@ -46,6 +46,8 @@ const KNOWN: Record<string, string> = {
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
   "src/agent/tool-phase.ts": "its `deny` is the permission policy's verdict, not the command",
   "web/src/ui/batch-bar.ts": "`approve` and `deny` are the batch command's own two decisions",
+  "src/agent/batch-decision.ts":
+    "`approve` is the batch command's own decision, which never takes a high-risk call",
   "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
   // The bridges are agents outside Parley: on the wire they say which kind of card they open.
   "client/external-agent.ts": "an external agent names the kind of card it opens",
