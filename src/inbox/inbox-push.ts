@@ -6,7 +6,7 @@ import type { Config } from "../config";
 import { openedNotice } from "../notify/card-notice";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { Notifier } from "../notify/notifier";
-import { answerableFromNotification } from "../notify/push-actions";
+import { answerableFromNotification, wholeCallText } from "../notify/push-actions";
 import type { PushExtras } from "../notify/push-sender";
 import {
   MAX_PUSH_DEVICES,
@@ -141,7 +141,11 @@ export class InboxPush {
         sessionUrl: "",
         now: this.deps.now(),
       });
-      if (answerableFromNotification(card)) notice.answerable = true;
+      if (answerableFromNotification(card)) {
+        // Approve on the notification stands beside the whole call: the body leads with it.
+        notice.answerable = true;
+        notice.body = `${wholeCallText(card)}\n${notice.body}`;
+      }
       for (const deviceId of devices) this.deliveries.enqueue("push", deviceId, notice);
       enqueued = true;
     }

@@ -1,6 +1,13 @@
 // Which cards a notification may answer by itself (Approve and Deny on the notification): an
-// approval that one answer decides and that Parley assessed as not `high`. Everything else — and
-// any card Parley has not assessed — opens the card instead.
+// approval that one answer decides, that Parley assessed as not `high`, and whose whole call fits
+// the notification's text. Everything else — and any card Parley has not assessed — opens the card.
+import { inert } from "../protocol/inert-text";
+
+/**
+ * The longest call a notification shows whole. Platforms fold a notification's body after a few
+ * lines, so a longer call could not be read in full where Approve is pressed: it opens the card.
+ */
+export const MAX_WHOLE_CALL_CHARS = 160;
 
 /** The parts of a card the rule reads; anything else it is given is ignored. */
 export interface ActionableCard {
@@ -32,7 +39,29 @@ export function answerableFromNotification(card: ActionableCard): boolean {
   if (card.approvals !== undefined && card.approvals !== null) return false;
   if (!QUICK_LEVELS.has(assessedLevel(card))) return false;
   // The notification's answer is a plain approve or deny: never "always", a grant or edited input.
-  return isRecord(card.request);
+  if (!isRecord(card.request)) return false;
+  // One-tap Approve only where the notification shows the whole call, literally.
+  return wholeCallText(card) !== null;
+}
+
+/**
+ * The call as a notification shows it in full — a shell command as written, any other call as its
+ * tool and compact input — made inert; null when it is longer than a notification shows whole.
+ */
+export function wholeCallText(card: ActionableCard): string | null {
+  const request = isRecord(card.request) ? card.request : {};
+  const toolName = typeof request.toolName === "string" ? request.toolName : "";
+  const input = request.input;
+  const command = isRecord(input) && typeof input.command === "string" ? input.command : null;
+  let text: string;
+  if (toolName === "Bash" && command !== null) text = `$ ${command}`;
+  else {
+    const json = JSON.stringify(input ?? {});
+    text = `${toolName} ${json ?? ""}`.trim();
+  }
+  const shown = inert(text);
+  // A second line would fold out of sight under the first, so a multi-line call opens the card.
+  return shown.length <= MAX_WHOLE_CALL_CHARS && !/[\r\n]/.test(shown) ? shown : null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

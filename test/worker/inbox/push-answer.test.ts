@@ -130,6 +130,9 @@ describe("answering from the notification", () => {
       web_push: 8030,
       notification: { navigate: lowPush.url, title: lowPush.title },
     });
+    // Approve stands beside the whole call: the body leads with the command as written.
+    expect(lowPush.body.split("\n")[0]).toBe(`$ ${LOW}`);
+    expect(lowPush.notification.body.split("\n")[0]).toBe(`$ ${LOW}`);
     expect(highPush).not.toHaveProperty("actions");
     expect(highPush).not.toHaveProperty("answerToken");
     expect(highPush.notification).not.toHaveProperty("actions");
