@@ -153,17 +153,19 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp --prompt, with no editor
     // It reached the model as the user turn after the whole first turn: its tool call and closing words.
     expect(firstRequestWith(model, "Second message, after the file")).toMatchObject({ assistantTurns: 3 });
 
-    const events = (await (await asOwner(session, "/events?after=0")).json()) as {
-      events: Array<{ type: string; data: { messageId?: string; bridge?: string } }>;
-    };
     const ids = await Promise.all(
       [first, second].map(
         async (r) => ((await r.json()) as { result: { messageId: string } }).result.messageId,
       ),
     );
-    expect(events.events.filter((e) => e.type === "message_delivered").map((e) => e.data)).toEqual(
-      ids.map((messageId) => ({ messageId, bridge: "parley acp" })),
-    );
+    // Each acknowledgement follows the progress posted before it, so it may land a moment after the text.
+    const delivered = async () => {
+      const events = (await (await asOwner(session, "/events?after=0")).json()) as {
+        events: Array<{ type: string; data: { messageId?: string; bridge?: string } }>;
+      };
+      return events.events.filter((e) => e.type === "message_delivered").map((e) => e.data);
+    };
+    await expect.poll(delivered).toEqual(ids.map((messageId) => ({ messageId, bridge: "parley acp" })));
     expect((await asOwner(session, "/cancel", {})).status).toBe(200);
     expect(await run.exit, run.stderr()).toBe(0);
   });

@@ -56,13 +56,15 @@ describe.skipIf(!hasClaude)("parley acp between an editor and its agent", () => 
     const asked = model.mainRequests().map((request) => JSON.stringify(request.body.messages));
     expect(asked.findIndex((messages) => messages.includes("Please check the logs"))).toBe(asked.length - 1);
 
-    const events = (await (
-      await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/events?after=0`, {
-        headers: { authorization: `Bearer ${session.token}` },
-      })
-    ).json()) as { events: Array<{ type: string; data: unknown }> };
-    expect(events.events.filter((event) => event.type === "message_delivered").map((e) => e.data)).toEqual([
-      { messageId, bridge: "parley acp" },
-    ]);
+    // The acknowledgement follows the progress posted before it, so it is read until it lands.
+    const delivered = async () => {
+      const events = (await (
+        await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/events?after=0`, {
+          headers: { authorization: `Bearer ${session.token}` },
+        })
+      ).json()) as { events: Array<{ type: string; data: unknown }> };
+      return events.events.filter((event) => event.type === "message_delivered").map((e) => e.data);
+    };
+    await expect.poll(delivered).toEqual([{ messageId, bridge: "parley acp" }]);
   });
 });
