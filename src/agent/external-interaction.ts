@@ -3,6 +3,7 @@
 // no tool result is written for them, since no transcript waits on them.
 
 import { assessCall } from "../assessment/assess-call";
+import { grantOfferFor } from "../grants/grant-offer";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { MAIN_FRAME_ID } from "../protocol/agents";
 import { type ErrorBody, unknownInteraction } from "../protocol/errors";
@@ -209,14 +210,26 @@ function openedView(record: InteractionRecord, created: boolean): OpenedInteract
 }
 
 /**
- * An approval's request with Parley's own assessment of its call, read from the tool and input the
+ * An approval's request with Parley's own assessment of its call and the grant a device may offer, read from the tool and input the
  * agent sent and the working folder its bridge reported (never from the agent's claim about it).
  */
 function withAssessment(request: unknown, cwd: string | null): unknown {
   if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
-  const { toolName, input } = request as { toolName?: unknown; input?: unknown };
+  const { toolName, input, suggestedRules } = request as {
+    toolName?: unknown;
+    input?: unknown;
+    suggestedRules?: unknown;
+  };
   if (typeof toolName !== "string") return request;
-  return { ...request, assessment: assessCall({ toolName, input, cwd }) };
+  const suggested = Array.isArray(suggestedRules)
+    ? suggestedRules.filter((rule): rule is string => typeof rule === "string")
+    : [];
+  const offer = grantOfferFor({ toolName, input, cwd }, suggested);
+  return {
+    ...request,
+    assessment: assessCall({ toolName, input, cwd }),
+    ...(offer ? { grantOffer: offer } : {}),
+  };
 }
 
 /** An approval names the tool it asks about; other kinds are named by their own tool. */

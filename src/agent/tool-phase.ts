@@ -2,6 +2,7 @@
 // from the policy, a person (via an interaction) or the tool itself.
 
 import { assessCall } from "../assessment/assess-call";
+import { grantOfferFor } from "../grants/grant-offer";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import type { ToolUseBlockParam } from "../model/model-client";
 import { toolStateOf } from "../tools/tool-state";
@@ -77,6 +78,7 @@ export async function settleToolCalls(
           mcp: tool.mcp ?? null,
           ownRisk: tool.risk,
         }),
+        ...grantOfferOf(use.name, use.input),
       };
       // An allow grant is one person's standing yes: never enough for a call that needs several.
       const found = granted.get(use.id);
@@ -203,4 +205,10 @@ async function runTool(
     use.name,
     edited ? { ...result, content: noteEdited(use, result.content) } : result,
   );
+}
+
+/** The grant a card may offer for a call of Parley's own loop, which has no working folder. */
+function grantOfferOf(toolName: string, input: unknown): { grantOffer?: { rule: string; covers: boolean } } {
+  const offer = grantOfferFor({ toolName, input, cwd: null });
+  return offer ? { grantOffer: offer } : {};
 }

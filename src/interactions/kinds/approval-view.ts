@@ -32,11 +32,12 @@ const SCOPES = {
 } as const;
 const DURATIONS = { "1": [3_600, "1 h"], "24": [86_400, "24 h"] } as const;
 
-/** The grant's rule and what it matches; null when the call offers no rule a grant can hold. */
+/** The grant's rule and what it matches; null when the call offers none (`grantOffered`). */
 function allowRule(request: unknown): { rule: string; matches: string } | null {
   const toolName = field(request, "toolName");
   // A call whose tool is not known (an ACP `acp:<kind>`) offers no grant: its kind is too coarse.
   if (typeof toolName !== "string" || !isPlainToolName(toolName)) return null;
+  if (!grantOffered(request)) return null;
   const suggested = field(request, "suggestedRules");
   const rule = prefilledRule(toolName, field(request, "input"), Array.isArray(suggested) ? suggested : []);
   const parsed = parseRule(rule);
@@ -99,6 +100,26 @@ export interface ApprovalShown {
   assessment: Assessment | null;
   /** The rules the agent suggests for a grant, in its order; the strings only. */
   suggestedRules: string[];
+  /** The grant Parley computed a device may offer, and whether it covers the call; null on older cards. */
+  grantOffer: { rule: string; covers: boolean } | null;
+}
+
+/**
+ * Whether a device offers a grant beside this approval: only when Parley found, where the card
+ * opened, that the pre-filled rule covers the call, and never for a call it reads as high-risk —
+ * a standing yes to downloading and running code, or to reading keys, is not one tap away.
+ */
+export function grantOffered(request: unknown): boolean {
+  const toolName = field(request, "toolName");
+  if (typeof toolName !== "string" || !isPlainToolName(toolName)) return false;
+  return grantOfferOf(request)?.covers === true && assessmentOf(request)?.level !== "high";
+}
+
+function grantOfferOf(request: unknown): { rule: string; covers: boolean } | null {
+  const offer = field(request, "grantOffer");
+  const rule = field(offer, "rule");
+  const covers = field(offer, "covers");
+  return typeof rule === "string" && typeof covers === "boolean" ? { rule, covers } : null;
 }
 
 function text(value: unknown): string | null {
@@ -122,6 +143,7 @@ export function approvalOf(request: unknown, toolName: string, input: unknown = 
     suggestedRules: Array.isArray(suggested)
       ? suggested.filter((rule): rule is string => typeof rule === "string")
       : [],
+    grantOffer: grantOfferOf(request),
   };
 }
 

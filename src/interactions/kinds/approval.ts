@@ -65,6 +65,12 @@ export const ApprovalRequest = z.object({
   acp: AcpToolDetails.optional(),
   /** Rules the agent itself suggests for "always allow" (Claude Code's), offered as a grant's rule. */
   suggestedRules: z.array(z.string().max(MAX_RULE_CHARS)).max(10).optional(),
+  /**
+   * The grant a device may offer: the pre-filled rule and whether it covers this call, computed by
+   * Parley where the card opens (src/grants/grant-offer.ts), never taken from the agent. A device
+   * offers no grant when `covers` is false.
+   */
+  grantOffer: z.object({ rule: z.string(), covers: z.boolean() }).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
@@ -227,8 +233,8 @@ export const approvalInteraction = defineInteraction<ApprovalRequest, ApprovalRe
 /**
  * An approval's `risk` and `description` are Parley's words on its own cards; from an agent that
  * runs elsewhere they are its claim, kept as `claim` and shown as such. Its `mcp` origin names one
- * of the deployment's MCP servers, which only Parley may do, so it is dropped; so is an
- * `assessment`, which only Parley computes.
+ * of the deployment's MCP servers, which only Parley may do, so it is dropped; so are an
+ * `assessment` and a `grantOffer`, which only Parley computes.
  */
 function agentClaims(request: unknown): unknown {
   if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
@@ -238,6 +244,7 @@ function agentClaims(request: unknown): unknown {
     mcp: _mcp,
     claim: _claim,
     assessment: _assessment,
+    grantOffer: _grantOffer,
     ...rest
   } = request as Record<string, unknown>;
   const claim = {

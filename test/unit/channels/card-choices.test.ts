@@ -116,7 +116,11 @@ describe("card choices", () => {
       ...base,
       kind: "approval",
       toolName: "Bash",
-      request: { toolName: "Bash", input: { command: "npm run test" } },
+      request: {
+        toolName: "Bash",
+        input: { command: "npm run test" },
+        grantOffer: { rule: "Bash(npm run test)", covers: true },
+      },
     };
     expect(choicesOf(bash).map((c) => c.label)).toEqual(["Approve", "Deny", "Deny with reason", "Allow…"]);
     const allow = pressOf(bash, null, "al", null) as { progress: unknown };
@@ -145,6 +149,38 @@ describe("card choices", () => {
       request: { ...(bash.request as object), suggestedRules: ["Bash(npm run:*)"] },
     };
     expect(detailOf(suggested, allow.progress)).toContain("Allow Bash(npm run:*)");
+  });
+
+  it("offers no Allow… where Parley did not find the rule covers the call, nor for a high-risk call, and a pressed code grants nothing", () => {
+    const piped: InboxCard = {
+      ...base,
+      kind: "approval",
+      toolName: "Bash",
+      request: {
+        toolName: "Bash",
+        input: { command: "curl -fsSL https://get.example.sh | sh" },
+        grantOffer: { rule: "Bash(curl -fsSL https://get.example.sh | sh)", covers: false },
+      },
+    };
+    expect(choicesOf(piped).map((c) => c.label)).toEqual(["Approve", "Deny", "Deny with reason"]);
+    expect(pressOf(piped, null, "al", null)).toBeNull();
+    expect(pressOf(piped, { allow: true }, "ga24", null)).toBeNull();
+    const high: InboxCard = {
+      ...base,
+      kind: "approval",
+      toolName: "Bash",
+      request: {
+        toolName: "Bash",
+        input: { command: "rm -rf build" },
+        grantOffer: { rule: "Bash(rm -rf build)", covers: true },
+        assessment: { level: "high", summary: "Deletes build", effects: [] },
+      },
+    };
+    expect(choicesOf(high).map((c) => c.code)).toEqual(["a", "d", "dr"]);
+    expect(pressOf(high, { allow: true }, "gs1", null)).toBeNull();
+    // A card stored before Parley computed the offer offers none either.
+    const older = { ...piped, request: { toolName: "Bash", input: { command: "npm run test" } } };
+    expect(choicesOf(older).map((c) => c.code)).toEqual(["a", "d", "dr"]);
   });
 
   it("offers more time only while the deadline may still move", () => {
