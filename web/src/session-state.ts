@@ -68,7 +68,9 @@ function applyHello(view: SessionView, frame: HelloFrame, receivedAt: number): S
     connectedOnce: true,
     status: snapshot.status,
     mode: snapshot.mode,
-    demo: snapshot.demo,
+    // An external agent answers for itself: the deployment's demo model is not what replies there.
+    demo: snapshot.demo && !snapshot.agent,
+    agent: snapshot.agent ? { name: snapshot.agent.name, title: snapshot.agent.title } : null,
     model: snapshot.model,
     clockSkewMs: snapshot.serverTime - receivedAt,
     stack: snapshot.stack,

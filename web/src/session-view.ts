@@ -80,7 +80,10 @@ export interface SessionView {
   status: SessionStatus;
   mode: PermissionMode;
   error: string | null;
+  /** Whether Parley's demo model answers in this session: never in an external agent's session. */
   demo: boolean;
+  /** The agent that runs elsewhere and opened this session; null for Parley's own agent. */
+  agent: { name: string; title: string | null } | null;
   model: string;
   /** Server clock minus local clock at the last hello; countdowns add it to `Date.now()`. */
   clockSkewMs: number;
@@ -111,6 +114,7 @@ export function initialView(): SessionView {
     mode: "default",
     error: null,
     demo: false,
+    agent: null,
     model: "",
     clockSkewMs: 0,
     lastSeq: 0,

@@ -112,7 +112,16 @@ export function mountSession(root: HTMLElement, route: SessionRoute, deviceId: s
       share.el,
     ),
     // Every notice sits inside a landmark, so screen-reader users moving by region meet it.
-    h("main", { class: "conversation" }, ended, status.demo, emptyHint, transcript.el, transcript.queuedEl),
+    h(
+      "main",
+      { class: "conversation" },
+      ended,
+      status.demo,
+      status.agent,
+      emptyHint,
+      transcript.el,
+      transcript.queuedEl,
+    ),
     h("footer", { class: "bottom" }, batchBar.el, status.el, breadcrumb.el, composer.el),
   );
 

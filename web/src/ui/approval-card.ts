@@ -1,13 +1,17 @@
-// The tool approval card: tool name, risk, pretty-printed arguments, Approve / Always allow / Allow …
-// for (a grant) / Edit
-// (then approve the edited call) / Deny with an optional reason (or deny and stop the turn), a countdown, and the receipt once any
-// device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
+// The tool approval card: tool name, risk, the call, then the decision itself — Approve, or Deny with
+// an optional reason — and one "More…" step away Always allow, Allow … for (a grant, only when its rule
+// covers the call), Edit, Deny and stop, Always deny; a countdown and the receipt once any device (or
+// the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 
 import type { Assessment } from "../../../src/assessment/assessment";
 import { assessmentLine } from "../../../src/assessment/assessment-words";
 import { callDisplay } from "../../../src/display/call-display";
-import { isPlainToolName } from "../../../src/grants/call-identity";
-import { type ApprovalShown, approvalOf, claimText } from "../../../src/interactions/kinds/approval-view";
+import {
+  type ApprovalShown,
+  approvalOf,
+  claimText,
+  grantOffered,
+} from "../../../src/interactions/kinds/approval-view";
 import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import { approvalsText } from "../../../src/protocol/approval-words";
 import { prettyArguments } from "../interaction-view";
@@ -56,6 +60,24 @@ function assessmentView(assessment: Assessment | null): HTMLElement | null {
           ...assessment.effects.map((effect) => h("li", { "data-kind": effect.kind, text: effect.detail })),
         )
       : null,
+  );
+}
+
+/**
+ * The choices one step from the decision, behind a keyboard-reachable "More…" disclosure; null when
+ * there are none (an ACP agent that offered only approve and reject).
+ */
+function moreChoices(...choices: (HTMLElement | null)[]): HTMLElement | null {
+  const present = choices.filter((choice): choice is HTMLElement => choice !== null);
+  if (present.length === 0) return null;
+  const buttons = present.filter((choice) => choice instanceof HTMLButtonElement);
+  const panels = present.filter((choice) => !(choice instanceof HTMLButtonElement));
+  return h(
+    "details",
+    { class: "more-choices" },
+    h("summary", { text: "More…" }),
+    h("div", { class: "card-actions" }, ...buttons),
+    ...panels,
   );
 }
 
@@ -132,27 +154,32 @@ export class ApprovalCard extends AnswerableCard {
     });
     this.approveButton = approve;
     this.buttons = [approve, always, this.denyButton, denyAndStop, neverAgain];
+    // A grant is offered only where Parley found its rule covers the call, and never for a high-risk one.
+    const offersGrant = grantOffered(interaction.request);
     // An ACP agent takes only the choices it offered: no reason, no edit, no stopping from here.
-    this.controls = acp
-      ? h(
-          "div",
-          { class: "card-actions" },
-          approve,
-          acp.allowAlways ? always : null,
-          h("span", { class: "deny-group" }, this.denyButton, acp.rejectAlways ? neverAgain : null),
-          this.line,
-        )
-      : h(
-          "div",
-          { class: "card-actions" },
-          approve,
+    const more = acp
+      ? moreChoices(acp.allowAlways ? always : null, acp.rejectAlways ? neverAgain : null)
+      : moreChoices(
           always,
-          // A grant names a tool by a plain name: a call whose tool is not known offers none.
-          isPlainToolName(toolName) ? this.grant.toggle : null,
+          offersGrant ? this.grant.toggle : null,
           this.editor.toggle,
-          h("span", { class: "deny-group" }, this.reason, this.denyButton, denyAndStop),
-          this.line,
+          denyAndStop,
+          neverAgain,
+          this.editor.el,
+          offersGrant ? this.grant.el : null,
         );
+    this.controls = h(
+      "div",
+      { class: "card-decision" },
+      h(
+        "div",
+        { class: "card-actions" },
+        approve,
+        h("span", { class: "deny-group" }, acp ? null : this.reason, this.denyButton),
+        this.line,
+      ),
+      more,
+    );
     this.el = h(
       "section",
       // A group, not a region: a long conversation holds many cards, often with the same name.
@@ -175,8 +202,6 @@ export class ApprovalCard extends AnswerableCard {
       acp ? acpDetailsView(acp) : null,
       this.args,
       this.approvals,
-      acp ? null : this.editor.el,
-      acp ? null : this.grant.el,
       this.controls,
       this.receipt,
     );

@@ -1,7 +1,8 @@
 // The session's state in words — thinking, waiting for you, ready, failed (with Retry), waiting out
-// a model outage (when the retry comes, a countdown, and Retry now) — plus the demo-model notice
-// and the permission mode switch.
+// a model outage (when the retry comes, a countdown, and Retry now) — plus the demo-model notice (or,
+// for an external agent's session, which agent it is) and the permission mode switch.
 import type { PermissionMode } from "../../../src/protocol/index";
+import { agentNoticeText } from "../agent-notice";
 import { formatRemaining } from "../interaction-view";
 import type { SessionView } from "../session-state";
 import { h, setText } from "./dom";
@@ -27,6 +28,8 @@ export class StatusBar {
     h("strong", { text: "Demo model. " }),
     "No API key is configured, so replies are scripted: the demo asks you a question and requests approval for a tool so you can try the whole flow.",
   );
+  /** Which external agent this session belongs to; shown instead of the demo notice. */
+  readonly agent = h("p", { class: "agent-notice", role: "note", hidden: true });
   private readonly text = h("span", { class: "status-text" });
   private readonly error = h("span", { class: "status-error" });
   private readonly retry: HTMLButtonElement;
@@ -92,6 +95,9 @@ export class StatusBar {
     this.retry.hidden = view.status !== "failed" || !view.lastUserText;
     if (this.mode.value !== view.mode) this.mode.value = view.mode;
     this.demo.hidden = !view.demo;
+    const agent = agentNoticeText(view.agent);
+    this.agent.hidden = agent === null;
+    setText(this.agent, agent ?? "");
   }
 
   /** Counts down to the server's retry time, corrected by the clock skew seen at hello. */
