@@ -4,7 +4,8 @@ import { exportDecisions, fetchDecisions } from "../../../client/grants-api";
 import type { InboxTarget } from "../../../client/inbox-api";
 import type { Decider } from "../../../src/protocol/decider";
 import type { DecisionRecord } from "../../../src/protocol/decisions";
-import { h, setText } from "./dom";
+import { h } from "./dom";
+import { inboxNote, sayNote } from "./inbox-note";
 
 const PAGE = 50;
 
@@ -33,7 +34,7 @@ function who(by: Decider): string {
 
 export class InboxHistory {
   private readonly list = h("ul", { class: "record-list" });
-  private readonly note = h("p", { class: "inbox-alert", role: "status" });
+  private readonly note = inboxNote();
   private readonly tool = h("input", {
     type: "text",
     id: "history-tool",
@@ -107,11 +108,12 @@ export class InboxHistory {
       else this.list.append(...rows);
       this.next = page.next;
       this.more.hidden = page.next === null;
-      setText(this.note, this.list.childElementCount === 0 ? "No decisions recorded yet." : "");
+      sayNote(this.note, this.list.childElementCount === 0 ? "No decisions recorded yet." : "", "neutral");
     } catch (error) {
-      setText(
+      sayNote(
         this.note,
         `Could not load the history: ${error instanceof Error ? error.message : String(error)}`,
+        "problem",
       );
     }
   }
@@ -123,7 +125,11 @@ export class InboxHistory {
       link.click();
       URL.revokeObjectURL(link.href);
     } catch (error) {
-      setText(this.note, `Could not export: ${error instanceof Error ? error.message : String(error)}`);
+      sayNote(
+        this.note,
+        `Could not export: ${error instanceof Error ? error.message : String(error)}`,
+        "problem",
+      );
     }
   }
 

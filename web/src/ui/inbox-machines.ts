@@ -4,12 +4,13 @@
 import type { InboxTarget } from "../../../client/inbox-api";
 import { listMachines, startOnMachine, stopSession } from "../../../client/machines-api";
 import type { MachineView } from "../../../src/protocol/machines";
-import { h, setText } from "./dom";
+import { h } from "./dom";
+import { inboxNote, sayNote } from "./inbox-note";
 
 export class InboxMachines {
   private machines: MachineView[] = [];
   private readonly list = h("ul", { class: "record-list" });
-  private readonly note = h("p", { class: "inbox-alert", role: "status" });
+  private readonly note = inboxNote();
   private readonly machine = h("select", { id: "machine-pick", name: "machine", required: true });
   private readonly agent = h("select", { id: "machine-agent", name: "agent", required: true });
   private readonly folder = h("select", { id: "machine-folder", name: "folder", required: true });
@@ -47,10 +48,14 @@ export class InboxMachines {
     try {
       this.machines = await listMachines(this.target);
     } catch (error) {
-      setText(this.note, `Could not list machines: ${messageOf(error)}`);
+      sayNote(this.note, `Could not list machines: ${messageOf(error)}`, "problem");
       return;
     }
-    setText(this.note, this.machines.length === 0 ? "No machine yet: run `parley daemon` on one." : "");
+    sayNote(
+      this.note,
+      this.machines.length === 0 ? "No machine yet: run `parley daemon` on one." : "",
+      "neutral",
+    );
     this.list.replaceChildren(
       ...this.machines.map((machine) =>
         h(
@@ -91,12 +96,12 @@ export class InboxMachines {
         text: this.text.value,
       });
       this.text.value = "";
-      setText(this.note, `Started ${this.agent.value} on ${label}.`);
+      sayNote(this.note, `Started ${this.agent.value} on ${label}.`, "neutral");
       this.started.append(
         this.startedRow(sessionId, `${this.agent.value} on ${label} in ${this.folder.value}`),
       );
     } catch (error) {
-      setText(this.note, `Not started: ${messageOf(error)}`);
+      sayNote(this.note, `Not started: ${messageOf(error)}`, "problem");
     } finally {
       button.disabled = false;
     }
@@ -121,7 +126,7 @@ export class InboxMachines {
         await stopSession(this.target, sessionId);
         stop.replaceWith(h("span", { class: "record-meta", text: "Stopped" }));
       } catch (error) {
-        setText(this.note, `Could not stop: ${messageOf(error)}`);
+        sayNote(this.note, `Could not stop: ${messageOf(error)}`, "problem");
         stop.disabled = false;
       }
     });

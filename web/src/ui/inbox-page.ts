@@ -145,16 +145,17 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     "main",
     { class: "inbox" },
     alert,
+    // What waits for an answer first, then the sessions; the person's records and settings after.
     cards.el,
     sessions.el,
-    machines?.el ?? null,
+    route.linkToken ? null : startSection,
     grants?.el ?? null,
     history?.el ?? null,
-    route.linkToken ? null : startSection,
-    // Linking a chat account is the person's alone, never an inbox link's.
-    chatLinks?.el ?? null,
+    machines?.el ?? null,
     // Only the person mints agent keys; an inbox link may not (the server refuses it too).
     route.linkToken ? null : new ConnectAgentPanel(target).el,
+    // Linking a chat account is the person's alone, never an inbox link's.
+    chatLinks?.el ?? null,
   );
   root.replaceChildren(header, main);
   document.title = inboxTitle(0);
