@@ -62,6 +62,7 @@ describe.skipIf(!hasChromium)("an ACP agent's approval card", () => {
     expect(await shown.locator(".acp-locations").textContent()).toBe("/p/notes.md:2");
     expect(await shown.locator(".acp-note").textContent()).toContain("no reason");
     expect(await shown.locator(".deny-reason").count()).toBe(0);
+    await shown.locator("summary", { hasText: "More…" }).click();
     expect(await shown.getByRole("button", { name: "Always allow (this session)" }).count()).toBe(0);
     expect(await shown.getByRole("button", { name: "Edit" }).count()).toBe(0);
     await shown.getByRole("button", { name: "Always deny" }).click();

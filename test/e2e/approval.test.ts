@@ -60,6 +60,8 @@ describe.skipIf(!hasChromium)("tool approval through the page", () => {
     );
 
     const third = card(page, "toolu_w3");
+    // Anything beyond the decision itself is one step away, behind More….
+    await third.locator("summary", { hasText: "More…" }).click();
     await third.getByRole("button", { name: "Always allow (this session)" }).click();
     await third.locator(".receipt[data-outcome=approved]").waitFor();
     expect(await third.locator(".receipt").textContent()).toBe("Approved · always allowed this session");

@@ -26,6 +26,7 @@ describe.skipIf(!hasChromium)("edit, then approve, through the page", () => {
     await typeMessage(page, "Save the plan");
     const approval = card(page).locator(".approval-card");
     await approval.waitFor();
+    await approval.locator("summary", { hasText: "More…" }).click();
     await approval.getByRole("button", { name: "Edit" }).click();
     const editor = approval.getByLabel("Arguments as JSON");
     expect(JSON.parse(await editor.inputValue())).toEqual({ key: "plan", text: "Friday" });

@@ -48,6 +48,7 @@ describe.skipIf(!hasChromium)("grants through the page", () => {
     const page = await openDevice(browser, session);
     await typeMessage(page, "Write two notes");
     const first = card(page, "toolu_g1");
+    await first.locator("summary", { hasText: "More…" }).click();
     await first.getByRole("button", { name: "Allow …" }).click();
     const rule = first.getByLabel("Allow");
     expect(await rule.inputValue()).toBe("notes_write");

@@ -39,6 +39,8 @@ describe.skipIf(!hasChromium)("giving a card more time", () => {
     await phone.locator(".approval-card").waitFor();
     expect(await secondsLeft(phone)).toBeLessThanOrEqual(120);
 
+    // More time is one step from the decision, behind More….
+    await laptop.locator(".approval-card").locator("summary", { hasText: "More…" }).click();
     await laptop.getByRole("button", { name: "More time (+10 min)" }).click();
     await phone.waitForFunction(() => {
       const text = document.querySelector(".approval-card .countdown-time")?.textContent ?? "";
@@ -74,11 +76,13 @@ describe.skipIf(!hasChromium)("giving a card more time", () => {
     const group = `.inbox-group[data-session-id="${session.sessionId}"]`;
     await phone.locator(`${group} .approval-card`).waitFor();
 
+    await phone.locator(`${group} .approval-card`).locator("summary", { hasText: "More…" }).click();
     await phone.locator(group).getByRole("button", { name: "More time (+10 min)" }).click();
     await expect.poll(() => secondsLeft(laptop)).toBeGreaterThan(11 * 60);
     // The inbox hears of its own press through its stream, like any other device.
     await expect.poll(() => secondsLeft(phone, group)).toBeGreaterThan(11 * 60);
 
+    await laptop.locator(".approval-card").locator("summary", { hasText: "More…" }).click();
     await laptop.getByRole("button", { name: "More time (+10 min)" }).click();
     await expect.poll(() => secondsLeft(phone, group)).toBeGreaterThan(21 * 60);
     await laptop.getByRole("button", { name: "Approve", exact: true }).click();

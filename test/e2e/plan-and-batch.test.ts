@@ -139,7 +139,9 @@ describe.skipIf(!hasChromium)("plan approval and batch decisions in the page", (
 
     const approval = helper.locator(".approval-card");
     await approval.getByRole("button", { name: "Approve", exact: true }).waitFor();
+    await approval.locator("summary", { hasText: "More…" }).click();
     expect(await approval.getByRole("button", { name: /Always allow/ }).count()).toBe(0);
+    await laptop.locator(".approval-card").locator("summary", { hasText: "More…" }).click();
     expect(
       await laptop
         .locator(".approval-card")

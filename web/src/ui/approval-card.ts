@@ -1,7 +1,7 @@
 // The tool approval card: tool name, risk, the call, then the decision itself — Approve, or Deny with
 // an optional reason — and one "More…" step away Always allow, Allow … for (a grant, only when its rule
-// covers the call), Edit, Deny and stop, Always deny; a countdown and the receipt once any device (or
-// the deadline) decides. An ACP agent's request offers only what ACP can carry back.
+// covers the call), Edit, Deny and stop, Always deny, More time; a countdown and the receipt once any
+// device (or the deadline) decides. An ACP agent's request offers only what ACP can carry back.
 
 import type { Assessment } from "../../../src/assessment/assessment";
 import { assessmentLine } from "../../../src/assessment/assessment-words";
@@ -157,14 +157,19 @@ export class ApprovalCard extends AnswerableCard {
     // A grant is offered only where Parley found its rule covers the call, and never for a high-risk one.
     const offersGrant = grantOffered(interaction.request);
     // An ACP agent takes only the choices it offered: no reason, no edit, no stopping from here.
+    // More time moves there too (it stays beside the countdown only when nothing else is in "More…").
+    const moreTime = this.countdown.moreTimeButton;
     const more = acp
-      ? moreChoices(acp.allowAlways ? always : null, acp.rejectAlways ? neverAgain : null)
+      ? acp.allowAlways || acp.rejectAlways
+        ? moreChoices(acp.allowAlways ? always : null, acp.rejectAlways ? neverAgain : null, moreTime)
+        : null
       : moreChoices(
           always,
           offersGrant ? this.grant.toggle : null,
           this.editor.toggle,
           denyAndStop,
           neverAgain,
+          moreTime,
           this.editor.el,
           offersGrant ? this.grant.el : null,
         );
@@ -246,7 +251,7 @@ export class ApprovalCard extends AnswerableCard {
   }
 
   /**
-   * Only a focused button acts on Enter: Enter elsewhere on the card moves to Approve (so approving
+   * Only a focused button (or "More…") acts on Enter: Enter elsewhere on the card moves to Approve (so approving
    * takes a second, deliberate Enter), Enter in the reason field denies; Esc moves to Deny.
    */
   protected handleCardKey(event: KeyboardEvent): boolean {
@@ -256,6 +261,8 @@ export class ApprovalCard extends AnswerableCard {
       return true;
     }
     if (event.key !== "Enter" || event.target instanceof HTMLButtonElement) return false;
+    // Enter on "More…" opens it, as on any disclosure.
+    if (event.target instanceof HTMLElement && event.target.tagName === "SUMMARY") return false;
     if (this.editor.holds(event.target) || this.grant.el.contains(event.target as Node)) return false;
     if (event.target === this.reason) this.deny(false);
     else if (isTextEntry(event.target)) return false;

@@ -35,6 +35,11 @@ export class Countdown {
     this.el = h("span", { class: "deadline" }, this.timerEl, this.more);
   }
 
+  /** The "more time" button, for a card that shows it elsewhere than beside the countdown. */
+  get moreTimeButton(): HTMLButtonElement {
+    return this.more;
+  }
+
   /** Locks the "more time" button while a request for it is on its way. */
   setMoreTimeBusy(busy: boolean): void {
     this.more.disabled = busy;
