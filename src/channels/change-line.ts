@@ -2,6 +2,7 @@
 // the label of the button that opens the card whole in Parley, where the change is drawn in full.
 import { callDisplay } from "../display/call-display";
 import { changeSummary } from "../display/call-text";
+import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { headAndTail } from "../protocol/head-and-tail";
 import type { InboxCard } from "../protocol/inbox";
 import { inert } from "../protocol/inert-text";
@@ -18,7 +19,7 @@ export interface ChangeLine {
 
 /** The change line of an approval card, or null for a call that changes no file it names. */
 export function changeLineOf(card: Pick<InboxCard, "kind" | "toolName" | "request">): ChangeLine | null {
-  if (card.kind !== "approval") return null;
+  if (card.kind !== PERMISSION_GATE_KIND) return null;
   const request = card.request as { toolName?: unknown; input?: unknown } | null;
   const toolName = typeof request?.toolName === "string" ? request.toolName : card.toolName;
   const display = callDisplay({ toolName, input: request?.input, request });

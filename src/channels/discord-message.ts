@@ -101,7 +101,7 @@ export function discordMessage(card: CardElement): DiscordMessage {
   const seeOnly = rows
     .map((row) => ({
       ...row,
-      components: row.components.filter((b) => "url" in b || b.custom_id.endsWith(`.${SEE_ALL}`)),
+      components: row.components.filter((b) => b.style === STYLE.link || b.custom_id.endsWith(`.${SEE_ALL}`)),
     }))
     .filter((row) => row.components.length > 0);
   return { content: headAndTail(content, MAX_CONTENT), components: seeOnly, allowed_mentions: { parse: [] } };

@@ -1,6 +1,7 @@
 // Which cards a notification may answer by itself (Approve and Deny on the notification): an
 // approval that one answer decides, that Parley assessed as not `high`, and whose whole call fits
 // the notification's text. Everything else — and any card Parley has not assessed — opens the card.
+import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { inert } from "../protocol/inert-text";
 
 /**
@@ -35,7 +36,7 @@ export function assessedLevel(card: ActionableCard): unknown {
 
 /** True when the card's notification may carry Approve and Deny. Fails closed on anything unknown. */
 export function answerableFromNotification(card: ActionableCard): boolean {
-  if (card.kind !== "approval") return false;
+  if (card.kind !== PERMISSION_GATE_KIND) return false;
   if (card.approvals !== undefined && card.approvals !== null) return false;
   if (!QUICK_LEVELS.has(assessedLevel(card))) return false;
   // The notification's answer is a plain approve or deny: never "always", a grant or edited input.

@@ -9,6 +9,7 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/model/anthropic-client.ts": () => import("../../src/model/anthropic-client"),
   "src/tools/html-to-text.ts": () => import("../../src/tools/html-to-text"),
   "src/channels/channel-object.ts": () => import("../../src/channels/channel-object"),
+  "src/machines/machine-object.ts": () => import("../../src/machines/machine-object"),
   "src/channels/telegram-bot.ts": () => import("../../src/channels/telegram-bot"),
   "src/channels/telegram-adapter.ts": () => import("../../src/channels/telegram-adapter"),
   "src/channels/slack-bot.ts": () => import("../../src/channels/slack-bot"),

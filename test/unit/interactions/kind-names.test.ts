@@ -34,6 +34,8 @@ const KNOWN: Record<string, string> = {
   "web/src/ui/inbox-history.ts": "`form` is the HTML element",
   "web/src/ui/inbox-page.ts": "`form` is the HTML element",
   "web/src/ui/landing.ts": "`form` is the HTML element",
+  "web/src/ui/inbox-machines.ts": "`form` is the HTML element",
+  "src/grants/tool-inputs.ts": "`url` is a web tool's input field",
   "bin/acp/acp-progress.ts": "`plan` is an ACP agent's own plan update, not a card",
   "src/protocol/deadline-policy.ts":
     "its `deny` is what a deadline does (the seeds' default), not the command",
@@ -48,6 +50,14 @@ const KNOWN: Record<string, string> = {
   "web/src/ui/batch-bar.ts": "`approve` and `deny` are the batch command's own two decisions",
   "src/agent/batch-decision.ts":
     "`approve` is the batch command's own decision, which never takes a high-risk call",
+  // A notification's Approve and Deny are its own two actions, which answer only a card one plain
+  // approve or deny decides (src/notify/push-actions.ts), never the command's other choices.
+  "src/notify/push-sender.ts": "`approve` and `deny` are a notification's two actions",
+  "src/inbox/inbox-push.ts": "`approve` and `deny` are the decisions a notification's token may carry",
+  "src/tokens/push-answer-token.ts": "`approve` and `deny` are the decisions a push answer token binds",
+  "src/protocol/push-answer.ts": "`approve` and `deny` are a push answer's two decisions",
+  "src/router/push-answer-route.ts": "maps a push answer's `approve` onto the outcome it records",
+  "src/session/inbox-actions.ts": "`approve` and `deny` are a push answer's two decisions",
   "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
   // The bridges are agents outside Parley: on the wire they say which kind of card they open.
   "client/external-agent.ts": "an external agent names the kind of card it opens",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { OPERATOR } from "../../../src/protocol/people";
 import { initialView, reduceView, type SessionView, type ToolItem } from "../../../web/src/session-state";
 import { ev, hello, questionPrompt } from "./events";
 
@@ -95,9 +96,13 @@ describe("session view reducer", () => {
       [1, "user_message", { messageId: "m1", text: "go", queued: false, deviceId: "laptop", by: who }],
       [2, "turn_started", { turnId: "t1", messageId: "m1" }],
       [3, "done", { turnId: "t1", stopReason: "cancelled", usage: null, by: who }],
-      [4, "user_message", { messageId: "m2", text: "again", queued: false, deviceId: "laptop", by: "local" }],
+      [
+        4,
+        "user_message",
+        { messageId: "m2", text: "again", queued: false, deviceId: "laptop", by: OPERATOR },
+      ],
       [5, "turn_started", { turnId: "t2", messageId: "m2" }],
-      [6, "done", { turnId: "t2", stopReason: "cancelled", usage: null, by: "local" }],
+      [6, "done", { turnId: "t2", stopReason: "cancelled", usage: null, by: OPERATOR }],
     );
     const user = view.items.get("user:m1");
     expect(user?.kind === "user" && user.by).toBe(who);

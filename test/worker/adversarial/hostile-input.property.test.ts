@@ -87,11 +87,20 @@ function expectDocumentedRefusal(code: string | undefined, input: string, also =
   expect(expected, `unexpected refusal ${code} for ${input.slice(0, 200)}`).toBe(true);
 }
 
-/** The person's own routes: the inbox, grants, decision record, agent keys and chat links (and the off webhooks beside them). */
+/**
+ * The person's own routes: the inbox, grants, decision record, agent keys, chat links (and the off
+ * webhooks beside them), machines, and stopping a session.
+ */
 function isPersonRoute(route: AppRoute): boolean {
-  return ["/api/inbox", "/api/grants", "/api/decisions", "/api/agent-keys", "/api/channels"].some((root) =>
-    route.path.startsWith(root),
-  );
+  if (route.key === "POST /api/sessions/:id/stop") return true;
+  return [
+    "/api/inbox",
+    "/api/grants",
+    "/api/decisions",
+    "/api/agent-keys",
+    "/api/channels",
+    "/api/machines",
+  ].some((root) => route.path.startsWith(root));
 }
 
 /** A session's token is no one's inbox credential: the person's routes may refuse it as such. */
@@ -109,7 +118,8 @@ describe("the hostile-input suite's coverage", () => {
   it("has a case for every route the Worker registers, so a new route cannot go untested", () => {
     expect(ROUTES.length).toBeGreaterThan(30);
     expect(ROUTES.filter((route) => !(route.key in ROUTE_CASES)).map((route) => route.key)).toEqual([]);
-    // The external routes, owner-token rotation, tickets, batch decisions and the inbox included.
+    // The external routes, owner-token rotation, tickets, batch decisions, the inbox, stopping a
+    // session and machines included.
     for (const key of [
       "POST /api/sessions/:id/decide-batch",
       "POST /api/sessions/:id/interactions",
@@ -119,6 +129,9 @@ describe("the hostile-input suite's coverage", () => {
       "POST /api/inbox/links",
       "POST /api/agent-keys",
       "DELETE /api/agent-keys/:keyId",
+      "POST /api/sessions/:id/stop",
+      "GET /api/machines/connect",
+      "POST /api/machines/:machineId/sessions",
     ])
       expect(ROUTES.map((route) => route.key)).toContain(key);
   });

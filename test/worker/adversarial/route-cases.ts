@@ -100,6 +100,9 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   [`POST ${S}/retry-now`]: { kind: "body", acts: (value) => isEmptyObject(value) },
   [`POST ${S}/extend-deadline`]: command("extend_deadline", bodyOf(ExtendDeadlineCommand)),
   [`POST ${S}/deadline-policies`]: command("set_deadline_policies", bodyOf(SetDeadlinePoliciesCommand)),
+  // Only the person in person stops a session, and this runtime has no person: the session's own
+  // token, with any body, stops nothing.
+  [`POST ${S}/stop`]: { kind: "body", acts: () => false },
   "POST /api/inbox/cards/:sessionId/:interactionId/respond": { kind: "body", acts: () => false },
   "POST /api/inbox/cards/:sessionId/:interactionId/extend": { kind: "params" },
   "POST /api/inbox/links": { kind: "body", acts: valid(MintInboxLinkBody) },
@@ -135,6 +138,11 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "GET /api/channels/see/:code": { kind: "params" },
   // The sign-in of `npm run dev`: this runtime has no GATEWAY_TOKEN, so it answers 404 to any body.
   "POST /api/sign-in": { kind: "body", acts: () => false },
+  // Machines: the socket is a daemon's agent key's alone; the list and a start are the person's, and
+  // this runtime has no person, so no query, machine id or body lists or starts anything.
+  "GET /api/machines/connect": { kind: "query" },
+  "GET /api/machines": { kind: "query" },
+  "POST /api/machines/:machineId/sessions": { kind: "body", acts: () => false },
   // A notification's answer: no hostile body holds a token signed with the deployment's key.
   "POST /api/push/answer": { kind: "body", acts: () => false },
 };

@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_INPUT_BYTES } from "../../../src/protocol";
+import { AgentMessagesPage } from "../../../src/protocol/agent-messages";
 import { api, type CreatedSession, ORIGIN } from "../../helpers/session-harness";
 import { pausedSession, storageFingerprint } from "./channel-fixtures";
 
@@ -168,13 +169,27 @@ const CASES: BadRequest[] = [
     status: 404,
     code: "not_found",
   },
-  {
-    what: "a GET on a command route with 404 not_found",
-    method: "GET",
-    path: "/messages",
-    status: 404,
-    code: "not_found",
-  },
+  // Every command route but POST …/messages, whose GET is the agent's read of the person's messages.
+  ...[
+    "/submit-answers",
+    "/approve",
+    "/deny",
+    "/respond",
+    "/decide-batch",
+    "/cancel",
+    "/end-agent",
+    "/retry-now",
+    "/extend-deadline",
+    "/deadline-policies",
+  ].map(
+    (path): BadRequest => ({
+      what: `a GET on the ${path} command route with 404 not_found`,
+      method: "GET",
+      path,
+      status: 404,
+      code: "not_found",
+    }),
+  ),
   {
     what: "events after=-1 with 400 invalid_input naming after",
     method: "GET",
@@ -271,6 +286,18 @@ describe("malformed HTTP input to a session", () => {
       expect(await observable(session)).toEqual(before);
     });
   }
+
+  it("reads the messages on a GET of the messages route, and sends none", async () => {
+    const session = await pausedSession();
+    const before = await observable(session);
+    const response = await api("GET", `/api/sessions/${session.sessionId}/messages`, {
+      token: session.token,
+    });
+    expect(response.status).toBe(200);
+    const page = AgentMessagesPage.strict().parse(await response.json());
+    expect(page.stopped).toBe(false);
+    expect(await observable(session)).toEqual(before);
+  });
 
   it("stops reading a streamed body without Content-Length once it passes 64 KiB, answers 413 and changes nothing", async () => {
     const session = await pausedSession();
