@@ -1,11 +1,13 @@
 // axe-core finds nothing wrong on a laptop (light) and a phone (dark): the inbox (the start page), the demo
-// session, a session with each kind of card open in turn and then answered, and a subagent's turn.
+// session, a session with each kind of card open in turn and then answered, an external agent's
+// approval card with More… open, and a subagent's turn.
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createSession } from "../../client/session-api";
 import { buildShareUrl } from "../../client/session-link";
 import { expectNoViolations } from "./axe-audit";
 import { hasChromium } from "./browser-env";
+import { externalSession } from "./claude-code-harness";
 import {
   askReply,
   baseUrl,
@@ -166,6 +168,28 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     await auditAll(pages, "a session with every card answered");
     // Seventeen audits in one session: room to spare on a busy two-core machine.
   }, 60_000);
+
+  it("finds nothing on an external agent's approval card with More… open, nor on the agent's notice", async () => {
+    const session = await externalSession(baseUrl(), `audit-more-${crypto.randomUUID()}`);
+    const opened = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/interactions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${session.agentToken}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        kind: "approval",
+        request: { toolName: "Bash", input: { command: "npm run test" } },
+        cwd: "/home/ana/shop",
+      }),
+    });
+    if (opened.status !== 201) throw new Error(`open the card: ${opened.status}`);
+    const pages = await openBoth(session.shareUrl, ".approval-card");
+    for (const page of pages) {
+      await page.locator(".agent-notice").waitFor();
+      await page.locator(".approval-card summary", { hasText: "More…" }).click();
+      await page.getByRole("button", { name: "Allow …" }).click();
+      await page.getByText("Matches ", { exact: false }).first().waitFor();
+    }
+    await auditAll(pages, "an approval card with More… and its grant form open");
+  });
 
   it("finds nothing while the person talks to a subagent", async () => {
     const session = await scriptedSession([
