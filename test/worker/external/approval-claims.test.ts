@@ -21,6 +21,7 @@ describe("an approval an external agent opens", () => {
       toolName: "Bash",
       input: { command: "ls" },
       assessment: expect.objectContaining({ level: "low" }),
+      grantOffer: { rule: "Bash(ls)", covers: true },
     });
     phone.close();
   });
@@ -47,10 +48,32 @@ describe("an approval an external agent opens", () => {
       claim: { risk: "read", description: "Harmless read-only lookup" },
       // Parley's own: an MCP tool whose annotations it never listed is one it cannot read.
       assessment: expect.objectContaining({ level: "medium" }),
+      grantOffer: { rule: "mcp__github__delete_repo", covers: true },
     });
     expect(request).not.toHaveProperty("mcp");
     expect(request).not.toHaveProperty("risk");
     expect(request).not.toHaveProperty("description");
+    phone.close();
+  });
+
+  it("carries Parley's own grant offer, never the agent's: a rule that cannot allow the call is offered as not covering it", async () => {
+    const session = await createExternal();
+    const phone = await connect(session, { device: "phone" });
+    const opened = await openCard(session, {
+      kind: "approval",
+      request: {
+        toolName: "Bash",
+        input: { command: "cat notes > ~/.bashrc" },
+        // The agent claims a tool-wide grant would be fine; Parley decides what a device offers.
+        grantOffer: { rule: "Bash", covers: true },
+      },
+    });
+    expect(opened.status, await opened.clone().text()).toBe(201);
+    const prompt = await phone.waitForEvent("approval_required");
+    expect((prompt.data.request as Record<string, unknown>).grantOffer).toEqual({
+      rule: "Bash(cat notes > ~/.bashrc)",
+      covers: false,
+    });
     phone.close();
   });
 
