@@ -1,10 +1,11 @@
 // Creates a session, streams it, and answers its cards from a script with the typed client.
-// Run against `npm run dev` (the offline demo model asks a question and an approval):
-//   node docs/examples/answer-from-a-script.mjs http://127.0.0.1:8787
+// Run against `npm run dev` (the offline demo model asks a question and an approval), as the person:
+// PARLEY_TOKEN is the GATEWAY_TOKEN that `npm run dev` wrote to .dev.vars.
+//   PARLEY_TOKEN=… node docs/examples/answer-from-a-script.mjs http://127.0.0.1:8787
 import { createSession, SessionClient } from "parley/client";
 
 const baseUrl = process.argv[2] ?? "http://127.0.0.1:8787";
-const { sessionId, token } = await createSession(baseUrl);
+const { sessionId, token } = await createSession(baseUrl, {}, { gatewayToken: process.env.PARLEY_TOKEN });
 const client = new SessionClient({ baseUrl, sessionId, token, deviceId: "script" });
 client.on("events", (events) => {
   for (const event of events) {

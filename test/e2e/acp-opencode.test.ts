@@ -37,9 +37,10 @@ async function start(file: string, args: string[], headless: boolean) {
 }
 
 async function phone(acpSession: string) {
-  const found = new Phone(baseUrl(), await externalSession(baseUrl(), acpSession, "OpenCode"));
+  const session = await externalSession(baseUrl(), acpSession, "OpenCode");
+  const found = new Phone(baseUrl(), session);
   cleanups.push(() => found.close());
-  return found;
+  return { device: found, session };
 }
 
 describe.skipIf(!hasChromium || !hasOpenCode)("parley acp with OpenCode", () => {
@@ -54,7 +55,7 @@ describe.skipIf(!hasChromium || !hasOpenCode)("parley acp with OpenCode", () => 
     const sessionId = await editor.open(box.cwd);
     const turn = editor.prompt("Make the file.");
     const asked = await editor.nextPermission();
-    const device = await phone(sessionId);
+    const { device } = await phone(sessionId);
     const card = await device.nextPrompt();
     expect(card.data.request).toMatchObject({ acp: { kind: "execute", allowAlways: true } });
     await device.respond(card.interactionId, { decision: "approve" });
@@ -64,7 +65,9 @@ describe.skipIf(!hasChromium || !hasOpenCode)("parley acp with OpenCode", () => 
   });
 
   // OpenCode takes half a minute to start here, its plugin installs failing against a closed port.
-  it("headless, exits 0 after the approved command ran", { timeout: 240_000 }, async () => {
+  it("headless, runs the approved command, stays for messages, and exits 0 once the person stops the session", {
+    timeout: 240_000,
+  }, async () => {
     const { box, proxy } = await start("opencode-headless.txt", ["--prompt", "Make the file."], true);
     let acpSession = "";
     await expect
@@ -76,9 +79,18 @@ describe.skipIf(!hasChromium || !hasOpenCode)("parley acp with OpenCode", () => 
         { timeout: 120_000 },
       )
       .not.toBe("");
-    const device = await phone(acpSession);
+    const { device, session } = await phone(acpSession);
     const card = await device.nextPrompt(60_000);
     await device.respond(card.interactionId, { decision: "approve" });
+    await expect.poll(() => proxy.stdout(), { timeout: 120_000 }).toContain("Finished.");
+    // The run stays for the person's messages until they stop the session.
+    expect(proxy.child.exitCode).toBe(null);
+    const stopped = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/cancel`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${session.token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(stopped.status).toBe(200);
     expect(await proxy.exit, proxy.stderr()).toBe(0);
     expect(existsSync(join(box.cwd, "opencode-headless.txt"))).toBe(true);
     expect(proxy.stdout()).toContain("Finished.");

@@ -20,7 +20,13 @@ describe.skipIf(!hasChromium)("a Claude Code bridge given a bad link", () => {
 
   it("parley mcp exits 2 with one line for a link whose token the session does not know", async () => {
     const session = await externalSession(baseUrl(), `links-${Date.now()}`);
-    const forged = session.agentLink.replace(/token=[^&]+/, "token=not-a-real-token");
+    // A token of an agent link's shape (so the bridge starts and asks the session) that the
+    // session never issued: its last characters changed.
+    const forged = session.agentLink.replace(/token=([^&]+)/, (_, token: string) => {
+      const tail = token.slice(-4);
+      const changed = [...tail].map((c) => (c === "A" ? "B" : "A")).join("");
+      return `token=${token.slice(0, -4)}${changed}`;
+    });
     const result = bridge(["mcp", "--link", forged]);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
@@ -31,6 +37,6 @@ describe.skipIf(!hasChromium)("a Claude Code bridge given a bad link", () => {
     const result = bridge(["hook", "--link", "not a link"], '{"hook_event_name":"Stop"}');
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
-    expect(result.stderr).toContain("not a Parley agent link");
+    expect(result.stderr).toContain("holds no token Parley issues");
   });
 });

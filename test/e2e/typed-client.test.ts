@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl } from "./harness";
+import { baseUrl, gatewayToken } from "./harness";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -13,6 +13,7 @@ describe.skipIf(!baseUrl())("the typed client as the package exports it (parley/
   it("runs the example of docs/guide-api.md: creates a session, streams it and answers its question and approval", async () => {
     const run = spawnSync(process.execPath, ["docs/examples/answer-from-a-script.mjs", baseUrl()], {
       cwd: ROOT,
+      env: { ...process.env, PARLEY_TOKEN: gatewayToken() },
       encoding: "utf8",
       timeout: 30_000,
     });
