@@ -3,6 +3,7 @@
 import { evictDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assessCall } from "../../../src/assessment/assess-call";
+import { grantOfferFor } from "../../../src/grants/grant-offer";
 import { inputDigest } from "../../../src/grants/input-digest";
 import { loadShellReader } from "../../../src/grants/shell-reader";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
@@ -88,12 +89,13 @@ describe("the decision record", () => {
         outcome: "approved",
         decidedBy: { kind: "grant", label: "Bash(npm run test:*)", id: grantId, device: null },
         // The card's request as stored: an external agent's risk is kept as its claim, beside
-        // Parley's own assessment of the call.
+        // Parley's own assessment of the call and the grant it may offer.
         inputDigest: inputDigest({
           toolName: "Bash",
           input: { command: "npm run test" },
           claim: { risk: "execute" },
           assessment: assessCall({ toolName: "Bash", input: { command: "npm run test" }, cwd: null }),
+          grantOffer: grantOfferFor({ toolName: "Bash", input: { command: "npm run test" }, cwd: null }),
         }),
         sessionExists: true,
       }),
