@@ -1,11 +1,11 @@
 // Share link tokens: HS256 JWTs (Hono's JWT) naming the session (`sub`), the link (`jti`), its role
 // and expiry, so the Worker checks them without waking the session's object. Owner tokens are a
 // bare HMAC of the session id (session-token.ts), a format a JWT can never take.
-import { sign, verify } from "hono/jwt";
+import { sign } from "hono/jwt";
 import * as z from "zod";
 import { type Access, LinkId, LinkRole } from "../protocol/access";
-import { isCanonicalJwt } from "./base64url";
 import { hmacKey, verifySessionToken } from "./session-token";
+import { signedClaims } from "./signed-claims";
 
 const AUDIENCE = "parley:share-link";
 
@@ -56,21 +56,8 @@ export async function checkAccessToken(
       access: { role: "owner", linkId: null, ...(version > 1 ? { ownerVersion: version } : {}) },
     };
   }
-  // One spelling per token: a JWT segment re-spelled in its last character is refused, not decoded.
-  if (!isCanonicalJwt(token)) return { ok: false, reason: "wrong" };
-  let payload: unknown;
-  try {
-    // The signature first; expiry is judged below, so a forged token is never called "expired".
-    // The key imported once per isolate (hmacKey), not on every request as a string secret would be.
-    payload = await verify(token, await hmacKey(secret), {
-      alg: "HS256",
-      exp: false,
-      nbf: false,
-      iat: false,
-    });
-  } catch {
-    return { ok: false, reason: "wrong" };
-  }
+  const payload = await signedClaims(secret, token);
+  if (payload === null) return { ok: false, reason: "wrong" };
   const claims = Claims.safeParse(payload);
   if (!claims.success || claims.data.sub !== sessionId) return { ok: false, reason: "wrong" };
   if (claims.data.exp !== undefined && claims.data.exp * 1000 <= now) return { ok: false, reason: "expired" };
