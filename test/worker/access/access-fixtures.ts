@@ -42,3 +42,17 @@ export async function createFromAddress(ip: string): Promise<Response> {
     guarded,
   );
 }
+
+/**
+ * Runs `attempt` until it runs inside one window of the creation limiter. The limiter counts in
+ * windows aligned to the wall clock (60 s), so a run that straddles a window's end starts
+ * counting again halfway; a second run of a few seconds cannot straddle one too.
+ */
+export async function inOneLimiterWindow<T>(attempt: () => Promise<T>): Promise<T> {
+  const windowOf = (at: number) => Math.floor(at / 60_000);
+  for (let tries = 0; ; tries++) {
+    const started = windowOf(Date.now());
+    const result = await attempt();
+    if (windowOf(Date.now()) === started || tries === 2) return result;
+  }
+}
