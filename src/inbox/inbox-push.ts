@@ -6,12 +6,13 @@ import type { Config } from "../config";
 import { openedNotice } from "../notify/card-notice";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { Notifier } from "../notify/notifier";
-import { answerableFromNotification, wholeCallText } from "../notify/push-actions";
+import { withNotificationAnswer } from "../notify/push-actions";
 import type { PushExtras } from "../notify/push-sender";
 import {
   MAX_PUSH_DEVICES,
   MAX_PUSH_DEVICES_PER_LINK,
   SqlSubscriptionStore,
+  type StoredSubscription,
   type SubscriberLink,
 } from "../notify/subscription-store";
 import type { ErrorBody } from "../protocol/errors";
@@ -19,7 +20,7 @@ import type { InboxEvent } from "../protocol/inbox";
 import type { CardNotice, PushSubscriptionBody } from "../protocol/notify";
 import { sessionKinds } from "../session/session-kinds";
 import type { SqlCounter } from "../storage/sql-counter";
-import { signPushAnswerToken } from "../tokens/push-answer-token";
+import { pushAnswerTokenFor } from "../tokens/push-answer-token";
 
 export interface InboxPushDeps {
   sql: SqlCounter;
@@ -52,7 +53,7 @@ export class InboxPush {
       now: deps.now,
       isConnected: () => false,
       rearm: () => {},
-      pushExtras: (notice, device) => this.extrasFor(notice, device.deviceId, device.linkId),
+      pushExtras: (notice, device) => this.extrasFor(notice, device),
     });
   }
 
@@ -60,22 +61,21 @@ export class InboxPush {
    * The badge, and for a card its notification may answer, an answer token bound to the card and
    * its deadline: only for a device its person subscribed in person and left the actions on.
    */
-  private async extrasFor(notice: CardNotice, deviceId: string, linkId: string | null): Promise<PushExtras> {
+  private async extrasFor(
+    notice: CardNotice,
+    device: StoredSubscription & { deviceId: string },
+  ): Promise<PushExtras> {
     const extras: PushExtras = { badge: this.deps.waiting() };
-    if (!notice.answerable || notice.change === "resolved" || linkId !== null) return extras;
-    const setting = this.deps.sql.one<{ actions: number; person: string | null }>(
-      `SELECT actions, person FROM push_subscriptions WHERE device_id = ?`,
-      deviceId,
-    );
-    if (setting?.actions !== 1 || !setting.person) return extras;
-    const answerToken = await signPushAnswerToken(this.deps.config.sessionSecret, {
-      sessionId: notice.sessionId,
-      interactionId: notice.card.interactionId,
-      person: setting.person,
-      decisions: ["approve", "deny"],
-      expiresAt: notice.deadline,
+    const person =
+      this.deps.sql.one<{ person: string | null }>(
+        `SELECT person FROM push_subscriptions WHERE device_id = ?`,
+        device.deviceId,
+      )?.person ?? null;
+    const answerToken = await pushAnswerTokenFor(this.deps.config.sessionSecret, notice, {
+      ...device,
+      person,
     });
-    return { ...extras, answerToken };
+    return answerToken ? { ...extras, answerToken } : extras;
   }
 
   /**
@@ -103,11 +103,10 @@ export class InboxPush {
         message: `At most ${MAX_PUSH_DEVICES_PER_LINK} devices may subscribe through one inbox link`,
       };
     }
-    this.subscriptions.put(body.deviceId, body.subscription, link);
+    this.subscriptions.put(body.deviceId, body.subscription, link, body.actions !== false);
     this.deps.sql.run(
       ["push_subscriptions"],
-      `UPDATE push_subscriptions SET actions = ?, person = ? WHERE device_id = ?`,
-      body.actions === false ? 0 : 1,
+      `UPDATE push_subscriptions SET person = ? WHERE device_id = ?`,
       link.linkId === null ? person : null,
       body.deviceId,
     );
@@ -135,17 +134,13 @@ export class InboxPush {
     for (const event of events) {
       if (event.change.type !== "card_opened") continue;
       const card = event.change.card;
-      const notice = openedNotice(card, sessionKinds.summary(card.kind, card.toolName, card.request), {
+      const opened = openedNotice(card, sessionKinds.summary(card.kind, card.toolName, card.request), {
         sessionId: event.sessionId,
         seq: event.seq,
         sessionUrl: "",
         now: this.deps.now(),
       });
-      if (answerableFromNotification(card)) {
-        // Approve on the notification stands beside the whole call: the body leads with it.
-        notice.answerable = true;
-        notice.body = `${wholeCallText(card)}\n${notice.body}`;
-      }
+      const notice = withNotificationAnswer(opened, card);
       for (const deviceId of devices) this.deliveries.enqueue("push", deviceId, notice);
       enqueued = true;
     }

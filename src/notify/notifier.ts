@@ -9,6 +9,7 @@ import { isPromptEvent } from "../protocol/prompt-event";
 import { cardUrl, type NoticeContext, openedNotice, reminderNotice, resolvedNotice } from "./card-notice";
 import { retryAt } from "./delivery-rows";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
+import { withNotificationAnswer } from "./push-actions";
 import { type PushExtras, sendPush } from "./push-sender";
 import type { SendResult } from "./send-result";
 import type { SqlSubscriptionStore, StoredSubscription } from "./subscription-store";
@@ -44,7 +45,7 @@ export interface NotifierDeps {
   isConnected(deviceId: string, linkId: string | null): boolean;
   /** Moves the one alarm to the earliest due row after new deliveries were enqueued. */
   rearm(): void;
-  /** What one device's push adds to its card's notice (the inbox's answer token and badge). */
+  /** What one device's push adds to its card's notice (an answer token; the inbox's badge). */
   pushExtras?(notice: CardNotice, device: { deviceId: string } & StoredSubscription): Promise<PushExtras>;
 }
 
@@ -55,7 +56,10 @@ export class Notifier {
   onEvent(event: SessionEvent): void {
     try {
       const notice = this.noticeFor(event);
-      if (notice) this.enqueue(notice);
+      if (!notice) return;
+      // Only a push may carry Approve and Deny: a webhook's receiver answers through its own link.
+      const pushed = isPromptEvent(event) ? withNotificationAnswer(notice, event.data) : notice;
+      this.enqueue(notice, pushed);
     } catch (error) {
       // A notification must never fail the turn that stored the event.
       console.error("Notifier.onEvent failed", error);
@@ -82,9 +86,9 @@ export class Notifier {
     }
   }
 
-  private enqueue(notice: CardNotice): void {
+  private enqueue(notice: CardNotice, pushed: CardNotice = notice): void {
     if (this.deps.config.push) {
-      for (const deviceId of this.pushTargets(notice)) this.deps.deliveries.enqueue("push", deviceId, notice);
+      for (const deviceId of this.pushTargets(notice)) this.deps.deliveries.enqueue("push", deviceId, pushed);
     }
     if (this.deps.config.webhook) {
       this.deps.deliveries.enqueue("webhook", new URL(this.deps.config.webhook.url).origin, notice);

@@ -3,6 +3,7 @@
 // the notification's text. Everything else — and any card Parley has not assessed — opens the card.
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 import { inert } from "../protocol/inert-text";
+import type { CardNotice } from "../protocol/notify";
 
 /**
  * The longest call a notification shows whole. Platforms fold a notification's body after a few
@@ -63,6 +64,15 @@ export function wholeCallText(card: ActionableCard): string | null {
   const shown = inert(text);
   // A second line would fold out of sight under the first, so a multi-line call opens the card.
   return shown.length <= MAX_WHOLE_CALL_CHARS && !/[\r\n]/.test(shown) ? shown : null;
+}
+
+/**
+ * The push of a card that just opened, marked answerable where the rule allows: Approve then stands
+ * beside the whole call, so the body leads with it. The inbox's pushes and a session's own use this.
+ */
+export function withNotificationAnswer(notice: CardNotice, card: ActionableCard): CardNotice {
+  if (notice.change === "resolved" || !answerableFromNotification(card)) return notice;
+  return { ...notice, answerable: true, body: `${wholeCallText(card)}\n${notice.body}` };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

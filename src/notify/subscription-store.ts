@@ -13,6 +13,8 @@ export interface SubscriberLink {
 
 export interface StoredSubscription extends SubscriberLink {
   subscription: PushSubscriptionJson;
+  /** Whether an approval's notification may carry Approve and Deny (on unless the person turned them off). */
+  actions: boolean;
 }
 
 /** Each subscribed device costs a push per card change; a token holder cannot add them without end. */
@@ -38,28 +40,37 @@ export class SqlSubscriptionStore {
     );
   }
 
-  /** Stores (or replaces) a device's subscription; the caller has checked who may. */
-  put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink): void {
+  /**
+   * Stores (or replaces) a device's subscription, with whether its approvals' notifications carry
+   * Approve and Deny (`actions`, on unless turned off); the caller has checked who may.
+   */
+  put(deviceId: string, subscription: PushSubscriptionJson, link: SubscriberLink, actions = true): void {
     this.sql.run(
       ["push_subscriptions"],
-      `INSERT INTO push_subscriptions (device_id, subscription, url, link_id, at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO push_subscriptions (device_id, subscription, url, link_id, at, actions) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (device_id) DO UPDATE SET subscription = excluded.subscription, url = excluded.url,
-         link_id = excluded.link_id, at = excluded.at`,
+         link_id = excluded.link_id, at = excluded.at, actions = excluded.actions`,
       deviceId,
       JSON.stringify(subscription),
       link.url,
       link.linkId,
       this.now(),
+      actions ? 1 : 0,
     );
   }
 
   get(deviceId: string): StoredSubscription | null {
-    const row = this.sql.one<{ subscription: string; url: string; link_id: string | null }>(
-      `SELECT subscription, url, link_id FROM push_subscriptions WHERE device_id = ?`,
+    const row = this.sql.one<{ subscription: string; url: string; link_id: string | null; actions: number }>(
+      `SELECT subscription, url, link_id, actions FROM push_subscriptions WHERE device_id = ?`,
       deviceId,
     );
     if (!row) return null;
-    return { subscription: Schema.parse(JSON.parse(row.subscription)), url: row.url, linkId: row.link_id };
+    return {
+      subscription: Schema.parse(JSON.parse(row.subscription)),
+      url: row.url,
+      linkId: row.link_id,
+      actions: row.actions === 1,
+    };
   }
 
   /** Who owns the device's subscription: a share link id, null for the owner, undefined when none. */

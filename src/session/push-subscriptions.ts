@@ -43,7 +43,12 @@ export function subscribePush(
       message: `A share link may subscribe at most ${MAX_PUSH_DEVICES_PER_LINK} devices to push`,
     });
   }
-  deps.subscriptions.put(body.deviceId, body.subscription, { url: sessionUrl, linkId: access.linkId });
+  deps.subscriptions.put(
+    body.deviceId,
+    body.subscription,
+    { url: sessionUrl, linkId: access.linkId },
+    body.actions !== false,
+  );
   return { ok: true, result: { deviceId: body.deviceId } };
 }
 

@@ -1,7 +1,9 @@
 // The session's notifier, wired to its stores: card details from the interactions, the page's
-// address from meta, the webhook's own answer link, and the one alarm for delivery deadlines.
+// address from meta, the webhook's own answer link, the answer token of a push its notification may
+// answer (as the session's creator), and the one alarm for delivery deadlines.
 import type { Config } from "../config";
 import { Notifier } from "../notify/notifier";
+import { pushAnswerTokenFor } from "../tokens/push-answer-token";
 import { newSessionId } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";
 import { sessionKinds } from "./session-kinds";
@@ -34,6 +36,13 @@ export function sessionNotifier(
     now: () => state.clock.now(),
     isConnected,
     rearm: () => state.deadlines.rearm(),
+    // A device subscribed with the owner's credential answers as the session's creator, the one
+    // person a push answer may count as (src/session/inbox-actions.ts); a session without one gets none.
+    pushExtras: async (notice, device) => {
+      const person = state.creator();
+      const answerToken = await pushAnswerTokenFor(config.sessionSecret, notice, { ...device, person });
+      return answerToken ? { answerToken } : {};
+    },
   });
 }
 

@@ -3,6 +3,7 @@
 // share link or other token is ever read as one); single use is the session's spent-token row.
 import { sign } from "hono/jwt";
 import * as z from "zod";
+import type { CardNotice } from "../protocol/notify";
 import { InteractionId, SessionId } from "../protocol/session";
 import { hmacKey } from "./session-token";
 import { signedClaims } from "./signed-claims";
@@ -57,6 +58,37 @@ export async function signPushAnswerToken(
     await hmacKey(secret),
     "HS256",
   );
+}
+
+/** What decides whether one device's push of a card carries an answer token. */
+export interface AnsweringDevice {
+  /** The share or inbox link the device subscribed through; null when its person subscribed in person. */
+  linkId: string | null;
+  /** False once the person turned the notification's actions off for this device. */
+  actions: boolean;
+  /** The person an answer from this device counts as; null when no person is known. */
+  person: string | null;
+}
+
+/**
+ * The answer token one device's push of `notice` carries, or null: only for a card marked answerable
+ * (src/notify/push-actions.ts) that is still open, pushed to a device its person subscribed in
+ * person and left the actions on. The inbox's pushes and a session's own both ask here.
+ */
+export async function pushAnswerTokenFor(
+  secret: string,
+  notice: CardNotice,
+  device: AnsweringDevice,
+): Promise<string | null> {
+  if (!notice.answerable || notice.change === "resolved") return null;
+  if (device.linkId !== null || !device.actions || !device.person) return null;
+  return signPushAnswerToken(secret, {
+    sessionId: notice.sessionId,
+    interactionId: notice.card.interactionId,
+    person: device.person,
+    decisions: ["approve", "deny"],
+    expiresAt: notice.deadline,
+  });
 }
 
 export type PushAnswerCheck =

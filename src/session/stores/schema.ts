@@ -119,6 +119,11 @@ const MIGRATIONS: string[][] = [
       seq INTEGER PRIMARY KEY AUTOINCREMENT, message_id TEXT NOT NULL UNIQUE, text TEXT NOT NULL,
       interrupt INTEGER NOT NULL, at INTEGER NOT NULL, delivered_by TEXT, delivered_at INTEGER)`,
   ],
+  [
+    // Per subscribed device: whether an approval's notification carries Approve and Deny (1) or
+    // only opens the card (0), as the inbox keeps it for its own devices.
+    `ALTER TABLE push_subscriptions ADD COLUMN actions INTEGER NOT NULL DEFAULT 1`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */
