@@ -61,6 +61,7 @@ const INBOX_RPC = [
   "addChatLink",
   "removeChatLink",
   "chatCard",
+  "chatMessageSession",
   "chatTextWanted",
   "chatPress",
   "addAgentKey",

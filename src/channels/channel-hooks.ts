@@ -4,6 +4,7 @@
 import type { ChatPlatform } from "../protocol/channels";
 import type { LinkOutcome } from "./account-linking";
 import type { ChannelDirectory, ChatAccount } from "./channel-directory";
+import type { ChatReply } from "./reply-to-session";
 
 /** What a choice needs from the person before it can be sent. */
 export interface TextWanted {
@@ -34,4 +35,9 @@ export interface ChannelHooks {
   seeAll(account: ChatAccount, ref: number, origin: string): Promise<{ url: string } | { refusal: string }>;
   /** A linked account chose `code` on message `ref` (with the text it asked for): what to tell it, or null. */
   chose(account: ChatAccount, ref: number, code: string, text?: string): Promise<string | null>;
+  /**
+   * A linked account replied, in its direct messages, to a message: sent to the session of the card
+   * that message is (src/channels/reply-to-session.ts); what to tell the account.
+   */
+  replied(account: ChatAccount, reply: ChatReply): Promise<string>;
 }

@@ -1,7 +1,7 @@
 // ChannelObject: the one Durable Object behind the chat webhooks. It keeps who each chat account
 // is (link codes, linked accounts, what ended links still owe) and the Chat SDK's state in its
-// SQLite, and turns a verified button press into the card's command, sent to the card's session
-// as the linked person.
+// SQLite, and turns a verified button press into the card's command, and a reply to a card's
+// message into a message, sent to the card's session as the linked person.
 import { DurableObject } from "cloudflare:workers";
 import { configFor } from "../config";
 import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
@@ -205,6 +205,9 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
         inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
       seeAll: (account, ref, origin) => this.seeAll(account, ref, origin),
       chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
+      // Loaded with the first reply: it builds the message command's schema.
+      replied: async (account, reply) =>
+        (await import("./reply-to-session")).replyToSession(this.env, account, reply),
     };
   }
 

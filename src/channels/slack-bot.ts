@@ -1,7 +1,8 @@
 // Slack's side of the channel object: the Chat SDK verifies each request (`X-Slack-Signature` over
 // `v0:<timestamp>:<body>`, refused outside 5 minutes) and routes events, button presses, modal
-// submissions and the `/parley` command; this file links accounts and turns a press into the card's
-// command. Refusals are ephemeral: only the account that pressed sees them.
+// submissions and the `/parley` command; this file links accounts, turns a press into the card's
+// command and a reply in a card's thread into a message to its session. Refusals of a press are
+// ephemeral: only the account that pressed sees them.
 import type { SlackAdapter } from "@chat-adapter/slack";
 import {
   type ActionEvent,
@@ -35,7 +36,8 @@ import { escapeMrkdwn } from "./slack-card";
 export const NOT_LINKED =
   "This Slack account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Slack.";
 export const NOT_DIRECT = "Parley answers only in a direct message with this app.";
-const LINK_HELP = "Send `/parley link <code>` with the code your Parley inbox shows under Link Slack.";
+const LINK_HELP =
+  "Send `/parley link <code>` with the code your Parley inbox shows under Link Slack. To send a card's session a message, reply in the card's thread.";
 /** The callback id of a form filled in a modal; its metadata is `<ref>.f` and each input's id `i<n>`. */
 const FORM_MODAL = "parley-form";
 /** Slack's longest modal title and input label. */
@@ -95,13 +97,37 @@ export class SlackBot {
     await tell(await this.link(event.user, code, threadId));
   }
 
-  /** A direct message to the app: the code alone, or `link <code>`. */
+  /** A direct message to the app: a reply in a card's thread, or else the code alone, or `link <code>`. */
   private async directMessage(thread: Thread, message: Message): Promise<void> {
     if (message.author.isMe || message.author.isBot) return;
+    const raw = message.raw as { ts?: string; thread_ts?: string };
+    // A card is posted at the top of the direct message: its thread's `thread_ts` is the card's `ts`.
+    if (raw.ts && raw.thread_ts && raw.thread_ts !== raw.ts)
+      return this.replied(thread, message, raw.thread_ts, raw.ts);
     const words = message.text.trim().split(/\s+/);
     const code = words[0] === "link" ? words[1] : words.length === 1 ? words[0] : undefined;
     if (!code) return void (await thread.post(LINK_HELP));
     await thread.post(await this.link(message.author, code, thread.id));
+  }
+
+  /** A message in the thread of message `repliedTo`: sent to the session of the card that message is. */
+  private async replied(thread: Thread, message: Message, repliedTo: string, replyId: string) {
+    const account = this.hooks.directory.account("slack", message.author.userId);
+    const told = account
+      ? await this.hooks.replied(account, { repliedTo, text: message.text, replyId })
+      : NOT_LINKED;
+    // Posted as the receipts are, literal: what it says may quote the session's title.
+    const literal = escapeMrkdwn(inert(told));
+    const { channel, threadTs } = this.adapter.decodeThreadId(thread.id);
+    await this.adapter.webClient.chat.postMessage({
+      channel,
+      thread_ts: threadTs || repliedTo,
+      text: literal,
+      blocks: [{ type: "section", text: { type: "plain_text", text: inert(told), emoji: false } }],
+      unfurl_links: false,
+      unfurl_media: false,
+      mrkdwn: false,
+    });
   }
 
   /** Spends `code` for `user`: what to tell them (the person it joined, or why it was refused). */

@@ -1,7 +1,8 @@
 // Telegram's side of the channel object: the Chat SDK verifies each webhook call (the secret token
 // header), drops repeated updates (by update_id, in SQLite) and routes it; this file links accounts
-// (`/start <code>`, `/link <code>`), turns a button press into the card's command, and asks for
-// the text a choice needs with a forced reply, whose reply answers the card.
+// (`/start <code>`, `/link <code>`), turns a button press into the card's command, asks for the
+// text a choice needs with a forced reply, whose reply answers the card, and sends a reply to a
+// card's message to its session.
 import type { TelegramAdapter } from "@chat-adapter/telegram";
 import {
   type ActionEvent,
@@ -29,14 +30,18 @@ export const NOT_LINKED =
   "This Telegram account is not linked to Parley, so it cannot answer. Open your Parley inbox and choose Link Telegram.";
 export const NOT_DIRECT = "Parley answers only in a direct message with this bot.";
 const LINK_HELP = "Send /link followed by the code your Parley inbox shows under Link Telegram.";
-const REPLY_HELP =
-  "To answer a card, press its buttons. To send text (a reason, an answer, feedback), reply to the message where Parley asked for it.";
+export const REPLY_HELP =
+  "To answer a card, press its buttons. To send text (a reason, an answer, feedback), reply to the message where Parley asked for it. To send a card's session a message, reply to the card's message.";
 
 /** The header Telegram sends the webhook's secret token in. */
 const SECRET_HEADER = "x-telegram-bot-api-secret-token";
 
 type TelegramChat = { id: number; type: string };
-type TelegramMessage = { chat?: TelegramChat; reply_to_message?: { message_id: number } };
+type TelegramMessage = {
+  message_id: number;
+  chat?: TelegramChat;
+  reply_to_message?: { message_id: number };
+};
 
 export class TelegramBot {
   private readonly chat: Chat<{ telegram: TelegramAdapter }>;
@@ -132,20 +137,31 @@ export class TelegramBot {
     if (reply) await tell(reply);
   }
 
-  /** A direct message: the reply to a forced reply answers its card's choice with the text. */
+  /**
+   * A direct message: the reply to a forced reply answers its card's choice with the text; a reply
+   * to a card's message (or its receipt) is sent to the card's session as a message.
+   */
   private async replied(thread: Thread, message: Message, hooks: ChannelHooks): Promise<void> {
     const raw = message.raw as TelegramMessage;
     if (raw.chat?.type !== "private") return;
     const account = hooks.directory.account("telegram", message.author.userId);
     if (!account) return void (await thread.post(NOT_LINKED));
     const repliedTo = raw.reply_to_message?.message_id;
-    const prompt =
-      repliedTo === undefined
-        ? null
-        : this.prompts.find("telegram", thread.id, String(repliedTo), account.accountId);
+    if (repliedTo === undefined) return void (await thread.post(REPLY_HELP));
+    const prompt = this.prompts.find("telegram", thread.id, String(repliedTo), account.accountId);
     const text = message.text.trim();
-    if (!prompt || !text) return void (await thread.post(REPLY_HELP));
-    const reply = await hooks.chose(account, prompt.ref, prompt.code, text);
-    if (reply) await thread.post(inert(reply));
+    if (prompt) {
+      if (!text) return void (await thread.post(REPLY_HELP));
+      const reply = await hooks.chose(account, prompt.ref, prompt.code, text);
+      if (reply) await thread.post(inert(reply));
+      return;
+    }
+    // Ids as the sender keeps a card's message: `<chat>:<message>`.
+    const told = await hooks.replied(account, {
+      repliedTo: `${raw.chat.id}:${repliedTo}`,
+      text: message.text,
+      replyId: `${raw.chat.id}:${raw.message_id}`,
+    });
+    await thread.post(inert(told));
   }
 }

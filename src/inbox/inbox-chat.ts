@@ -8,7 +8,11 @@ import type { ChatSender } from "../channels/chat-sender";
 import { DeliveryRows } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxChatLink, InboxChatLinksFrame, InboxEvent } from "../protocol/inbox";
-import type { ChatPressOutcome, InboxChatAccount } from "../session/inbox-report/inbox-rpc";
+import type {
+  ChatMessageSession,
+  ChatPressOutcome,
+  InboxChatAccount,
+} from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
 import { ChatRetention, ERASED_PAYLOAD } from "./inbox-chat-retention";
 import { type ChatDeliveryRow, ChatSending, type ChatSendingPorts, openUrlOf } from "./inbox-chat-sending";
@@ -263,6 +267,21 @@ export class InboxChat {
       messageId: row.message_id,
       progress: row.progress === null ? null : JSON.parse(row.progress),
     };
+  }
+
+  /**
+   * The session whose card message `messageId` (the platform's id, as its sender answered it) was
+   * sent to `linkId`'s account, with the title the inbox knows it by; null for any other message.
+   */
+  sessionOfMessage(linkId: string, messageId: string): ChatMessageSession | null {
+    const row = this.sql.one<{ session_id: string; title: string | null; agent: string }>(
+      `SELECT d.session_id, s.title, s.agent FROM chat_deliveries d JOIN sessions s ON s.session_id = d.session_id
+       WHERE d.link_id = ? AND d.message_id = ? AND d.change = 'opened' AND d.payload != ?`,
+      linkId,
+      messageId,
+      ERASED_PAYLOAD,
+    );
+    return row ? { sessionId: row.session_id, title: row.title ?? row.agent } : null;
   }
 
   /** The text choice `code` of message `ref` asks for first; null when it asks none (or is not offered). */

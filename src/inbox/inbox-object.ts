@@ -267,6 +267,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return this.chat.cardOf(ref, linkId);
   }
 
+  async chatMessageSession(linkId: string, messageId: string) {
+    return this.chat.sessionOfMessage(linkId, messageId);
+  }
+
   async chatTextWanted(ref: number, linkId: string, code: string) {
     return this.chat.textWanted(ref, linkId, code);
   }

@@ -12,6 +12,7 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/machines/machine-object.ts": () => import("../../src/machines/machine-object"),
   "src/channels/telegram-bot.ts": () => import("../../src/channels/telegram-bot"),
   "src/channels/telegram-adapter.ts": () => import("../../src/channels/telegram-adapter"),
+  "src/channels/reply-to-session.ts": () => import("../../src/channels/reply-to-session"),
   "src/channels/slack-bot.ts": () => import("../../src/channels/slack-bot"),
   "src/channels/slack-adapter.ts": () => import("../../src/channels/slack-adapter"),
   "src/channels/discord-bot.ts": () => import("../../src/channels/discord-bot"),

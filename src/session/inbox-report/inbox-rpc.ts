@@ -30,6 +30,12 @@ export type ChatPressOutcome =
   | { type: "unknown" }
   | { type: "not_offered" };
 
+/** The session a card's chat message belongs to, and the title the inbox shows it under. */
+export interface ChatMessageSession {
+  sessionId: string;
+  title: string;
+}
+
 export interface InboxRpc extends Rpc.DurableObjectBranded {
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
   apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
@@ -79,6 +85,8 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   removeChatLink(linkId: string): Promise<void>;
   /** The card behind button data `ref`, when it was sent to chat link `linkId`; null otherwise. */
   chatCard(ref: number, linkId: string): Promise<InboxCard | null>;
+  /** The session of card message `messageId` (the platform's id) sent to chat link `linkId`; null otherwise. */
+  chatMessageSession(linkId: string, messageId: string): Promise<ChatMessageSession | null>;
   /** The text choice `code` of message `ref` asks for before it is sent; null when none. */
   chatTextWanted(
     ref: number,

@@ -54,6 +54,7 @@ function recordingHooks(account: ChatAccount) {
       return { url: `${origin}/api/channels/see/code-${ref}` };
     },
     chose: async () => null,
+    replied: async () => "not in these tests",
     modalOf: async () => null,
     submitModal: async () => null,
   };
