@@ -70,7 +70,7 @@ describe("telegram replies", { timeout: 60_000 }, () => {
     expect(texts).toEqual(["write the plan down", "Use the staging database", "And note it in the log"]);
   });
 
-  it("refuses a reply from an unlinked account, from another linked account, in a group, to an unknown message or over the cap, and the session hears nothing", async () => {
+  it("refuses a reply from an unlinked account, from another linked account, in a group, to an unknown message, empty or over the cap, and the session hears nothing", async () => {
     const bo = new Person("bo.tg-reply-refused@example.com");
     const user = { id: 6611, first_name: "Bo" };
     await link(bo, user);
@@ -102,6 +102,9 @@ describe("telegram replies", { timeout: 60_000 }, () => {
     expect(await lastSaid(user.id)).toBe(
       `Not sent: a message to a session is at most ${MAX_MESSAGE_CHARS} characters.`,
     );
+
+    await sendUpdate(replyFrom(user, card, "   "));
+    expect(await lastSaid(user.id)).toBe("Not sent: only text can be sent to a session.");
 
     await sendUpdate(textFrom(user, "hello, not a reply"));
     expect(await lastSaid(user.id)).toContain(
