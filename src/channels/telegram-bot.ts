@@ -1,8 +1,6 @@
-// Telegram's side of the channel object: the Chat SDK verifies each webhook call (the secret token
-// header), drops repeated updates (by update_id, in SQLite) and routes it; this file links accounts
-// (`/start <code>`, `/link <code>`), turns a button press into the card's command, asks for the
-// text a choice needs with a forced reply, whose reply answers the card, and sends a reply to a
-// card's message to its session.
+// Telegram's side of the channel object, over the Chat SDK (which verifies the secret token header
+// and drops repeated updates): links accounts, turns a press into the card's command, asks for a
+// choice's text with a forced reply, and sends a reply to a card's message to its session.
 import type { TelegramAdapter } from "@chat-adapter/telegram";
 import {
   type ActionEvent,
