@@ -132,6 +132,7 @@ export default defineConfig({
             "test/worker/channels/**",
             "test/worker/budget/**",
             "test/worker/one-person/**",
+            "test/worker/people/**",
             ...CORE_UNIT_TESTS,
           ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
@@ -207,6 +208,30 @@ export default defineConfig({
         ],
         test: { name: "one-person", include: ["test/worker/one-person/**/*.test.ts"], ...shared },
       },
+      // The same deployment without Access, in a runtime of its own: people the operator invites are
+      // people of their own here, which would change what the one-person tests see of the operator.
+      // One file at a time, since every file's operator is the same inbox.
+      {
+        plugins: [
+          cloudflareTest({
+            ...WORKER,
+            miniflare: {
+              bindings: {
+                ...bindings,
+                GATEWAY_TOKEN: ONE_PERSON_GATEWAY_TOKEN,
+                INBOX_DISABLED: "false",
+                APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
+              },
+            },
+          }),
+        ],
+        test: {
+          name: "people",
+          include: ["test/worker/people/without-access/**/*.test.ts"],
+          ...shared,
+          fileParallelism: false,
+        },
+      },
       // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
       // edge), and sessions that report to their creator's inbox.
       {
@@ -237,7 +262,11 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "inbox", include: ["test/worker/inbox/**/*.test.ts"], ...shared },
+        test: {
+          name: "inbox",
+          include: ["test/worker/inbox/**/*.test.ts", "test/worker/people/with-access/**/*.test.ts"],
+          ...shared,
+        },
       },
       // Chat channels: people behind Access (as in the inbox runtime), a Telegram bot and a Slack app
       // whose APIs are recorded stand-ins at the network's edge.

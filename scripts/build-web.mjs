@@ -1,8 +1,10 @@
-// Bundles the browser client (web/src) into web/public, which Workers Assets serves.
+// Bundles the browser client (web/src) into web/public, which Workers Assets serves, with the
+// `parley` command packed beside it (web/public/cli/, scripts/build-cli.mjs).
 
 import { cp, mkdir, readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { buildCliPackage } from "./build-cli.mjs";
 
 const outdir = new URL("../web/public/", import.meta.url).pathname;
 await mkdir(outdir, { recursive: true });
@@ -32,3 +34,7 @@ if (zodInputs.length > 0) {
 // The client's size is a budget worth watching: say it on every build.
 const bundle = await readFile(`${outdir}app.js`);
 console.log(`web/public/app.js: ${bundle.length} bytes, ${gzipSync(bundle).length} gzipped`);
+
+// The command any machine runs with `npx -y <gateway>/cli/parley.tgz`: an asset, never Worker code.
+const cli = await buildCliPackage({ outdir });
+console.log(`web/public/cli/parley.tgz: ${cli.bytes} bytes (parley ${cli.version})`);

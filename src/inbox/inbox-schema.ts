@@ -97,6 +97,14 @@ const MIGRATIONS: string[][] = [
     `ALTER TABLE push_subscriptions ADD COLUMN actions INTEGER NOT NULL DEFAULT 1`,
     `ALTER TABLE push_subscriptions ADD COLUMN person TEXT`,
   ],
+  [
+    // People this person invited to answer their cards (src/inbox/people-store.ts): an invite until
+    // redeemed, then an approver of their own (person_id) until removed; `scope` is JSON.
+    `CREATE TABLE people (
+      invite_id TEXT PRIMARY KEY, name TEXT NOT NULL, scope TEXT NOT NULL, email TEXT,
+      created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, approver_id TEXT UNIQUE, person_id TEXT,
+      redeemed_at INTEGER, removed_at INTEGER)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

@@ -1,6 +1,7 @@
 // "Connect an agent" on the inbox, on a phone: the person mints a key with a label, sees it once
-// with each bridge's snippet filled in, the key creates an external session and nothing else, and
-// revoking it from the list refuses it. The panel passes the accessibility audit.
+// with each bridge's snippet filled in (running the command this gateway serves, no path to edit),
+// the key creates an external session and nothing else, and revoking it from the list refuses it.
+// The panel passes the accessibility audit.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoViolations } from "./axe-audit";
@@ -49,7 +50,12 @@ describe.skipIf(!hasChromium)("Connect an agent on the inbox", () => {
     expect(snippets).toHaveLength(4);
     for (const snippet of snippets) expect(snippet).toContain(key);
     expect(snippets.join("\n")).toContain(`"--agent-key"`);
-    expect(snippets.join("\n")).toContain(baseUrl());
+    // Each bridge runs the command this gateway serves, from the page's own origin: nothing to edit.
+    const cli = `${baseUrl()}/cli/parley.tgz`;
+    expect(snippets[0]).toContain(`"${cli}"`);
+    expect(snippets[1]).toContain(`npx -y ${cli} hook --server ${baseUrl()} --agent-key ${key}`);
+    expect(snippets.join("\n")).not.toMatch(/\/path\/to|parley\.mjs/);
+    expect((await fetch(cli)).status).toBe(200);
     const listed = panel.locator(".agent-key", { hasText: label });
     await listed.waitFor();
     await expectNoViolations(page, "the inbox with a new agent key");

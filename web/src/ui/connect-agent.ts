@@ -4,13 +4,23 @@ import { type InboxTarget, listAgentKeys, mintAgentKey, revokeAgentKey } from ".
 import type { AgentKeyView, MintedAgentKey } from "../../../src/protocol/index";
 import { h, replaceChildren, setText } from "./dom";
 
-/** The copy-ready configuration of each bridge, for `key` on this origin. */
+/** The `parley` command as this gateway serves it: `npx -y` runs it on any machine with Node. */
+export function cliPackageUrl(origin: string): string {
+  return `${origin}/cli/parley.tgz`;
+}
+
+/**
+ * The copy-ready configuration of each bridge, for `key` on this origin: each runs the command the
+ * gateway itself serves (its own version), so nothing in it names a path on the person's machine.
+ */
 export function agentSnippets(origin: string, key: string): Array<{ title: string; text: string }> {
-  const bin = "/path/to/parley/bin/parley.mjs";
+  const parley = ["-y", cliPackageUrl(origin)];
   const mcp = {
-    mcpServers: { parley: { command: "node", args: [bin, "mcp", "--server", origin, "--agent-key", key] } },
+    mcpServers: {
+      parley: { command: "npx", args: [...parley, "mcp", "--server", origin, "--agent-key", key] },
+    },
   };
-  const hook = `node ${bin} hook --server ${origin} --agent-key ${key}`;
+  const hook = ["npx", ...parley, "hook", "--server", origin, "--agent-key", key].join(" ");
   const hooks = {
     hooks: {
       PermissionRequest: [{ matcher: "*", hooks: [{ type: "command", command: hook, timeout: 86400 }] }],
@@ -21,7 +31,7 @@ export function agentSnippets(origin: string, key: string): Array<{ title: strin
     { title: "parley hook (.claude/settings.json)", text: JSON.stringify(hooks, null, 2) },
     {
       title: "Agent SDK",
-      text: `import { parleyCanUseTool } from "parley/agent-sdk";\n\nconst canUseTool = parleyCanUseTool({\n  server: ${JSON.stringify(origin)},\n  agentKey: ${JSON.stringify(key)},\n});`,
+      text: `// npm install ${cliPackageUrl(origin)}\nimport { parleyCanUseTool } from "parley/agent-sdk";\n\nconst canUseTool = parleyCanUseTool({\n  server: ${JSON.stringify(origin)},\n  agentKey: ${JSON.stringify(key)},\n});`,
     },
     {
       title: "Remote endpoint (create the session, then use its agentToken)",

@@ -1,0 +1,87 @@
+// Packs the `parley` command as a package the gateway serves from its own origin (Workers Assets):
+// web/public/cli/parley.tgz and parley-cli-<version>.tgz hold bin/parley.mjs and one self-contained
+// bundle of bin/parley-cli.ts, so `npx -y <gateway>/cli/parley.tgz …` needs Node and nothing else,
+// and `parley/agent-sdk` and `parley/client` for a program that installs the same address.
+// web/public/cli/version.json is the version the gateway reports, for the command to compare.
+
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { packTarball } from "./build-cli-tar.mjs";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/**
+ * Bundles the command and writes its tarballs and version under `<outdir>/cli/`.
+ * @param {{ root?: string; outdir?: string }} [options]
+ * @returns {Promise<{ version: string; tarball: string; bytes: number }>}
+ */
+export async function buildCliPackage({ root = ROOT, outdir = `${ROOT}web/public/` } = {}) {
+  const { version } = JSON.parse(await readFile(`${root}package.json`, "utf8"));
+  const cli = await bundle(`${root}bin/parley-cli.ts`, { platform: "node" });
+  // The Agent SDK is the program's own (it runs Claude Code); everything else is inlined.
+  const agentSdk = await bundle(`${root}client/agent-sdk.ts`, {
+    external: ["@anthropic-ai/claude-agent-sdk"],
+  });
+  const client = await bundle(`${root}client/client.ts`);
+  const manifest = {
+    name: "parley",
+    version,
+    description:
+      "The parley command: bridges from Claude Code, ACP agents and terminals to a Parley gateway.",
+    type: "module",
+    bin: { parley: "bin/parley.mjs" },
+    exports: { "./agent-sdk": "./dist/agent-sdk.js", "./client": "./dist/client.js" },
+    engines: { node: ">=22" },
+  };
+  // The same layout as the checkout (bin/parley.mjs loads ../dist/parley-cli.js and reads
+  // ../package.json), so one entry script serves both.
+  const tarball = packTarball([
+    { path: "package.json", contents: `${JSON.stringify(manifest, null, 2)}\n` },
+    { path: "bin/parley.mjs", contents: await readFile(`${root}bin/parley.mjs`), mode: 0o755 },
+    { path: "dist/parley-cli.js", contents: cli },
+    { path: "dist/agent-sdk.js", contents: agentSdk },
+    { path: "dist/client.js", contents: client },
+  ]);
+  const dir = `${outdir}cli/`;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}parley.tgz`, tarball);
+  await writeFile(`${dir}parley-cli-${version}.tgz`, tarball);
+  await writeFile(
+    `${dir}version.json`,
+    `${JSON.stringify({ version, cli: `/cli/parley-cli-${version}.tgz` })}\n`,
+  );
+  return { version, tarball: `${dir}parley.tgz`, bytes: tarball.length };
+}
+
+/**
+ * One self-contained, minified ES module of `entry`.
+ * @param {string} entry
+ * @param {{ platform?: "node" | "neutral"; external?: string[] }} [options]
+ * @returns {Promise<Uint8Array>}
+ */
+async function bundle(entry, { platform = "neutral", external = [] } = {}) {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform,
+    format: "esm",
+    target: "node22",
+    minify: true,
+    external,
+    // A source map would double the download for a stack trace nobody on the machine reads.
+    sourcemap: false,
+    legalComments: "none",
+    logLevel: "warning",
+    write: false,
+  });
+  const [output] = result.outputFiles;
+  if (!output) throw new Error(`esbuild wrote no bundle of ${entry}`);
+  return output.contents;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { tarball, bytes } = await buildCliPackage();
+  console.log(`${tarball.slice(ROOT.length)}: ${bytes} bytes`);
+}
