@@ -78,6 +78,12 @@ const INBOX_RPC = [
   "decideByGrants",
   "decisions",
   "allDecisions",
+  "invitePerson",
+  "redeemInvite",
+  "people",
+  "approvers",
+  "removePerson",
+  "answering",
 ] as const satisfies readonly (keyof InboxRpc)[];
 
 const CHANNEL_RPC = [

@@ -9,8 +9,9 @@ import { EventStreams } from "../objects/event-streams";
 import { MetaStore } from "../objects/meta-store";
 import { ObjectClock } from "../objects/object-clock";
 import { ReplayBudget } from "../objects/replay-budget";
-import { SOCKET_CLOSE } from "../objects/socket-access";
+import { closeSocket, SOCKET_CLOSE, sendToEvery } from "../objects/socket-access";
 import { SpentTickets } from "../objects/spent-tickets";
+import type { NewInvite } from "../people/people-terms";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { ErrorBody } from "../protocol/errors";
@@ -21,6 +22,7 @@ import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { InboxRpc } from "../session/inbox-report/inbox-rpc";
 import { SqlCounter } from "../storage/sql-counter";
+import { approverIdOf } from "./approver-tag";
 import { DecisionStore } from "./decision-store";
 import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
@@ -29,12 +31,12 @@ import { chatSenderFor, liveChatLinks } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import { inboxDeadlineSources } from "./inbox-deadline-sources";
 import { InboxLinks } from "./inbox-links";
+import { InboxPeople } from "./inbox-people";
 import { InboxPush } from "./inbox-push";
 import { migrateInbox } from "./inbox-schema";
+import { openInboxSocket } from "./inbox-socket";
 import { InboxStore } from "./inbox-store";
-import { type InboxStreamRequest, PERSON_TAG, readInboxStreamRequest } from "./inbox-stream-request";
-
-const REPLAY_PAGE = 500;
+import { PERSON_TAG, readInboxStreamRequest } from "./inbox-stream-request";
 
 const REPLAY_SPENT: ErrorBody = {
   code: "rate_limited",
@@ -47,6 +49,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   private readonly decisionStore: DecisionStore;
   private readonly links: InboxLinks;
   private readonly agentKeys: InboxAgentKeys;
+  private readonly invited: InboxPeople;
   private readonly tickets: SpentTickets;
   // Not readonly: a test may swap in a smaller budget to spend it quickly.
   private replayBudget = new ReplayBudget(() => this.clock.now());
@@ -72,6 +75,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     this.store = new InboxStore(sql, this.clock.now, this.decisionStore);
     this.links = new InboxLinks(sql, this.clock.now);
     this.agentKeys = new InboxAgentKeys(sql, this.clock.now);
+    this.invited = new InboxPeople(sql, this.clock.now, ctx, (person) => this.store.view(person));
     this.tickets = new SpentTickets(new MetaStore(sql), this.clock.now);
     this.push = new InboxPush({
       sql,
@@ -109,6 +113,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     });
     for (const frame of frames) this.broadcast(frame);
     if (pushes) this.deadlines.rearm();
+    await this.invited.refresh();
     return { appliedThrough };
   }
 
@@ -120,6 +125,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     });
     if (frame) this.broadcast(frame);
     this.deadlines.rearm();
+    await this.invited.refresh();
   }
 
   /** One transaction; a rollback also drops the reads the stores keep (SqlCounter.keptUntilWritten). */
@@ -175,7 +181,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   override async fetch(request: Request): Promise<Response> {
     const opened = readInboxStreamRequest(request);
     if (!opened.ok) return Response.json({ code: "invalid_input", message: opened.message }, { status: 400 });
-    if (opened.tag !== PERSON_TAG && !this.links.isLive(opened.tag)) {
+    const approverId = approverIdOf(opened.tag);
+    if (approverId && !(opened.kind === "ws" && this.invited.store.live(approverId)))
+      return Response.json({ code: "forbidden", message: "This approver was removed" }, { status: 403 });
+    if (opened.tag !== PERSON_TAG && !approverId && !this.links.isLive(opened.tag)) {
       return Response.json(
         { code: "forbidden", message: "This inbox link was revoked or has expired" },
         { status: 403 },
@@ -187,6 +196,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       (this.replayBudget.allows(opened.tag) ? null : REPLAY_SPENT) ??
       this.tickets.spend(request, opened.tag);
     if (refused) return Response.json(refused, { status: refused.code === "forbidden" ? 403 : 429 });
+    if (approverId) return this.invited.openSocket(opened.person, approverId);
     // The person's own chat accounts are theirs to see, never an inbox link's.
     const view = this.store.view(opened.person);
     const hello = {
@@ -198,22 +208,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         this.replayBudget.charge(opened.tag, bytes),
       );
     }
-    return this.openSocket(opened, hello);
-  }
-
-  private openSocket(opened: InboxStreamRequest, hello: { type: "hello" }): Response {
-    const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server, [opened.tag]);
-    // Hello and replay are sent synchronously after accepting, so no live event slips between.
-    server.send(JSON.stringify(hello));
-    for (let cursor = opened.after; ; ) {
-      const frames = this.store.framesAfter(cursor, REPLAY_PAGE);
-      this.replayBudget.send(server, opened.tag, frames);
-      const last = frames[frames.length - 1];
-      if (!last || frames.length < REPLAY_PAGE) break;
-      cursor = (JSON.parse(last) as { seq: number }).seq;
-    }
-    return new Response(null, { status: 101, webSocket: client });
+    return openInboxSocket(this.ctx, opened, hello, this.store, this.replayBudget);
   }
 
   async addLink(
@@ -339,6 +334,32 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return this.agentKeys.renewSessionSalt(key, erased);
   }
 
+  async invitePerson(invite: NewInvite) {
+    return this.invited.store.invite(invite);
+  }
+
+  async redeemInvite(inviteId: string, approverId: string, signedInAs: string | null) {
+    return this.invited.store.redeem(inviteId, approverId, signedInAs);
+  }
+
+  async people() {
+    return this.invited.store.list();
+  }
+
+  /** Approvers who may answer now, as the escalation path reaches them (`{ personId, name, email? }`). */
+  async approvers() {
+    return this.invited.store.contacts();
+  }
+
+  async removePerson(id: string) {
+    return this.invited.remove(id);
+  }
+
+  /** The cards approver `approverId` answers for this inbox's person `inviter`; null once removed. */
+  async answering(inviter: string, approverId: string) {
+    return this.invited.scoped(inviter, approverId);
+  }
+
   /** Closes every stream and socket opened with `tag` (a revoked inbox link). */
   async closeStreams(tag: string, code: number, reason: string): Promise<void> {
     this.endStreams(tag, code, reason);
@@ -346,13 +367,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   private endStreams(tag: string, code: number, reason: string): void {
     this.streams.close(tag);
-    for (const ws of this.ctx.getWebSockets(tag)) {
-      try {
-        ws.close(code, reason);
-      } catch {
-        // Already closing.
-      }
-    }
+    for (const ws of this.ctx.getWebSockets(tag)) closeSocket(ws, code, reason);
   }
 
   override async webSocketMessage(): Promise<void> {
@@ -360,32 +375,22 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code === 1005 ? 1000 : code, reason);
-    } catch {
-      // Already closed.
-    }
+    closeSocket(ws, code === 1005 ? 1000 : code, reason);
   }
 
   override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
     console.error("InboxObject.webSocketError", error);
-    try {
-      ws.close(1011, "Connection error");
-    } catch {
-      // Already closed.
-    }
+    closeSocket(ws, 1011, "Connection error");
   }
 
   /** Sends `frame` to every stream and socket, or to the sockets opened with `tag` (not a stored event). */
   private broadcast(frame: string, tag?: string): void {
     if (tag === undefined) this.streams.broadcast(frame);
-    for (const ws of this.ctx.getWebSockets(tag)) {
-      try {
-        ws.send(frame);
-      } catch {
-        // A socket closing mid-broadcast must not stop the others.
-      }
-    }
+    // An approver's socket gets only its scoped view (InboxPeople.refresh), never the inbox's frames.
+    sendToEvery(
+      this.ctx.getWebSockets(tag).filter((ws) => !this.invited.isApprovers(ws)),
+      frame,
+    );
   }
 
   /** The test-only door (src/object-shell.ts). */

@@ -31,6 +31,7 @@ import { inboxRoutes } from "./inbox-routes";
 import { linkRoutes } from "./link-routes";
 import { machineRoutes } from "./machine-routes";
 import { ownerTokenRoutes } from "./owner-token-routes";
+import { peopleRoutes } from "./people-routes";
 import { identifyPerson, personOf } from "./person";
 import { pushAnswerRoutes } from "./push-answer-route";
 import { readJsonBody } from "./read-json-body";
@@ -226,6 +227,7 @@ app.route("/api/agent-keys", agentKeyRoutes);
 app.route("/api/machines", machineRoutes);
 app.route("/api/grants", grantRoutes);
 app.route("/api/decisions", decisionRoutes);
+app.route("/api/people", peopleRoutes);
 
 app.all("/api/*", () => {
   throw new HttpError("not_found", "No such API route");

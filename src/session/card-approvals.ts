@@ -4,6 +4,7 @@ import * as z from "zod";
 import type { CardApprovals, CardApprover } from "../agent/ports";
 import type { Config } from "../config";
 import { approvalsNeeded } from "../grants/approvals-needed";
+import type { MetaStore } from "../objects/meta-store";
 import type { ApprovalCount } from "../protocol/approval-count";
 import type { ApprovalPolicies } from "../protocol/approval-policy";
 import { ONE_PERSON_ONLY } from "../protocol/approval-words";
@@ -14,23 +15,41 @@ const Approvers = z.array(z.object({ key: z.string(), decider: Decider, at: z.nu
 
 /**
  * Why a card needing a second person cannot get one in this deployment: without Cloudflare Access
- * every credential leads back to one person (the operator), so only Access identities are people
- * a second approval can come from.
+ * every credential leads back to one person (the operator), so only Access identities — and
+ * people the operator invited (src/people), who are people of their own — can give a second approval.
  */
 export function approvalsUnreachable(config: Pick<Config, "access">): string | null {
   return config.access ? null : ONE_PERSON_ONLY;
 }
 
+/** The meta row saying the session's person had an invited approver when a card last opened. */
+const APPROVER_KNOWN = "invited_approver_known";
+
 export class SqlCardApprovals implements Omit<CardApprovals, "needed"> {
   // INVARIANT: set once by the session's wiring from the deployment's config (approvalsUnreachable),
   // which an instance never sees change; a new instance is wired again.
-  unreachable: string | null = null;
+  deploymentReach: string | null = null;
 
   /** `owner` reads the session's creator, whom answers naming no person count as. */
   constructor(
     private readonly sql: SqlCounter,
     readonly owner: () => string | null,
+    private readonly meta: MetaStore,
   ) {}
+
+  /**
+   * Why a second approval cannot come: the deployment's reason, unless the person has an invited
+   * approver (learnt from their inbox before an approval opens, kept so a reload says the same).
+   */
+  get unreachable(): string | null {
+    return this.deploymentReach && this.meta.string(APPROVER_KNOWN) !== "1" ? this.deploymentReach : null;
+  }
+
+  /** What the person's inbox said just now: whether they have an invited approver. */
+  noteApprovers(known: boolean): void {
+    if ((this.meta.string(APPROVER_KNOWN) === "1") !== known)
+      this.meta.set(APPROVER_KNOWN, known ? "1" : "0");
+  }
 
   /** The port the loop uses: these rows, and how many approvals `policies` ask of a call. */
   withPolicies(policies: ApprovalPolicies): CardApprovals {

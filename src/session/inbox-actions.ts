@@ -6,6 +6,7 @@
 
 import { answerableFromNotification } from "../notify/push-actions";
 import { SpentTickets } from "../objects/spent-tickets";
+import { approverAnswerRefusal } from "../people/approver-answer";
 import type { Access, LinkRole, ShareLinkView } from "../protocol/access";
 import type { ChatPlatform } from "../protocol/channels";
 import type { SessionCommand } from "../protocol/commands";
@@ -29,7 +30,12 @@ export type InboxActor =
       linkId: string;
       role: Extract<LinkRole, "answer" | "view">;
       label: string | null;
-    };
+    }
+  /**
+   * Someone `person` invited to answer their cards: a person of their own (`personId`), who answers
+   * one card at a time and counts as a second person (src/people, docs/guide-people.md).
+   */
+  | { kind: "approver"; person: string; approverId: string; personId: string; name: string };
 
 /**
  * What the inbox asks: a card command, a notification's answer (its token checked by the Worker,
@@ -70,6 +76,7 @@ export function chatAnswerer(account: { platform: ChatPlatform; name: string }):
  * owner, whatever owner token is current; a link as a share link of its role.
  */
 export function inboxActorAccess(actor: InboxActor): Access {
+  if (actor.kind === "approver") return { role: "answer", linkId: actor.approverId };
   return actor.kind === "inbox_link"
     ? { role: actor.role, linkId: actor.linkId }
     : { role: "owner", linkId: null };
@@ -89,7 +96,11 @@ export function inboxActorDevice(actor: InboxActor): string {
  * linked chat account from chat, known by its platform and account id. Each counts as the person.
  */
 export function inboxActorDecider(actor: InboxActor): Decider {
-  // Every inbox actor is its person's: the person, their linked account, a link they minted.
+  if (actor.kind === "approver") {
+    const { name, personId } = actor;
+    return { kind: "person", label: name, id: personId, device: "page", personId };
+  }
+  // Every other inbox actor is its person's: the person, their linked account, a link they minted.
   const personId = actor.person;
   if (actor.kind === "person")
     return { kind: "person", label: actor.person, id: actor.person, device: "page", personId };
@@ -107,6 +118,7 @@ function bucketOf(actor: InboxActor): string {
   if (actor.kind === "person") return "inbox:person";
   if (actor.kind === "push") return "inbox:push";
   if (actor.kind === "chat") return `inbox:${inboxActorDevice(actor)}`;
+  if (actor.kind === "approver") return `inbox:approver:${actor.approverId}`;
   return `inbox:${actor.linkId}`;
 }
 
@@ -135,6 +147,7 @@ export function runInboxAction(
     if (actor.kind !== "push") refuse("forbidden", "Only a notification's answer token answers this way");
     return answerFromPush(host, actor, action.answer);
   }
+  if (actor.kind === "approver") refuseBeyondApprover(host, action);
   if (action.type === "command") {
     // Never an owner token's version (inboxActorAccess): a rotation of the token leaves the person
     // their inbox; a link is refused what a share link of its role is refused.
@@ -157,6 +170,19 @@ export function runInboxAction(
   if (!known) return { ok: true, result: { revoked: false } };
   revokeLink(host, linkId);
   return { ok: true, result: { revoked: true } };
+}
+
+/**
+ * An invited approver answers a card, once, as asked: never more time, a session's link, a grant,
+ * "always", an edit or a stop (src/people/approver-answer.ts), whatever door the Worker used.
+ */
+function refuseBeyondApprover(host: InboxActionHost, action: InboxAction): void {
+  const command = action.type === "command" ? action.command : null;
+  if (command?.type !== "respond" || command.interactionId === undefined)
+    refuse("forbidden", "An invited approver may only answer cards, each by its interactionId");
+  const kind = host.state.interactions.get(command.interactionId)?.kind;
+  const refusal = kind ? approverAnswerRefusal(kind, command.response) : null;
+  if (refusal) refuse("forbidden", refusal);
 }
 
 /**

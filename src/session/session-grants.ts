@@ -13,7 +13,7 @@ import { externalAgentOf, SqlExternalKeys } from "./external-session";
 import type { InboxRpc } from "./inbox-report/inbox-rpc";
 import type { SessionState } from "./session-state";
 
-export type GrantInbox = Pick<InboxRpc, "decideByGrants" | "addGrant">;
+export type GrantInbox = Pick<InboxRpc, "decideByGrants" | "addGrant" | "approvers">;
 
 export { PARLEY_AGENT };
 
@@ -46,10 +46,28 @@ export class SessionGrants {
     const place = this.place();
     if (!this.inbox || !creator || !place || calls.length === 0) return calls.map(() => null);
     try {
-      return await this.inbox(creator).decideByGrants({ ...place, calls });
+      const inbox = this.inbox(creator);
+      const [verdicts] = await Promise.all([
+        inbox.decideByGrants({ ...place, calls }),
+        this.noteApprovers(inbox),
+      ]);
+      return verdicts;
     } catch (error) {
       console.warn("SessionGrants.decide: the inbox did not answer; asking a person", error);
       return calls.map(() => null);
+    }
+  }
+
+  /**
+   * Without Access a second approval can come only from someone the person invited: asked with the
+   * grants, so a card opening next says whether its second person can come. A failure says nothing new.
+   */
+  private async noteApprovers(inbox: GrantInbox): Promise<void> {
+    if (this.state.cardApprovals.deploymentReach === null) return;
+    try {
+      this.state.cardApprovals.noteApprovers((await inbox.approvers()).length > 0);
+    } catch (error) {
+      console.warn("SessionGrants: the inbox did not say whether the person has an approver", error);
     }
   }
 

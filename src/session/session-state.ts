@@ -93,7 +93,7 @@ export class SessionState {
     this.queue = new SqlMessageQueue(this.sql, now);
     this.interactions = new SqlInteractionStore(this.sql);
     this.cardDeadlines = new SqlCardDeadlines(this.sql, () => this.interactions.pendingIds());
-    this.cardApprovals = new SqlCardApprovals(this.sql, () => this.meta.string("creator"));
+    this.cardApprovals = new SqlCardApprovals(this.sql, () => this.meta.string("creator"), this.meta);
     this.results = new SqlToolResultStore(this.sql, now);
     this.rules = new SqlPermissionRuleStore(this.sql, now);
     this.notes = new SqlNotesStore(this.sql, now);

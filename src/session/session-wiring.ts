@@ -55,7 +55,7 @@ export function wireSessionState(wiring: SessionWiring): { state: SessionState; 
       console.error("SessionObject could not record the refused write", again);
     }
   };
-  state.cardApprovals.unreachable = approvalsUnreachable(wiring.config);
+  state.cardApprovals.deploymentReach = approvalsUnreachable(wiring.config);
   inboxReport = sessionInboxReport(state, wiring.config, wiring.env);
   state.deadlines.add(
     ...sessionDeadlineSources(

@@ -1,6 +1,15 @@
 // The RPC surface a session (and the Worker) needs of a person's Inbox object, declared beside the
 // session that reports to it so the inbox builds on the session's parts, never the other way round.
 
+import type { AnsweringView } from "../../people/answering-view";
+import type {
+  ApproverContact,
+  ApproverView,
+  InviteView,
+  NewInvite,
+  PeopleView,
+  RedeemRefusal,
+} from "../../people/people-terms";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../../protocol/agent-keys";
 import type { ChatPlatform } from "../../protocol/channels";
 import type { SessionCommand } from "../../protocol/commands";
@@ -37,6 +46,22 @@ export interface ChatMessageSession {
 }
 
 export interface InboxRpc extends Rpc.DurableObjectBranded {
+  /** Records an invite to answer this person's cards; null when they keep too many people. */
+  invitePerson(invite: NewInvite): Promise<InviteView | null>;
+  /** Spends an invite once: its redeemer becomes approver `approverId` (as `signedInAs` behind Access). */
+  redeemInvite(
+    inviteId: string,
+    approverId: string,
+    signedInAs: string | null,
+  ): Promise<{ ok: true; approver: ApproverView } | { ok: false; reason: RedeemRefusal }>;
+  /** The person's approvers and invites waiting. */
+  people(): Promise<PeopleView>;
+  /** The approvers who may answer now: `{ personId, name, email? }` (the email behind Access only). */
+  approvers(): Promise<ApproverContact[]>;
+  /** Removes an approver (by person id) or an invite (by invite id); their sockets close at once. */
+  removePerson(id: string): Promise<ApproverView | InviteView | null>;
+  /** The cards approver `approverId` answers for `inviter` (this inbox's person); null once removed. */
+  answering(inviter: string, approverId: string): Promise<AnsweringView | null>;
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
   apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
   /** Removes a deleted or expired session and its cards. */
