@@ -84,8 +84,15 @@ export function readBridgeArgs(
   };
 }
 
-/** Connects the bridge's agent: finds or creates the session keyed by `key`. */
-export function connectAgent(settings: BridgeSettings, key: string | undefined): Promise<ExternalAgent> {
+/**
+ * Connects the bridge's agent: finds or creates the session keyed by `key`, telling a new one the
+ * folder the agent works in (`cwd`, when the bridge knows it) for its page to show.
+ */
+export function connectAgent(
+  settings: BridgeSettings,
+  key: string | undefined,
+  cwd?: string,
+): Promise<ExternalAgent> {
   return ExternalAgent.connect(
     {
       name: settings.name,
@@ -95,6 +102,7 @@ export function connectAgent(settings: BridgeSettings, key: string | undefined):
       ...(settings.link ? { link: settings.link } : {}),
       ...(settings.title ? { title: settings.title } : {}),
       ...(key ? { key } : {}),
+      ...(cwd ? { cwd } : {}),
     },
     Date.now() + settings.unreachableMs,
   );

@@ -136,7 +136,11 @@ export async function runHook(args: string[]): Promise<void> {
   const event = input.hook_event_name;
   const asking = event === "PermissionRequest" || event === "PreToolUse";
   const reachMs = asking ? settings.unreachableMs : Math.min(settings.unreachableMs, PROGRESS_REACH_MS);
-  const agentReady = connectAgent({ ...settings, unreachableMs: reachMs }, input.session_id);
+  const agentReady = connectAgent(
+    { ...settings, unreachableMs: reachMs },
+    input.session_id,
+    AgentCwd.safeParse(input.cwd).data,
+  );
   try {
     if (asking) {
       const decision = await ask(agentReady, input, settings);

@@ -67,6 +67,7 @@ export function parleyCanUseTool(options: ParleyCanUseToolOptions): CanUseTool {
         ...(options.token ? { token: options.token } : {}),
         ...(options.link ? { link: options.link } : {}),
         ...(options.title ? { title: options.title } : {}),
+        ...(cwd ? { cwd } : {}),
       },
       Date.now() + unreachableMs,
     ).then(

@@ -45,6 +45,8 @@ export interface ExternalAgentOptions {
   /** The agent's own session id: the same key finds the same session again. */
   key?: string;
   title?: string;
+  /** The folder the agent works in (absolute): the session's page says where it runs. */
+  cwd?: string;
   fetch?: typeof fetch;
   createSocket?: (url: string) => SocketLike;
 }
@@ -175,6 +177,7 @@ export class ExternalAgent {
       name: options.name,
       ...(options.key ? { key: options.key } : {}),
       ...(options.title ? { title: options.title } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     };
     const created = await withRetry(
       () =>

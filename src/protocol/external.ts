@@ -33,6 +33,20 @@ export const ExternalKey = z
   .max(MAX_EXTERNAL_KEY_CHARS, `key must be at most ${MAX_EXTERNAL_KEY_CHARS} characters`)
   .regex(/^[\x21-\x7e]+$/, "key must be printable ASCII without spaces");
 
+/** Longest working folder a bridge may report (Linux's PATH_MAX). */
+export const MAX_CWD_CHARS = 4096;
+
+/**
+ * The folder the agent's process works in, as its bridge reports it (Claude Code's hook input,
+ * the Agent SDK's options, ACP's session/new): what relative path rules resolve against.
+ */
+export const AgentCwd = z
+  .string()
+  .min(1, "cwd must not be empty")
+  .max(MAX_CWD_CHARS, `cwd must be at most ${MAX_CWD_CHARS} characters`)
+  .refine((cwd) => cwd.startsWith("/"), "cwd must be an absolute path (starting with /)")
+  .refine((cwd) => !/[\0\n\r]/.test(cwd), "cwd must be one line without NUL characters");
+
 /** `agent` in `POST /api/sessions`: a session for an agent that runs elsewhere. */
 export const ExternalAgentSpec = z.strictObject({
   kind: z.literal("external"),
@@ -49,6 +63,8 @@ export const ExternalAgentSpec = z.strictObject({
   /** The agent's own session id: the same creator and key find the same session again. */
   key: ExternalKey.optional(),
   title: z.string().trim().max(200).optional(),
+  /** The folder the agent works in, as its bridge knows it at start: the page says where it runs. */
+  cwd: AgentCwd.optional(),
 });
 export type ExternalAgentSpec = z.infer<typeof ExternalAgentSpec>;
 
@@ -74,20 +90,6 @@ export const AgentKeySessionResponse = CreateExternalSessionResponse.omit({
   websocketUrl: true,
 });
 export type AgentKeySessionResponse = z.infer<typeof AgentKeySessionResponse>;
-
-/** Longest working folder a bridge may report (Linux's PATH_MAX). */
-export const MAX_CWD_CHARS = 4096;
-
-/**
- * The folder the agent's process works in, as its bridge reports it (Claude Code's hook input,
- * the Agent SDK's options, ACP's session/new): what relative path rules resolve against.
- */
-export const AgentCwd = z
-  .string()
-  .min(1, "cwd must not be empty")
-  .max(MAX_CWD_CHARS, `cwd must be at most ${MAX_CWD_CHARS} characters`)
-  .refine((cwd) => cwd.startsWith("/"), "cwd must be an absolute path (starting with /)")
-  .refine((cwd) => !/[\0\n\r]/.test(cwd), "cwd must be one line without NUL characters");
 
 const openFields = {
   /** A registered interaction kind: question, approval, form, plan, url. */

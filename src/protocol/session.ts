@@ -118,6 +118,10 @@ export const ExternalAgentView = z.object({
   kind: z.literal("external"),
   name: z.string(),
   title: z.string().nullable(),
+  /** The folder it works in, as its bridge reported it; absent while unknown. Agent-given text. */
+  folder: z.string().optional(),
+  /** The machine it runs on, for a session a machine's daemon started (its label); absent otherwise. */
+  machine: z.string().optional(),
 });
 export type ExternalAgentView = z.infer<typeof ExternalAgentView>;
 

@@ -76,6 +76,8 @@ export async function createExternalSession(
         title: agent.title || null,
         key: agent.key ?? null,
         agentKeyId: c.get("agentKey")?.keyId ?? null,
+        folder: agent.cwd ?? null,
+        machine: null,
       },
       ...(body.deadlinePolicies ? { deadlinePolicies: body.deadlinePolicies } : {}),
     });

@@ -53,7 +53,8 @@ machineRoutes.post("/:machineId/sessions", async (c) => {
   const machines = machinesStub(c.env, person);
   // Refused before anything is made: a bad request changes nothing.
   const protocol = orThrow(await machines.check(machineId.data, body));
-  const { sessionId, agentLink } = await createMachineSession(c, person, machineId.data, body);
+  const machine = (await machines.list()).find((one) => one.machineId === machineId.data)?.label ?? null;
+  const { sessionId, agentLink } = await createMachineSession(c, person, machineId.data, body, machine);
   const started = await machines.start(machineId.data, {
     type: "start",
     sessionId,
@@ -86,6 +87,7 @@ async function createMachineSession(
   person: string,
   keyId: string,
   body: StartMachineSessionBody,
+  machine: string | null,
 ): Promise<{ sessionId: string; agentLink: string }> {
   const secret = c.get("config").sessionSecret;
   const sessionId = newSessionId();
@@ -100,7 +102,15 @@ async function createMachineSession(
       interactionTimeoutMs: null,
       shareUrl: `${origin}/#/s/${sessionId}?token=${token}`,
       creator: person,
-      agent: { name: body.agent, title: titleOf(body.text), key: null, agentKeyId: keyId },
+      agent: {
+        name: body.agent,
+        title: titleOf(body.text),
+        key: null,
+        agentKeyId: keyId,
+        // A worktree's folder is the daemon's to pick: its bridge's first card reports it.
+        folder: body.worktree ? null : body.folder,
+        machine,
+      },
     }),
   );
   const link = unwrap(

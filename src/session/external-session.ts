@@ -29,6 +29,10 @@ export const StoredExternalAgent = z.object({
   key: z.string().nullable(),
   // Sessions stored before agent keys were recorded read as created without one.
   agentKeyId: z.string().nullable().default(null),
+  /** Its working folder (the bridge's at creation, else the first a card reported); null while unknown. */
+  folder: z.string().nullable().default(null),
+  /** The label of the machine whose daemon started it; null for an agent started by other means. */
+  machine: z.string().nullable().default(null),
 });
 export type StoredExternalAgent = z.infer<typeof StoredExternalAgent>;
 
@@ -46,7 +50,16 @@ export function recordExternalAgent(meta: MetaStore, agent: StoredExternalAgent)
 /** The snapshot's `agent` field: present only for an external session. */
 export function externalAgentView(meta: MetaStore): { agent?: ExternalAgentView } {
   const agent = externalAgentOf(meta);
-  return agent ? { agent: { kind: "external", name: agent.name, title: agent.title } } : {};
+  if (!agent) return {};
+  return {
+    agent: {
+      kind: "external",
+      name: agent.name,
+      title: agent.title,
+      ...(agent.folder ? { folder: agent.folder } : {}),
+      ...(agent.machine ? { machine: agent.machine } : {}),
+    },
+  };
 }
 
 /** The agent's keys for its cards, in the `external_key` column (unique per session). */
@@ -162,6 +175,9 @@ export function runExternalCommand(ctx: ExternalContext, command: SessionCommand
       if (!opened.ok) return opened;
       // In the same synchronous turn as the card's own row, so both are stored together.
       if (opened.created) ctx.keys.recordOpener(opened.result.interactionId, ctx.access.linkId);
+      // A bridge that joined by link said nothing of its folder at creation: its first card does.
+      if (opened.created && body.cwd && agent.folder === null)
+        recordExternalAgent(ctx.meta, { ...agent, folder: body.cwd });
       return { ok: true, result: opened.result };
     }
     case "withdraw_interaction": {

@@ -24,6 +24,9 @@ export const SessionInit = z.object({
       key: z.string().nullable(),
       /** The agent key that created the session, if one did: "this agent" grants are bound to it. */
       agentKeyId: z.string().nullable().default(null),
+      /** Where it runs, when known: its working folder and the machine whose daemon started it. */
+      folder: z.string().nullable().default(null),
+      machine: z.string().nullable().default(null),
     })
     .optional(),
   /** The session's own deadline policies, over the deployment's. */

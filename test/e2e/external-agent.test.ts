@@ -22,15 +22,21 @@ describe.skipIf(!hasChromium)("an external agent's session on the page", () => {
     await browser?.close();
   });
 
-  it("shows the agent's progress and card, and the person's approval reaches the waiting agent", async () => {
+  it("names the agent and its folder, shows its progress and card, and the person's approval reaches the waiting agent", async () => {
     const created = await fetch(`${baseUrl()}/api/sessions`, {
       method: "POST",
       headers: { ...asPerson(), "content-type": "application/json" },
-      body: JSON.stringify({ agent: { kind: "external", name: "Claude Code" } }),
+      body: JSON.stringify({ agent: { kind: "external", name: "Claude Code", cwd: "/home/dev/shop" } }),
     });
     expect(created.status).toBe(201);
     const session = (await created.json()) as CreateExternalSessionResponse;
     const page = await openDevice(browser, { ...session, shareUrl: buildShareUrl(baseUrl(), session) });
+    // The page says which agent this is and where it runs: the folder its bridge gave.
+    const notice = page.locator(".agent-notice");
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(
+      /^Claude Code — an agent that runs outside Parley, in \/home\/dev\/shop on its own machine\./,
+    );
     // The person may message the agent: its bridge delivers what they send.
     expect(await page.getByRole("textbox").first().getAttribute("placeholder")).toMatch(/^Message /);
     expect(await page.getByRole("textbox").first().isEnabled()).toBe(true);

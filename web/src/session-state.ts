@@ -70,7 +70,14 @@ function applyHello(view: SessionView, frame: HelloFrame, receivedAt: number): S
     mode: snapshot.mode,
     // An external agent answers for itself: the deployment's demo model is not what replies there.
     demo: snapshot.demo && !snapshot.agent,
-    agent: snapshot.agent ? { name: snapshot.agent.name, title: snapshot.agent.title } : null,
+    agent: snapshot.agent
+      ? {
+          name: snapshot.agent.name,
+          title: snapshot.agent.title,
+          ...(snapshot.agent.folder ? { folder: snapshot.agent.folder } : {}),
+          ...(snapshot.agent.machine ? { machine: snapshot.agent.machine } : {}),
+        }
+      : null,
     model: snapshot.model,
     clockSkewMs: snapshot.serverTime - receivedAt,
     stack: snapshot.stack,

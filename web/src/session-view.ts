@@ -83,7 +83,7 @@ export interface SessionView {
   /** Whether Parley's demo model answers in this session: never in an external agent's session. */
   demo: boolean;
   /** The agent that runs elsewhere and opened this session; null for Parley's own agent. */
-  agent: { name: string; title: string | null } | null;
+  agent: { name: string; title: string | null; folder?: string; machine?: string } | null;
   model: string;
   /** Server clock minus local clock at the last hello; countdowns add it to `Date.now()`. */
   clockSkewMs: number;

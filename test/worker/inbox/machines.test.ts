@@ -155,6 +155,11 @@ describe("machines", () => {
       request: { toolName: "Bash", input: { command: "npm test" } },
     });
     expect(opened.status, await opened.clone().text()).toBe(201);
+    // The session's page says which agent it is and where it runs: the folder, on this machine.
+    const snapshot = await asAgent(ana, "GET", `/api/sessions/${command.sessionId}`, token);
+    expect(await snapshot.json()).toMatchObject({
+      agent: { kind: "external", name: "claude", folder: FOLDER, machine: "Ana's laptop" },
+    });
   });
 
   it("refuse an agent or folder the machine does not offer, before anything is made or sent", async () => {
