@@ -69,8 +69,15 @@ export class ApproverSocket {
     });
   }
 
-  /** Opens one with a ticket the approver asked for (as `headers` say). */
-  static async open(inviter: string, headers: Record<string, string>): Promise<ApproverSocket> {
+  /**
+   * Opens one with a ticket the approver asked for (as `headers` say); `signedIn` is what Access
+   * adds to every request behind it (the socket's own credential is the ticket alone).
+   */
+  static async open(
+    inviter: string,
+    headers: Record<string, string>,
+    signedIn: Record<string, string> = {},
+  ): Promise<ApproverSocket> {
     const asked = await call(
       "POST",
       `/api/people/answering/${encodeURIComponent(inviter)}/ws-ticket`,
@@ -78,7 +85,10 @@ export class ApproverSocket {
     );
     expect(asked.status, await asked.clone().text()).toBe(201);
     const { ticket } = (await asked.json()) as { ticket: string };
-    const response = await call("GET", `/api/people/answering/ws?ticket=${ticket}`, { upgrade: "websocket" });
+    const response = await call("GET", `/api/people/answering/ws?ticket=${ticket}`, {
+      ...signedIn,
+      upgrade: "websocket",
+    });
     if (!response.webSocket) throw new Error(`no socket: ${response.status} ${await response.text()}`);
     response.webSocket.accept();
     const socket = new ApproverSocket(response.webSocket);
