@@ -1,11 +1,19 @@
 // `parley acp --prompt "…" -- <agent>`: no editor, so `parley acp` is the ACP client. It opens one
 // session in the working directory, sends the prompt, then each message the person sends in
 // Parley as the next prompt (queued while a turn runs; one sent with interrupt cancels the turn),
-// until the person stops the session. It asks every permission in Parley only (Parley out of
-// reach: denied, with a message), prints the agent's text, and returns the last turn's stop
-// reason. It advertises no file-system or terminal capability: the agent uses its own tools.
-import { client, PROTOCOL_VERSION, type StopReason, type Stream } from "@agentclientprotocol/sdk";
+// until the person stops the session. It asks every permission and elicitation in Parley only
+// (Parley out of reach: denied or dismissed, with a message), prints the agent's text, and returns
+// the last turn's stop reason. It advertises elicitation (form and URL) but no file-system or
+// terminal capability: the agent uses its own tools.
+import {
+  client,
+  PROTOCOL_VERSION,
+  RequestError,
+  type StopReason,
+  type Stream,
+} from "@agentclientprotocol/sdk";
 import type { AgentMessage } from "../../client/client";
+import { cardForElicitation, ELICITATION_CAPABILITIES, elicitationSessionId } from "./acp-elicitation";
 import { rejection } from "./acp-permissions";
 import { CardWithdrawn, type ParleySessions } from "./parley-sessions";
 
@@ -23,27 +31,51 @@ export async function runHeadless(
   parley: ParleySessions,
   run: HeadlessRun,
 ): Promise<StopReason> {
-  const app = client({ name: "parley acp" }).onRequest("session/request_permission", async (ctx) => {
-    try {
-      return { outcome: await parley.ask(ctx.params, ctx.requestId ?? "headless", ctx.signal) };
-    } catch (error) {
-      // The agent gave up on its own request, or this client cancelled the turn (ACP's client then
-      // answers its open requests `cancelled`): no answer was given and the person needs no message.
-      if (ctx.signal.aborted || error instanceof CardWithdrawn) return { outcome: { outcome: "cancelled" } };
-      const why = error instanceof Error ? error.message : String(error);
-      run.log(`${why}; the request is denied`);
-      return { outcome: rejection(ctx.params.options) };
-    }
-  });
+  // The run's one ACP session, once open: where a request-scoped elicitation is asked.
+  let only: string | null = null;
+  const app = client({ name: "parley acp" })
+    .onRequest("session/request_permission", async (ctx) => {
+      try {
+        return { outcome: await parley.ask(ctx.params, ctx.requestId ?? "headless", ctx.signal) };
+      } catch (error) {
+        // The agent gave up on its own request, or this client cancelled the turn (ACP's client then
+        // answers its open requests `cancelled`): no answer was given and the person needs no message.
+        if (ctx.signal.aborted || error instanceof CardWithdrawn)
+          return { outcome: { outcome: "cancelled" } };
+        const why = error instanceof Error ? error.message : String(error);
+        run.log(`${why}; the request is denied`);
+        return { outcome: rejection(ctx.params.options) };
+      }
+    })
+    .onRequest("elicitation/create", async (ctx) => {
+      const card = cardForElicitation(ctx.params);
+      if (!card.ok) throw RequestError.invalidParams(undefined, card.message);
+      const sessionId = elicitationSessionId(ctx.params) ?? only;
+      if (sessionId === null)
+        throw RequestError.invalidParams(undefined, "Parley asks only within a session");
+      try {
+        return await parley.elicit(sessionId, card, ctx.signal);
+      } catch (error) {
+        // Cancelled (by the agent or with the turn), or no person could be asked: nobody answered.
+        if (!ctx.signal.aborted && !(error instanceof CardWithdrawn))
+          run.log(`${error instanceof Error ? error.message : String(error)}; the form is dismissed`);
+        return { action: "cancel" };
+      }
+    });
   return app.connectWith(stream, async (agent) => {
     const init = await agent.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: {
+        fs: { readTextFile: false, writeTextFile: false },
+        terminal: false,
+        elicitation: ELICITATION_CAPABILITIES,
+      },
       clientInfo: { name: "parley", version: "1" },
     });
     parley.named(init.agentInfo);
     return agent.buildSession(run.cwd).withSession(async (session) => {
       const sessionId = session.sessionId;
+      only = sessionId;
       parley.located(sessionId, run.cwd);
       const cancel = () => {
         void agent.notify("session/cancel", { sessionId }).catch(() => {});

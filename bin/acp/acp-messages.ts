@@ -36,6 +36,10 @@ const UpdateParams = z.looseObject({
 const SessionParams = z.looseObject({ sessionId: z.string().min(1) });
 const CwdParams = z.looseObject({ cwd: z.string() });
 const CancelRequestParams = z.looseObject({ requestId: Id });
+const Elicitation = z.looseObject({ form: z.unknown(), url: z.unknown() }).partial();
+const InitializeParams = z.looseObject({
+  clientCapabilities: z.looseObject({ elicitation: Elicitation.nullish() }).optional(),
+});
 const InitializeResult = z.looseObject({
   agentInfo: z.looseObject({ name: z.string(), title: z.string().nullish() }).nullish(),
 });
@@ -89,6 +93,24 @@ export function cancelledRequestId(params: unknown): string | number | null {
 export function agentInfoOf(result: unknown): { name: string; title?: string | null } | null {
   const parsed = InitializeResult.safeParse(result);
   return parsed.success ? (parsed.data.agentInfo ?? null) : null;
+}
+
+/**
+ * The elicitation modes the editor shows itself (`initialize`'s client capabilities; ACP reads an
+ * absent mode and a `null` one alike), and the request's params advertising both modes to the
+ * agent, as `parley acp` shows any of them in Parley. Null when the params are not an initialize's.
+ */
+export function withElicitation(params: unknown): {
+  editor: { form: boolean; url: boolean };
+  params: Record<string, unknown>;
+} | null {
+  const parsed = InitializeParams.safeParse(params);
+  if (!parsed.success) return null;
+  const capabilities = parsed.data.clientCapabilities ?? {};
+  const shown = capabilities.elicitation ?? {};
+  const editor = { form: shown.form != null, url: shown.url != null };
+  const elicitation = { ...shown, form: shown.form ?? {}, url: shown.url ?? {} };
+  return { editor, params: { ...parsed.data, clientCapabilities: { ...capabilities, elicitation } } };
 }
 
 /** The working folder a request names (`session/new`, `session/load`: the folder the editor opened). */

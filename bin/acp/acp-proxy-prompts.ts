@@ -26,6 +26,8 @@ export class ProxyPrompts {
     private readonly toAgent: (message: AnyMessage) => void,
     private readonly toEditor: (message: AnyMessage) => void,
     private readonly log: (line: string) => void,
+    /** Cancels the running turn of a session, answering what it holds open. */
+    private readonly interrupt: (sessionId: string) => void,
   ) {}
 
   /** The editor prompted `sessionId`: a turn runs, and from now on the person's messages come to it. */
@@ -65,6 +67,11 @@ export class ProxyPrompts {
     return this.own.has(idKey);
   }
 
+  /** The session of Parley's own prompt `idKey` while it runs; null for any other request. */
+  sessionOf(idKey: string): string | null {
+    return this.own.get(idKey) ?? null;
+  }
+
   end(): void {
     this.ending.abort();
   }
@@ -75,8 +82,7 @@ export class ProxyPrompts {
         const followed = this.sessions.get(sessionId);
         if (!followed) return;
         // Asked to interrupt: the running turn stops (as the editor's Stop would); this one comes next.
-        if (message.interrupt && followed.running > 0)
-          this.toAgent({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId } } as AnyMessage);
+        if (message.interrupt && followed.running > 0) this.interrupt(sessionId);
         followed.waiting.push(message);
         this.promptNext(sessionId);
       }

@@ -1,10 +1,13 @@
 // `parley acp -- <agent>` between an editor and an ACP agent: every message passes unchanged in
-// both directions, except that `session/request_permission` is raced between the editor and a
-// Parley card. The first answer wins: a Parley answer goes to the agent and the editor's request
-// is cancelled (`$/cancel_request`, its late answer dropped); an editor answer goes to the agent
-// and the card is withdrawn. The agent never gets two answers. The person's messages in Parley
-// become prompts on the editor's sessions when no turn runs (bin/acp/acp-proxy-prompts.ts).
+// both directions, except that `session/request_permission` and `elicitation/create` are raced
+// between the editor and a Parley card (bin/acp/acp-proxy-races.ts). The first answer wins: a
+// Parley answer goes to the agent and the editor's request is cancelled (`$/cancel_request`, its
+// late answer dropped); an editor answer goes to the agent and the card is withdrawn. The agent is
+// told the client shows both elicitation modes; one the editor does not show is asked in Parley
+// alone. The person's messages in Parley become prompts on the editor's sessions when no turn
+// runs, one sent with interrupt cancelling the turn first (bin/acp/acp-proxy-prompts.ts).
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk";
+import { cardForElicitation, elicitationMode, elicitationSessionId } from "./acp-elicitation";
 import {
   agentInfoOf,
   cancelledRequestId,
@@ -15,16 +18,11 @@ import {
   promptParams,
   sessionIdOf,
   updateParams,
+  withElicitation,
 } from "./acp-messages";
 import { ProxyPrompts } from "./acp-proxy-prompts";
-import { CardWithdrawn, type ParleySessions } from "./parley-sessions";
-
-interface Race {
-  /** Someone answered: the agent has its response. */
-  settled: boolean;
-  /** Ends the Parley side: the card is withdrawn. */
-  parley: AbortController;
-}
+import { ProxyRaces } from "./acp-proxy-races";
+import type { ParleySessions } from "./parley-sessions";
 
 interface Asked {
   method: string;
@@ -40,9 +38,11 @@ export class AcpProxy {
   private readonly toEditor: WritableStreamDefaultWriter<AnyMessage>;
   private readonly toAgent: WritableStreamDefaultWriter<AnyMessage>;
   /** INVARIANT: in-flight state of this one connection; it ends with the process. */
-  private readonly races = new Map<string, Race>();
   private readonly asked = new Map<string, Asked>();
+  private readonly races: ProxyRaces;
   private readonly prompts: ProxyPrompts;
+  /** The elicitation modes the editor shows itself (its `initialize`); Parley shows the rest alone. */
+  private editorShows = { form: false, url: false };
 
   constructor(
     private readonly editor: Stream,
@@ -52,12 +52,10 @@ export class AcpProxy {
   ) {
     this.toEditor = editor.writable.getWriter();
     this.toAgent = agent.writable.getWriter();
-    this.prompts = new ProxyPrompts(
-      parley,
-      (message) => this.send(this.toAgent, message),
-      (message) => this.send(this.toEditor, message),
-      log,
-    );
+    const toAgent = (message: AnyMessage) => this.send(this.toAgent, message);
+    const toEditor = (message: AnyMessage) => this.send(this.toEditor, message);
+    this.races = new ProxyRaces(toAgent, toEditor, log);
+    this.prompts = new ProxyPrompts(parley, toAgent, toEditor, log, (sessionId) => this.interrupt(sessionId));
   }
 
   /** Runs until either side closes; resolves with the side that did. */
@@ -104,28 +102,45 @@ export class AcpProxy {
           this.parley.prompt(prompt.sessionId, prompt.prompt);
           this.prompts.editorPrompted(prompt.sessionId);
         }
+      } else if (seen.method === "initialize") {
+        const advertised = withElicitation(seen.params);
+        if (advertised) {
+          this.editorShows = advertised.editor;
+          this.send(this.toAgent, { ...message, params: advertised.params } as AnyMessage);
+          return;
+        }
       }
     } else if (seen?.type === "notification" && seen.method === "session/cancel") {
+      // The editor answers what it holds, as ACP asks of it; the proxy answers what only Parley asks.
       const sessionId = sessionIdOf(seen.params);
-      if (sessionId) this.parley.withdrawAll(sessionId);
+      if (sessionId) this.races.cancelTurn(sessionId, true);
     } else if (seen?.type === "response") {
-      const race = this.races.get(idKey(seen.id));
-      if (race) {
-        this.races.delete(idKey(seen.id));
-        // Parley answered first: the agent has its answer, and this one was cancelled anyway.
-        if (race.settled) return;
-        race.settled = true;
-        race.parley.abort(new Error("answered in the editor"));
-      }
+      // Parley answered first: the agent has its answer, and this one was cancelled anyway.
+      if (this.races.editorAnswered(idKey(seen.id))) return;
     }
     this.send(this.toAgent, message);
+  }
+
+  /** The person asked to interrupt in Parley: the turn is cancelled as the editor's Stop would. */
+  private interrupt(sessionId: string): void {
+    this.send(this.toAgent, {
+      jsonrpc: "2.0",
+      method: "session/cancel",
+      params: { sessionId },
+    } as AnyMessage);
+    // ACP's client answers the turn's open requests once it cancels: the editor did not cancel, so
+    // the proxy answers them, and the editor drops its copies.
+    this.races.cancelTurn(sessionId, false);
   }
 
   private fromAgent(message: AnyMessage): void {
     const seen = classify(message);
     if (seen?.type === "request" && seen.method === "session/request_permission") {
       const params = permissionParams(seen.params);
-      if (params) this.race(seen.id, params);
+      if (params) this.racePermission(seen.id, params);
+    } else if (seen?.type === "request" && seen.method === "elicitation/create") {
+      // Asked in Parley alone when the editor does not show it: the editor never sees it.
+      if (!this.raceElicitation(seen.id, seen.params)) return;
     } else if (seen?.type === "notification") {
       if (seen.method === "session/update") {
         const update = updateParams(seen.params);
@@ -133,8 +148,7 @@ export class AcpProxy {
       } else if (seen.method === "$/cancel_request") {
         // The agent gave up on its own request: the card goes; the editor's answer still reaches it.
         const requestId = cancelledRequestId(seen.params);
-        const race = requestId === null ? undefined : this.races.get(idKey(requestId));
-        race?.parley.abort(new Error("cancelled by the agent"));
+        if (requestId !== null && !this.races.agentGaveUp(requestId)) return;
       }
     } else if (seen?.type === "response") {
       // The answer to a prompt Parley sent for the person: the editor never asked it.
@@ -153,26 +167,53 @@ export class AcpProxy {
     this.send(this.toEditor, message);
   }
 
-  private race(id: string | number, params: NonNullable<ReturnType<typeof permissionParams>>): void {
-    const race: Race = { settled: false, parley: new AbortController() };
-    this.races.set(idKey(id), race);
-    this.parley.ask(params, id, race.parley.signal).then(
-      (outcome) => {
-        if (race.settled) return;
-        race.settled = true;
-        this.send(this.toAgent, { jsonrpc: "2.0", id, result: { outcome } } as AnyMessage);
-        this.send(this.toEditor, {
+  private racePermission(
+    id: string | number,
+    params: NonNullable<ReturnType<typeof permissionParams>>,
+  ): void {
+    this.races.start(id, {
+      sessionId: params.sessionId,
+      editor: true,
+      cancelled: { outcome: { outcome: "cancelled" } },
+      ask: (signal) => this.parley.ask(params, id, signal).then((outcome) => ({ outcome })),
+    });
+  }
+
+  /**
+   * Races an elicitation with the editor when it shows that mode; otherwise asks it in Parley alone,
+   * answering the agent with an error when Parley cannot show it. True when the editor gets it.
+   */
+  private raceElicitation(id: string | number, params: unknown): boolean {
+    const mode = elicitationMode(params);
+    // A mode ACP does not define is the editor's to answer, as any message the proxy does not read.
+    if (mode === null) return true;
+    const editor = this.editorShows[mode];
+    const card = cardForElicitation(params);
+    const sessionId = elicitationSessionId(params) ?? this.sessionOfRequest(params);
+    if (!card.ok || sessionId === null) {
+      const why = card.ok ? "Parley asks only within a session" : card.message;
+      if (editor) this.log(`${why}; the editor still asks`);
+      else
+        this.send(this.toAgent, {
           jsonrpc: "2.0",
-          method: "$/cancel_request",
-          params: { requestId: id },
+          id,
+          error: { code: -32602, message: `Invalid params: ${why}` },
         } as AnyMessage);
-      },
-      (error: unknown) => {
-        // Ended on purpose (the editor answered, the agent or the editor cancelled): nothing to say.
-        if (race.parley.signal.aborted || error instanceof CardWithdrawn) return;
-        const why = error instanceof Error ? error.message : String(error);
-        this.log(`${why}; the editor still asks`);
-      },
-    );
+      return editor;
+    }
+    this.races.start(id, {
+      sessionId,
+      editor,
+      cancelled: { action: "cancel" },
+      ask: (signal) => this.parley.elicit(sessionId, card, signal),
+    });
+    return editor;
+  }
+
+  /** The session of the request a request-scoped elicitation names, when that request names one. */
+  private sessionOfRequest(params: unknown): string | null {
+    const requestId = (params as { requestId?: unknown }).requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return null;
+    return this.asked.get(idKey(requestId))?.sessionId ?? this.prompts.sessionOf(idKey(requestId));
   }
 }

@@ -1,20 +1,24 @@
 // The Parley side of `parley acp`: one keyed external session per ACP session (found again by the
-// ACP sessionId, titled from its first prompt), progress posted in order, and permission cards
-// opened, waited on and withdrawn. A card's wait survives Parley restarts and network drops.
+// ACP sessionId, titled from its first prompt), progress posted in order, and the cards of
+// permissions and elicitations opened, waited on and withdrawn. A card's wait survives Parley
+// restarts and network drops.
 
 import process from "node:process";
 import type {
   ContentBlock,
+  CreateElicitationResponse,
   RequestPermissionOutcome,
   RequestPermissionRequest,
   SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import { agentLine } from "../../client/agent-line";
-import type { AgentMessage, ExternalAgent, ProgressEvent } from "../../client/client";
+import type { AgentMessage, ExternalAgent, ExternalInteraction, ProgressEvent } from "../../client/client";
 import { cardKey, externalKey } from "../../src/bridge/card-key";
 import { waitForCard } from "../../src/bridge/card-wait";
+import type { ElicitRequestParams } from "../../src/protocol/elicitation";
 import { AgentCwd } from "../../src/protocol/external";
 import { type BridgeSettings, connectAgent } from "../bridge-options";
+import { answerForCard, type ElicitationMode } from "./acp-elicitation";
 import { cardForPermission, outcomeForCard } from "./acp-permissions";
 import { AcpProgress } from "./acp-progress";
 
@@ -169,28 +173,53 @@ export class ParleySessions {
     requestId: string | number,
     signal: AbortSignal,
   ): Promise<RequestPermissionOutcome> {
-    const session = this.session(params.sessionId);
+    const card = {
+      ...cardForPermission(params),
+      key: cardKey(`${params.toolCall.toolCallId}.${requestId}`),
+    };
+    const state = await this.waitOn(params.sessionId, card, signal, true);
+    return outcomeForCard(params.options, state);
+  }
+
+  /**
+   * Shows an elicitation (a form, or a page to visit) in ACP session `sessionId`; resolves with
+   * the ACP answer once the card resolves. Rejects as `ask` does.
+   */
+  async elicit(
+    sessionId: string,
+    card: { kind: ElicitationMode; request: ElicitRequestParams },
+    signal: AbortSignal,
+  ): Promise<CreateElicitationResponse> {
+    // ACP gives a form no id of its own that outlives the request: a key of this request's own.
+    const opened = { kind: card.kind, request: card.request, key: cardKey(undefined) };
+    const state = await this.waitOn(sessionId, opened, signal, false);
+    return answerForCard(card.kind, state);
+  }
+
+  /** Opens `card` in the session's Parley session and waits for it; `located`: it names the folder. */
+  private async waitOn(
+    sessionId: string,
+    card: { kind: string; request: unknown; key: string },
+    signal: AbortSignal,
+    located: boolean,
+  ): Promise<ExternalInteraction> {
+    const session = this.session(sessionId);
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
     if (signal.aborted) stop();
     signal.addEventListener("abort", stop, { once: true });
     session.open.add(controller);
     try {
-      const agent = await this.agent(params.sessionId);
+      const agent = await this.agent(sessionId);
       const line = agentLine(agent, {
         unreachableMs: this.settings.unreachableMs,
         waitUnreachableMs: Math.max(this.settings.unreachableMs, WAIT_UNREACHABLE_MS),
       });
-      const card = {
-        ...cardForPermission(params),
-        key: cardKey(`${params.toolCall.toolCallId}.${requestId}`),
-        ...(session.cwd ? { cwd: session.cwd } : {}),
-      };
-      const state = await waitForCard(line, card, {
+      const keyed = { ...card, ...(located && session.cwd ? { cwd: session.cwd } : {}) };
+      return await waitForCard(line, keyed, {
         signal: controller.signal,
         track: (withdrawal) => this.track(withdrawal),
       });
-      return outcomeForCard(params.options, state);
     } finally {
       signal.removeEventListener("abort", stop);
       session.open.delete(controller);

@@ -8,7 +8,10 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
 import {
+  type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   ndJsonStream,
   PROTOCOL_VERSION,
@@ -40,6 +43,27 @@ export function removeSandbox(box: Sandbox): Promise<void> {
 export interface AcpAgent {
   command: string[];
   env: NodeJS.ProcessEnv;
+}
+
+/** The small ACP agent that asks one elicitation per prompt turn (fixtures/acp-elicit-agent.ts). */
+export function elicitAgentCommand(box: Sandbox): AcpAgent {
+  return {
+    command: [process.execPath, join(ROOT, "test", "e2e", "fixtures", "acp-elicit-agent.ts")],
+    env: box.env,
+  };
+}
+
+/** A card's state as the agent reads it: `status:outcome`, e.g. `resolved:withdrawn`. */
+export async function cardState(
+  baseUrl: string,
+  session: { sessionId: string; token: string },
+  interactionId: string,
+): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/sessions/${session.sessionId}/interactions/${interactionId}`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const body = (await response.json()) as { status?: string; resolution?: { outcome?: string } };
+  return `${body.status}:${body.resolution?.outcome}`;
 }
 
 /** claude-agent-acp running the Claude Code binary (as root, Claude Code needs IS_SANDBOX). */
@@ -148,16 +172,30 @@ export interface SeenPermission {
   wasCancelled(): boolean;
 }
 
-/** An ACP client over `parley acp`'s stdio, holding one session in the sandbox. */
+export interface SeenElicitation {
+  params: CreateElicitationRequest;
+  answer(response: CreateElicitationResponse): void;
+  /** Resolves when `parley acp` cancels the request (`$/cancel_request`). */
+  cancelled: Promise<void>;
+}
+
+/**
+ * An ACP client over `parley acp`'s stdio, holding one session in the sandbox. It advertises
+ * `capabilities` (none by default) and records each elicitation it is asked.
+ */
 export class TestEditor {
   readonly seen: SeenPermission[] = [];
+  readonly elicitations: SeenElicitation[] = [];
   /** Every `session/update` the agent (or `parley acp`) sent the editor, in order. */
   readonly updates: SessionNotification[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly connection: ClientConnection;
   sessionId = "";
 
-  constructor(readonly proxy: ChildProcess) {
+  constructor(
+    readonly proxy: ChildProcess,
+    private readonly capabilities: ClientCapabilities = {},
+  ) {
     if (!proxy.stdin || !proxy.stdout) throw new Error("parley acp's stdio is not piped");
     const stream = ndJsonStream(
       Writable.toWeb(proxy.stdin) as WritableStream<Uint8Array>,
@@ -190,6 +228,23 @@ export class TestEditor {
         for (const wake of this.waiters) wake();
       });
     });
+    app.onRequest(
+      "elicitation/create",
+      (ctx) =>
+        new Promise<CreateElicitationResponse>((resolve) => {
+          const cancelled = new Promise<void>((fire) =>
+            ctx.signal.addEventListener(
+              "abort",
+              () => {
+                fire();
+                resolve({ action: "cancel" });
+              },
+              { once: true },
+            ),
+          );
+          this.elicitations.push({ params: ctx.params, answer: resolve, cancelled });
+        }),
+    );
     app.onNotification("session/update", (ctx) => {
       this.updates.push(ctx.params);
     });
@@ -200,7 +255,7 @@ export class TestEditor {
   async open(cwd: string): Promise<string> {
     await this.connection.agent.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: {},
+      clientCapabilities: this.capabilities,
       clientInfo: { name: "test-editor", version: "1" },
     });
     const session = await this.connection.agent.request("session/new", { cwd, mcpServers: [] });
@@ -213,6 +268,18 @@ export class TestEditor {
       sessionId: this.sessionId,
       prompt: [{ type: "text", text }],
     });
+  }
+
+  /** The text of the updates of one kind the editor was sent, joined (the agent's reply, the user's). */
+  texts(kind: "agent_message_chunk" | "user_message_chunk"): string {
+    return this.updates
+      .map((notification) => notification.update)
+      .filter((update) => update.sessionUpdate === kind)
+      .map((update) => {
+        const content = "content" in update ? update.content : null;
+        return content && !Array.isArray(content) && content.type === "text" ? content.text : "";
+      })
+      .join("");
   }
 
   cancel(): Promise<void> {
