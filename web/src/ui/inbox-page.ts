@@ -28,6 +28,9 @@ import type { CardContext } from "./interaction-card";
 import { startSessionForm, storedGatewayToken, storeGatewayToken } from "./landing";
 import { HOW_TO_SIGN_IN } from "./sign-in";
 
+/** What the inbox says when it starts with no network, instead of the browser's error page. */
+const OFFLINE_WORDS = "You are offline. Your cards load here as soon as the network is back.";
+
 /** The device id receipts of answers given on an inbox page carry (the server records it). */
 const INBOX_DEVICE = "inbox";
 
@@ -190,41 +193,51 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     });
   };
 
-  void fetchInbox(target).then(
-    (view) => {
-      show(view);
-      void grants?.refresh();
-      void history?.refresh();
-      void machines?.refresh();
-      const client = new InboxClient(target);
-      client.on("view", show);
-      client.on("event", onEvent);
-      client.on("connected", (connected) => setText(status, connected ? "Live" : "Reconnecting…"));
-      client.on("ended", (reason) => {
-        setText(status, "Disconnected");
-        setText(alert, reason);
-        if (route.linkToken) forgetInboxLink(safeLocalStorage());
-      });
-      window.addEventListener("online", () => client.reconnectNow());
-      document.addEventListener("visibilitychange", () => {
-        if (document.visibilityState !== "visible") return;
-        client.reconnectNow();
+  // Started offline (the service worker's kept shell): say so, and load once the network is back.
+  const load = () =>
+    fetchInbox(target).then(
+      (view) => {
+        setText(alert, "");
+        show(view);
+        void grants?.refresh();
+        void history?.refresh();
         void machines?.refresh();
-      });
-      client.connect();
-    },
-    (error: unknown) => {
-      setText(status, "Not connected");
-      if (error instanceof ApiError && error.status === 401 && !route.linkToken) {
-        cards.el.hidden = true;
-        sessions.el.hidden = true;
-        main.prepend(gatewayPrompt(HOW_TO_SIGN_IN));
-        return;
-      }
-      if (route.linkToken && error instanceof ApiError && error.status < 500) {
-        forgetInboxLink(safeLocalStorage());
-      }
-      setText(alert, `Could not open the inbox: ${error instanceof Error ? error.message : String(error)}`);
-    },
-  );
+        const client = new InboxClient(target);
+        client.on("view", show);
+        client.on("event", onEvent);
+        client.on("connected", (connected) => setText(status, connected ? "Live" : "Reconnecting…"));
+        client.on("ended", (reason) => {
+          setText(status, "Disconnected");
+          setText(alert, reason);
+          if (route.linkToken) forgetInboxLink(safeLocalStorage());
+        });
+        window.addEventListener("online", () => client.reconnectNow());
+        document.addEventListener("visibilitychange", () => {
+          if (document.visibilityState !== "visible") return;
+          client.reconnectNow();
+          void machines?.refresh();
+        });
+        client.connect();
+      },
+      (error: unknown) => {
+        if (!(error instanceof ApiError) && navigator.onLine === false) {
+          setText(status, "Offline");
+          setText(alert, OFFLINE_WORDS);
+          window.addEventListener("online", () => void load(), { once: true });
+          return;
+        }
+        setText(status, "Not connected");
+        if (error instanceof ApiError && error.status === 401 && !route.linkToken) {
+          cards.el.hidden = true;
+          sessions.el.hidden = true;
+          main.prepend(gatewayPrompt(HOW_TO_SIGN_IN));
+          return;
+        }
+        if (route.linkToken && error instanceof ApiError && error.status < 500) {
+          forgetInboxLink(safeLocalStorage());
+        }
+        setText(alert, `Could not open the inbox: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+  void load();
 }
