@@ -1,0 +1,74 @@
+// The `parley` command the gateway serves (scripts/build-cli.mjs) is a package npm unpacks as it is:
+// its own version, a bin, no dependency to fetch, every file under package/, and the same bytes
+// from the same sources, so the stable and the versioned address always hold one package.
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildCliPackage } from "../../scripts/build-cli.mjs";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+let outdir = "";
+let built: { version: string; tarball: string; bytes: number };
+
+beforeAll(async () => {
+  outdir = `${await mkdtemp(join(tmpdir(), "parley-cli-build-"))}/`;
+  built = await buildCliPackage({ root: `${ROOT}/`, outdir });
+}, 120_000);
+
+afterAll(() => rm(outdir, { recursive: true, force: true }));
+
+const tarFile = (name: string) => execFileSync("tar", ["xzOf", built.tarball, name], { encoding: "utf8" });
+
+describe("the packed parley command", () => {
+  it("holds the entry, the bundles and a manifest, each under package/, and nothing else", () => {
+    const listed = execFileSync("tar", ["tzf", built.tarball], { encoding: "utf8" }).trim().split("\n");
+    expect(listed).toEqual([
+      "package/package.json",
+      "package/bin/parley.mjs",
+      "package/dist/parley-cli.js",
+      "package/dist/agent-sdk.js",
+      "package/dist/client.js",
+    ]);
+  });
+
+  it("carries the project's version and a bin, and names no dependency npm would have to fetch", async () => {
+    const project = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8"));
+    const manifest = JSON.parse(tarFile("package/package.json"));
+    expect(built.version).toBe(project.version);
+    expect(manifest).toMatchObject({
+      version: project.version,
+      type: "module",
+      bin: { parley: "bin/parley.mjs" },
+    });
+    for (const field of ["dependencies", "peerDependencies", "optionalDependencies", "bundleDependencies"])
+      expect(manifest, field).not.toHaveProperty(field);
+    expect(tarFile("package/bin/parley.mjs")).toBe(await readFile(join(ROOT, "bin", "parley.mjs"), "utf8"));
+  });
+
+  it("inlines every package the command imports, leaving Node's own modules alone", () => {
+    const cli = tarFile("package/dist/parley-cli.js");
+    const imported = [...cli.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\)/g)].map(
+      (m) => m[1] ?? m[2],
+    );
+    expect(imported.length).toBeGreaterThan(0);
+    // A CommonJS package bundled into ES modules would fail at its first require() of a package.
+    expect(cli).not.toContain("Dynamic require of");
+    for (const specifier of imported)
+      expect(specifier).toMatch(
+        /^node:|^(fs|os|path|url|util|events|stream|net|tls|http|https|crypto|child_process|readline|process|buffer|zlib|assert|async_hooks|worker_threads|string_decoder|querystring|dns|perf_hooks|diagnostics_channel|module|tty|timers)(\/.*)?$/,
+      );
+  });
+
+  it("is the same bytes at both addresses and from a second build, beside the version it reports", async () => {
+    const first = await readFile(built.tarball);
+    expect((await readFile(`${outdir}cli/parley-cli-${built.version}.tgz`)).equals(first)).toBe(true);
+    expect(JSON.parse(await readFile(`${outdir}cli/version.json`, "utf8"))).toEqual({
+      version: built.version,
+      cli: `/cli/parley-cli-${built.version}.tgz`,
+    });
+    await buildCliPackage({ root: `${ROOT}/`, outdir });
+    expect((await readFile(built.tarball)).equals(first)).toBe(true);
+  }, 120_000);
+});
