@@ -27,10 +27,6 @@ async function pickPorts(): Promise<TestServerPorts> {
   return { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
 }
 
-// The shadow-read run (`npm test` runs the worker suite once more this way): every object compares
-// its kept copies of stored rows with storage after each input, and a difference fails the test.
-const shadowReads = process.env.PARLEY_SHADOW_READS === "1";
-
 const bindings = {
   // Short timeouts and scripted sessions keep the worker tests fast and offline.
   INTERACTION_TIMEOUT_MS: "600000",
@@ -40,7 +36,10 @@ const bindings = {
   SSE_HEARTBEAT_MS: "250",
   // Reports to the inbox move a session's alarm; only the inbox project's tests expect that.
   INBOX_DISABLED: "true",
-  ...(shadowReads ? { SHADOW_READS: "true" } : {}),
+  // Shadow reads in every Workers runtime: after each input an object compares its kept copies of
+  // stored rows with storage, and a test after which one differed fails. Its reads are not counted
+  // as the object's own, so the tests that count statements see what production runs.
+  SHADOW_READS: "true",
 };
 
 // The tests load the Worker from its sources; wrangler.toml's `main` is the split build that deploys
@@ -76,8 +75,9 @@ const shared = {
       },
     },
   },
-  setupFiles: shadowReads ? ["test/helpers/shadow-reads-setup.ts"] : [],
 };
+// The Workers projects' own: a test after which an object's shadow reads found a difference fails.
+const workersShared = { ...shared, setupFiles: ["test/helpers/shadow-reads-setup.ts"] };
 
 // The core's unit tests run in plain Node, so a Workers-only API used by the core fails here.
 // The terminal device (bin/) is a Node program, so its tests run there too.
@@ -129,6 +129,8 @@ export default defineConfig({
             "test/worker/notify/**",
             "test/worker/model-api/**",
             "test/worker/inbox/**",
+            "test/worker/escalation/**",
+            "test/worker/email/**",
             "test/worker/channels/**",
             "test/worker/budget/**",
             "test/worker/one-person/**",
@@ -136,7 +138,7 @@ export default defineConfig({
             ...CORE_UNIT_TESTS,
           ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
-          ...shared,
+          ...workersShared,
         },
       },
       {
@@ -158,7 +160,7 @@ export default defineConfig({
             miniflare: { bindings: { ...bindings, ...NOTIFY_BINDINGS }, outboundService: outboundRecorder },
           }),
         ],
-        test: { name: "notify", include: ["test/worker/notify/**/*.test.ts"], ...shared },
+        test: { name: "notify", include: ["test/worker/notify/**/*.test.ts"], ...workersShared },
       },
       // Sessions here talk to the Messages API through the real SDK (the tests serve it at the
       // network's edge), with a small context window so a long session fills it quickly.
@@ -169,16 +171,10 @@ export default defineConfig({
             miniflare: { bindings: { ...bindings, ...MODEL_API_BINDINGS } },
           }),
         ],
-        // One file at a time: every file serves the one Messages API host the runtime's binding
-        // names, so two files at once would answer each other's model calls.
-        test: {
-          name: "model-api",
-          include: ["test/worker/model-api/**/*.test.ts"],
-          ...shared,
-          fileParallelism: false,
-          // A project run one file at a time is its own group, after the others.
-          sequence: { groupOrder: 1 },
-        },
+        // Every file serves the one Messages API host the runtime's binding names, inside the
+        // runtime's isolate (test/helpers/model-api-network.ts); files run side by side only on
+        // different runners, and every runner has a runtime of its own.
+        test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...workersShared },
       },
       // A daily model token budget small enough for a scripted reply's usage to spend it.
       {
@@ -188,7 +184,7 @@ export default defineConfig({
             miniflare: { bindings: { ...bindings, SESSION_TOKEN_BUDGET: "1000" } },
           }),
         ],
-        test: { name: "budget", include: ["test/worker/budget/**/*.test.ts"], ...shared },
+        test: { name: "budget", include: ["test/worker/budget/**/*.test.ts"], ...workersShared },
       },
       // A deployment without Cloudflare Access: its one person is the operator (GATEWAY_TOKEN), so a
       // call that needs a second person can never get one, and its card says so everywhere.
@@ -206,7 +202,7 @@ export default defineConfig({
             },
           }),
         ],
-        test: { name: "one-person", include: ["test/worker/one-person/**/*.test.ts"], ...shared },
+        test: { name: "one-person", include: ["test/worker/one-person/**/*.test.ts"], ...workersShared },
       },
       // The same deployment without Access, in a runtime of its own: people the operator invites are
       // people of their own here, which would change what the one-person tests see of the operator.
@@ -228,7 +224,7 @@ export default defineConfig({
         test: {
           name: "people",
           include: ["test/worker/people/without-access/**/*.test.ts"],
-          ...shared,
+          ...workersShared,
           fileParallelism: false,
         },
       },
@@ -262,10 +258,16 @@ export default defineConfig({
             },
           }),
         ],
+        // Escalation ladders and email reach a person's inbox, so they run in this runtime too.
         test: {
           name: "inbox",
-          include: ["test/worker/inbox/**/*.test.ts", "test/worker/people/with-access/**/*.test.ts"],
-          ...shared,
+          include: [
+            "test/worker/inbox/**/*.test.ts",
+            "test/worker/escalation/**/*.test.ts",
+            "test/worker/email/**/*.test.ts",
+            "test/worker/people/with-access/**/*.test.ts",
+          ],
+          ...workersShared,
         },
       },
       // Chat channels: people behind Access (as in the inbox runtime), a Telegram bot and a Slack app
@@ -296,15 +298,11 @@ export default defineConfig({
             },
           }),
         ],
-        // One file at a time: every file shares the one channel object, which a restart test evicts.
-        test: {
-          name: "channels",
-          include: ["test/worker/channels/**/*.test.ts"],
-          ...shared,
-          fileParallelism: false,
-          // A project run one file at a time is its own group, after the others.
-          sequence: { groupOrder: 1 },
-        },
+        // A runner's files share its runtime's one channel object, which a restart test evicts, so
+        // they run one after another; each runner has a runtime (and a channel object) of its own,
+        // and the runners run side by side. The API stand-ins record every runtime's calls, so each
+        // file talks with chats, channels and users no other file uses.
+        test: { name: "channels", include: ["test/worker/channels/**/*.test.ts"], ...workersShared },
       },
     ],
   },

@@ -1,6 +1,6 @@
-// Setup of the shadow-read run (`PARLEY_SHADOW_READS=1`, see vitest.config.ts): every object
-// compares its kept copies of stored rows with storage after each input (src/storage/shadow-reads.ts),
-// and a test after which one differed fails, naming the copy and both values.
+// Setup of every Workers project (vitest.config.ts turns shadow reads on in each runtime): every
+// object compares its kept copies of stored rows with storage after each input
+// (src/storage/shadow-reads.ts), and a test after which one differed fails, naming the copy and both values.
 import { afterEach, expect } from "vitest";
 import { shadowDifferences } from "../../src/storage/shadow-reads";
 
