@@ -5,8 +5,14 @@ import * as z from "zod";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
 
 const OneCallAnswer = z.discriminatedUnion("decision", [
-  z.strictObject({ decision: z.literal("approve") }),
-  z.strictObject({ decision: z.literal("deny"), reason: z.string().max(2000).optional() }),
+  // `false` states what is not asked for (the page sends `remember: false` with a plain approval).
+  z.strictObject({ decision: z.literal("approve"), remember: z.literal(false).optional() }),
+  z.strictObject({
+    decision: z.literal("deny"),
+    reason: z.string().max(2000).optional(),
+    stop: z.literal(false).optional(),
+    remember: z.literal(false).optional(),
+  }),
 ]);
 
 /** Why an approver may not give `response` to a card of `kind`; null when they may. */

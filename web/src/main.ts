@@ -11,6 +11,7 @@ import { mountSession } from "./ui/app";
 import { h } from "./ui/dom";
 import { mountInbox } from "./ui/inbox-page";
 import { takeInboxRoute } from "./ui/inbox-route";
+import { mountJoin, takeInvite } from "./ui/join-page";
 import { signIn, signInRefused, takeSignInCode } from "./ui/sign-in";
 
 async function start(root: HTMLElement): Promise<void> {
@@ -27,6 +28,12 @@ async function start(root: HTMLElement): Promise<void> {
       return;
     }
     mountInbox(root, { linkToken: null });
+    return;
+  }
+  // An invite to answer someone's cards: redeemed only when the invitee accepts.
+  const invite = takeInvite(place);
+  if (invite) {
+    mountJoin(root, invite);
     return;
   }
   const inbox = takeInboxRoute(place, safeLocalStorage());

@@ -14,6 +14,7 @@ import type { CommandOutcome } from "../../../client/session-client";
 import type { InboxEvent, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import { homeScreenHint, showWaiting } from "../app-shell";
 import { safeLocalStorage } from "../safe-storage";
+import { answeringSections } from "./answering-section";
 import { chatLinksSection } from "./chat-links";
 import { ConnectAgentPanel } from "./connect-agent";
 import { h, setText } from "./dom";
@@ -26,6 +27,7 @@ import { forgetInboxLink, type InboxRoute, linkRoleOf } from "./inbox-route";
 import { InboxSessions } from "./inbox-sessions";
 import type { CardContext } from "./interaction-card";
 import { startSessionForm, storedGatewayToken, storeGatewayToken } from "./landing";
+import { PeopleSection } from "./people-section";
 import { HOW_TO_SIGN_IN } from "./sign-in";
 
 /** What the inbox says when it starts with no network, instead of the browser's error page. */
@@ -144,10 +146,14 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     homeScreenHint(),
   );
   const chatLinks = route.linkToken ? null : chatLinksSection(target);
+  // Whom the person invited to answer their cards is theirs alone; whose cards this browser answers is its own.
+  const people = route.linkToken ? null : new PeopleSection(target.credential);
+  const answering = answeringSections();
   const main = h(
     "main",
     { class: "inbox" },
     alert,
+    ...answering,
     // What waits for an answer first, then the sessions; the person's records and settings after.
     cards.el,
     sessions.el,
@@ -159,6 +165,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
     route.linkToken ? null : new ConnectAgentPanel(target).el,
     // Linking a chat account is the person's alone, never an inbox link's.
     chatLinks?.el ?? null,
+    people?.el ?? null,
   );
   root.replaceChildren(header, main);
   document.title = inboxTitle(0);
@@ -202,6 +209,7 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
         void grants?.refresh();
         void history?.refresh();
         void machines?.refresh();
+        void people?.refresh();
         const client = new InboxClient(target);
         client.on("view", show);
         client.on("event", onEvent);
@@ -230,6 +238,12 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
         if (error instanceof ApiError && error.status === 401 && !route.linkToken) {
           cards.el.hidden = true;
           sessions.el.hidden = true;
+          // An approver's browser is no person here: it shows the cards it answers, not a sign-in.
+          if (answering.length > 0) {
+            main.replaceChildren(alert, ...answering);
+            setText(status, "");
+            return;
+          }
           main.prepend(gatewayPrompt(HOW_TO_SIGN_IN));
           return;
         }
