@@ -1,5 +1,5 @@
 // The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
-// message with buttons, and later edited to its receipt (which drops the buttons).
+// message with buttons, and later edited to its receipt, which keeps only the Message button.
 import type { DiscordConfig } from "../config";
 import { inert } from "../protocol/inert-text";
 import { FILL_IN, modalFieldsOf } from "./card-choices";
@@ -8,6 +8,7 @@ import type { ChatCardMessage, ChatSender } from "./chat-sender";
 import { DiscordApi } from "./discord-api";
 import { DISCORD_MODAL_INPUTS } from "./discord-form";
 import { discordCost, discordMessage } from "./discord-message";
+import { messageButtonRow, withMessageButton } from "./discord-message-modal";
 
 /** Discord's longest nonce. */
 const NONCE_CHARS = 25;
@@ -25,12 +26,15 @@ export async function nonceOf(threadId: string, ref: number, interactionId: stri
   return base64.replaceAll("+", "-").replaceAll("/", "_").slice(0, NONCE_CHARS);
 }
 
-/** The message of a card; one that fits a modal (a small form) is filled in here, any other in Parley. */
+/**
+ * The message of a card; one that fits a modal (a small form) is filled in here, any other in
+ * Parley. Every card, shown whole or not, can send its session a message (Message).
+ */
 function render(message: ChatCardMessage) {
   const extra = modalFieldsOf(message.card, DISCORD_MODAL_INPUTS)
     ? [{ code: FILL_IN, label: "Fill in", style: "primary" as const }]
     : [];
-  return discordMessage(cardMessage(message, { extra, cost: discordCost }));
+  return withMessageButton(discordMessage(cardMessage(message, { extra, cost: discordCost })));
 }
 
 /** Posts, edits to the receipt, and shows a card anew as far as its presses got (`update`). */
@@ -47,7 +51,7 @@ export function discordSender(config: DiscordConfig): ChatSender & {
       await api.replaceMessage(threadId, messageId, render(message));
     },
     async edit(threadId, messageId, text) {
-      await api.editMessage(threadId, messageId, inert(text));
+      await api.editMessage(threadId, messageId, inert(text), [messageButtonRow()]);
     },
   };
 }

@@ -38,11 +38,16 @@ export class DiscordApi {
     return sent.id;
   }
 
-  /** Replaces a message's text and takes its buttons away. */
-  async editMessage(channelId: string, messageId: string, content: string): Promise<void> {
+  /** Replaces a message's text, and its buttons with `components` (none unless given). */
+  async editMessage(
+    channelId: string,
+    messageId: string,
+    content: string,
+    components: DiscordMessage["components"] = [],
+  ): Promise<void> {
     await this.call("PATCH", `/channels/${channelId}/messages/${messageId}`, {
       content,
-      components: [],
+      components,
       allowed_mentions: { parse: [] },
     });
   }

@@ -1,10 +1,12 @@
 // Discord's side of the channel object: verifies each interaction's Ed25519 signature, answers a
 // ping, links an account on `/parley link <code>` in a direct message, turns a button press (or the
-// modal a choice that needs text opens) into the card's command, and refuses everything else.
+// modal a choice that needs text opens) into the card's command and a Message modal into a message
+// to the card's session, and refuses everything else.
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../config";
 import { inert } from "../protocol/inert-text";
 import { readChoiceValue, SEE_ALL } from "./card-message";
+import type { ChatAccount } from "./channel-directory";
 import type { ChannelHooks, TextWanted } from "./channel-hooks";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
 import { formModal, modalTexts } from "./discord-form";
@@ -16,6 +18,7 @@ import {
   modalTextOf,
   senderOf,
 } from "./discord-interaction";
+import { MESSAGE_BUTTON, MESSAGE_INPUT, messageModal, messageOfModal } from "./discord-message-modal";
 import { firstSentence, short } from "./fit-text";
 import { linkOrigin } from "./link-origin";
 import { FILL_IN, type ModalHooks } from "./modal-hooks";
@@ -28,6 +31,8 @@ export const DISCORD_NOT_LINKED =
 export const DISCORD_NOT_DIRECT = "Parley answers only in a direct message with this bot.";
 const LINK_HELP = "Send /parley link followed by the code your Parley inbox shows under Link Discord.";
 const NOT_OURS = "This button is not one of Parley's.";
+const NOTHING_WRITTEN = "Nothing was written, so nothing was sent.";
+const DISCORD_NOT_A_CARD = "Not sent: that message is not one of your Parley cards.";
 
 /** Discord signs the time it sent an interaction; one older (or further ahead) than this is a replay. */
 const MAX_AGE_S = 300;
@@ -127,7 +132,12 @@ export class DiscordBot {
     if (!directChannelOf(interaction) || !sender) return reply(DISCORD_NOT_DIRECT);
     const account = this.hooks.directory.account("discord", sender.id);
     if (!account) return reply(DISCORD_NOT_LINKED);
-    const choice = readChoiceValue(interaction.data?.custom_id);
+    const customId = interaction.data?.custom_id;
+    if (interaction.type === INTERACTION.component && customId === MESSAGE_BUTTON)
+      return this.openMessage(interaction, account);
+    const messageId = interaction.type === INTERACTION.modalSubmit ? messageOfModal(customId) : null;
+    if (messageId !== null) return this.sendMessage(interaction, account, messageId);
+    const choice = readChoiceValue(customId);
     if (!choice) return reply(NOT_OURS);
     if (choice.code === FILL_IN) {
       const form = await this.hooks.modalOf(account, choice.ref);
@@ -137,7 +147,7 @@ export class DiscordBot {
           type: RESPONSE.modal,
           data: formModal(choice.ref, form.request, form.inputs),
         });
-      const texts = modalTexts(form.inputs, (customId) => modalTextOf(interaction, customId));
+      const texts = modalTexts(form.inputs, (id) => modalTextOf(interaction, id));
       return this.answer(interaction.token, this.hooks.submitModal(account, choice.ref, texts));
     }
     if (choice.code === SEE_ALL) {
@@ -155,12 +165,31 @@ export class DiscordBot {
     let text: string | undefined;
     if (interaction.type === INTERACTION.modalSubmit) {
       text = modalTextOf(interaction, TEXT_INPUT)?.trim() ?? "";
-      if (!text) return reply("Nothing was written, so nothing was sent.");
+      if (!text) return reply(NOTHING_WRITTEN);
     } else {
       const wanted = await this.hooks.textWanted(account, choice.ref, choice.code);
       if (wanted) return modal(choice.ref, choice.code, wanted);
     }
     return this.answer(interaction.token, this.hooks.chose(account, choice.ref, choice.code, text));
+  }
+
+  /** Message, on a card or its receipt: the modal, when the message it sits on is a card sent to this account. */
+  private async openMessage(interaction: Interaction, account: ChatAccount): Promise<Response> {
+    const messageId = interaction.message?.id;
+    const session = messageId ? await this.hooks.messageSession(account, messageId) : null;
+    if (!messageId || !session) return reply(DISCORD_NOT_A_CARD);
+    return Response.json({ type: RESPONSE.modal, data: messageModal(messageId, session.title) });
+  }
+
+  /**
+   * The Message modal's text, sent as a chat reply to the card's message is: the session is read
+   * again from the inbox (the message, sent to this account), never taken from the modal.
+   */
+  private async sendMessage(interaction: Interaction, account: ChatAccount, messageId: string) {
+    const text = modalTextOf(interaction, MESSAGE_INPUT) ?? "";
+    if (!text.trim()) return reply(NOTHING_WRITTEN);
+    const sent = this.hooks.replied(account, { repliedTo: messageId, text, replyId: interaction.id });
+    return this.answer(interaction.token, sent);
   }
 
   /**

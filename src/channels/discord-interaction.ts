@@ -1,5 +1,6 @@
 // What Discord posts to the interactions endpoint, checked at the edge: the fields Parley reads of
-// a ping, the `/parley` command, a button press and a modal submission, and who sent it from where.
+// a ping, the `/parley` command, a button press and a modal submission, who sent it from where, and
+// the message a pressed button sits on.
 import * as z from "zod";
 
 /** Discord's interaction types. */
@@ -34,6 +35,8 @@ export const Interaction = z.object({
   context: z.number().optional(),
   user: User.optional(),
   member: z.object({ user: User }).optional(),
+  /** The message a pressed button (or the button that opened a modal) sits on. */
+  message: z.object({ id: z.string().regex(/^\d{1,20}$/) }).optional(),
   data: z
     .object({
       name: z.string().optional(),

@@ -1,10 +1,10 @@
 // What a platform with modals (Slack, Discord) asks of the channel object beyond every platform's
 // hooks: the inputs a card's "Fill in" button stands for (a form that fits the platform's modal),
 // and the texts written there sent to the card's session as the linked account — the same command
-// the inbox page sends.
+// the inbox page sends; and the session a card's message belongs to, for a modal that writes to it.
 
 import type { ModalField } from "../interactions/kinds/chat-view";
-import { inboxStub } from "../session/inbox-report/inbox-rpc";
+import { type ChatMessageSession, inboxStub } from "../session/inbox-report/inbox-rpc";
 import { answerAsAccount, refusalWords } from "./answer-as-account";
 import { modalCommandFor, modalFieldsOf } from "./card-choices";
 import type { ChatAccount } from "./channel-directory";
@@ -17,6 +17,8 @@ export interface ModalHooks {
   modalOf(account: ChatAccount, ref: number): Promise<{ request: unknown; inputs: ModalField[] } | null>;
   /** Answers that card with the modal's texts by field name: what to tell the account, or null. */
   submitModal(account: ChatAccount, ref: number, texts: Record<string, string>): Promise<string | null>;
+  /** The session of card message `messageId` (the platform's id) sent to `account`, with its title; null otherwise. */
+  messageSession(account: ChatAccount, messageId: string): Promise<ChatMessageSession | null>;
 }
 
 /** Every platform's hooks, and the forms a modal of at most `maxInputs` text inputs fills in. */
@@ -40,5 +42,7 @@ export function withModals(env: Env, base: ChannelHooks, maxInputs: number): Cha
       // The session names the field it refused ("age: must be a number"); the form can be sent again.
       return refusalWords(outcome.error) ?? `Not sent: ${outcome.error.message}`;
     },
+    messageSession: (account, messageId) =>
+      inboxStub(env, account.person).chatMessageSession(account.linkId, messageId),
   };
 }

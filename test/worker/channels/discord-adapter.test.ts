@@ -1,12 +1,12 @@
 // The inbox's Discord sender against the REST API stand-in: what a card's message holds (the card's
 // words in code blocks they cannot close, no mentions), and that an update shows the card anew with
-// its buttons while an edit to the receipt takes them away.
+// its buttons while an edit to the receipt takes them away, all but Message.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { discordSender } from "../../../src/channels/discord-adapter";
 import { configFor } from "../../../src/config";
 import type { InboxCard } from "../../../src/protocol/inbox";
-import { buttonsOf, callsTo } from "./discord-fixtures";
+import { buttonsOf, callsTo, RECEIPT_COMPONENTS } from "./discord-fixtures";
 
 const CHANNEL = "760000000000000001";
 
@@ -49,6 +49,9 @@ describe("the Discord sender", () => {
     const [update, edit] = await callsTo(CHANNEL, "edit");
     expect(update?.path).toBe(`/channels/${CHANNEL}/messages/${messageId}`);
     expect(buttonsOf(update!)).toMatchObject({ Approve: "41.a" });
-    expect(edit?.body).toMatchObject({ content: "Approved by Ana · Discord", components: [] });
+    expect(edit?.body).toMatchObject({
+      content: "Approved by Ana · Discord",
+      components: RECEIPT_COMPONENTS,
+    });
   });
 });

@@ -41,6 +41,7 @@ function bot(chose: (chosen: Chosen) => Promise<string | null>, answerWithinMs?:
     submitModal: async () => "not in these tests",
     chose: (_account, ref, code, text) => chose({ ref, code, text }),
     replied: async () => "not in these tests",
+    messageSession: async () => null,
   };
   const config = configFor(env).channels.discord;
   if (!config) throw new Error("the channel tests' runtime configures Discord");

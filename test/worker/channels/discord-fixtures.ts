@@ -4,6 +4,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { DISCORD_CONTROL_HOST, type DiscordCall } from "../../helpers/discord-api";
+import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN } from "../../helpers/session-harness";
 import { inboxObject, type Person } from "../inbox/inbox-fixtures";
 
@@ -89,6 +90,11 @@ export function commandFrom(user: DiscordUser, code: string, guild?: { guildId: 
   };
 }
 
+/** What a receipt keeps of a card's buttons: Message, which still writes to the card's session. */
+export const RECEIPT_COMPONENTS = [
+  { type: 1, components: [{ type: 2, style: 2, label: "Message", custom_id: "message" }] },
+];
+
 export function pressFrom(
   user: DiscordUser,
   customId: string,
@@ -100,6 +106,50 @@ export function pressFrom(
     message: { id: "1", channel_id: dmOf(user) },
     data: { custom_id: customId, component_type: 2 },
   };
+}
+
+/** A press of Message on message `messageId` (as Discord reports the message a button sits on). */
+export function messageFrom(
+  user: DiscordUser,
+  messageId: string | undefined,
+  guild?: { guildId: string; channelId: string },
+) {
+  const press = pressFrom(user, "message", guild);
+  return messageId === undefined
+    ? { ...press, message: undefined }
+    : { ...press, message: { ...press.message, id: messageId } };
+}
+
+/** The Message modal's submission, in Discord's Label layout, opened from message `messageId`. */
+export function messageModalFrom(
+  user: DiscordUser,
+  customId: string,
+  text: string,
+  { messageId, guild }: { messageId?: string; guild?: { guildId: string; channelId: string } } = {},
+) {
+  return {
+    type: 5,
+    ...place(user, guild),
+    ...(messageId ? { message: { id: messageId, channel_id: dmOf(user) } } : {}),
+    data: {
+      custom_id: customId,
+      components: [{ type: 18, id: 1, component: { type: 4, id: 2, custom_id: "message", value: text } }],
+    },
+  };
+}
+
+/** The platform's id of the message card `interactionId` was posted as, as the inbox keeps it. */
+export async function messageIdOf(person: Person, interactionId: string): Promise<string | null> {
+  return runInDurableObject(
+    inboxObject(person.email),
+    (_, state) =>
+      state.storage.sql
+        .exec<{ message_id: string | null }>(
+          `SELECT message_id FROM chat_deliveries WHERE interaction_id = ? AND change = 'opened'`,
+          interactionId,
+        )
+        .one().message_id,
+  );
 }
 
 /** A modal's submission with `text` in its one input, as Discord sends it back. */

@@ -83,7 +83,10 @@ describe("forms in discord", { timeout: 60_000 }, () => {
     const buttons = buttonsOf(card!);
     expect(buttons["Fill in"]).toBeUndefined();
     const rows = card!.body.components as { components: { label: string; url?: string }[] }[];
-    expect(rows.flatMap((row) => row.components).map((button) => button.label)).toEqual(["Open in Parley"]);
+    expect(rows.flatMap((row) => row.components).map((button) => button.label)).toEqual([
+      "Open in Parley",
+      "Message",
+    ]);
 
     // The message's own ref, with the Fill in code it was never given.
     const ref = await runInDurableObject(

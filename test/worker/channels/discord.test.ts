@@ -16,7 +16,9 @@ import {
   dmOf,
   failNext,
   link,
+  messageIdOf,
   pressFrom,
+  RECEIPT_COMPONENTS,
   sendInteraction,
   sentTo,
   signed,
@@ -115,7 +117,7 @@ describe("discord", { timeout: 60_000 }, () => {
     expect(await pending(ana)).not.toContain("toolu_dc_approve");
     const [edit] = await sentTo(ana, dmOf(user), "edit", 1);
     expect(edit?.path).toBe(`/channels/${dmOf(user)}/messages/${await messageIdOf(ana, "toolu_dc_approve")}`);
-    expect(edit?.body).toMatchObject({ content: "Approved by Ana · Discord", components: [] });
+    expect(edit?.body).toMatchObject({ content: "Approved by Ana · Discord", components: RECEIPT_COMPONENTS });
     const record = (await (await ana.api("GET", "/api/decisions")).json()) as {
       decisions: { interactionId: string; decidedBy: unknown }[];
     };
@@ -212,7 +214,7 @@ describe("discord", { timeout: 60_000 }, () => {
     expect(answered.status).toBe(200);
     await deliverOutbox(session);
     const [edit] = await sentTo(di, dmOf(user), "edit", 1);
-    expect(edit?.body).toMatchObject({ content: `Denied by ${di.email}`, components: [] });
+    expect(edit?.body).toMatchObject({ content: `Denied by ${di.email}`, components: RECEIPT_COMPONENTS });
 
     const late = await answerOf(await sendInteraction(pressFrom(user, buttonsOf(card!).Approve!)));
     expect(late).toMatchObject({
@@ -234,17 +236,4 @@ async function dueNow(person: Person) {
   await runInDurableObject(inboxObject(person.email), (_, state) => {
     state.storage.sql.exec(`UPDATE chat_deliveries SET next_at = 0 WHERE status = 'pending'`);
   });
-}
-
-async function messageIdOf(person: Person, interactionId: string): Promise<string | null> {
-  return runInDurableObject(
-    inboxObject(person.email),
-    (_, state) =>
-      state.storage.sql
-        .exec<{ message_id: string | null }>(
-          `SELECT message_id FROM chat_deliveries WHERE interaction_id = ? AND change = 'opened'`,
-          interactionId,
-        )
-        .one().message_id,
-  );
 }

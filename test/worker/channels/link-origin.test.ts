@@ -57,6 +57,7 @@ function recordingHooks(account: ChatAccount) {
     replied: async () => "not in these tests",
     modalOf: async () => null,
     submitModal: async () => null,
+    messageSession: async () => null,
   };
   return { hooks, origins };
 }

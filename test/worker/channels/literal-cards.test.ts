@@ -196,7 +196,14 @@ describe("a card's words, literal on every platform", () => {
     expect(content).toContain("xxx; rm -rf ~");
     expect(content).toContain(" … ");
     expect(call?.body.components).toEqual([
-      { type: 1, components: [{ type: 2, style: 2, label: "See all", custom_id: "72.sa" }] },
+      {
+        type: 1,
+        components: [
+          { type: 2, style: 2, label: "See all", custom_id: "72.sa" },
+          // Not an answer: it writes to the card's session (src/channels/discord-message-modal.ts).
+          { type: 2, style: 2, label: "Message", custom_id: "message" },
+        ],
+      },
     ]);
   });
 });
