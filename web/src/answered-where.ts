@@ -2,12 +2,19 @@
 import type { InteractionResolution } from "../../src/protocol/index";
 import { namesSomeone } from "../../src/protocol/people";
 
-/** `" on another device"`, `" by Ana on another device"`, or `""` when this device answered. */
+/**
+ * The device id a notification's Approve or Deny answers as (the server's PUSH_DEVICE,
+ * src/session/inbox-actions.ts): no page was open, so the receipt names the notification.
+ */
+const NOTIFICATION_DEVICE = "push";
+
+/** `" on another device"`, `" by Ana from a notification"`, or `""` when this device answered. */
 export function answeredWhere(
   resolution: Pick<InteractionResolution, "resolvedBy" | "answeredBy">,
   deviceId: string | null,
 ): string {
   if (resolution.resolvedBy === null || resolution.resolvedBy === deviceId) return "";
   const who = resolution.answeredBy;
-  return namesSomeone(who) ? ` by ${who} on another device` : " on another device";
+  const where = resolution.resolvedBy === NOTIFICATION_DEVICE ? "from a notification" : "on another device";
+  return namesSomeone(who) ? ` by ${who} ${where}` : ` ${where}`;
 }

@@ -22,4 +22,11 @@ describe("where a receipt says a card was answered", () => {
     expect(answeredWhere({ resolvedBy: "phone", answeredBy: null }, "me")).toBe(" on another device");
     expect(answeredWhere({ resolvedBy: "phone" }, "me")).toBe(" on another device");
   });
+
+  it("says a card was answered from a notification when its Approve or Deny answered it", () => {
+    expect(answeredWhere({ resolvedBy: "push", answeredBy: "ana@example.com" }, "me")).toBe(
+      " by ana@example.com from a notification",
+    );
+    expect(answeredWhere({ resolvedBy: "push", answeredBy: OPERATOR }, "me")).toBe(" from a notification");
+  });
 });
