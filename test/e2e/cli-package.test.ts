@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)("the command the gateway serves", () => {
   });
 
   it("runs with npx from the gateway's address on a machine whose npm reaches no registry", {
-    timeout: 120_000,
+    timeout: 180_000,
   }, async () => {
     // Any registry request goes to a port nobody listens on, and fails.
     const env = await bareMachine("from-url", {
@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)("the command the gateway serves", () => {
   });
 
   it("runs parley mcp from the downloaded package with npm offline, and its approval reaches the person", {
-    timeout: 120_000,
+    timeout: 180_000,
   }, async () => {
     const env = await bareMachine("offline", { npm_config_offline: "true" });
     const folder = join(scratch, "offline", "work");
