@@ -1,6 +1,7 @@
 // Discord from the inbox page on a phone: Link Discord shows `/parley link <code>`, the command comes
 // signed from the account's direct message, the account is listed; a card then arrives in the DM, a
-// signed press approves it, the page shows who approved it from where, and the message is edited.
+// signed press approves it, the page shows who approved it from where, and the message is edited to
+// the receipt, which keeps only Message.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { DiscordCall } from "../helpers/discord-api";
@@ -111,7 +112,10 @@ describe.skipIf(!hasChromium)("Discord from the inbox page", () => {
     const [sent] = await cardsSent();
     expect(sent?.body.content).toContain("from discord");
     const rows = sent?.body.components as { components: { label: string; custom_id?: string }[] }[];
-    const approve = rows.flatMap((row) => row.components).find((button) => button.label === "Approve");
+    const buttons = rows.flatMap((row) => row.components);
+    const approve = buttons.find((button) => button.label === "Approve");
+    // Message writes to the card's session (test/worker/channels/discord-replies.test.ts).
+    expect(buttons.find((button) => button.label === "Message")?.custom_id).toBe("message");
     expect(
       await sendInteraction({ type: 3, data: { custom_id: approve?.custom_id, component_type: 2 } }),
     ).toEqual({
@@ -125,7 +129,15 @@ describe.skipIf(!hasChromium)("Discord from the inbox page", () => {
     expect(await receipt.textContent()).toMatch(/^Approved by Ana · Discord/);
     await expect
       .poll(async () => (await callsTo("PATCH")).map((call) => call.body))
-      .toContainEqual(expect.objectContaining({ content: "Approved by Ana · Discord", components: [] }));
+      .toContainEqual(
+        expect.objectContaining({
+          content: "Approved by Ana · Discord",
+          // The answers are gone; Message stays, to write to the card's session.
+          components: [
+            { type: 1, components: [{ type: 2, style: 2, label: "Message", custom_id: "message" }] },
+          ],
+        }),
+      );
     await context.close();
   });
 });
