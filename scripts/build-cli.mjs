@@ -1,8 +1,8 @@
 // Packs the `parley` command as a package the gateway serves from its own origin (Workers Assets):
-// web/public/cli/parley.tgz and parley-cli-<version>.tgz hold bin/parley.mjs and one self-contained
-// bundle of bin/parley-cli.ts, so `npx -y <gateway>/cli/parley.tgz …` needs Node and nothing else,
+// web/public/cli/parley.tgz holds bin/parley.mjs and one self-contained bundle of bin/parley-cli.ts, so `npx -y <gateway>/cli/parley.tgz …` needs Node and nothing else,
 // and `parley/agent-sdk` and `parley/client` for a program that installs the same address.
-// web/public/cli/version.json is the version the gateway reports, for the command to compare.
+// web/public/cli/version.json is the version the gateway reports, for the command to compare. One
+// address, always the gateway's own version (wrangler.toml answers any other name under /cli/ 404).
 
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -12,7 +12,7 @@ import { packTarball } from "./build-cli-tar.mjs";
 const ROOT = new URL("../", import.meta.url).pathname;
 
 /**
- * Bundles the command and writes its tarballs and version under `<outdir>/cli/`.
+ * Bundles the command and writes its tarball and version under `<outdir>/cli/`.
  * @param {{ root?: string; outdir?: string }} [options]
  * @returns {Promise<{ version: string; tarball: string; bytes: number }>}
  */
@@ -47,11 +47,7 @@ export async function buildCliPackage({ root = ROOT, outdir = `${ROOT}web/public
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await writeFile(`${dir}parley.tgz`, tarball);
-  await writeFile(`${dir}parley-cli-${version}.tgz`, tarball);
-  await writeFile(
-    `${dir}version.json`,
-    `${JSON.stringify({ version, cli: `/cli/parley-cli-${version}.tgz` })}\n`,
-  );
+  await writeFile(`${dir}version.json`, `${JSON.stringify({ version, cli: "/cli/parley.tgz" })}\n`);
   return { version, tarball: `${dir}parley.tgz`, bytes: tarball.length };
 }
 

@@ -140,6 +140,7 @@ export function decisionsCsv(records: readonly DecisionRecord[]): string {
       by.kind,
       by.id ?? "",
       (r.approvals ?? []).map((approver) => approver.label ?? approver.kind).join("; "),
+      by.personId ?? "",
     ];
     lines.push(cells.map((cell) => csvCell(String(cell))).join(","));
   }

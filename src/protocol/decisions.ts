@@ -106,4 +106,7 @@ export const DECISION_CSV_COLUMNS = [
   "decider_kind",
   "decider_id",
   "approvals",
+  // The person the decider counts as (docs/guide-people.md#a-second-person-for-what-matters):
+  // the person, or the one whose link or chat account answered, or an invited approver.
+  "decider_person",
 ] as const;

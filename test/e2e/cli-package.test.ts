@@ -84,17 +84,21 @@ function mcpClient(child: ChildProcess) {
 }
 
 describe.skipIf(!hasChromium)("the command the gateway serves", () => {
-  it("is a gzipped package at a stable and a versioned address, beside the version it reports", async () => {
+  it("is a gzipped package at one address beside the version it reports, and no other name is a file", async () => {
     const stable = await fetch(`${baseUrl()}/cli/parley.tgz`);
     expect(stable.status).toBe(200);
     expect(stable.headers.get("content-type")).toBe("application/gzip");
     const bytes = Buffer.from(await stable.arrayBuffer());
     expect([...bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
-    const versioned = await fetch(`${baseUrl()}/cli/parley-cli-${VERSION}.tgz`);
-    expect(versioned.status).toBe(200);
-    expect(Buffer.from(await versioned.arrayBuffer()).equals(bytes)).toBe(true);
     const reported = await fetch(`${baseUrl()}/cli/version.json`);
-    expect(await reported.json()).toEqual({ version: VERSION, cli: `/cli/parley-cli-${VERSION}.tgz` });
+    expect(await reported.json()).toEqual({ version: VERSION, cli: "/cli/parley.tgz" });
+    // Any other name under /cli/ (a version the gateway does not serve) is refused, never answered
+    // with the page, which npm would try to unpack.
+    for (const name of [`parley-cli-${VERSION}.tgz`, "parley-0.0.1.tgz", "parley.tgz/", "index.html"]) {
+      const other = await fetch(`${baseUrl()}/cli/${name}`);
+      expect(other.status, name).toBe(404);
+      expect(await other.text(), name).not.toMatch(/<html/i);
+    }
   });
 
   it("runs with npx from the gateway's address on a machine whose npm reaches no registry", {

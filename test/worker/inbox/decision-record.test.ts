@@ -157,7 +157,7 @@ describe("the decision record", () => {
     const lines = (await csv.text()).trimEnd().split("\r\n");
     expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
     expect(lines[0]).toBe(
-      "decision_id,at,session_id,agent,kind,tool,input_digest,outcome,decided_by,device,grant_id,decider_kind,decider_id,approvals",
+      "decision_id,at,session_id,agent,kind,tool,input_digest,outcome,decided_by,device,grant_id,decider_kind,decider_id,approvals,decider_person",
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,${session.sessionId},Claude Code,approval,Bash,`);
