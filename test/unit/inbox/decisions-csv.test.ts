@@ -29,10 +29,30 @@ describe("decisionsCsv", () => {
     ]).split("\r\n");
     expect(lines[0]).toBe(DECISION_CSV_COLUMNS.join(","));
     expect(lines[1]).toBe(
-      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,Bash(ls),,grant_1,grant,grant_1,`,
+      `1,2026-11-26T12:00:00.000Z,${"a".repeat(32)},Claude Code,approval,Bash,${"0".repeat(64)},approved,Bash(ls),,grant_1,grant,grant_1,,`,
     );
     expect(lines[2]).toContain(",denied,ana,page,,person,ana,");
     expect(lines[3]).toBe("");
+  });
+
+  it("names the person each decider counts as: an invited approver is their own, a link its minter", () => {
+    const approver = `approver:${"b".repeat(32)}`;
+    const lines = decisionsCsv([
+      record({
+        decidedBy: { kind: "person", label: "Bo", id: approver, device: "page", personId: approver },
+      }),
+      record({
+        decidedBy: {
+          kind: "link",
+          label: "Phone (inbox link 1a2b3c4d)",
+          id: "c".repeat(32),
+          device: "page",
+          personId: "ana",
+        },
+      }),
+    ]).split("\r\n");
+    expect(lines[1]?.endsWith(`,person,${approver},,${approver}`)).toBe(true);
+    expect(lines[2]?.endsWith(`,link,${"c".repeat(32)},,ana`)).toBe(true);
   });
 
   it("quotes commas and quotes, and defuses what a spreadsheet would run as a formula", () => {
