@@ -1,15 +1,17 @@
 // The Claude Code configuration of docs/guide-bridges.md, taken from the guide as written (only the
-// server's address, the checkout's path and the session's credentials substituted) and run with the
-// real `claude`: the `parley mcp` config, the hooks settings and the remote endpoint's config each get
-// one command approved from the phone.
+// server's address and the session's credentials substituted, and `npx -y <gateway>/cli/parley.tgz`
+// by the package that address serves, unpacked once) and run with the real `claude`: the `parley mcp`
+// config, the hooks settings and the remote endpoint's config each get one command approved from the
+// phone.
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
 import {
-  buildBridges,
   type ClaudeRun,
   type ExternalSession,
   externalSession,
@@ -38,15 +40,32 @@ async function guideJson(heading: string): Promise<string> {
   return block[1];
 }
 
-/** The guide's text for this machine: the server, the checkout, an agent key minted here. */
+/**
+ * The `parley` command as the suite's gateway serves it, unpacked as npx would unpack it: each hook
+ * call then starts it without npx's own start (test/e2e/cli-package.test.ts runs npx itself).
+ */
+let packaged = "";
+async function unpackServedCommand(): Promise<void> {
+  packaged = await mkdtemp(join(tmpdir(), "parley-guide-cli-"));
+  const tarball = await fetch(`${baseUrl()}/cli/parley.tgz`);
+  await writeFile(join(packaged, "parley.tgz"), Buffer.from(await tarball.arrayBuffer()));
+  execFileSync("tar", ["xzf", "parley.tgz"], { cwd: packaged });
+}
+
+/** The guide's text for this machine: the server, the command it serves, an agent key minted here. */
 function localized(text: string, agentKey: string, session?: ExternalSession): string {
+  const served = join(packaged, "package", "bin", "parley.mjs");
   let out = text
+    .replaceAll(
+      '"command": "npx",\n      "args": ["-y", "https://parley.example.com/cli/parley.tgz",',
+      `"command": "node",\n      "args": [${JSON.stringify(served)},`,
+    )
+    .replaceAll("npx -y https://parley.example.com/cli/parley.tgz", `node ${served}`)
     .replaceAll("https://parley.example.com", baseUrl())
-    .replaceAll("/path/to/parley/", ROOT)
     .replaceAll("AGENT_KEY", agentKey);
   if (session)
     out = out.replaceAll("SESSION_ID", session.sessionId).replaceAll("AGENT_TOKEN", session.agentToken);
-  if (/GATEWAY_TOKEN|SESSION_ID|AGENT_TOKEN|example\.com|\/path\/to/.test(out))
+  if (/GATEWAY_TOKEN|SESSION_ID|AGENT_TOKEN|example\.com|\/path\/to|npx|parley\.tgz/.test(out))
     throw new Error(`a placeholder the test does not know is left in:\n${out}`);
   return out;
 }
@@ -100,7 +119,8 @@ async function approvedWith(
 describe.skipIf(!hasChromium || !hasClaude)(
   "the bridges guide's Claude Code configuration, as written",
   () => {
-    beforeAll(() => buildBridges());
+    beforeAll(() => unpackServedCommand());
+    afterAll(() => rm(packaged, { recursive: true, force: true }));
 
     it("parley.json runs parley mcp as Claude Code's permission prompt", { timeout: 60_000 }, async () => {
       await approvedWith("guide-mcp.txt", async (sandboxed, agentKey) => {
