@@ -7,10 +7,14 @@ export default defineConfig({
     include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     globalSetup: ["test/e2e/global-setup.ts"],
-    // One wrangler serves every file (the restart tests start their own), and one file runs per
-    // core: most of a browser test is waiting on the page, so two cores take two files at once
-    // (3 m 41 s → 2 m 17 s). Countdown and pacing checks allow for a busy machine.
-    maxWorkers: availableParallelism(),
+    // A worker keeps its modules from one file to the next, and so its one chromium
+    // (harness.ts's launchBrowser): each file opens its own contexts in it instead of launching a
+    // browser, and loads the client, the protocol and playwright once per worker, not per file.
+    isolate: false,
+    // One wrangler serves every file (the restart tests start their own). Most of a browser test
+    // is waiting on the page, a server or an agent, so more files run at once than there are
+    // cores. Countdown and pacing checks allow for a busy machine.
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 30_000,
     hookTimeout: 90_000,
     // A fresh CI machine runs these right after the Workers suite; a second is too short a wait for

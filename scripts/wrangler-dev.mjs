@@ -3,7 +3,7 @@
 // error messages, and a kill of every group it started however the calling process ends.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,7 +68,8 @@ function killGroup(child, signal) {
 /**
  * @typedef {object} WranglerDevOptions
  * @property {string} [label]            names the server in messages and its log file
- * @property {string} [config]           wrangler config path (default: the project's wrangler.toml)
+ * @property {string} [config]           wrangler config path (default: PARLEY_WRANGLER_CONFIG, else the
+ *                                       project's wrangler.toml)
  * @property {string} [persistTo]        state directory, kept; a temporary one (removed on stop) when absent
  * @property {number} [port]             serve on this port (a restart on the same state keeps its address)
  * @property {Record<string, string>} [vars]   `--var KEY:VALUE` pairs
@@ -96,7 +97,8 @@ export async function startWranglerDev(options = {}) {
   const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port)];
   args.push("--inspector-port", String(inspectorPort), "--persist-to", options.persistTo ?? String(tempDir));
   args.push("--show-interactive-dev-session=false");
-  if (options.config) args.push("--config", options.config);
+  const config = options.config ?? process.env.PARLEY_WRANGLER_CONFIG;
+  if (config) args.push("--config", config);
   // A signing key and a person's credential of the server's own (kept with its state, so a restart
   // accepts its old tokens and its person); neither is a constant anywhere. Without the token no
   // request would be a person, loopback or not.
@@ -161,6 +163,26 @@ export async function startWranglerDev(options = {}) {
   throw new Error(
     `wrangler dev (${label}) did not answer within ${readyTimeoutMs} ms:\n${lastLines(output)}`,
   );
+}
+
+/**
+ * wrangler.toml without its [build] step, for servers of a tree already built (the browser suite
+ * builds once in its global setup, then starts several servers): written to a directory of its own,
+ * with the entry and the page's assets named by absolute path. Answers its path and a remover.
+ * @returns {Promise<{ path: string, remove: () => Promise<void> }>}
+ */
+export async function writePrebuiltConfig() {
+  // Wrangler's own reader, loaded only here: the servers started later need none of it.
+  const { experimental_readRawConfig } = await import("wrangler");
+  const { rawConfig } = experimental_readRawConfig({ config: join(REPO_ROOT, "wrangler.toml") });
+  const { build: _build, ...config } = rawConfig;
+  const assets = config.assets
+    ? { ...config.assets, directory: join(REPO_ROOT, String(config.assets.directory)) }
+    : undefined;
+  const dir = await mkdtemp(join(tmpdir(), "parley-prebuilt-"));
+  const path = join(dir, "wrangler.json");
+  await writeFile(path, JSON.stringify({ ...config, main: join(REPO_ROOT, String(config.main)), assets }));
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /** @param {number} ms */

@@ -2,7 +2,7 @@
 // API with its own HOME and config directory, an external session created the way a bridge
 // creates it, and "the phone" — a typed client holding the owner's link that sees each card and
 // answers it.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,9 +27,14 @@ export function claudeBinary(): string {
 
 export const hasClaude = existsSync(claudeBinary());
 
-/** Builds dist/ so `bin/parley.mjs` runs the current sources. */
+/**
+ * Checks that dist/ is there, so `bin/parley.mjs` runs the current sources: the browser suite's
+ * global setup (test/e2e/global-setup.ts) builds it once for every file.
+ */
 export function buildBridges(): void {
-  execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
+  for (const file of ["parley-cli.js", "client.js", "agent-sdk.js"])
+    if (!existsSync(join(ROOT, "dist", file)))
+      throw new Error(`dist/${file} is missing: the browser suite's global setup builds dist/`);
 }
 
 export interface Sandbox {

@@ -1,8 +1,11 @@
-// Starts one `wrangler dev` with scripted sessions allowed for the whole browser suite.
+// Builds the page, the Worker and dist/ once, and starts one `wrangler dev` with scripted sessions
+// allowed, for the whole browser suite.
 
+import { execFile } from "node:child_process";
 import process from "node:process";
+import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
-import { startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { startWranglerDev, writePrebuiltConfig } from "../../scripts/wrangler-dev.mjs";
 import { discordBindings, serveDiscordApi } from "../helpers/discord-api";
 import { NOTIFY_BINDINGS } from "../helpers/notify-bindings";
 import { SLACK_BINDINGS, serveSlackApi } from "../helpers/slack-api";
@@ -11,6 +14,8 @@ import { freePorts } from "../mcp-servers/free-ports";
 import { startTestServers, type TestServerPorts, testMcpServers } from "../mcp-servers/test-servers";
 import { CHROMIUM_PATH, hasChromium } from "./browser-env";
 import { hasTmux } from "./tmux-terminal";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   // With CI=true a missing browser or terminal fails the run: skipped tests would pass in silence.
@@ -29,6 +34,12 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     project.provide("discordSigningKey", "");
     return undefined;
   }
+  // One build for every server and bridge of the run: each `wrangler dev` started from here on (the
+  // restart tests start their own) serves it without building again, and the bridges the agent
+  // tests spawn run dist/ as built from the current sources.
+  await buildOnce();
+  const prebuilt = await writePrebuiltConfig();
+  process.env.PARLEY_WRANGLER_CONFIG = prebuilt.path;
   // The test MCP servers run for the whole suite; sessions pick them by name.
   const [everything, killable, mrtr, garbage, down, control] = await freePorts(6);
   const ports = { everything, killable, mrtr, garbage, down, control } as TestServerPorts;
@@ -79,5 +90,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await slack.stop();
     await discord.stop();
     await stopMcp();
+    await prebuilt.remove();
   };
+}
+
+/** The page (web/public), the split Worker (build/worker) and dist/, built side by side. */
+async function buildOnce(): Promise<void> {
+  const run = promisify(execFile);
+  const scripts = ["scripts/build-web.mjs", "scripts/build-worker.mjs", "scripts/build-client.mjs"];
+  await Promise.all(scripts.map((script) => run(process.execPath, [script], { cwd: ROOT })));
 }

@@ -1,5 +1,5 @@
-// Shared pieces of the browser tests: scripted sessions over HTTP, a chromium per file, pages
-// opened at a session's share link, and screenshots for the docs.
+// Shared pieces of the browser tests: scripted sessions over HTTP, one chromium per test worker
+// (each file its own contexts in it), pages opened at a session's share link, and screenshots for the docs.
 import { mkdir } from "node:fs/promises";
 import process from "node:process";
 import {
@@ -69,22 +69,63 @@ export async function postMessage(session: TestSession, text: string): Promise<v
   if (!response.ok) throw new Error(`POST messages: ${response.status} ${await response.text()}`);
 }
 
+// One chromium per test worker: the browser suite runs its files without isolation, so this
+// module (and the browser) outlive a file. Launched on first use; playwright ends it when the
+// worker's process exits. A browser that crashed is replaced for the next file.
+let sharedChromium: Promise<Browser> | undefined;
+
+function chromiumOfThisWorker(): Promise<Browser> {
+  const current = sharedChromium;
+  if (current) {
+    return current.then((browser) => {
+      if (browser.isConnected()) return browser;
+      sharedChromium = undefined;
+      return chromiumOfThisWorker();
+    });
+  }
+  const launched = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  sharedChromium = launched;
+  // A launch that failed is tried again by the next file rather than kept.
+  launched.catch(() => {
+    if (sharedChromium === launched) sharedChromium = undefined;
+  });
+  return launched;
+}
+
 /**
- * Debian's chromium, every context of which is the person's browser, signed in as `npm run dev`'s
- * address signs one in (the gateway token kept where the page keeps it); `{ signedIn: false }`
- * for a browser that never was.
+ * The person's browser for one test file: Debian's chromium, every context of which is signed in
+ * as `npm run dev`'s address signs one in (the gateway token kept where the page keeps it);
+ * `{ signedIn: false }` for a browser that never was. Each file's browser is a view of its
+ * worker's one chromium: its contexts are its own (own storage, own device id), and its `close()`
+ * closes them and leaves the chromium to the next file.
  */
 export async function launchBrowser({ signedIn = true } = {}): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
+  const browser = await chromiumOfThisWorker();
+  const contexts = new Set<BrowserContext>();
+  const newContext = async (options?: BrowserContextOptions): Promise<BrowserContext> => {
+    const context = await browser.newContext(options);
+    contexts.add(context);
+    context.once("close", () => contexts.delete(context));
+    return signedIn ? signIn(context) : context;
+  };
+  // As playwright's own newPage: a context of the page's own, closed with the page.
+  const newPage = async (options?: BrowserContextOptions): Promise<Page> => {
+    const context = await newContext(options);
+    const page = await context.newPage();
+    page.once("close", () => void context.close());
+    return page;
+  };
+  const close = async (): Promise<void> => {
+    await Promise.all([...contexts].map((context) => context.close()));
+  };
+  const own: Partial<Browser> = { newContext, newPage, close, contexts: () => [...contexts] };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (Object.hasOwn(own, property)) return own[property as keyof Browser];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
-  if (!signedIn) return browser;
-  const newContext = browser.newContext.bind(browser);
-  // browser.newPage() makes its context through this too.
-  browser.newContext = async (options?: BrowserContextOptions) => signIn(await newContext(options));
-  return browser;
 }
 
 async function signIn(context: BrowserContext): Promise<BrowserContext> {

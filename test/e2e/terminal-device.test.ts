@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
+import { buildBridges } from "./claude-code-harness";
 import {
   askReply,
   baseUrl,
@@ -58,7 +59,7 @@ afterEach(() => {
 describe.skipIf(!hasChromium || !hasTmux)("the terminal device (tmux, wrangler dev, chromium)", () => {
   let browser: Browser;
   beforeAll(async () => {
-    execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
+    buildBridges();
     browser = await launchBrowser();
   });
   afterAll(async () => {

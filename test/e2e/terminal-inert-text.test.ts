@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
+import { buildBridges } from "./claude-code-harness";
 import { postMessage, say, scriptedSession, type TestSession } from "./harness";
 import { hasTmux, TmuxTerminal } from "./tmux-terminal";
 
@@ -56,7 +57,7 @@ function buffers(): string {
 // The wrangler dev server comes with the browser suite's global setup, which needs chromium.
 describe.skipIf(!hasChromium || !hasTmux)("text the terminal device prints (tmux)", () => {
   beforeAll(() => {
-    execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
+    buildBridges();
   });
 
   it("prints escape sequences in model text and messages as inert text", async () => {

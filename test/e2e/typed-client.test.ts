@@ -1,13 +1,14 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { buildBridges } from "./claude-code-harness";
 import { baseUrl, gatewayToken } from "./harness";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 describe.skipIf(!baseUrl())("the typed client as the package exports it (parley/client, Node 22)", () => {
   beforeAll(() => {
-    execFileSync(process.execPath, ["scripts/build-client.mjs"], { cwd: ROOT });
+    buildBridges();
   });
 
   it("runs the example of docs/guide-api.md: creates a session, streams it and answers its question and approval", async () => {
