@@ -1,4 +1,9 @@
-import type { AnyMessage, RequestPermissionOutcome, Stream } from "@agentclientprotocol/sdk";
+import type {
+  AnyMessage,
+  CreateElicitationResponse,
+  RequestPermissionOutcome,
+  Stream,
+} from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { AcpProxy } from "../../../../bin/acp/acp-proxy";
 import type { ParleySessions } from "../../../../bin/acp/parley-sessions";
@@ -40,6 +45,7 @@ function side() {
 /** Parley as the proxy sees it: each ask waits for the test to answer, or for its signal. */
 function fakeParley() {
   const asks: Array<{ answer: (outcome: RequestPermissionOutcome) => void; signal: AbortSignal }> = [];
+  const elicits: Array<{ answer: (result: CreateElicitationResponse) => void; signal: AbortSignal }> = [];
   const withdrawn: string[] = [];
   const located: Array<[string, string]> = [];
   const parley = {
@@ -49,13 +55,18 @@ function fakeParley() {
         asks.push({ answer: resolve, signal });
         signal.addEventListener("abort", () => reject(signal.reason), { once: true });
       }),
+    elicit: (_sessionId: string, _card: unknown, signal: AbortSignal) =>
+      new Promise<CreateElicitationResponse>((resolve, reject) => {
+        elicits.push({ answer: resolve, signal });
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      }),
     prompt: () => {},
     update: () => {},
     stopped: () => {},
     named: () => {},
     withdrawAll: (sessionId?: string) => withdrawn.push(sessionId ?? "*"),
   };
-  return { parley: parley as unknown as ParleySessions, asks, withdrawn, located };
+  return { parley: parley as unknown as ParleySessions, asks, elicits, withdrawn, located };
 }
 
 const PERMISSION = {
@@ -143,13 +154,84 @@ describe("the ACP proxy's permission race", () => {
     expect(located).toEqual([["s1", "/p"]]);
   });
 
-  it("withdraws the session's cards on session/cancel and ends when the agent's side closes", async () => {
-    const { editor, agent, withdrawn, ended } = setUp();
+  it("withdraws the session's cards on session/cancel, leaves the editor to answer what it holds, and ends when the agent's side closes", async () => {
+    const { editor, agent, asks, ended } = setUp();
+    await agent.send(PERMISSION);
+    await editor.until(1);
     await editor.send({ method: "session/cancel", params: { sessionId: "s1" } });
     await agent.until(1);
-    expect(withdrawn).toEqual(["s1"]);
+    expect(asks[0]?.signal.aborted).toBe(true);
+    // The editor answers its own request, as ACP asks of a client that cancels.
+    const answer = { id: 5, result: { outcome: { outcome: "cancelled" } } };
+    await editor.send(answer);
+    await agent.until(2);
+    expect(agent.written[1]).toEqual({ jsonrpc: "2.0", ...answer });
     await agent.close();
     expect(await ended).toBe("agent");
+  });
+});
+
+describe("an ACP agent's elicitation through the proxy", () => {
+  const FORM = {
+    id: 9,
+    method: "elicitation/create",
+    params: {
+      sessionId: "s1",
+      mode: "form",
+      message: "Which branch?",
+      requestedSchema: { type: "object", properties: { branch: { type: "string" } } },
+    },
+  };
+
+  it("tells the agent both modes are shown, keeping what else the editor advertised", async () => {
+    const { editor, agent } = setUp();
+    await editor.send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: { terminal: true, elicitation: { form: {} } } },
+    });
+    await agent.until(1);
+    expect(agent.written[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: 1,
+        clientCapabilities: { terminal: true, elicitation: { form: {}, url: {} } },
+      },
+    });
+  });
+
+  it("asks in Parley alone a mode the editor does not show, and the editor never sees it", async () => {
+    const { editor, agent, elicits } = setUp();
+    await editor.send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 1, clientCapabilities: {} },
+    });
+    await agent.until(1);
+    await agent.send(FORM);
+    await expect.poll(() => elicits.length).toBe(1);
+    elicits[0]?.answer({ action: "accept", content: { branch: "main" } });
+    await agent.until(2);
+    expect(agent.written[1]).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      result: { action: "accept", content: { branch: "main" } },
+    });
+    expect(editor.written).toEqual([]);
+  });
+
+  it("answers the agent with the reason when Parley cannot show the form and the editor does not", async () => {
+    const { agent, elicits } = setUp();
+    const nested = { type: "object", properties: { to: { type: "object", properties: {} } } };
+    await agent.send({ ...FORM, params: { ...FORM.params, requestedSchema: nested } });
+    await agent.until(1);
+    expect(agent.written[0]).toMatchObject({
+      id: 9,
+      error: { code: -32602, message: expect.stringContaining("nested objects are not supported") },
+    });
+    expect(elicits).toEqual([]);
   });
 });
 
