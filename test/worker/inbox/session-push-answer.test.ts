@@ -61,10 +61,13 @@ async function pushOf(
       (await sentTo(phone.host)).map(async (r) => (await decryptPush(r.body, phone.keys)) as PushMessage),
     );
   await expect
-    .poll(async () => {
-      await runDurableObjectAlarm(stubOf(session.sessionId));
-      return (await decrypted()).some((push) => push.interactionId === id && push.change === "opened");
-    })
+    .poll(
+      async () => {
+        await runDurableObjectAlarm(stubOf(session.sessionId));
+        return (await decrypted()).some((push) => push.interactionId === id && push.change === "opened");
+      },
+      { timeout: 10_000 },
+    )
     .toBe(true);
   const found = (await decrypted()).find((push) => push.interactionId === id && push.change === "opened");
   if (!found) throw new Error(`no push for ${id}`);
