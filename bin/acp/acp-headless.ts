@@ -58,7 +58,7 @@ export async function runHeadless(
       } catch (error) {
         // Cancelled (by the agent or with the turn), or no person could be asked: nobody answered.
         if (!ctx.signal.aborted && !(error instanceof CardWithdrawn))
-          run.log(`${error instanceof Error ? error.message : String(error)}; the form is dismissed`);
+          run.log(`${error instanceof Error ? error.message : String(error)}; the elicitation is dismissed`);
         return { action: "cancel" };
       }
     });
