@@ -100,14 +100,16 @@ function isPersonRoute(route: AppRoute): boolean {
     "/api/agent-keys",
     "/api/channels",
     "/api/machines",
+    "/api/people",
   ].some((root) => route.path.startsWith(root));
 }
 
 /** A session's token is no one's inbox credential: the person's routes may refuse it as such. */
 function refusalsOf(route: AppRoute): Set<string> {
   if (!isPersonRoute(route)) return new Set();
-  // No such grant: a revoke names the grant it could not find.
-  const missing = route.key === "DELETE /api/grants/:grantId" ? ["not_found"] : [];
+  // No such grant: a revoke names the grant it could not find; the people routes name no such person.
+  const missing =
+    route.key === "DELETE /api/grants/:grantId" || route.path.startsWith("/api/people") ? ["not_found"] : [];
   return new Set(["unauthorized", "forbidden", ...missing]);
 }
 

@@ -145,6 +145,19 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/machines/:machineId/sessions": { kind: "body", acts: () => false },
   // A notification's answer: no hostile body holds a token signed with the deployment's key.
   "POST /api/push/answer": { kind: "body", acts: () => false },
+  // Invited approvers: inviting, listing and removing are the person's, and this runtime has none;
+  // no hostile body holds a signed invite, and no hostile credential is an approver's.
+  "POST /api/people/invites": { kind: "body", acts: () => false },
+  "GET /api/people": { kind: "query" },
+  "DELETE /api/people/:personId": { kind: "params" },
+  "POST /api/people/invites/redeem": { kind: "body", acts: () => false },
+  "GET /api/people/answering/ws": { kind: "query" },
+  "GET /api/people/answering/:inviter": { kind: "params" },
+  "POST /api/people/answering/:inviter/ws-ticket": { kind: "params" },
+  "POST /api/people/answering/:inviter/cards/:sessionId/:interactionId/respond": {
+    kind: "body",
+    acts: () => false,
+  },
 };
 
 function isEmptyObject(value: unknown): boolean {
