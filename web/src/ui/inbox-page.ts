@@ -224,6 +224,8 @@ export function mountInbox(root: HTMLElement, route: InboxRoute): void {
           if (document.visibilityState !== "visible") return;
           client.reconnectNow();
           void machines?.refresh();
+          // Someone may have accepted an invite while the page was away.
+          void people?.refresh();
         });
         client.connect();
       },
