@@ -206,7 +206,8 @@ export default defineConfig({
       },
       // The same deployment without Access, in a runtime of its own: people the operator invites are
       // people of their own here, which would change what the one-person tests see of the operator.
-      // One file at a time, since every file's operator is the same inbox.
+      // Every file's operator is the same inbox of its runner's runtime, so a runner's files run one
+      // after another; each runner has a runtime of its own.
       {
         plugins: [
           cloudflareTest({
@@ -225,7 +226,6 @@ export default defineConfig({
           name: "people",
           include: ["test/worker/people/without-access/**/*.test.ts"],
           ...workersShared,
-          fileParallelism: false,
         },
       },
       // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
