@@ -46,6 +46,9 @@ const CREDENTIAL_REFUSALS = new Set([
 
 /** The same on a person's route, which may refuse its parameter first. */
 const PERSON_ROUTE_REFUSALS = new Set([...CREDENTIAL_REFUSALS, "invalid_input"]);
+// Routes whose credential is the body's (a notification's answer token, an invite): a bearer header
+// is no credential there, so an empty body is refused as the input it is, whatever the header says.
+const BODY_CREDENTIAL_ROUTES = new Set(["POST /api/push/answer", "POST /api/people/invites/redeem"]);
 
 const ROUTES = registeredRoutes();
 
@@ -214,7 +217,10 @@ describe("hostile input against a paused session", () => {
           expect(response.status, what).toBeGreaterThanOrEqual(400);
           const error = ((await response.json()) as { error?: { code: string } }).error;
           // A person's route may read its parameter ("x", no id of its) before the missing person.
-          const refusals = isPersonRoute(route) ? PERSON_ROUTE_REFUSALS : CREDENTIAL_REFUSALS;
+          const refusals =
+            isPersonRoute(route) || BODY_CREDENTIAL_ROUTES.has(route.key)
+              ? PERSON_ROUTE_REFUSALS
+              : CREDENTIAL_REFUSALS;
           expect(refusals.has(error?.code ?? ""), `${what}: ${error?.code}`).toBe(true);
         },
       ),
