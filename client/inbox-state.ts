@@ -31,6 +31,15 @@ export function applyInboxEvent(view: InboxView, event: InboxEvent): InboxView {
       next.sessions = withOpenCards(view, sessionId, 1);
       return next;
     }
+    case "card_escalated": {
+      // A rung of the card's ladder ran: its copy takes how far the ladder climbed.
+      next.cards = view.cards.map((card) =>
+        card.sessionId === sessionId && card.interactionId === change.card.interactionId
+          ? { ...card, ...change.card, sessionId }
+          : card,
+      );
+      return next;
+    }
     case "card_resolved": {
       const cards = view.cards.filter(
         (card) => !(card.sessionId === sessionId && card.interactionId === change.interactionId),

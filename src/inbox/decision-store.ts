@@ -4,7 +4,7 @@ import * as z from "zod";
 import { Decider } from "../protocol/decider";
 import {
   DECISION_CSV_COLUMNS,
-  type DecisionData,
+  DecisionData,
   type DecisionPage,
   type DecisionQuery,
   type DecisionRecord,
@@ -26,6 +26,7 @@ type DecisionRow = {
   decided_by: string;
   grant_id: string | null;
   approvals: string | null;
+  escalations: string | null;
   session_exists: number;
 };
 
@@ -48,8 +49,8 @@ export class DecisionStore {
     this.sql.run(
       ["decisions"],
       `INSERT OR IGNORE INTO decisions (at, session_id, interaction_id, agent, kind, tool_name, input_digest, outcome,
-         decided_by, grant_id, approvals)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         decided_by, grant_id, approvals, escalations)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       resolution.resolvedAt,
       sessionId,
       resolution.interactionId,
@@ -61,6 +62,7 @@ export class DecisionStore {
       JSON.stringify(decision.decidedBy),
       decision.decidedBy.kind === "grant" ? decision.decidedBy.id : null,
       decision.approvals ? JSON.stringify(decision.approvals) : null,
+      decision.escalations ? JSON.stringify(decision.escalations) : null,
     );
   }
 
@@ -97,6 +99,7 @@ export class DecisionStore {
 }
 
 const Approvers = z.array(Decider);
+const Escalations = DecisionData.shape.escalations.unwrap();
 
 const SELECT = `SELECT d.*, EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = d.session_id) AS session_exists
   FROM decisions d`;
@@ -114,6 +117,7 @@ function recordOf(row: DecisionRow): DecisionRecord {
     outcome: row.outcome as InteractionOutcome,
     decidedBy: StoredDecider.parse(JSON.parse(row.decided_by)),
     ...(row.approvals ? { approvals: Approvers.parse(JSON.parse(row.approvals)) } : {}),
+    ...(row.escalations ? { escalations: Escalations.parse(JSON.parse(row.escalations)) } : {}),
     sessionExists: row.session_exists === 1,
   };
 }

@@ -105,6 +105,22 @@ const MIGRATIONS: string[][] = [
       created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, approver_id TEXT UNIQUE, person_id TEXT,
       redeemed_at INTEGER, removed_at INTEGER)`,
   ],
+  [
+    // The rungs of a card's escalation ladder that ran before it resolved, as JSON.
+    `ALTER TABLE decisions ADD COLUMN escalations TEXT`,
+    // The person's email addresses (src/email/email-addresses.ts): verified once the code sent there
+    // came back; the code kept only as a hash until it is used or expires; the codes sent, as JSON times.
+    `CREATE TABLE emails (
+      address TEXT PRIMARY KEY, person TEXT NOT NULL, origin TEXT NOT NULL, created_at INTEGER NOT NULL, verified_at INTEGER,
+      code_hash TEXT, code_expires_at INTEGER, code_tries INTEGER NOT NULL DEFAULT 0, codes_sent TEXT NOT NULL)`,
+    // Emails waiting for the alarm to send them, and what became of them; the text, and the card a
+    // link is signed for at sending (JSON), go once sent.
+    `CREATE TABLE email_outbox (
+      id INTEGER PRIMARY KEY AUTOINCREMENT, address TEXT NOT NULL, subject TEXT NOT NULL, text TEXT, link TEXT,
+      purpose TEXT NOT NULL, status TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER,
+      created_at INTEGER NOT NULL, error TEXT)`,
+    `CREATE INDEX email_outbox_due ON email_outbox (next_at) WHERE next_at IS NOT NULL`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

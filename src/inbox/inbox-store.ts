@@ -203,7 +203,9 @@ export class InboxStore {
 
   private applyEntry(sessionId: string, entry: OutboxEntry): void {
     switch (entry.type) {
-      case "card_opened": {
+      // An escalated card is the card as it stands: its copy moves up its ladder.
+      case "card_opened":
+      case "card_escalated": {
         const card = entry.card;
         this.sql.run(
           ["cards"],

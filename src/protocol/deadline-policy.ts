@@ -22,6 +22,36 @@ const Duration = z
   .min(1_000, "must be at least 1000 ms")
   .max(MAX_CARD_WAIT_MS, `must be at most ${MAX_CARD_WAIT_MS} ms (7 days)`);
 
+/** Most rungs one escalation ladder may have. */
+export const MAX_ESCALATION_RUNGS = 5;
+
+/** Where a rung reaches the person or the people who may answer for them. */
+export const EscalationChannel = z.enum(["push", "chat", "email"]);
+export type EscalationChannel = z.infer<typeof EscalationChannel>;
+
+/**
+ * One rung of an escalation ladder: `afterMs` after the card opened, if nobody answered, Parley
+ * notifies `to` ("me": the person; "approvers": the people they invited to answer) on `notify`.
+ */
+export const EscalationRung = z.strictObject({
+  afterMs: Duration,
+  notify: z
+    .array(EscalationChannel)
+    .min(1, "names at least one of push, chat, email")
+    .refine((list) => new Set(list).size === list.length, "names each channel once"),
+  to: z.enum(["me", "approvers"]),
+});
+export type EscalationRung = z.infer<typeof EscalationRung>;
+
+/** A ladder climbs: each rung after the one before it. */
+export const EscalationLadder = z
+  .array(EscalationRung)
+  .max(MAX_ESCALATION_RUNGS, `at most ${MAX_ESCALATION_RUNGS} rungs`)
+  .refine(
+    (rungs) => rungs.every((rung, i) => i === 0 || rung.afterMs > (rungs[i - 1]?.afterMs ?? 0)),
+    "each rung's afterMs must be later than the rung before it",
+  );
+
 /** One layer of a policy: what it sets overrides the layers below it. */
 export const DeadlinePolicyLayer = z.strictObject({
   onDeadline: OnDeadline.optional(),
@@ -31,6 +61,8 @@ export const DeadlinePolicyLayer = z.strictObject({
   remindBeforeMs: z.array(Duration).max(MAX_REMINDERS, `at most ${MAX_REMINDERS} reminders`).optional(),
   /** What one "Give me more time" adds to the deadline. */
   extendByMs: Duration.optional(),
+  /** Who is told, and how, while the card waits: each rung once, stopping when the card resolves. */
+  escalate: EscalationLadder.optional(),
 });
 export type DeadlinePolicyLayer = z.infer<typeof DeadlinePolicyLayer>;
 
@@ -48,15 +80,21 @@ export const DeadlinePolicy = z.object({
   maxWaitMs: Duration,
   remindBeforeMs: z.array(Duration),
   extendByMs: Duration,
+  // Absent on cards stored before ladders existed: none.
+  escalate: EscalationLadder.default([]),
 });
 export type DeadlinePolicy = z.infer<typeof DeadlinePolicy>;
 
-/** Without any configuration: deny at the deadline (as cards always did), no reminders, 10 more minutes per extension up to a day. */
+/**
+ * Without any configuration: deny at the deadline (as cards always did), no reminders, 10 more
+ * minutes per extension up to a day, no escalation.
+ */
 export const DEFAULT_DEADLINE_POLICY: DeadlinePolicy = {
   onDeadline: "deny",
   maxWaitMs: 24 * 60 * MINUTE_MS,
   remindBeforeMs: [],
   extendByMs: 10 * MINUTE_MS,
+  escalate: [],
 };
 
 /**
@@ -83,6 +121,7 @@ export function resolveDeadlinePolicy(
     if (layer.maxWaitMs !== undefined) policy.maxWaitMs = layer.maxWaitMs;
     if (layer.remindBeforeMs !== undefined) policy.remindBeforeMs = layer.remindBeforeMs;
     if (layer.extendByMs !== undefined) policy.extendByMs = layer.extendByMs;
+    if (layer.escalate !== undefined) policy.escalate = layer.escalate;
   }
   return policy;
 }
@@ -108,5 +147,8 @@ export const CardDeadlineTerms = z.object({
   /** The latest the deadline may move to ("Give me more time" is offered while `expiresAt` is earlier). */
   maxExpiresAt: z.number(),
   extendByMs: z.number().int().positive(),
+  /** The card's escalation ladder, when it has one, and how many of its rungs have run. */
+  escalate: z.array(EscalationRung).optional(),
+  escalated: z.number().int().nonnegative().optional(),
 });
 export type CardDeadlineTerms = z.infer<typeof CardDeadlineTerms>;

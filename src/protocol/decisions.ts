@@ -1,6 +1,7 @@
 // The decision record: one row per resolution of a person's card, kept by
 // their inbox past the session's deletion, listed by `GET /api/decisions` and exported.
 import * as z from "zod";
+import { EscalationRung } from "./deadline-policy";
 import { Decider, DeviceKind } from "./decider";
 import { InteractionOutcome } from "./session";
 
@@ -57,6 +58,10 @@ export const DecisionData = z.object({
    * order (the last one is `decidedBy` when it was approved).
    */
   approvals: z.array(Decider).optional(),
+  /** The rungs of the card's escalation ladder that ran before it resolved, each with when. */
+  escalations: z
+    .array(EscalationRung.extend({ rung: z.number().int().nonnegative(), at: z.number() }))
+    .optional(),
 });
 export type DecisionData = z.infer<typeof DecisionData>;
 

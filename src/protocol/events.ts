@@ -4,7 +4,7 @@ import * as z from "zod";
 import { AgentCompletedData, AgentStartedData, FRAME_MARK_FIELDS } from "./agents";
 import { ApprovalCount } from "./approval-count";
 import { ApprovalCounted } from "./approval-policy";
-import { CardDeadlineTerms } from "./deadline-policy";
+import { CardDeadlineTerms, EscalationRung } from "./deadline-policy";
 import { SEED_PROMPT_EVENTS } from "./seed-names";
 import { InteractionId, InteractionResolution, PermissionMode, SessionStatus, ToolCallId } from "./session";
 
@@ -130,6 +130,17 @@ export const EVENT_DATA = {
     /** The device that asked (the client's own name for itself), and who it is as the server knows them. */
     extendedBy: z.string().nullable(),
     answeredBy: z.string().nullable().optional(),
+    ...FRAME_MARK_FIELDS,
+  }),
+  /** Nobody had answered the card by a rung of its escalation ladder: `to` is told on each of `notify`. */
+  escalated: EscalationRung.extend({
+    toolCallId: ToolCallId,
+    interactionId: InteractionId,
+    kind: z.string(),
+    toolName: z.string(),
+    /** The rung's place in the ladder (0 first) and how many rungs the ladder has. */
+    rung: z.number().int().nonnegative(),
+    of: z.number().int().positive(),
     ...FRAME_MARK_FIELDS,
   }),
   session_status: z.object({

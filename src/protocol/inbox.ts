@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { ApprovalCount } from "./approval-count";
 import { ChatPlatform } from "./channels";
-import { CardDeadlineTerms } from "./deadline-policy";
+import { CardDeadlineTerms, EscalationRung } from "./deadline-policy";
 import { DecisionData } from "./decisions";
 import { InteractionId, InteractionOutcome, SessionId, SessionStatus, ToolCallId } from "./session";
 
@@ -48,6 +48,15 @@ export const OutboxEntry = z.discriminatedUnion("type", [
     resolvedAt: z.number(),
     /** What the person's decision record keeps of it; absent on rows written before it existed. */
     decision: DecisionData.optional(),
+  }),
+  /**
+   * Nobody answered the card by a rung of its escalation ladder: the inbox's copy takes the card as
+   * it stands (how far its ladder climbed), and the inbox tells `rung.to` on each of `rung.notify`.
+   */
+  z.object({
+    type: z.literal("card_escalated"),
+    card: InboxCardData,
+    rung: EscalationRung.extend({ rung: z.number().int().nonnegative(), of: z.number().int().positive() }),
   }),
   z.object({ type: z.literal("session_updated"), session: InboxSessionSummary }),
   /** The session was deleted or expired: it and its cards leave the inbox. */

@@ -1,6 +1,6 @@
 // The session's deadline sources, in the order the alarm drains them. The order is the guarantee:
 // retention first (an erased session runs nothing else), then what only touches this object's own
-// rows (links, cards, the watchdog, reminders), and last what waits on other services (deliveries,
+// rows (links, cards, the watchdog, reminders, escalations), and last what waits on other services (deliveries,
 // the inbox), so a slow push service never holds up a timeout.
 import type { Notifier } from "../../notify/notifier";
 import type { DeadlineSource } from "../../objects/deadline-source";
@@ -9,6 +9,7 @@ import type { LinkAdminHost } from "../link-admin";
 import type { SessionRuntime } from "../session-runtime";
 import type { SessionState } from "../session-state";
 import { deliverySource } from "./delivery-source";
+import { escalationSource } from "./escalation-source";
 import { interactionTimeoutSource } from "./interaction-timeout-source";
 import { linkExpirySource } from "./link-expiry-source";
 import { reminderSource } from "./reminder-source";
@@ -34,6 +35,7 @@ export function sessionDeadlineSources(
     interactionTimeoutSource(state.interactions, host.agent),
     watchdogSource(state.deadlines, host.agent),
     reminderSource(state, host.notifier),
+    escalationSource(state, host.notifier),
     deliverySource(state.deliveries, host.notifier),
     inboxReport,
   ];

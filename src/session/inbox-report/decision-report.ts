@@ -12,6 +12,8 @@ export function decisionOf(
   resolution: InteractionResolution,
   /** The distinct answerers who approved a card that needed several, in order. */
   approvers: readonly CardApprover[] = [],
+  /** The rungs of the card's escalation ladder that ran, each with when. */
+  escalations: NonNullable<DecisionData["escalations"]> = [],
 ): DecisionData {
   return {
     agent,
@@ -21,5 +23,6 @@ export function decisionOf(
     // Every resolution carries its decider; one without (none is written so) is the session's own.
     decidedBy: resolution.decider ?? SYSTEM_DECIDER,
     ...(approvers.length > 0 ? { approvals: approvers.map((approver) => approver.decider) } : {}),
+    ...(escalations.length > 0 ? { escalations } : {}),
   };
 }

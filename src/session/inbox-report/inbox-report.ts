@@ -4,7 +4,7 @@
 import * as z from "zod";
 import type { DeadlineSource } from "../../objects/deadline-source";
 import type { EventData, SessionEvent } from "../../protocol/events";
-import type { OutboxEntry } from "../../protocol/inbox";
+import type { InboxCardData, OutboxEntry } from "../../protocol/inbox";
 import { isPromptEvent } from "../../protocol/prompt-event";
 import type { SessionState } from "../session-state";
 import { decisionOf } from "./decision-report";
@@ -160,24 +160,14 @@ export class InboxReport implements DeadlineSource {
     // "More time" or one more approval: the inbox's copy of the card (an upsert by its id) takes the
     // new deadline and the approvals so far.
     if (event.type === "interaction_extended" || event.type === "approval_counted") {
-      const record = this.state.interactions.get(event.data.interactionId);
-      if (record?.status !== "pending") return null;
-      const deadlinePolicy = this.state.cardDeadlines.terms(record.id);
-      const approvals = this.state.cardApprovals.count(record.id);
-      return {
-        type: "card_opened",
-        card: {
-          interactionId: record.id,
-          toolCallId: record.toolCallId,
-          kind: record.kind,
-          toolName: record.toolName,
-          request: record.request,
-          createdAt: record.createdAt,
-          expiresAt: record.deadline,
-          ...(deadlinePolicy ? { deadlinePolicy } : {}),
-          ...(approvals ? { approvals } : {}),
-        },
-      };
+      const card = this.pendingCard(event.data.interactionId);
+      return card ? { type: "card_opened", card } : null;
+    }
+    // A rung of the card's ladder: the inbox's copy moves up it, and the inbox tells whom it names.
+    if (event.type === "escalated") {
+      const card = this.pendingCard(event.data.interactionId);
+      const { afterMs, notify, to, rung, of } = event.data;
+      return card ? { type: "card_escalated", card, rung: { afterMs, notify, to, rung, of } } : null;
     }
     if (event.type === "interaction_resolved") {
       const data = event.data as EventData<"interaction_resolved">;
@@ -195,12 +185,39 @@ export class InboxReport implements DeadlineSource {
           this.state.interactions.get(interactionId),
           data,
           this.state.cardApprovals.of(interactionId)?.approvers ?? [],
+          this.escalations(interactionId),
         ),
       };
     }
     if (!SUMMARY_EVENTS.has(event.type)) return null;
     // The status event may be stored before the status it announces is.
     return this.summary(event.at, event.type === "session_status" ? event.data.status : undefined);
+  }
+
+  /** Card `id` as the inbox holds it, while it is open. */
+  private pendingCard(id: string): InboxCardData | null {
+    const record = this.state.interactions.get(id);
+    if (record?.status !== "pending") return null;
+    const deadlinePolicy = this.state.cardDeadlines.terms(record.id);
+    const approvals = this.state.cardApprovals.count(record.id);
+    return {
+      interactionId: record.id,
+      toolCallId: record.toolCallId,
+      kind: record.kind,
+      toolName: record.toolName,
+      request: record.request,
+      createdAt: record.createdAt,
+      expiresAt: record.deadline,
+      ...(deadlinePolicy ? { deadlinePolicy } : {}),
+      ...(approvals ? { approvals } : {}),
+    };
+  }
+
+  /** The rungs of card `id`'s ladder that ran, for its decision record. */
+  private escalations(id: string) {
+    const stored = this.state.cardDeadlines.get(id);
+    if (!stored || stored.policy.escalate.length === 0) return [];
+    return this.state.cardDeadlines.escalations.history(id, stored.policy.escalate);
   }
 
   private summary(lastActivity: number, status = this.state.turn.status()): OutboxEntry {

@@ -9,6 +9,7 @@ import {
   resolveDeadlinePolicy,
 } from "../../protocol/deadline-policy";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
+import { SqlCardEscalations } from "./card-escalations";
 
 type Row = { interaction_id: string; policy: string; max_at: number; reminder_at: number | null };
 
@@ -37,11 +38,14 @@ export class SqlCardDeadlines {
   // class's own writes. Which cards are pending comes from the interaction store's kept rows, so a
   // card answered or opened needs no query here: the alarm asks on every re-arm, several a step.
   private readonly reminders: Kept<Map<string, number>>;
+  /** Each card's escalation ladder as it climbs. */
+  readonly escalations: SqlCardEscalations;
 
   constructor(
     private readonly sql: SqlCounter,
     private readonly pendingIds: () => readonly string[],
   ) {
+    this.escalations = new SqlCardEscalations(sql, pendingIds);
     this.reminders = sql.keptUntilWritten(
       ["card_deadlines"],
       () =>
@@ -92,7 +96,8 @@ export class SqlCardDeadlines {
       reminderAt,
     );
     this.keepReminder(card.id, reminderAt);
-    return { expiresAt, terms: termsOf({ policy, maxAt }) };
+    this.escalations.open(card.id, card.createdAt, policy.escalate);
+    return { expiresAt, terms: termsOf({ policy, maxAt }, 0) };
   }
 
   get(id: string): CardPolicy | null {
@@ -112,7 +117,9 @@ export class SqlCardDeadlines {
 
   terms(id: string): CardDeadlineTerms | null {
     const stored = this.get(id);
-    return stored ? termsOf(stored) : null;
+    return stored
+      ? termsOf(stored, stored.policy.escalate.length > 0 ? this.escalations.climbed(id).length : 0)
+      : null;
   }
 
   setReminder(id: string, at: number | null): void {
@@ -147,6 +154,12 @@ export class SqlCardDeadlines {
   }
 }
 
-function termsOf({ policy, maxAt }: CardPolicy): CardDeadlineTerms {
-  return { onDeadline: policy.onDeadline, maxExpiresAt: maxAt, extendByMs: policy.extendByMs };
+function termsOf({ policy, maxAt }: CardPolicy, escalated: number): CardDeadlineTerms {
+  return {
+    onDeadline: policy.onDeadline,
+    maxExpiresAt: maxAt,
+    extendByMs: policy.extendByMs,
+    // Only a card with a ladder carries one, so every other card's terms read as before.
+    ...(policy.escalate.length > 0 ? { escalate: policy.escalate, escalated } : {}),
+  };
 }

@@ -124,6 +124,11 @@ const MIGRATIONS: string[][] = [
     // only opens the card (0), as the inbox keeps it for its own devices.
     `ALTER TABLE push_subscriptions ADD COLUMN actions INTEGER NOT NULL DEFAULT 1`,
   ],
+  [
+    // A card's escalation ladder as it climbs: how many rungs ran (with when, as JSON), and when
+    // the next one is due (null once none is left).
+    `CREATE TABLE card_escalations (interaction_id TEXT PRIMARY KEY, climbed TEXT NOT NULL, next_at INTEGER)`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

@@ -14,8 +14,9 @@ describe("the session schema's migrations", () => {
       const sql = state.storage.sql;
       // Back to the schema before interactions had a frame (migration 7), an agent's key (8), an
       // outbox (9), a card's opening link (10), tools' state (11), deadline policies (12), a card's
-      // decider (14), its approvals (15), messages to an external agent (16) and whether a device's
-      // notifications carry actions, with rows written then.
+      // decider (14), its approvals (15), messages to an external agent (16), whether a device's
+      // notifications carry actions (17) and cards' escalation ladders (18), with rows written then.
+      sql.exec(`DROP TABLE card_escalations`);
       sql.exec(`ALTER TABLE push_subscriptions DROP COLUMN actions`);
       sql.exec(`DROP TABLE agent_messages`);
       sql.exec(`DROP TABLE card_approvals`);
