@@ -171,10 +171,17 @@ export default defineConfig({
             miniflare: { bindings: { ...bindings, ...MODEL_API_BINDINGS } },
           }),
         ],
-        // Every file serves the one Messages API host the runtime's binding names, inside the
-        // runtime's isolate (test/helpers/model-api-network.ts); files run side by side only on
-        // different runners, and every runner has a runtime of its own.
-        test: { name: "model-api", include: ["test/worker/model-api/**/*.test.ts"], ...workersShared },
+        // One file at a time, after the other projects: every file serves the one Messages API host
+        // the runtime's binding names, and the real SDK's own retries wait in real time, which two
+        // files side by side (or a busy machine) stretch past the tests' waits.
+        test: {
+          name: "model-api",
+          include: ["test/worker/model-api/**/*.test.ts"],
+          ...workersShared,
+          fileParallelism: false,
+          // A project run one file at a time is its own group, after the others.
+          sequence: { groupOrder: 1 },
+        },
       },
       // A daily model token budget small enough for a scripted reply's usage to spend it.
       {
@@ -244,6 +251,8 @@ export default defineConfig({
                 VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
                 PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
                 INBOX_DISABLED: "false",
+                // Email through the simulated send_email binding (wrangler.toml): nothing leaves.
+                EMAIL_FROM: "parley@parley.test",
                 // Pushes, a production MCP server and one deploy host need a second person.
                 APPROVAL_POLICIES: JSON.stringify([
                   { rule: "Bash(git push:*)", approvals: 2 },
