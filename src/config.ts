@@ -100,6 +100,8 @@ const EnvSchema = z.object({
     .optional(),
   ACCESS_AUD: z.string().min(1).optional(),
   INBOX_DISABLED: Flag,
+  /** The address Parley's email comes from (the `EMAIL` send_email binding's sender): codes and escalations. */
+  EMAIL_FROM: z.email("must be an email address").optional(),
   /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
   DEADLINE_POLICIES: z.string().optional(),
   /** JSON: calls that need several distinct approvals (protocol/approval-policy.ts). */
@@ -164,6 +166,8 @@ export interface Config {
   sessionTokenBudget: number | null;
   /** Push service hosts (and their subdomains) accepted beside the public ones (notify/push-services.ts). */
   pushServiceDomains: string[];
+  /** Email through the `EMAIL` binding (src/email/); null without `EMAIL_FROM`. */
+  email: { from: string } | null;
   /** Chat platforms whose secrets are set (src/channels/); null ones are off and their routes 404. */
   channels: ChannelConfigs;
 }
@@ -232,6 +236,7 @@ export function readConfig(env: ConfigVars): Config {
     approvalPolicies: readApprovalPolicies(e.APPROVAL_POLICIES),
     sessionTokenBudget: e.SESSION_TOKEN_BUDGET ?? null,
     pushServiceDomains: e.PUSH_SERVICE_DOMAINS?.split(",") ?? [],
+    email: e.EMAIL_FROM ? { from: e.EMAIL_FROM } : null,
     channels: readChannels(e),
   };
 }

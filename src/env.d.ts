@@ -13,6 +13,8 @@ declare namespace Cloudflare {
     /** One Machines object per person: their `parley daemon`s (src/machines/machine-object.ts). */
     MACHINES: DurableObjectNamespace<import("./machines/machine-object").MachinesRpc>;
     ASSETS?: Fetcher;
+    /** Email Service (wrangler.toml's send_email): verification codes and escalations (src/email/). */
+    EMAIL?: SendEmail;
     /** Workers Rate Limiting binding: session creations per client IP (wrangler.toml). */
     SESSION_CREATION_LIMITER?: RateLimit;
     /** Tests only: "true" compares every kept copy of stored rows with storage after each input. */

@@ -44,6 +44,7 @@ const SESSION_RPC = [
 
 const INBOX_RPC = [
   "apply",
+  "emailAddresses",
   "forget",
   "view",
   "holds",

@@ -2,6 +2,7 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
 import { readConfig } from "../config";
+import { InboxEmail } from "../email/inbox-email";
 import { loadShellReader } from "../grants/shell-reader";
 import { INSIDE, type ObjectInsides } from "../object-shell";
 import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
@@ -14,6 +15,7 @@ import { SpentTickets } from "../objects/spent-tickets";
 import type { NewInvite } from "../people/people-terms";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
+import type { EmailAction, EmailOutcome } from "../protocol/email";
 import type { ErrorBody } from "../protocol/errors";
 import { PING, PONG } from "../protocol/frames";
 import { type GrantQuery, type GrantVerdict, type GrantView, NewGrant } from "../protocol/grants";
@@ -54,6 +56,8 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   // Not readonly: a test may swap in a smaller budget to spend it quickly.
   private replayBudget = new ReplayBudget(() => this.clock.now());
   private readonly push: InboxPush;
+  /** Verified addresses and the emails the alarm sends (src/email/inbox-email.ts). */
+  private readonly emails: InboxEmail;
   private readonly chat: InboxChat;
   private readonly sql: SqlCounter;
   /** The one alarm, at the earliest of the inbox's deadline sources (inbox-deadline-sources.ts). */
@@ -84,6 +88,14 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       linkIsLive: (linkId) => this.links.isLive(linkId),
       waiting: () => this.store.openCards(),
     });
+    this.emails = new InboxEmail({
+      sql,
+      now: this.clock.now,
+      config,
+      binding: env.EMAIL,
+      deliveries: this.push.deliveries,
+      approvers: () => this.invited.store.contacts(),
+    });
     this.chat = new InboxChat(sql, this.clock.now);
     this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
     this.deadlines = new DeadlineLoop(ctx.storage);
@@ -100,6 +112,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
         closeExpired: (linkId) =>
           this.endStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
       }),
+      this.emails.outbox,
     );
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
@@ -109,7 +122,8 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     const { frames, appliedThrough, pushes } = this.atomically(() => {
       const applied = this.store.apply(parsed);
       const pushed = this.push.onApplied(applied.events);
-      return { ...applied, pushes: this.chat.onApplied(applied.events) || pushed };
+      const escalated = this.emails.onApplied(applied.events);
+      return { ...applied, pushes: this.chat.onApplied(applied.events) || pushed || escalated };
     });
     for (const frame of frames) this.broadcast(frame);
     if (pushes) this.deadlines.rearm();
@@ -140,6 +154,16 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   async view(person: string) {
     return this.store.view(person);
+  }
+
+  /**
+   * The person's email addresses and the emails sent to them (src/router/email-routes.ts); not
+   * `email`, which names a Durable Object's Email Routing handler.
+   */
+  async emailAddresses(action: EmailAction): Promise<EmailOutcome> {
+    const outcome = await this.emails.run(action);
+    this.deadlines.rearm();
+    return outcome;
   }
 
   async holds(sessionId: string): Promise<boolean> {

@@ -23,6 +23,7 @@ import { configFor } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { refuseCrossSite } from "./cross-site-guard";
 import { decisionRoutes } from "./decision-routes";
+import { emailCardRoutes, emailRoutes } from "./email-routes";
 import { externalRoutes } from "./external-routes";
 import { createExternalSession } from "./external-sessions";
 import { grantRoutes } from "./grant-routes";
@@ -84,6 +85,9 @@ app.route("/api/sign-in", signInRoutes);
 // A notification's answer token is its own credential (src/router/push-answer-route.ts): the
 // service worker that sends it holds no other.
 app.route("/api/push", pushAnswerRoutes);
+
+// A card's email link is its own credential, like a notification's (src/router/email-routes.ts).
+app.route("/api/email/cards", emailCardRoutes);
 
 app.use("/api/*", identifyPerson);
 
@@ -227,6 +231,7 @@ app.route("/api/agent-keys", agentKeyRoutes);
 app.route("/api/machines", machineRoutes);
 app.route("/api/grants", grantRoutes);
 app.route("/api/decisions", decisionRoutes);
+app.route("/api/people/me/emails", emailRoutes);
 app.route("/api/people", peopleRoutes);
 
 app.all("/api/*", () => {

@@ -20,6 +20,9 @@ export const refuseCrossSite = createMiddleware<AppEnv>(async (c, next) => {
   if (request.method === "POST" && PLATFORM_WEBHOOKS.has(c.req.path)) return next();
   // A chat's See all link is opened from the chat app's page (cross-site); its code is the only authority.
   if (request.method === "GET" && c.req.path.startsWith("/api/channels/see/")) return next();
+  // A card's email link posts its Approve or Deny as a form from the page its GET shows; its signed,
+  // single-use token is the only authority (src/router/email-routes.ts).
+  if (request.method === "POST" && c.req.path.startsWith("/api/email/cards/")) return next();
   const upgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
   const origin = request.headers.get("origin");
   const own = new URL(request.url).origin;

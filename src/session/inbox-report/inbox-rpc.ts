@@ -14,6 +14,7 @@ import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../../protocol/a
 import type { ChatPlatform } from "../../protocol/channels";
 import type { SessionCommand } from "../../protocol/commands";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../../protocol/decisions";
+import type { EmailAction, EmailOutcome } from "../../protocol/email";
 import type { ErrorBody } from "../../protocol/errors";
 import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../../protocol/grants";
 import type { InboxCard, InboxView, OutboxBatch } from "../../protocol/inbox";
@@ -62,6 +63,8 @@ export interface InboxRpc extends Rpc.DurableObjectBranded {
   removePerson(id: string): Promise<ApproverView | InviteView | null>;
   /** The cards approver `approverId` answers for `inviter` (this inbox's person); null once removed. */
   answering(inviter: string, approverId: string): Promise<AnsweringView | null>;
+  /** The person's email addresses: add (a code is sent), verify, list, remove. */
+  emailAddresses(action: EmailAction): Promise<EmailOutcome>;
   /** Applies a session's outbox rows it has not applied yet; answers the highest seq it now holds. */
   apply(batch: OutboxBatch): Promise<{ appliedThrough: number }>;
   /** Removes a deleted or expired session and its cards. */

@@ -1,0 +1,102 @@
+// What the inbox does with a rung of a card's escalation ladder (`card_escalated`): to "me", a push
+// to each of the person's subscribed devices and an email to each address they verified; to
+// "approvers", an email to each approver with an address, its link answering as that approver.
+// Every one is a stored row first, sent by the inbox's one alarm.
+
+import type { EmailAddresses } from "../email/email-addresses";
+import type { CardLinkClaims, EmailOutbox } from "../email/email-outbox";
+import { escalationEmail } from "../email/escalation-email";
+import { reminderNotice } from "../notify/card-notice";
+import type { SqlDeliveryStore } from "../notify/delivery-store";
+import type { SqlSubscriptionStore } from "../notify/subscription-store";
+import type { InboxCard, InboxEvent } from "../protocol/inbox";
+import { sessionKinds } from "../session/session-kinds";
+
+/** Someone the person invited to answer for them, as the escalation reaches them. */
+export interface EscalationContact {
+  personId: string;
+  name: string;
+  email?: string;
+}
+
+export interface InboxEscalationDeps {
+  now(): number;
+  /** Whether the deployment pushes (VAPID keys). */
+  pushes: boolean;
+  subscriptions: SqlSubscriptionStore;
+  deliveries: SqlDeliveryStore;
+  emails: EmailAddresses;
+  outbox: EmailOutbox;
+  /** The person's approvers (src/inbox/people-store.ts); none where the deployment has none. */
+  approvers(): EscalationContact[];
+}
+
+export class InboxEscalation {
+  constructor(private readonly deps: InboxEscalationDeps) {}
+
+  /** Stores the pushes and emails the applied rungs ask for; true when any was (the alarm re-arms). */
+  onApplied(events: readonly InboxEvent[]): boolean {
+    let pushed = false;
+    for (const event of events) {
+      const change = event.change;
+      if (change.type !== "card_escalated") continue;
+      const card: InboxCard = { ...change.card, sessionId: event.sessionId };
+      const { notify, to } = change.rung;
+      if (to === "me" && notify.includes("push")) pushed = this.push(card, event.seq) || pushed;
+      if (notify.includes("email")) pushed = this.email(card, to) || pushed;
+    }
+    return pushed;
+  }
+
+  private push(card: InboxCard, seq: number): boolean {
+    if (!this.deps.pushes) return false;
+    const devices = this.deps.subscriptions.deviceIds();
+    const notice = reminderNotice(card, sessionKinds.summary(card.kind, card.toolName, card.request), {
+      sessionId: card.sessionId,
+      seq,
+      sessionUrl: "",
+      now: this.deps.now(),
+    });
+    for (const deviceId of devices) this.deps.deliveries.enqueue("push", deviceId, notice);
+    return devices.length > 0;
+  }
+
+  private email(card: InboxCard, to: "me" | "approvers"): boolean {
+    const verified = this.deps.emails.verified();
+    // Links point back to the deployment the person verified an address from.
+    const origin = verified[0]?.origin;
+    const owner = verified[0]?.person;
+    if (!origin || !owner) return false;
+    let sent = false;
+    const summary = sessionKinds.summary(card.kind, card.toolName, card.request);
+    const link = (person: string): CardLinkClaims => ({
+      sessionId: card.sessionId,
+      interactionId: card.interactionId,
+      person,
+      expiresAt: card.expiresAt,
+      origin,
+    });
+    const now = this.deps.now();
+    if (to === "me") {
+      for (const { address, person } of verified) {
+        this.deps.outbox.enqueue(
+          escalationEmail(card, summary, address, null, now),
+          "escalation",
+          link(person),
+        );
+        sent = true;
+      }
+      return sent;
+    }
+    for (const approver of this.deps.approvers()) {
+      if (!approver.email) continue;
+      this.deps.outbox.enqueue(
+        escalationEmail(card, summary, approver.email, owner, now),
+        "escalation",
+        link(approver.personId),
+      );
+      sent = true;
+    }
+    return sent;
+  }
+}
