@@ -2,6 +2,7 @@
 // where there is one, and how long is left; the link is added as the email is sent (card-link.ts).
 import { assessmentLine, assessmentOf } from "../assessment/assessment-words";
 import type { KindSummary } from "../interactions/define-interaction";
+import { wholeCallText } from "../notify/push-actions";
 import type { InboxCard } from "../protocol/inbox";
 import type { OutgoingEmail } from "./email-outbox";
 
@@ -16,6 +17,9 @@ export function escalationEmail(
   now: number,
 ): OutgoingEmail {
   const assessment = assessmentOf(card.request);
+  const assessed = assessment ? assessmentLine(assessment) : null;
+  // The call as written, inert, on one line (a longer call is read on its page).
+  const call = card.kind === "approval" ? wholeCallText(card) : null;
   const minutes = Math.max(1, Math.round((card.expiresAt - now) / 60_000));
   const subject = `${forWhom ? `For ${forWhom}: ` : "Still waiting: "}${summary.title}`;
   const lines = [
@@ -24,8 +28,9 @@ export function escalationEmail(
       : "Your agent is still waiting for you.",
     "",
     summary.title,
-    summary.line,
-    ...(assessment ? ["", `Parley's assessment: ${assessmentLine(assessment)}`] : []),
+    ...(call ? [call] : []),
+    ...(summary.line !== assessed ? [summary.line] : []),
+    ...(assessed ? ["", `Parley's assessment: ${assessed}`] : []),
     "",
     `About ${minutes} minute${minutes === 1 ? "" : "s"} left to answer.`,
   ];
