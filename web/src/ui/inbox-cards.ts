@@ -4,6 +4,7 @@ import type { ApprovalCount } from "../../../src/protocol/approval-count";
 import type { InboxCard, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import type { InteractionState, ToolItem } from "../session-state";
 import { h, setText } from "./dom";
+import { EscalationLadder } from "./escalation-ladder";
 import { sessionTitle } from "./inbox-sessions";
 import type { CardContext } from "./interaction-card";
 import { ToolCard } from "./tool-card";
@@ -12,6 +13,7 @@ interface Shown {
   tool: ToolCard;
   item: ToolItem;
   context: CardContext;
+  ladder: EscalationLadder;
 }
 
 interface Group {
@@ -91,7 +93,9 @@ export class InboxCards {
     }
     for (const card of view.cards) {
       const key = keyOf(card.sessionId, card.interactionId);
-      if (this.shown.has(key)) {
+      const known = this.shown.get(key);
+      if (known) {
+        known.ladder.update(card.deadlinePolicy);
         this.extend(card.sessionId, card.interactionId, card.expiresAt);
         if (card.approvals) this.countApprovals(card.sessionId, card.interactionId, card.approvals);
         continue;
@@ -101,9 +105,12 @@ export class InboxCards {
       tool.el.dataset.sessionId = card.sessionId;
       tool.el.dataset.interactionId = card.interactionId;
       const context = this.contextFor(card.sessionId);
-      this.shown.set(key, { tool, item, context });
+      const ladder = new EscalationLadder();
+      this.shown.set(key, { tool, item, context, ladder });
       this.groupOf(card.sessionId).cards.appendChild(tool.el);
       tool.update(item, context);
+      ladder.update(card.deadlinePolicy);
+      tool.el.appendChild(ladder.el);
     }
     for (const [sessionId, group] of this.groups) {
       setText(group.heading, sessionTitle(sessions.get(sessionId)));
