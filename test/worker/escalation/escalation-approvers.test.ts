@@ -1,0 +1,86 @@
+// A rung to "approvers": each approver with an address (behind Access, their identity's email) gets
+// the card's email, whose link stands for that approver, never for the person who invited them.
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { writeCardLink } from "../../../src/email/card-link";
+import { CardLinkClaims } from "../../../src/email/email-outbox";
+import type { InboxObject } from "../../../src/inbox/inbox-object";
+import { runInDurableObject } from "../../helpers/run-in-object";
+import { advanceClock, stubOf } from "../../helpers/session-object-probe";
+import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { inviteAndRedeem } from "../people/people-fixtures";
+
+type Row = { address: string; subject: string; text: string | null; link: string | null };
+type External = { sessionId: string; agentToken: string; token: string };
+
+async function outbox(person: Person): Promise<Row[]> {
+  return runInDurableObject<InboxObject, Row[]>(inboxObject(person.email), (_, state) =>
+    state.storage.sql
+      .exec<Row>(`SELECT address, subject, text, link FROM email_outbox ORDER BY id`)
+      .toArray(),
+  );
+}
+
+describe("an escalation to approvers", () => {
+  it("emails each approver a link that stands for the approver, never for the person", async () => {
+    const ana = new Person("ana.escalates@example.com");
+    const bo = new Person("bo.approves@example.com");
+    // Ana's own verified address: the deployment her links point back to.
+    await ana.api("POST", "/api/people/me/emails", { body: { address: "ana@mail.example" } });
+    const code = /Your code: (\d{6})/.exec((await outbox(ana)).at(-1)?.text ?? "")?.[1];
+    expect(
+      (await ana.api("POST", "/api/people/me/emails/verify", { body: { address: "ana@mail.example", code } }))
+        .status,
+    ).toBe(200);
+    const redeemed = await inviteAndRedeem(await ana.headers(), await bo.headers(), {
+      name: "Bo",
+      scope: "all",
+      email: bo.email,
+    });
+
+    const created = await ana.api("POST", "/api/sessions", {
+      body: {
+        agent: { kind: "external", name: "Claude Code" },
+        deadlinePolicies: {
+          default: { escalate: [{ afterMs: 120_000, notify: ["email"], to: "approvers" }] },
+        },
+      },
+    });
+    const session = (await created.json()) as External;
+    const opened = await ana.api("POST", `/api/sessions/${session.sessionId}/interactions`, {
+      token: session.agentToken,
+      body: {
+        kind: "approval",
+        timeoutMs: 600_000,
+        request: { toolName: "Bash", input: { command: "make release" } },
+      },
+    });
+    const { interactionId } = (await opened.json()) as { interactionId: string };
+    await advanceClock(stubOf(session), { by: 120_000 });
+    await runDurableObjectAlarm(stubOf(session));
+    await deliverOutbox(session);
+
+    const email = (await outbox(ana)).at(-1);
+    expect(email?.address).toBe(bo.email);
+    expect(email?.subject).toMatch(/^For ana\.escalates@example\.com: /);
+    expect(email?.text).toContain("$ make release");
+    const claims = CardLinkClaims.parse(JSON.parse(email?.link ?? "null"));
+    expect(claims.person).toBe(redeemed.personId);
+    expect(claims.person).not.toBe(ana.email);
+
+    // The link never answers as Ana: her session refuses anyone but her through it.
+    const url =
+      /Open the card: (\S+)/.exec(await writeCardLink(env.SESSION_SECRET ?? "", "", claims))?.[1] ?? "";
+    const posted = await exports.default.fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ decision: "approve" }),
+    });
+    expect(posted.status).toBe(403);
+    const state = await ana.api("GET", `/api/sessions/${session.sessionId}/interactions/${interactionId}`, {
+      token: session.token,
+    });
+    expect(JSON.stringify(await state.json())).toContain('"pending"');
+  });
+});
