@@ -1,17 +1,15 @@
 // InboxObject: one Durable Object per person, a projection of their sessions and open cards that
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import { DurableObject } from "cloudflare:workers";
-import { readConfig } from "../config";
-import { InboxEmail } from "../email/inbox-email";
+import type { InboxEmail } from "../email/inbox-email";
 import { loadShellReader } from "../grants/shell-reader";
 import { INSIDE, type ObjectInsides } from "../object-shell";
-import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
-import { EventStreams } from "../objects/event-streams";
-import { MetaStore } from "../objects/meta-store";
+import { type DeadlineLoop, runAlarm } from "../objects/deadline-loop";
+import type { EventStreams } from "../objects/event-streams";
 import { ObjectClock } from "../objects/object-clock";
 import { ReplayBudget } from "../objects/replay-budget";
 import { closeSocket, SOCKET_CLOSE, sendToEvery } from "../objects/socket-access";
-import { SpentTickets } from "../objects/spent-tickets";
+import type { SpentTickets } from "../objects/spent-tickets";
 import type { NewInvite } from "../people/people-terms";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
@@ -23,21 +21,20 @@ import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { InboxRpc } from "../session/inbox-report/inbox-rpc";
-import { SqlCounter } from "../storage/sql-counter";
+import type { SqlCounter } from "../storage/sql-counter";
 import { approverIdOf } from "./approver-tag";
-import { DecisionStore } from "./decision-store";
-import { GrantStore } from "./grant-store";
-import { InboxAgentKeys } from "./inbox-agent-keys";
-import { type ChatPressOutcome, InboxChat, type InboxChatAccount } from "./inbox-chat";
-import { chatSenderFor, liveChatLinks } from "./inbox-chat-senders";
+import type { DecisionStore } from "./decision-store";
+import type { GrantStore } from "./grant-store";
+import type { InboxAgentKeys } from "./inbox-agent-keys";
+import type { ChatPressOutcome, InboxChat, InboxChatAccount } from "./inbox-chat";
+import { chatSenderFor } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
-import { inboxDeadlineSources } from "./inbox-deadline-sources";
-import { InboxLinks } from "./inbox-links";
-import { InboxPeople } from "./inbox-people";
-import { InboxPush } from "./inbox-push";
-import { migrateInbox } from "./inbox-schema";
+import type { InboxLinks } from "./inbox-links";
+import { buildInboxParts } from "./inbox-parts";
+import type { InboxPeople } from "./inbox-people";
+import type { InboxPush } from "./inbox-push";
 import { openInboxSocket } from "./inbox-socket";
-import { InboxStore } from "./inbox-store";
+import type { InboxStore } from "./inbox-store";
 import { PERSON_TAG, readInboxStreamRequest } from "./inbox-stream-request";
 
 const REPLAY_SPENT: ErrorBody = {
@@ -70,50 +67,24 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    migrateInbox(ctx.storage.sql);
-    const sql = new SqlCounter(ctx.storage.sql);
-    this.sql = sql;
-    const config = readConfig(env as unknown as Record<string, unknown>);
-    this.decisionStore = new DecisionStore(sql, this.clock.now, config.decisionRetentionMs);
-    this.grantStore = new GrantStore(sql, this.clock.now);
-    this.store = new InboxStore(sql, this.clock.now, this.decisionStore);
-    this.links = new InboxLinks(sql, this.clock.now);
-    this.agentKeys = new InboxAgentKeys(sql, this.clock.now);
-    this.invited = new InboxPeople(sql, this.clock.now, ctx, (person) => this.store.view(person));
-    this.tickets = new SpentTickets(new MetaStore(sql), this.clock.now);
-    this.push = new InboxPush({
-      sql,
-      config,
-      now: this.clock.now,
-      linkIsLive: (linkId) => this.links.isLive(linkId),
-      waiting: () => this.store.openCards(),
-    });
-    this.emails = new InboxEmail({
-      sql,
-      now: this.clock.now,
-      config,
-      binding: env.EMAIL,
-      deliveries: this.push.deliveries,
-      approvers: () => this.invited.store.contacts(),
-    });
-    this.chat = new InboxChat(sql, this.clock.now);
-    this.streams = new EventStreams(this.store, config.sseHeartbeatMs);
-    this.deadlines = new DeadlineLoop(ctx.storage);
-    sql.keep(this.deadlines.copy);
-    this.deadlines.add(
-      ...inboxDeadlineSources({
-        push: this.push,
-        chat: this.chat,
-        links: this.links,
-        chatPorts: {
-          senderFor: (platform) => chatSenderFor(this.env, platform),
-          liveLinks: (linkIds) => liveChatLinks(this.env, linkIds),
-        },
-        closeExpired: (linkId) =>
-          this.endStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
-      }),
-      this.emails.outbox,
+    const parts = buildInboxParts(ctx, env, this.clock, (linkId) =>
+      this.endStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
     );
+    ({
+      sql: this.sql,
+      decisionStore: this.decisionStore,
+      grantStore: this.grantStore,
+      store: this.store,
+      links: this.links,
+      agentKeys: this.agentKeys,
+      invited: this.invited,
+      tickets: this.tickets,
+      push: this.push,
+      chat: this.chat,
+      emails: this.emails,
+      streams: this.streams,
+      deadlines: this.deadlines,
+    } = parts);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
   }
 
