@@ -117,7 +117,10 @@ describe("discord", { timeout: 60_000 }, () => {
     expect(await pending(ana)).not.toContain("toolu_dc_approve");
     const [edit] = await sentTo(ana, dmOf(user), "edit", 1);
     expect(edit?.path).toBe(`/channels/${dmOf(user)}/messages/${await messageIdOf(ana, "toolu_dc_approve")}`);
-    expect(edit?.body).toMatchObject({ content: "Approved by Ana · Discord", components: RECEIPT_COMPONENTS });
+    expect(edit?.body).toMatchObject({
+      content: "Approved by Ana · Discord",
+      components: RECEIPT_COMPONENTS,
+    });
     const record = (await (await ana.api("GET", "/api/decisions")).json()) as {
       decisions: { interactionId: string; decidedBy: unknown }[];
     };
