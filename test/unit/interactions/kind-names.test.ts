@@ -35,6 +35,7 @@ const KNOWN: Record<string, string> = {
   "web/src/ui/inbox-page.ts": "`form` is the HTML element",
   "web/src/ui/landing.ts": "`form` is the HTML element",
   "web/src/ui/inbox-machines.ts": "`form` is the HTML element",
+  "web/src/ui/people-section.ts": "`form` is the HTML element",
   "src/grants/tool-inputs.ts": "`url` is a web tool's input field",
   "bin/acp/acp-progress.ts": "`plan` is an ACP agent's own plan update, not a card",
   "src/protocol/deadline-policy.ts":
@@ -53,7 +54,13 @@ const KNOWN: Record<string, string> = {
   // A notification's Approve and Deny are its own two actions, which answer only a card one plain
   // approve or deny decides (src/notify/push-actions.ts), never the command's other choices.
   "src/notify/push-sender.ts": "`approve` and `deny` are a notification's two actions",
-  "src/inbox/inbox-push.ts": "`approve` and `deny` are the decisions a notification's token may carry",
+  "src/email/card-link.ts": "`approve` and `deny` are the decisions a mailed card link's token may carry",
+  "src/router/email-routes.ts": "`approve` and `deny` are the two decisions a mailed card link answers with",
+  "src/email/escalation-email.ts": "writes an approval's whole call into its mail, as a notification does",
+  "src/people/approver-answer.ts":
+    "`approve` and `deny` are the only two decisions an invited approver may make",
+  "src/people/approver-scope.ts":
+    "reads a rule-scoped invite as a `deny` rule (Claude Code's word) reads a call",
   "src/tokens/push-answer-token.ts": "`approve` and `deny` are the decisions a push answer token binds",
   "src/protocol/push-answer.ts": "`approve` and `deny` are a push answer's two decisions",
   "src/router/push-answer-route.ts": "maps a push answer's `approve` onto the outcome it records",
@@ -67,6 +74,7 @@ const KNOWN: Record<string, string> = {
   "src/bridge/approve-tool.ts": "names the MCP tool Claude Code calls (`mcp__parley__approve`)",
   "bin/parley-mcp.ts": "maps Claude Code's permission-prompt tool onto the seed kinds",
   "bin/parley-hook.ts": "maps Claude Code's permission hook onto an approval",
+  "bin/acp/acp-elicitation.ts": "maps an ACP agent's elicitation modes onto the form and url cards",
   "bin/acp/acp-permissions.ts": "maps an ACP agent's permission request onto an approval and its ACP details",
 };
 
