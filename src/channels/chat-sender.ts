@@ -12,6 +12,16 @@ export interface ChatCardMessage {
   progress?: unknown;
 }
 
+/** A short literal message of Parley's own about a card (a rung of its escalation ladder). */
+export interface ChatNotice {
+  /** The delivery row's id, so every try of one notice is the same message (Discord's nonce). */
+  ref: number;
+  /** Parley's own words ("Still waiting"). */
+  heading: string;
+  /** The card's summary, the agent's words, shown as plain text. */
+  text: string;
+}
+
 export interface ChatSender {
   /** Posts the card with its buttons; answers the platform's id of the message. */
   post(threadId: string, message: ChatCardMessage): Promise<string>;
@@ -19,6 +29,8 @@ export interface ChatSender {
   edit(threadId: string, messageId: string, text: string): Promise<void>;
   /** Shows the card again as far as its presses got (the next question, the toggles). */
   update(threadId: string, messageId: string, message: ChatCardMessage): Promise<void>;
+  /** Posts a notice as plain text, with no buttons. */
+  notice(threadId: string, notice: ChatNotice): Promise<void>;
 }
 
 /** How one attempt failed: worth trying again (network, 5xx, rate limits), or not. */

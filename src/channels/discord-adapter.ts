@@ -7,7 +7,7 @@ import { cardMessage } from "./card-message";
 import type { ChatCardMessage, ChatSender } from "./chat-sender";
 import { DiscordApi } from "./discord-api";
 import { DISCORD_MODAL_INPUTS } from "./discord-form";
-import { discordCost, discordMessage } from "./discord-message";
+import { discordCost, discordMessage, discordNotice } from "./discord-message";
 import { messageButtonRow, withMessageButton } from "./discord-message-modal";
 
 /** Discord's longest nonce. */
@@ -52,6 +52,10 @@ export function discordSender(config: DiscordConfig): ChatSender & {
     },
     async edit(threadId, messageId, text) {
       await api.editMessage(threadId, messageId, inert(text), [messageButtonRow()]);
+    },
+    async notice(threadId, notice) {
+      const nonce = await nonceOf(threadId, notice.ref, "notice");
+      await api.createMessage(threadId, discordNotice(notice.heading, inert(notice.text)), nonce);
     },
   };
 }

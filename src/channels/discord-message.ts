@@ -49,6 +49,15 @@ function boldCode(text: string): string {
   return /[`\n]/.test(text) ? block(text) : `**\`${text}\`**`;
 }
 
+/** Parley's `heading` in bold and `text` in a code block, with no buttons (a rung's "Still waiting"). */
+export function discordNotice(heading: string, text: string): DiscordMessage {
+  return {
+    content: `**${heading}**\n${block(text.slice(0, MAX_CONTENT - heading.length - 16))}`,
+    components: [],
+    allowed_mentions: { parse: [] },
+  };
+}
+
 /** How many characters `text` takes in Discord's code blocks (its broken fences). */
 export function discordCost(text: string): number {
   return unfenced(text).length;

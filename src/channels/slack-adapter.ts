@@ -115,5 +115,18 @@ export function slackSender(config: SlackConfig): ChatSender {
         throw retryable(error);
       }
     },
+    async notice(threadId, notice) {
+      try {
+        const text = inert(`${notice.heading}: ${notice.text}`);
+        await adapter.webClient.chat.postMessage({
+          channel: channelOf(threadId),
+          text,
+          blocks: [{ type: "section", text: { type: "plain_text", text, emoji: false } }],
+          ...literal,
+        });
+      } catch (error) {
+        throw retryable(error);
+      }
+    },
   };
 }

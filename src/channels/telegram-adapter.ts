@@ -84,5 +84,12 @@ export function telegramSender(config: TelegramConfig): ChatSender {
         ...telegramCard(cardMessage(message)),
       });
     },
+    // No parse_mode: Telegram shows the text as it is.
+    async notice(threadId, notice) {
+      await api.telegramFetch("sendMessage", {
+        ...targetOf(adapter, threadId),
+        text: inert(`${notice.heading}: ${notice.text}`),
+      });
+    },
   };
 }

@@ -10,8 +10,8 @@ export const CHAT_ROW_RETENTION_MS = 24 * 60 * 60_000;
 export const ERASED_PAYLOAD = `{"erased":true}`;
 
 // A row is done when nothing is left to send for it: a settled edit to a receipt (its message is
-// done too), or a message that never went out.
-const DONE = `status != 'pending' AND (change = 'resolved' OR (change = 'opened' AND status = 'failed'))`;
+// done too), a settled reminder, or a message that never went out.
+const DONE = `status != 'pending' AND (change IN ('resolved', 'reminder') OR (change = 'opened' AND status = 'failed'))`;
 
 export class ChatRetention {
   /** When the oldest done row is due to go; asked on every re-arm, so kept until the table changes. */
@@ -41,7 +41,7 @@ export class ChatRetention {
       `UPDATE chat_deliveries SET payload = ?, progress = NULL, next_at = NULL,
          status = CASE WHEN status != 'pending' THEN status WHEN message_id IS NULL THEN 'failed' ELSE 'delivered' END,
          last_error = CASE WHEN status = 'pending' AND message_id IS NULL THEN 'session deleted' ELSE last_error END
-       WHERE session_id = ? AND change = 'opened'`,
+       WHERE session_id = ? AND change IN ('opened', 'reminder')`,
       ERASED_PAYLOAD,
       sessionId,
     );

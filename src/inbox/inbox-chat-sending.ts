@@ -8,6 +8,7 @@ import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard } from "../protocol/inbox";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { SqlCounter } from "../storage/sql-counter";
+import type { ChatReminderPayload } from "./inbox-chat-reminders";
 
 /** A row taken for sending is not taken again before this, so a dying alarm never sends twice at once. */
 const LEASE_MS = 60_000;
@@ -22,7 +23,7 @@ export type ChatDeliveryRow = SharedRow & {
   link_id: string;
   thread_id: string;
   session_id: string;
-  change: "opened" | "resolved";
+  change: "opened" | "resolved" | "reminder";
   payload: string;
   message_id: string | null;
   progress: string | null;
@@ -93,6 +94,11 @@ export class ChatSending {
     );
     if (!account) return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
     try {
+      if (row.change === "reminder") {
+        const { heading, text } = JSON.parse(row.payload) as ChatReminderPayload;
+        await sender.notice(row.thread_id, { ref: row.id, heading, text });
+        return this.rows.settleAttempt(row.id, row.attempts, null);
+      }
       if (row.change === "opened") {
         const card = JSON.parse(row.payload) as InboxCard;
         const message = { card, ref: row.id, openUrl: openUrlOf(account.origin, card) };

@@ -14,6 +14,7 @@ import type {
   InboxChatAccount,
 } from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
+import { dropReminders, enqueueReminders } from "./inbox-chat-reminders";
 import { ChatRetention, ERASED_PAYLOAD } from "./inbox-chat-retention";
 import { type ChatDeliveryRow, ChatSending, type ChatSendingPorts, openUrlOf } from "./inbox-chat-sending";
 
@@ -141,6 +142,10 @@ export class InboxChat {
         enqueued =
           this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||
           enqueued;
+      } else if (change.type === "card_escalated") {
+        if (change.rung.to !== "me" || !change.rung.notify.includes("chat")) continue;
+        const card: InboxCard = { ...change.card, sessionId: event.sessionId };
+        enqueued = enqueueReminders(this.sql, this.now(), this.accounts(), card) || enqueued;
       } else if (change.type === "session_removed") {
         enqueued = this.forgetSession(event.sessionId) || enqueued;
       }
@@ -183,6 +188,7 @@ export class InboxChat {
   }
 
   private onResolved(sessionId: string, interactionId: string, receipt: (kind: string) => string): boolean {
+    dropReminders(this.sql, sessionId, interactionId);
     let enqueued = false;
     for (const opened of this.messagesOf(sessionId, interactionId)) {
       if (opened.status === "pending" && opened.attempts === 0) {
