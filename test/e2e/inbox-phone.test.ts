@@ -258,7 +258,7 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     await context.close();
   });
 
-  it("orders the inbox: waiting cards, then sessions, then grants, history, machines, agents and chat apps; an empty history is neutral", async () => {
+  it("orders the inbox: waiting cards, then sessions, then grants, history, machines, agents, chat apps and people; an empty history is neutral", async () => {
     const context = await browser.newContext(PHONE);
     const phone = await context.newPage();
     await phone.goto(`${baseUrl()}/`);
@@ -273,6 +273,7 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
       "Machines",
       "Connect an agent",
       "Chat apps",
+      "People",
     ]);
 
     // A session no one has decided anything in has an empty history, said in neutral words.
