@@ -16,6 +16,8 @@ export interface ChatCardMessage {
 export interface ChatNotice {
   /** The delivery row's id, so every try of one notice is the same message (Discord's nonce). */
   ref: number;
+  /** Which rung of the card's ladder sent it: a later rung's notice is a message of its own. */
+  rung: number;
   /** Parley's own words ("Still waiting"). */
   heading: string;
   /** The card's summary, the agent's words, shown as plain text. */

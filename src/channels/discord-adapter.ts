@@ -54,7 +54,7 @@ export function discordSender(config: DiscordConfig): ChatSender & {
       await api.editMessage(threadId, messageId, inert(text), [messageButtonRow()]);
     },
     async notice(threadId, notice) {
-      const nonce = await nonceOf(threadId, notice.ref, "notice");
+      const nonce = await nonceOf(threadId, notice.ref, `notice-${notice.rung}`);
       await api.createMessage(threadId, discordNotice(notice.heading, inert(notice.text)), nonce);
     },
   };

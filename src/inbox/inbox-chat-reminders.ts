@@ -8,6 +8,7 @@ import type { SqlCounter } from "../storage/sql-counter";
 
 /** What a reminder row carries: Parley's heading and the card's summary (sent as plain text). */
 export interface ChatReminderPayload {
+  rung: number;
   heading: string;
   text: string;
 }
@@ -26,10 +27,12 @@ export function enqueueReminders(
   now: number,
   accounts: readonly Account[],
   card: InboxCard,
+  rung: number,
 ): boolean {
   const { title, line } = sessionKinds.summary(card.kind, card.toolName, card.request);
   const named = line && line !== title ? `${title} — ${line}` : title;
   const payload: ChatReminderPayload = {
+    rung,
     heading: REMINDER_HEADING,
     // A reminder names the card; the card's own message shows it whole.
     text: named.length > MAX_TEXT ? `${named.slice(0, MAX_TEXT - 1)}…` : named,

@@ -95,8 +95,8 @@ export class ChatSending {
     if (!account) return this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: "unlinked" });
     try {
       if (row.change === "reminder") {
-        const { heading, text } = JSON.parse(row.payload) as ChatReminderPayload;
-        await sender.notice(row.thread_id, { ref: row.id, heading, text });
+        const { rung, heading, text } = JSON.parse(row.payload) as ChatReminderPayload;
+        await sender.notice(row.thread_id, { ref: row.id, rung, heading, text });
         return this.rows.settleAttempt(row.id, row.attempts, null);
       }
       if (row.change === "opened") {

@@ -145,7 +145,8 @@ export class InboxChat {
       } else if (change.type === "card_escalated") {
         if (change.rung.to !== "me" || !change.rung.notify.includes("chat")) continue;
         const card: InboxCard = { ...change.card, sessionId: event.sessionId };
-        enqueued = enqueueReminders(this.sql, this.now(), this.accounts(), card) || enqueued;
+        enqueued =
+          enqueueReminders(this.sql, this.now(), this.accounts(), card, change.rung.rung) || enqueued;
       } else if (change.type === "session_removed") {
         enqueued = this.forgetSession(event.sessionId) || enqueued;
       }

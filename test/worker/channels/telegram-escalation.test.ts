@@ -12,11 +12,11 @@ import { callsTo, link, sentTo, type TelegramUser } from "./telegram-fixtures";
 // Text the agent chose: markup Telegram would format under a parse mode, and a right-to-left override.
 const QUESTION = "Ship <b>now</b> or *later*?\u202e";
 
-async function cardWithLadder(person: Person, user: TelegramUser, id: string, rung: EscalationRung) {
+async function cardWithLadder(person: Person, user: TelegramUser, id: string, ...rungs: EscalationRung[]) {
   await link(person, user);
   const session = await person.createSession({
     interactionTimeoutMs: 600_000,
-    deadlinePolicies: { default: { escalate: [rung] } },
+    deadlinePolicies: { default: { escalate: rungs } },
     script: [ask(id, QUESTION), textReply("Noted.")],
   });
   const laptop = await person.connect(session);
@@ -91,6 +91,27 @@ describe("an escalation in chat", { timeout: 60_000 }, () => {
     await sentTo(kit, user.id, "editMessageText", 1);
     await runDurableObjectAlarm(inboxObject(kit.email));
     expect(await reminders(user.id)).toEqual([]);
+    laptop.close();
+  });
+
+  it("sends a reminder for each chat rung of the ladder, the second after the first", async () => {
+    const max = new Person("max.escalation.twice@example.com");
+    const user = { id: 8501, first_name: "Max" };
+    const { session, laptop } = await cardWithLadder(
+      max,
+      user,
+      "toolu_tg_escalate_twice",
+      { afterMs: 30_000, notify: ["chat"], to: "me" },
+      { afterMs: 90_000, notify: ["chat"], to: "me" },
+    );
+
+    await climb(session, 30_000);
+    await deliverOutbox(session);
+    await sentTo(max, user.id, "sendMessage", 3);
+    await climb(session, 60_000);
+    await deliverOutbox(session);
+    await sentTo(max, user.id, "sendMessage", 4);
+    expect(await reminders(user.id)).toHaveLength(2);
     laptop.close();
   });
 
