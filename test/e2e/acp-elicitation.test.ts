@@ -180,10 +180,10 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
     expect(card.data.kind).toBe("form");
     await phone.respond(card.interactionId, { action: "accept", content: { recipient: "ops" } });
     expect((await turn).stopReason).toBe("end_turn");
-    expect(editor.texts("agent_message_chunk")).toContain("Modes: form=true url=true");
-    expect(editor.texts("agent_message_chunk")).toContain(
-      'Answer: {"action":"accept","content":{"recipient":"ops"}}',
-    );
+    await expect.poll(() => editor.texts("agent_message_chunk")).toContain("Modes: form=true url=true");
+    await expect
+      .poll(() => editor.texts("agent_message_chunk"))
+      .toContain('Answer: {"action":"accept","content":{"recipient":"ops"}}');
     expect(editor.elicitations).toEqual([]);
   });
 
@@ -201,7 +201,7 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
     await phone.respond(card.interactionId, { action: "decline" });
     await editor.elicitations[0]?.cancelled;
     expect((await turn).stopReason).toBe("end_turn");
-    expect(editor.texts("agent_message_chunk")).toContain('Answer: {"action":"decline"}');
+    await expect.poll(() => editor.texts("agent_message_chunk")).toContain('Answer: {"action":"decline"}');
     // The editor's own late answer reaches no one: the agent answered once.
     expect(editor.texts("agent_message_chunk").match(/Answer:/g)).toHaveLength(1);
   });
@@ -217,9 +217,9 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
     await expect.poll(() => editor.elicitations.length).toBe(1);
     editor.elicitations[0]?.answer({ action: "accept", content: { recipient: "editor" } });
     expect((await turn).stopReason).toBe("end_turn");
-    expect(editor.texts("agent_message_chunk")).toContain(
-      'Answer: {"action":"accept","content":{"recipient":"editor"}}',
-    );
+    await expect
+      .poll(() => editor.texts("agent_message_chunk"))
+      .toContain('Answer: {"action":"accept","content":{"recipient":"editor"}}');
     await expect
       .poll(() => cardState(baseUrl(), session, card.interactionId), { timeout: 30_000 })
       .toBe("resolved:withdrawn");
@@ -241,14 +241,14 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
     });
     expect(sent.status).toBe(202);
     expect((await turn).stopReason).toBe("cancelled");
-    expect(editor.texts("agent_message_chunk")).toContain('Answer: {"action":"cancel"}');
+    await expect.poll(() => editor.texts("agent_message_chunk")).toContain('Answer: {"action":"cancel"}');
     await expect
       .poll(() => cardState(baseUrl(), session, card.interactionId), { timeout: 30_000 })
       .toBe("resolved:withdrawn");
     // The message comes next: the agent's next turn asks the page it names.
     const next = await nextCard(phone, run);
     expect(next.data.kind).toBe("url");
-    expect(editor.texts("user_message_chunk")).toBe("Forget it, sign in at the url");
+    await expect.poll(() => editor.texts("user_message_chunk")).toBe("Forget it, sign in at the url");
     await phone.respond(next.interactionId, { action: "decline" });
     await expect
       .poll(() => editor.texts("agent_message_chunk"), { timeout: 30_000 })

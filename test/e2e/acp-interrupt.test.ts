@@ -116,7 +116,7 @@ describe.skipIf(!hasClaude)("a message sent with interrupt to claude-agent-acp w
       .poll(() => cardState(baseUrl(), session, card.interactionId), { timeout: 30_000 })
       .toBe("resolved:withdrawn");
     await expect.poll(() => modelRead(model), { timeout: 60_000 }).toEqual({ assistantTurns: 1 });
-    expect(editor.texts("user_message_chunk")).toBe(MESSAGE);
+    await expect.poll(() => editor.texts("user_message_chunk")).toBe(MESSAGE);
     expect(existsSync(join(box.cwd, "interrupted.txt"))).toBe(false);
   });
 });
