@@ -189,7 +189,8 @@ export class InboxChat {
   }
 
   private onResolved(sessionId: string, interactionId: string, receipt: (kind: string) => string): boolean {
-    dropReminders(this.sql, sessionId, interactionId);
+    // Only a linked account has reminders pending (unlinking fails its pending rows).
+    if (this.accounts().length > 0) dropReminders(this.sql, sessionId, interactionId);
     let enqueued = false;
     for (const opened of this.messagesOf(sessionId, interactionId)) {
       if (opened.status === "pending" && opened.attempts === 0) {
