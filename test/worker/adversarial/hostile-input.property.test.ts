@@ -109,6 +109,8 @@ function isPersonRoute(route: AppRoute): boolean {
 
 /** A session's token is no one's inbox credential: the person's routes may refuse it as such. */
 function refusalsOf(route: AppRoute): Set<string> {
+  // A card's email link is its token: a hostile path segment is no link Parley signed.
+  if (route.path.startsWith("/api/email/cards/")) return new Set(["forbidden"]);
   if (!isPersonRoute(route)) return new Set();
   // No such grant: a revoke names the grant it could not find; the people routes name no such person.
   const missing =

@@ -151,6 +151,14 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "GET /api/people": { kind: "query" },
   "DELETE /api/people/:personId": { kind: "params" },
   "POST /api/people/invites/redeem": { kind: "body", acts: () => false },
+  // Email addresses are the person's (none in this runtime); a card's email link is its signed token
+  // alone, which no hostile path segment is, so neither a GET nor a POST reaches a card.
+  "GET /api/people/me/emails": { kind: "query" },
+  "POST /api/people/me/emails": { kind: "body", acts: () => false },
+  "POST /api/people/me/emails/verify": { kind: "body", acts: () => false },
+  "DELETE /api/people/me/emails": { kind: "body", acts: () => false },
+  "GET /api/email/cards/:token": { kind: "params" },
+  "POST /api/email/cards/:token": { kind: "params" },
   "GET /api/people/answering/ws": { kind: "query" },
   "GET /api/people/answering/:inviter": { kind: "params" },
   "POST /api/people/answering/:inviter/ws-ticket": { kind: "params" },

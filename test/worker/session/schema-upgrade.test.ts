@@ -27,6 +27,8 @@ const ASK = "toolu_ask_before_upgrade";
  */
 function downgradeToVersion2(sql: SqlStorage): void {
   for (const statement of [
+    `DROP TABLE card_escalations`,
+    `ALTER TABLE push_subscriptions DROP COLUMN actions`,
     `DROP TABLE agent_messages`,
     `DROP TABLE card_approvals`,
     `ALTER TABLE interactions DROP COLUMN decider`,
