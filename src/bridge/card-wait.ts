@@ -40,18 +40,20 @@ export async function waitForCard<Card extends KeyedCard>(
   const { signal } = options;
   const track = options.track ?? ((withdrawal: Promise<void>) => void withdrawal.catch(() => {}));
   const withdrawCard = line.withdraw?.bind(line);
-  const opened = await line.open(card, signal).catch((error: unknown) => {
-    // Aborted while the card was being opened: Parley may have stored it before the abort, so it
-    // is found again by its key and withdrawn, never left waiting for an answer.
-    if (signal?.aborted && withdrawCard)
-      track(line.open(card).then((found) => withdrawCard(found.interactionId)));
-    throw error;
+  // Aborted while the card is being opened: Parley may have stored it already, so it is found again
+  // by its key and withdrawn at once, never left waiting for an answer, nor for the first open to end.
+  const withdrawWhileOpening = () => {
+    if (withdrawCard) track(line.open(card).then((found) => withdrawCard(found.interactionId)));
+  };
+  if (signal?.aborted) withdrawWhileOpening();
+  else signal?.addEventListener("abort", withdrawWhileOpening, { once: true });
+  const opened = await line.open(card, signal).finally(() => {
+    signal?.removeEventListener("abort", withdrawWhileOpening);
   });
   const withdraw = () => {
     if (withdrawCard) track(withdrawCard(opened.interactionId));
   };
-  if (signal?.aborted) withdraw();
-  else signal?.addEventListener("abort", withdraw, { once: true });
+  if (!signal?.aborted) signal?.addEventListener("abort", withdraw, { once: true });
   try {
     return await line.wait(opened.interactionId, signal);
   } finally {

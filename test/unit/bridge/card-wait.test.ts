@@ -89,6 +89,31 @@ describe("a bridge's wait for a card", () => {
     expect(memory.withdrawn).toEqual(["ext_1"]);
   });
 
+  it("withdraws a card aborted mid-open at once, though that first open never returns", async () => {
+    const memory = memoryLine();
+    const stuckOpen = memory.line.open;
+    let opens = 0;
+    // The first open stores the card and then never answers, as a connection lost after the request
+    // reached Parley; the open made to find it again answers.
+    memory.line.open = async (opened, signal) => {
+      opens += 1;
+      const found = await stuckOpen(opened, undefined);
+      if (opens === 1) return new Promise<never>(() => {});
+      return signal?.aborted ? Promise.reject(signal.reason) : found;
+    };
+    const controller = new AbortController();
+    const withdrawals: Promise<void>[] = [];
+    void waitForCard(memory.line, card, {
+      signal: controller.signal,
+      track: (withdrawal) => void withdrawals.push(withdrawal),
+    });
+    await expect.poll(() => memory.opens.length).toBe(1);
+    controller.abort(new Error("answered in the editor"));
+    await expect.poll(() => withdrawals.length).toBe(1);
+    await Promise.all(withdrawals);
+    expect(memory.withdrawn).toEqual(["ext_1"]);
+  });
+
   it("leaves the card open for a repeated call when the line cannot withdraw (the Worker's endpoint)", async () => {
     const memory = memoryLine({ withdraws: false });
     const controller = new AbortController();
