@@ -39,7 +39,10 @@ describe.skipIf(!hasChromium)("grants through the page", () => {
     await browser?.close();
   });
 
-  it("allows from a card for this session, then lists, audits and revokes the grant from the inbox", async () => {
+  // Two devices, four accessibility audits and two screenshots: about 28 s on a busy 2-core machine.
+  it("allows from a card for this session, then lists, audits and revokes the grant from the inbox", {
+    timeout: 90_000,
+  }, async () => {
     const session = await scriptedSession([
       writeNote("toolu_g1", "first"),
       writeNote("toolu_g2", "second"),
