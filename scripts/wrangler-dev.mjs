@@ -3,10 +3,10 @@
 // error messages, and a kill of every group it started however the calling process ends.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stateGatewayToken, stateSessionSecret } from "./dev-secret.mjs";
 
@@ -180,8 +180,13 @@ export async function writePrebuiltConfig() {
     ? { ...config.assets, directory: join(REPO_ROOT, String(config.assets.directory)) }
     : undefined;
   const dir = await mkdtemp(join(tmpdir(), "parley-prebuilt-"));
+  // The servers run a copy of the built Worker: a build made meanwhile (the `npm run dev` test's)
+  // empties build/worker first, which a server starting or reloading at that moment would not find.
+  const built = dirname(join(REPO_ROOT, String(config.main)));
+  await cp(built, join(dir, "worker"), { recursive: true });
+  const main = join(dir, "worker", basename(String(config.main)));
   const path = join(dir, "wrangler.json");
-  await writeFile(path, JSON.stringify({ ...config, main: join(REPO_ROOT, String(config.main)), assets }));
+  await writeFile(path, JSON.stringify({ ...config, main, assets }));
   return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
