@@ -105,7 +105,13 @@ export class ApprovalCard extends AnswerableCard {
     // A file change as a diff, an MCP call as a table; an ACP request's diffs are in its details.
     this.args =
       (acp ? null : callView(callDisplay({ toolName, input, request: interaction.request }))) ??
-      h("pre", { class: "tool-args", text: prettyArguments({ input, argsJson: "" }) });
+      // Focusable, so a long call that scrolls can be read from the keyboard.
+      h("pre", {
+        class: "tool-args",
+        tabindex: "0",
+        "aria-label": "The call's input",
+        text: prettyArguments({ input, argsJson: "" }),
+      });
     this.reason = h("input", {
       type: "text",
       class: "deny-reason",
