@@ -172,7 +172,11 @@ describe.skipIf(!hasChromium)("Telegram from the inbox page", () => {
         },
       });
     expect(await press(buttonOf(card, "See all")?.callback_data, "cb-e2e-see")).toBe(200);
-    const url = buttonOf((await sentTo("sendMessage")).at(-1), "See all in Parley")?.url as string;
+    // Another file's bot messages may come after it on the shared stand-in: the one with the link.
+    const seeAll = async () =>
+      (await sentTo("sendMessage")).findLast((sent) => buttonOf(sent, "See all in Parley"));
+    await expect.poll(seeAll).toBeDefined();
+    const url = buttonOf(await seeAll(), "See all in Parley")?.url as string;
     expect(url).toContain("/api/channels/see/");
 
     const context = await browser.newContext({
