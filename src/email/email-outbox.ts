@@ -20,6 +20,8 @@ export interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;
+  /** The card's reply token, when a reply to this email may answer it (src/email/email-reply.ts). */
+  replyToken?: string;
 }
 
 /** The card an email's link opens, signed for when the email is sent (src/email/card-link.ts). */
@@ -30,6 +32,8 @@ export const CardLinkClaims = z.object({
   person: z.string(),
   expiresAt: z.number(),
   origin: z.string(),
+  /** The email's one answer (its link's and a reply's), kept by the inbox (src/email/email-answers.ts). */
+  replyToken: z.string().optional(),
 });
 export type CardLinkClaims = z.infer<typeof CardLinkClaims>;
 
@@ -107,7 +111,8 @@ export class EmailOutbox implements DeadlineSource {
           if (!port) throw new Error("This deployment sends no email (no EMAIL binding or EMAIL_FROM)");
           const link = row.link ? CardLinkClaims.parse(JSON.parse(row.link)) : null;
           const text = link ? await this.writeLink(row.text ?? "", link) : (row.text ?? "");
-          await port({ to: row.address, subject: row.subject, text });
+          const reply = link?.replyToken ? { replyToken: link.replyToken } : {};
+          await port({ to: row.address, subject: row.subject, text, ...reply });
           this.settle(row.id, "sent", attempts, null, null, null);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
