@@ -121,6 +121,13 @@ const MIGRATIONS: string[][] = [
       created_at INTEGER NOT NULL, error TEXT)`,
     `CREATE INDEX email_outbox_due ON email_outbox (next_at) WHERE next_at IS NOT NULL`,
   ],
+  [
+    // Each card email's one answer (src/email/email-answers.ts): its token (in the link and the
+    // Reply-To), the card, whom it answers as and the address it went to; used once, until the card's deadline.
+    `CREATE TABLE email_answers (
+      token TEXT PRIMARY KEY, session_id TEXT NOT NULL, interaction_id TEXT NOT NULL, person TEXT NOT NULL,
+      address TEXT NOT NULL, expires_at INTEGER NOT NULL, used_at INTEGER)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */
