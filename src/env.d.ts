@@ -4,14 +4,14 @@ type ConfigVars = import("./config").ConfigVars;
 
 declare namespace Cloudflare {
   interface Env extends ConfigVars {
-    /** Typed by the RPC surface the Worker may call, not the class: see src/session/session-rpc.ts. */
-    SESSIONS: DurableObjectNamespace<import("./session/session-rpc").SessionRpc>;
+    /** Typed by the RPC surface the Worker may call, not the class: see src/objects/contracts/. */
+    SESSIONS: DurableObjectNamespace<import("./objects/contracts/session").SessionRpc>;
     /** One Inbox object per person (docs/architecture.md#the-inbox). */
-    INBOXES: DurableObjectNamespace<import("./session/inbox-report/inbox-rpc").InboxRpc>;
+    INBOXES: DurableObjectNamespace<import("./objects/contracts/inbox").InboxRpc>;
     /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
-    CHANNELS: DurableObjectNamespace<import("./channels/channel-object").ChannelRpc>;
+    CHANNELS: DurableObjectNamespace<import("./objects/contracts/channel").ChannelRpc>;
     /** One Machines object per person: their `parley daemon`s (src/machines/machine-object.ts). */
-    MACHINES: DurableObjectNamespace<import("./machines/machine-object").MachinesRpc>;
+    MACHINES: DurableObjectNamespace<import("./objects/contracts/machines").MachinesRpc>;
     ASSETS?: Fetcher;
     /** Email Service (wrangler.toml's send_email): verification codes and escalations (src/email/). */
     EMAIL?: SendEmail;

@@ -1,14 +1,16 @@
 // Worker entry: the HTTP app (static page via Workers Assets, API via Hono), the session object
 // and the inbox object. Each loads on first use (src/object-shell.ts says why): an isolate that
 // only routes never builds an object's parts, and an object's isolate never builds the router's.
-import type { ChannelObject as Channel, ChannelRpc } from "./channels/channel-object";
+import type { ChannelObject as Channel } from "./channels/channel-object";
 import type { InboxObject as Inbox } from "./inbox/inbox-object";
-import type { MachinesObject as Machines, MachinesRpc } from "./machines/machine-object";
+import type { MachinesObject as Machines } from "./machines/machine-object";
 import { HANDLERS, objectShell } from "./object-shell";
+import type { ChannelRpc } from "./objects/contracts/channel";
+import type { InboxRpc } from "./objects/contracts/inbox";
+import type { MachinesRpc } from "./objects/contracts/machines";
+import type { SessionRpc } from "./objects/contracts/session";
 import type { app as App } from "./router/app";
-import type { InboxRpc } from "./session/inbox-report/inbox-rpc";
 import type { SessionObject as Session } from "./session/session-object";
-import type { SessionRpc } from "./session/session-rpc";
 
 let app: typeof App | null = null;
 
@@ -16,6 +18,10 @@ export default {
   async fetch(request, env, ctx) {
     app ??= (await import("./router/app")).app;
     return app.fetch(request, env, ctx);
+  },
+  // Email Routing: a reply to a card's email answers it (src/email/email-reply.ts).
+  async email(message, env) {
+    await (await import("./email/email-reply")).receiveReply(message, env);
   },
 } satisfies ExportedHandler<Env>;
 

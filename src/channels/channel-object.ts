@@ -2,10 +2,8 @@
 // is (link codes, linked accounts, what ended links still owe) and the Chat SDK's state in its
 // SQLite, and turns a verified button press into the card's command, and a reply to a card's
 // message into a message, sent to the card's session as the linked person.
-import { DurableObject } from "cloudflare:workers";
-import { configFor } from "../config";
-import { DeadlineLoop, runAlarm } from "../objects/deadline-loop";
-import { ObjectClock } from "../objects/object-clock";
+import type { ChannelRpc } from "../objects/contracts/channel";
+import { type ObjectStores, ParleyObject } from "../objects/parley-object";
 import { ApprovalCounted } from "../protocol/approval-policy";
 import { approvalsText, stillWaitingFor } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
@@ -28,27 +26,6 @@ import { TextPrompts } from "./text-prompts";
 /** The channel object's one instance (every platform's webhooks come to it). */
 export const CHANNEL_OBJECT_NAME = "channels";
 
-export interface ChannelRpc extends Rpc.DurableObjectBranded {
-  /** A one-time code `person` sends the bot to link an account; null when they hold too many. */
-  mintLinkCode(person: string, platform: ChatPlatform): Promise<{ code: string; expiresAt: number } | null>;
-  listLinks(person: string): Promise<ChannelAccountView[]>;
-  /**
-   * Unlinks one of `person`'s accounts: its clicks stop answering at once, its inbox stops sending
-   * to it and its See all pages are revoked (retried on the alarm until done); null when no such link.
-   */
-  unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
-  /**
-   * Spends a See all code: the card it opens and the share link of its page, the first time within
-   * its life while its account's link lasts; null ever after.
-   */
-  redeemSeeAll(code: string): Promise<SeeAllOpening | null>;
-  /** Whether a See all page's share link may stay open (its account's link lasts); checked after it opened. */
-  seeAllPageIsLive(pageLinkId: string): Promise<boolean>;
-  /** Which of `linkIds` are an account's link now (an inbox asks before it sends). */
-  liveLinks(linkIds: string[]): Promise<string[]>;
-  fetch(request: Request): Promise<Response>;
-}
-
 export function channelStub(env: Env): ChannelRpc {
   return env.CHANNELS.get(env.CHANNELS.idFromName(CHANNEL_OBJECT_NAME));
 }
@@ -57,16 +34,15 @@ function view({ person: _person, threadId: _threadId, ...account }: ChatAccount)
   return account;
 }
 
-export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
+export class ChannelObject extends ParleyObject implements ChannelRpc {
+  protected readonly name = "ChannelObject";
   private readonly directory: ChannelDirectory;
   private readonly state: SqlStateAdapter;
   private readonly prompts: TextPrompts;
   private readonly seeAllCodes: SeeAllCodes;
   private readonly linking: AccountLinking;
-  /** The one alarm: revocations still owed, wrong link codes leaving the throttle's window. */
-  private readonly deadlines: DeadlineLoop;
-  /** The object's one clock: codes, the throttle and revocations read it (tests move it forward). */
-  readonly clock = new ObjectClock();
+  /** The one alarm's deadlines: revocations still owed, wrong link codes leaving the throttle's window. */
+  private readonly parts: ObjectStores;
   // INVARIANT: built from the configuration on the first webhook; all it keeps is in SQLite.
   private telegram: TelegramBot | null = null;
   private slack: SlackBot | null = null;
@@ -81,10 +57,10 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     this.seeAllCodes = new SeeAllCodes(ctx.storage.sql, now);
     const throttle = new LinkThrottle(ctx.storage.sql, now);
     const revocations = new LinkRevocations(ctx.storage.sql, now);
-    this.deadlines = new DeadlineLoop(ctx.storage);
+    this.parts = this.newStores();
     const parts = { directory: this.directory, throttle, seeAllCodes: this.seeAllCodes, revocations, now };
-    this.linking = new AccountLinking({ ...parts, rearm: () => this.deadlines.rearm() }, this.linkTargets());
-    this.deadlines.add(
+    this.linking = new AccountLinking({ ...parts, rearm: () => this.parts.deadlines.rearm() }, this.linkTargets());
+    this.parts.deadlines.add(
       {
         name: "link revocations",
         next: () => revocations.nextDue(),
@@ -102,6 +78,10 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
         },
       },
     );
+  }
+
+  protected stores(): ObjectStores {
+    return this.parts;
   }
 
   async mintLinkCode(person: string, platform: ChatPlatform) {
@@ -133,7 +113,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   }
 
   /** `POST /api/channels/<platform>`, forwarded by the Worker once the platform is configured. */
-  override async fetch(request: Request): Promise<Response> {
+  protected async onRequest(request: Request): Promise<Response> {
     const platform = new URL(request.url).pathname.split("/").pop();
     switch (platform) {
       case "telegram":
@@ -148,7 +128,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   }
 
   private async discordWebhook(request: Request): Promise<Response> {
-    const config = configFor(this.env).channels.discord;
+    const config = this.config.channels.discord;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.discord) {
       const [{ DiscordBot }, { DISCORD_MODAL_INPUTS }] = await Promise.all([
@@ -163,7 +143,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   }
 
   private async telegramWebhook(request: Request): Promise<Response> {
-    const config = configFor(this.env).channels.telegram;
+    const config = this.config.channels.telegram;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {
       const { TelegramBot } = await import("./telegram-bot");
@@ -173,7 +153,7 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
   }
 
   private async slackWebhook(request: Request): Promise<Response> {
-    const config = configFor(this.env).channels.slack;
+    const config = this.config.channels.slack;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.slack) {
       const [{ SlackBot }, { SLACK_MODAL_INPUTS }] = await Promise.all([
@@ -185,17 +165,6 @@ export class ChannelObject extends DurableObject<Env> implements ChannelRpc {
     }
     return this.slack.handle(request);
   }
-
-  /** The one alarm: a loop over the object's deadline sources (src/objects/deadline-loop.ts). */
-  override async alarm(): Promise<void> {
-    await runAlarm(this.deadlines, this.clock.now(), undefined, "ChannelObject");
-  }
-
-  // This object accepts no socket; the handlers exist because every object's shell forwards all of
-  // them (src/object-shell.ts).
-  override async webSocketMessage(): Promise<void> {}
-  override async webSocketClose(): Promise<void> {}
-  override async webSocketError(): Promise<void> {}
 
   private hooks(): ChannelHooks {
     return {

@@ -4,6 +4,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { InboxEmail } from "../email/inbox-email";
 import { loadShellReader } from "../grants/shell-reader";
 import { INSIDE, type ObjectInsides } from "../object-shell";
+import type { InboxRpc } from "../objects/contracts/inbox";
 import { type DeadlineLoop, runAlarm } from "../objects/deadline-loop";
 import type { EventStreams } from "../objects/event-streams";
 import { ObjectClock } from "../objects/object-clock";
@@ -20,7 +21,6 @@ import { type GrantQuery, type GrantVerdict, type GrantView, NewGrant } from "..
 import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
-import type { InboxRpc } from "../session/inbox-report/inbox-rpc";
 import type { SqlCounter } from "../storage/sql-counter";
 import { approverIdOf } from "./approver-tag";
 import type { DecisionStore } from "./decision-store";

@@ -3,11 +3,10 @@
 // sent over that socket and acknowledged by the daemon, which alone decides whether it may.
 // A separate object from the inbox on purpose: the inbox broadcasts cards to every socket it holds,
 // and a daemon (an agent key) must never read a card.
-import { DurableObject } from "cloudflare:workers";
-import { INSIDE, type ObjectInsides } from "../object-shell";
-import { SOCKET_CLOSE } from "../objects/socket-access";
-import type { ErrorBody } from "../protocol/errors";
-import { PING, PONG } from "../protocol/frames";
+import type { MachinesRpc } from "../objects/contracts/machines";
+import type { Outcome } from "../objects/outcome";
+import { ParleyObject } from "../objects/parley-object";
+import { closeSocket, SOCKET_CLOSE } from "../objects/socket-access";
 import {
   DaemonFrame,
   MACHINE_HEADER,
@@ -23,9 +22,7 @@ import { MachineStore } from "./machine-store";
 /** How long a start waits for the daemon to say it started the agent or refused. */
 export const START_ACK_MS = 15_000;
 
-export type MachineOutcome<T> = { ok: true; result: T } | { ok: false; error: ErrorBody };
-
-const offline = (label: string): MachineOutcome<never> => ({
+const offline = (label: string): Outcome<never> => ({
   ok: false,
   error: {
     code: "machine_offline",
@@ -33,7 +30,8 @@ const offline = (label: string): MachineOutcome<never> => ({
   },
 });
 
-export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
+export class MachinesObject extends ParleyObject implements MachinesRpc {
+  protected readonly name = "MachinesObject";
   private readonly store: MachineStore;
   // INVARIANT: requests waiting for a daemon's answer to their start, in this instance only. A
   // waiter lost with the instance ends its request as unanswered; the answer is still stored.
@@ -41,12 +39,16 @@ export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.store = new MachineStore(ctx.storage.sql, Date.now);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
+    this.store = new MachineStore(ctx.storage.sql, this.clock.now);
+  }
+
+  /** No deadlines and no kept copies: a start's wait is its request's own. */
+  protected stores(): null {
+    return null;
   }
 
   /** A daemon's socket; the Worker checked its agent key and names the machine in a header. */
-  override async fetch(request: Request): Promise<Response> {
+  protected async onRequest(request: Request): Promise<Response> {
     const machineId = MachineId.safeParse(request.headers.get(MACHINE_HEADER));
     if (!machineId.success || request.headers.get("upgrade")?.toLowerCase() !== "websocket")
       return Response.json(
@@ -66,7 +68,7 @@ export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
   }
 
   /** Whether the machine advertises this agent and folder; the daemon checks again when asked. */
-  async check(machineId: string, body: StartMachineSessionBody): Promise<MachineOutcome<MachineProtocol>> {
+  async check(machineId: string, body: StartMachineSessionBody): Promise<Outcome<MachineProtocol>> {
     const machine = this.store.get(machineId);
     if (!machine) return { ok: false, error: { code: "not_found", message: "No such machine" } };
     if (!this.isOnline(machineId)) return offline(machine.label);
@@ -81,7 +83,7 @@ export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
   }
 
   /** Sends a start over the machine's socket and waits for the daemon's answer. */
-  async start(machineId: string, start: MachineStart, waitMs = START_ACK_MS): Promise<MachineOutcome<null>> {
+  async start(machineId: string, start: MachineStart, waitMs = START_ACK_MS): Promise<Outcome<null>> {
     const machine = this.store.get(machineId);
     const socket = this.ctx.getWebSockets(machineId)[0];
     if (!machine || !socket) return offline(machine?.label ?? "This machine");
@@ -122,54 +124,30 @@ export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
     this.closeSockets(machineId, SOCKET_CLOSE.revoked, "This machine's agent key was revoked");
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    try {
-      const machineId = MachineId.parse((ws.deserializeAttachment() as { machineId?: unknown }).machineId);
-      const parsed = DaemonFrame.safeParse(JSON.parse(typeof message === "string" ? message : ""));
-      if (!parsed.success) {
-        ws.send(JSON.stringify({ type: "error", message: "Not a daemon frame" }));
-        return;
-      }
-      const frame = parsed.data;
-      if (frame.type === "hello") {
-        this.store.advertise(machineId, frame);
-        this.send(machineId, { type: "registered", machineId });
-      } else if (frame.type === "start_ack") {
-        if (this.store.startOf(frame.sessionId)?.machineId !== machineId) return;
-        this.store.setStatus(frame.sessionId, frame.started ? "started" : "refused", frame.reason ?? null);
-        this.waiting.get(frame.sessionId)?.({
-          started: frame.started,
-          ...(frame.reason ? { reason: frame.reason } : {}),
-        });
-      } else {
-        const start = this.store.startOf(frame.sessionId);
-        if (start?.machineId === machineId && start.status !== "stopped")
-          this.store.setStatus(frame.sessionId, "ended");
-      }
-    } catch (error) {
-      console.error("MachinesObject.webSocketMessage", error);
+  /** A daemon's frame; the base logs what throws here (a socket without its machine's attachment). */
+  protected override async onMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const machineId = MachineId.parse((ws.deserializeAttachment() as { machineId?: unknown }).machineId);
+    const parsed = DaemonFrame.safeParse(JSON.parse(typeof message === "string" ? message : ""));
+    if (!parsed.success) {
+      ws.send(JSON.stringify({ type: "error", message: "Not a daemon frame" }));
+      return;
     }
-  }
-
-  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code === 1005 ? 1000 : code, reason);
-    } catch {
-      // Already closed.
+    const frame = parsed.data;
+    if (frame.type === "hello") {
+      this.store.advertise(machineId, frame);
+      this.send(machineId, { type: "registered", machineId });
+    } else if (frame.type === "start_ack") {
+      if (this.store.startOf(frame.sessionId)?.machineId !== machineId) return;
+      this.store.setStatus(frame.sessionId, frame.started ? "started" : "refused", frame.reason ?? null);
+      this.waiting.get(frame.sessionId)?.({
+        started: frame.started,
+        ...(frame.reason ? { reason: frame.reason } : {}),
+      });
+    } else {
+      const start = this.store.startOf(frame.sessionId);
+      if (start?.machineId === machineId && start.status !== "stopped")
+        this.store.setStatus(frame.sessionId, "ended");
     }
-  }
-
-  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
-    console.error("MachinesObject.webSocketError", error);
-    try {
-      ws.close(1011, "Connection error");
-    } catch {
-      // Already closed.
-    }
-  }
-
-  override async alarm(): Promise<void> {
-    // No deadlines: a start's wait is its request's own.
   }
 
   private isOnline(machineId: string): boolean {
@@ -189,35 +167,14 @@ export class MachinesObject extends DurableObject<Env> implements MachinesRpc {
   }
 
   private closeSockets(machineId: string, code: number, reason: string): void {
-    for (const ws of this.ctx.getWebSockets(machineId)) {
-      try {
-        ws.close(code, reason);
-      } catch {
-        // Already closing.
-      }
-    }
-  }
-
-  /** The test-only door (src/object-shell.ts): this object keeps no copies of stored rows. */
-  [INSIDE](): ObjectInsides {
-    return { differences: async () => [] };
+    for (const ws of this.ctx.getWebSockets(machineId)) closeSocket(ws, code, reason);
   }
 }
 
-function refusal(message: string): MachineOutcome<never> {
+function refusal(message: string): Outcome<never> {
   return { ok: false, error: { code: "forbidden", message } };
 }
 
 function names(agents: { name: string }[]): string {
   return agents.length > 0 ? agents.map((agent) => agent.name).join(", ") : "none";
-}
-
-/** The RPC surface the Worker may call (a plain interface, so stubs type as it). */
-export interface MachinesRpc extends Rpc.DurableObjectBranded {
-  fetch(request: Request): Promise<Response>;
-  list(): Promise<MachineView[]>;
-  check(machineId: string, body: StartMachineSessionBody): Promise<MachineOutcome<MachineProtocol>>;
-  start(machineId: string, start: MachineStart, waitMs?: number): Promise<MachineOutcome<null>>;
-  stop(sessionId: string): Promise<{ machineId: string; told: boolean } | null>;
-  revoke(machineId: string): Promise<void>;
 }

@@ -1,0 +1,26 @@
+// What the Worker and the inboxes may call on the one ChannelObject (src/channels/channel-object.ts),
+// behind every chat platform's webhooks: linking accounts and the See all pages. Types only.
+import type { SeeAllOpening } from "../../channels/see-all-codes";
+import type { ChannelAccountView, ChatPlatform } from "../../protocol/channels";
+
+export interface ChannelRpc extends Rpc.DurableObjectBranded {
+  /** A one-time code `person` sends the bot to link an account; null when they hold too many. */
+  mintLinkCode(person: string, platform: ChatPlatform): Promise<{ code: string; expiresAt: number } | null>;
+  listLinks(person: string): Promise<ChannelAccountView[]>;
+  /**
+   * Unlinks one of `person`'s accounts: its clicks stop answering at once, its inbox stops sending
+   * to it and its See all pages are revoked (retried on the alarm until done); null when no such link.
+   */
+  unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
+  /**
+   * Spends a See all code: the card it opens and the share link of its page, the first time within
+   * its life while its account's link lasts; null ever after.
+   */
+  redeemSeeAll(code: string): Promise<SeeAllOpening | null>;
+  /** Whether a See all page's share link may stay open (its account's link lasts); checked after it opened. */
+  seeAllPageIsLive(pageLinkId: string): Promise<boolean>;
+  /** Which of `linkIds` are an account's link now (an inbox asks before it sends). */
+  liveLinks(linkIds: string[]): Promise<string[]>;
+  /** `POST /api/channels/<platform>`, forwarded by the Worker once the platform is configured. */
+  fetch(request: Request): Promise<Response>;
+}

@@ -1,0 +1,85 @@
+// What the Worker (and the inbox, and the channel object) may call on a session's Durable Object
+// (src/session/session-object.ts), split by concern. SessionObject implements it and its generated
+// stub is assignable to it without a cast, so the compiler checks both ends. Each method answers a
+// typed Outcome, read with `unwrap` (src/objects/outcome.ts). Types only.
+import type { Access, ShareLinkView } from "../../protocol/access";
+import type { AgentMessagesPage } from "../../protocol/agent-messages";
+import type { SessionCommand } from "../../protocol/commands";
+import type { ExternalInteraction } from "../../protocol/external";
+import type { EventsPage } from "../../protocol/http";
+import type { DeliveryView, PushSubscriptionBody } from "../../protocol/notify";
+import type { SessionSnapshot } from "../../protocol/session";
+import type { InboxAction, InboxActor } from "../../session/inbox-actions";
+import type { SessionExport } from "../../session/session-export";
+import type { SessionInit, SessionStats } from "../../session/session-types";
+import type { Outcome } from "../outcome";
+
+/** The session's life and what it holds: made once, read, exported, erased. */
+export interface SessionLifeRpc {
+  create(init: SessionInit): Promise<Outcome<{ created: boolean }>>;
+  snapshot(access?: Access): Promise<Outcome<SessionSnapshot>>;
+  eventsPage(after: number, limit: number, access?: Access): Promise<Outcome<EventsPage>>;
+  stats(access?: Access): Promise<Outcome<SessionStats>>;
+  exportSession(access?: Access): Promise<Outcome<SessionExport>>;
+  destroy(access?: Access): Promise<Outcome<null>>;
+  creator(): Promise<string | null>;
+  /** A device's socket or event stream; the Worker states who connected in a header. */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Commands from outside a socket: the API's, and those the person's inbox relays. */
+export interface SessionCommandsRpc {
+  /** A command's result depends on the command (see src/session/command-handler.ts). */
+  command(command: SessionCommand, deviceId: string | null, access?: Access): Promise<Outcome>;
+  fromInbox(actor: InboxActor, action: InboxAction): Promise<Outcome>;
+}
+
+/** Who may open the session: share links, the owner token's version, agent links. */
+export interface SessionLinksRpc {
+  addLink(
+    link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt">,
+    access?: Access,
+  ): Promise<Outcome<ShareLinkView>>;
+  listLinks(access?: Access): Promise<Outcome<{ links: ShareLinkView[] }>>;
+  revokeLink(linkId: string, access?: Access): Promise<Outcome<ShareLinkView>>;
+  rotateOwnerToken(access: Access): Promise<Outcome<{ version: number }>>;
+  ensureAgentLink(
+    link: Pick<ShareLinkView, "linkId" | "label">,
+    fallbackLinkId: string,
+  ): Promise<Outcome<ShareLinkView>>;
+  /** Revokes an agent link whose agent key was revoked, whatever the owner token's version. */
+  revokeAgentLink(linkId: string): Promise<Outcome<ShareLinkView>>;
+}
+
+/** Pushes to the session's devices and the log of what was delivered. */
+export interface SessionPushRpc {
+  subscribePush(
+    body: PushSubscriptionBody,
+    access: Access,
+    sessionUrl: string,
+  ): Promise<Outcome<{ deviceId: string }>>;
+  unsubscribePush(deviceId: string, access?: Access): Promise<Outcome<{ removed: boolean }>>;
+  deliveries(access?: Access): Promise<Outcome<{ deliveries: DeliveryView[] }>>;
+}
+
+/** What an external agent's bridge reads: its cards once resolved, and the person's messages. */
+export interface SessionExternalRpc {
+  externalInteraction(
+    interactionId: string,
+    waitMs: number,
+    access: Access,
+  ): Promise<Outcome<ExternalInteraction>>;
+  /** The person's messages for an external agent's bridge, after waiting up to `waitMs` for one. */
+  agentMessages(
+    query: { after: string | undefined; waitMs: number },
+    access: Access,
+  ): Promise<Outcome<AgentMessagesPage>>;
+}
+
+export interface SessionRpc
+  extends Rpc.DurableObjectBranded,
+    SessionLifeRpc,
+    SessionCommandsRpc,
+    SessionLinksRpc,
+    SessionPushRpc,
+    SessionExternalRpc {}
