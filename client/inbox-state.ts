@@ -31,13 +31,16 @@ export function applyInboxEvent(view: InboxView, event: InboxEvent): InboxView {
       next.sessions = withOpenCards(view, sessionId, 1);
       return next;
     }
+    case "card_changed":
     case "card_escalated": {
-      // A rung of the card's ladder ran: its copy takes how far the ladder climbed.
+      // Its terms changed ("more time", an approval counted) or a rung of its ladder ran: the copy
+      // takes the card as it stands; a card this view does not hold stays out.
       next.cards = view.cards.map((card) =>
         card.sessionId === sessionId && card.interactionId === change.card.interactionId
           ? { ...card, ...change.card, sessionId }
           : card,
       );
+      next.cards.sort((x, y) => x.expiresAt - y.expiresAt);
       return next;
     }
     case "card_resolved": {

@@ -138,6 +138,8 @@ export class InboxChat {
             enqueued;
         }
         enqueued = this.redrawCounted(card) || enqueued;
+      } else if (change.type === "card_changed") {
+        enqueued = this.redrawCounted({ ...change.card, sessionId: event.sessionId }) || enqueued;
       } else if (change.type === "card_resolved") {
         enqueued =
           this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||

@@ -228,6 +228,21 @@ export class InboxStore {
         );
         return;
       }
+      case "card_changed": {
+        // Only a card the inbox holds changes: a change never opens one.
+        const card = entry.card;
+        this.sql.run(
+          ["cards"],
+          `UPDATE cards SET expires_at = ?, deadline_policy = COALESCE(?, deadline_policy),
+             approvals = COALESCE(?, approvals) WHERE session_id = ? AND interaction_id = ?`,
+          card.expiresAt,
+          card.deadlinePolicy ? JSON.stringify(card.deadlinePolicy) : null,
+          card.approvals ? JSON.stringify(card.approvals) : null,
+          sessionId,
+          card.interactionId,
+        );
+        return;
+      }
       case "card_resolved":
         this.sql.run(
           ["cards"],

@@ -38,6 +38,11 @@ export type InboxCardData = z.infer<typeof InboxCardData>;
 /** One change a session reports, written in the same transaction as the event it follows. */
 export const OutboxEntry = z.discriminatedUnion("type", [
   z.object({ type: z.literal("card_opened"), card: InboxCardData }),
+  /**
+   * An open card's terms changed ("more time" moved its deadline, an approval was counted): the
+   * inbox's copy takes them, and no device is told the card opened again.
+   */
+  z.object({ type: z.literal("card_changed"), card: InboxCardData }),
   z.object({
     type: z.literal("card_resolved"),
     interactionId: InteractionId,

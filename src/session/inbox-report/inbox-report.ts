@@ -157,11 +157,11 @@ export class InboxReport implements DeadlineSource {
         },
       };
     }
-    // "More time" or one more approval: the inbox's copy of the card (an upsert by its id) takes the
-    // new deadline and the approvals so far.
+    // "More time" or one more approval: the inbox's copy of the card takes the new deadline and the
+    // approvals so far. Its own kind, so nothing that follows an opening (a push) runs again.
     if (event.type === "interaction_extended" || event.type === "approval_counted") {
       const card = this.pendingCard(event.data.interactionId);
-      return card ? { type: "card_opened", card } : null;
+      return card ? { type: "card_changed", card } : null;
     }
     // A rung of the card's ladder: the inbox's copy moves up it, and the inbox tells whom it names.
     if (event.type === "escalated") {

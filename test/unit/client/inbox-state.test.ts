@@ -93,4 +93,20 @@ describe("the inbox a device holds", () => {
     expect(extended.sessions.find((s) => s.sessionId === S2)?.openCards).toBe(1);
     expect(waitingCount(extended)).toBe(2);
   });
+
+  it("moves a changed card to its new deadline, and opens no card it does not hold", () => {
+    const view = fold(empty, events);
+    const changed = fold(view, [
+      { seq: 5, at: 5, sessionId: S2, change: { type: "card_changed", card: card("toolu_soon", 1_500) } },
+      { seq: 6, at: 6, sessionId: S1, change: { type: "card_changed", card: card("toolu_gone", 50) } },
+    ]);
+    expect(changed.cards.map((c) => [c.interactionId, c.expiresAt])).toEqual([
+      ["toolu_late", 900],
+      ["toolu_soon", 1_500],
+    ]);
+    expect(changed.sessions.map((s) => [s.sessionId, s.openCards])).toEqual(
+      view.sessions.map((s) => [s.sessionId, s.openCards]),
+    );
+    expect(changed.lastSeq).toBe(6);
+  });
 });
