@@ -23,7 +23,7 @@ class_name = "SessionObject"
 INTERACTION_TIMEOUT_MS = "600000"
 
 [alias]
-"crypto" = "./src/channels/lazy-node-builtins.ts"
+"crypto" = "./src/channels/stand-ins/lazy-node-builtins.ts"
 `;
 
 test("drops the web build and assets but keeps bindings and variables", () => {

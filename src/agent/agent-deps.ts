@@ -1,5 +1,5 @@
 // Everything the agent loop is given by its host: stores, model, registries and settings.
-import type { AgentRegistry } from "../agents/agent-registry";
+import type { AgentRegistry } from "../agent-definitions/agent-registry";
 import type { InteractionRegistry } from "../interactions/registry";
 import type { ModelClient } from "../model/model-client";
 import type { ToolContext } from "../tools/define-tool";

@@ -1,7 +1,7 @@
 // The agent stack's transitions (docs/architecture.md#the-agent-stack): push a delegated agent, pop it with a result for its
 // parent's delegation call, and unwind. Each is synchronous store writes, so a transition is atomic
 // in SQLite and the loop, on any instance, continues from whichever frame is on top.
-import type { AgentDefinition } from "../agents/agent-definition";
+import type { AgentDefinition } from "../agent-definitions/agent-definition";
 import type { ToolUseBlockParam } from "../model/model-client";
 import { type AgentOutcome, MAIN_FRAME_ID } from "../protocol/agents";
 import type { AgentDeps } from "./agent-deps";

@@ -1,8 +1,8 @@
 // The two tools that move the agent stack — `Agent` (delegate; the Claude Agent SDK's input shape)
 // and `complete` (hand a result back) — and what each frame is offered: tools, model, system prompt.
 import * as z from "zod";
-import type { AgentDefinition } from "../agents/agent-definition";
-import { COMPLETE_TOOL_NAME, DELEGATE_TOOL_NAME } from "../agents/agent-registry";
+import type { AgentDefinition } from "../agent-definitions/agent-definition";
+import { COMPLETE_TOOL_NAME, DELEGATE_TOOL_NAME } from "../agent-definitions/agent-registry";
 import type { ToolSpec } from "../model/model-client";
 import { lazyToolSpec } from "../model/tool-spec";
 import { MAX_MESSAGE_CHARS, MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";

@@ -13,14 +13,14 @@ import { AccountLinking } from "./account-linking";
 import { answerAsAccount, refusalWords } from "./answer-as-account";
 import { ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
-import type { DiscordBot } from "./discord-bot";
+import type { DiscordBot } from "./discord/discord-bot";
 import { LinkRevocations, type SeeAllPage } from "./link-revocations";
 import { LinkThrottle } from "./link-throttle";
 import { withModals } from "./modal-hooks";
 import { SeeAllCodes, type SeeAllOpening } from "./see-all-codes";
-import type { SlackBot } from "./slack-bot";
+import type { SlackBot } from "./slack/slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
-import type { TelegramBot } from "./telegram-bot";
+import type { TelegramBot } from "./telegram/telegram-bot";
 import { TextPrompts } from "./text-prompts";
 
 /** The channel object's one instance (every platform's webhooks come to it). */
@@ -59,7 +59,10 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     const revocations = new LinkRevocations(ctx.storage.sql, now);
     this.parts = this.newStores();
     const parts = { directory: this.directory, throttle, seeAllCodes: this.seeAllCodes, revocations, now };
-    this.linking = new AccountLinking({ ...parts, rearm: () => this.parts.deadlines.rearm() }, this.linkTargets());
+    this.linking = new AccountLinking(
+      { ...parts, rearm: () => this.parts.deadlines.rearm() },
+      this.linkTargets(),
+    );
     this.parts.deadlines.add(
       {
         name: "link revocations",
@@ -132,8 +135,8 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.discord) {
       const [{ DiscordBot }, { DISCORD_MODAL_INPUTS }] = await Promise.all([
-        import("./discord-bot"),
-        import("./discord-form"),
+        import("./discord/discord-bot"),
+        import("./discord/discord-form"),
       ]);
       this.discord = new DiscordBot(config, withModals(this.env, this.hooks(), DISCORD_MODAL_INPUTS), {
         waitUntil: (work) => this.ctx.waitUntil(work),
@@ -146,7 +149,7 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     const config = this.config.channels.telegram;
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {
-      const { TelegramBot } = await import("./telegram-bot");
+      const { TelegramBot } = await import("./telegram/telegram-bot");
       this.telegram = new TelegramBot(config, this.state, this.hooks(), this.prompts);
     }
     return this.telegram.handle(request);
@@ -157,8 +160,8 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.slack) {
       const [{ SlackBot }, { SLACK_MODAL_INPUTS }] = await Promise.all([
-        import("./slack-bot"),
-        import("./slack-adapter"),
+        import("./slack/slack-bot"),
+        import("./slack/slack-adapter"),
       ]);
       const hooks = withModals(this.env, this.hooks(), SLACK_MODAL_INPUTS);
       this.slack = new SlackBot(config, this.state, hooks, (work) => this.ctx.waitUntil(work));

@@ -24,11 +24,11 @@ async function loadSender(env: Env, platform: ChatPlatform): Promise<ChatSender 
   const { telegram, slack, discord } = configFor(env).channels;
   switch (platform) {
     case "telegram":
-      return telegram && (await import("../channels/telegram-adapter")).telegramSender(telegram);
+      return telegram && (await import("../channels/telegram/telegram-adapter")).telegramSender(telegram);
     case "slack":
-      return slack && (await import("../channels/slack-adapter")).slackSender(slack);
+      return slack && (await import("../channels/slack/slack-adapter")).slackSender(slack);
     case "discord":
-      return discord && (await import("../channels/discord-adapter")).discordSender(discord);
+      return discord && (await import("../channels/discord/discord-adapter")).discordSender(discord);
   }
 }
 

@@ -2,8 +2,8 @@
 // tools — the built-ins plus the MCP servers it selected. Rebuilt from storage by any instance.
 import type { AgentDeps } from "../agent/agent-deps";
 import { AgentLoop } from "../agent/agent-loop";
-import { createAgentRegistry, lazyAgentRegistry } from "../agents/agent-registry";
-import { BUNDLED_AGENT_FILES } from "../agents/bundled-agents";
+import { createAgentRegistry, lazyAgentRegistry } from "../agent-definitions/agent-registry";
+import { BUNDLED_AGENT_FILES } from "../agent-definitions/bundled-agents";
 import type { Config } from "../config";
 import { createSessionTools } from "../mcp/session-tools";
 import type { ModelClient } from "../model/model-client";

@@ -120,8 +120,8 @@ describe("what the split Worker build carries", () => {
 
   it("has none of Slack's socket mode, of a second HTML entity table, or of jose's signing and encryption", () => {
     expect(inputs().filter((path) => /@slack\/socket-mode|character-entities|\/ws\//.test(path))).toEqual([]);
-    expect(inputs()).toContain("src/channels/socket-mode-unused.ts");
-    expect(inputs()).toContain("src/channels/named-character-reference.ts");
+    expect(inputs()).toContain("src/channels/stand-ins/socket-mode-unused.ts");
+    expect(inputs()).toContain("src/channels/stand-ins/named-character-reference.ts");
     expect(inputs()).toContain("src/mcp/mcp-signing-unused.ts");
     const jose = inputs().filter((path) => path.includes("node_modules/jose/"));
     expect(jose.some((path) => path.endsWith("jwt/verify.js"))).toBe(true);

@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)("Discord from the inbox page", () => {
     const rows = sent?.body.components as { components: { label: string; custom_id?: string }[] }[];
     const buttons = rows.flatMap((row) => row.components);
     const approve = buttons.find((button) => button.label === "Approve");
-    // Message writes to the card's session (test/worker/channels/discord-replies.test.ts).
+    // Message writes to the card's session (test/worker/channels/discord/discord-replies.test.ts).
     expect(buttons.find((button) => button.label === "Message")?.custom_id).toBe("message");
     expect(
       await sendInteraction({ type: 3, data: { custom_id: approve?.custom_id, component_type: 2 } }),

@@ -1,10 +1,10 @@
 // The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
 // message with buttons, and later edited to its receipt, which keeps only the Message button.
-import type { DiscordConfig } from "../config";
-import { inert } from "../protocol/inert-text";
-import { FILL_IN, modalFieldsOf } from "./card-choices";
-import { cardMessage } from "./card-message";
-import type { ChatCardMessage, ChatSender } from "./chat-sender";
+import type { DiscordConfig } from "../../config";
+import { inert } from "../../protocol/inert-text";
+import { FILL_IN, modalFieldsOf } from "../card-choices";
+import { cardMessage } from "../card-message";
+import type { ChatCardMessage, ChatSender } from "../chat-sender";
 import { DiscordApi } from "./discord-api";
 import { DISCORD_MODAL_INPUTS } from "./discord-form";
 import { discordCost, discordMessage, discordNotice } from "./discord-message";

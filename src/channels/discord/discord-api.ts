@@ -1,7 +1,7 @@
 // Discord's REST API over fetch, as much of it as the channel uses: a message posted to a direct
 // message channel (with a nonce Discord enforces, so a retry never posts twice), its edit to the
 // receipt, and the follow-up that tells an account something after a deferred answer.
-import type { DiscordConfig } from "../config";
+import type { DiscordConfig } from "../../config";
 import type { DiscordMessage } from "./discord-message";
 
 export const DISCORD_API_BASE_URL = "https://discord.com/api/v10";

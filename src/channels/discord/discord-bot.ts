@@ -3,11 +3,14 @@
 // modal a choice that needs text opens) into the card's command and a Message modal into a message
 // to the card's session, and refuses everything else.
 import { verifyKey } from "discord-interactions";
-import type { DiscordConfig } from "../config";
-import { inert } from "../protocol/inert-text";
-import { readChoiceValue, SEE_ALL } from "./card-message";
-import type { ChatAccount } from "./channel-directory";
-import type { ChannelHooks, TextWanted } from "./channel-hooks";
+import type { DiscordConfig } from "../../config";
+import { inert } from "../../protocol/inert-text";
+import { readChoiceValue, SEE_ALL } from "../card-message";
+import type { ChatAccount } from "../channel-directory";
+import type { ChannelHooks, TextWanted } from "../channel-hooks";
+import { firstSentence, short } from "../fit-text";
+import { linkOrigin } from "../link-origin";
+import { FILL_IN, type ModalHooks } from "../modal-hooks";
 import { DiscordApi, EPHEMERAL } from "./discord-api";
 import { formModal, modalTexts } from "./discord-form";
 import {
@@ -19,9 +22,6 @@ import {
   senderOf,
 } from "./discord-interaction";
 import { MESSAGE_BUTTON, MESSAGE_INPUT, messageModal, messageOfModal } from "./discord-message-modal";
-import { firstSentence, short } from "./fit-text";
-import { linkOrigin } from "./link-origin";
-import { FILL_IN, type ModalHooks } from "./modal-hooks";
 
 /** Every platform's hooks, and the small forms a Discord modal can fill in. */
 export type DiscordHooks = ChannelHooks & ModalHooks;

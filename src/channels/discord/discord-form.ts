@@ -1,10 +1,10 @@
 // A card as a Discord modal, when its kind's chat view says it fits one of five text inputs (a
 // form of strings and numbers, src/interactions/kinds/form-view.ts): the modal Discord shows and the
 // texts read back from its submission.
-import type { ModalField } from "../interactions/kinds/chat-view";
-import { inert } from "../protocol/inert-text";
-import { FILL_IN } from "./card-choices";
-import { short } from "./fit-text";
+import type { ModalField } from "../../interactions/kinds/chat-view";
+import { inert } from "../../protocol/inert-text";
+import { FILL_IN } from "../card-choices";
+import { short } from "../fit-text";
 /** Text inputs a Discord modal holds. */
 export const DISCORD_MODAL_INPUTS = 5;
 const MAX_LABEL = 45;

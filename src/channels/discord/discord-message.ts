@@ -3,9 +3,9 @@
 // formats, links and mentions nothing; each button a component whose custom_id is the button's
 // `<ref>.<code>` (ids only), links as link buttons.
 import type { ButtonElement, CardChild, CardElement } from "chat";
-import { headAndTail } from "../protocol/head-and-tail";
-import { SEE_ALL } from "./card-message";
-import { short } from "./fit-text";
+import { headAndTail } from "../../protocol/head-and-tail";
+import { SEE_ALL } from "../card-message";
+import { short } from "../fit-text";
 
 /** Discord's limits: message content, buttons per row, rows per message, label and custom_id lengths. */
 const MAX_CONTENT = 2000;

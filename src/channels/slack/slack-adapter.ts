@@ -1,15 +1,15 @@
 // The Chat SDK's Slack adapter, built from Parley's configuration (never from process.env), in
 // webhook mode for one workspace, and the inbox's sender over its Web API client: a card is posted
-// to the linked account's direct message as literal Block Kit with buttons (src/channels/slack-card.ts)
+// to the linked account's direct message as literal Block Kit with buttons (src/channels/slack/slack-card.ts)
 // and edited to its receipt (without them).
 import { createSlackAdapter, type SlackAdapter } from "@chat-adapter/slack";
 import { verifySlackSignature } from "@chat-adapter/slack/webhook";
 import { ConsoleLogger } from "chat";
-import type { SlackConfig } from "../config";
-import { inert } from "../protocol/inert-text";
-import { FILL_IN, modalFieldsOf } from "./card-choices";
-import { cardMessage } from "./card-message";
-import type { ChatCardMessage, ChatSender } from "./chat-sender";
+import type { SlackConfig } from "../../config";
+import { inert } from "../../protocol/inert-text";
+import { FILL_IN, modalFieldsOf } from "../card-choices";
+import { cardMessage } from "../card-message";
+import type { ChatCardMessage, ChatSender } from "../chat-sender";
 import { slackCard, slackCost } from "./slack-card";
 
 /**

@@ -20,16 +20,16 @@ import {
   TextInput,
   type Thread,
 } from "chat";
-import type { SlackConfig } from "../config";
-import { field } from "../interactions/kinds/chat-view";
-import { inert } from "../protocol/inert-text";
-import { FILL_IN } from "./card-choices";
-import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
-import type { ChatAccount } from "./channel-directory";
-import type { ChannelHooks } from "./channel-hooks";
-import { firstSentence, short } from "./fit-text";
-import { LinkOrigin } from "./link-origin";
-import type { ModalHooks } from "./modal-hooks";
+import type { SlackConfig } from "../../config";
+import { field } from "../../interactions/kinds/chat-view";
+import { inert } from "../../protocol/inert-text";
+import { FILL_IN } from "../card-choices";
+import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "../card-message";
+import type { ChatAccount } from "../channel-directory";
+import type { ChannelHooks } from "../channel-hooks";
+import { firstSentence, short } from "../fit-text";
+import { LinkOrigin } from "../link-origin";
+import type { ModalHooks } from "../modal-hooks";
 import { slackAdapter } from "./slack-adapter";
 import { escapeMrkdwn } from "./slack-card";
 

@@ -1,5 +1,5 @@
 // Stand-in for `@slack/socket-mode`, which the Chat SDK's Slack adapter imports for its socket mode:
-// Parley's adapter runs in webhook mode only (src/channels/slack-adapter.ts), as a Worker receives
+// Parley's adapter runs in webhook mode only (src/channels/slack/slack-adapter.ts), as a Worker receives
 // Slack's events over HTTP, so wrangler.toml's [alias] points the package here and the Worker carries
 // none of its client (nor its WebSocket and event-emitter dependencies).
 

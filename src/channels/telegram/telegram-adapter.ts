@@ -1,14 +1,14 @@
 // The Chat SDK's Telegram adapter, built from Parley's configuration (never from process.env), in
 // webhook mode, and the inbox's sender over its Bot API calls: a card is posted as literal text with
-// an inline keyboard (src/channels/telegram-card.ts) and edited to its receipt (which drops the
+// an inline keyboard (src/channels/telegram/telegram-card.ts) and edited to its receipt (which drops the
 // keyboard); text is asked for with a forced reply.
 import { createTelegramAdapter, type TelegramAdapter } from "@chat-adapter/telegram";
 import { ConsoleLogger } from "chat";
-import type { TelegramConfig } from "../config";
-import { inert } from "../protocol/inert-text";
-import { cardMessage } from "./card-message";
-import type { TextWanted } from "./channel-hooks";
-import type { ChatSender } from "./chat-sender";
+import type { TelegramConfig } from "../../config";
+import { inert } from "../../protocol/inert-text";
+import { cardMessage } from "../card-message";
+import type { TextWanted } from "../channel-hooks";
+import type { ChatSender } from "../chat-sender";
 import { telegramCard } from "./telegram-card";
 
 /**

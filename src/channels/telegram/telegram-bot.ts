@@ -14,13 +14,13 @@ import {
   type StateAdapter,
   type Thread,
 } from "chat";
-import type { TelegramConfig } from "../config";
-import { inert } from "../protocol/inert-text";
-import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "./card-message";
-import type { ChannelHooks } from "./channel-hooks";
-import { LinkOrigin, sameSecret } from "./link-origin";
+import type { TelegramConfig } from "../../config";
+import { inert } from "../../protocol/inert-text";
+import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "../card-message";
+import type { ChannelHooks } from "../channel-hooks";
+import { LinkOrigin, sameSecret } from "../link-origin";
+import type { TextPrompts } from "../text-prompts";
 import { askForText, telegramAdapter } from "./telegram-adapter";
-import type { TextPrompts } from "./text-prompts";
 
 export type { ChannelHooks };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseAgentDefinition } from "../../../src/agents/agent-definition";
-import { createAgentRegistry } from "../../../src/agents/agent-registry";
-import { BUNDLED_AGENT_FILES } from "../../../src/agents/bundled-agents";
+import { parseAgentDefinition } from "../../../src/agent-definitions/agent-definition";
+import { createAgentRegistry } from "../../../src/agent-definitions/agent-registry";
+import { BUNDLED_AGENT_FILES } from "../../../src/agent-definitions/bundled-agents";
 
 const file = (frontmatter: string, body = "You help.") => `---\n${frontmatter}\n---\n${body}\n`;
 

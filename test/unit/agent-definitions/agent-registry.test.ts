@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AgentDefinitionError } from "../../../src/agents/agent-definition";
-import { createAgentRegistry, lazyAgentRegistry } from "../../../src/agents/agent-registry";
+import { AgentDefinitionError } from "../../../src/agent-definitions/agent-definition";
+import { createAgentRegistry, lazyAgentRegistry } from "../../../src/agent-definitions/agent-registry";
 
 const helper = { file: "agents/helper.md", source: "---\nname: helper\ndescription: Helps.\n---\nYou help." };
 const broken = { file: "agents/broken.md", source: "---\nname: Broken!\ndescription: x\n---\nBody." };

@@ -3,7 +3,7 @@
 import type { AgentDeps, AgentSettings } from "../../../src/agent/agent-deps";
 import { AgentLoop } from "../../../src/agent/agent-loop";
 import { createMemoryStores, type MemoryStores } from "../../../src/agent/memory/memory-stores";
-import { createAgentRegistry } from "../../../src/agents/agent-registry";
+import { createAgentRegistry } from "../../../src/agent-definitions/agent-registry";
 import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../src/interactions/registry";
 import { ScriptedModelClient } from "../../../src/model/scripted-client";

@@ -1,7 +1,7 @@
 // The demo model's subagent tour, played through the real loop with the agents shipped in agents/.
 import { describe, expect, it } from "vitest";
 import { answerInteraction } from "../../../src/agent/resolve-interaction";
-import { BUNDLED_AGENT_FILES } from "../../../src/agents/bundled-agents";
+import { BUNDLED_AGENT_FILES } from "../../../src/agent-definitions/bundled-agents";
 import { createDemoModel } from "../../../src/model/demo-script";
 import { DEMO_RESEARCH_QUESTION, demoFrameOf } from "../../../src/model/demo-subagents";
 import { expectValidTranscript } from "../../helpers/valid-transcript";

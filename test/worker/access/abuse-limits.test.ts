@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_SOCKETS_PER_SESSION, SOCKET_COMMAND_BURST } from "../../../src/protocol/limits";
 import { connect, createSession, type Device } from "../../helpers/session-harness";
 import { advanceClock } from "../../helpers/session-object-probe";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { createFromAddress, expectError, inOneLimiterWindow } from "./access-fixtures";
 
 describe("abuse limits", () => {

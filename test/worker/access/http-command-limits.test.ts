@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RETRY_NOW_MIN_INTERVAL_MS, SOCKET_COMMAND_BURST } from "../../../src/protocol/limits";
 import { api, connect, createSession, textReply } from "../../helpers/session-harness";
 import { advanceClock } from "../../helpers/session-object-probe";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { mintLink } from "./access-fixtures";
 import { SLOW_REFILL_PER_SECOND, shrinkHttpBudget } from "./command-budget-fixtures";
 

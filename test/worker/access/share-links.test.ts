@@ -5,7 +5,7 @@ import { signShareToken } from "../../../src/tokens/share-token";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, ORIGIN, textReply } from "../../helpers/session-harness";
 import { alarmOf, stubOf } from "../../helpers/session-object-probe";
-import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
+import { pausedSession, storageFingerprint } from "../session-api/channel-fixtures";
 import { expectError, mintLink } from "./access-fixtures";
 
 const SECRET = "test-session-secret-at-least-32-bytes-long";

@@ -5,7 +5,7 @@ import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { connect, createSession } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 
 /** Overwrites the attachment of every socket of the session, as a corrupt or outdated one would read. */
 async function corruptAttachments(sessionId: string, attachment: unknown): Promise<void> {

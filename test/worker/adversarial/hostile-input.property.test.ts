@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../../../src/protocol/errors";
 import { api, type CreatedSession, connect, type Device } from "../../helpers/session-harness";
-import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
+import { pausedSession, storageFingerprint } from "../session-api/channel-fixtures";
 import { hostileSegment, hostileText, hostileToken, PENDING_ID } from "./hostile-input";
 import { type AppRoute, ROUTE_CASES, registeredRoutes, wouldAct } from "./route-cases";
 

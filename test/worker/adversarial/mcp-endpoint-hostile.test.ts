@@ -6,7 +6,7 @@ import { exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { connect, ORIGIN } from "../../helpers/session-harness";
-import { pausedSession, storageFingerprint } from "../channel/channel-fixtures";
+import { pausedSession, storageFingerprint } from "../session-api/channel-fixtures";
 import { hostileSegment, hostileText, hostileToken, hostileValue, PENDING_ID } from "./hostile-input";
 
 const SEED = Number(process.env.FC_SEED ?? 20261125);

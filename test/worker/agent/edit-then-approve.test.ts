@@ -2,7 +2,6 @@
 // the edit and says so, a misfit edit is refused, and an external agent gets the edit back.
 import { describe, expect, it } from "vitest";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
-import { storageFingerprint } from "../channel/channel-fixtures";
 import { createExternal, openApproval } from "../external/external-fixtures";
 import {
   lastMessage,
@@ -12,6 +11,7 @@ import {
   tableRows,
   toolResultsOf,
 } from "../interactions/interaction-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 
 const writeCall = { name: "notes_write", id: "toolu_edit", input: { key: "plan", text: "Ship on Friday" } };
 

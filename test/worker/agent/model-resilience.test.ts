@@ -4,7 +4,7 @@ import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, textReply, toolReply } from "../../helpers/session-harness";
 import { alarmOf, eventsOf, modelRequests, passRetryTime, stubOf } from "../../helpers/session-object-probe";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { expectValidTranscript } from "./agent-harness";
 
 /** The announced wait, from the event's own time (stamped a moment after the failure). */

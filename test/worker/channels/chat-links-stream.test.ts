@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
 import { Device, ORIGIN } from "../../helpers/session-harness";
 import { Person } from "../inbox/inbox-fixtures";
-import { callsTo, link } from "./telegram-fixtures";
+import { callsTo, link } from "./telegram/telegram-fixtures";
 
 type Frame = { type?: string; view?: { chatLinks?: unknown }; links?: unknown };
 

@@ -5,14 +5,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ChatCardMessage } from "../../../src/channels/chat-sender";
-import { discordSender } from "../../../src/channels/discord-adapter";
-import { slackSender } from "../../../src/channels/slack-adapter";
-import { telegramSender } from "../../../src/channels/telegram-adapter";
+import { discordSender } from "../../../src/channels/discord/discord-adapter";
+import { slackSender } from "../../../src/channels/slack/slack-adapter";
+import { telegramSender } from "../../../src/channels/telegram/telegram-adapter";
 import { configFor } from "../../../src/config";
 import type { InboxCard } from "../../../src/protocol/inbox";
-import { callsTo as discordCallsTo } from "./discord-fixtures";
-import { callsTo as slackCallsTo } from "./slack-fixtures";
-import { callsTo as telegramCallsTo } from "./telegram-fixtures";
+import { callsTo as discordCallsTo } from "./discord/discord-fixtures";
+import { callsTo as slackCallsTo } from "./slack/slack-fixtures";
+import { callsTo as telegramCallsTo } from "./telegram/telegram-fixtures";
 
 const channels = configFor(env).channels;
 const OPEN_URL = "https://parley.test/#/inbox?card=toolu_literal";
@@ -200,7 +200,7 @@ describe("a card's words, literal on every platform", () => {
         type: 1,
         components: [
           { type: 2, style: 2, label: "See all", custom_id: "72.sa" },
-          // Not an answer: it writes to the card's session (src/channels/discord-message-modal.ts).
+          // Not an answer: it writes to the card's session (src/channels/discord/discord-message-modal.ts).
           { type: 2, style: 2, label: "Message", custom_id: "message" },
         ],
       },

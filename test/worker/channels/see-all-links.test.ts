@@ -13,7 +13,7 @@ import {
   sendUpdate,
   sentTo,
   type TelegramUser,
-} from "./telegram-fixtures";
+} from "./telegram/telegram-fixtures";
 
 const LONG = "y".repeat(1_500);
 

@@ -8,7 +8,7 @@ import { api, asOperator, connect } from "../../helpers/session-harness";
 import { sqlRows, stubOf } from "../../helpers/session-object-probe";
 import { expectError, mintLink } from "../access/access-fixtures";
 import { shrinkHttpBudget } from "../access/command-budget-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { createExternal, type ExternalSession } from "./external-fixtures";
 
 const send = (session: ExternalSession, body: unknown, token = session.token, headers = {}) =>

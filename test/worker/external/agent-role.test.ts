@@ -3,7 +3,7 @@ import { COMMAND_TYPES } from "../../../src/protocol/commands";
 import { AGENT_COMMANDS } from "../../../src/protocol/external";
 import { api, connect, createSession } from "../../helpers/session-harness";
 import { expectError, mintLink } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { createExternal, openApproval, readCard } from "./external-fixtures";
 
 /** Every HTTP route that answers, steers or administers a session, with a body that would otherwise fit. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { api, connect } from "../../helpers/session-harness";
 import { expectError } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { createExternal, openCard } from "./external-fixtures";
 
 describe("an approval an external agent opens", () => {

@@ -15,7 +15,7 @@ import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, ORIGIN } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { expectError } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { approvalRequest, createExternal, type ExternalSession, openCard } from "./external-fixtures";
 
 /** Lifts the per-token HTTP command allowance, so a test may send many commands in a row. */

@@ -6,7 +6,7 @@ import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { expectError } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import {
   approvalRequest,
   createExternal,

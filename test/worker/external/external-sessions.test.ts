@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api, connect } from "../../helpers/session-harness";
 import { sqlRows } from "../../helpers/session-object-probe";
 import { expectError } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { createExternal } from "./external-fixtures";
 
 const uniqueKey = () => `cc-session-${crypto.randomUUID()}`;

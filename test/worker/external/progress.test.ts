@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_INPUT_BYTES } from "../../../src/protocol/limits";
 import { api, connect } from "../../helpers/session-harness";
 import { expectError } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { createExternal, type ExternalSession } from "./external-fixtures";
 
 const post = (session: ExternalSession, body: unknown) =>

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { api, connect } from "../../helpers/session-harness";
 import { expectError, mintLink } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import {
   approvalRequest,
   createExternal,

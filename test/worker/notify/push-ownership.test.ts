@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { api, connect, createSession, type Device, textReply } from "../../helpers/session-harness";
 import { sqlRows, stubOf } from "../../helpers/session-object-probe";
 import { expectError, mintLink } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import {
   ASK,
   browserKeys,

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createSession } from "../../helpers/session-harness";
 import { sqlRows } from "../../helpers/session-object-probe";
 import { mintLink } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import { browserKeys, subscribe } from "./notify-fixtures";
 
 describe("push subscriptions", () => {

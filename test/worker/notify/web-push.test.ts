@@ -4,7 +4,7 @@ import { NOTIFY_BINDINGS } from "../../helpers/notify-bindings";
 import { api, connect, createSession, type Device, textReply } from "../../helpers/session-harness";
 import { sqlRows } from "../../helpers/session-object-probe";
 import { mintLink } from "../access/access-fixtures";
-import { storageFingerprint } from "../channel/channel-fixtures";
+import { storageFingerprint } from "../session-api/channel-fixtures";
 import {
   ASK,
   type BrowserKeys,

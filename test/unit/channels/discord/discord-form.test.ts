@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formModal } from "../../../src/channels/discord-form";
+import { formModal } from "../../../../src/channels/discord/discord-form";
 
 describe("a form as a Discord modal", () => {
   it("shows the form's own words with bidi and zero-width characters spelled out, and leaves its value as it is", () => {

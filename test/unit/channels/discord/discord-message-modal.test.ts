@@ -1,8 +1,12 @@
 // The Message button and its modal: where the button goes on a card full of buttons, the modal's
 // label for a long or hostile title, and the card message a submitted modal names.
 import { describe, expect, it } from "vitest";
-import type { DiscordButton, DiscordMessage } from "../../../src/channels/discord-message";
-import { messageModal, messageOfModal, withMessageButton } from "../../../src/channels/discord-message-modal";
+import type { DiscordButton, DiscordMessage } from "../../../../src/channels/discord/discord-message";
+import {
+  messageModal,
+  messageOfModal,
+  withMessageButton,
+} from "../../../../src/channels/discord/discord-message-modal";
 
 function card(buttonsPerRow: number[]): DiscordMessage {
   let n = 0;

@@ -1,9 +1,9 @@
 // Which failures of Slack's Web API the inbox's outbox tries again: the client's own error codes
 // mapped to the names the outbox retries on (src/channels/chat-sender.ts `failureOf`).
 import { describe, expect, it } from "vitest";
-import { failureOf } from "../../../src/channels/chat-sender";
-import { retryable } from "../../../src/channels/slack-adapter";
-import { readConfig } from "../../../src/config";
+import { failureOf } from "../../../../src/channels/chat-sender";
+import { retryable } from "../../../../src/channels/slack/slack-adapter";
+import { readConfig } from "../../../../src/config";
 
 const SESSION_SECRET = "s".repeat(32);
 

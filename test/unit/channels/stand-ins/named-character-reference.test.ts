@@ -3,7 +3,7 @@
 // exactly as the package it stands in for, whose table (`character-entities`) is the reference here.
 import { characterEntities } from "character-entities";
 import { describe, expect, it } from "vitest";
-import { decodeNamedCharacterReference } from "../../../src/channels/named-character-reference";
+import { decodeNamedCharacterReference } from "../../../../src/channels/stand-ins/named-character-reference";
 
 describe("the Markdown parser's named character references", () => {
   it("decode every name of the HTML standard's table to the characters it names", () => {

@@ -3,9 +3,9 @@
 // its buttons while an edit to the receipt takes them away, all but Message.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { discordSender } from "../../../src/channels/discord-adapter";
-import { configFor } from "../../../src/config";
-import type { InboxCard } from "../../../src/protocol/inbox";
+import { discordSender } from "../../../../src/channels/discord/discord-adapter";
+import { configFor } from "../../../../src/config";
+import type { InboxCard } from "../../../../src/protocol/inbox";
 import { buttonsOf, callsTo, RECEIPT_COMPONENTS } from "./discord-fixtures";
 
 const CHANNEL = "760000000000000001";

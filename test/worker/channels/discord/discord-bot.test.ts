@@ -3,10 +3,10 @@
 // than Discord waits is acknowledged at once and told its outcome in a follow-up.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ChannelDirectory, ChatAccount } from "../../../src/channels/channel-directory";
-import { DiscordBot, type DiscordHooks } from "../../../src/channels/discord-bot";
-import { configFor } from "../../../src/config";
-import { DISCORD_APPLICATION_ID } from "../../helpers/discord-api";
+import type { ChannelDirectory, ChatAccount } from "../../../../src/channels/channel-directory";
+import { DiscordBot, type DiscordHooks } from "../../../../src/channels/discord/discord-bot";
+import { configFor } from "../../../../src/config";
+import { DISCORD_APPLICATION_ID } from "../../../helpers/discord-api";
 import { answerOf, discordCalls, dmOf, modalFrom, pressFrom, signed } from "./discord-fixtures";
 
 const USER = { id: "870000000000000001", username: "eli", global_name: "Eli" };

@@ -3,10 +3,10 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { DISCORD_CONTROL_HOST, type DiscordCall } from "../../helpers/discord-api";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { ORIGIN } from "../../helpers/session-harness";
-import { inboxObject, type Person } from "../inbox/inbox-fixtures";
+import { DISCORD_CONTROL_HOST, type DiscordCall } from "../../../helpers/discord-api";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { ORIGIN } from "../../../helpers/session-harness";
+import { inboxObject, type Person } from "../../inbox/inbox-fixtures";
 
 export interface DiscordUser {
   id: string;

@@ -2,8 +2,9 @@
 // modal accepts the form as the linked account, with a refused value told and nothing sent; any
 // other form is answered in Parley.
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { inboxObject, Person } from "../inbox/inbox-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { COURIER, openForm } from "../form-fixtures";
 import {
   answerOf,
   buttonsOf,
@@ -14,7 +15,6 @@ import {
   sendInteraction,
   sentTo,
 } from "./discord-fixtures";
-import { COURIER, openForm } from "./form-fixtures";
 
 /** A modal's submission with one text per input, as Discord sends it back. */
 function formFrom(user: { id: string; username: string }, customId: string, texts: string[]) {

@@ -3,10 +3,11 @@
 // unlinking.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { textReply } from "../../helpers/session-harness";
-import { stubOf } from "../../helpers/session-object-probe";
-import { ask, deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { textReply } from "../../../helpers/session-harness";
+import { stubOf } from "../../../helpers/session-object-probe";
+import { ask, deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { channelObject, openApproval } from "../telegram/telegram-fixtures";
 import {
   answerOf,
   buttonsOf,
@@ -17,7 +18,6 @@ import {
   sendInteraction,
   sentTo,
 } from "./discord-fixtures";
-import { channelObject, openApproval } from "./telegram-fixtures";
 
 const QUESTION = "Which database should the service use?";
 

@@ -2,9 +2,11 @@
 // whose text reaches that card's session as the linked account's message; any other account, place,
 // message or text is refused, and the session hears nothing.
 import { describe, expect, it } from "vitest";
-import { MAX_MESSAGE_CHARS } from "../../../src/protocol/limits";
-import type { CreatedSession } from "../../helpers/session-harness";
-import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
+import { MAX_MESSAGE_CHARS } from "../../../../src/protocol/limits";
+import type { CreatedSession } from "../../../helpers/session-harness";
+import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
+import { userMessages } from "../reply-fixtures";
+import { openApproval } from "../telegram/telegram-fixtures";
 import {
   answerOf,
   buttonsOf,
@@ -19,8 +21,6 @@ import {
   sentTo,
   signed,
 } from "./discord-fixtures";
-import { userMessages } from "./reply-fixtures";
-import { openApproval } from "./telegram-fixtures";
 
 const EPHEMERAL = 64;
 const MODAL = 9;

@@ -5,9 +5,10 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { ORIGIN } from "../../helpers/session-harness";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { ORIGIN } from "../../../helpers/session-harness";
+import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../telegram/telegram-fixtures";
 import {
   answerOf,
   buttonsOf,
@@ -23,7 +24,6 @@ import {
   sentTo,
   signed,
 } from "./discord-fixtures";
-import { openApproval } from "./telegram-fixtures";
 
 const EPHEMERAL = 64;
 const DEFERRED_UPDATE = 6;

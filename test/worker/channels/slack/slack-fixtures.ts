@@ -3,9 +3,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { ORIGIN } from "../../helpers/session-harness";
-import { dmOf, SLACK_CONTROL_HOST, type SlackCall, slackHeaders } from "../../helpers/slack-api";
-import { deliverOutbox, inboxObject, type Person } from "../inbox/inbox-fixtures";
+import { ORIGIN } from "../../../helpers/session-harness";
+import { dmOf, SLACK_CONTROL_HOST, type SlackCall, slackHeaders } from "../../../helpers/slack-api";
+import { deliverOutbox, inboxObject, type Person } from "../../inbox/inbox-fixtures";
 
 const FORM = "application/x-www-form-urlencoded";
 let eventId = Math.floor(Math.random() * 1_000_000);

@@ -2,9 +2,9 @@
 // the linked account; a value the form refuses is shown in the modal and sends nothing; a form a
 // modal cannot hold (a choice to pick) is answered in Parley.
 import { describe, expect, it } from "vitest";
-import { dmOf } from "../../helpers/slack-api";
-import { Person } from "../inbox/inbox-fixtures";
-import { COURIER, openForm } from "./form-fixtures";
+import { dmOf } from "../../../helpers/slack-api";
+import { Person } from "../../inbox/inbox-fixtures";
+import { COURIER, openForm } from "../form-fixtures";
 import {
   buttonsOf,
   cardsTo,

@@ -2,10 +2,11 @@
 // cards and the modal's context live in SQLite), and an event Slack delivers again is handled once.
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { stubOf } from "../../helpers/session-object-probe";
-import { dmOf } from "../../helpers/slack-api";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { stubOf } from "../../../helpers/session-object-probe";
+import { dmOf } from "../../../helpers/slack-api";
+import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { channelObject, openApproval } from "../telegram/telegram-fixtures";
 import {
   agentAsks,
   buttonsOf,
@@ -21,7 +22,6 @@ import {
   slackCalls,
   submitText,
 } from "./slack-fixtures";
-import { channelObject, openApproval } from "./telegram-fixtures";
 
 /** Resets the channel object, as a crash would (it serves every test's webhooks, so it may be busy). */
 async function restartChannelObject() {

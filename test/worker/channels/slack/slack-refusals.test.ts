@@ -5,9 +5,10 @@
 // for the reason in a modal and denies with it.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { dmOf, slackSignature } from "../../helpers/slack-api";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { dmOf, slackSignature } from "../../../helpers/slack-api";
+import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../telegram/telegram-fixtures";
 import {
   agentAsks,
   buttonsOf,
@@ -24,7 +25,6 @@ import {
   slashCommand,
   submitText,
 } from "./slack-fixtures";
-import { openApproval } from "./telegram-fixtures";
 
 async function pending(person: Person) {
   return (await person.inbox()).cards.map((card) => card.interactionId);

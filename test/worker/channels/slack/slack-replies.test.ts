@@ -2,9 +2,10 @@
 // receipt) reaches that card's session as a message from the account; a message in any other thread,
 // from any other account, or outside a direct message is refused and the session hears nothing.
 import { describe, expect, it } from "vitest";
-import { dmOf } from "../../helpers/slack-api";
-import { Person } from "../inbox/inbox-fixtures";
-import { userMessages } from "./reply-fixtures";
+import { dmOf } from "../../../helpers/slack-api";
+import { Person } from "../../inbox/inbox-fixtures";
+import { userMessages } from "../reply-fixtures";
+import { openApproval } from "../telegram/telegram-fixtures";
 import {
   callsTo,
   cardsTo,
@@ -14,7 +15,6 @@ import {
   sendEvent,
   sentTo,
 } from "./slack-fixtures";
-import { openApproval } from "./telegram-fixtures";
 
 /** A message of `user` in the thread of message `threadTs` of `channel` (their DM with the app unless given). */
 function threadReply(user: SlackUser, text: string, threadTs: string, channel = dmOf(user.id)): string {

@@ -2,8 +2,9 @@
 // account linked with a one-time code gets each card of its person in its direct message with the
 // app, a signed button press answers the card as that person, and refusals are ephemeral.
 import { describe, expect, it } from "vitest";
-import { dmOf } from "../../helpers/slack-api";
-import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
+import { dmOf } from "../../../helpers/slack-api";
+import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../telegram/telegram-fixtures";
 import {
   buttonsOf,
   callsTo,
@@ -18,7 +19,6 @@ import {
   sentTo,
   slashCommand,
 } from "./slack-fixtures";
-import { openApproval } from "./telegram-fixtures";
 
 async function pending(person: Person) {
   return (await person.inbox()).cards.map((card) => card.interactionId);

@@ -2,9 +2,9 @@
 // whose deadline passes has its message edited to what the deadline did, with its buttons gone.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { textReply, toolReply } from "../../helpers/session-harness";
-import { advanceClock, stubOf } from "../../helpers/session-object-probe";
-import { ask, deliverOutbox, Person } from "../inbox/inbox-fixtures";
+import { textReply, toolReply } from "../../../helpers/session-harness";
+import { advanceClock, stubOf } from "../../../helpers/session-object-probe";
+import { ask, deliverOutbox, Person } from "../../inbox/inbox-fixtures";
 import { buttonsOf, callsTo, lastCard, link, pressFrom, sendUpdate, sentTo } from "./telegram-fixtures";
 
 const POLICIES = { default: { extendByMs: 30_000, maxWaitMs: 100_000 } };

@@ -3,10 +3,10 @@
 // alarm (so an inbox evicted meanwhile still sends it), and nothing once the card is answered.
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { EscalationRung } from "../../../src/protocol/deadline-policy";
-import { textReply } from "../../helpers/session-harness";
-import { advanceClock, stubOf } from "../../helpers/session-object-probe";
-import { ask, deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import type { EscalationRung } from "../../../../src/protocol/deadline-policy";
+import { textReply } from "../../../helpers/session-harness";
+import { advanceClock, stubOf } from "../../../helpers/session-object-probe";
+import { ask, deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
 import { callsTo, link, sentTo, type TelegramUser } from "./telegram-fixtures";
 
 // Text the agent chose: markup Telegram would format under a parse mode, and a right-to-left override.

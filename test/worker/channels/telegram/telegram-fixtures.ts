@@ -3,9 +3,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { ORIGIN, textReply, toolReply } from "../../helpers/session-harness";
-import { TELEGRAM_BINDINGS, TELEGRAM_CONTROL_HOST, type TelegramCall } from "../../helpers/telegram-api";
-import { deliverOutbox, inboxObject, type Person } from "../inbox/inbox-fixtures";
+import { ORIGIN, textReply, toolReply } from "../../../helpers/session-harness";
+import { TELEGRAM_BINDINGS, TELEGRAM_CONTROL_HOST, type TelegramCall } from "../../../helpers/telegram-api";
+import { deliverOutbox, inboxObject, type Person } from "../../inbox/inbox-fixtures";
 
 let updateId = Math.floor(Math.random() * 1_000_000);
 

@@ -3,10 +3,10 @@
 // turn, and Allow… making the chat account's grant.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { textReply, toolReply } from "../../helpers/session-harness";
-import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
-import { lastMessage, modelRequests, stubOf, toolResultsOf } from "../interactions/interaction-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { textReply, toolReply } from "../../../helpers/session-harness";
+import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
+import { lastMessage, modelRequests, stubOf, toolResultsOf } from "../../interactions/interaction-fixtures";
 import {
   buttonsOf,
   callsTo,

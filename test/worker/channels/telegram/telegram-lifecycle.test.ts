@@ -3,11 +3,11 @@
 import { evictDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { MintedInboxLink } from "../../../src/protocol";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { ORIGIN, textReply } from "../../helpers/session-harness";
-import { stubOf } from "../../helpers/session-object-probe";
-import { ask, deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import type { MintedInboxLink } from "../../../../src/protocol";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { ORIGIN, textReply } from "../../../helpers/session-harness";
+import { stubOf } from "../../../helpers/session-object-probe";
+import { ask, deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
 import {
   buttonsOf,
   callsTo,

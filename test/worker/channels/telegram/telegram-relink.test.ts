@@ -3,9 +3,9 @@
 // inbox that never heard of the end still holds.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { InboxObject } from "../../../src/inbox/inbox-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { inboxObject, Person } from "../inbox/inbox-fixtures";
+import type { InboxObject } from "../../../../src/inbox/inbox-object";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { inboxObject, Person } from "../../inbox/inbox-fixtures";
 import { callsTo, failNext, link, openApproval, sentTo, type TelegramUser } from "./telegram-fixtures";
 
 async function cardsTo(user: TelegramUser): Promise<number> {

@@ -2,9 +2,9 @@
 // receipt) reaches that card's session as a message from the account; any other reply, from any
 // other account or chat, is refused and the session hears nothing.
 import { describe, expect, it } from "vitest";
-import { MAX_MESSAGE_CHARS } from "../../../src/protocol/limits";
-import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
-import { userMessages } from "./reply-fixtures";
+import { MAX_MESSAGE_CHARS } from "../../../../src/protocol/limits";
+import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
+import { userMessages } from "../reply-fixtures";
 import {
   buttonsOf,
   callsTo,

@@ -3,10 +3,10 @@
 // for their retention.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { CHAT_ROW_RETENTION_MS } from "../../../src/inbox/inbox-chat-retention";
-import type { InboxObject } from "../../../src/inbox/inbox-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { CHAT_ROW_RETENTION_MS } from "../../../../src/inbox/inbox-chat-retention";
+import type { InboxObject } from "../../../../src/inbox/inbox-object";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
 import {
   buttonsOf,
   callsTo,

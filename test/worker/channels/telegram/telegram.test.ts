@@ -3,8 +3,8 @@
 // person, and the message is edited to the receipt when the card resolves anywhere.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { runInDurableObject } from "../../../helpers/run-in-object";
+import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
 import {
   buttonsOf,
   callsTo,
