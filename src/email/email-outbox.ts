@@ -1,16 +1,18 @@
-// Emails an Inbox object sends: a row is stored first, then the one alarm sends it through the
-// `EMAIL` binding (a deadline source), retrying a failure a few times. A card's link is signed as it
-// is sent (signing is asynchronous; storing is not), and once sent the text and the card are dropped.
-// What was sent stays listed for the person.
+// Emails an Inbox object sends, as delivery rows of the one shape (src/notify/delivery-rows.ts): a
+// row is stored first, then the one alarm sends it through the `EMAIL` binding (a deadline source),
+// leased while it is sent and retried on the one schedule. A card's link is signed as it is sent
+// (signing is asynchronous; storing is not); once settled the text and the card are dropped.
 import * as z from "zod";
-import type { DeadlineSource } from "../objects/deadline-source";
+import { type AnyDeliveryRow, DeliveryRows } from "../notify/delivery-rows";
+import { type DeadlineSource, isDue } from "../objects/deadline-source";
 import type { EmailDeliveryView } from "../protocol/email";
+import type { DeliveryView } from "../protocol/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
-/** Waits before attempts 2, 3, 4; after the last the email is given up. */
-const RETRY_DELAYS_MS = [30_000, 300_000, 1_800_000] as const;
 /** Emails one alarm sends at most; it comes straight back for the rest. */
 const BATCH = 20;
+/** How long an email taken for sending is held before another alarm may take it again. */
+const LEASE_MS = 60_000;
 
 /** Why an email is sent. */
 export type EmailPurpose = EmailDeliveryView["purpose"];
@@ -43,22 +45,17 @@ export type LinkWriter = (text: string, link: CardLinkClaims) => Promise<string>
 /** Sends one email; throws when it could not be handed over. */
 export type EmailPort = (email: OutgoingEmail) => Promise<void>;
 
-type Row = {
-  id: number;
+type Row = AnyDeliveryRow & {
   address: string;
   subject: string;
   text: string | null;
   link: string | null;
   purpose: EmailPurpose;
-  status: EmailDeliveryView["status"];
-  attempts: number;
-  next_at: number | null;
-  created_at: number;
-  error: string | null;
 };
 
 export class EmailOutbox implements DeadlineSource {
   readonly name = "emails";
+  private readonly rows: DeliveryRows<Row>;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -66,96 +63,84 @@ export class EmailOutbox implements DeadlineSource {
     /** The binding's sender, or null when the deployment sends no email (rows then fail at once). */
     private readonly port: () => EmailPort | null,
     private readonly writeLink: LinkWriter,
-  ) {}
+  ) {
+    // An email's channel is the one word; its target the address, its change why it was sent.
+    this.rows = new DeliveryRows(sql, now, {
+      name: "email_outbox",
+      columns: "*, 'email' AS channel, address AS target, purpose AS change",
+    });
+  }
 
   /** Stores an email for the alarm to send now; `link`, the card its link opens. */
   enqueue(email: OutgoingEmail, purpose: EmailPurpose, link: CardLinkClaims | null = null): void {
     const now = this.now();
     this.sql.run(
       ["email_outbox"],
-      `INSERT INTO email_outbox (address, subject, text, link, purpose, status, attempts, next_at, created_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
+      `INSERT INTO email_outbox (address, subject, text, link, purpose, interaction_id, status, attempts, next_at,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       email.to,
       email.subject,
       email.text,
       link ? JSON.stringify(link) : null,
       purpose,
+      link?.interactionId ?? null,
+      now,
       now,
       now,
     );
   }
 
   next(): number | null {
-    return (
-      this.sql.one<{ at: number | null }>(
-        `SELECT MIN(next_at) AS at FROM email_outbox WHERE next_at IS NOT NULL`,
-      )?.at ?? null
-    );
+    return this.rows.earliestDue();
   }
 
-  /** Sends what is due; a failure is retried later, never thrown. */
+  /** Sends what is due; a failure is retried on the one schedule, never thrown. */
   async fire(now: number): Promise<undefined> {
-    const due = this.sql.all<Row>(
-      `SELECT * FROM email_outbox WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at LIMIT ?`,
-      now,
-      BATCH,
-    );
-    if (due.length === 0) return;
-    // Taken before sending: an alarm that fires again meanwhile does not send them twice.
-    for (const row of due) this.settle(row.id, "pending", row.attempts + 1, now + 60_000, null, row);
+    if (!isDue(this.rows.earliestDue(), now)) return;
+    // Leased before sending: an alarm that fires again meanwhile does not send them twice.
+    const due = this.rows.lease(now, now + LEASE_MS, BATCH);
     const port = this.port();
     await Promise.all(
       due.map(async (row) => {
-        const attempts = row.attempts + 1;
+        let failure: { retry: boolean; message: string } | null = null;
         try {
           if (!port) throw new Error("This deployment sends no email (no EMAIL binding or EMAIL_FROM)");
           const link = row.link ? CardLinkClaims.parse(JSON.parse(row.link)) : null;
           const text = link ? await this.writeLink(row.text ?? "", link) : (row.text ?? "");
           const reply = link?.replyToken ? { replyToken: link.replyToken } : {};
           await port({ to: row.address, subject: row.subject, text, ...reply });
-          this.settle(row.id, "sent", attempts, null, null, null);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          const delay = port ? RETRY_DELAYS_MS[attempts - 1] : undefined;
-          if (delay === undefined) this.settle(row.id, "failed", attempts, null, message, null);
-          else this.settle(row.id, "pending", attempts, now + delay, message, row);
+          // Without a sender no retry helps; any other failure may pass.
+          failure = { retry: port !== null, message: error instanceof Error ? error.message : String(error) };
         }
+        this.rows.settleAttempt(row.id, row.attempts, failure);
+        // A settled email keeps neither its text nor its card.
+        this.sql.run(
+          ["email_outbox"],
+          `UPDATE email_outbox SET text = NULL, link = NULL WHERE id = ? AND status != 'pending'`,
+          row.id,
+        );
       }),
     );
   }
 
+  /** What was sent and is sending, as the person's email list shows it: never the text. */
   list(limit = 100): EmailDeliveryView[] {
     return this.sql.all<Row>(`SELECT * FROM email_outbox ORDER BY id DESC LIMIT ?`, limit).map((row) => ({
       id: row.id,
       address: row.address,
       subject: row.subject,
       purpose: row.purpose,
-      status: row.status,
+      status: row.status === "delivered" ? "sent" : row.status === "pending" ? "pending" : "failed",
       attempts: row.attempts,
       createdAt: row.created_at,
-      error: row.error,
+      error: row.last_error,
     }));
   }
 
-  private settle(
-    id: number,
-    status: Row["status"],
-    attempts: number,
-    nextAt: number | null,
-    error: string | null,
-    /** What is kept to send it again; null drops the text and the card. */
-    kept: Pick<Row, "text" | "link"> | null,
-  ): void {
-    this.sql.run(
-      ["email_outbox"],
-      `UPDATE email_outbox SET status = ?, attempts = ?, next_at = ?, error = ?, text = ?, link = ? WHERE id = ?`,
-      status,
-      attempts,
-      nextAt,
-      error,
-      kept?.text ?? null,
-      kept?.link ?? null,
-      id,
-    );
+  /** The rows in the inbox's one delivery log, newest first. */
+  deliveries(limit = 200): DeliveryView[] {
+    return this.rows.list(limit);
   }
 }

@@ -238,7 +238,10 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   /** Pushes this inbox sent or is sending, newest first (what the person can inspect). */
   async deliveries() {
-    return [...this.push.deliveries.list(), ...this.chat.list()].sort((a, b) => b.createdAt - a.createdAt);
+    // The one log: every row of the inbox's pushes, chat messages and emails.
+    return [...this.push.deliveries.list(), ...this.chat.list(), ...this.emails.outbox.deliveries()].sort(
+      (a, b) => b.createdAt - a.createdAt || b.id - a.id,
+    );
   }
 
   // The person's own sockets list a chat account the moment it is linked or unlinked.

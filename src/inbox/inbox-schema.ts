@@ -1,6 +1,7 @@
 // The Inbox object's SQLite schema and its migrations, versioned by a row in `meta` like a session's.
 
-const MIGRATIONS: string[][] = [
+/** Each version's statements, in order; exported so an upgrade's test can run one of them. */
+export const MIGRATIONS: readonly (readonly string[])[] = [
   [
     // One row per session of this person: its latest summary, and the highest outbox seq applied.
     `CREATE TABLE sessions (
@@ -127,6 +128,18 @@ const MIGRATIONS: string[][] = [
     `CREATE TABLE email_answers (
       token TEXT PRIMARY KEY, session_id TEXT NOT NULL, interaction_id TEXT NOT NULL, person TEXT NOT NULL,
       address TEXT NOT NULL, expires_at INTEGER NOT NULL, used_at INTEGER)`,
+  ],
+  [
+    // Emails are delivery rows of the one shape (src/notify/delivery-rows.ts): the card a row is
+    // about, its last outcome and when it last changed; a sent email is 'delivered'.
+    `ALTER TABLE email_outbox RENAME COLUMN error TO last_error`,
+    `ALTER TABLE email_outbox ADD COLUMN interaction_id TEXT`,
+    `ALTER TABLE email_outbox ADD COLUMN last_status INTEGER`,
+    `ALTER TABLE email_outbox ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0`,
+    `UPDATE email_outbox SET updated_at = created_at, interaction_id = json_extract(link, '$.interactionId'),
+       status = CASE status WHEN 'sent' THEN 'delivered' ELSE status END`,
+    `DROP INDEX email_outbox_due`,
+    `CREATE INDEX email_outbox_due ON email_outbox (status, next_at)`,
   ],
 ];
 

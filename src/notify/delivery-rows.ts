@@ -1,6 +1,7 @@
-// The one shape of every delivery table — pushes and webhooks (src/notify/delivery-store.ts) and chat
-// messages (src/inbox/inbox-chat.ts): a row is its own deadline, leased while it is sent, settled
-// with the one retry schedule, and listed in the same log. A channel adds columns, never this code.
+// The one shape of every delivery table — pushes and webhooks (src/notify/delivery-store.ts), chat
+// messages (src/inbox/inbox-chat.ts) and emails (src/email/email-outbox.ts): a row is its own
+// deadline, leased while it is sent, settled with the one retry schedule, and listed in the same
+// log. A channel adds columns, never this code.
 import type { DeliveryView } from "../protocol/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
@@ -9,13 +10,16 @@ export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as c
 
 export type DeliveryStatus = DeliveryView["status"];
 
-/** The columns every delivery table has, with its channel and target read under those names. */
-export type DeliveryRow = {
+/**
+ * The columns every delivery table has, with its channel and target read under those names; a row
+ * about no card (an email's code) has no interaction id.
+ */
+export type AnyDeliveryRow = {
   id: number;
   channel: DeliveryView["channel"];
   target: string;
   change: DeliveryView["change"];
-  interaction_id: string;
+  interaction_id: DeliveryView["interactionId"];
   status: DeliveryStatus;
   attempts: number;
   next_at: number | null;
@@ -24,6 +28,9 @@ export type DeliveryRow = {
   created_at: number;
   updated_at: number;
 };
+
+/** A row about one card: a push, a webhook call, a chat message. */
+export type DeliveryRow = AnyDeliveryRow & { interaction_id: string };
 
 export interface DeliveryTable {
   name: string;
@@ -37,7 +44,7 @@ export function retryAt(attempts: number, now: number): number | null {
   return delay === undefined ? null : now + delay;
 }
 
-export class DeliveryRows<Row extends DeliveryRow> {
+export class DeliveryRows<Row extends AnyDeliveryRow> {
   /** When the next pending row is due. Asked on every re-arm of the alarm; kept until the table changes. */
   readonly earliestDue: () => number | null;
 

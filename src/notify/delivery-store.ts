@@ -10,7 +10,7 @@ export type { DeliveryStatus };
 /** Settled rows kept for the log; older ones are dropped as new ones arrive. */
 const KEPT_ROWS = 500;
 
-export type Channel = DeliveryView["channel"];
+export type Channel = "push" | "webhook";
 
 export interface DueDelivery {
   id: number;
@@ -20,7 +20,7 @@ export interface DueDelivery {
   notice: CardNotice;
 }
 
-type Row = DeliveryRow & { notice: string };
+type Row = DeliveryRow & { channel: Channel; notice: string };
 
 export class SqlDeliveryStore {
   private readonly rows: DeliveryRows<Row>;

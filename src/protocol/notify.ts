@@ -90,13 +90,19 @@ export const CardNotice = z.object({
 });
 export type CardNotice = z.infer<typeof CardNotice>;
 
+/** One row of an object's delivery log: a push, a webhook call, a chat message or an email. */
 export const DeliveryView = z.object({
   id: z.number().int(),
-  channel: z.union([z.enum(["push", "webhook"]), ChatPlatform]),
-  /** The device id for a push, the URL's origin for a webhook, the chat link's id for a chat message. */
+  channel: z.union([z.enum(["push", "webhook", "email"]), ChatPlatform]),
+  /**
+   * The device id for a push, the URL's origin for a webhook, the chat link's id for a chat
+   * message, the address for an email.
+   */
   target: z.string(),
-  change: CardChange,
-  interactionId: InteractionId,
+  /** The card's change, or why an email was sent. */
+  change: z.union([CardChange, z.enum(["verification", "escalation"])]),
+  /** The card the row is about; null for an email about no card (a verification code). */
+  interactionId: InteractionId.nullable(),
   status: z.enum(["pending", "delivered", "failed", "gone"]),
   attempts: z.number().int(),
   nextAt: z.number().nullable(),

@@ -44,7 +44,7 @@ describe("a person's email addresses", () => {
     expect(await outbox(ana)).toEqual([
       expect.objectContaining({
         address: "ana@mail.example",
-        status: "sent",
+        status: "delivered",
         text: null,
         purpose: "verification",
       }),

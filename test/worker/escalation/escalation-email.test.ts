@@ -79,7 +79,7 @@ describe("an escalation by email", () => {
 
     // The alarm sends it through the binding; its text and card are not kept once sent.
     await runDurableObjectAlarm(inboxObject(ana.email));
-    expect((await outbox(ana)).at(-1)).toMatchObject({ status: "sent", text: null, link: null });
+    expect((await outbox(ana)).at(-1)).toMatchObject({ status: "delivered", text: null, link: null });
 
     // The link as the email holds it (signed as it was sent, with the deployment's secret).
     const text = await writeCardLink(env.SESSION_SECRET ?? "", "", claims);
