@@ -15,6 +15,8 @@ export async function writeCardLink(secret: string, text: string, link: CardLink
     person: link.person,
     decisions: ["approve", "deny"],
     expiresAt: link.expiresAt,
+    // The email's one answer: the link spends the token a reply would (src/email/email-answers.ts).
+    ...(link.replyToken ? { nonce: link.replyToken } : {}),
   });
   return [
     text,
@@ -22,5 +24,8 @@ export async function writeCardLink(secret: string, text: string, link: CardLink
     `Open the card: ${link.origin}${CARD_LINK_PATH}${token}`,
     "",
     "Opening the link answers nothing: it shows the card. Its Approve or Deny works once, until the card's deadline.",
+    ...(link.replyToken
+      ? ["Or reply to this email with approve or deny as its first line (once, from this address)."]
+      : []),
   ].join("\n");
 }

@@ -12,7 +12,9 @@ import type { InboxEvent } from "../protocol/inbox";
 import type { SqlCounter } from "../storage/sql-counter";
 import { writeCardLink } from "./card-link";
 import { CODE_TTL_MS, EmailAddresses } from "./email-addresses";
+import { type AnswerRefusal, EmailAnswers } from "./email-answers";
 import { EmailOutbox, type EmailPort } from "./email-outbox";
+import { replyAddress } from "./reply-token";
 
 export interface InboxEmailDeps {
   sql: SqlCounter;
@@ -28,10 +30,12 @@ export interface InboxEmailDeps {
 export class InboxEmail {
   readonly addresses: EmailAddresses;
   readonly outbox: EmailOutbox;
+  readonly answers: EmailAnswers;
   private readonly escalation: InboxEscalation;
 
   constructor(private readonly deps: InboxEmailDeps) {
     this.addresses = new EmailAddresses(deps.sql, deps.now);
+    this.answers = new EmailAnswers(deps.sql, deps.now);
     this.outbox = new EmailOutbox(
       deps.sql,
       deps.now,
@@ -45,6 +49,7 @@ export class InboxEmail {
       deliveries: deps.deliveries,
       emails: this.addresses,
       outbox: this.outbox,
+      answers: this.answers,
       approvers: deps.approvers,
     });
   }
@@ -104,13 +109,44 @@ export class InboxEmail {
       case "remove":
         if (!this.addresses.remove(action.address)) return refused("not_found", "No such address");
         return this.view();
+      case "claim_answer":
+        return this.claimAnswer(action.token, action.from);
+      case "release_answer":
+        this.answers.release(action.token);
+        return this.view();
     }
+  }
+
+  /**
+   * A card email's answer, spent once: by its link, or by a reply from the address it went to while
+   * that address still reaches its person (verified here, or the email of an approver not removed).
+   */
+  private claimAnswer(token: string, from: string | null): EmailOutcome {
+    const claimed = this.answers.claim(token, from);
+    if (!claimed.ok) return refused("forbidden", ANSWER_REFUSED[claimed.reason]);
+    const { claim, address } = claimed;
+    const reaches =
+      from === null ||
+      this.addresses.isVerified(address) ||
+      this.deps.approvers().some((one) => one.personId === claim.person && one.email === address);
+    if (!reaches) {
+      this.answers.release(token);
+      return refused("forbidden", ANSWER_REFUSED.wrong_sender);
+    }
+    return { ok: true, answer: claim };
   }
 
   private view(): EmailOutcome {
     return { ok: true, addresses: this.addresses.list(), sent: this.outbox.list() };
   }
 }
+
+const ANSWER_REFUSED: Record<AnswerRefusal, string> = {
+  unknown: "Unknown email answer: reply to the card's own email",
+  used: "This email's answer was already used",
+  expired: "This email's answer expired with its card's deadline",
+  wrong_sender: "Only the address this email went to, while it is verified, answers it",
+};
 
 function refused(code: ErrorBody["code"], message: string): EmailOutcome {
   return { ok: false, error: { code, message } };
@@ -120,11 +156,14 @@ function refused(code: ErrorBody["code"], message: string): EmailOutcome {
 function bindingPort(binding: SendEmail | undefined, from: string | undefined): EmailPort | null {
   if (!binding || !from) return null;
   return async (email) => {
+    // A reply answers only through the card's token, in the address replied to.
+    const replyTo = email.replyToken ? replyAddress(from, email.replyToken) : null;
     await binding.send({
       from: { email: from, name: "Parley" },
       to: email.to,
       subject: email.subject,
       text: email.text,
+      ...(replyTo ? { replyTo } : {}),
     });
   };
 }

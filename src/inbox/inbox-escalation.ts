@@ -4,6 +4,7 @@
 // Every one is a stored row first, sent by the inbox's one alarm.
 
 import type { EmailAddresses } from "../email/email-addresses";
+import type { EmailAnswers } from "../email/email-answers";
 import type { CardLinkClaims, EmailOutbox } from "../email/email-outbox";
 import { escalationEmail } from "../email/escalation-email";
 import { reminderNotice } from "../notify/card-notice";
@@ -27,6 +28,8 @@ export interface InboxEscalationDeps {
   deliveries: SqlDeliveryStore;
   emails: EmailAddresses;
   outbox: EmailOutbox;
+  /** Each card email's one answer (its link's and a reply's). */
+  answers: EmailAnswers;
   /** The person's approvers (src/inbox/people-store.ts); none where the deployment has none. */
   approvers(): EscalationContact[];
 }
@@ -69,20 +72,19 @@ export class InboxEscalation {
     if (!origin || !owner) return false;
     let sent = false;
     const summary = sessionKinds.summary(card.kind, card.toolName, card.request);
-    const link = (person: string): CardLinkClaims => ({
-      sessionId: card.sessionId,
-      interactionId: card.interactionId,
-      person,
-      expiresAt: card.expiresAt,
-      origin,
-    });
+    // Each email's link and Reply-To answer once, as the person it went to, from that address.
+    const link = (person: string, address: string): CardLinkClaims => {
+      const answer = { sessionId: card.sessionId, interactionId: card.interactionId, person };
+      const replyToken = this.deps.answers.issue({ ...answer, address, expiresAt: card.expiresAt });
+      return { ...answer, expiresAt: card.expiresAt, origin, replyToken };
+    };
     const now = this.deps.now();
     if (to === "me") {
       for (const { address, person } of verified) {
         this.deps.outbox.enqueue(
           escalationEmail(card, summary, address, null, now),
           "escalation",
-          link(person),
+          link(person, address),
         );
         sent = true;
       }
@@ -93,7 +95,7 @@ export class InboxEscalation {
       this.deps.outbox.enqueue(
         escalationEmail(card, summary, approver.email, owner, now),
         "escalation",
-        link(approver.personId),
+        link(approver.personId, approver.email),
       );
       sent = true;
     }

@@ -40,13 +40,26 @@ export interface EmailDeliveryView {
   error: string | null;
 }
 
-/** What the routes ask of a person's inbox about email. */
+/** The card a card email's one answer is for, and whom it answers as (the creator or an approver). */
+export interface EmailAnswerClaim {
+  sessionId: string;
+  interactionId: string;
+  person: string;
+}
+
+/**
+ * What the routes ask of a person's inbox about email. A card email's answer is claimed before the
+ * session answers (by its link, `from: null`, or by a reply from `from`) and released if it refuses.
+ */
 export type EmailAction =
   | { type: "request_code"; person: string; address: string; origin: string }
   | { type: "verify"; address: string; code: string }
   | { type: "list" }
-  | { type: "remove"; address: string };
+  | { type: "remove"; address: string }
+  | { type: "claim_answer"; token: string; from: string | null }
+  | { type: "release_answer"; token: string };
 
 export type EmailOutcome =
   | { ok: true; addresses: EmailAddressView[]; sent: EmailDeliveryView[] }
+  | { ok: true; answer: EmailAnswerClaim }
   | { ok: false; error: ErrorBody };

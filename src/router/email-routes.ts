@@ -1,15 +1,17 @@
 // Email (docs/guide-people.md#escalation-and-email): `/api/people/me/emails`, where a person adds
 // an address (a code is sent there), verifies it with that code, lists and removes addresses; and
 // `/api/email/cards/<token>`, the link in a card's email. A GET of the link only shows the card,
-// since mail scanners open links; Approve or Deny is a POST, and the token answers once.
+// since mail scanners open links; Approve or Deny is a POST, and the token answers once, as the
+// person the email went to (the card's own person, or an approver as themselves).
 import { type Context, Hono } from "hono";
 import { html } from "hono/html";
 import * as z from "zod";
+import { cardAnswerer } from "../email/card-answerer";
+import { answerByEmail } from "../email/email-answer";
 import { logSecurityEvent } from "../log/security-log";
 import { AddEmailBody, type EmailOutcome, RemoveEmailBody, VerifyEmailBody } from "../protocol/email";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionKinds } from "../session/session-kinds";
-import { sessionStub } from "../session/session-rpc";
 import { checkPushAnswerToken, PushDecision } from "../tokens/push-answer-token";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
@@ -25,6 +27,7 @@ emailRoutes.use("*", async (c, next) => {
 
 function answer(c: Context<AppEnv>, outcome: EmailOutcome, status: 200 | 201 = 200) {
   if (!outcome.ok) throw HttpError.from(outcome.error);
+  if (!("addresses" in outcome)) throw new Error("The inbox answered an address action with a card's answer");
   return c.json({ addresses: outcome.addresses, sent: outcome.sent }, status);
 }
 
@@ -79,10 +82,8 @@ async function claimsOf(c: Context<AppEnv>) {
 // Shows the card; never answers, whatever the query says.
 emailCardRoutes.get("/:token", async (c) => {
   const claims = await claimsOf(c);
-  const view = await inboxStub(c.env, claims.person).view(claims.person);
-  const card = view.cards.find(
-    (open) => open.sessionId === claims.sessionId && open.interactionId === claims.interactionId,
-  );
+  const answerer = await cardAnswerer(c.env, claims);
+  const card = answerer.ok ? answerer.card : null;
   const summary = card ? sessionKinds.summary(card.kind, card.toolName, card.request) : null;
   const page = new URL(c.req.url).origin;
   c.header("content-security-policy", "default-src 'none'; form-action 'self'; frame-ancestors 'none'");
@@ -90,7 +91,7 @@ emailCardRoutes.get("/:token", async (c) => {
     html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Parley</title></head><body>
 <h1>${summary?.title ?? "A card waiting for an answer"}</h1>
-<p>${summary?.line ?? "It is no longer open in this inbox, or it belongs to someone you answer for."}</p>
+<p>${summary?.line ?? "It is no longer open, or no longer one you may answer."}</p>
 <form method="post"><button name="decision" value="approve">Approve</button>
 <button name="decision" value="deny">Deny</button></form>
 <p><a href="${page}/#/s/${claims.sessionId}">Open the card on its page</a></p>
@@ -106,18 +107,9 @@ emailCardRoutes.post("/:token", async (c) => {
     ? await readJsonBody(c, FormDecision)
     : FormDecision.safeParse(await c.req.parseBody()).data;
   if (!form) throw new HttpError("invalid_input", "decision: must be approve or deny");
-  const outcome = await sessionStub(c.env, claims.sessionId).fromInbox(
-    { kind: "push", person: claims.person },
-    {
-      type: "push_answer",
-      answer: {
-        interactionId: claims.interactionId,
-        decision: form.decision,
-        nonce: claims.nonce,
-        expiresAt: claims.expiresAt,
-      },
-    },
-  );
+  // The person the email went to answers (its creator, or an approver as themselves), once: the
+  // link spends the email's one answer, which a reply to it would spend too.
+  const outcome = await answerByEmail(c.env, claims.nonce, null, form.decision);
   if (!outcome.ok) {
     logSecurityEvent("credential_refused", {
       sessionId: claims.sessionId,
