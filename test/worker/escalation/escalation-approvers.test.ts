@@ -1,11 +1,12 @@
 // A rung to "approvers": each approver with an address (behind Access, their identity's email) gets
-// the card's email, whose link stands for that approver, never for the person who invited them.
+// the card's email, whose link answers as that approver, never as the person who invited them.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { writeCardLink } from "../../../src/email/card-link";
 import { CardLinkClaims } from "../../../src/email/email-outbox";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
+import type { DecisionPage } from "../../../src/protocol/decisions";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
@@ -23,7 +24,7 @@ async function outbox(person: Person): Promise<Row[]> {
 }
 
 describe("an escalation to approvers", () => {
-  it("emails each approver a link that stands for the approver, never for the person", async () => {
+  it("emails each approver a link that answers as the approver, never as the person", async () => {
     const ana = new Person("ana.escalates@example.com");
     const bo = new Person("bo.approves@example.com");
     // Ana's own verified address: the deployment her links point back to.
@@ -69,7 +70,7 @@ describe("an escalation to approvers", () => {
     expect(claims.person).toBe(redeemed.personId);
     expect(claims.person).not.toBe(ana.email);
 
-    // The link never answers as Ana: her session refuses anyone but her through it.
+    // The link answers as Bo, a person of his own, never as Ana.
     const url =
       /Open the card: (\S+)/.exec(await writeCardLink(env.SESSION_SECRET ?? "", "", claims))?.[1] ?? "";
     const posted = await exports.default.fetch(url, {
@@ -77,10 +78,17 @@ describe("an escalation to approvers", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ decision: "approve" }),
     });
-    expect(posted.status).toBe(403);
-    const state = await ana.api("GET", `/api/sessions/${session.sessionId}/interactions/${interactionId}`, {
-      token: session.token,
-    });
-    expect(JSON.stringify(await state.json())).toContain('"pending"');
+    expect(posted.status, await posted.clone().text()).toBe(200);
+    await deliverOutbox(session);
+    const page = (await (
+      await ana.api("GET", `/api/decisions?session=${session.sessionId}`)
+    ).json()) as DecisionPage;
+    expect(page.decisions).toEqual([
+      expect.objectContaining({
+        interactionId,
+        outcome: "approved",
+        decidedBy: expect.objectContaining({ personId: bo.email, label: "Bo" }),
+      }),
+    ]);
   });
 });
