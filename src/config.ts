@@ -1,7 +1,7 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import * as z from "zod";
-import { CHANNEL_VARS, type ChannelConfigs, readChannels } from "./channels/channel-config";
+import { type ChannelConfigs, channelVars, readChannels } from "./channels/channel-config";
 import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
 import { ApprovalPolicies } from "./protocol/approval-policy";
@@ -11,10 +11,11 @@ import { DEFAULT_MAX_AGENT_DEPTH, SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECO
 
 export type { DiscordConfig, SlackConfig, TelegramConfig } from "./channels/channel-config";
 
-const Flag = z
-  .string()
-  .optional()
-  .transform((value) => value === "true" || value === "1");
+const flag = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value === "true" || value === "1");
 
 /** The model ids the pinned SDK names (its `Model` type also admits any other string). */
 type KnownModel = Model extends infer Id
@@ -38,7 +39,7 @@ const SESSION_SECRET_HOW_TO =
   "generate one with `openssl rand -base64 32` and set it with `npx wrangler secret put SESSION_SECRET`";
 
 // Limits on what one session may spend: model tokens a day, and where its pushes may go.
-const SPENDING_LIMIT_VARS = {
+const spendingLimitVars = () => ({
   SESSION_TOKEN_BUDGET: z.coerce.number().int().min(1_000).max(1_000_000_000_000).optional(),
   PUSH_SERVICE_DOMAINS: z
     .string()
@@ -47,74 +48,86 @@ const SPENDING_LIMIT_VARS = {
       "must be host names separated by commas, such as push.example.com",
     )
     .optional(),
-};
-
-const EnvSchema = z.object({
-  GATEWAY_TOKEN: z.string().min(1).optional(),
-  SESSION_SECRET: z
-    .string()
-    .refine((value) => new TextEncoder().encode(value).byteLength >= MIN_SESSION_SECRET_BYTES, {
-      message: `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_BYTES} bytes (${SESSION_SECRET_HOW_TO})`,
-    })
-    .optional(),
-  ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_MODEL),
-  ANTHROPIC_BASE_URL: z.url().optional(),
-  ANTHROPIC_MAX_TOKENS: z.coerce.number().int().min(1).max(128_000).default(4_096),
-  INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
-  MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
-  MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
-  MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
-  SESSION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(30),
-  DECISION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(90),
-  MODEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
-  MODEL_RETRY_GIVE_UP_MS: z.coerce
-    .number()
-    .int()
-    .min(100)
-    .max(7 * 86_400_000)
-    .default(3_600_000),
-  SOCKET_COMMAND_BURST: z.coerce.number().int().min(1).max(1_000_000).default(SOCKET_COMMAND_BURST),
-  SOCKET_COMMANDS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(SOCKET_COMMANDS_PER_SECOND),
-  SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(90_000).default(15_000),
-  MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
-  ALLOW_SCRIPTED_SESSIONS: Flag,
-  ALLOW_OPEN_GATEWAY: Flag,
-  VAPID_PUBLIC_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 public key")
-    .optional(),
-  VAPID_PRIVATE_KEY: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 private key")
-    .optional(),
-  VAPID_SUBJECT: z
-    .string()
-    .regex(/^(mailto:|https:)/, "must start with mailto: or https:")
-    .optional(),
-  NOTIFY_WEBHOOK_URL: z.url().refine(webhookUrlAllowed, "must be https (http only for loopback)").optional(),
-  NOTIFY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  ACCESS_TEAM_DOMAIN: z
-    .string()
-    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "must be a host name such as myteam.cloudflareaccess.com")
-    .optional(),
-  ACCESS_AUD: z.string().min(1).optional(),
-  INBOX_DISABLED: Flag,
-  /** The address Parley's email comes from (the `EMAIL` send_email binding's sender): codes and escalations. */
-  EMAIL_FROM: z.email("must be an email address").optional(),
-  /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
-  DEADLINE_POLICIES: z.string().optional(),
-  /** JSON: calls that need several distinct approvals (protocol/approval-policy.ts). */
-  APPROVAL_POLICIES: z.string().optional(),
-  ...SPENDING_LIMIT_VARS,
-  ...CHANNEL_VARS,
 });
+
+/**
+ * The environment's schema, built by the reader each time it reads (once per env object, see
+ * `configFor`) and dropped after: an isolate keeps the configuration, not the schema that read it.
+ */
+const envSchema = () =>
+  z.object({
+    GATEWAY_TOKEN: z.string().min(1).optional(),
+    SESSION_SECRET: z
+      .string()
+      .refine((value) => new TextEncoder().encode(value).byteLength >= MIN_SESSION_SECRET_BYTES, {
+        message: `SESSION_SECRET must be at least ${MIN_SESSION_SECRET_BYTES} bytes (${SESSION_SECRET_HOW_TO})`,
+      })
+      .optional(),
+    ANTHROPIC_API_KEY: z.string().min(1).optional(),
+    ANTHROPIC_MODEL: z.string().min(1).default(DEFAULT_MODEL),
+    ANTHROPIC_BASE_URL: z.url().optional(),
+    ANTHROPIC_MAX_TOKENS: z.coerce.number().int().min(1).max(128_000).default(4_096),
+    INTERACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+    MAX_TURN_ITERATIONS: z.coerce.number().int().min(1).max(500).default(25),
+    MAX_FORMS_PER_TOOL_CALL: z.coerce.number().int().min(1).max(50).default(5),
+    MAX_AGENT_DEPTH: z.coerce.number().int().min(1).max(16).default(DEFAULT_MAX_AGENT_DEPTH),
+    SESSION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(30),
+    DECISION_RETENTION_DAYS: z.coerce.number().positive().max(3_650).default(90),
+    MODEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(600_000).default(5_000),
+    MODEL_RETRY_GIVE_UP_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(7 * 86_400_000)
+      .default(3_600_000),
+    SOCKET_COMMAND_BURST: z.coerce.number().int().min(1).max(1_000_000).default(SOCKET_COMMAND_BURST),
+    SOCKET_COMMANDS_PER_SECOND: z.coerce
+      .number()
+      .positive()
+      .max(1_000_000)
+      .default(SOCKET_COMMANDS_PER_SECOND),
+    SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(90_000).default(15_000),
+    MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(1_000).max(10_000_000).default(200_000),
+    ALLOW_SCRIPTED_SESSIONS: flag(),
+    ALLOW_OPEN_GATEWAY: flag(),
+    VAPID_PUBLIC_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 public key")
+      .optional(),
+    VAPID_PRIVATE_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 private key")
+      .optional(),
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:|https:)/, "must start with mailto: or https:")
+      .optional(),
+    NOTIFY_WEBHOOK_URL: z
+      .url()
+      .refine(webhookUrlAllowed, "must be https (http only for loopback)")
+      .optional(),
+    NOTIFY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    ACCESS_TEAM_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "must be a host name such as myteam.cloudflareaccess.com")
+      .optional(),
+    ACCESS_AUD: z.string().min(1).optional(),
+    INBOX_DISABLED: flag(),
+    /** The address Parley's email comes from (the `EMAIL` send_email binding's sender): codes and escalations. */
+    EMAIL_FROM: z.email("must be an email address").optional(),
+    /** JSON: what card deadlines do, per kind and per tool (protocol/deadline-policy.ts). */
+    DEADLINE_POLICIES: z.string().optional(),
+    /** JSON: calls that need several distinct approvals (protocol/approval-policy.ts). */
+    APPROVAL_POLICIES: z.string().optional(),
+    ...spendingLimitVars(),
+    ...channelVars(),
+  });
 
 /**
  * The variables the Worker reads, as they arrive (strings, every one optional): `Env` in env.d.ts
  * extends this, so a variable added to the schema is declared for the Worker at once.
  */
-export type ConfigVars = { [Name in keyof z.input<typeof EnvSchema> | "MCP_SERVERS"]?: string };
+export type ConfigVars = { [Name in keyof z.input<ReturnType<typeof envSchema>> | "MCP_SERVERS"]?: string };
 
 export interface Config {
   gatewayToken: string | null;
@@ -174,7 +187,7 @@ export interface Config {
 
 /** Parses the Worker environment; throws with every bad variable named. */
 export function readConfig(env: ConfigVars): Config {
-  const parsed = EnvSchema.safeParse(pickStrings(env));
+  const parsed = envSchema().safeParse(pickStrings(env));
   if (!parsed.success) {
     throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }

@@ -12,7 +12,8 @@ function isOrigin(value: string): boolean {
   return bare && (url.protocol === "https:" || (url.protocol === "http:" && loopback));
 }
 
-export const CHANNEL_VARS = {
+/** The platforms' variables' schemas, built only inside the configuration's reader (src/config.ts). */
+export const channelVars = () => ({
   /**
    * The deployment's public origin (`https://parley.example.com`), which chat messages link to;
    * without it, the origin a platform's verified request reached.
@@ -52,10 +53,10 @@ export const CHANNEL_VARS = {
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
   /** Discord's REST API address; only a stand-in for tests changes it. */
   DISCORD_API_BASE_URL: z.url().optional(),
-};
+});
 
 /** The variables once validated (a type only: no schema is built for it). */
-type ChannelVars = z.output<z.ZodObject<typeof CHANNEL_VARS>>;
+type ChannelVars = z.output<z.ZodObject<ReturnType<typeof channelVars>>>;
 
 export interface TelegramConfig {
   botToken: string;

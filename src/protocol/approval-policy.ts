@@ -5,6 +5,7 @@ import { FRAME_MARK_FIELDS } from "./agents";
 import { ApprovalCount } from "./approval-count";
 import { Decider } from "./decider";
 import { GrantRuleText } from "./grants";
+import { lazySchema } from "./lazy-schema";
 import { InteractionId, ToolCallId } from "./session";
 
 /** Most approvals a rule may ask for: more distinct answerers than this is not a rule, it is a meeting. */
@@ -13,30 +14,34 @@ export const MAX_REQUIRED_APPROVALS = 5;
 export const MAX_APPROVAL_POLICIES = 100;
 
 /** One rule: calls it covers (Claude Code's syntax, as grants use) need `approvals` distinct answerers. */
-export const ApprovalPolicy = z.strictObject({
-  rule: GrantRuleText,
-  approvals: z
-    .number()
-    .int()
-    .min(2, "approvals must be at least 2 (one is every card's own)")
-    .max(MAX_REQUIRED_APPROVALS, `approvals must be at most ${MAX_REQUIRED_APPROVALS}`),
-});
+export const ApprovalPolicy = lazySchema(() =>
+  z.strictObject({
+    rule: GrantRuleText,
+    approvals: z
+      .number()
+      .int()
+      .min(2, "approvals must be at least 2 (one is every card's own)")
+      .max(MAX_REQUIRED_APPROVALS, `approvals must be at most ${MAX_REQUIRED_APPROVALS}`),
+  }),
+);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
 
-export const ApprovalPolicies = z.array(ApprovalPolicy).max(MAX_APPROVAL_POLICIES);
+export const ApprovalPolicies = lazySchema(() => z.array(ApprovalPolicy).max(MAX_APPROVAL_POLICIES));
 export type ApprovalPolicies = z.infer<typeof ApprovalPolicies>;
 
 /** `approval_counted`: one more distinct answerer approved a card that needs several; it stays open. */
-export const ApprovalCounted = z.object({
-  toolCallId: ToolCallId,
-  interactionId: InteractionId,
-  approvals: ApprovalCount,
-  decider: Decider,
-  /** The device that approved (the client's own name for itself). */
-  deviceId: z.string().nullable(),
-  at: z.number(),
-  ...FRAME_MARK_FIELDS,
-});
+export const ApprovalCounted = lazySchema(() =>
+  z.object({
+    toolCallId: ToolCallId,
+    interactionId: InteractionId,
+    approvals: ApprovalCount,
+    decider: Decider,
+    /** The device that approved (the client's own name for itself). */
+    deviceId: z.string().nullable(),
+    at: z.number(),
+    ...FRAME_MARK_FIELDS,
+  }),
+);
 export type ApprovalCounted = z.infer<typeof ApprovalCounted>;
 
 export { ApprovalCount } from "./approval-count";

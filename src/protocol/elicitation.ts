@@ -18,6 +18,7 @@ import {
   UntitledMultiSelectEnumSchema,
   UntitledSingleSelectEnumSchema,
 } from "./form-fields";
+import { lazySchema } from "./lazy-schema";
 import { MAX_TEXT_FIELD_CHARS } from "./limits";
 
 const FIELD_TYPES = "string, number, integer, boolean, or array (a multiple choice)";
@@ -101,78 +102,86 @@ function shapesAsJsonAnyOf(): z.core.JSONSchema.BaseSchema["anyOf"] {
 }
 
 /** A property schema: exactly one of the spec's primitive shapes, consistent with itself. */
-export const PrimitiveSchemaDefinition = z
-  .unknown()
-  .transform((raw, ctx): PrimitiveSchema => {
-    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-      ctx.addIssue({ code: "custom", message: "must be a JSON Schema object" });
-      return z.NEVER;
-    }
-    const shape = shapeOf(raw as Record<string, unknown>);
-    if (typeof shape === "string") {
-      ctx.addIssue({ code: "custom", message: shape });
-      return z.NEVER;
-    }
-    const parsed = shape.safeParse(raw);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const message =
-          issue.code === "unrecognized_keys"
-            ? `${issue.keys.map((key) => `"${key}"`).join(", ")} not supported in a form field`
-            : issue.message;
-        ctx.addIssue({ code: "custom", message, path: issue.path });
+export const PrimitiveSchemaDefinition = lazySchema(() =>
+  z
+    .unknown()
+    .transform((raw, ctx): PrimitiveSchema => {
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        ctx.addIssue({ code: "custom", message: "must be a JSON Schema object" });
+        return z.NEVER;
       }
-      return z.NEVER;
-    }
-    const problem = inconsistency(parsed.data);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-    return parsed.data;
-  })
-  // JSON Schema conversion copies metadata with Object.assign, which reads the getter then.
-  .meta({
-    get anyOf() {
-      return shapesAsJsonAnyOf();
-    },
-  });
+      const shape = shapeOf(raw as Record<string, unknown>);
+      if (typeof shape === "string") {
+        ctx.addIssue({ code: "custom", message: shape });
+        return z.NEVER;
+      }
+      const parsed = shape.safeParse(raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const message =
+            issue.code === "unrecognized_keys"
+              ? `${issue.keys.map((key) => `"${key}"`).join(", ")} not supported in a form field`
+              : issue.message;
+          ctx.addIssue({ code: "custom", message, path: issue.path });
+        }
+        return z.NEVER;
+      }
+      const problem = inconsistency(parsed.data);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+      return parsed.data;
+    })
+    // JSON Schema conversion copies metadata with Object.assign, which reads the getter then.
+    .meta({
+      get anyOf() {
+        return shapesAsJsonAnyOf();
+      },
+    }),
+);
 
 /** `requestedSchema`: a flat object of primitive fields, some of them required. */
-export const ElicitationSchema = z
-  .object({
-    $schema: z.string().optional(),
-    type: z.literal("object"),
-    properties: z
-      .record(FieldKey, PrimitiveSchemaDefinition)
-      .refine((p) => Object.keys(p).length <= MAX_FORM_FIELDS, `at most ${MAX_FORM_FIELDS} fields`),
-    required: z.array(z.string()).optional(),
-  })
-  .superRefine((schema, ctx) => {
-    for (const name of schema.required ?? []) {
-      if (!(name in schema.properties))
-        ctx.addIssue({ code: "custom", path: ["required"], message: `"${name}" is not a property` });
-    }
-  });
+export const ElicitationSchema = lazySchema(() =>
+  z
+    .object({
+      $schema: z.string().optional(),
+      type: z.literal("object"),
+      properties: z
+        .record(FieldKey, PrimitiveSchemaDefinition)
+        .refine((p) => Object.keys(p).length <= MAX_FORM_FIELDS, `at most ${MAX_FORM_FIELDS} fields`),
+      required: z.array(z.string()).optional(),
+    })
+    .superRefine((schema, ctx) => {
+      for (const name of schema.required ?? []) {
+        if (!(name in schema.properties))
+          ctx.addIssue({ code: "custom", path: ["required"], message: `"${name}" is not a property` });
+      }
+    }),
+);
 export type ElicitationSchema = z.infer<typeof ElicitationSchema>;
 
 /** MCP `ElicitRequestFormParams`. */
-export const ElicitRequestFormParams = z.object({
-  mode: z.literal("form").optional(),
-  message: z.string().trim().min(1, "message must not be empty").max(MAX_TEXT_FIELD_CHARS),
-  requestedSchema: ElicitationSchema,
-});
+export const ElicitRequestFormParams = lazySchema(() =>
+  z.object({
+    mode: z.literal("form").optional(),
+    message: z.string().trim().min(1, "message must not be empty").max(MAX_TEXT_FIELD_CHARS),
+    requestedSchema: ElicitationSchema,
+  }),
+);
 export type ElicitRequestFormParams = z.infer<typeof ElicitRequestFormParams>;
 
 /** MCP `ElicitResult`: the person accepted (with values), declined, or dismissed the form. */
-export const ElicitResult = z.discriminatedUnion(
-  "action",
-  [
-    z.strictObject({
-      action: z.literal("accept"),
-      content: z.record(z.string(), ElicitValue, { error: "accept needs content: the submitted values" }),
-    }),
-    z.strictObject({ action: z.literal("decline") }),
-    z.strictObject({ action: z.literal("cancel") }),
-  ],
-  { error: 'action must be "accept", "decline" or "cancel"' },
+export const ElicitResult = lazySchema(() =>
+  z.discriminatedUnion(
+    "action",
+    [
+      z.strictObject({
+        action: z.literal("accept"),
+        content: z.record(z.string(), ElicitValue, { error: "accept needs content: the submitted values" }),
+      }),
+      z.strictObject({ action: z.literal("decline") }),
+      z.strictObject({ action: z.literal("cancel") }),
+    ],
+    { error: 'action must be "accept", "decline" or "cancel"' },
+  ),
 );
 export type ElicitResult = z.infer<typeof ElicitResult>;
 
@@ -184,42 +193,46 @@ export const MAX_ELICIT_URL_CHARS = 2_048;
  * so nothing they type there passes through Parley. Only http(s) pages: a `javascript:` or `data:`
  * link must never reach a card.
  */
-export const ElicitRequestURLParams = z.object({
-  mode: z.literal("url"),
-  message: z.string().trim().min(1, "message must not be empty").max(MAX_TEXT_FIELD_CHARS),
-  url: z
-    .string()
-    .max(MAX_ELICIT_URL_CHARS, `url must be at most ${MAX_ELICIT_URL_CHARS} characters`)
-    .pipe(z.url({ protocol: /^https?$/, error: "url must be an http or https address" })),
-  elicitationId: z
-    .string()
-    .max(MAX_KEY_CHARS * 4)
-    .optional(),
-  /**
-   * The MCP server that sent it, by the name and host the deployment configured: written by Parley,
-   * never taken from the server, so the card can say who asks and warn when the page is elsewhere.
-   * Absent for a page one of Parley's own tools asks for.
-   */
-  from: z
-    .object({ server: z.string().max(MAX_KEY_CHARS), host: z.string().max(MAX_KEY_CHARS * 4) })
-    .optional(),
-});
+export const ElicitRequestURLParams = lazySchema(() =>
+  z.object({
+    mode: z.literal("url"),
+    message: z.string().trim().min(1, "message must not be empty").max(MAX_TEXT_FIELD_CHARS),
+    url: z
+      .string()
+      .max(MAX_ELICIT_URL_CHARS, `url must be at most ${MAX_ELICIT_URL_CHARS} characters`)
+      .pipe(z.url({ protocol: /^https?$/, error: "url must be an http or https address" })),
+    elicitationId: z
+      .string()
+      .max(MAX_KEY_CHARS * 4)
+      .optional(),
+    /**
+     * The MCP server that sent it, by the name and host the deployment configured: written by Parley,
+     * never taken from the server, so the card can say who asks and warn when the page is elsewhere.
+     * Absent for a page one of Parley's own tools asks for.
+     */
+    from: z
+      .object({ server: z.string().max(MAX_KEY_CHARS), host: z.string().max(MAX_KEY_CHARS * 4) })
+      .optional(),
+  }),
+);
 export type ElicitRequestURLParams = z.infer<typeof ElicitRequestURLParams>;
 
 /** Either mode of MCP `elicitation/create`; a request without `mode` is a form, as in the spec. */
 export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
 /** A URL request's result: accepting carries no values, which stay on the server's page. */
-export const UrlElicitResult = z.discriminatedUnion(
-  "action",
-  [
-    z.strictObject(
-      { action: z.literal("accept") },
-      { error: "a URL request is accepted without content: the values stay on the server's page" },
-    ),
-    z.strictObject({ action: z.literal("decline") }),
-    z.strictObject({ action: z.literal("cancel") }),
-  ],
-  { error: 'action must be "accept", "decline" or "cancel"' },
+export const UrlElicitResult = lazySchema(() =>
+  z.discriminatedUnion(
+    "action",
+    [
+      z.strictObject(
+        { action: z.literal("accept") },
+        { error: "a URL request is accepted without content: the values stay on the server's page" },
+      ),
+      z.strictObject({ action: z.literal("decline") }),
+      z.strictObject({ action: z.literal("cancel") }),
+    ],
+    { error: 'action must be "accept", "decline" or "cancel"' },
+  ),
 );
 export type UrlElicitResult = z.infer<typeof UrlElicitResult>;

@@ -2,23 +2,28 @@
 // `/api/people/me/emails`, and what the person's inbox answers about them.
 import * as z from "zod";
 import type { ErrorBody } from "./errors";
+import { lazySchema } from "./lazy-schema";
 
-const Address = z
-  .email("must be an email address")
-  .max(254, "must be at most 254 characters")
-  .transform((address) => address.toLowerCase());
+const Address = lazySchema(() =>
+  z
+    .email("must be an email address")
+    .max(254, "must be at most 254 characters")
+    .transform((address) => address.toLowerCase()),
+);
 
 /** `POST /api/people/me/emails`: send a code to this address. */
-export const AddEmailBody = z.strictObject({ address: Address });
+export const AddEmailBody = lazySchema(() => z.strictObject({ address: Address }));
 
 /** `POST /api/people/me/emails/verify`: the code that came to the address. */
-export const VerifyEmailBody = z.strictObject({
-  address: Address,
-  code: z.string().regex(/^\d{6}$/, "must be the six digits the email holds"),
-});
+export const VerifyEmailBody = lazySchema(() =>
+  z.strictObject({
+    address: Address,
+    code: z.string().regex(/^\d{6}$/, "must be the six digits the email holds"),
+  }),
+);
 
 /** `DELETE /api/people/me/emails`: stop sending to this address. */
-export const RemoveEmailBody = z.strictObject({ address: Address });
+export const RemoveEmailBody = lazySchema(() => z.strictObject({ address: Address }));
 
 /** An address as the person sees it. */
 export interface EmailAddressView {

@@ -1,57 +1,62 @@
 // Error codes every edge speaks: HTTP `{ error: { code, message } }` bodies and socket `ack` errors.
 import * as z from "zod";
+import { lazySchema } from "./lazy-schema";
 import { InteractionResolution } from "./session";
 
-export const ErrorCode = z.enum([
-  "bad_json",
-  "invalid_input",
-  "payload_too_large",
-  "unsupported_media_type",
-  "cross_origin",
-  "unknown_command",
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "unknown_session",
-  "unknown_interaction",
-  "unknown_message",
-  "wrong_interaction_kind",
-  "already_resolved",
-  "already_approved",
-  "invalid_answer",
-  "nothing_to_cancel",
-  "session_stopped",
-  "no_agent",
-  "not_top_agent",
-  "nothing_to_retry",
-  "deadline_at_maximum",
-  "queue_full",
-  "budget_exhausted",
-  "misconfigured",
-  "link_expired",
-  "link_revoked",
-  "rate_limited",
-  "too_many_sockets",
-  "too_many_links",
-  "too_many_pending",
-  "key_conflict",
-  "too_many_grants",
-  "not_your_subscription",
-  "machine_offline",
-  "internal",
-]);
+export const ErrorCode = lazySchema(() =>
+  z.enum([
+    "bad_json",
+    "invalid_input",
+    "payload_too_large",
+    "unsupported_media_type",
+    "cross_origin",
+    "unknown_command",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "unknown_session",
+    "unknown_interaction",
+    "unknown_message",
+    "wrong_interaction_kind",
+    "already_resolved",
+    "already_approved",
+    "invalid_answer",
+    "nothing_to_cancel",
+    "session_stopped",
+    "no_agent",
+    "not_top_agent",
+    "nothing_to_retry",
+    "deadline_at_maximum",
+    "queue_full",
+    "budget_exhausted",
+    "misconfigured",
+    "link_expired",
+    "link_revoked",
+    "rate_limited",
+    "too_many_sockets",
+    "too_many_links",
+    "too_many_pending",
+    "key_conflict",
+    "too_many_grants",
+    "not_your_subscription",
+    "machine_offline",
+    "internal",
+  ]),
+);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-export const ErrorBody = z.object({
-  code: ErrorCode,
-  message: z.string(),
-  /** For `already_resolved`: the winning resolution, so late devices can show it. */
-  resolution: InteractionResolution.optional(),
-  /** For `invalid_answer`: the problem with each field of the answer, for cards that show them inline. */
-  fields: z.record(z.string(), z.string()).optional(),
-  /** For `rate_limited`: whole seconds until a retry may succeed (HTTP also sends it as Retry-After). */
-  retryAfterSeconds: z.number().int().positive().optional(),
-});
+export const ErrorBody = lazySchema(() =>
+  z.object({
+    code: ErrorCode,
+    message: z.string(),
+    /** For `already_resolved`: the winning resolution, so late devices can show it. */
+    resolution: InteractionResolution.optional(),
+    /** For `invalid_answer`: the problem with each field of the answer, for cards that show them inline. */
+    fields: z.record(z.string(), z.string()).optional(),
+    /** For `rate_limited`: whole seconds until a retry may succeed (HTTP also sends it as Retry-After). */
+    retryAfterSeconds: z.number().int().positive().optional(),
+  }),
+);
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** HTTP status for each error code (the socket sends the same body in an `ack`). */

@@ -4,24 +4,29 @@ import * as z from "zod";
 import { Role } from "./access";
 import { FRAME_MARK_FIELDS } from "./agents";
 import { ErrorBody } from "./errors";
+import { lazySchema } from "./lazy-schema";
 import { SessionSnapshot, ToolCallId } from "./session";
 
-export const HelloFrame = z.object({
-  type: z.literal("hello"),
-  deviceId: z.string(),
-  /** What this connection may do: `owner`, `answer`, `view` or `agent` (absent from older servers: owner). */
-  role: Role.optional(),
-  snapshot: SessionSnapshot,
-});
+export const HelloFrame = lazySchema(() =>
+  z.object({
+    type: z.literal("hello"),
+    deviceId: z.string(),
+    /** What this connection may do: `owner`, `answer`, `view` or `agent` (absent from older servers: owner). */
+    role: Role.optional(),
+    snapshot: SessionSnapshot,
+  }),
+);
 export type HelloFrame = z.infer<typeof HelloFrame>;
 
-export const AckFrame = z.object({
-  type: z.literal("ack"),
-  requestId: z.string().nullable(),
-  ok: z.boolean(),
-  result: z.unknown().optional(),
-  error: ErrorBody.optional(),
-});
+export const AckFrame = lazySchema(() =>
+  z.object({
+    type: z.literal("ack"),
+    requestId: z.string().nullable(),
+    ok: z.boolean(),
+    result: z.unknown().optional(),
+    error: ErrorBody.optional(),
+  }),
+);
 export type AckFrame = z.infer<typeof AckFrame>;
 
 /**
@@ -32,16 +37,18 @@ export type AckFrame = z.infer<typeof AckFrame>;
  * carries its `toolCallId`. A `turn_restarted` event voids every delta of its turn before it.
  * `frameId`, `agent` and `depth` say which agent is speaking (FrameMark), as on the stored events.
  */
-export const DeltaFrame = z.object({
-  type: z.literal("delta"),
-  turnId: z.string(),
-  call: z.number().int().positive(),
-  index: z.number().int().nonnegative(),
-  offset: z.number().int().nonnegative(),
-  text: z.string(),
-  toolCallId: ToolCallId.optional(),
-  ...FRAME_MARK_FIELDS,
-});
+export const DeltaFrame = lazySchema(() =>
+  z.object({
+    type: z.literal("delta"),
+    turnId: z.string(),
+    call: z.number().int().positive(),
+    index: z.number().int().nonnegative(),
+    offset: z.number().int().nonnegative(),
+    text: z.string(),
+    toolCallId: ToolCallId.optional(),
+    ...FRAME_MARK_FIELDS,
+  }),
+);
 export type DeltaFrame = z.infer<typeof DeltaFrame>;
 
 /** The text the server answers to a "ping" text frame without waking the Durable Object. */

@@ -8,6 +8,7 @@ import { isPlainToolName } from "../../grants/call-identity";
 import { MAX_RULE_CHARS } from "../../grants/grant-rule";
 import { describeZodError } from "../../protocol/errors";
 import { CardGrant } from "../../protocol/grants";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ToolRisk } from "../../tools/define-tool";
 import { defineInteraction } from "../define-interaction";
@@ -17,114 +18,124 @@ import { approvalReachesBeyondCard } from "./approval-view";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
 
-const Risk = z.enum(RISKS);
+const Risk = lazySchema(() => z.enum(RISKS));
 
 /**
  * What an agent that runs elsewhere says about its own call: shown as its claim, never as Parley's
  * assessment (src/agent/external-interaction.ts moves an external card's `risk` and `description` here).
  */
-export const AgentClaim = z.object({
-  risk: Risk.optional(),
-  description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
-});
+export const AgentClaim = lazySchema(() =>
+  z.object({
+    risk: Risk.optional(),
+    description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+  }),
+);
 export type AgentClaim = z.infer<typeof AgentClaim>;
 
 /** The tool call awaiting a decision, as devices render it. */
-export const ApprovalRequest = z.object({
-  toolName: z.string().min(1).max(128),
-  /** The tool input exactly as the model gave it. */
-  input: z.unknown(),
-  /** Parley's own risk class for the tool; absent on an external agent's card, which has only a claim. */
-  risk: Risk.optional(),
-  /** A one-line summary of what the call would do, when the policy can say. */
-  description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
-  /** What an external agent says about the call (its risk, its description). */
-  claim: AgentClaim.optional(),
-  /**
-   * Parley's own reading of what the call will do (src/assessment), computed where the card opens
-   * and stored with it; never taken from the agent. Absent only on cards stored before it existed.
-   */
-  assessment: Assessment.optional(),
-  /** For an MCP tool: its server, its own name, title and annotations (the server's claims). */
-  mcp: z
-    .object({
-      server: z.string().max(64),
-      tool: z.string().max(128),
-      title: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
-      annotations: z.record(z.string(), z.unknown()).optional(),
-      /** Argument name → its title from the tool's input schema (src/display/schema-titles.ts). */
-      fields: z
-        .record(z.string().max(128), z.string().max(MAX_TITLE_CHARS))
-        .refine((fields) => Object.keys(fields).length <= MAX_TITLED_ARGUMENTS, {
-          error: `mcp.fields must title at most ${MAX_TITLED_ARGUMENTS} arguments`,
-        })
-        .optional(),
-    })
-    .optional(),
-  /** For a request from an Agent Client Protocol agent (`parley acp`): what ACP says about it. */
-  acp: AcpToolDetails.optional(),
-  /** Rules the agent itself suggests for "always allow" (Claude Code's), offered as a grant's rule. */
-  suggestedRules: z.array(z.string().max(MAX_RULE_CHARS)).max(10).optional(),
-  /**
-   * The grant a device may offer: the pre-filled rule and whether it covers this call, computed by
-   * Parley where the card opens (src/grants/grant-offer.ts), never taken from the agent. A device
-   * offers no grant when `covers` is false.
-   */
-  grantOffer: z.object({ rule: z.string(), covers: z.boolean() }).optional(),
-});
+export const ApprovalRequest = lazySchema(() =>
+  z.object({
+    toolName: z.string().min(1).max(128),
+    /** The tool input exactly as the model gave it. */
+    input: z.unknown(),
+    /** Parley's own risk class for the tool; absent on an external agent's card, which has only a claim. */
+    risk: Risk.optional(),
+    /** A one-line summary of what the call would do, when the policy can say. */
+    description: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+    /** What an external agent says about the call (its risk, its description). */
+    claim: AgentClaim.optional(),
+    /**
+     * Parley's own reading of what the call will do (src/assessment), computed where the card opens
+     * and stored with it; never taken from the agent. Absent only on cards stored before it existed.
+     */
+    assessment: Assessment.optional(),
+    /** For an MCP tool: its server, its own name, title and annotations (the server's claims). */
+    mcp: z
+      .object({
+        server: z.string().max(64),
+        tool: z.string().max(128),
+        title: z.string().max(MAX_TEXT_FIELD_CHARS).optional(),
+        annotations: z.record(z.string(), z.unknown()).optional(),
+        /** Argument name → its title from the tool's input schema (src/display/schema-titles.ts). */
+        fields: z
+          .record(z.string().max(128), z.string().max(MAX_TITLE_CHARS))
+          .refine((fields) => Object.keys(fields).length <= MAX_TITLED_ARGUMENTS, {
+            error: `mcp.fields must title at most ${MAX_TITLED_ARGUMENTS} arguments`,
+          })
+          .optional(),
+      })
+      .optional(),
+    /** For a request from an Agent Client Protocol agent (`parley acp`): what ACP says about it. */
+    acp: AcpToolDetails.optional(),
+    /** Rules the agent itself suggests for "always allow" (Claude Code's), offered as a grant's rule. */
+    suggestedRules: z.array(z.string().max(MAX_RULE_CHARS)).max(10).optional(),
+    /**
+     * The grant a device may offer: the pre-filled rule and whether it covers this call, computed by
+     * Parley where the card opens (src/grants/grant-offer.ts), never taken from the agent. A device
+     * offers no grant when `covers` is false.
+     */
+    grantOffer: z.object({ rule: z.string(), covers: z.boolean() }).optional(),
+  }),
+);
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
 /** The tool input a person edited before approving: an object, like every tool input. */
-export const UpdatedInput = z.record(z.string(), z.unknown(), {
-  error: "updatedInput must be a JSON object",
-});
+export const UpdatedInput = lazySchema(() =>
+  z.record(z.string(), z.unknown(), {
+    error: "updatedInput must be a JSON object",
+  }),
+);
 
 /** What a device sends. A blank deny reason counts as no reason. */
-export const RawApprovalDecision = z.discriminatedUnion(
-  "decision",
-  [
-    z.strictObject({
-      decision: z.literal("approve"),
-      remember: z.boolean().optional(),
-      /** Approve this input instead of the one asked about (edit-then-approve). */
-      updatedInput: UpdatedInput.optional(),
-      /** Also allow calls like it from now on: a grant of the person's, kept by their inbox. */
-      grant: CardGrant.optional(),
-    }),
-    z.strictObject({
-      decision: z.literal("deny"),
-      reason: z
-        .string()
-        .trim()
-        .max(MAX_TEXT_FIELD_CHARS, `reason must be at most ${MAX_TEXT_FIELD_CHARS} characters`)
-        .optional(),
-      /** Also stop the turn rather than let the model continue with the denial (reject and stop). */
-      stop: z.boolean().optional(),
-      /** Always deny this call: only where the agent offers it (an ACP agent's `reject_always`). */
-      remember: z.boolean().optional(),
-    }),
-  ],
-  { error: 'must be "approve" or "deny"' },
+export const RawApprovalDecision = lazySchema(() =>
+  z.discriminatedUnion(
+    "decision",
+    [
+      z.strictObject({
+        decision: z.literal("approve"),
+        remember: z.boolean().optional(),
+        /** Approve this input instead of the one asked about (edit-then-approve). */
+        updatedInput: UpdatedInput.optional(),
+        /** Also allow calls like it from now on: a grant of the person's, kept by their inbox. */
+        grant: CardGrant.optional(),
+      }),
+      z.strictObject({
+        decision: z.literal("deny"),
+        reason: z
+          .string()
+          .trim()
+          .max(MAX_TEXT_FIELD_CHARS, `reason must be at most ${MAX_TEXT_FIELD_CHARS} characters`)
+          .optional(),
+        /** Also stop the turn rather than let the model continue with the denial (reject and stop). */
+        stop: z.boolean().optional(),
+        /** Always deny this call: only where the agent offers it (an ACP agent's `reject_always`). */
+        remember: z.boolean().optional(),
+      }),
+    ],
+    { error: 'must be "approve" or "deny"' },
+  ),
 );
 
 /**
  * The stored decision; `remember` asks to always allow this tool for the rest of the session;
  * `updatedInput` is the input the person approved instead of the one asked about.
  */
-export const ApprovalResponse = z.discriminatedUnion("decision", [
-  z.object({
-    decision: z.literal("approve"),
-    remember: z.boolean(),
-    updatedInput: UpdatedInput.optional(),
-    grant: CardGrant.optional(),
-  }),
-  z.object({
-    decision: z.literal("deny"),
-    reason: z.string().nullable(),
-    stop: z.literal(true).optional(),
-    remember: z.literal(true).optional(),
-  }),
-]);
+export const ApprovalResponse = lazySchema(() =>
+  z.discriminatedUnion("decision", [
+    z.object({
+      decision: z.literal("approve"),
+      remember: z.boolean(),
+      updatedInput: UpdatedInput.optional(),
+      grant: CardGrant.optional(),
+    }),
+    z.object({
+      decision: z.literal("deny"),
+      reason: z.string().nullable(),
+      stop: z.literal(true).optional(),
+      remember: z.literal(true).optional(),
+    }),
+  ]),
+);
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 
 const GRANT_SCOPE_WORDS = { session: "this session", agent: "this agent", all: "every session" } as const;

@@ -5,22 +5,25 @@ import { ElicitRequestFormParams, type ElicitResult } from "../../protocol/elici
 import { describeZodError } from "../../protocol/errors";
 import { checkContent, describeFields } from "../../protocol/form-content";
 import { MAX_FORM_FIELDS, STRING_FORMATS } from "../../protocol/form-fields";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { elicitationReceipt } from "../elicitation-kinds";
 
 /** What a device sends: the ElicitResult envelope, values checked field by field afterwards. */
-const RawElicitResult = z.discriminatedUnion(
-  "action",
-  [
-    z.strictObject({
-      action: z.literal("accept"),
-      content: z.record(z.string(), z.unknown(), { error: "accept needs content: the submitted values" }),
-    }),
-    z.strictObject({ action: z.literal("decline") }),
-    z.strictObject({ action: z.literal("cancel") }),
-  ],
-  { error: 'action must be "accept", "decline" or "cancel"' },
+const RawElicitResult = lazySchema(() =>
+  z.discriminatedUnion(
+    "action",
+    [
+      z.strictObject({
+        action: z.literal("accept"),
+        content: z.record(z.string(), z.unknown(), { error: "accept needs content: the submitted values" }),
+      }),
+      z.strictObject({ action: z.literal("decline") }),
+      z.strictObject({ action: z.literal("cancel") }),
+    ],
+    { error: 'action must be "accept", "decline" or "cancel"' },
+  ),
 );
 
 /** Submitted values as the model reads them: compact JSON, so types and lists stay unambiguous. */

@@ -3,6 +3,7 @@
 // or keep planning with feedback. An approval switches the session's permission mode.
 import * as z from "zod";
 import { describeZodError } from "../../protocol/errors";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { PermissionMode } from "../../protocol/session";
 import { defineInteraction } from "../define-interaction";
@@ -13,14 +14,16 @@ import { PLAN_CHOICES, type PlanChoice, planReachesBeyondCard } from "./plan-vie
 export const MAX_PLAN_CHARS = 40_000;
 
 /** The ExitPlanMode tool input: the plan, as markdown. */
-export const PlanRequest = z.object({
-  plan: z
-    .string()
-    .trim()
-    .min(1, "plan must not be empty")
-    .max(MAX_PLAN_CHARS, `plan must be at most ${MAX_PLAN_CHARS} characters`)
-    .describe("The plan to run, as concise markdown: the steps, the files or tools involved, the risks."),
-});
+export const PlanRequest = lazySchema(() =>
+  z.object({
+    plan: z
+      .string()
+      .trim()
+      .min(1, "plan must not be empty")
+      .max(MAX_PLAN_CHARS, `plan must be at most ${MAX_PLAN_CHARS} characters`)
+      .describe("The plan to run, as concise markdown: the steps, the files or tools involved, the risks."),
+  }),
+);
 export type PlanRequest = z.infer<typeof PlanRequest>;
 
 export { PLAN_CHOICES, type PlanChoice };
@@ -32,28 +35,32 @@ const MODE_AFTER: Record<Exclude<PlanChoice, "keep_planning">, PermissionMode> =
 };
 
 /** What a device sends; feedback belongs to "keep planning" only. */
-export const RawPlanDecision = z.discriminatedUnion(
-  "choice",
-  [
-    z.strictObject({ choice: z.literal("accept_edits") }),
-    z.strictObject({ choice: z.literal("review_each") }),
-    z.strictObject({
-      choice: z.literal("keep_planning"),
-      feedback: z
-        .string()
-        .trim()
-        .max(MAX_TEXT_FIELD_CHARS, `feedback must be at most ${MAX_TEXT_FIELD_CHARS} characters`)
-        .optional(),
-    }),
-  ],
-  { error: `choice must be one of ${PLAN_CHOICES.map((c) => `"${c}"`).join(", ")}` },
+export const RawPlanDecision = lazySchema(() =>
+  z.discriminatedUnion(
+    "choice",
+    [
+      z.strictObject({ choice: z.literal("accept_edits") }),
+      z.strictObject({ choice: z.literal("review_each") }),
+      z.strictObject({
+        choice: z.literal("keep_planning"),
+        feedback: z
+          .string()
+          .trim()
+          .max(MAX_TEXT_FIELD_CHARS, `feedback must be at most ${MAX_TEXT_FIELD_CHARS} characters`)
+          .optional(),
+      }),
+    ],
+    { error: `choice must be one of ${PLAN_CHOICES.map((c) => `"${c}"`).join(", ")}` },
+  ),
 );
 
 /** The stored decision. */
-export const PlanResponse = z.discriminatedUnion("choice", [
-  z.object({ choice: z.enum(["accept_edits", "review_each"]) }),
-  z.object({ choice: z.literal("keep_planning"), feedback: z.string().nullable() }),
-]);
+export const PlanResponse = lazySchema(() =>
+  z.discriminatedUnion("choice", [
+    z.object({ choice: z.enum(["accept_edits", "review_each"]) }),
+    z.object({ choice: z.literal("keep_planning"), feedback: z.string().nullable() }),
+  ]),
+);
 export type PlanResponse = z.infer<typeof PlanResponse>;
 
 const RECEIPTS: Record<PlanChoice, string> = {

@@ -2,6 +2,7 @@
 // strings, and the "Other" free text; the result is the SDK's `answers` record plus a structured copy.
 import * as z from "zod";
 import { describeZodError } from "../../protocol/errors";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_NOTE_CHARS, MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
 import type { ParsedResponse } from "../define-interaction";
 import type { Question, QuestionRequest } from "./question-request";
@@ -14,37 +15,45 @@ function quoted(texts: readonly string[]): string {
 }
 
 /** What a device sends: answers keyed by question text (SDK form) or index `"0"`, `"1"` (seed form). */
-export const RawQuestionAnswers = z.strictObject({
-  answers: z.record(z.string(), z.union([z.string(), z.array(z.string()).max(16)])),
-  /** The SDK's per-question annotations; a person may add a note to any question. */
-  annotations: z.record(z.string(), z.strictObject({ notes: z.string() })).optional(),
-});
+export const RawQuestionAnswers = lazySchema(() =>
+  z.strictObject({
+    answers: z.record(z.string(), z.union([z.string(), z.array(z.string()).max(16)])),
+    /** The SDK's per-question annotations; a person may add a note to any question. */
+    annotations: z.record(z.string(), z.strictObject({ notes: z.string() })).optional(),
+  }),
+);
 
 /** The SDK's per-question annotation, stored with the answer. */
-export const QuestionAnnotation = z.object({
-  notes: z.string().optional(),
-  /** The preview of the chosen option, when the question used previews. */
-  preview: z.string().optional(),
-  /** How the question went unanswered (the SDK's field); absent when it was answered. */
-  unanswered: z.enum(["replied_in_chat", "dismissed"]).optional(),
-});
+export const QuestionAnnotation = lazySchema(() =>
+  z.object({
+    notes: z.string().optional(),
+    /** The preview of the chosen option, when the question used previews. */
+    preview: z.string().optional(),
+    /** How the question went unanswered (the SDK's field); absent when it was answered. */
+    unanswered: z.enum(["replied_in_chat", "dismissed"]).optional(),
+  }),
+);
 export type QuestionAnnotation = z.infer<typeof QuestionAnnotation>;
 
 /** One question's answer, structured for rendering: chosen labels in option order, then "Other". */
-export const QuestionSelection = z.object({ labels: z.array(z.string()), other: z.string().nullable() });
+export const QuestionSelection = lazySchema(() =>
+  z.object({ labels: z.array(z.string()), other: z.string().nullable() }),
+);
 export type QuestionSelection = z.infer<typeof QuestionSelection>;
 
 /**
  * The stored answer. `answers` is the SDK form (multi-select joined with ", ", "Other" last);
  * `selections` keeps the same answers structured. Both are keyed by question text.
  */
-export const QuestionResponse = z.object({
-  answers: z.record(z.string(), z.string()),
-  selections: z.record(z.string(), QuestionSelection),
-  annotations: z.record(z.string(), QuestionAnnotation).optional(),
-  /** The chat message that answered the card instead (the SDK's `replied_in_chat`). */
-  chatReply: z.string().optional(),
-});
+export const QuestionResponse = lazySchema(() =>
+  z.object({
+    answers: z.record(z.string(), z.string()),
+    selections: z.record(z.string(), QuestionSelection),
+    annotations: z.record(z.string(), QuestionAnnotation).optional(),
+    /** The chat message that answered the card instead (the SDK's `replied_in_chat`). */
+    chatReply: z.string().optional(),
+  }),
+);
 export type QuestionResponse = z.infer<typeof QuestionResponse>;
 
 /**
