@@ -56,6 +56,7 @@ const KNOWN: Record<string, string> = {
   "src/notify/push-sender.ts": "`approve` and `deny` are a notification's two actions",
   "src/email/card-link.ts": "`approve` and `deny` are the decisions a mailed card link's token may carry",
   "src/router/email-routes.ts": "`approve` and `deny` are the two decisions a mailed card link answers with",
+  "src/email/email-reply.ts": "`approve` and `deny` are the two words a reply to a card's email answers with",
   "src/email/escalation-email.ts": "writes an approval's whole call into its mail, as a notification does",
   "src/people/approver-answer.ts":
     "`approve` and `deny` are the only two decisions an invited approver may make",
