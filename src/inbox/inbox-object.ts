@@ -1,32 +1,29 @@
 // InboxObject: one Durable Object per person, a projection of their sessions and open cards that
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
-import { DurableObject } from "cloudflare:workers";
 import type { InboxEmail } from "../email/inbox-email";
 import { loadShellReader } from "../grants/shell-reader";
-import { INSIDE, type ObjectInsides } from "../object-shell";
-import type { InboxRpc } from "../objects/contracts/inbox";
-import { type DeadlineLoop, runAlarm } from "../objects/deadline-loop";
+import type { ChatAnswerer, ChatAsk, InboxRpc } from "../objects/contracts/inbox";
 import type { EventStreams } from "../objects/event-streams";
-import { ObjectClock } from "../objects/object-clock";
+import { type ObjectStores, ParleyObject } from "../objects/parley-object";
 import { ReplayBudget } from "../objects/replay-budget";
-import { closeSocket, SOCKET_CLOSE, sendToEvery } from "../objects/socket-access";
+import { SOCKET_CLOSE } from "../objects/socket-access";
 import type { SpentTickets } from "../objects/spent-tickets";
 import type { NewInvite } from "../people/people-terms";
 import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../protocol/agent-keys";
 import type { DecisionPage, DecisionQuery, DecisionRecord } from "../protocol/decisions";
 import type { EmailAction, EmailOutcome } from "../protocol/email";
 import type { ErrorBody } from "../protocol/errors";
-import { PING, PONG } from "../protocol/frames";
 import { type GrantQuery, type GrantVerdict, type GrantView, NewGrant } from "../protocol/grants";
 import { OutboxBatch } from "../protocol/inbox";
 import type { InboxLinkView } from "../protocol/inbox-links";
 import type { PushSubscriptionBody } from "../protocol/notify";
-import type { SqlCounter } from "../storage/sql-counter";
+import { sessionStub } from "../session/session-rpc";
 import { approverIdOf } from "./approver-tag";
 import type { DecisionStore } from "./decision-store";
 import type { GrantStore } from "./grant-store";
 import type { InboxAgentKeys } from "./inbox-agent-keys";
-import type { ChatPressOutcome, InboxChat, InboxChatAccount } from "./inbox-chat";
+import type { InboxChat, InboxChatAccount } from "./inbox-chat";
+import { answerAsAccount } from "./inbox-chat-answers";
 import { chatSenderFor } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import type { InboxLinks } from "./inbox-links";
@@ -42,7 +39,8 @@ const REPLAY_SPENT: ErrorBody = {
   message: "Too much of this inbox replayed to this credential in the last minute; connect again later",
 };
 
-export class InboxObject extends DurableObject<Env> implements InboxRpc {
+export class InboxObject extends ParleyObject implements InboxRpc {
+  protected readonly name = "InboxObject";
   private readonly store: InboxStore;
   private readonly grantStore: GrantStore;
   private readonly decisionStore: DecisionStore;
@@ -56,22 +54,19 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   /** Verified addresses and the emails the alarm sends (src/email/inbox-email.ts). */
   private readonly emails: InboxEmail;
   private readonly chat: InboxChat;
-  private readonly sql: SqlCounter;
-  /** The one alarm, at the earliest of the inbox's deadline sources (inbox-deadline-sources.ts). */
-  private readonly deadlines: DeadlineLoop;
+  /** The counted SQL, and the one alarm at the earliest of the inbox's deadline sources (inbox-deadline-sources.ts). */
+  private readonly parts: ObjectStores;
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
-  /** The inbox's one clock: every store, budget and delivery reads it (tests move it forward). */
-  readonly clock = new ObjectClock();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const parts = buildInboxParts(ctx, env, this.clock, (linkId) =>
-      this.endStreams(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
+    this.parts = this.newStores();
+    const parts = buildInboxParts(ctx, env, this.clock, this.parts, (linkId) =>
+      this.closeConnections(linkId, SOCKET_CLOSE.expired, "This inbox link has expired"),
     );
     ({
-      sql: this.sql,
       decisionStore: this.decisionStore,
       grantStore: this.grantStore,
       store: this.store,
@@ -83,9 +78,24 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
       chat: this.chat,
       emails: this.emails,
       streams: this.streams,
-      deadlines: this.deadlines,
     } = parts);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
+  }
+
+  protected stores(): ObjectStores {
+    return this.parts;
+  }
+
+  protected override openStreams(): EventStreams {
+    return this.streams;
+  }
+
+  /** An approver's socket gets only its scoped view (InboxPeople.refresh), never the inbox's frames. */
+  protected override hears(ws: WebSocket): boolean {
+    return !this.invited.isApprovers(ws);
+  }
+
+  private get deadlines() {
+    return this.parts.deadlines;
   }
 
   async apply(batch: OutboxBatch): Promise<{ appliedThrough: number }> {
@@ -111,16 +121,6 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     if (frame) this.broadcast(frame);
     this.deadlines.rearm();
     await this.invited.refresh();
-  }
-
-  /** One transaction; a rollback also drops the reads the stores keep (SqlCounter.keptUntilWritten). */
-  private atomically<T>(work: () => T): T {
-    try {
-      return this.ctx.storage.transactionSync(work);
-    } catch (error) {
-      this.sql.forgetCopies();
-      throw error;
-    }
   }
 
   async view(person: string) {
@@ -173,7 +173,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   /** `…/inbox/stream` (SSE) and `…/inbox/ws` (WebSocket): hello, replay after the cursor, then live. */
-  override async fetch(request: Request): Promise<Response> {
+  protected async onRequest(request: Request): Promise<Response> {
     const opened = readInboxStreamRequest(request);
     if (!opened.ok) return Response.json({ code: "invalid_input", message: opened.message }, { status: 400 });
     const approverId = approverIdOf(opened.tag);
@@ -214,11 +214,6 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
     return record;
   }
 
-  /** The inbox's one alarm: a loop over its deadline sources (src/objects/deadline-loop.ts). */
-  override async alarm(): Promise<void> {
-    await runAlarm(this.deadlines, this.clock.now(), undefined, "InboxObject");
-  }
-
   async subscribePush(
     body: PushSubscriptionBody,
     by: { linkId: string | null; person: string },
@@ -233,7 +228,8 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   /** This instance's storage counters (the benchmark's rows written per card). */
   async stats(): Promise<{ rowsWritten: number; rowsRead: number; events: number }> {
-    return { rowsWritten: this.sql.rowsWritten, rowsRead: this.sql.rowsRead, events: this.store.lastSeq };
+    const { sql } = this.parts;
+    return { rowsWritten: sql.rowsWritten, rowsRead: sql.rowsRead, events: this.store.lastSeq };
   }
 
   /** Pushes this inbox sent or is sending, newest first (what the person can inspect). */
@@ -257,22 +253,31 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   }
 
   async chatCard(ref: number, linkId: string) {
-    return this.chat.cardOf(ref, linkId);
+    return this.chat.messages.cardOf(ref, linkId);
   }
 
   async chatMessageSession(linkId: string, messageId: string) {
-    return this.chat.sessionOfMessage(linkId, messageId);
+    return this.chat.messages.sessionOfMessage(linkId, messageId);
   }
 
   async chatTextWanted(ref: number, linkId: string, code: string) {
-    return this.chat.textWanted(ref, linkId, code);
+    return this.chat.messages.textWanted(ref, linkId, code);
   }
 
-  async chatPress(ref: number, linkId: string, code: string, text: string | null): Promise<ChatPressOutcome> {
-    const outcome = this.chat.press(ref, linkId, code, text);
-    if (outcome.type === "progress")
-      await this.chat.showAgain(ref, linkId, (platform) => chatSenderFor(this.env, platform));
-    return outcome;
+  async answerAsAccount(account: ChatAnswerer, ask: ChatAsk): Promise<string | null> {
+    const words = await answerAsAccount(
+      {
+        chat: this.chat,
+        now: () => this.clock.now(),
+        toSession: (sessionId, actor, action) => sessionStub(this.env, sessionId).fromInbox(actor, action),
+        senderFor: (platform) => chatSenderFor(this.env, platform),
+      },
+      account,
+      ask,
+    );
+    // An edit that failed waits for its retry on the alarm.
+    this.deadlines.rearm();
+    return words;
   }
 
   async listLinks(): Promise<InboxLinkView[]> {
@@ -295,7 +300,7 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
   async revokeLink(linkId: string): Promise<InboxLinkView | null> {
     const link = this.links.revoke(linkId);
     if (link) this.push.forgetLink(linkId);
-    if (link) this.endStreams(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
+    if (link) this.closeConnections(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
     return link;
   }
 
@@ -360,39 +365,6 @@ export class InboxObject extends DurableObject<Env> implements InboxRpc {
 
   /** Closes every stream and socket opened with `tag` (a revoked inbox link). */
   async closeStreams(tag: string, code: number, reason: string): Promise<void> {
-    this.endStreams(tag, code, reason);
-  }
-
-  private endStreams(tag: string, code: number, reason: string): void {
-    this.streams.close(tag);
-    for (const ws of this.ctx.getWebSockets(tag)) closeSocket(ws, code, reason);
-  }
-
-  override async webSocketMessage(): Promise<void> {
-    // The inbox socket only listens; commands go to each card's session over HTTP.
-  }
-
-  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    closeSocket(ws, code === 1005 ? 1000 : code, reason);
-  }
-
-  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
-    console.error("InboxObject.webSocketError", error);
-    closeSocket(ws, 1011, "Connection error");
-  }
-
-  /** Sends `frame` to every stream and socket, or to the sockets opened with `tag` (not a stored event). */
-  private broadcast(frame: string, tag?: string): void {
-    if (tag === undefined) this.streams.broadcast(frame);
-    // An approver's socket gets only its scoped view (InboxPeople.refresh), never the inbox's frames.
-    sendToEvery(
-      this.ctx.getWebSockets(tag).filter((ws) => !this.invited.isApprovers(ws)),
-      frame,
-    );
-  }
-
-  /** The test-only door (src/object-shell.ts). */
-  [INSIDE](): ObjectInsides & { forgetCopies(): void } {
-    return { differences: () => this.sql.differences(), forgetCopies: () => this.sql.forgetCopies() };
+    this.closeConnections(tag, code, reason);
   }
 }

@@ -1,13 +1,12 @@
 // The parts of a person's Inbox object, built once from its storage, env and clock: the stores it
-// projects into, the deliveries its one alarm sends, and the deadline loop that alarm runs.
-import { readConfig } from "../config";
+// projects into, the deliveries its one alarm sends, and the sources of the deadline loop it runs.
+import { configFor } from "../config";
 import { InboxEmail } from "../email/inbox-email";
-import { DeadlineLoop } from "../objects/deadline-loop";
 import { EventStreams } from "../objects/event-streams";
 import { MetaStore } from "../objects/meta-store";
 import type { ObjectClock } from "../objects/object-clock";
+import type { ObjectStores } from "../objects/parley-object";
 import { SpentTickets } from "../objects/spent-tickets";
-import { SqlCounter } from "../storage/sql-counter";
 import { DecisionStore } from "./decision-store";
 import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
@@ -20,16 +19,19 @@ import { InboxPush } from "./inbox-push";
 import { migrateInbox } from "./inbox-schema";
 import { InboxStore } from "./inbox-store";
 
-/** Builds every part on the object's storage; `closeExpired` ends an expired link's streams and sockets. */
+/**
+ * Builds every part on the object's counted SQL and adds their deadlines to its loop;
+ * `closeExpired` ends an expired link's streams and sockets.
+ */
 export function buildInboxParts(
   ctx: DurableObjectState,
   env: Env,
   clock: ObjectClock,
+  { sql, deadlines }: ObjectStores,
   closeExpired: (linkId: string) => void,
 ) {
   migrateInbox(ctx.storage.sql);
-  const sql = new SqlCounter(ctx.storage.sql);
-  const config = readConfig(env as unknown as Record<string, unknown>);
+  const config = configFor(env);
   const decisionStore = new DecisionStore(sql, clock.now, config.decisionRetentionMs);
   const grantStore = new GrantStore(sql, clock.now);
   const store = new InboxStore(sql, clock.now, decisionStore);
@@ -54,8 +56,6 @@ export function buildInboxParts(
     approvers: () => invited.store.contacts(),
   });
   const streams = new EventStreams(store, config.sseHeartbeatMs);
-  const deadlines = new DeadlineLoop(ctx.storage);
-  sql.keep(deadlines.copy);
   deadlines.add(
     ...inboxDeadlineSources({
       push,
@@ -70,7 +70,6 @@ export function buildInboxParts(
     emails.outbox,
   );
   return {
-    sql,
     decisionStore,
     grantStore,
     store,
@@ -82,6 +81,5 @@ export function buildInboxParts(
     chat,
     emails,
     streams,
-    deadlines,
   };
 }
