@@ -5,6 +5,7 @@ import type { AgentDefinition } from "../agent-definitions/agent-definition";
 import { COMPLETE_TOOL_NAME, DELEGATE_TOOL_NAME } from "../agent-definitions/agent-registry";
 import type { ToolSpec } from "../model/model-client";
 import { lazyToolSpec } from "../model/tool-spec";
+import { lazySchema } from "../protocol/lazy-schema";
 import { MAX_MESSAGE_CHARS, MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
 import type { AgentDeps } from "./agent-deps";
 import type { FrameRecord } from "./ports";
@@ -12,21 +13,25 @@ import type { FrameRecord } from "./ports";
 export { COMPLETE_TOOL_NAME, DELEGATE_TOOL_NAME };
 
 /** The `Agent` tool's input, as in the Claude Agent SDK (other SDK fields are ignored). */
-export const DelegateInput = z.object({
-  description: z.string().trim().min(1).max(200).describe("A short (3-5 word) description of the task"),
-  prompt: z.string().trim().min(1).max(MAX_MESSAGE_CHARS).describe("The task for the agent to perform"),
-  subagent_type: z.string().min(1).max(64).describe("The type of specialized agent to use for this task"),
-});
+export const DelegateInput = lazySchema(() =>
+  z.object({
+    description: z.string().trim().min(1).max(200).describe("A short (3-5 word) description of the task"),
+    prompt: z.string().trim().min(1).max(MAX_MESSAGE_CHARS).describe("The task for the agent to perform"),
+    subagent_type: z.string().min(1).max(64).describe("The type of specialized agent to use for this task"),
+  }),
+);
 export type DelegateInput = z.infer<typeof DelegateInput>;
 
-export const CompleteInput = z.object({
-  result: z
-    .string()
-    .trim()
-    .min(1, "result is empty")
-    .max(MAX_TOOL_OUTPUT_CHARS)
-    .describe("What you found or did: the agent that delegated to you sees only this"),
-});
+export const CompleteInput = lazySchema(() =>
+  z.object({
+    result: z
+      .string()
+      .trim()
+      .min(1, "result is empty")
+      .max(MAX_TOOL_OUTPUT_CHARS)
+      .describe("What you found or did: the agent that delegated to you sees only this"),
+  }),
+);
 
 export function isStackTool(name: string): boolean {
   return name === DELEGATE_TOOL_NAME || name === COMPLETE_TOOL_NAME;

@@ -1,9 +1,10 @@
 // Parley's own assessment of a call an approval card asks about: a level, one line of summary and
 // the effects it read from the call itself. The agent's words about its call are never an input.
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 
 export const ASSESSMENT_LEVELS = ["low", "medium", "high"] as const;
-export const AssessmentLevel = z.enum(ASSESSMENT_LEVELS);
+export const AssessmentLevel = lazySchema(() => z.enum(ASSESSMENT_LEVELS));
 export type AssessmentLevel = z.infer<typeof AssessmentLevel>;
 
 /** What a call does, in the kinds devices may key on. */
@@ -23,21 +24,25 @@ export const EFFECT_KINDS = [
   "mcp",
   "unread",
 ] as const;
-export const EffectKind = z.enum(EFFECT_KINDS);
+export const EffectKind = lazySchema(() => z.enum(EFFECT_KINDS));
 export type EffectKind = z.infer<typeof EffectKind>;
 
 export const MAX_EFFECTS = 12;
 const MAX_DETAIL_CHARS = 300;
 export const MAX_SUMMARY_CHARS = 600;
 
-export const Effect = z.object({ kind: EffectKind, detail: z.string().max(MAX_DETAIL_CHARS) });
+export const Effect = lazySchema(() =>
+  z.object({ kind: EffectKind, detail: z.string().max(MAX_DETAIL_CHARS) }),
+);
 export type Effect = z.infer<typeof Effect>;
 
-export const Assessment = z.object({
-  level: AssessmentLevel,
-  summary: z.string().min(1).max(MAX_SUMMARY_CHARS),
-  effects: z.array(Effect).max(MAX_EFFECTS),
-});
+export const Assessment = lazySchema(() =>
+  z.object({
+    level: AssessmentLevel,
+    summary: z.string().min(1).max(MAX_SUMMARY_CHARS),
+    effects: z.array(Effect).max(MAX_EFFECTS),
+  }),
+);
 export type Assessment = z.infer<typeof Assessment>;
 
 /** One effect as a reader finds it, with the level it alone would give the call. */

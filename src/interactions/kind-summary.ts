@@ -1,9 +1,10 @@
 // A card in words when its kind has no `summary` of its own (or its stored request no longer
 // parses): read structurally, so any kind gets a sensible line.
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { KindSummary } from "./define-interaction";
 
-const Worded = z.object({ title: z.string().optional(), message: z.string().optional() });
+const Worded = lazySchema(() => z.object({ title: z.string().optional(), message: z.string().optional() }));
 
 /** `The agent is waiting (kind)`, with the request's title or message, or the tool's name. */
 export function genericSummary(kind: string, toolName: string, request: unknown): KindSummary {

@@ -1,20 +1,27 @@
 // The MCP servers a deployment offers (docs/architecture.md#mcp-servers), read once from `MCP_SERVERS` and validated with
 // every bad entry named. Header values name secrets, so tokens never sit in wrangler.toml.
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { ToolRisk } from "../tools/define-tool";
 
 const RISKS = ["read", "edit", "network", "execute"] as const satisfies readonly ToolRisk[];
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they stay short and plain. */
-export const McpServerName = z
-  .string()
-  .regex(
-    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/,
-    "name must be 1-32 letters, digits or inner hyphens",
-  );
+export const McpServerName = lazySchema(() =>
+  z
+    .string()
+    .regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,30}[A-Za-z0-9])?$/,
+      "name must be 1-32 letters, digits or inner hyphens",
+    ),
+);
 
-const SecretName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be the name of a secret");
-const HeaderName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "not a valid HTTP header name");
+const SecretName = lazySchema(() =>
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "must be the name of a secret"),
+);
+const HeaderName = lazySchema(() =>
+  z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, "not a valid HTTP header name"),
+);
 const RESERVED_HEADERS = new Set([
   "mcp-session-id",
   "mcp-protocol-version",
@@ -23,28 +30,32 @@ const RESERVED_HEADERS = new Set([
   "host",
 ]);
 
-const ToolOverride = z.strictObject({ risk: z.enum(RISKS).optional(), idempotent: z.boolean().optional() });
+const ToolOverride = lazySchema(() =>
+  z.strictObject({ risk: z.enum(RISKS).optional(), idempotent: z.boolean().optional() }),
+);
 export type McpToolOverride = z.infer<typeof ToolOverride>;
 
-const ServerEntry = z.strictObject({
-  name: McpServerName,
-  url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
-  /** Header name → the name of the secret (wrangler secret or variable) that holds its value. */
-  headers: z.record(HeaderName, SecretName).optional(),
-  /** Only these tools (by the server's own names) are offered; all of them when absent. */
-  tools: z.array(z.string().min(1).max(128)).min(1).optional(),
-  /** Per tool (by the server's own name): risk and idempotency that replace the annotations' verdict. */
-  risk: z.record(z.string().min(1).max(128), ToolOverride).optional(),
-  /**
-   * Let this server's own `readOnlyHint` spare its tools an approval. Off by default: a hint is the
-   * server's claim, and a server that lies would run its tools unasked.
-   */
-  trustAnnotations: z.boolean().optional(),
-  /** How long one request to this server may take before it becomes an error result. */
-  timeoutMs: z.number().int().min(100).max(600_000).optional(),
-  /** Used by sessions that do not pick their servers (`mcpServers` absent); true when absent. */
-  byDefault: z.boolean().optional(),
-});
+const ServerEntry = lazySchema(() =>
+  z.strictObject({
+    name: McpServerName,
+    url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
+    /** Header name → the name of the secret (wrangler secret or variable) that holds its value. */
+    headers: z.record(HeaderName, SecretName).optional(),
+    /** Only these tools (by the server's own names) are offered; all of them when absent. */
+    tools: z.array(z.string().min(1).max(128)).min(1).optional(),
+    /** Per tool (by the server's own name): risk and idempotency that replace the annotations' verdict. */
+    risk: z.record(z.string().min(1).max(128), ToolOverride).optional(),
+    /**
+     * Let this server's own `readOnlyHint` spare its tools an approval. Off by default: a hint is the
+     * server's claim, and a server that lies would run its tools unasked.
+     */
+    trustAnnotations: z.boolean().optional(),
+    /** How long one request to this server may take before it becomes an error result. */
+    timeoutMs: z.number().int().min(100).max(600_000).optional(),
+    /** Used by sessions that do not pick their servers (`mcpServers` absent); true when absent. */
+    byDefault: z.boolean().optional(),
+  }),
+);
 
 export interface McpServerConfig {
   name: string;

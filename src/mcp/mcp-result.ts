@@ -1,6 +1,7 @@
 // An MCP `tools/call` result as the tool result the model reads: text, structured content and
 // resource links in order; small images passed on as images, other binary content described; `isError` kept.
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { ToolImage, ToolOutput } from "../tools/define-tool";
 
 /** Images up to this many base64 characters (about 150 KB) are shown to the model; larger ones are described. */
@@ -9,12 +10,14 @@ export const MAX_IMAGE_CHARS = 200_000;
 export const MAX_IMAGES_PER_RESULT = 3;
 const IMAGE_TYPES = new Set<string>(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
-const Block = z.looseObject({ type: z.string() });
-const CallResult = z.looseObject({
-  content: z.array(Block).default([]),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
+const Block = lazySchema(() => z.looseObject({ type: z.string() }));
+const CallResult = lazySchema(() =>
+  z.looseObject({
+    content: z.array(Block).default([]),
+    structuredContent: z.unknown().optional(),
+    isError: z.boolean().optional(),
+  }),
+);
 
 /** Maps a result; a result that is not shaped like one becomes an error the model can read. */
 export function describeCallResult(server: string, raw: unknown): ToolOutput {

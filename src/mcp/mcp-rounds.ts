@@ -5,19 +5,22 @@
 // "URL elicitation required" (-32042) is a round too: its pages are visited, then the call is re-sent.
 import * as z from "zod";
 import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { ToolOutput } from "../tools/define-tool";
 import { readElicitRequest } from "./elicit-request";
 import type { McpCallOptions, McpCallOutcome } from "./mcp-connection";
 import { describeCallResult } from "./mcp-result";
 
-export const McpRound = z.object({
-  inputRequests: z.record(z.string(), z.unknown()),
-  requestState: z.string().nullable(),
-  /** Set for a -32042 refusal: the same call is sent again, as it was, once every page is visited. */
-  urlRequired: z.literal(true).optional(),
-});
+export const McpRound = lazySchema(() =>
+  z.object({
+    inputRequests: z.record(z.string(), z.unknown()),
+    requestState: z.string().nullable(),
+    /** Set for a -32042 refusal: the same call is sent again, as it was, once every page is visited. */
+    urlRequired: z.literal(true).optional(),
+  }),
+);
 type McpRound = z.infer<typeof McpRound>;
-export const McpCallState = z.object({ rounds: z.array(McpRound) });
+export const McpCallState = lazySchema(() => z.object({ rounds: z.array(McpRound) }));
 export type McpCallState = z.infer<typeof McpCallState>;
 
 /** The rounds of one tool call, kept in SQLite so the answers and the retry survive any restart. */
@@ -101,7 +104,9 @@ function roundOf(outcome: Exclude<McpCallOutcome, { kind: "result" }>): McpRound
   return { inputRequests, requestState: null, urlRequired: true };
 }
 
-const Embedded = z.looseObject({ method: z.string(), params: z.looseObject({}).optional() });
+const Embedded = lazySchema(() =>
+  z.looseObject({ method: z.string(), params: z.looseObject({}).optional() }),
+);
 
 /** One embedded request answered: a form for an elicitation, a refusal for anything else. */
 async function answer(

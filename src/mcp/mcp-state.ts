@@ -1,23 +1,26 @@
 // What a session remembers about each of its MCP servers, as a small synchronous port: the
 // Durable Object implements it over SQLite (src/session/stores/mcp-store.ts), tests in memory.
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 
 /** A tool as the server listed it (the MCP `Tool` shape), kept loosely: the server owns its schema. */
-export const ListedTool = z.looseObject({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  inputSchema: z.looseObject({ type: z.literal("object") }),
-  annotations: z
-    .looseObject({
-      title: z.string().optional(),
-      readOnlyHint: z.boolean().optional(),
-      destructiveHint: z.boolean().optional(),
-      idempotentHint: z.boolean().optional(),
-      openWorldHint: z.boolean().optional(),
-    })
-    .optional(),
-});
+export const ListedTool = lazySchema(() =>
+  z.looseObject({
+    name: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    inputSchema: z.looseObject({ type: z.literal("object") }),
+    annotations: z
+      .looseObject({
+        title: z.string().optional(),
+        readOnlyHint: z.boolean().optional(),
+        destructiveHint: z.boolean().optional(),
+        idempotentHint: z.boolean().optional(),
+        openWorldHint: z.boolean().optional(),
+      })
+      .optional(),
+  }),
+);
 export type ListedTool = z.infer<typeof ListedTool>;
 
 /** How to pick up the server's session again: `Mcp-Session-Id` and protocol version (both may be absent). */

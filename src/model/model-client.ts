@@ -2,6 +2,7 @@
 // Anthropic's types are the internal format; every implementation passes test/unit/model/model-client.contract.ts.
 import type Anthropic from "@anthropic-ai/sdk";
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 
 export type MessageParam = Anthropic.MessageParam;
 export type ContentBlockParam = Anthropic.ContentBlockParam;
@@ -40,16 +41,18 @@ export interface ModelClient {
 }
 
 /** Why a model call failed; a zod enum because scripted replies carry one over HTTP. */
-export const ModelErrorCode = z.enum([
-  "aborted",
-  "overloaded",
-  "rate_limited",
-  "api_error",
-  "invalid_request",
-  "authentication",
-  "connection",
-  "script_exhausted",
-]);
+export const ModelErrorCode = lazySchema(() =>
+  z.enum([
+    "aborted",
+    "overloaded",
+    "rate_limited",
+    "api_error",
+    "invalid_request",
+    "authentication",
+    "connection",
+    "script_exhausted",
+  ]),
+);
 export type ModelErrorCode = z.infer<typeof ModelErrorCode>;
 
 /** A model call that failed for good (after the client's own retries). */

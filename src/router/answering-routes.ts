@@ -10,6 +10,7 @@ import { ticketHeader } from "../objects/spent-tickets";
 import type { AnsweringView } from "../people/answering-view";
 import { approverAnswerRefusal } from "../people/approver-answer";
 import type { SessionCommand } from "../protocol/commands";
+import { lazySchema } from "../protocol/lazy-schema";
 import { InteractionId, SessionId } from "../protocol/session";
 import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
@@ -22,7 +23,7 @@ import { readJsonBody } from "./read-json-body";
 
 export const answeringRoutes = new Hono<AppEnv>();
 
-const AnswerBody = z.strictObject({ response: z.unknown() });
+const AnswerBody = lazySchema(() => z.strictObject({ response: z.unknown() }));
 
 const REMOVED = "You are no longer an approver of this person";
 

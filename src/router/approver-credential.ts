@@ -5,6 +5,7 @@
 import { sign } from "hono/jwt";
 import * as z from "zod";
 import { ApproverId } from "../people/people-terms";
+import { lazySchema } from "../protocol/lazy-schema";
 import { newSessionId } from "../tokens/session-token";
 import { signedClaims } from "../tokens/signed-claims";
 import { TICKET_TTL_MS } from "./connection-ticket";
@@ -13,27 +14,33 @@ const INVITE = "parley:people-invite";
 const APPROVER = "parley:approver";
 const TICKET = "parley:approver-ticket";
 
-const Inviter = z.string().min(1).max(320);
+const Inviter = lazySchema(() => z.string().min(1).max(320));
 
-const InviteClaims = z.object({
-  aud: z.literal(INVITE),
-  sub: Inviter,
-  jti: ApproverId,
-  exp: z.number().int(),
-});
-const ApproverClaims = z.object({
-  aud: z.literal(APPROVER),
-  sub: Inviter,
-  jti: ApproverId,
-  name: z.string(),
-});
-const TicketClaims = z.object({
-  aud: z.literal(TICKET),
-  sub: Inviter,
-  approver: ApproverId,
-  jti: ApproverId,
-  exp: z.number().int(),
-});
+const InviteClaims = lazySchema(() =>
+  z.object({
+    aud: z.literal(INVITE),
+    sub: Inviter,
+    jti: ApproverId,
+    exp: z.number().int(),
+  }),
+);
+const ApproverClaims = lazySchema(() =>
+  z.object({
+    aud: z.literal(APPROVER),
+    sub: Inviter,
+    jti: ApproverId,
+    name: z.string(),
+  }),
+);
+const TicketClaims = lazySchema(() =>
+  z.object({
+    aud: z.literal(TICKET),
+    sub: Inviter,
+    approver: ApproverId,
+    jti: ApproverId,
+    exp: z.number().int(),
+  }),
+);
 
 /** Who an approver credential or ticket admits: the approver, and whose cards they answer. */
 export interface ApproverClaim {

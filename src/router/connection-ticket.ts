@@ -8,6 +8,7 @@ import { sign, verify } from "hono/jwt";
 import * as z from "zod";
 import { Access } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
+import { lazySchema } from "../protocol/lazy-schema";
 import { isCanonicalJwt } from "../tokens/base64url";
 import { newSessionId } from "../tokens/session-token";
 import type { AppEnv, Ticket } from "./app-env";
@@ -15,13 +16,15 @@ import type { AppEnv, Ticket } from "./app-env";
 const AUDIENCE = "parley:connection-ticket";
 export const TICKET_TTL_MS = 30_000;
 
-const Claims = z.object({
-  aud: z.literal(AUDIENCE),
-  sub: z.string(),
-  jti: z.string().regex(/^[0-9a-f]{32}$/),
-  access: Access,
-  exp: z.number().int(),
-});
+const Claims = lazySchema(() =>
+  z.object({
+    aud: z.literal(AUDIENCE),
+    sub: z.string(),
+    jti: z.string().regex(/^[0-9a-f]{32}$/),
+    access: Access,
+    exp: z.number().int(),
+  }),
+);
 
 export async function signTicket(secret: string, sessionId: string, access: Access, now: number) {
   const expiresAt = now + TICKET_TTL_MS;

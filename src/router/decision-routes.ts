@@ -5,6 +5,7 @@ import * as z from "zod";
 import { decisionsCsv } from "../inbox/decision-store";
 import { DecisionQuery } from "../protocol/decisions";
 import { describeZodError } from "../protocol/errors";
+import { lazySchema } from "../protocol/lazy-schema";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
@@ -23,7 +24,7 @@ decisionRoutes.get("/", async (c) => {
   return c.json(await inboxStub(c.env, personOf(c)).decisions(parsed.data));
 });
 
-const ExportQuery = z.strictObject({ format: z.enum(["csv", "json"]).default("json") });
+const ExportQuery = lazySchema(() => z.strictObject({ format: z.enum(["csv", "json"]).default("json") }));
 
 decisionRoutes.get("/export", async (c) => {
   const parsed = ExportQuery.safeParse(c.req.query());

@@ -6,6 +6,7 @@ import type { Context, Hono } from "hono";
 import * as z from "zod";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
+import { lazySchema } from "../protocol/lazy-schema";
 import { InteractionId, SessionId } from "../protocol/session";
 import type { InboxActor } from "../session/inbox-actions";
 import { sessionStub } from "../session/session-rpc";
@@ -14,7 +15,7 @@ import { HttpError } from "./http-error";
 import { personOf } from "./person";
 import { readJsonBody } from "./read-json-body";
 
-const AnswerBody = z.strictObject({ response: z.unknown() });
+const AnswerBody = lazySchema(() => z.strictObject({ response: z.unknown() }));
 
 /** Who acts from the inbox: the person in person, or the inbox link the request came through. */
 export function inboxActorOf(c: Context<AppEnv>): InboxActor {

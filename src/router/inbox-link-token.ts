@@ -4,18 +4,21 @@ import { sign, verify } from "hono/jwt";
 import * as z from "zod";
 import { LinkId } from "../protocol/access";
 import { InboxLinkRole } from "../protocol/inbox-links";
+import { lazySchema } from "../protocol/lazy-schema";
 import { isCanonicalJwt } from "../tokens/base64url";
 
 const AUDIENCE = "parley:inbox-link";
 
-const Claims = z.object({
-  aud: z.literal(AUDIENCE),
-  sub: z.string().min(1),
-  jti: LinkId,
-  role: InboxLinkRole,
-  label: z.string().nullable(),
-  exp: z.number().int().optional(),
-});
+const Claims = lazySchema(() =>
+  z.object({
+    aud: z.literal(AUDIENCE),
+    sub: z.string().min(1),
+    jti: LinkId,
+    role: InboxLinkRole,
+    label: z.string().nullable(),
+    exp: z.number().int().optional(),
+  }),
+);
 
 export interface InboxLinkClaims {
   person: string;

@@ -3,6 +3,7 @@
 // session's own `POST …/messages` would with a share link.
 import type { Hono } from "hono";
 import { SendMessageCommand } from "../protocol/commands";
+import { lazySchema } from "../protocol/lazy-schema";
 import { SessionId } from "../protocol/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
@@ -10,7 +11,7 @@ import { HttpError } from "./http-error";
 import { inboxActorOf } from "./inbox-answer-route";
 import { readJsonBody } from "./read-json-body";
 
-const MessageBody = SendMessageCommand.omit({ type: true, requestId: true });
+const MessageBody = lazySchema(() => SendMessageCommand.omit({ type: true, requestId: true }));
 
 export function inboxMessageRoute(routes: Hono<AppEnv>): void {
   routes.post("/sessions/:sessionId/messages", async (c) => {

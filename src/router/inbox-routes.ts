@@ -6,6 +6,7 @@ import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER, PERSON_TAG } from "../inbox/inbo
 import { logSecurityEvent } from "../log/security-log";
 import { ticketHeader } from "../objects/spent-tickets";
 import { describeZodError } from "../protocol/errors";
+import { lazySchema } from "../protocol/lazy-schema";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
@@ -47,7 +48,9 @@ inboxRoutes.get("/", async (c) => {
   return c.json(await inboxStub(c.env, person).view(person));
 });
 
-const Cursor = z.string().regex(/^\d{1,15}$/, "must be an inbox event seq (a whole number)");
+const Cursor = lazySchema(() =>
+  z.string().regex(/^\d{1,15}$/, "must be an inbox event seq (a whole number)"),
+);
 
 /** `Last-Event-ID` (a reconnecting EventSource) wins over `?after=`. */
 function cursorOf(lastEventId: string | undefined, after: string | undefined): string {

@@ -6,6 +6,7 @@ import * as z from "zod";
 import { LinkId } from "../protocol/access";
 import type { ConnectionTicketResponse } from "../protocol/http";
 import { InboxLinkRole } from "../protocol/inbox-links";
+import { lazySchema } from "../protocol/lazy-schema";
 import { isCanonicalJwt } from "../tokens/base64url";
 import { newSessionId } from "../tokens/session-token";
 import { TICKET_TTL_MS } from "./connection-ticket";
@@ -14,20 +15,22 @@ import type { InboxLinkClaims } from "./inbox-link-token";
 
 const AUDIENCE = "parley:inbox-ticket";
 
-const Claims = z.object({
-  aud: z.literal(AUDIENCE),
-  sub: z.string().min(1),
-  jti: z.string().regex(/^[0-9a-f]{32}$/),
-  exp: z.number().int(),
-  link: z
-    .object({
-      linkId: LinkId,
-      role: InboxLinkRole,
-      label: z.string().nullable(),
-      expiresAt: z.number().nullable(),
-    })
-    .nullable(),
-});
+const Claims = lazySchema(() =>
+  z.object({
+    aud: z.literal(AUDIENCE),
+    sub: z.string().min(1),
+    jti: z.string().regex(/^[0-9a-f]{32}$/),
+    exp: z.number().int(),
+    link: z
+      .object({
+        linkId: LinkId,
+        role: InboxLinkRole,
+        label: z.string().nullable(),
+        expiresAt: z.number().nullable(),
+      })
+      .nullable(),
+  }),
+);
 
 /** A checked inbox ticket: who it admits, and the id and expiry the Inbox object spends it by. */
 export interface InboxTicket {

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { logSecurityEvent } from "../log/security-log";
 import { InviteBody } from "../people/people-terms";
+import { lazySchema } from "../protocol/lazy-schema";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { newSessionId } from "../tokens/session-token";
 import { answeringRoutes } from "./answering-routes";
@@ -17,7 +18,7 @@ import { readJsonBody } from "./read-json-body";
 
 export const peopleRoutes = new Hono<AppEnv>();
 
-const RedeemBody = z.strictObject({ invite: z.string().min(1).max(2000) });
+const RedeemBody = lazySchema(() => z.strictObject({ invite: z.string().min(1).max(2000) }));
 
 const REDEEM_REFUSED = {
   unknown: "This invite is not one of this person's",

@@ -19,6 +19,7 @@ import {
 } from "../protocol/commands";
 import { describeZodError, ErrorBody } from "../protocol/errors";
 import { EventsQuery, PatchSessionBody } from "../protocol/http";
+import { lazySchema } from "../protocol/lazy-schema";
 import { PushSubscriptionBody } from "../protocol/notify";
 import { APPROVE, DENY, SEED_COMMANDS, SUBMIT_ANSWERS } from "../protocol/seed-names";
 import { DeviceId } from "../protocol/session";
@@ -86,17 +87,19 @@ sessionRoutes.get("/events", async (c) => {
 sessionRoutes.get("/stats", async (c) => c.json(unwrap(await stub(c).stats(c.get("access")))));
 
 /** Resume cursor of an SSE request: `Last-Event-ID` (sent by a reconnecting EventSource) wins over `?after=`. */
-const StreamCursor = z.object({
-  lastEventId: z
-    .string()
-    .regex(/^\d{1,15}$/, "Last-Event-ID must be an event seq (a whole number)")
-    .optional(),
-  after: z
-    .string()
-    .regex(/^\d{1,15}$/, "after must be an event seq (a whole number)")
-    .optional(),
-  device: DeviceId.optional(),
-});
+const StreamCursor = lazySchema(() =>
+  z.object({
+    lastEventId: z
+      .string()
+      .regex(/^\d{1,15}$/, "Last-Event-ID must be an event seq (a whole number)")
+      .optional(),
+    after: z
+      .string()
+      .regex(/^\d{1,15}$/, "after must be an event seq (a whole number)")
+      .optional(),
+    device: DeviceId.optional(),
+  }),
+);
 
 sessionRoutes.get("/events/stream", async (c) => {
   const cursor = StreamCursor.safeParse({
@@ -167,18 +170,18 @@ sessionRoutes.get("/ws", async (c) => {
 
 /** POST routes that are exactly one command each. */
 const COMMAND_ROUTES: Array<[string, z.ZodObject, SessionCommand["type"]]> = [
-  ["/messages", bodyOf(SendMessageCommand), "send_message"],
+  ["/messages", lazySchema(() => bodyOf(SendMessageCommand)), "send_message"],
   // The seed kinds' older answer routes (seed-names.ts).
-  [SEED_COMMANDS[SUBMIT_ANSWERS].route, bodyOf(SubmitAnswersCommand), SUBMIT_ANSWERS],
-  [SEED_COMMANDS[APPROVE].route, bodyOf(ApproveCommand), APPROVE],
-  [SEED_COMMANDS[DENY].route, bodyOf(DenyCommand), DENY],
+  [SEED_COMMANDS[SUBMIT_ANSWERS].route, lazySchema(() => bodyOf(SubmitAnswersCommand)), SUBMIT_ANSWERS],
+  [SEED_COMMANDS[APPROVE].route, lazySchema(() => bodyOf(ApproveCommand)), APPROVE],
+  [SEED_COMMANDS[DENY].route, lazySchema(() => bodyOf(DenyCommand)), DENY],
   ["/respond", RespondBody, "respond"],
-  ["/decide-batch", bodyOf(DecideBatchCommand), "decide_batch"],
-  ["/cancel", z.strictObject({}), "cancel"],
-  ["/end-agent", bodyOf(EndAgentCommand), "end_agent"],
-  ["/retry-now", z.strictObject({}), "retry_now"],
-  ["/extend-deadline", bodyOf(ExtendDeadlineCommand), "extend_deadline"],
-  ["/deadline-policies", bodyOf(SetDeadlinePoliciesCommand), "set_deadline_policies"],
+  ["/decide-batch", lazySchema(() => bodyOf(DecideBatchCommand)), "decide_batch"],
+  ["/cancel", lazySchema(() => z.strictObject({})), "cancel"],
+  ["/end-agent", lazySchema(() => bodyOf(EndAgentCommand)), "end_agent"],
+  ["/retry-now", lazySchema(() => z.strictObject({})), "retry_now"],
+  ["/extend-deadline", lazySchema(() => bodyOf(ExtendDeadlineCommand)), "extend_deadline"],
+  ["/deadline-policies", lazySchema(() => bodyOf(SetDeadlinePoliciesCommand)), "set_deadline_policies"],
 ];
 
 for (const [path, schema, type] of COMMAND_ROUTES) {

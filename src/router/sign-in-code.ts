@@ -2,14 +2,17 @@
 // and an expiry at most 15 minutes ahead, minted by `npm run dev` (scripts/dev-sign-in.mjs).
 import { verify } from "hono/jwt";
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 import { SIGN_IN_AUDIENCE, SIGN_IN_MAX_TTL_MS } from "../protocol/sign-in";
 import { isCanonicalJwt } from "../tokens/base64url";
 
-const Claims = z.object({
-  aud: z.literal(SIGN_IN_AUDIENCE),
-  jti: z.string().regex(/^[0-9a-f]{32}$/),
-  exp: z.number().int(),
-});
+const Claims = lazySchema(() =>
+  z.object({
+    aud: z.literal(SIGN_IN_AUDIENCE),
+    jti: z.string().regex(/^[0-9a-f]{32}$/),
+    exp: z.number().int(),
+  }),
+);
 
 /** A sign-in code's id and expiry, by which it is spent; null when forged, expired or too long-lived. */
 export async function checkSignInCode(

@@ -3,6 +3,7 @@
 // share link or other token is ever read as one); single use is the session's spent-token row.
 import { sign } from "hono/jwt";
 import * as z from "zod";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { CardNotice } from "../protocol/notify";
 import { InteractionId, SessionId } from "../protocol/session";
 import { hmacKey } from "./session-token";
@@ -11,21 +12,23 @@ import { signedClaims } from "./signed-claims";
 const AUDIENCE = "parley:push-answer";
 
 /** What a notification's action may answer. */
-export const PushDecision = z.enum(["approve", "deny"]);
+export const PushDecision = lazySchema(() => z.enum(["approve", "deny"]));
 export type PushDecision = z.infer<typeof PushDecision>;
 
-const Claims = z.object({
-  aud: z.literal(AUDIENCE),
-  sub: SessionId,
-  iid: InteractionId,
-  /** The person the answer counts as: the inbox's, who subscribed the device in person. */
-  per: z.string().min(1),
-  dec: z.array(PushDecision).min(1),
-  /** The card's deadline in milliseconds; `exp` says the same in JWT seconds. */
-  until: z.number().int(),
-  exp: z.number().int(),
-  jti: z.string().min(16).max(64),
-});
+const Claims = lazySchema(() =>
+  z.object({
+    aud: z.literal(AUDIENCE),
+    sub: SessionId,
+    iid: InteractionId,
+    /** The person the answer counts as: the inbox's, who subscribed the device in person. */
+    per: z.string().min(1),
+    dec: z.array(PushDecision).min(1),
+    /** The card's deadline in milliseconds; `exp` says the same in JWT seconds. */
+    until: z.number().int(),
+    exp: z.number().int(),
+    jti: z.string().min(16).max(64),
+  }),
+);
 
 export interface PushAnswerClaims {
   sessionId: string;

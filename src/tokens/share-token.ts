@@ -4,19 +4,22 @@
 import { sign } from "hono/jwt";
 import * as z from "zod";
 import { type Access, LinkId, LinkRole } from "../protocol/access";
+import { lazySchema } from "../protocol/lazy-schema";
 import { hmacKey, verifySessionToken } from "./session-token";
 import { signedClaims } from "./signed-claims";
 
 const AUDIENCE = "parley:share-link";
 
-const Claims = z.object({
-  aud: z.literal(AUDIENCE),
-  sub: z.string(),
-  jti: LinkId,
-  role: LinkRole,
-  /** Seconds since the epoch, as JWTs count; absent for a link that lasts until revoked. */
-  exp: z.number().int().optional(),
-});
+const Claims = lazySchema(() =>
+  z.object({
+    aud: z.literal(AUDIENCE),
+    sub: z.string(),
+    jti: LinkId,
+    role: LinkRole,
+    /** Seconds since the epoch, as JWTs count; absent for a link that lasts until revoked. */
+    exp: z.number().int().optional(),
+  }),
+);
 
 export interface LinkClaims {
   linkId: string;

@@ -1,6 +1,7 @@
 // calendar_add_event: adds an event to the session calendar after the person confirms its details
 // in a form, and asks again when it overlaps one already there. Side effect only after the last form.
 import * as z from "zod";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { defineTool } from "../define-tool";
 import {
   type CalendarEvent,
@@ -12,15 +13,17 @@ import {
 
 const MAX_TITLE_CHARS = 200;
 
-const input = z.object({
-  title: z.string().trim().min(1).max(MAX_TITLE_CHARS).describe("What the event is, e.g. 'Dentist'."),
-  start: z
-    .string()
-    .max(40)
-    .optional()
-    .describe("Suggested start as an ISO date and time, e.g. 2026-12-01T09:30, if the user mentioned one."),
-  minutes: z.number().int().min(5).max(480).optional().describe("Suggested length in minutes."),
-});
+const input = lazySchema(() =>
+  z.object({
+    title: z.string().trim().min(1).max(MAX_TITLE_CHARS).describe("What the event is, e.g. 'Dentist'."),
+    start: z
+      .string()
+      .max(40)
+      .optional()
+      .describe("Suggested start as an ISO date and time, e.g. 2026-12-01T09:30, if the user mentioned one."),
+    minutes: z.number().int().min(5).max(480).optional().describe("Suggested length in minutes."),
+  }),
+);
 
 export const calendarAddEvent = defineTool({
   name: "calendar_add_event",

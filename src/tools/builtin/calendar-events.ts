@@ -1,16 +1,19 @@
 // The session calendar that calendar_add_event keeps in its own tool state: the events, validated
 // as they are read, one readable line each in the tool's results, and the overlap check.
 import * as z from "zod";
+import { lazySchema } from "../../protocol/lazy-schema";
 import type { ToolState } from "../tool-state";
 
 const EVENTS_KEY = "events";
 
-export const CalendarEvent = z.object({
-  /** As the person entered it (ISO date and time, with or without an offset). */
-  start: z.string(),
-  minutes: z.number().int().positive(),
-  title: z.string(),
-});
+export const CalendarEvent = lazySchema(() =>
+  z.object({
+    /** As the person entered it (ISO date and time, with or without an offset). */
+    start: z.string(),
+    minutes: z.number().int().positive(),
+    title: z.string(),
+  }),
+);
 export type CalendarEvent = z.infer<typeof CalendarEvent>;
 
 /** The stored events; a value this version cannot read counts as an empty calendar. */

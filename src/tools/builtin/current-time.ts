@@ -1,14 +1,17 @@
 // current_time: the gateway's clock in any IANA time zone, so the model need not guess the date.
 import * as z from "zod";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { defineTool, type ToolOutput } from "../define-tool";
 
-const input = z.object({
-  timeZone: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('IANA time zone name such as "Europe/Paris" or "America/New_York" (default "UTC").'),
-});
+const input = lazySchema(() =>
+  z.object({
+    timeZone: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('IANA time zone name such as "Europe/Paris" or "America/New_York" (default "UTC").'),
+  }),
+);
 
 export const currentTime = defineTool({
   name: "current_time",

@@ -1,6 +1,7 @@
 // fetch_url: reads a public web page or text resource, within a time limit and a byte cap,
 // and gives the model readable text (HTML is reduced to its text and title).
 import * as z from "zod";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { defineTool, type ToolOutput } from "../define-tool";
 import { checkPublicUrl } from "./public-url";
 
@@ -11,16 +12,20 @@ export const FETCH_TIMEOUT_MS = 10_000;
 const MAX_REDIRECTS = 5;
 const ERROR_EXCERPT_BYTES = 2 * 1024;
 
-const input = z.object({
-  url: z.string().max(2048).describe("Absolute http:// or https:// URL of a public page."),
-  maxBytes: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_FETCH_BYTES)
-    .optional()
-    .describe(`Most bytes of the body to read (default ${DEFAULT_FETCH_BYTES}, at most ${MAX_FETCH_BYTES}).`),
-});
+const input = lazySchema(() =>
+  z.object({
+    url: z.string().max(2048).describe("Absolute http:// or https:// URL of a public page."),
+    maxBytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FETCH_BYTES)
+      .optional()
+      .describe(
+        `Most bytes of the body to read (default ${DEFAULT_FETCH_BYTES}, at most ${MAX_FETCH_BYTES}).`,
+      ),
+  }),
+);
 
 /** Options for tests and deployments that need a different time limit. */
 export interface FetchUrlOptions {

@@ -1,14 +1,17 @@
 // notes_read: lists this session's notes, or reads one in full.
 import * as z from "zod";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { defineTool } from "../define-tool";
 import { noteKey } from "./note-key";
 
 /** Enough of a first line to recognise a note by. */
 const PREVIEW_CHARS = 80;
 
-const input = z.object({
-  key: noteKey.optional().describe("Name of the note to read; leave out to list every note."),
-});
+const input = lazySchema(() =>
+  z.object({
+    key: noteKey.optional().describe("Name of the note to read; leave out to list every note."),
+  }),
+);
 
 export const notesRead = defineTool({
   name: "notes_read",

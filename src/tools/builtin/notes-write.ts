@@ -1,18 +1,21 @@
 // notes_write: saves a note in this session's own storage, replacing any note of the same name.
 import * as z from "zod";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { defineTool } from "../define-tool";
 import { noteKey } from "./note-key";
 
 /** Notes live in a SQLite row next to the transcript; this keeps each one far below the row limit. */
 export const MAX_NOTE_CHARS = 20_000;
 
-const input = z.object({
-  key: noteKey,
-  text: z
-    .string()
-    .max(MAX_NOTE_CHARS)
-    .describe(`The note's full text (at most ${MAX_NOTE_CHARS} characters).`),
-});
+const input = lazySchema(() =>
+  z.object({
+    key: noteKey,
+    text: z
+      .string()
+      .max(MAX_NOTE_CHARS)
+      .describe(`The note's full text (at most ${MAX_NOTE_CHARS} characters).`),
+  }),
+);
 
 export const notesWrite = defineTool({
   name: "notes_write",
