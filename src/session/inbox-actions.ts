@@ -114,7 +114,7 @@ export function inboxActorDecider(actor: InboxActor): Decider {
 }
 
 /** Each actor's own allowance: the person's, each chat account's, each link's. */
-function bucketOf(actor: InboxActor): string {
+export function inboxAllowance(actor: InboxActor): string {
   if (actor.kind === "person") return "inbox:person";
   if (actor.kind === "push") return "inbox:push";
   if (actor.kind === "chat") return `inbox:${inboxActorDevice(actor)}`;
@@ -122,42 +122,54 @@ function bucketOf(actor: InboxActor): string {
   return `inbox:${actor.linkId}`;
 }
 
-export interface InboxActionHost extends LinkAdminHost {
-  exists(): boolean;
-  /**
-   * Runs `command` as `access` within bucket `bucket`'s allowance: the inbox's traffic has buckets
-   * of its own, so neither it nor the owner's token can spend the other's.
-   */
-  runCommand(
-    sent: { command: SessionCommand; deviceId: string; device: DeviceKind; access: Access; decider: Decider },
-    bucket: string,
-  ): CommandOutcome;
+/**
+ * An inbox actor as the session's door admits it: never an owner token's version (a rotation of
+ * the token leaves the person their inbox); a link with a share link's rights of its role.
+ */
+export function inboxEntrance(actor: InboxActor): {
+  access: Access;
+  deviceId: string;
+  device: DeviceKind;
+  decider: Decider;
+} {
+  const decider = inboxActorDecider(actor);
+  const device = decider.device ?? "page";
+  return { access: inboxActorAccess(actor), deviceId: inboxActorDevice(actor), device, decider };
 }
 
-export function runInboxAction(
-  host: InboxActionHost,
+/** What the inbox's actions need of the session. */
+export interface InboxActionHost extends LinkAdminHost {
+  exists(): boolean;
+  /** The session's one door, which every command of the inbox enters by. */
+  enter(actor: InboxActor, command: SessionCommand): Promise<CommandOutcome>;
+}
+
+/**
+ * The inbox's part of the door's guard: the session exists and is the actor's person's; an invited
+ * approver is refused anything beyond answering one card once (`command` null: any other action).
+ */
+export function guardInboxActor(
+  host: Pick<InboxActionHost, "exists" | "state">,
   actor: InboxActor,
-  action: InboxAction,
-): CommandOutcome {
+  command: SessionCommand | null,
+): void {
   if (!host.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
   const creator = host.state.creator();
   if (creator === null) refuse("unknown_session", "No such session");
   if (creator !== actor.person) refuse("forbidden", "This session belongs to another person");
+  if (actor.kind === "approver") refuseBeyondApprover(host, command);
+}
+
+export async function runInboxAction(
+  host: InboxActionHost,
+  actor: InboxActor,
+  action: InboxAction,
+): Promise<CommandOutcome> {
+  if (action.type === "command") return host.enter(actor, action.command);
+  guardInboxActor(host, actor, null);
   if (action.type === "push_answer") {
     if (actor.kind !== "push") refuse("forbidden", "Only a notification's answer token answers this way");
     return answerFromPush(host, actor, action.answer);
-  }
-  if (actor.kind === "approver") refuseBeyondApprover(host, action);
-  if (action.type === "command") {
-    // Never an owner token's version (inboxActorAccess): a rotation of the token leaves the person
-    // their inbox; a link is refused what a share link of its role is refused.
-    const access = inboxActorAccess(actor);
-    const deviceId = inboxActorDevice(actor);
-    const decider = inboxActorDecider(actor);
-    return host.runCommand(
-      { command: action.command, deviceId, device: decider.device ?? "page", access, decider },
-      bucketOf(actor),
-    );
   }
   const linkId = action.type === "open" ? action.link.linkId : action.linkId;
   const known = host.state.links.list().find((link) => link.linkId === linkId);
@@ -176,8 +188,7 @@ export function runInboxAction(
  * An invited approver answers a card, once, as asked: never more time, a session's link, a grant,
  * "always", an edit or a stop (src/people/approver-answer.ts), whatever door the Worker used.
  */
-function refuseBeyondApprover(host: InboxActionHost, action: InboxAction): void {
-  const command = action.type === "command" ? action.command : null;
+function refuseBeyondApprover(host: Pick<InboxActionHost, "state">, command: SessionCommand | null): void {
   if (command?.type !== "respond" || command.interactionId === undefined)
     refuse("forbidden", "An invited approver may only answer cards, each by its interactionId");
   const kind = host.state.interactions.get(command.interactionId)?.kind;
@@ -187,10 +198,14 @@ function refuseBeyondApprover(host: InboxActionHost, action: InboxAction): void 
 
 /**
  * A notification's Approve or Deny: refused, spending nothing, unless the card is still open and
- * still one its notification may answer; then the token is spent and the answer enters as the
- * person's, from device `push`. A token spent before is refused and changes nothing.
+ * still one its notification may answer; then the token is spent and the answer enters by the
+ * session's door as the person's, from device `push`. A token spent before is refused and changes nothing.
  */
-function answerFromPush(host: InboxActionHost, actor: InboxActor, answer: PushAnswer): CommandOutcome {
+function answerFromPush(
+  host: InboxActionHost,
+  actor: InboxActor,
+  answer: PushAnswer,
+): Promise<CommandOutcome> {
   const card = host.state.interactions.get(answer.interactionId);
   if (!card) refuse("not_found", "No such card in this session");
   if (card.status !== "pending") refuse("already_resolved", "This card was already resolved");
@@ -207,9 +222,5 @@ function answerFromPush(host: InboxActionHost, actor: InboxActor, answer: PushAn
     interactionId: answer.interactionId,
     response: { decision: answer.decision },
   } as SessionCommand;
-  const decider = inboxActorDecider(actor);
-  return host.runCommand(
-    { command, deviceId: inboxActorDevice(actor), device: "push", access: inboxActorAccess(actor), decider },
-    bucketOf(actor),
-  );
+  return host.enter(actor, command);
 }

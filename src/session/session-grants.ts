@@ -8,7 +8,6 @@ import { type Access, OWNER } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import { type CardGrant, type GrantQuery, NewGrant } from "../protocol/grants";
 import type { InteractionResolution } from "../protocol/session";
-import type { CommandOutcome } from "./command-handler";
 import { externalAgentOf, SqlExternalKeys } from "./external-session";
 import type { InboxRpc } from "./inbox-report/inbox-rpc";
 import type { SessionState } from "./session-state";
@@ -72,25 +71,14 @@ export class SessionGrants {
   }
 
   /**
-   * Runs one command between the grants: asked before an agent's approval opens (a socket's
-   * commands open none, so it asks nothing), told after an answer that makes a grant.
+   * For an agent's new approval: what the grants decide, before the command runs (asked by the
+   * session's door for every command; any other command asks nothing).
    */
-  async around(
-    command: SessionCommand,
-    access: Access,
-    run: (granted: GrantDecision | null) => CommandOutcome,
-  ): Promise<CommandOutcome> {
-    // An approval's policies and grants read a Bash command with the shell parser, loaded on first
-    // use; without it a policy would ask every command for its most approvals.
-    if (command.type === "open_interaction" && command.kind === PERMISSION_GATE_KIND) await loadShellReader();
-    const outcome = run(await this.beforeOpen(command));
-    await this.afterAnswer(outcome, access);
-    return outcome;
-  }
-
-  /** For an agent's new approval: what the grants decide, before the command runs. */
   async beforeOpen(command: SessionCommand): Promise<GrantDecision | null> {
     if (command.type !== "open_interaction" || command.kind !== PERMISSION_GATE_KIND) return null;
+    // An approval's policies and grants read a Bash command with the shell parser, loaded on first
+    // use; without it a policy would ask every command for its most approvals.
+    await loadShellReader();
     // The same key finds the card it opened before, which no grant decides again.
     if (command.key !== undefined && new SqlExternalKeys(this.state.sql).find(command.key) !== null)
       return null;

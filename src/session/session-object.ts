@@ -1,20 +1,16 @@
 // SessionObject: one Durable Object per session. A thin shell — it parses input, hands it to the
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
-import { DurableObject } from "cloudflare:workers";
-import { type Config, configFor } from "../config";
 import type { Notifier } from "../notify/notifier";
 import { INSIDE } from "../object-shell";
 import type { SessionRpc } from "../objects/contracts/session";
-import { runAlarm } from "../objects/deadline-loop";
 import { EventStreams } from "../objects/event-streams";
-import { ObjectClock } from "../objects/object-clock";
 import type { Outcome } from "../objects/outcome";
+import { type ObjectStores, ParleyObject } from "../objects/parley-object";
 import { ReplayBudget } from "../objects/replay-budget";
-import { closeSocket, readAttachment, sendToEvery } from "../objects/socket-access";
+import { readAttachment } from "../objects/socket-access";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ErrorBody } from "../protocol/errors";
-import { PING, PONG } from "../protocol/frames";
 import type { PushSubscriptionBody } from "../protocol/notify";
 import type { SessionSnapshot } from "../protocol/session";
 import { HttpCommandBudget } from "./budgets/http-command-budget";
@@ -23,19 +19,13 @@ import { acceptConnection, answerFrame, type SocketShell } from "./connections/s
 import { eraseSession } from "./erase-session";
 import { readAgentMessages } from "./external-messages";
 import { ensureAgentLink, readExternal } from "./external-reads";
-import {
-  type InboxAction,
-  type InboxActionHost,
-  type InboxActor,
-  inboxActorAccess,
-  runInboxAction,
-} from "./inbox-actions";
+import { type InboxAction, type InboxActionHost, type InboxActor, runInboxAction } from "./inbox-actions";
 import type { InboxReport } from "./inbox-report/inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
 import { subscribePush, unsubscribePush } from "./push-subscriptions";
-import { runSessionCommand } from "./session-command";
 import { createSession, wasErased } from "./session-create";
+import { SessionDoor } from "./session-door";
 import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
 import type { SessionInsides } from "./session-insides";
@@ -46,8 +36,8 @@ import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
 
-export class SessionObject extends DurableObject<Env> implements SessionRpc {
-  private readonly config: Config;
+export class SessionObject extends ParleyObject implements SessionRpc {
+  protected readonly name = "SessionObject";
   // INVARIANT: the stores over this object's SQLite, built on first use; erasing the session
   // drops them so that nothing (no table, no row) is written again until a new `create`.
   private stateRef: SessionState | null = null;
@@ -60,19 +50,23 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   private inboxReportRef: InboxReport | null = null;
   // INVARIANT: built lazily from stored settings; a new instance rebuilds the same thing.
   private runtime: SessionRuntime | null = null;
-  private readonly budget = new SocketBudget(() => this.clock.now(), configFor(this.env));
-  private httpBudget = new HttpCommandBudget(() => this.clock.now(), configFor(this.env));
+  private readonly budget = new SocketBudget(() => this.clock.now(), this.config);
+  private httpBudget = new HttpCommandBudget(() => this.clock.now(), this.config);
   // INVARIANT: long-poll requests this instance answers now; see InteractionWaiters.
   private readonly waiters = new InteractionWaiters();
-  /** The one clock of this instance (tests move it forward instead of sleeping). */
-  readonly clock = new ObjectClock();
   // Not readonly: a test may swap in a smaller budget to flood it quickly.
   private replayBudget = new ReplayBudget(() => this.clock.now());
+  /** Every command's one way in, from HTTP, a socket, the inbox or a chat (src/session/session-door.ts). */
+  private readonly door = new SessionDoor({
+    state: () => this.state,
+    runtime: () => this.agent(),
+    gate: (access) => this.gate(access),
+    exists: () => this.exists(),
+    allowance: () => this.httpBudget,
+  });
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.config = configFor(env);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING, PONG));
     // A new instance that finds a turn running (a model call or a tool) knows its runner is gone
     // (after a deploy or a crash): bring the watchdog forward so recovery starts now, not minutes later.
     if (this.exists() && this.state.turn.current() && this.state.turn.status() === "running") {
@@ -98,6 +92,22 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       this.inboxReportRef = wired.inboxReport;
     }
     return this.stateRef;
+  }
+
+  /** The stores, once the session exists: the alarm drains their deadlines. */
+  protected stores(): ObjectStores | null {
+    return this.exists() ? this.state : null;
+  }
+
+  protected override openStreams(): EventStreams | null {
+    return this.streamsRef;
+  }
+
+  /** A deadline source woke the agent loop (a card timed out, the watchdog fired). */
+  protected override onWake(): void {
+    this.agent()
+      .loop.advance()
+      .catch((error: unknown) => console.error("SessionObject.alarm advance failed", error));
   }
 
   private get streams(): EventStreams {
@@ -153,21 +163,12 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   /** A command over HTTP, within its token's allowance. */
   async command(command: SessionCommand, deviceId: string | null, access = OWNER): Promise<Outcome> {
-    return this.guard(access, () => {
-      this.httpBudget.take(access, this.logIds(access));
-      // Over HTTP: the API's, whoever calls it (the page and the terminal answer on their sockets).
-      return this.agent().grants.around(command, access, (granted) =>
-        runSessionCommand(this.state, this.agent(), { command, deviceId, device: "api", access, granted }),
-      );
-    });
+    return this.door.enter({ via: "http", access, deviceId }, command);
   }
 
   /** What the person's inbox asks, with the actor's own rights (src/session/inbox-actions.ts). */
   async fromInbox(actor: InboxActor, action: InboxAction): Promise<Outcome> {
-    const outcome = await answer(() => runInboxAction(this.linkAdmin, actor, action));
-    // An answer from the inbox may make a grant, as one given on the session's page may.
-    if (action.type === "command") await this.agent().grants.afterAnswer(outcome, inboxActorAccess(actor));
-    return outcome;
+    return answer(() => runInboxAction(this.linkAdmin, actor, action));
   }
 
   /** An external card as its agent reads it, after waiting up to `waitMs` for it to resolve. */
@@ -257,44 +258,21 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
     return this.guard(access, () => ({ ok: true, result: exportSession(this.state, this.buildSnapshot()) }));
   }
 
-  override async fetch(request: Request): Promise<Response> {
+  /** A device's socket or event stream (src/session/connections/session-sockets.ts). */
+  protected async onRequest(request: Request): Promise<Response> {
     return acceptConnection(this.sockets, request);
   }
 
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+  protected override async onMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
     await answerFrame(this.sockets, ws, message);
-  }
-
-  override async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    closeSocket(ws, code === 1005 ? 1000 : code, reason);
-  }
-
-  override async webSocketError(ws: WebSocket, error: unknown): Promise<void> {
-    console.error("SessionObject.webSocketError", error);
-    closeSocket(ws, 1011, "Connection error");
-  }
-
-  override async alarm(): Promise<void> {
-    if (!this.exists()) return;
-    await runAlarm(this.state.deadlines, this.clock.now(), () =>
-      this.agent()
-        .loop.advance()
-        .catch((error: unknown) => console.error("SessionObject.alarm advance failed", error)),
-    );
   }
 
   private get linkAdmin(): InboxActionHost {
     return {
       state: this.state,
       exists: () => this.exists(),
-      runCommand: (sent, bucket) => {
-        this.httpBudget.take(sent.access, this.logIds(sent.access), bucket);
-        return runSessionCommand(this.state, this.agent(), sent);
-      },
-      closeConnections: (tag, code, reason) => {
-        for (const ws of this.ctx.getWebSockets(tag)) closeSocket(ws, code, reason);
-        this.streamsRef?.close(tag);
-      },
+      enter: (actor, command) => this.door.enter({ via: "inbox", actor }, command),
+      closeConnections: (tag, code, reason) => this.closeConnections(tag, code, reason),
       logIds: (access) => this.logIds(access),
     };
   }
@@ -312,13 +290,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
       gate: (access) => this.gate(access),
       logIds: (access) => this.logIds(access),
       snapshot: () => this.buildSnapshot(),
-      // Not `command()`: the socket's own allowance was taken already.
-      run: (command, from, access) =>
-        this.guard(access, () =>
-          this.agent().grants.around(command, access, () =>
-            runSessionCommand(this.state, this.agent(), { command, ...from, access }),
-          ),
-        ),
+      run: (command, from, access) => this.door.enter({ via: "socket", access, ...from }, command),
     };
   }
 
@@ -359,7 +331,7 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
   }
 
   /** The test-only door (src/object-shell.ts). */
-  [INSIDE](): SessionInsides {
+  override [INSIDE](): SessionInsides {
     const object = this;
     return {
       get state() {
@@ -380,11 +352,5 @@ export class SessionObject extends DurableObject<Env> implements SessionRpc {
 
   private buildSnapshot(): SessionSnapshot {
     return this.state.snapshot(this.agent().model, this.config, this.agent().deps.kinds);
-  }
-
-  /** Says how many sockets took the frame (event streams never take live deltas). */
-  private broadcast(frame: string): number {
-    this.streamsRef?.broadcast(frame);
-    return sendToEvery(this.ctx.getWebSockets(), frame);
   }
 }
