@@ -2,6 +2,7 @@
 // one alarm (codes, escalations), and what a rung of a card's ladder sends. One RPC door (`run`)
 // for the routes, so the Inbox object only forwards.
 import type { Config } from "../config";
+import { loadShellReader } from "../grants/shell-reader";
 import type { EscalationContact } from "../inbox/inbox-escalation";
 import { InboxEscalation } from "../inbox/inbox-escalation";
 import type { SqlDeliveryStore } from "../notify/delivery-store";
@@ -51,7 +52,13 @@ export class InboxEmail {
       outbox: this.outbox,
       answers: this.answers,
       approvers: deps.approvers,
+      agentOf: (sessionId) =>
+        deps.sql.one<{ agent: string }>(`SELECT agent FROM sessions WHERE session_id = ?`, sessionId)
+          ?.agent ?? null,
     });
+    // An approver scoped by a Bash rule is reached only once the rule can be read (a rung comes
+    // minutes after the inbox starts): the parser is loaded now, and a failure tried again later.
+    if (deps.approvers().some((one) => one.scope.scope === "rule")) loadShellReader().catch(() => {});
   }
 
   /** Stores the pushes and emails rungs of cards' ladders ask for; true when a push was enqueued. */

@@ -1,24 +1,24 @@
 // What the inbox does with a rung of a card's escalation ladder (`card_escalated`): to "me", a push
 // to each of the person's subscribed devices and an email to each address they verified; to
-// "approvers", an email to each approver with an address, its link answering as that approver.
+// "approvers", an email to each approver with an address whose scope covers the card, its link and
+// reply answering as that approver.
 // Every one is a stored row first, sent by the inbox's one alarm.
 
 import type { EmailAddresses } from "../email/email-addresses";
 import type { EmailAnswers } from "../email/email-answers";
 import type { CardLinkClaims, EmailOutbox } from "../email/email-outbox";
 import { escalationEmail } from "../email/escalation-email";
+import { loadedParser } from "../grants/shell-reader";
 import { reminderNotice } from "../notify/card-notice";
 import type { SqlDeliveryStore } from "../notify/delivery-store";
 import type { SqlSubscriptionStore } from "../notify/subscription-store";
+import { inScope } from "../people/approver-scope";
+import type { ApproverContact } from "../people/people-terms";
 import type { InboxCard, InboxEvent } from "../protocol/inbox";
 import { sessionKinds } from "../session/session-kinds";
 
 /** Someone the person invited to answer for them, as the escalation reaches them. */
-export interface EscalationContact {
-  personId: string;
-  name: string;
-  email?: string;
-}
+export type EscalationContact = ApproverContact;
 
 export interface InboxEscalationDeps {
   now(): number;
@@ -32,6 +32,8 @@ export interface InboxEscalationDeps {
   answers: EmailAnswers;
   /** The person's approvers (src/inbox/people-store.ts); none where the deployment has none. */
   approvers(): EscalationContact[];
+  /** The agent the inbox lists for a session (an approver's scope may name it). */
+  agentOf(sessionId: string): string | null;
 }
 
 export class InboxEscalation {
@@ -64,6 +66,16 @@ export class InboxEscalation {
     return devices.length > 0;
   }
 
+  /**
+   * Whether `card` is within the approver's scope: a card they may not see never reaches them. A
+   * Bash rule is read with the shell parser, loaded with the inbox's email part; before it is, such
+   * an approver is not reached rather than reached by a reading that could not be made.
+   */
+  private reaches(approver: EscalationContact, card: InboxCard): boolean {
+    if (approver.scope.scope === "rule" && card.toolName === "Bash" && !loadedParser()) return false;
+    return inScope(approver.scope, { ...card, agent: this.deps.agentOf(card.sessionId) });
+  }
+
   private email(card: InboxCard, to: "me" | "approvers"): boolean {
     const verified = this.deps.emails.verified();
     // Links point back to the deployment the person verified an address from.
@@ -91,7 +103,7 @@ export class InboxEscalation {
       return sent;
     }
     for (const approver of this.deps.approvers()) {
-      if (!approver.email) continue;
+      if (!approver.email || !this.reaches(approver, card)) continue;
       this.deps.outbox.enqueue(
         escalationEmail(card, summary, approver.email, owner, now),
         "escalation",

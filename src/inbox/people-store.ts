@@ -131,11 +131,12 @@ export class PeopleStore {
     };
   }
 
-  /** The live approvers as the escalation path reaches them: the email only behind Access. */
+  /** The live approvers as the escalation path reaches them, with their scope: the email only behind Access. */
   contacts(): ApproverContact[] {
     return this.list().approvers.map((approver) => ({
       personId: approver.personId,
       name: approver.name,
+      scope: approver.scope,
       ...(approver.email ? { email: approver.email } : {}),
     }));
   }

@@ -105,9 +105,13 @@ export interface PeopleView {
 /** Why an invite cannot be redeemed: unknown, spent, expired, removed or for another identity. */
 export type RedeemRefusal = "unknown" | "spent" | "expired" | "removed" | "wrong_person";
 
-/** What the escalation path reaches of an approver: who, and an address only where one is known. */
+/**
+ * What the escalation path reaches of an approver: who, what they may see (a card outside it never
+ * reaches them), and an address only where one is known.
+ */
 export interface ApproverContact {
   personId: string;
   name: string;
+  scope: PeopleScope;
   email?: string;
 }

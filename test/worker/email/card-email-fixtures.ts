@@ -1,7 +1,7 @@
 // Card emails in the Workers runtime: a person's verified address, a card whose ladder emails at its
 // first rung, the email the inbox stored for an address (with the card its link and reply answer),
 // its link as sent, and a reply handed to the Worker's own Email Routing handler as raw MIME.
-import { createExecutionContext, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import { writeCardLink } from "../../../src/email/card-link";
@@ -142,8 +142,6 @@ export async function deliverEmail(from: string, to: string, raw: string): Promi
     forward: () => Promise.reject(new Error("a reply to a card is never forwarded")),
     reply: () => Promise.reject(new Error("a reply to a card is never answered by email")),
   };
-  const ctx = createExecutionContext();
-  await worker.email?.(message, env, ctx);
-  await waitOnExecutionContext(ctx);
+  await worker.email?.(message, env);
   return rejected;
 }

@@ -9,6 +9,7 @@ import type { InboxObject } from "../../../src/inbox/inbox-object";
 import type { DecisionPage } from "../../../src/protocol/decisions";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
+import { escalatedCard, verifiedAddress } from "../email/card-email-fixtures";
 import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
 import { inviteAndRedeem } from "../people/people-fixtures";
 
@@ -90,5 +91,25 @@ describe("an escalation to approvers", () => {
         decidedBy: expect.objectContaining({ personId: bo.email, label: "Bo" }),
       }),
     ]);
+  });
+
+  it("reaches only the approvers whose scope covers the card", async () => {
+    const ana = new Person("ana.escalates.scoped@example.com");
+    await verifiedAddress(ana, "ana.scoped@mail.example");
+    const everything = new Person("bo.scoped.all@example.com");
+    const pushes = new Person("cy.scoped.rule@example.com");
+    const otherAgent = new Person("di.scoped.agent@example.com");
+    const invite = async (who: Person, name: string, scope: Record<string, unknown>) =>
+      inviteAndRedeem(await ana.headers(), await who.headers(), { name, email: who.email, ...scope });
+    await invite(everything, "Bo", { scope: "all" });
+    await invite(pushes, "Cy", { scope: "rule", rule: "Bash(git push:*)" });
+    await invite(otherAgent, "Di", { scope: "agent", agent: "Another agent" });
+
+    const addressed = async () => new Set((await outbox(ana)).map((row) => row.address));
+    await escalatedCard(ana, "approvers", "git push origin main");
+    expect(await addressed()).toEqual(new Set(["ana.scoped@mail.example", everything.email, pushes.email]));
+    const before = (await outbox(ana)).length;
+    await escalatedCard(ana, "approvers", "make release");
+    expect((await outbox(ana)).slice(before).map((row) => row.address)).toEqual([everything.email]);
   });
 });
