@@ -70,7 +70,7 @@ const INBOX_RPC = [
   "chatCard",
   "chatMessageSession",
   "chatTextWanted",
-  "chatPress",
+  "answerAsAccount",
   "addAgentKey",
   "listAgentKeys",
   "checkAgentKey",

@@ -3,6 +3,7 @@
 import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
 import type { OutboxEntry } from "../protocol/inbox";
 import { namesSomeone } from "../protocol/people";
+import type { InteractionResolution } from "../protocol/session";
 
 type Resolved = Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy" | "decision">;
 
@@ -14,5 +15,19 @@ export function chatReceipt(kind: string, resolved: Resolved): string {
     answeredBy: resolved.answeredBy ?? null,
     named: namesSomeone(resolved.answeredBy),
     decidedBy: resolved.decision?.decidedBy ?? null,
+  });
+}
+
+/** The receipt of a `kind` card as the session's own resolution of an answer just given says it. */
+export function receiptOfResolution(
+  kind: string,
+  resolution: Pick<InteractionResolution, "outcome" | "answeredBy" | "decider">,
+): string {
+  return receiptOf({
+    kind,
+    outcome: resolution.outcome,
+    answeredBy: resolution.answeredBy ?? null,
+    named: namesSomeone(resolution.answeredBy),
+    decidedBy: resolution.decider ?? null,
   });
 }

@@ -1,6 +1,7 @@
 // Who a chat account belongs to: one-time link codes a person mints from their inbox, and the
 // accounts that sent one in a direct message. An account id is keyed with its platform, so the
 // same digits on two platforms are two accounts; an account has one link at a time.
+import type { ChatAnswerer } from "../objects/contracts/inbox-chat";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 
 /** How long a link code may be sent to the bot. */
@@ -24,6 +25,12 @@ export interface ChatAccount extends ChannelAccountView {
   person: string;
   /** The direct-message thread the account linked from: where its cards are sent. */
   threadId: string;
+}
+
+/** The account as its person's inbox takes an answer from it. */
+export function answerer(account: ChatAccount): ChatAnswerer {
+  const { person, linkId, platform, accountId, name } = account;
+  return { person, linkId, platform, accountId, name };
 }
 
 type AccountRow = {

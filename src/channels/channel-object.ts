@@ -4,14 +4,11 @@
 // message into a message, sent to the card's session as the linked person.
 import type { ChannelRpc } from "../objects/contracts/channel";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
-import { ApprovalCounted } from "../protocol/approval-policy";
-import { approvalsText, stillWaitingFor } from "../protocol/approval-words";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { AccountLinking } from "./account-linking";
-import { answerAsAccount, refusalWords } from "./answer-as-account";
-import { ChannelDirectory, type ChatAccount } from "./channel-directory";
+import { answerer, ChannelDirectory, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 import type { DiscordBot } from "./discord/discord-bot";
 import { LinkRevocations, type SeeAllPage } from "./link-revocations";
@@ -177,9 +174,11 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
         inboxStub(this.env, account.person).chatTextWanted(ref, account.linkId, code),
       seeAll: (account, ref, origin) => this.seeAll(account, ref, origin),
       chose: (account, ref, code, text) => this.chose(account, ref, code, text ?? null),
-      // Loaded with the first reply: it builds the message command's schema.
       replied: async (account, reply) =>
-        (await import("./reply-to-session")).replyToSession(this.env, account, reply),
+        (await inboxStub(this.env, account.person).answerAsAccount(answerer(account), {
+          type: "reply",
+          ...reply,
+        })) ?? "",
     };
   }
 
@@ -224,32 +223,21 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
   }
 
   /**
-   * The same command the inbox page sends, acted by the linked account itself (a device of its
-   * person: the session checks the person and records "Ana · Telegram"); what to tell the account,
-   * or null.
+   * Choice `code` of message `ref` (with the text it asked for), answered by the person's inbox in
+   * one call as the linked account itself (a device of its person: the session checks the person
+   * and records "Ana · Telegram"); what to tell the account, or null.
    */
-  private async chose(
+  private chose(
     account: ChatAccount,
     ref: number,
     code: string,
     text: string | null,
   ): Promise<string | null> {
-    const pressed = await inboxStub(this.env, account.person).chatPress(ref, account.linkId, code, text);
-    if (pressed.type === "unknown") return "This button is not for a card of yours.";
-    if (pressed.type === "not_offered") return "This card does not offer that choice.";
-    if (pressed.type === "resolved") return `Already decided: ${pressed.receipt}.`;
-    // Part of the answer is kept with the message, which now shows the rest.
-    if (pressed.type === "progress") return null;
-    const { card, command } = pressed;
-    const outcome = await answerAsAccount(this.env, account, card.sessionId, command);
-    if (outcome.ok) {
-      if (command.type === "extend_deadline") return "More time given.";
-      // A card that needs several people counted this approval and waits for the rest.
-      const counted = ApprovalCounted.safeParse(outcome.result);
-      return counted.success
-        ? `Your approval counts: ${approvalsText({ ...counted.data.approvals, unreachable: undefined })}; ${stillWaitingFor(counted.data.approvals)}.`
-        : null;
-    }
-    return refusalWords(outcome.error) ?? outcome.error.message;
+    return inboxStub(this.env, account.person).answerAsAccount(answerer(account), {
+      type: "press",
+      ref,
+      code,
+      text,
+    });
   }
 }

@@ -1,13 +1,12 @@
 // What a platform with modals (Slack, Discord) asks of the channel object beyond every platform's
 // hooks: the inputs a card's "Fill in" button stands for (a form that fits the platform's modal),
-// and the texts written there sent to the card's session as the linked account — the same command
-// the inbox page sends; and the session a card's message belongs to, for a modal that writes to it.
+// and the texts written there sent to the card's session as the linked account (by the person's
+// inbox, in one call); and the session a card's message belongs to, for a modal that writes to it.
 
 import type { ModalField } from "../interactions/kinds/chat-view";
 import { type ChatMessageSession, inboxStub } from "../session/inbox-report/inbox-rpc";
-import { answerAsAccount, refusalWords } from "./answer-as-account";
-import { modalCommandFor, modalFieldsOf } from "./card-choices";
-import type { ChatAccount } from "./channel-directory";
+import { modalFieldsOf } from "./card-choices";
+import { answerer, type ChatAccount } from "./channel-directory";
 import type { ChannelHooks } from "./channel-hooks";
 
 export { FILL_IN } from "./card-choices";
@@ -32,16 +31,14 @@ export function withModals(env: Env, base: ChannelHooks, maxInputs: number): Cha
       const inputs = card ? modalFieldsOf(card, maxInputs) : null;
       return card && inputs ? { request: card.request, inputs } : null;
     },
-    async submitModal(account, ref, texts) {
-      const card = await cardOf(account, ref);
-      if (!card) return "This button is not for a card of yours.";
-      const command = modalCommandFor(card, maxInputs, texts);
-      if (!command) return "This card does not offer that choice.";
-      const outcome = await answerAsAccount(env, account, card.sessionId, command);
-      if (outcome.ok) return null;
-      // The session names the field it refused ("age: must be a number"); the form can be sent again.
-      return refusalWords(outcome.error) ?? `Not sent: ${outcome.error.message}`;
-    },
+    // The inbox checks the texts against the card's form and sends them to its session in one call.
+    submitModal: (account, ref, texts) =>
+      inboxStub(env, account.person).answerAsAccount(answerer(account), {
+        type: "modal",
+        ref,
+        maxInputs,
+        texts,
+      }),
     messageSession: (account, messageId) =>
       inboxStub(env, account.person).chatMessageSession(account.linkId, messageId),
   };

@@ -11,7 +11,7 @@ import type { SqlCounter } from "../storage/sql-counter";
 import type { ChatReminderPayload } from "./inbox-chat-reminders";
 
 /** A row taken for sending is not taken again before this, so a dying alarm never sends twice at once. */
-const LEASE_MS = 60_000;
+export const LEASE_MS = 60_000;
 /** An edit waits this long for its card's message to be posted first. */
 const WAIT_FOR_POST_MS = 5_000;
 /** Rows wait this long when the channel object could not say whether their links last. */
@@ -76,10 +76,26 @@ export class ChatSending {
     }
   }
 
+  /** Sends one row taken outside the alarm (a press's receipt) at once, settled as the alarm would; never throws. */
+  async deliverNow(
+    row: ChatDeliveryRow,
+    now: number,
+    senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
+    /** The message a receipt edits, as its caller just read it. */
+    opened?: ChatDeliveryRow,
+  ): Promise<void> {
+    try {
+      await this.deliver(row, now, senderFor, opened);
+    } catch (error) {
+      this.rows.settleAttempt(row.id, row.attempts, { retry: false, message: failureOf(error).message });
+    }
+  }
+
   private async deliver(
     row: ChatDeliveryRow,
     now: number,
     senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
+    opened?: ChatDeliveryRow,
   ): Promise<void> {
     const sender = await senderFor(row.platform);
     if (!sender)
@@ -117,9 +133,12 @@ export class ChatSending {
         );
         return this.rows.settleAttempt(row.id, row.attempts, null);
       }
-      const { receipt, opened } = JSON.parse(row.payload) as { receipt: string; opened: number };
-      const message = this.sql.one<ChatDeliveryRow>(`SELECT * FROM chat_deliveries WHERE id = ?`, opened);
-      if (message?.status === "pending") {
+      const { receipt, opened: openedId } = JSON.parse(row.payload) as { receipt: string; opened: number };
+      const message =
+        opened?.id === openedId
+          ? opened
+          : this.sql.one<ChatDeliveryRow>(`SELECT * FROM chat_deliveries WHERE id = ?`, openedId);
+      if (message?.status === "pending" && !message.message_id) {
         // The message is still on its way: edit it once it has an id (this try is not counted).
         return this.rows.postpone(row.id, now + WAIT_FOR_POST_MS);
       }

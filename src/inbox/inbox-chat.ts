@@ -2,41 +2,30 @@
 // so never posted twice), sent on the inbox's alarm as a push is (the same row shape, lease and
 // retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
 // card's receipt once the card resolves anywhere. An account has one link here at a time.
-import { pressOf, textWanted } from "../channels/card-choices";
 import { chatReceipt } from "../channels/card-receipt";
-import type { ChatSender } from "../channels/chat-sender";
 import { DeliveryRows } from "../notify/delivery-rows";
 import type { ChatPlatform } from "../protocol/channels";
 import type { InboxCard, InboxChatLink, InboxChatLinksFrame, InboxEvent } from "../protocol/inbox";
-import type {
-  ChatMessageSession,
-  ChatPressOutcome,
-  InboxChatAccount,
-} from "../session/inbox-report/inbox-rpc";
+import type { InboxChatAccount } from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
+import { ChatMessages } from "./inbox-chat-messages";
 import { dropReminders, enqueueReminders } from "./inbox-chat-reminders";
-import { ChatRetention, ERASED_PAYLOAD } from "./inbox-chat-retention";
-import { type ChatDeliveryRow, ChatSending, type ChatSendingPorts, openUrlOf } from "./inbox-chat-sending";
+import { ChatRetention } from "./inbox-chat-retention";
+import { type ChatDeliveryRow, ChatSending, type ChatSendingPorts } from "./inbox-chat-sending";
 
 /** Declared with the inbox's RPC surface, which the channel object calls with it. */
-export type { ChatPressOutcome, InboxChatAccount };
+export type { InboxChatAccount };
 
 type DeliveryRow = ChatDeliveryRow;
-
-/** A card's message as a press finds it: the card, where it was posted, what its presses gathered. */
-export interface ChatMessageOfCard {
-  card: InboxCard;
-  threadId: string;
-  messageId: string | null;
-  progress: unknown;
-}
 
 type AccountRow = { link_id: string; platform: ChatPlatform; thread_id: string };
 
 export class InboxChat {
   private readonly rows: DeliveryRows<DeliveryRow>;
-  private readonly sending: ChatSending;
+  readonly sending: ChatSending;
   readonly retention: ChatRetention;
+  /** What a press, a modal or a reply finds of a card's message (inbox-chat-messages.ts). */
+  readonly messages: ChatMessages;
   // Asked on every delivery a session makes, so kept until their table is written. `anyMessage`:
   // whether a card was ever posted to chat; without one, a resolved card has no message to edit.
   private readonly accounts: Kept<AccountRow[]>;
@@ -52,6 +41,7 @@ export class InboxChat {
     });
     this.sending = new ChatSending(sql, this.rows, (linkId) => this.removeAccount(linkId));
     this.retention = new ChatRetention(sql);
+    this.messages = new ChatMessages(sql);
     this.accounts = sql.keptUntilWritten(["chat_links"], () =>
       sql.all<AccountRow>(`SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`),
     );
@@ -205,7 +195,52 @@ export class InboxChat {
         continue;
       }
       if (opened.status !== "delivered" && opened.status !== "pending") continue;
-      const inserted = this.sql.run(
+      const receiptOf = receipt((JSON.parse(opened.payload) as InboxCard).kind);
+      const inserted = this.insertReceipt(opened, receiptOf);
+      enqueued = inserted || enqueued;
+    }
+    return enqueued;
+  }
+
+  /**
+   * Takes the edit of message `opened` to `receipt` for sending now, leased as the alarm leases a
+   * row (so the alarm only retries it, should this send fail); null when the edit is already sent
+   * or being sent. A redraw still owed to the message is dropped: its card has resolved.
+   */
+  claimReceipt(opened: DeliveryRow, receipt: string, leaseUntil: number): DeliveryRow | null {
+    this.sql.run(
+      ["chat_deliveries"],
+      `UPDATE chat_deliveries SET status = 'failed', last_error = 'resolved before sending', next_at = NULL
+       WHERE id = ? AND status = 'pending'`,
+      opened.id,
+    );
+    this.insertReceipt(opened, receipt);
+    // Whoever wrote the row (this press, or the session's report of the resolution), an edit not
+    // yet tried is taken now.
+    const row = this.sql.one<DeliveryRow>(
+      `SELECT *, platform AS channel, link_id AS target FROM chat_deliveries
+       WHERE link_id = ? AND session_id = ? AND interaction_id = ? AND change = 'resolved'
+         AND status = 'pending' AND attempts = 0`,
+      opened.link_id,
+      opened.session_id,
+      opened.interaction_id,
+    );
+    if (!row) return null;
+    this.sql.run(
+      ["chat_deliveries"],
+      `UPDATE chat_deliveries SET attempts = 1, next_at = ?, updated_at = ? WHERE id = ?`,
+      leaseUntil,
+      this.now(),
+      row.id,
+    );
+    return { ...row, attempts: 1 };
+  }
+
+  /** The row that edits message `opened` to `receipt`, unless it has one; whether it was written. */
+  private insertReceipt(opened: DeliveryRow, receipt: string): boolean {
+    const at = this.now();
+    return (
+      this.sql.run(
         ["chat_deliveries"],
         `INSERT INTO chat_deliveries (platform, link_id, thread_id, session_id, interaction_id, change, payload, status,
            attempts, next_at, created_at, updated_at)
@@ -213,19 +248,14 @@ export class InboxChat {
         opened.platform,
         opened.link_id,
         opened.thread_id,
-        sessionId,
-        interactionId,
-        JSON.stringify({
-          receipt: receipt((JSON.parse(opened.payload) as InboxCard).kind),
-          opened: opened.id,
-        }),
-        this.now(),
-        this.now(),
-        this.now(),
-      );
-      enqueued = inserted > 0 || enqueued;
-    }
-    return enqueued;
+        opened.session_id,
+        opened.interaction_id,
+        JSON.stringify({ receipt, opened: opened.id }),
+        at,
+        at,
+        at,
+      ) > 0
+    );
   }
 
   private enqueue(
@@ -254,117 +284,6 @@ export class InboxChat {
         at,
         at,
       ) > 0
-    );
-  }
-
-  /** The card a button of message `ref` stands for, when `linkId`'s account was sent it. */
-  cardOf(ref: number, linkId: string): InboxCard | null {
-    return this.messageOf(ref, linkId)?.card ?? null;
-  }
-
-  /** Message `ref` as a press of `linkId`'s account finds it; null when that account was not sent it. */
-  messageOf(ref: number, linkId: string): ChatMessageOfCard | null {
-    const row = this.sql.one<DeliveryRow>(
-      `SELECT * FROM chat_deliveries WHERE id = ? AND link_id = ? AND change = 'opened'`,
-      ref,
-      linkId,
-    );
-    // A deleted session's message keeps no card to answer.
-    if (!row || row.payload === ERASED_PAYLOAD) return null;
-    return {
-      card: JSON.parse(row.payload) as InboxCard,
-      threadId: row.thread_id,
-      messageId: row.message_id,
-      progress: row.progress === null ? null : JSON.parse(row.progress),
-    };
-  }
-
-  /**
-   * The session whose card message `messageId` (the platform's id, as its sender answered it) was
-   * sent to `linkId`'s account, with the title the inbox knows it by; null for any other message.
-   */
-  sessionOfMessage(linkId: string, messageId: string): ChatMessageSession | null {
-    const row = this.sql.one<{ session_id: string; title: string | null; agent: string }>(
-      `SELECT d.session_id, s.title, s.agent FROM chat_deliveries d JOIN sessions s ON s.session_id = d.session_id
-       WHERE d.link_id = ? AND d.message_id = ? AND d.change = 'opened' AND d.payload != ?`,
-      linkId,
-      messageId,
-      ERASED_PAYLOAD,
-    );
-    return row ? { sessionId: row.session_id, title: row.title ?? row.agent } : null;
-  }
-
-  /** The text choice `code` of message `ref` asks for first; null when it asks none (or is not offered). */
-  textWanted(ref: number, linkId: string, code: string): { prompt: string; label: string } | null {
-    const message = this.messageOf(ref, linkId);
-    return message ? textWanted(message.card, message.progress, code) : null;
-  }
-
-  /**
-   * A press of `code` (with the text it asked for) on message `ref`, read and kept in one step so
-   * two presses never lose each other's toggles: the card's command once the answer is whole.
-   */
-  press(ref: number, linkId: string, code: string, text: string | null): ChatPressOutcome {
-    const message = this.messageOf(ref, linkId);
-    if (!message) return { type: "unknown" };
-    const press = pressOf(message.card, message.progress, code, text);
-    if (press === null) return { type: "not_offered" };
-    if ("command" in press) return { type: "command", card: message.card, command: press.command };
-    // A card already resolved keeps its receipt: a late toggle must not bring its buttons back.
-    const resolved = this.sql.one<{ payload: string }>(
-      `SELECT payload FROM chat_deliveries WHERE link_id = ? AND session_id = ? AND interaction_id = ? AND change = 'resolved'`,
-      linkId,
-      message.card.sessionId,
-      message.card.interactionId,
-    );
-    if (resolved)
-      return { type: "resolved", receipt: (JSON.parse(resolved.payload) as { receipt: string }).receipt };
-    this.saveProgress(ref, linkId, press.progress);
-    return { type: "progress" };
-  }
-
-  /** Shows message `ref` again as far as its presses got; false when it could not be. */
-  async showAgain(
-    ref: number,
-    linkId: string,
-    senderFor: (platform: ChatPlatform) => Promise<ChatSender | null>,
-  ): Promise<boolean> {
-    const row = this.sql.one<DeliveryRow>(
-      `SELECT * FROM chat_deliveries WHERE id = ? AND link_id = ?`,
-      ref,
-      linkId,
-    );
-    const sender = row ? await senderFor(row.platform) : null;
-    // Read after the await: a link ended meanwhile is shown nothing.
-    const account = this.sql.one<{ origin: string }>(
-      `SELECT origin FROM chat_links WHERE link_id = ?`,
-      linkId,
-    );
-    if (!row?.message_id || row.payload === ERASED_PAYLOAD || !account || !sender) return false;
-    const card = JSON.parse(row.payload) as InboxCard;
-    const progress = row.progress === null ? null : JSON.parse(row.progress);
-    try {
-      await sender.update(row.thread_id, row.message_id, {
-        card,
-        ref,
-        openUrl: openUrlOf(account.origin, card),
-        progress,
-      });
-      return true;
-    } catch {
-      // The presses are kept: the next press shows the message again.
-      return false;
-    }
-  }
-
-  /** Keeps what message `ref`'s presses gathered so far (null: start again). */
-  saveProgress(ref: number, linkId: string, progress: unknown): void {
-    this.sql.run(
-      ["chat_deliveries"],
-      `UPDATE chat_deliveries SET progress = ? WHERE id = ? AND link_id = ? AND change = 'opened'`,
-      progress === null ? null : JSON.stringify(progress),
-      ref,
-      linkId,
     );
   }
 

@@ -1,7 +1,6 @@
 // What the channel object asks of a person's inbox about their chat accounts: which cards went to
-// which account's messages, and what a press on one comes to. Types only.
+// which account's messages, and an account's answer to one, taken to its session in one call. Types only.
 import type { ChatPlatform } from "../../protocol/channels";
-import type { SessionCommand } from "../../protocol/commands";
 import type { InboxCard } from "../../protocol/inbox";
 
 /** A chat account linked to a person, as the channel object hands it to their inbox. */
@@ -15,13 +14,23 @@ export interface InboxChatAccount {
   origin: string;
 }
 
-/** What a press on a card's message came to: a command for the card's session, or a message shown again. */
-export type ChatPressOutcome =
-  | { type: "command"; card: InboxCard; command: SessionCommand }
-  | { type: "progress" }
-  | { type: "resolved"; receipt: string }
-  | { type: "unknown" }
-  | { type: "not_offered" };
+/** The linked account an answer comes from, as the channel object verified it. */
+export interface ChatAnswerer {
+  person: string;
+  linkId: string;
+  platform: ChatPlatform;
+  accountId: string;
+  name: string;
+}
+
+/**
+ * What a linked account did to one of its cards' messages: pressed choice `code` of message `ref`
+ * (with the text it asked for), sent a modal's texts for it, or replied to the message with text.
+ */
+export type ChatAsk =
+  | { type: "press"; ref: number; code: string; text: string | null }
+  | { type: "modal"; ref: number; maxInputs: number; texts: Record<string, string> }
+  | { type: "reply"; repliedTo: string; text: string; replyId: string };
 
 /** The session a card's chat message belongs to, and the title the inbox shows it under. */
 export interface ChatMessageSession {
@@ -43,6 +52,10 @@ export interface InboxChatRpc {
     linkId: string,
     code: string,
   ): Promise<{ prompt: string; label: string } | null>;
-  /** A press on message `ref` of chat link `linkId`: the card's command once its answer is whole (src/inbox/inbox-chat.ts). */
-  chatPress(ref: number, linkId: string, code: string, text: string | null): Promise<ChatPressOutcome>;
+  /**
+   * Takes `ask` to its card's session as `account` (a device of this inbox's person), edits the
+   * message it answered to the receipt at once when the card resolved, and answers what to tell
+   * the account (null: the receipt says it). src/inbox/inbox-chat-answers.ts.
+   */
+  answerAsAccount(account: ChatAnswerer, ask: ChatAsk): Promise<string | null>;
 }

@@ -9,7 +9,7 @@ import type { DeliveryView, PushSubscriptionBody } from "../../protocol/notify";
 import type { InboxChatRpc } from "./inbox-chat";
 import type { InboxGrantsRpc, InboxPeopleRpc } from "./inbox-people";
 
-export type { ChatMessageSession, ChatPressOutcome, InboxChatAccount } from "./inbox-chat";
+export type { ChatAnswerer, ChatAsk, ChatMessageSession, InboxChatAccount } from "./inbox-chat";
 
 /** The projection the sessions feed and the person reads. */
 export interface InboxProjectionRpc {

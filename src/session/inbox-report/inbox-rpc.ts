@@ -3,8 +3,9 @@
 import type { InboxRpc } from "../../objects/contracts/inbox";
 
 export type {
+  ChatAnswerer,
+  ChatAsk,
   ChatMessageSession,
-  ChatPressOutcome,
   InboxChatAccount,
   InboxRpc,
 } from "../../objects/contracts/inbox";
