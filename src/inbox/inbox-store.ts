@@ -2,7 +2,13 @@
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
 import { ApprovalCount } from "../protocol/approval-count";
 import { CardDeadlineTerms } from "../protocol/deadline-policy";
-import type { InboxEvent, InboxSessionSummary, InboxView, OutboxBatch, OutboxEntry } from "../protocol/inbox";
+import type {
+  InboxEvent,
+  InboxSessionSummary,
+  InboxView,
+  OutboxEntry,
+  ReceivedOutboxBatch,
+} from "../protocol/inbox";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 import type { DecisionStore } from "./decision-store";
 
@@ -44,7 +50,7 @@ export class InboxStore {
    * frames of the events it appended and the highest seq it now holds. A repeated batch (the
    * session did not hear the answer and sent it again) appends nothing.
    */
-  apply(batch: OutboxBatch): { events: InboxEvent[]; frames: string[]; appliedThrough: number } {
+  apply(batch: ReceivedOutboxBatch): { events: InboxEvent[]; frames: string[]; appliedThrough: number } {
     const now = this.now();
     let applied = this.appliedSeq(batch.sessionId, now);
     const first = this.lastSeq;

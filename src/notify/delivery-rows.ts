@@ -44,6 +44,14 @@ export function retryAt(attempts: number, now: number): number | null {
   return delay === undefined ? null : now + delay;
 }
 
+/**
+ * When attempt `attempts` of a row that must arrive in the end (a session's reports to its inbox)
+ * is tried again: the same schedule, its last delay repeating.
+ */
+export function retryUntilDelivered(attempts: number, now: number): number {
+  return now + (RETRY_DELAYS_MS[attempts - 1] ?? RETRY_DELAYS_MS[RETRY_DELAYS_MS.length - 1] ?? 0);
+}
+
 export class DeliveryRows<Row extends AnyDeliveryRow> {
   /** When the next pending row is due. Asked on every re-arm of the alarm; kept until the table changes. */
   readonly earliestDue: () => number | null;

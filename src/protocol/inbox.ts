@@ -69,13 +69,34 @@ export const OutboxEntry = z.discriminatedUnion("type", [
 ]);
 export type OutboxEntry = z.infer<typeof OutboxEntry>;
 
-/** An outbox row on its way: `seq` orders one session's rows and makes applying them idempotent. */
-export const OutboxRow = z.object({ seq: z.number().int().positive(), entry: OutboxEntry });
-export type OutboxRow = z.infer<typeof OutboxRow>;
+/**
+ * An outbox row on its way: `seq` orders one session's rows and makes applying them idempotent;
+ * `entry` is the JSON text the session stored, sent as it is and parsed once, by the inbox that
+ * receives it (an OutboxEntry).
+ */
+export const OutboxRow = z.object({
+  seq: z.number().int().positive(),
+  entry: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "entry is not JSON" });
+        return z.NEVER;
+      }
+    })
+    .pipe(OutboxEntry),
+});
+/** A row as the session stores and sends it. */
+export type OutboxRow = z.input<typeof OutboxRow>;
 
 /** A batch a session delivers to its creator's inbox. */
 export const OutboxBatch = z.object({ sessionId: SessionId, rows: z.array(OutboxRow).min(1).max(200) });
-export type OutboxBatch = z.infer<typeof OutboxBatch>;
+/** A batch as the session sends it: each entry still its stored text. */
+export type OutboxBatch = z.input<typeof OutboxBatch>;
+/** A batch as the inbox applies it, each entry parsed once where it was received. */
+export type ReceivedOutboxBatch = z.output<typeof OutboxBatch>;
 
 /** The inbox's own events, with its own `seq` (the stream cursor), one per applied change. */
 export const InboxEvent = z.object({

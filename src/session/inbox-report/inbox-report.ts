@@ -1,7 +1,8 @@
 // What a session tells its creator's inbox (docs/architecture.md#the-inbox): card and status changes become outbox
-// rows in the event's own transaction; the alarm delivers them (it is a deadline source), retrying
-// later when the inbox is unreachable, so the session never waits on it.
+// rows in the event's own transaction; the alarm delivers them (it is a deadline source) as the
+// JSON stored for them, retrying on the one delivery schedule, so the session never waits on it.
 import * as z from "zod";
+import { retryUntilDelivered } from "../../notify/delivery-rows";
 import type { DeadlineSource } from "../../objects/deadline-source";
 import type { EventData, SessionEvent } from "../../protocol/events";
 import type { InboxCardData, OutboxEntry } from "../../protocol/inbox";
@@ -27,8 +28,6 @@ export const DELIVERY_DELAY_MS = 100;
 export const SUMMARY_HOLD_MS = 30_000;
 /** Rows per delivery; the alarm comes straight back for the rest. */
 const BATCH_ROWS = 100;
-/** Waits before attempts 2, 3, …; the last one repeats, since the rows must arrive eventually. */
-const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000, 600_000] as const;
 const TITLE_CHARS = 80;
 
 /** The agent an external session was created for (its meta row); other sessions run Parley's own. */
@@ -129,10 +128,11 @@ export class InboxReport implements DeadlineSource {
       const { appliedThrough } = await inbox.apply({ sessionId, rows });
       this.outbox.acknowledge(Math.min(appliedThrough, last.seq));
     } catch (error) {
+      // The one schedule of every delivery, its last delay repeating: the rows must arrive in the end.
       const attempts = (this.outbox.retry()?.attempts ?? 0) + 1;
-      const delay = RETRY_DELAYS_MS[Math.min(attempts, RETRY_DELAYS_MS.length) - 1] ?? 600_000;
-      this.outbox.setRetry({ attempts, at: now + delay });
-      console.warn(`InboxReport: delivery failed (attempt ${attempts}), retrying in ${delay} ms`, error);
+      const at = retryUntilDelivered(attempts, now);
+      this.outbox.setRetry({ attempts, at });
+      console.warn(`InboxReport: delivery failed (attempt ${attempts}), retrying in ${at - now} ms`, error);
     } finally {
       this.sending = false;
       this.state.deadlines.rearm();

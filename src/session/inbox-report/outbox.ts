@@ -1,16 +1,14 @@
 // The session's outbox: changes for its creator's inbox, written in the same transaction as the
 // event they follow, read in seq order by the delivery and deleted once the inbox confirmed them.
+// A row travels as the JSON text stored for it: the inbox parses it once, where it receives it.
 import * as z from "zod";
 import type { MetaStore } from "../../objects/meta-store";
-import { OutboxEntry, type OutboxRow } from "../../protocol/inbox";
+import type { OutboxEntry, OutboxRow } from "../../protocol/inbox";
 import { atEndOfStep, type DeferredWrites } from "../../storage/deferred-writes";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 
 const Retry = z.object({ attempts: z.number().int().positive(), at: z.number() });
 export type OutboxRetry = z.infer<typeof Retry>;
-
-/** Most entries kept unparsed for delivery (a few wait at a time; many only while the inbox fails). */
-const OWN_ENTRIES = 500;
 
 /** When the oldest waiting row, and the oldest card row (anything but a summary), were written. */
 export interface OutboxWaiting {
@@ -29,14 +27,6 @@ export class SqlOutbox implements DeferredWrites {
   // Written in one statement when the step's microtask turn ends, before anything reads the
   // table, and inside a transaction (SessionState.atomically); a rollback drops them.
   private unwritten: Array<{ type: OutboxEntry["type"]; json: string; at: number }> = [];
-  // INVARIANT: the entries this instance added, by the JSON text stored for each, until the inbox
-  // confirmed them: a row whose text is here was made from that very value and is sent without
-  // parsing it back; any other row (one an earlier instance wrote) is parsed as stored JSON is.
-  private readonly own = new Map<string, OutboxEntry>();
-  /** The text of the one summary row `own` may hold: a newer summary replaces its row. */
-  private ownSummary: string | null = null;
-  /** What the last `oldest` read, so `acknowledge` drops their texts from `own`. */
-  private lastRead: ReadonlyArray<{ seq: number; json: string }> = [];
   private readonly flushSoon = atEndOfStep(
     () => this.flush(),
     (error) => this.sql.onDeferredWriteFailure(error),
@@ -66,16 +56,10 @@ export class SqlOutbox implements DeferredWrites {
     // Only the latest summary of the session matters: an older one not yet delivered is replaced
     // (one summary row at most, by a unique index; REPLACE deletes it and inserts with a new seq).
     // A row already on its way may still arrive; the newer one follows it with a higher seq.
-    const json = JSON.stringify(entry);
     if (entry.type === "session_updated") {
       this.unwritten = this.unwritten.filter((row) => row.type !== "session_updated");
-      if (this.ownSummary !== null) this.own.delete(this.ownSummary);
-      this.ownSummary = json;
     }
-    // Bounded however the deliveries fare: past it, rows are parsed as if another instance wrote them.
-    if (this.own.size >= OWN_ENTRIES) this.own.clear();
-    this.own.set(json, entry);
-    this.unwritten.push({ type: entry.type, json, at });
+    this.unwritten.push({ type: entry.type, json: JSON.stringify(entry), at });
     this.flushSoon();
   }
 
@@ -100,22 +84,13 @@ export class SqlOutbox implements DeferredWrites {
   }
 
   discard(): void {
-    for (const row of this.unwritten) this.own.delete(row.json);
     this.unwritten = [];
   }
 
-  /** The oldest rows, in seq order. */
+  /** The oldest rows, in seq order, each entry as the JSON text stored for it. */
   oldest(limit: number): OutboxRow[] {
     this.flush();
-    const rows = this.sql.all<{ seq: number; entry: string }>(
-      `SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`,
-      limit,
-    );
-    this.lastRead = rows.map((row) => ({ seq: row.seq, json: row.entry }));
-    return rows.map((row) => ({
-      seq: row.seq,
-      entry: this.own.get(row.entry) ?? OutboxEntry.parse(JSON.parse(row.entry)),
-    }));
+    return this.sql.all<OutboxRow>(`SELECT seq, entry FROM outbox ORDER BY seq LIMIT ?`, limit);
   }
 
   size(): number {
@@ -127,7 +102,6 @@ export class SqlOutbox implements DeferredWrites {
   acknowledge(seq: number): void {
     this.flush();
     this.sql.run(["outbox"], `DELETE FROM outbox WHERE seq <= ?`, seq);
-    for (const row of this.lastRead) if (row.seq <= seq) this.own.delete(row.json);
     // Read from the kept copy: most deliveries follow no failure, and need not write.
     if (this.retry()) this.meta.delete("outbox_retry");
   }

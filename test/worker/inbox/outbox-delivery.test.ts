@@ -139,6 +139,50 @@ describe("a session's outbox", () => {
     expect(await alice.inbox()).toEqual(before);
   });
 
+  it("refuses a batch whose stored entry is no outbox entry, naming the row, and applies none of it", async () => {
+    const alice = new Person("alice.corrupt-row@example.com");
+    const session = await alice.createSession({ script: [ask("toolu_corrupt")] });
+    const device = await alice.connect(session);
+    await device.request({ type: "send_message", text: "Ask me" });
+    await device.waitForEvent("question_prompt");
+    device.close();
+    await deliverOutbox(session);
+    const before = await alice.inbox();
+    const events = await inboxEventCount(alice.email);
+
+    // A good row ahead of the bad one: the batch is refused whole.
+    const good = JSON.stringify({
+      type: "card_resolved",
+      interactionId: "toolu_corrupt",
+      outcome: "cancelled",
+      resolvedBy: null,
+      resolvedAt: 1,
+    });
+    const refusals: string[] = [];
+    for (const bad of ['{"type":"card_opened"}', "not json"]) {
+      const batch = {
+        sessionId: session.sessionId,
+        rows: [
+          { seq: 10_000, entry: good },
+          { seq: 10_001, entry: bad },
+        ],
+      };
+      refusals.push(
+        await runInDurableObject<InboxObject, string>(inboxObject(alice.email), (instance) =>
+          instance.apply(batch).then(
+            () => "applied",
+            (error: unknown) => JSON.stringify((error as { issues?: unknown }).issues ?? String(error)),
+          ),
+        ),
+      );
+    }
+    expect(refusals[0]).toContain(`"path":["rows",1,"entry","card"]`);
+    expect(refusals[1]).toContain(`"message":"entry is not JSON","path":["rows",1,"entry"]`);
+    expect(await inboxEventCount(alice.email)).toBe(events);
+    expect(await alice.inbox()).toEqual(before);
+    expect(before.cards.map((card) => card.interactionId)).toEqual(["toolu_corrupt"]);
+  });
+
   it("never makes the session wait for an unreachable inbox: the rows stay and arrive on a later alarm", async () => {
     const alice = new Person("alice.down@example.com");
     const session = await alice.createSession({ script: [ask("toolu_down"), textReply("Done.")] });

@@ -169,7 +169,7 @@ describe("a store's own writes bring what it keeps up to date", () => {
       expect(sql.statements - statements).toBe(1);
       keptMatchesFresh(sql, () => outbox.waiting(), fresh);
       const rows = outbox.oldest(10);
-      expect(rows.map((row) => row.entry)).toEqual([RESOLVED, summaryRow(12)]);
+      expect(rows.map((row) => JSON.parse(row.entry))).toEqual([RESOLVED, summaryRow(12)]);
 
       outbox.acknowledge(rows.at(-1)!.seq);
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { MetaStore } from "../../../src/objects/meta-store";
 import { DEFAULT_DEADLINE_POLICY } from "../../../src/protocol/deadline-policy";
+import { OutboxBatch } from "../../../src/protocol/inbox";
 import { SqlOutbox } from "../../../src/session/inbox-report/outbox";
 import { SqlCardDeadlines } from "../../../src/session/stores/card-deadlines";
 import {
@@ -134,34 +135,43 @@ describe("the outbox's summary", () => {
       outbox.add(RESOLVED, 11);
       outbox.add(summaryRow(12, "idle"), 12);
       const rows = outbox.oldest(10);
-      expect(rows.map((row) => row.entry.type)).toEqual(["card_resolved", "session_updated"]);
-      expect(rows[1]?.entry).toEqual(summaryRow(12, "idle"));
+      const entries = rows.map((row) => JSON.parse(row.entry) as { type: string });
+      expect(entries.map((entry) => entry.type)).toEqual(["card_resolved", "session_updated"]);
+      expect(entries[1]).toEqual(summaryRow(12, "idle"));
       expect(rows[1]!.seq).toBeGreaterThan(rows[0]!.seq);
       // The oldest waiting row decides when the delivery is due.
       expect(outbox.waiting().oldest).toBe(11);
     }));
 });
 
-describe("the outbox's own rows", () => {
-  it("go out as the values added, while rows another instance wrote, or changed behind it, are parsed", () =>
+describe("the outbox's rows on their way", () => {
+  it("go out as the JSON text stored for them, which the inbox's edge parses once and refuses when it is no entry", () =>
     withStores(({ sql, meta, outbox }) => {
       outbox.add(RESOLVED, 11);
       outbox.add(summaryRow(12), 12);
       const rows = outbox.oldest(10);
-      expect(rows[0]?.entry).toBe(RESOLVED);
+      expect(rows.map((row) => row.entry)).toEqual([
+        JSON.stringify(RESOLVED),
+        JSON.stringify(summaryRow(12)),
+      ]);
+      const batch = { sessionId: "a".repeat(32), rows };
+      expect(OutboxBatch.parse(batch).rows.map((row) => row.entry)).toEqual([RESOLVED, summaryRow(12)]);
 
-      // A new instance (the object was evicted) parses what it reads back, to the same values.
-      const after = new SqlOutbox(sql, meta).oldest(10);
-      expect(after.map((row) => row.entry)).toEqual(rows.map((row) => row.entry));
-      expect(after[0]?.entry).not.toBe(RESOLVED);
+      // A new instance (the object was evicted) sends the same text.
+      expect(new SqlOutbox(sql, meta).oldest(10)).toEqual(rows);
 
-      // A row whose stored text is not what this instance wrote is validated like any stored JSON.
+      // A row whose stored text was changed behind the session is refused where the inbox receives it.
       sql.run(
         ["outbox"],
         `UPDATE outbox SET entry = json_set(entry, '$.outcome', 'shrugged') WHERE seq = ?`,
         rows[0]!.seq,
       );
-      expect(() => outbox.oldest(10)).toThrow();
+      const changed = OutboxBatch.safeParse({ ...batch, rows: outbox.oldest(10) });
+      expect(changed.success).toBe(false);
+      expect(changed.error?.issues[0]?.path).toEqual(["rows", 0, "entry", "outcome"]);
+      sql.run(["outbox"], `UPDATE outbox SET entry = '{not json' WHERE seq = ?`, rows[0]!.seq);
+      const broken = OutboxBatch.safeParse({ ...batch, rows: outbox.oldest(10) });
+      expect(broken.error?.issues.map((issue) => issue.message)).toEqual(["entry is not JSON"]);
       outbox.acknowledge(rows[1]!.seq);
       expect(outbox.oldest(10)).toEqual([]);
     }));

@@ -102,7 +102,7 @@ describe("an outbox row storage refuses", () => {
       expect(outbox.waiting().oldest).toBe(1_000);
       await Promise.resolve();
       expect(reported).toHaveLength(1);
-      expect(outbox.oldest(10).map((row) => row.entry)).toEqual([removed]);
+      expect(outbox.oldest(10).map((row) => JSON.parse(row.entry))).toEqual([removed]);
       expect(outbox.waiting()).toEqual({ oldest: 1_000, oldestCard: 1_000 });
     });
   });
