@@ -9,9 +9,10 @@ import type { ApprovalCount } from "../protocol/approval-count";
 import type { ApprovalPolicies } from "../protocol/approval-policy";
 import { ONE_PERSON_ONLY } from "../protocol/approval-words";
 import { approverKey, Decider } from "../protocol/decider";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { SqlCounter } from "../storage/sql-counter";
 
-const Approvers = z.array(z.object({ key: z.string(), decider: Decider, at: z.number() }));
+const Approvers = lazySchema(() => z.array(z.object({ key: z.string(), decider: Decider, at: z.number() })));
 
 /**
  * Why a card needing a second person cannot get one in this deployment: without Cloudflare Access

@@ -14,6 +14,7 @@ import type { MetaStore } from "../objects/meta-store";
 import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
 import type { ExternalCommand } from "../protocol/external";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { ExternalAgentView } from "../protocol/session";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { CommandOutcome } from "./command-handler";
@@ -23,17 +24,19 @@ import type { CommandOutcome } from "./command-handler";
  * own session key, `agentKeyId` the id of the agent key that created the session (null when the
  * person's own credential did), which "this agent" grants are bound to.
  */
-export const StoredExternalAgent = z.object({
-  name: z.string(),
-  title: z.string().nullable(),
-  key: z.string().nullable(),
-  // Sessions stored before agent keys were recorded read as created without one.
-  agentKeyId: z.string().nullable().default(null),
-  /** Its working folder (the bridge's at creation, else the first a card reported); null while unknown. */
-  folder: z.string().nullable().default(null),
-  /** The label of the machine whose daemon started it; null for an agent started by other means. */
-  machine: z.string().nullable().default(null),
-});
+export const StoredExternalAgent = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    title: z.string().nullable(),
+    key: z.string().nullable(),
+    // Sessions stored before agent keys were recorded read as created without one.
+    agentKeyId: z.string().nullable().default(null),
+    /** Its working folder (the bridge's at creation, else the first a card reported); null while unknown. */
+    folder: z.string().nullable().default(null),
+    /** The label of the machine whose daemon started it; null for an agent started by other means. */
+    machine: z.string().nullable().default(null),
+  }),
+);
 export type StoredExternalAgent = z.infer<typeof StoredExternalAgent>;
 
 const AGENT_KEY = "external_agent";
@@ -110,7 +113,7 @@ export class SqlExternalKeys implements ExternalKeys {
   }
 }
 
-const StoredRun = z.object({ turnId: z.string(), nextIndex: z.number().int() });
+const StoredRun = lazySchema(() => z.object({ turnId: z.string(), nextIndex: z.number().int() }));
 
 export function progressRuns(meta: MetaStore): ProgressRunStore {
   return {

@@ -7,8 +7,9 @@ import { lazyAnthropicClient } from "../model/lazy-anthropic-client";
 import type { ModelClient } from "../model/model-client";
 import { ScriptedModelClient } from "../model/scripted-client";
 import { ScriptedReply } from "../model/scripted-reply";
+import { lazySchema } from "../protocol/lazy-schema";
 
-export const StoredScript = z.array(ScriptedReply);
+export const StoredScript = lazySchema(() => z.array(ScriptedReply));
 
 export function createModelClient(
   config: Config,

@@ -11,6 +11,7 @@ import { SqlSubscriptionStore } from "../notify/subscription-store";
 import { MetaStore } from "../objects/meta-store";
 import { DeadlinePolicies } from "../protocol/deadline-policy";
 import type { SessionEvent } from "../protocol/events";
+import { lazySchema } from "../protocol/lazy-schema";
 import type { SessionSnapshot } from "../protocol/session";
 import type { DeferredWrites } from "../storage/deferred-writes";
 import { SqlCounter } from "../storage/sql-counter";
@@ -38,7 +39,7 @@ import { SqlTranscriptStore } from "./stores/transcript-store";
 import { SqlTurnStore } from "./stores/turn-store";
 
 /** Built once: the meta store keeps a number read with the same schema. */
-const InteractionTimeoutMs = z.number().int().positive();
+const InteractionTimeoutMs = lazySchema(() => z.number().int().positive());
 
 function modelRetryOf(turn: TurnRecord | null): SessionSnapshot["modelRetry"] {
   return turn?.retry ? { attempt: turn.retry.attempt, retryAt: turn.retry.at, code: turn.retry.code } : null;

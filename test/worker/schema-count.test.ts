@@ -41,7 +41,9 @@ describe("the zod schemas an isolate builds", () => {
       await import("../../src/router/app");
       await import("../../src/session/session-object");
     });
-    expect(count).toBeLessThanOrEqual(1_200);
+    // 2 692 when every module built its schemas as it was imported; 307 on first use (mostly the
+    // tools' input schemas, which defineTool inspects when a tool is defined).
+    expect(count).toBeLessThanOrEqual(350);
   });
 
   it("are few when one session runs its first turn", { timeout: 60_000 }, async () => {
@@ -52,6 +54,8 @@ describe("the zod schemas an isolate builds", () => {
       expect((await device.request({ type: "send_message", text: "hello" })).ok).toBe(true);
       expect((await device.waitForDone()).data.stopReason).toBe("end_turn");
     });
-    expect(count).toBeLessThanOrEqual(1_000);
+    // What the turn parses and converts: the creation body, one command (its union), the tools'
+    // JSON Schemas, and the configuration's schema once per env object this runtime hands out.
+    expect(count).toBeLessThanOrEqual(1_250);
   });
 });

@@ -1,18 +1,20 @@
 // A session's model tokens per UTC day (SESSION_TOKEN_BUDGET): every model call's input and output
 // tokens, as the model reported them, are counted in `meta`; once the day's budget is spent, no
 // request may start a model call (409 budget_exhausted) and the loop ends its turn instead.
+
 import * as z from "zod";
 import type { ModelBudget } from "../../agent/model-budget";
 import { logSecurityEvent, type SecurityFields } from "../../log/security-log";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../../model/model-client";
 import type { MetaStore } from "../../objects/meta-store";
+import { Refusal } from "../../objects/refusal";
 import type { Access } from "../../protocol/access";
 import type { SessionCommand } from "../../protocol/commands";
-import { SessionRefusal } from "../session-refusal";
+import { lazySchema } from "../../protocol/lazy-schema";
 
 const DAY_MS = 86_400_000;
 const USAGE_KEY = "model_tokens";
-const DayUsage = z.object({ day: z.number().int(), tokens: z.number().int().min(0) });
+const DayUsage = lazySchema(() => z.object({ day: z.number().int(), tokens: z.number().int().min(0) }));
 
 /** Commands that start a model call: refused once the budget is spent. */
 const STARTS_A_MODEL_CALL: ReadonlySet<SessionCommand["type"]> = new Set(["send_message", "retry_now"]);
@@ -58,7 +60,7 @@ export class SessionTokenBudget implements ModelBudget {
       reason: command.type,
       status: 409,
     });
-    throw new SessionRefusal({ code: "budget_exhausted", message: refusal });
+    throw Refusal.from({ code: "budget_exhausted", message: refusal });
   }
 
   private explain(used: number): string {

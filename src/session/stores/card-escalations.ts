@@ -3,10 +3,11 @@
 // card's stored deadline policy.
 import * as z from "zod";
 import type { EscalationRung } from "../../protocol/deadline-policy";
+import { lazySchema } from "../../protocol/lazy-schema";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 
 /** When each rung that ran did, in the ladder's order. */
-const Climbed = z.array(z.number());
+const Climbed = lazySchema(() => z.array(z.number()));
 
 /** One rung that ran: the rung as the ladder says it, its place, and when. */
 export interface ClimbedRung extends EscalationRung {

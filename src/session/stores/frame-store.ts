@@ -3,6 +3,7 @@
 import * as z from "zod";
 import type { FrameRecord, FrameStore } from "../../agent/ports";
 import { AgentOutcome } from "../../protocol/agents";
+import { lazySchema } from "../../protocol/lazy-schema";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 
 type Row = {
@@ -19,7 +20,7 @@ type Row = {
 };
 
 const COLUMNS = `id, parent_frame_id, parent_tool_call_id, agent, task, depth, status, iterations, started_at, ended_at`;
-const Status = z.union([z.literal("active"), AgentOutcome]);
+const Status = lazySchema(() => z.union([z.literal("active"), AgentOutcome]));
 
 export class SqlFrameStore implements FrameStore {
   // A step asks for the top many times (each transcript read and write names its frame): kept

@@ -11,12 +11,13 @@ import {
   ShareLinkView,
 } from "../../protocol/access";
 import type { ErrorBody } from "../../protocol/errors";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_SHARE_LINKS } from "../../protocol/limits";
 
 // Stored exactly as the owner sees them in the list.
-const StoredLinks = z.array(ShareLinkView);
+const StoredLinks = lazySchema(() => z.array(ShareLinkView));
 // Which link each webhook's notices carry, by webhook URL.
-const WebhookLinks = z.record(z.string(), LinkId);
+const WebhookLinks = lazySchema(() => z.record(z.string(), LinkId));
 
 // "Last used" is for people reading a list, so it is written at most this often per link.
 const LAST_USED_RESOLUTION_MS = 60_000;

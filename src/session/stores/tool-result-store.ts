@@ -2,6 +2,7 @@
 // (so a restart can tell an interrupted run from one that never began).
 import * as z from "zod";
 import type { ToolResultRecord, ToolResultStore } from "../../agent/ports";
+import { lazySchema } from "../../protocol/lazy-schema";
 import type { KeptPerKey, SqlCounter } from "../../storage/sql-counter";
 
 type Row = {
@@ -13,8 +14,10 @@ type Row = {
   images: string | null;
 };
 
-const StoredImages = z.array(
-  z.object({ mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]), data: z.string() }),
+const StoredImages = lazySchema(() =>
+  z.array(
+    z.object({ mediaType: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]), data: z.string() }),
+  ),
 );
 
 export class SqlToolResultStore implements ToolResultStore {

@@ -4,10 +4,11 @@ import * as z from "zod";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../../model/model-client";
 import { MAIN_FRAME_ID } from "../../protocol/agents";
+import { lazySchema } from "../../protocol/lazy-schema";
 import type { KeptPerKey, SqlCounter } from "../../storage/sql-counter";
 
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.
-const Content = z.array(z.looseObject({ type: z.string() }));
+const Content = lazySchema(() => z.array(z.looseObject({ type: z.string() })));
 
 type Row = { id: number; role: string; content: string };
 

@@ -3,30 +3,33 @@
 import * as z from "zod";
 import type { EventSink, TurnRecord, TurnStore } from "../../agent/ports";
 import type { MetaStore } from "../../objects/meta-store";
+import { lazySchema } from "../../protocol/lazy-schema";
 import { PermissionMode, SessionStatus } from "../../protocol/session";
 
 /** Built once: the meta store keeps a number read with the same schema. */
-const ModelCalls = z.number().int();
+const ModelCalls = lazySchema(() => z.number().int());
 
-const TurnRecordSchema = z.object({
-  id: z.string(),
-  messageId: z.string(),
-  iterations: z.number().int(),
-  usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
-  pausedForPerson: z.boolean(),
-  callInFlight: z.boolean().default(false),
-  restarts: z.number().int().default(0),
-  retry: z
-    .object({
-      attempt: z.number().int(),
-      since: z.number(),
-      at: z.number(),
-      code: z.string(),
-      message: z.string(),
-    })
-    .optional(),
-  continuePaused: z.boolean().optional(),
-});
+const TurnRecordSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    messageId: z.string(),
+    iterations: z.number().int(),
+    usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }),
+    pausedForPerson: z.boolean(),
+    callInFlight: z.boolean().default(false),
+    restarts: z.number().int().default(0),
+    retry: z
+      .object({
+        attempt: z.number().int(),
+        since: z.number(),
+        at: z.number(),
+        code: z.string(),
+        message: z.string(),
+      })
+      .optional(),
+    continuePaused: z.boolean().optional(),
+  }),
+);
 
 export class SqlTurnStore implements TurnStore {
   constructor(
