@@ -60,6 +60,9 @@ describe.skipIf(!hasChromium)("npm run dev from a clean clone", () => {
         "--persist-to",
         join(dir, "state"),
         "--show-interactive-dev-session=false",
+        // The tree the suite's setup built (wrangler.toml without its [build] step, which
+        // `.ci/run`'s deploy dry run runs): a second build here would only repeat that one.
+        ...(process.env.PARLEY_WRANGLER_CONFIG ? ["--config", process.env.PARLEY_WRANGLER_CONFIG] : []),
       ],
       // Its own .dev.vars, so the developer's is never read or written.
       {
