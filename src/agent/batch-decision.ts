@@ -114,7 +114,14 @@ export function decideBatch(
     const outcome: BatchOutcome = { batchId: mark.id, decided: [], alreadyResolved: [], stopped: false };
     for (const record of checked.records) {
       const response = responses.get(record.id);
-      const result = answerInteraction(deps, record.id, record.kind, response, deviceId, mark, decider);
+      const result = answerInteraction(deps, {
+        interactionId: record.id,
+        kind: record.kind,
+        response,
+        deviceId,
+        batch: mark,
+        decider,
+      });
       // A card that needs several distinct approvals counts this one and waits for the rest.
       if (result.ok && result.counted) continue;
       if (result.ok) {

@@ -52,20 +52,28 @@ function resolutionOf(
   };
 }
 
+/** A person's answer to one card, as it entered the session. */
+export interface CardAnswer {
+  interactionId: string;
+  /** The kind the command addresses; null: any. */
+  kind: string | null;
+  /** The answer as sent, read by the card's kind. */
+  response: unknown;
+  /** The client's own name for the device it came from. */
+  deviceId: string | null;
+  /** Who answered, as the server knew them where the answer entered; null when unknown. */
+  decider?: Decider | null | undefined;
+  /** Marks a card decided by one "Approve all" / "Deny all". */
+  batch?: BatchMark | undefined;
+}
+
 /**
- * Applies a person's response. `expectedKind` is the kind the command addresses (null: any);
- * `batch` marks a card decided by one "Approve all" / "Deny all"; `decider` is who answered, as
- * the server knew them where the answer entered (the device id is the client's own name for itself).
+ * Applies a person's answer; the result is what it did: the resolution written (and whether it
+ * also stops the turn), an approval counted towards a card that stays open, or a precise refusal.
  */
-export function answerInteraction(
-  deps: AgentDeps,
-  id: string,
-  expectedKind: string | null,
-  raw: unknown,
-  deviceId: string | null,
-  batch?: BatchMark,
-  decider: Decider | null = null,
-): ResolveResult {
+export function answerInteraction(deps: AgentDeps, answer: CardAnswer): ResolveResult {
+  const { interactionId: id, kind: expectedKind, response: raw, deviceId, batch } = answer;
+  const decider = answer.decider ?? null;
   const answeredBy = answererName(decider);
   const record = deps.interactions.get(id);
   if (!record) return unknownInteraction(id);
@@ -107,17 +115,15 @@ export function answerInteraction(
   if (parsed.remember) deps.rules.allow(record.toolName);
   // Like the SDK's setMode: effective for the rest of this turn and the session, on every device.
   if (parsed.mode) deps.turn.setMode(parsed.mode, answeredBy);
-  const resolved = announceResolution(
-    deps,
+  const resolved = announceResolution(deps, {
     record,
-    parsed.outcome,
-    parsed.response,
-    deviceId,
-    at,
-    batch,
-    undefined,
+    outcome: parsed.outcome,
+    response: parsed.response,
+    resolvedBy: deviceId,
+    resolvedAt: at,
     decider,
-  );
+    ...(batch ? { batch } : {}),
+  });
   // "Always allow" covers this tool's later calls; cards already open (other arguments a person has
   // not read yet) stay open, and only "Approve all" decides several at once.
   markRunningWhenNobodyIsAsked(deps);
@@ -147,7 +153,7 @@ export function timeOutDue(deps: AgentDeps, now: number): number {
         markOf(deps, record.frameId),
       );
     }
-    announceResolution(deps, record, outcome, null, null, now, undefined, undefined, decider);
+    announceResolution(deps, { record, outcome, response: null, resolvedBy: null, resolvedAt: now, decider });
     count += 1;
   }
   if (count > 0) markRunningWhenNobodyIsAsked(deps);
@@ -185,7 +191,8 @@ export function cancelPending(
         markOf(deps, record.frameId),
       );
     }
-    announceResolution(deps, record, "cancelled", null, deviceId, now, undefined, undefined, decider);
+    const cancelled = { outcome: "cancelled" as const, response: null, resolvedBy: deviceId };
+    announceResolution(deps, { record, ...cancelled, resolvedAt: now, decider });
   }
 }
 
@@ -202,7 +209,8 @@ export function cancelExternal(
   const now = deps.clock.now();
   return deps.atomically(() => {
     if (!deps.interactions.resolve(record.id, "cancelled", null, withdrawnBy, now, decider)) return false;
-    announceResolution(deps, record, "cancelled", null, withdrawnBy, now, undefined, true, decider);
+    const withdrawn = { outcome: "cancelled" as const, response: null, withdrawn: true as const };
+    announceResolution(deps, { record, ...withdrawn, resolvedBy: withdrawnBy, resolvedAt: now, decider });
     return true;
   });
 }
@@ -218,19 +226,30 @@ function ownsResult(record: InteractionRecord): boolean {
 /** What announcing a resolution writes: the receipt event, and the alarm's next deadline. */
 type AnnounceDeps = Pick<AgentDeps, "kinds" | "events" | "deadlines" | "frames">;
 
-function announceResolution(
-  deps: AnnounceDeps,
-  record: InteractionRecord,
-  outcome: InteractionOutcome,
-  response: unknown,
-  resolvedBy: string | null,
-  resolvedAt: number,
-  batch?: BatchMark,
-  withdrawn?: true,
-  decider: Decider | null = null,
-): { ok: true; resolution: InteractionResolution } {
+/** One card's resolution as it was decided, after its compare-and-set won. */
+export interface Decided {
+  record: InteractionRecord;
+  outcome: InteractionOutcome;
+  response: unknown;
+  /** What the receipt names as resolving it: a device id, a grant, a withdrawing agent; null for a deadline. */
+  resolvedBy: string | null;
+  resolvedAt: number;
+  /** Who decided it, as the server knew them; null when unknown. */
+  decider: Decider | null;
+  /** A card decided by one "Approve all" / "Deny all". */
+  batch?: BatchMark;
+  /** A card its agent withdrew. */
+  withdrawn?: true;
+}
+
+/** The receipt every device is sent for `decided`: the one value announcing it writes. */
+export function receiptOf(
+  deps: Pick<AgentDeps, "kinds" | "frames">,
+  decided: Decided,
+): InteractionResolution {
+  const { record, outcome, response, resolvedBy, resolvedAt, batch, withdrawn, decider } = decided;
   const answeredBy = answererName(decider);
-  const resolution: InteractionResolution = {
+  return {
     toolCallId: record.toolCallId,
     interactionId: record.id,
     kind: record.kind,
@@ -245,6 +264,17 @@ function announceResolution(
     receipt: deps.kinds.receipt(record.kind, outcome, response),
     ...markOf(deps, record.frameId),
   };
+}
+
+/**
+ * Announces a card's resolution: its receipt becomes an `interaction_resolved` event (stored, then
+ * broadcast by the event store) and the alarm re-arms to the next deadline. Returns the receipt.
+ */
+function announceResolution(
+  deps: AnnounceDeps,
+  decided: Decided,
+): { ok: true; resolution: InteractionResolution } {
+  const resolution = receiptOf(deps, decided);
   deps.events.append("interaction_resolved", resolution);
   deps.deadlines.rearm();
   return { ok: true, resolution };
@@ -310,7 +340,8 @@ export function replyInChat(
       continue;
     if (ownsResult(record))
       recordResult(deps, record.toolCallId, record.toolName, reply.result, markOf(deps, record.frameId));
-    announceResolution(deps, record, "answered", reply.response, deviceId, at, undefined, undefined, decider);
+    const replied = { outcome: "answered" as const, response: reply.response };
+    announceResolution(deps, { record, ...replied, resolvedBy: deviceId, resolvedAt: at, decider });
     answered.push(record.toolCallId);
   }
   if (answered.length > 0) markRunningWhenNobodyIsAsked(deps);
@@ -351,5 +382,5 @@ export function resolveByGrant(
       markOf(deps, record.frameId),
     );
   }
-  return announceResolution(deps, record, outcome, response, by, at, undefined, undefined, decider);
+  return announceResolution(deps, { record, outcome, response, resolvedBy: by, resolvedAt: at, decider });
 }

@@ -141,15 +141,7 @@ export function executeCommand(
           error: { code: "unknown_command", message: `Unknown command "${command.type}"` },
         };
       }
-      const result = answerInteraction(
-        deps,
-        answer.interactionId,
-        answer.kind,
-        answer.response,
-        deviceId,
-        undefined,
-        decider,
-      );
+      const result = answerInteraction(deps, { ...answer, kind: answer.kind ?? null, deviceId, decider });
       // Reject and stop: the denial is recorded, then the turn ends instead of calling the model.
       if (result.ok && result.stopTurn) loop.cancel(deviceId, "rejected", decider);
       // A late answer may just have timed its interaction out; either way the loop has work to do.

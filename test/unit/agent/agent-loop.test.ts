@@ -26,7 +26,12 @@ describe("the agent loop on in-memory stores", () => {
     expect(h.stores.interactions.pending().map((p) => p.toolCallId)).toEqual(["toolu_w"]);
     expect(h.model.requests).toHaveLength(1);
 
-    const answer = answerInteraction(h.deps, "toolu_w", "approval", { decision: "approve" }, "phone");
+    const answer = answerInteraction(h.deps, {
+      interactionId: "toolu_w",
+      kind: "approval",
+      response: { decision: "approve" },
+      deviceId: "phone",
+    });
     expect(answer.ok).toBe(true);
     await h.loop.advance();
     expect(h.notes.get("k")?.text).toBe("v");
@@ -67,10 +72,20 @@ describe("the agent loop on in-memory stores", () => {
   it("sends every device the kind's words for how a card ended, with the resolution", async () => {
     const h = loopHarness([tools({ id: "toolu_w", name: "notes_write", input: { key: "k", text: "v" } })]);
     await h.say("save a note");
-    answerInteraction(h.deps, "toolu_w", "approval", { decision: "deny", reason: "not now" }, "phone");
+    answerInteraction(h.deps, {
+      interactionId: "toolu_w",
+      kind: "approval",
+      response: { decision: "deny", reason: "not now" },
+      deviceId: "phone",
+    });
     expect(h.eventsOf("interaction_resolved").map((e) => e.data.receipt)).toEqual(["Denied: “not now”"]);
     // A second answer loses, and is told how the card ended in the same words.
-    const late = answerInteraction(h.deps, "toolu_w", "approval", { decision: "approve" }, "laptop");
+    const late = answerInteraction(h.deps, {
+      interactionId: "toolu_w",
+      kind: "approval",
+      response: { decision: "approve" },
+      deviceId: "laptop",
+    });
     expect(late.ok ? null : late.error.resolution).toMatchObject({ receipt: "Denied: “not now”" });
   });
 
@@ -96,7 +111,14 @@ describe("the agent loop on in-memory stores", () => {
     await h.say("save a note");
     moves.length = 0;
     h.clock.now += 5_000;
-    expect(answerInteraction(h.deps, "toolu_w", "approval", { decision: "approve" }, "phone").ok).toBe(true);
+    expect(
+      answerInteraction(h.deps, {
+        interactionId: "toolu_w",
+        kind: "approval",
+        response: { decision: "approve" },
+        deviceId: "phone",
+      }).ok,
+    ).toBe(true);
     await h.loop.advance();
     // The tool ran and the model was called again in passes a moment apart: one move, then the
     // turn's end clears it.

@@ -77,7 +77,12 @@ describe("a delegation beside a sibling's open card", () => {
       [text("Which version?"), tools(complete("toolu_c", "3.13 it is"))],
       [text("Noted, and the researcher says 3.13.")],
     );
-    const approved = answerInteraction(h.deps, "toolu_w", "approval", { decision: "approve" }, "laptop");
+    const approved = answerInteraction(h.deps, {
+      interactionId: "toolu_w",
+      kind: "approval",
+      response: { decision: "approve" },
+      deviceId: "laptop",
+    });
     expect(approved.ok && approved.resolution).toMatchObject({ outcome: "approved", frameId: MAIN_FRAME_ID });
     await h.loop.advance();
     // Approved while its agent is not on top: it runs when main resumes, before main's next call.
@@ -110,7 +115,12 @@ describe("a delegation beside a sibling's open card", () => {
     // main is on top again, so its own question reads the next chat message.
     expect(chatAnswersACard(h.deps)).toBe(true);
 
-    answerInteraction(h.deps, "toolu_q", "question", { answers: { "Which one?": "B" } }, "phone");
+    answerInteraction(h.deps, {
+      interactionId: "toolu_q",
+      kind: "question",
+      response: { answers: { "Which one?": "B" } },
+      deviceId: "phone",
+    });
     await h.loop.advance();
     expect(resultsIn(h.model.requests[2]?.messages.at(-1)).map((r) => r.tool_use_id)).toEqual([
       "toolu_q",
@@ -149,7 +159,12 @@ describe("a delegation beside a sibling's open card", () => {
     });
     expect(h.model.requests).toHaveLength(3);
 
-    answerInteraction(h.deps, "toolu_q", "question", { answers: { "Which version?": "B" } }, "phone");
+    answerInteraction(h.deps, {
+      interactionId: "toolu_q",
+      kind: "question",
+      response: { answers: { "Which version?": "B" } },
+      deviceId: "phone",
+    });
     await h.loop.advance();
     expect(h.notes.get("k")).toBeNull();
     const main = h.model.requests[4];
@@ -190,7 +205,12 @@ describe("a delegation beside a sibling's open card", () => {
     expect(h.stores.interactions.get("toolu_w")?.status).toBe("pending");
     expect(h.stores.turn.status()).toBe("awaiting_input");
     expect(h.model.requests).toHaveLength(2);
-    answerInteraction(h.deps, "toolu_w", "approval", { decision: "deny" }, "phone");
+    answerInteraction(h.deps, {
+      interactionId: "toolu_w",
+      kind: "approval",
+      response: { decision: "deny" },
+      deviceId: "phone",
+    });
     await h.loop.advance();
     expect(resultsIn(h.model.requests[2]?.messages.at(-1)).map((r) => [r.tool_use_id, r.is_error])).toEqual([
       ["toolu_w", true],
@@ -235,7 +255,12 @@ describe("a delegation beside a sibling's open card", () => {
     expect(h.eventsOf("approval_required")[0]?.data).toMatchObject(main);
     expect(h.eventsOf("question_prompt")[0]?.data).toMatchObject(mark);
     expect(h.eventsOf("turn_started")[0]?.data).toMatchObject(main);
-    answerInteraction(h.deps, "toolu_w", "approval", { decision: "deny" }, "phone");
+    answerInteraction(h.deps, {
+      interactionId: "toolu_w",
+      kind: "approval",
+      response: { decision: "deny" },
+      deviceId: "phone",
+    });
     expect(h.eventsOf("interaction_resolved")[0]?.data).toMatchObject(main);
     expect(h.eventsOf("tool_result").at(-1)?.data).toMatchObject({ toolCallId: "toolu_w", ...main });
   });

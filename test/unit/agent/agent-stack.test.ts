@@ -229,7 +229,12 @@ describe("the agent stack", () => {
     expect(h.stores.queue.size()).toBe(1);
 
     expect(
-      answerInteraction(h.deps, "toolu_q", "question", { answers: { "Which version?": "3.13" } }, "phone").ok,
+      answerInteraction(h.deps, {
+        interactionId: "toolu_q",
+        kind: "question",
+        response: { answers: { "Which version?": "3.13" } },
+        deviceId: "phone",
+      }).ok,
     ).toBe(true);
     await h.loop.advance();
     const child = h.model.requests[2];

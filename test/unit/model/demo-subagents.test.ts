@@ -39,9 +39,14 @@ describe("the demo model's subagent tour", () => {
     expect(question?.request).toEqual({ questions: [DEMO_RESEARCH_QUESTION] });
 
     const answers = { [DEMO_RESEARCH_QUESTION.question]: "Overview" };
-    expect(answerInteraction(h.deps, question?.toolCallId ?? "", "question", { answers }, "phone").ok).toBe(
-      true,
-    );
+    expect(
+      answerInteraction(h.deps, {
+        interactionId: question?.toolCallId ?? "",
+        kind: "question",
+        response: { answers },
+        deviceId: "phone",
+      }).ok,
+    ).toBe(true);
     await h.loop.advance();
     expect(h.stores.turn.status()).toBe("idle");
     expect(spoken(h)).toContain("You're talking to me, the researcher, now");
@@ -50,7 +55,12 @@ describe("the demo model's subagent tour", () => {
     expect(h.stores.frames.stack().map((f) => f.agent)).toEqual(["researcher", "note-keeper"]);
     const [approval] = h.stores.interactions.pending();
     expect(approval).toMatchObject({ kind: "approval", toolName: "notes_write" });
-    answerInteraction(h.deps, approval?.toolCallId ?? "", "approval", { decision: "approve" }, "laptop");
+    answerInteraction(h.deps, {
+      interactionId: approval?.toolCallId ?? "",
+      kind: "approval",
+      response: { decision: "approve" },
+      deviceId: "laptop",
+    });
     await h.loop.advance();
 
     expect(h.notes.get("research")?.text).toBe("Focus: Overview. The person said: “It runs on the edge”.");
@@ -67,13 +77,12 @@ describe("the demo model's subagent tour", () => {
   it("carries on when the person ends the researcher, and still offers the classic tour otherwise", async () => {
     const h = demoHarness();
     await h.say("research something");
-    answerInteraction(
-      h.deps,
-      h.stores.interactions.pending()[0]?.toolCallId ?? "",
-      "question",
-      { answers: { [DEMO_RESEARCH_QUESTION.question]: "Details" } },
-      null,
-    );
+    answerInteraction(h.deps, {
+      interactionId: h.stores.interactions.pending()[0]?.toolCallId ?? "",
+      kind: "question",
+      response: { answers: { [DEMO_RESEARCH_QUESTION.question]: "Details" } },
+      deviceId: null,
+    });
     await h.loop.advance();
     h.loop.endAgent(null);
     await h.loop.advance();
