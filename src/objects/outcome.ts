@@ -1,19 +1,13 @@
 // What a Durable Object's RPC method answers: its typed result, or the refusal the Worker turns into
 // an error response. `unwrap` is the one way a caller reads a result, so no caller casts one.
 import type { ErrorBody } from "../protocol/errors";
+import { Refusal } from "./refusal";
 
 export type Outcome<T = unknown> = { ok: true; result: T } | { ok: false; error: ErrorBody };
 
-/** A refused outcome, thrown by `unwrap`; the Worker's one error handler answers its body. */
-export class Refused extends Error {
-  constructor(readonly body: ErrorBody) {
-    super(body.message);
-  }
-}
-
-/** The outcome's result; throws Refused with the object's error body when it was refused. */
+/** The outcome's result; throws the Refusal of the object's error body when it was refused. */
 export function unwrap<T>(outcome: Outcome<T>): T {
-  if (!outcome.ok) throw new Refused(outcome.error);
+  if (!outcome.ok) throw Refusal.from(outcome.error);
   return outcome.result;
 }
 

@@ -6,7 +6,6 @@ import { secureHeaders } from "hono/secure-headers";
 import { logSecurityEvent } from "../log/security-log";
 import { selectMcpServers } from "../mcp/mcp-config";
 import { ScriptedReply } from "../model/scripted-reply";
-import { Refused } from "../objects/outcome";
 import { describeZodError } from "../protocol/errors";
 import { CreateSessionBody, type CreateSessionResponse } from "../protocol/http";
 import type { NotifyInfo } from "../protocol/notify";
@@ -239,12 +238,11 @@ app.all("/api/*", () => {
 });
 
 app.onError((thrown, c) => {
-  // An object's refusal read through `unwrap` answers as the route's own HttpError would.
-  const error = thrown instanceof Refused ? HttpError.from(thrown.body) : thrown;
-  if (error instanceof HttpError) {
-    const wait = error.extra.retryAfterSeconds;
-    return c.json(error.toBody(), error.status as 400, wait ? { "retry-after": String(wait) } : {});
+  // The one refusal, whether a route threw it or `unwrap` read it from an object's answer.
+  if (thrown instanceof HttpError) {
+    const wait = thrown.extra.retryAfterSeconds;
+    return c.json(thrown.toBody(), thrown.status as 400, wait ? { "retry-after": String(wait) } : {});
   }
-  console.error("Parley request failed", error);
+  console.error("Parley request failed", thrown);
   return c.json({ error: { code: "internal", message: "Internal error" } }, 500);
 });

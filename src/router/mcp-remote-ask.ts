@@ -7,7 +7,7 @@ import type { CardLine, KeyedCard } from "../bridge/card-wait";
 import { askClaude } from "../bridge/claude-ask";
 import type { PermissionDecision } from "../bridge/claude-decision";
 import type { Outcome } from "../objects/outcome";
-import type { ErrorBody } from "../protocol/errors";
+import { Refusal } from "../objects/refusal";
 import type { ExternalInteraction, OpenedInteraction } from "../protocol/external";
 
 /** The session as the endpoint reaches it: each call may go to a fresh stub. */
@@ -44,13 +44,6 @@ const realPause = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 class SessionLost extends Error {}
 
-/** The session answered with an error: the request is refused, not lost. */
-class SessionRefused extends Error {
-  constructor(readonly error: ErrorBody) {
-    super(error.message);
-  }
-}
-
 /** The client gave up on the call; the card stays open. */
 class CallCancelled extends Error {}
 
@@ -69,7 +62,8 @@ async function reach<T>(
       await pause(delay);
       continue;
     }
-    if (!outcome.ok) throw new SessionRefused(outcome.error);
+    // The session answered with an error: the request is refused, not lost.
+    if (!outcome.ok) throw Refusal.from(outcome.error);
     return outcome.result;
   }
 }
@@ -107,8 +101,8 @@ export async function askRemotely(
     });
     return { decision };
   } catch (error) {
-    if (error instanceof SessionRefused) {
-      const { code, message } = error.error;
+    if (error instanceof Refusal) {
+      const { code, message } = error;
       return {
         decision: {
           behavior: "deny",

@@ -5,6 +5,7 @@
 // this session alone decides what that actor may do here.
 
 import { answerableFromNotification } from "../notify/push-actions";
+import { Refusal } from "../objects/refusal";
 import { SpentTickets } from "../objects/spent-tickets";
 import { approverAnswerRefusal } from "../people/approver-answer";
 import type { Access, LinkRole, ShareLinkView } from "../protocol/access";
@@ -14,7 +15,7 @@ import type { Decider, DeviceKind } from "../protocol/decider";
 import { PLATFORM_NAMES } from "../protocol/platform-names";
 import type { CommandOutcome } from "./command-handler";
 import { addLink, type LinkAdminHost, revokeLink } from "./link-admin";
-import { refuse, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
+import { refuse, UNKNOWN_SESSION } from "./session-refusal";
 
 /**
  * Who acts from the inbox: the person in person, the person from a notification's action (`push`,
@@ -153,7 +154,7 @@ export function guardInboxActor(
   actor: InboxActor,
   command: SessionCommand | null,
 ): void {
-  if (!host.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+  if (!host.exists()) throw Refusal.from(UNKNOWN_SESSION);
   const creator = host.state.creator();
   if (creator === null) refuse("unknown_session", "No such session");
   if (creator !== actor.person) refuse("forbidden", "This session belongs to another person");

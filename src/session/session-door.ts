@@ -1,6 +1,7 @@
 // The one door every command enters a session by, whichever transport carried it (an HTTP route, a
 // socket frame, the person's inbox or a chat account): the guard, the budget, the grants and the
 // command, in that order and in this one place; each transport maps the one outcome to its reply.
+import { Refusal } from "../objects/refusal";
 import { socketTag } from "../objects/socket-access";
 import type { Access } from "../protocol/access";
 import type { SessionCommand } from "../protocol/commands";
@@ -12,7 +13,7 @@ import type { CommandOutcome } from "./command-handler";
 import { guardInboxActor, type InboxActor, inboxAllowance, inboxEntrance } from "./inbox-actions";
 import { type AdmittedCommand, runSessionCommand } from "./session-command";
 import { guardCommand, logIdsOf } from "./session-gate";
-import { answer, SessionRefusal } from "./session-refusal";
+import { answer } from "./session-refusal";
 import type { SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
 
@@ -81,7 +82,7 @@ export class SessionDoor {
       return { ...inboxEntrance(entrant.actor), bucket: inboxAllowance(entrant.actor) };
     }
     const refused = this.host.gate(entrant.access);
-    if (refused) throw new SessionRefusal(refused);
+    if (refused) throw Refusal.from(refused);
     const { access, deviceId } = entrant;
     // A socket's frames spent the socket's own allowance before they were read.
     if (entrant.via === "socket")

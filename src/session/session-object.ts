@@ -6,6 +6,7 @@ import type { SessionRpc } from "../objects/contracts/session";
 import { EventStreams } from "../objects/event-streams";
 import type { Outcome } from "../objects/outcome";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
+import { Refusal } from "../objects/refusal";
 import { ReplayBudget } from "../objects/replay-budget";
 import { readAttachment } from "../objects/socket-access";
 import { type Access, OWNER, type ShareLinkView } from "../protocol/access";
@@ -30,7 +31,7 @@ import { exportSession } from "./session-export";
 import { admit, logIdsOf } from "./session-gate";
 import type { SessionInsides } from "./session-insides";
 import { sessionNotifier } from "./session-notifier";
-import { answer, SessionRefusal, UNKNOWN_SESSION } from "./session-refusal";
+import { answer, UNKNOWN_SESSION } from "./session-refusal";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
 import type { SessionInit, SessionStats } from "./session-types";
@@ -305,7 +306,7 @@ export class SessionObject extends ParleyObject implements SessionRpc {
   /** For the Worker's own calls, which no credential makes: the session must exist. */
   private ifExists<T>(work: () => Outcome<T>): Promise<Outcome<T>> {
     return answer(() => {
-      if (!this.exists()) throw new SessionRefusal(UNKNOWN_SESSION);
+      if (!this.exists()) throw Refusal.from(UNKNOWN_SESSION);
       return work();
     });
   }
@@ -314,7 +315,7 @@ export class SessionObject extends ParleyObject implements SessionRpc {
   private guard<T>(access: Access, work: () => Outcome<T> | Promise<Outcome<T>>): Promise<Outcome<T>> {
     return answer(() => {
       const refused = this.gate(access);
-      if (refused) throw new SessionRefusal(refused);
+      if (refused) throw Refusal.from(refused);
       return work();
     });
   }

@@ -1,19 +1,12 @@
-// How the object says no to the Worker: an entry point throws a SessionRefusal and the one guard
-// that opens every RPC method turns it into `{ ok: false, error }`, so error bodies are built here.
+// How a session's entry points say no to the Worker: they throw the one Refusal
+// (src/objects/refusal.ts), and the guard that opens every RPC method turns it into
+// `{ ok: false, error }`, which a socket sends on as its error frame.
 
 import type { Outcome } from "../objects/outcome";
+import { Refusal } from "../objects/refusal";
 import type { ErrorBody } from "../protocol/errors";
 
-export class SessionRefusal extends Error {
-  constructor(readonly body: ErrorBody) {
-    super(body.message);
-  }
-}
-
-/** Stops the entry point with this refusal. */
-export function refuse(code: ErrorBody["code"], message: string): never {
-  throw new SessionRefusal({ code, message });
-}
+export { refuse } from "../objects/refusal";
 
 export const UNKNOWN_SESSION: ErrorBody = { code: "unknown_session", message: "No such session" };
 
@@ -25,7 +18,7 @@ export async function answer<T>(work: () => Outcome<T> | Promise<Outcome<T>>): P
   try {
     return await work();
   } catch (error) {
-    if (error instanceof SessionRefusal) return { ok: false, error: error.body };
+    if (error instanceof Refusal) return { ok: false, error: error.body };
     throw error;
   }
 }

@@ -3,9 +3,9 @@
 // HTTP routes are no way around the socket limit and the inbox never spends the owner's allowance.
 import type { Config } from "../../config";
 import { logSecurityEvent } from "../../log/security-log";
+import { Refusal } from "../../objects/refusal";
 import { socketTag } from "../../objects/socket-access";
 import type { Access } from "../../protocol/access";
-import { SessionRefusal } from "../session-refusal";
 import { CommandBuckets } from "./socket-budget";
 
 export class HttpCommandBudget {
@@ -29,7 +29,7 @@ export class HttpCommandBudget {
     const retryAfterSeconds = this.buckets.take(bucket);
     if (retryAfterSeconds === 0) return;
     logSecurityEvent("rate_limited", { ...logIds, reason: "http_commands", status: 429 });
-    throw new SessionRefusal({
+    throw Refusal.from({
       code: "rate_limited",
       message: `Too many commands with this token; retry in ${retryAfterSeconds} s`,
       retryAfterSeconds,

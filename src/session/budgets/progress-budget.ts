@@ -1,10 +1,10 @@
 // Progress events per credential: one bucket for the owner's token and one per link, counted in
 // events (a post carries up to 50) and shared by the socket and HTTP, so neither is a way around it.
 import { logSecurityEvent } from "../../log/security-log";
+import { Refusal } from "../../objects/refusal";
 import { socketTag } from "../../objects/socket-access";
 import type { Access } from "../../protocol/access";
 import { PROGRESS_EVENT_BURST, PROGRESS_EVENTS_PER_SECOND } from "../../protocol/limits";
-import { SessionRefusal } from "../session-refusal";
 import { CommandBuckets } from "./socket-budget";
 
 export class ProgressBudget {
@@ -26,7 +26,7 @@ export class ProgressBudget {
     const retryAfterSeconds = this.buckets.take(socketTag(access), events);
     if (retryAfterSeconds === 0) return;
     logSecurityEvent("rate_limited", { ...logIds, reason: "progress_events", status: 429 });
-    throw new SessionRefusal({
+    throw Refusal.from({
       code: "rate_limited",
       message: `Too much progress posted with this token; retry in ${retryAfterSeconds} s`,
       retryAfterSeconds,

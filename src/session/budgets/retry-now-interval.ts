@@ -3,8 +3,8 @@
 import * as z from "zod";
 import { logSecurityEvent, type SecurityFields } from "../../log/security-log";
 import type { MetaStore } from "../../objects/meta-store";
+import { Refusal } from "../../objects/refusal";
 import { RETRY_NOW_MIN_INTERVAL_MS } from "../../protocol/limits";
-import { SessionRefusal } from "../session-refusal";
 
 const LAST_RETRY_NOW = "retry_now_at";
 
@@ -14,7 +14,7 @@ export function refuseEarlyRetryNow(meta: MetaStore, now: number, logIds: Securi
   if (last === null || now - last >= RETRY_NOW_MIN_INTERVAL_MS) return;
   logSecurityEvent("rate_limited", { ...logIds, reason: "retry_now_interval" });
   const retryAfterSeconds = Math.max(1, Math.ceil((last + RETRY_NOW_MIN_INTERVAL_MS - now) / 1000));
-  throw new SessionRefusal({
+  throw Refusal.from({
     code: "rate_limited",
     message: `retry_now was used ${Math.floor((now - last) / 1000)} s ago; it may be used once every ${RETRY_NOW_MIN_INTERVAL_MS / 1000} s (retry in ${retryAfterSeconds} s)`,
     retryAfterSeconds,

@@ -2,7 +2,8 @@
 // and `checked` holds a command's result to the schema of what that command answers.
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { checked, Refused, unwrap } from "../../../src/objects/outcome";
+import { checked, unwrap } from "../../../src/objects/outcome";
+import { Refusal } from "../../../src/objects/refusal";
 
 describe("unwrap", () => {
   it("answers the result of an outcome that succeeded", () => {
@@ -17,8 +18,8 @@ describe("unwrap", () => {
     } catch (caught) {
       thrown = caught;
     }
-    expect(thrown).toBeInstanceOf(Refused);
-    expect(thrown).toMatchObject({ body: error });
+    expect(thrown).toBeInstanceOf(Refusal);
+    expect((thrown as Refusal).body).toEqual(error);
   });
 });
 
