@@ -18,7 +18,7 @@ import { agentKeyRoutes } from "./agent-key-routes";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";
 import { channelRoutes, channelWebhookRoutes } from "./channel-routes";
-import { configFor } from "./config-guard";
+import { requestConfig } from "./config-guard";
 import { checkTicket, ticketRoutes } from "./connection-ticket";
 import { refuseCrossSite } from "./cross-site-guard";
 import { decisionRoutes } from "./decision-routes";
@@ -60,7 +60,7 @@ app.use(
 app.use("/api/*", refuseCrossSite);
 
 app.use("/api/*", async (c, next) => {
-  const config = configFor(c.env, c.req.raw);
+  const config = requestConfig(c.env, c.req.raw);
   if (!warnedOpen && !config.gatewayToken && !config.access) {
     warnedOpen = true;
     console.warn(

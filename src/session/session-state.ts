@@ -9,6 +9,7 @@ import type { ModelClient } from "../model/model-client";
 import { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
 import { MetaStore } from "../objects/meta-store";
+import { ObjectClock } from "../objects/object-clock";
 import { DeadlinePolicies } from "../protocol/deadline-policy";
 import type { SessionEvent } from "../protocol/events";
 import { lazySchema } from "../protocol/lazy-schema";
@@ -81,7 +82,8 @@ export class SessionState {
     broadcast: (frame: string) => number,
     afterAppend?: (event: SessionEvent) => void,
     retentionMs = DEFAULT_RETENTION_MS,
-    readonly clock: Clock = { now: () => Date.now() },
+    // The object passes its own; a store built alone (a test) gets one of the same kind.
+    readonly clock: Clock = new ObjectClock(),
   ) {
     const now = () => clock.now();
     migrate(storage.sql);
