@@ -45,6 +45,7 @@ export function buildInboxParts(
     now: clock.now,
     linkIsLive: (linkId) => links.isLive(linkId),
     waiting: () => store.openCards(),
+    rearm: () => deadlines.rearm(),
   });
   const chat = new InboxChat(sql, clock.now);
   const emails = new InboxEmail({

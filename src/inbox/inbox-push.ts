@@ -1,7 +1,8 @@
 // "Notify this device" for a whole inbox: devices subscribe once with the person's inbox, and each
 // card that opens in any of the person's sessions is pushed once to each of them. Deliveries are
-// rows sent on the inbox's one alarm, retried and settled by the same Notifier as a session's. An
-// approval one answer decides carries Approve and Deny with a single-use answer token.
+// rows sent at once after the delivery that stored them, retried on the inbox's one alarm and
+// settled by the same Notifier as a session's. An approval one answer decides carries Approve and
+// Deny with a single-use answer token.
 import type { Config } from "../config";
 import { openedNotice } from "../notify/card-notice";
 import { SqlDeliveryStore } from "../notify/delivery-store";
@@ -30,6 +31,8 @@ export interface InboxPushDeps {
   waiting(): number;
   /** False once inbox link `linkId` was revoked or expired: its devices get no more pushes. */
   linkIsLive(linkId: string): boolean;
+  /** Moves the inbox's one alarm to the earliest due row, after an attempt settled rows. */
+  rearm(): void;
 }
 
 export class InboxPush {
@@ -52,7 +55,7 @@ export class InboxPush {
       linkIsLive: deps.linkIsLive,
       now: deps.now,
       isConnected: () => false,
-      rearm: () => {},
+      rearm: deps.rearm,
       pushExtras: (notice, device) => this.extrasFor(notice, device),
     });
   }
@@ -125,7 +128,10 @@ export class InboxPush {
     this.subscriptions.deleteByLink(linkId);
   }
 
-  /** Enqueues one push per subscribed device for each card that opened; true when any was. */
+  /**
+   * Enqueues one push per subscribed device for each card that opened (never for a card whose
+   * terms changed: a device was told once), sent once the delivery is stored; true when any was.
+   */
   onApplied(events: readonly InboxEvent[]): boolean {
     if (!this.deps.config.push) return false;
     const devices = this.subscriptions.deviceIds();
@@ -144,6 +150,7 @@ export class InboxPush {
       for (const deviceId of devices) this.deliveries.enqueue("push", deviceId, notice);
       enqueued = true;
     }
+    if (enqueued) this.notifier.sendSoon();
     return enqueued;
   }
 

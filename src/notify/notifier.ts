@@ -1,5 +1,6 @@
 // Notifications as side effects of stored events: a card event enqueues one delivery row per
-// subscribed device and one for the webhook; the alarm sends what is due and schedules retries.
+// subscribed device and one for the webhook, sent at once after the step that stored them; the
+// alarm sends what that attempt did not settle, and the retries.
 import type { Config } from "../config";
 import type { KindSummary } from "../interactions/define-interaction";
 import { logSecurityEvent } from "../log/security-log";
@@ -50,7 +51,29 @@ export interface NotifierDeps {
 }
 
 export class Notifier {
+  // INVARIANT: true while an attempt at the rows just stored is queued. Losing it (an eviction)
+  // loses nothing: the rows are stored and due, and the alarm, armed with them, sends them.
+  private sendQueued = false;
+
   constructor(private readonly deps: NotifierDeps) {}
+
+  /**
+   * Sends the rows stored by the current step once it is done (its transaction committed), without
+   * waiting for the alarm: the lease keeps the alarm from sending them too, and is what the alarm
+   * retries when this attempt does not settle. Never throws.
+   */
+  sendSoon(): void {
+    if (this.sendQueued) return;
+    this.sendQueued = true;
+    // A task later, not a microtask: the step's writes and its transaction end first, and a row a
+    // rollback dropped is never read.
+    setTimeout(() => {
+      this.sendQueued = false;
+      this.deliverDue(this.deps.now())
+        .then(() => this.deps.rearm())
+        .catch((error: unknown) => console.error("Notifier.sendSoon failed", error));
+    }, 0);
+  }
 
   /** Called after each event is stored: enqueues deliveries for card changes. Never throws. */
   onEvent(event: SessionEvent): void {
@@ -93,7 +116,9 @@ export class Notifier {
     if (this.deps.config.webhook) {
       this.deps.deliveries.enqueue("webhook", new URL(this.deps.config.webhook.url).origin, notice);
     }
+    // Armed in the step's own transaction: the alarm is the rows' retry if the attempt never runs.
     this.deps.rearm();
+    this.sendSoon();
   }
 
   /**

@@ -26,15 +26,19 @@ function subscription(host: string, keys: { p256dh: string; auth: string }) {
 }
 
 /**
- * The pushes that reached `host` once there are `count`. The inbox's rows are due at once, so its
- * own alarm may already be sending them (and loading the push library) when the test runs it.
+ * The pushes that reached `host` once there are `count`. The inbox sends its rows at once, once the
+ * delivery that stored them is done, so that attempt may still be on its way (loading the push
+ * library first) when the test runs the alarm, which then finds them leased and waits for nothing.
  */
 async function pushesTo(person: Person, host: string, count: number) {
   await expect
-    .poll(async () => {
-      await runDurableObjectAlarm(inboxObject(person.email));
-      return (await sentTo(host)).length;
-    })
+    .poll(
+      async () => {
+        await runDurableObjectAlarm(inboxObject(person.email));
+        return (await sentTo(host)).length;
+      },
+      { timeout: 10_000 },
+    )
     .toBeGreaterThanOrEqual(count);
   return sentTo(host);
 }
