@@ -79,15 +79,18 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     );
   }
 
-  /** Audits each device in turn (the order of `DEVICES`) and reports every failing one together. */
+  /**
+   * Audits every device at once (each page has a renderer of its own) and reports every failing one
+   * together, in the order of `DEVICES`.
+   */
   async function auditAll(pages: Page[], label: string, except: string[] = []): Promise<void> {
     const names = Object.keys(DEVICES);
-    const failures: string[] = [];
-    for (const [i, page] of pages.entries()) {
-      await expectNoViolations(page, `${label} on the ${names[i]}`, { except }).catch((error: Error) =>
-        failures.push(error.message),
-      );
-    }
+    const outcomes = await Promise.allSettled(
+      pages.map((page, i) => expectNoViolations(page, `${label} on the ${names[i]}`, { except })),
+    );
+    const failures = outcomes.flatMap((outcome) =>
+      outcome.status === "rejected" ? [(outcome.reason as Error).message] : [],
+    );
     if (failures.length > 0) throw new Error(failures.join("\n\n"));
   }
 
