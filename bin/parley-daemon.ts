@@ -4,7 +4,7 @@
 // revoked. Exit codes: 2 for bad flags or config, 1 once the key is revoked, 0 on SIGINT/SIGTERM.
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { AGENT_KEY_PREFIX } from "../src/protocol/agent-keys";
+import { AGENT_KEY_PREFIX } from "../src/protocol/agent-key-words";
 import { MachineStop } from "../src/protocol/machines";
 import { fail } from "./bridge-options";
 import { helloOf, readDaemonConfig } from "./daemon/daemon-config";

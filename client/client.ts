@@ -1,9 +1,16 @@
 // The typed client the package exports as `parley/client`: the page's connection logic (cursor,
-// resends, pings), the HTTP calls, the protocol's schemas and types, and what every bridge shares
+// resends, pings), the HTTP calls, the protocol's types and words, and what every bridge shares
 // (the card key, the one wait). Runs in browsers and in Node 22 (which has a global WebSocket).
 export { cardKey, externalKey } from "../src/bridge/card-key";
 export { type CardLine, type CardWaitOptions, type KeyedCard, waitForCard } from "../src/bridge/card-wait";
-export * from "../src/protocol/index";
+// The protocol's types, and its words (names, limits, pure folds of its data): no schema. A host
+// that wants to validate what it receives imports the schemas from the protocol itself.
+export type * from "../src/protocol/index";
+export * from "../src/protocol/limits";
+export * from "../src/protocol/outcome-words";
+export * from "../src/protocol/platform-names";
+export * from "../src/protocol/prompt-event";
+export * from "../src/protocol/text-merge";
 export { type AgentReach, agentLine } from "./agent-line";
 export { followMessages, type MessageStreamOptions, type ReadMessages } from "./agent-messages";
 export {

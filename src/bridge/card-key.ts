@@ -1,6 +1,6 @@
 // The one way a bridge turns an agent's own id into a Parley key (a session's or a card's), so a
 // bridge that crashed, reconnected or retried finds the same session and the same card again.
-import { MAX_EXTERNAL_KEY_CHARS } from "../protocol/external";
+import { MAX_EXTERNAL_KEY_CHARS } from "../protocol/limits";
 
 /** An agent's id as a Parley key: printable ASCII without spaces, at most 200 characters. */
 export function externalKey(id: string): string {

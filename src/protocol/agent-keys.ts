@@ -4,12 +4,6 @@ import * as z from "zod";
 import { MAX_LINK_LABEL_CHARS, MAX_LINK_TTL_MS } from "./access";
 import { lazySchema } from "./lazy-schema";
 
-/** Every agent key starts with this, so any client tells one apart without asking the server. */
-export const AGENT_KEY_PREFIX = "pak_";
-
-/** `pak_<person, base64url>.<key id>.<secret, base64url>`. */
-export const AGENT_KEY_SHAPE = /^pak_([A-Za-z0-9_-]{1,700})\.([0-9a-f]{32})\.([A-Za-z0-9_-]{43})$/;
-
 export const AgentKeyId = lazySchema(() =>
   z.string().regex(/^[0-9a-f]{32}$/, "an agent key id is 32 hex characters"),
 );

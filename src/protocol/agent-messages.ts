@@ -2,8 +2,8 @@
 // what its bridge reads with a long-poll, the acknowledgement it sends once the agent has a message,
 // and the socket command of that acknowledgement.
 import * as z from "zod";
-import { MAX_WAIT_SECONDS } from "./external";
 import { lazySchema } from "./lazy-schema";
+import { MAX_WAIT_SECONDS } from "./limits";
 
 /** Message ids as the session makes them (`msg_` and a random part). */
 export const MessageId = lazySchema(() =>

@@ -9,23 +9,19 @@
 import * as z from "zod";
 import { isParleyName, PARLEY_AGENT } from "../grants/call-identity";
 import { lazySchema } from "./lazy-schema";
-import { MAX_MESSAGE_CHARS, MAX_TEXT_FIELD_CHARS } from "./limits";
+import {
+  MAX_AGENT_NAME_CHARS,
+  MAX_EXTERNAL_KEY_CHARS,
+  MAX_MESSAGE_CHARS,
+  MAX_PROGRESS_EVENTS,
+  MAX_PROGRESS_RESULT_CHARS,
+  MAX_WAIT_SECONDS,
+} from "./limits";
 import { ExternalAgentView, InteractionId, InteractionOutcome, ToolCallId } from "./session";
 
 export { ExternalAgentView };
 
 const RequestId = lazySchema(() => z.string().min(1).max(64).optional());
-
-/** Longest agent name (it labels every card and progress event). */
-export const MAX_AGENT_NAME_CHARS = 64;
-/** Longest session or interaction key an agent may give (Claude Code's ids are far shorter). */
-export const MAX_EXTERNAL_KEY_CHARS = 200;
-/** Longest a long-poll `GET …/interactions/:id?wait=` may hold, in seconds. */
-export const MAX_WAIT_SECONDS = 60;
-/** Most progress events one post may carry. */
-export const MAX_PROGRESS_EVENTS = 50;
-/** Longest tool result a progress event may carry: a short summary, not the output. */
-export const MAX_PROGRESS_RESULT_CHARS = MAX_TEXT_FIELD_CHARS;
 
 /** A key chosen by the agent: printable ASCII without spaces (ids, not prose). */
 export const ExternalKey = lazySchema(() =>

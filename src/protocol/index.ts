@@ -1,5 +1,6 @@
 // The wire protocol shared by the Worker, the Durable Object and the browser client.
 export * from "./access";
+export * from "./agent-key-words";
 export * from "./agent-keys";
 export * from "./agent-messages";
 export * from "./agents";

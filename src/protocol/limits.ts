@@ -66,3 +66,15 @@ export const PROGRESS_EVENTS_PER_SECOND = 5;
 
 /** Default most delegated agents stacked on top of the main agent (`MAX_AGENT_DEPTH`). */
 export const DEFAULT_MAX_AGENT_DEPTH = 4;
+
+// The external-agent API (external.ts).
+/** Longest agent name (it labels every card and progress event). */
+export const MAX_AGENT_NAME_CHARS = 64;
+/** Longest session or interaction key an agent may give (Claude Code's ids are far shorter). */
+export const MAX_EXTERNAL_KEY_CHARS = 200;
+/** Longest a long-poll `GET …/interactions/:id?wait=` may hold, in seconds. */
+export const MAX_WAIT_SECONDS = 60;
+/** Most progress events one post may carry. */
+export const MAX_PROGRESS_EVENTS = 50;
+/** Longest tool result a progress event may carry: a short summary, not the output. */
+export const MAX_PROGRESS_RESULT_CHARS = MAX_TEXT_FIELD_CHARS;
