@@ -1,6 +1,6 @@
 // An ExternalAgent as the line a local bridge waits on (src/bridge/card-wait.ts): opening retries
-// while Parley is out of reach, the wait follows the session's socket across restarts, and an
-// abandoned card is withdrawn on every device.
+// while Parley is out of reach, the wait long-polls the card across dropped reads and restarts, and
+// an abandoned card is withdrawn on every device.
 import type { CardLine } from "../src/bridge/card-wait";
 import type { ExternalAgent, ExternalKind } from "./external-agent";
 

@@ -1,7 +1,7 @@
 // The typed client of an agent that runs outside Parley (Claude Code, an Agent SDK app): find or
 // create its external session, open a card, wait for the card's resolution, withdraw it, post
-// progress, and read the person's messages. The wait follows the session over the WebSocket with its cursor and re-reads the card
-// on every (re)connect, so a dropped connection or a Parley restart mid-wait loses nothing.
+// progress, and read the person's messages. The wait is a long-poll of the card by its id, read again
+// after a dropped connection or a Parley restart, so neither loses an answer.
 import type {
   AgentKeySessionResponse,
   CreateExternalSessionResponse,
@@ -15,11 +15,11 @@ import {
   type MessageStreamOptions,
   type ReadMessages,
 } from "./agent-messages";
+import { pollCard } from "./card-poll";
 import { refuseAnsweringCredential } from "./credential-kind";
 import { ApiError } from "./session-api";
-import { SessionClient } from "./session-client";
 import { buildShareUrl, parseShareLink } from "./session-link";
-import { backoffDelay, type SocketLike } from "./session-socket";
+import { backoffDelay } from "./session-socket";
 
 /** An interaction kind an agent may open. */
 export type ExternalKind = "question" | "approval" | "form" | "plan" | "url";
@@ -48,7 +48,6 @@ export interface ExternalAgentOptions {
   /** The folder the agent works in (absolute): the session's page says where it runs. */
   cwd?: string;
   fetch?: typeof fetch;
-  createSocket?: (url: string) => SocketLike;
 }
 
 /** A link given to a bridge that does not open a session (exit code 2 territory). */
@@ -61,8 +60,7 @@ export class UnreachableError extends Error {
   override readonly name = "UnreachableError";
 }
 
-const DEVICE = /[^\w.-]/g;
-/** A read that hangs (a half-open connection) is given up and tried again on the next hello. */
+/** An open that hangs (a half-open connection) is given up and made again, within its deadline. */
 const READ_TIMEOUT_MS = 15_000;
 
 function isRetryable(error: unknown): boolean {
@@ -299,96 +297,22 @@ export class ExternalAgent {
   }
 
   /**
-   * Waits until the card resolves, however long that takes, following the session's events over
-   * the socket: each (re)connect and each event naming the card re-reads it, so an answer given
-   * while Parley restarted is found on the next hello. Rejects with the signal's reason on abort,
-   * when the link stops working for good (revoked, expired, session deleted), or with an
-   * UnreachableError once Parley has been out of reach for `unreachableMs` in a row.
+   * Waits until the card resolves, however long that takes, with one long-poll read of the card
+   * after another (client/card-poll.ts): a read lost on the network or to a Parley restart is made
+   * again, so an answer given meanwhile is found by the next. Rejects with the signal's reason on
+   * abort, a BadLinkError when the link stops working for good (revoked, expired, session deleted),
+   * or an UnreachableError once Parley has been out of reach for `unreachableMs` in a row.
    */
-  async waitForResolution(
+  waitForResolution(
     interactionId: string,
     signal?: AbortSignal,
     unreachableMs = Number.POSITIVE_INFINITY,
   ): Promise<ExternalInteraction> {
-    // Only events from now on matter (the card's state is read on every hello), so the socket
-    // starts at the session's current end rather than replaying its history.
-    const snapshot = await call<{ lastSeq?: number }>(this.fetchImpl, this.url(""), {
-      headers: this.headers(),
-      signal: AbortSignal.timeout(READ_TIMEOUT_MS),
-    }).catch(() => null);
-    const deviceId = `agent-${this.options.name.replace(DEVICE, "").slice(0, 40) || "external"}`;
-    const client = new SessionClient({
-      baseUrl: this.baseUrl,
-      sessionId: this.sessionId,
-      token: this.agentToken,
-      deviceId,
-      after: snapshot?.lastSeq ?? 0,
-      backoffMaxMs: 5_000,
-      ...(this.options.createSocket ? { createSocket: this.options.createSocket } : {}),
-    });
-    return new Promise<ExternalInteraction>((resolve, reject) => {
-      let done = false;
-      let checking = false;
-      let again = false;
-      let outage: ReturnType<typeof setTimeout> | undefined;
-      const finish = (outcome: () => void) => {
-        if (done) return;
-        done = true;
-        clearTimeout(outage);
-        signal?.removeEventListener("abort", onAbort);
-        client.close();
-        outcome();
-      };
-      const check = async () => {
-        if (checking) {
-          again = true;
-          return;
-        }
-        checking = true;
-        try {
-          do {
-            again = false;
-            const read = AbortSignal.timeout(READ_TIMEOUT_MS);
-            const state = await this.getInteraction(interactionId, undefined, read).catch(
-              (error: unknown) => {
-                if (error instanceof ApiError && error.status === 404)
-                  finish(() => reject(new ApiError(404, "not_found", `No interaction ${interactionId}`)));
-                return null;
-              },
-            );
-            if (state?.status === "resolved") return finish(() => resolve(state));
-          } while (again && !done);
-        } finally {
-          checking = false;
-        }
-      };
-      const onAbort = () => finish(() => reject(signal?.reason));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      client.on("hello", () => void check());
-      client.on("events", (events) => {
-        if (events.some((event) => JSON.stringify(event.data).includes(interactionId))) void check();
-      });
-      client.on("ended", (reason) => finish(() => reject(new BadLinkError(reason))));
-      const armOutage = () => {
-        clearTimeout(outage);
-        if (!Number.isFinite(unreachableMs)) return;
-        outage = setTimeout(() => {
-          const why = `Parley could not be reached for ${Math.round(unreachableMs / 1000)} s`;
-          finish(() => reject(new UnreachableError(why)));
-        }, unreachableMs);
-      };
-      client.on("connection", (info) => {
-        if (info.state === "connected") {
-          clearTimeout(outage);
-          outage = undefined;
-        } else if (outage === undefined) armOutage();
-      });
-      armOutage();
-      // A card that already resolved (a repeated call, an answer given while this bridge was away)
-      // returns at once; every later hello reads it again.
-      void check();
-      client.connect();
+    return pollCard((waitSeconds, read) => this.getInteraction(interactionId, waitSeconds, read), {
+      signal,
+      unreachableMs,
+      refused: (why) => new BadLinkError(why),
+      unreachable: (why) => new UnreachableError(why),
     });
   }
 }
