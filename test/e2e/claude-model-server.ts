@@ -26,8 +26,11 @@ export function planFilePathOf(body: Record<string, unknown>): string | null {
   return match?.[1] ?? null;
 }
 
+/** The id of the Bash call `touch(file)` makes, to read its result with `toolResultFor`. */
+export const touchId = (file: string): string => `toolu_touch_${file.replace(/\W/g, "")}`;
+
 /** A Bash call that creates a file in the project directory. */
-export const touch = (file: string, id = `toolu_touch_${file.replace(/\W/g, "")}`): ScriptStep => ({
+export const touch = (file: string, id = touchId(file)): ScriptedTurn => ({
   content: [
     { type: "text", text: `Creating ${file}.` },
     {
@@ -40,11 +43,26 @@ export const touch = (file: string, id = `toolu_touch_${file.replace(/\W/g, "")}
 });
 
 /** The model's closing words repeat what the last tool result said, so the result shows what ran. */
-export const reportLastResult: ScriptStep = (body) => {
+export const reportLastResult: ScriptStep = (body) => closingWords(body);
+
+function closingWords(body: Record<string, unknown>): ScriptedTurn {
   const messages = body.messages as Array<{ content: unknown }>;
   const last = JSON.stringify(messages.at(-1)?.content ?? "");
   return { content: [{ type: "text", text: `Finished. The tool said: ${last}` }] };
-};
+}
+
+/**
+ * A model for a run of several prompts, each deciding one thing: a prompt naming `make <file>.txt`
+ * gets a Bash call that touches it (once), and anything after that call the closing words. It reads
+ * the conversation rather than counting turns, so a turn the editor cancels shifts nothing.
+ */
+export function touchEachNamedFile(body: Record<string, unknown>): ScriptedTurn {
+  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content: unknown }>) : [];
+  const asked = [...JSON.stringify(messages.at(-1)?.content ?? "").matchAll(/[Mm]ake ([\w-]+\.txt)/g)];
+  const file = asked.at(-1)?.[1];
+  if (!file || JSON.stringify(messages).includes(`"id":"${touchId(file)}"`)) return closingWords(body);
+  return touch(file);
+}
 
 export interface RecordedModelRequest {
   path: string;
@@ -59,6 +77,8 @@ export interface ModelServer {
   mainRequests(): RecordedModelRequest[];
   /** The text of every tool_result the model was sent, in order. */
   toolResults(): string[];
+  /** The text of the tool_result answering the call with this id, once the model was sent it. */
+  toolResultFor(toolUseId: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -77,17 +97,22 @@ function textOf(content: unknown): string {
     .join("");
 }
 
-/** Every tool_result block in one request's conversation, as text. */
-export function toolResultsOf(body: Record<string, unknown>): string[] {
+type ToolResultBlock = { type?: string; content?: unknown; tool_use_id?: string };
+
+function toolResultBlocksOf(body: Record<string, unknown>): ToolResultBlock[] {
   const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : [];
-  const out: string[] = [];
+  const out: ToolResultBlock[] = [];
   for (const message of messages) {
     if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as Array<{ type?: string; content?: unknown }>) {
-      if (block.type === "tool_result") out.push(textOf(block.content));
-    }
+    for (const block of message.content as ToolResultBlock[])
+      if (block.type === "tool_result") out.push(block);
   }
   return out;
+}
+
+/** Every tool_result block in one request's conversation, as text. */
+export function toolResultsOf(body: Record<string, unknown>): string[] {
+  return toolResultBlocksOf(body).map((block) => textOf(block.content));
 }
 
 function sse(res: ServerResponse, event: string, data: unknown): void {
@@ -172,9 +197,12 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 /**
  * Starts the server. `script[n]` answers the main loop's request that already holds n assistant
- * turns; past the end it answers "Done." so a run always ends.
+ * turns; past the end it answers "Done." so a run always ends. A function instead of a list answers
+ * every main-loop request from the conversation it was sent.
  */
-export async function startModelServer(script: ScriptStep[]): Promise<ModelServer> {
+export async function startModelServer(
+  script: ScriptStep[] | ((body: Record<string, unknown>) => ScriptedTurn),
+): Promise<ModelServer> {
   const requests: RecordedModelRequest[] = [];
   const server = createServer((req, res) => {
     void (async () => {
@@ -195,7 +223,8 @@ export async function startModelServer(script: ScriptStep[]): Promise<ModelServe
       const model = typeof body.model === "string" ? body.model : "claude-local";
       const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
       const index = assistantTurns(body);
-      const step = hasTools ? script[index] : { content: [{ type: "text" as const, text: "Local title" }] };
+      const title = { content: [{ type: "text" as const, text: "Local title" }] };
+      const step = !hasTools ? title : Array.isArray(script) ? script[index] : script;
       const turn: ScriptedTurn =
         typeof step === "function" ? step(body) : (step ?? { content: [{ type: "text", text: "Done." }] });
       if (body.stream === true) stream(res, turn, model, index);
@@ -213,6 +242,13 @@ export async function startModelServer(script: ScriptStep[]): Promise<ModelServe
     toolResults: () => {
       const last = mainRequests().at(-1);
       return last ? toolResultsOf(last.body) : [];
+    },
+    toolResultFor: (toolUseId) => {
+      for (const request of mainRequests().reverse()) {
+        const block = toolResultBlocksOf(request.body).find((one) => one.tool_use_id === toolUseId);
+        if (block) return textOf(block.content);
+      }
+      return undefined;
     },
     close: () =>
       new Promise<void>((resolve) => {
