@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium } from "./browser-env";
 import { baseUrl, launchBrowser, screenshot, typeMessage } from "./harness";
 
-describe.skipIf(!hasChromium)("the offline demo model", () => {
+// Each test plays a whole tour: four to six model replies, streamed at the demo's reading pace (its
+// text and each tool call's input arrive 8 characters every 15 ms, some 2 s for the first question),
+// and a card's keys ready a second after it shows. On a busy two-core machine that outgrew the
+// suite's 30 s, so each test has a minute.
+const TOUR_MS = 60_000;
+
+describe.skipIf(!hasChromium)("the offline demo model", { timeout: TOUR_MS }, () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
