@@ -4,13 +4,15 @@
 // stalls (deltas whose slowest device waited over 10 ms, in a row) and the collector's pauses in it;
 // then every pause by kind, with a mark-compact's phases. Not part of `npm run bench`.
 //   node bench/gc-pauses.mjs [--side parley|bare] [--ballast 30000] [--streams 6] [--devices 10]
-//     [--deltas 2000] [--pace 2.5]
+//     [--deltas 2000] [--pace 2.5] [--ref COMMIT]
+// The isolate's live heap (after a full collection) is read once, after the first two streams.
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startWranglerDev } from "../scripts/wrangler-dev.mjs";
 import { bareGlass, parleyGlass } from "./lib/glass-sides.mjs";
+import { inspector } from "./lib/inspector.mjs";
 import { startMockModelThread } from "./lib/mock-model.mjs";
 import { readGcPauses, tracedWorkerd, traceWritten } from "./lib/perfetto-gc.mjs";
 import { percentile } from "./lib/stats.mjs";
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     devices: { type: "string", default: "10" },
     deltas: { type: "string", default: "2000" },
     pace: { type: "string", default: "2.5" },
+    ref: { type: "string" },
   },
 });
 if (values.side !== "parley" && values.side !== "bare") throw new Error("--side is parley or bare");
@@ -39,7 +42,7 @@ process.env.MINIFLARE_WORKERD_PATH = await tracedWorkerd(work);
 
 const model = await startMockModelThread();
 let config;
-if (values.side === "parley") config = await snapshotParley(work, work);
+if (values.side === "parley") config = await snapshotParley(work, work, values.ref);
 else {
   config = await snapshotBaseline(work);
   if (ballast > 0) {
@@ -73,7 +76,11 @@ const side =
     : await bareGlass(new BareTarget(server.baseUrl), devices, model.baseUrl);
 await side.run(shape); // warm-up, not reported
 const streams = [];
+let liveHeap = null;
 for (let i = 0; i < Number(values.streams); i++) {
+  // Two streams in (the warm-up and the first), what stays alive after a full collection: the live
+  // graph every later mark-compact has to mark.
+  if (i === 1) liveHeap = await readLiveHeap(server.inspectorPort);
   const startNs = Number(process.hrtime.bigint());
   const run = await side.run(shape);
   const endNs = Number(process.hrtime.bigint());
@@ -101,6 +108,11 @@ const pauses = await readGcPauses(work);
 if (pauses.length === 0) throw new Error(`no collector pauses in workerd's traces (in ${work})`);
 
 const ms = (x) => x.toFixed(1);
+if (liveHeap) {
+  console.log(
+    `live heap after two streams: ${(liveHeap.usedSize / 2 ** 20).toFixed(2)} MiB (of ${(liveHeap.totalSize / 2 ** 20).toFixed(2)} MiB)\n`,
+  );
+}
 console.log(
   `${values.side}${ballast ? ` + ${ballast} live objects` : ""}: ${shape.n} deltas ${shape.pace} ms apart, ${devices} devices\n`,
 );
@@ -144,3 +156,23 @@ for (const kind of ["scavenge", "mark-compact", "other"]) {
   );
 }
 process.exit(0);
+
+/** The Worker's isolate's heap after a full collection, through workerd's inspector. */
+async function readLiveHeap(port) {
+  const { call, ws } = await inspector(port);
+  const answer = async (method) => {
+    const reply = await Promise.race([
+      call(method),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`${method}: no answer in 60 s`)), 60_000)),
+    ]);
+    if (reply.error) throw new Error(`${method}: ${reply.error.message}`);
+    return reply.result;
+  };
+  // workerd's inspector does not answer `HeapProfiler.collectGarbage`; a heap snapshot collects
+  // everything first (its chunks, sent as notifications, are not read).
+  await answer("HeapProfiler.enable");
+  await answer("HeapProfiler.takeHeapSnapshot");
+  const usage = await answer("Runtime.getHeapUsage");
+  ws.close();
+  return usage;
+}

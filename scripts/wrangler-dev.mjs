@@ -82,6 +82,7 @@ function killGroup(child, signal) {
  * @property {string} baseUrl            e.g. http://127.0.0.1:41234
  * @property {string} gatewayToken       the person's credential (GATEWAY_TOKEN) the server was given
  * @property {() => Promise<void>} stop  SIGTERM to the group, SIGKILL after 5 s
+ * @property {number} inspectorPort    workerd's DevTools inspector (heap figures, profiles)
  */
 
 /**
@@ -154,7 +155,7 @@ export async function startWranglerDev(options = {}) {
     try {
       const response = await fetch(baseUrl, { signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
-      return { label, baseUrl, gatewayToken, stop };
+      return { label, baseUrl, gatewayToken, stop, inspectorPort };
     } catch {
       await sleep(250);
     }
