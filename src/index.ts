@@ -1,5 +1,5 @@
-// Worker entry: the HTTP app (static page via Workers Assets, API via Hono), the session object
-// and the inbox object. Each loads on first use (src/object-shell.ts says why): an isolate that
+// Worker entry: the HTTP app (static page via Workers Assets, API via Hono) and the four Durable
+// Objects (session, inbox, channels, machines). Each loads on first use (src/object-shell.ts says why): an isolate that
 // only routes never builds an object's parts, and an object's isolate never builds the router's.
 import type { ChannelObject as Channel } from "./channels/channel-object";
 import type { InboxObject as Inbox } from "./inbox/inbox-object";

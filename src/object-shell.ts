@@ -1,5 +1,5 @@
 // A Durable Object class whose body loads on its first event. The Worker's one script holds the
-// router and both objects, and every isolate evaluated all of it before its first request (about
+// router and its objects, and every isolate evaluated all of it before its first request (about
 // 50 ms), parts it never runs included: a session object never routes, an inbox never runs an
 // agent loop. Each part's first event now pays for what it uses (docs/performance-startup.md has the
 // figures). The shell defines the methods the runtime calls (RPC needs them on the prototype; a
