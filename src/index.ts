@@ -1,6 +1,7 @@
 // Worker entry: the HTTP app (static page via Workers Assets, API via Hono) and the four Durable
-// Objects (session, inbox, channels, machines). Each loads on first use (src/object-shell.ts says why): an isolate that
-// only routes never builds an object's parts, and an object's isolate never builds the router's.
+// Objects (session, inbox, channels, machines). Each loads on first use (src/object-shell.ts says
+// why): an isolate that only routes never builds an object's parts, and an object's isolate never
+// builds the router's.
 import type { ChannelObject as Channel } from "./channels/channel-object";
 import type { InboxObject as Inbox } from "./inbox/inbox-object";
 import type { MachinesObject as Machines } from "./machines/machine-object";
