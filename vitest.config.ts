@@ -108,6 +108,29 @@ const markdownAsText = {
   },
 };
 
+/**
+ * A Workers project of a deployment without Cloudflare Access (its one person the operator, whose
+ * inbox is on), in a runtime of its own: `name` and its files are all that differ between them.
+ */
+function withoutAccess(name: string, include: string[]) {
+  return {
+    plugins: [
+      cloudflareTest({
+        ...WORKER,
+        miniflare: {
+          bindings: {
+            ...bindings,
+            GATEWAY_TOKEN: ONE_PERSON_GATEWAY_TOKEN,
+            INBOX_DISABLED: "false",
+            APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
+          },
+        },
+      }),
+    ],
+    test: { name, include, ...workersShared },
+  };
+}
+
 export default defineConfig({
   test: {
     // A Workers test file spends much of its time waiting on workerd (loading modules over RPC,
@@ -195,46 +218,12 @@ export default defineConfig({
       },
       // A deployment without Cloudflare Access: its one person is the operator (GATEWAY_TOKEN), so a
       // call that needs a second person can never get one, and its card says so everywhere.
-      {
-        plugins: [
-          cloudflareTest({
-            ...WORKER,
-            miniflare: {
-              bindings: {
-                ...bindings,
-                GATEWAY_TOKEN: ONE_PERSON_GATEWAY_TOKEN,
-                INBOX_DISABLED: "false",
-                APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
-              },
-            },
-          }),
-        ],
-        test: { name: "one-person", include: ["test/worker/one-person/**/*.test.ts"], ...workersShared },
-      },
+      withoutAccess("one-person", ["test/worker/one-person/**/*.test.ts"]),
       // The same deployment without Access, in a runtime of its own: people the operator invites are
       // people of their own here, which would change what the one-person tests see of the operator.
       // Every file's operator is the same inbox of its runner's runtime, so a runner's files run one
       // after another; each runner has a runtime of its own.
-      {
-        plugins: [
-          cloudflareTest({
-            ...WORKER,
-            miniflare: {
-              bindings: {
-                ...bindings,
-                GATEWAY_TOKEN: ONE_PERSON_GATEWAY_TOKEN,
-                INBOX_DISABLED: "false",
-                APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
-              },
-            },
-          }),
-        ],
-        test: {
-          name: "people",
-          include: ["test/worker/people/without-access/**/*.test.ts"],
-          ...workersShared,
-        },
-      },
+      withoutAccess("people", ["test/worker/people/without-access/**/*.test.ts"]),
       // People and their inboxes: Cloudflare Access in front (its JWKS served at the network's
       // edge), and sessions that report to their creator's inbox.
       {
