@@ -1,7 +1,8 @@
 // An ACP agent's `elicitation/create` as a Parley card, with a small real agent on the ACP SDK
 // (fixtures/acp-elicit-agent.ts) that asks one per prompt turn and replies with what it got back:
 // headless, and between an editor and the agent, whether or not the editor shows elicitations.
-import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+// Each run takes several: the person's messages (or the editor's prompts) are its next turns.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cardState, elicitAgentCommand, removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { buildBridges, externalSession, mintAgentKey, Phone, sandbox } from "./claude-code-harness";
 import { startModelServer } from "./claude-model-server";
@@ -11,9 +12,6 @@ const baseUrl = () => inject("baseUrl");
 let key: Promise<string> | undefined;
 const agentKey = () => (key ??= mintAgentKey(baseUrl(), "acp elicitation e2e"));
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 type Session = Awaited<ReturnType<typeof externalSession>>;
 
@@ -63,28 +61,40 @@ async function nextCard(phone: Phone, run: { stderr: () => string; stdout: () =>
   });
 }
 
-async function headlessSession(run: { stderr: () => string }): Promise<string> {
-  let acpSession = "";
-  await expect
-    .poll(
-      () => {
-        acpSession = /ACP session (\S+) asks in Parley/.exec(run.stderr())?.[1] ?? "";
-        return acpSession;
-      },
-      { timeout: 60_000 },
-    )
-    .not.toBe("");
-  return acpSession;
+/** The ACP session `parley acp` reports on stderr once it asks in Parley. */
+async function headlessSession(run: { stderrMatch: (pattern: RegExp) => Promise<RegExpExecArray> }) {
+  return (await run.stderrMatch(/ACP session (\S+) asks in Parley/))[1] ?? "";
+}
+
+/** The types of the session's events so far. */
+async function eventTypes(session: Session): Promise<string[]> {
+  const events = (await (await asOwner(session, "/events?after=0")).json()) as {
+    events: Array<{ type: string }>;
+  };
+  return events.events.map((event) => event.type);
 }
 
 describe("an ACP agent's elicitation, headless", () => {
-  beforeAll(() => buildBridges());
+  // One headless run: its first prompt and then each message the person sends asks one elicitation.
+  let run: Awaited<ReturnType<typeof start>>["run"];
+  let session: Session;
+  let phone: Phone;
+  beforeAll(async () => {
+    buildBridges();
+    ({ run } = await start("Ask where the report goes"));
+    ({ session, phone } = await phoneOn(await headlessSession(run)));
+  }, 90_000);
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  /** The person's next message, as the agent's next prompt. */
+  async function ask(text: string): Promise<void> {
+    expect((await asOwner(session, "/messages", { text })).status).toBe(202);
+  }
 
   it("shows the form on the person's devices, refuses values that fail its schema, and returns the values they submit", {
     timeout: 90_000,
   }, async () => {
-    const { run } = await start("Ask where the report goes");
-    const { session, phone } = await phoneOn(await headlessSession(run));
     const card = await nextCard(phone, run);
     expect(card.data.kind).toBe("form");
     expect(card.data.request).toMatchObject({
@@ -110,25 +120,20 @@ describe("an ACP agent's elicitation, headless", () => {
       .toContain('Answer: {"action":"accept","content":{"recipient":"ops","copies":2}}');
     // It was told the client shows both modes.
     expect(run.stdout()).toContain("Modes: form=true url=true");
-    expect((await asOwner(session, "/cancel", {})).status).toBe(200);
-    expect(await run.exit, run.stderr()).toBe(0);
   });
 
   it("returns decline when the person declines the form", { timeout: 90_000 }, async () => {
-    const { run } = await start("Ask where the report goes");
-    const { session, phone } = await phoneOn(await headlessSession(run));
+    await ask("Ask where the report goes");
     const card = await nextCard(phone, run);
+    expect(card.data.kind).toBe("form");
     await phone.respond(card.interactionId, { action: "decline" });
     await expect.poll(() => run.stdout(), { timeout: 30_000 }).toContain('Answer: {"action":"decline"}');
-    expect((await asOwner(session, "/cancel", {})).status).toBe(200);
-    await run.exit;
   });
 
   it("shows a page to visit with its address, and returns accept once the person says done", {
     timeout: 90_000,
   }, async () => {
-    const { run } = await start("Ask me to sign in at a url");
-    const { session, phone } = await phoneOn(await headlessSession(run));
+    await ask("Ask me to sign in at a url");
     const card = await nextCard(phone, run);
     expect(card.data.kind).toBe("url");
     expect(card.data.request).toMatchObject({
@@ -143,39 +148,55 @@ describe("an ACP agent's elicitation, headless", () => {
     expect(withValues.status).toBe(400);
     await phone.respond(card.interactionId, { action: "accept" });
     await expect.poll(() => run.stdout(), { timeout: 30_000 }).toContain('Answer: {"action":"accept"}');
-    expect((await asOwner(session, "/cancel", {})).status).toBe(200);
-    await run.exit;
   });
 
   it("refuses a form Parley cannot check whole, telling the agent why, and opens no card", {
     timeout: 90_000,
   }, async () => {
-    const { run } = await start("Ask with a pattern");
-    const { session } = await phoneOn(await headlessSession(run));
+    const cardsBefore = (await eventTypes(session)).filter((type) => type === "interaction_prompt").length;
+    await ask("Ask with a pattern");
     await expect
       .poll(() => run.stdout(), { timeout: 30_000 })
       .toMatch(/Refused: Invalid params: a form Parley cannot show: [^\n]*"pattern" not supported/);
-    const events = (await (await asOwner(session, "/events?after=0")).json()) as {
-      events: Array<{ type: string }>;
-    };
-    expect(events.events.map((event) => event.type)).not.toContain("interaction_prompt");
+    const cardsAfter = (await eventTypes(session)).filter((type) => type === "interaction_prompt").length;
+    expect(cardsAfter).toBe(cardsBefore);
+  });
+
+  it("exits 0 once the person stops the session", { timeout: 60_000 }, async () => {
     expect((await asOwner(session, "/cancel", {})).status).toBe(200);
-    await run.exit;
+    expect(await run.exit, run.stderr()).toBe(0);
   });
 });
 
+/** `parley acp` with the elicitation agent and a test editor advertising `capabilities`. */
+async function startWithEditor(capabilities?: ConstructorParameters<typeof TestEditor>[1]) {
+  const { run, box } = await start();
+  const editor = new TestEditor(run.child, capabilities);
+  cleanups.push(() => editor.close());
+  const acpSession = await editor.open(box.cwd);
+  return { run, editor, ...(await phoneOn(acpSession)) };
+}
+
 describe("an ACP agent's elicitation, between an editor and the agent", () => {
-  beforeAll(() => buildBridges());
+  // Two runs: an editor that shows no elicitation, and one that shows forms and pages.
+  let plain: Awaited<ReturnType<typeof startWithEditor>>;
+  let showing: Awaited<ReturnType<typeof startWithEditor>>;
+  beforeAll(async () => {
+    buildBridges();
+    [plain, showing] = await Promise.all([
+      startWithEditor(),
+      startWithEditor({ elicitation: { form: {}, url: {} } }),
+    ]);
+  }, 90_000);
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
 
   it("asks in Parley alone when the editor shows no elicitation, telling the agent both modes are shown", {
     timeout: 90_000,
   }, async () => {
-    const { run, box } = await start();
-    const editor = new TestEditor(run.child);
-    cleanups.push(() => editor.close());
-    const acpSession = await editor.open(box.cwd);
+    const { run, editor, phone } = plain;
     const turn = editor.prompt("Ask where the report goes");
-    const { phone } = await phoneOn(acpSession);
     const card = await nextCard(phone, run);
     expect(card.data.kind).toBe("form");
     await phone.respond(card.interactionId, { action: "accept", content: { recipient: "ops" } });
@@ -190,12 +211,8 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
   it("races the form with an editor that shows forms: the person's decline in Parley wins and the editor drops its copy", {
     timeout: 90_000,
   }, async () => {
-    const { run, box } = await start();
-    const editor = new TestEditor(run.child, { elicitation: { form: {} } });
-    cleanups.push(() => editor.close());
-    const acpSession = await editor.open(box.cwd);
+    const { run, editor, phone } = showing;
     const turn = editor.prompt("Ask where the report goes");
-    const { phone } = await phoneOn(acpSession);
     const card = await nextCard(phone, run);
     await expect.poll(() => editor.elicitations.length).toBe(1);
     await phone.respond(card.interactionId, { action: "decline" });
@@ -207,15 +224,11 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
   });
 
   it("withdraws the card when the editor answers the form first", { timeout: 90_000 }, async () => {
-    const { run, box } = await start();
-    const editor = new TestEditor(run.child, { elicitation: { form: {}, url: {} } });
-    cleanups.push(() => editor.close());
-    const acpSession = await editor.open(box.cwd);
+    const { run, editor, phone, session } = showing;
     const turn = editor.prompt("Ask where the report goes");
-    const { session, phone } = await phoneOn(acpSession);
     const card = await nextCard(phone, run);
-    await expect.poll(() => editor.elicitations.length).toBe(1);
-    editor.elicitations[0]?.answer({ action: "accept", content: { recipient: "editor" } });
+    await expect.poll(() => editor.elicitations.length).toBe(2);
+    editor.elicitations[1]?.answer({ action: "accept", content: { recipient: "editor" } });
     expect((await turn).stopReason).toBe("end_turn");
     await expect
       .poll(() => editor.texts("agent_message_chunk"))
@@ -228,12 +241,8 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
   it("a message sent with interrupt cancels the turn waiting on a form: the card is withdrawn, the agent gets cancel, and the message is the next prompt", {
     timeout: 90_000,
   }, async () => {
-    const { run, box } = await start();
-    const editor = new TestEditor(run.child);
-    cleanups.push(() => editor.close());
-    const acpSession = await editor.open(box.cwd);
+    const { run, editor, phone, session } = plain;
     const turn = editor.prompt("Ask where the report goes");
-    const { session, phone } = await phoneOn(acpSession);
     const card = await nextCard(phone, run);
     const sent = await asOwner(session, "/messages", {
       text: "Forget it, sign in at the url",
@@ -248,7 +257,7 @@ describe("an ACP agent's elicitation, between an editor and the agent", () => {
     // The message comes next: the agent's next turn asks the page it names.
     const next = await nextCard(phone, run);
     expect(next.data.kind).toBe("url");
-    await expect.poll(() => editor.texts("user_message_chunk")).toBe("Forget it, sign in at the url");
+    await expect.poll(() => editor.texts("user_message_chunk")).toContain("Forget it, sign in at the url");
     await phone.respond(next.interactionId, { action: "decline" });
     await expect
       .poll(() => editor.texts("agent_message_chunk"), { timeout: 30_000 })

@@ -133,6 +133,8 @@ export function spawnParleyAcp(
   child: ChildProcess;
   stderr: () => string;
   stdout: () => string;
+  /** Resolves with the first match of `pattern` in stderr, as soon as it is printed. */
+  stderrMatch: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpExecArray>;
   exit: Promise<number | null>;
   stop: () => Promise<void>;
 } {
@@ -151,7 +153,35 @@ export function spawnParleyAcp(
       stdout += chunk;
     });
   const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, stderr: () => stderr, stdout: () => stdout, exit, stop: () => stopProxy(child, exit) };
+  const stderrMatch = (pattern: RegExp, timeoutMs = 120_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        const match = pattern.exec(stderr);
+        if (!match && !error) return;
+        clearTimeout(timer);
+        child.stderr?.off("data", onData);
+        child.off("exit", onExit);
+        if (match) resolve(match);
+        else reject(error);
+      };
+      const onData = () => settle();
+      const onExit = () => settle(new Error(`parley acp exited before printing ${pattern}:\n${stderr}`));
+      const timer = setTimeout(
+        () => settle(new Error(`parley acp did not print ${pattern} in time:\n${stderr}`)),
+        timeoutMs,
+      );
+      child.stderr?.on("data", onData);
+      child.once("exit", onExit);
+      settle();
+    });
+  return {
+    child,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    stderrMatch,
+    exit,
+    stop: () => stopProxy(child, exit),
+  };
 }
 
 /** Ends `parley acp` with SIGTERM (it stops its agent), or SIGKILL if it has not gone in 10 s. */
