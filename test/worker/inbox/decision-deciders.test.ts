@@ -171,21 +171,23 @@ describe("who decided, as the decision record names it", () => {
     const ana = new Person("ana.decider.legacy@example.com");
     const session = await external(ana);
     await deliverOutbox(session);
-    const legacy = (interactionId: string, decidedBy: unknown) => ({
-      type: "card_resolved",
-      interactionId,
-      outcome: "approved",
-      resolvedBy: "phone",
-      answeredBy: null,
-      resolvedAt: Date.now(),
-      decision: {
-        agent: "Claude Code",
-        kind: "approval",
-        toolName: "Bash",
-        inputDigest: "0".repeat(64),
-        decidedBy,
-      },
-    });
+    // A row as the session stored it: JSON text, which the inbox parses where it receives it.
+    const legacy = (interactionId: string, decidedBy: unknown) =>
+      JSON.stringify({
+        type: "card_resolved",
+        interactionId,
+        outcome: "approved",
+        resolvedBy: "phone",
+        answeredBy: null,
+        resolvedAt: Date.now(),
+        decision: {
+          agent: "Claude Code",
+          kind: "approval",
+          toolName: "Bash",
+          inputDigest: "0".repeat(64),
+          decidedBy,
+        },
+      });
     // A delivery queued by a session before the upgrade: the old shape of who decided.
     const batch = {
       sessionId: session.sessionId,

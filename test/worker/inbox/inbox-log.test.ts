@@ -3,11 +3,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { InboxStore, MAX_KEPT_EVENTS } from "../../../src/inbox/inbox-store";
-import type { OutboxRow } from "../../../src/protocol";
+import type { ReceivedOutboxBatch } from "../../../src/protocol/inbox";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 
-function summaryRows(from: number, count: number): OutboxRow[] {
+/** Rows as the inbox applies them, parsed where it received them. */
+function summaryRows(from: number, count: number): ReceivedOutboxBatch["rows"] {
   return Array.from({ length: count }, (_, i) => ({
     seq: from + i,
     entry: {
