@@ -6,6 +6,7 @@ import { type Config, configFor } from "../config";
 import { INSIDE, type ObjectInsides } from "../object-shell";
 import { PING, PONG } from "../protocol/frames";
 import { SqlCounter } from "../storage/sql-counter";
+import { atomically } from "../storage/transaction";
 import { DeadlineLoop, runAlarm } from "./deadline-loop";
 import type { EventStreams } from "./event-streams";
 import { ObjectClock } from "./object-clock";
@@ -101,14 +102,14 @@ export abstract class ParleyObject extends DurableObject<Env> {
     await runAlarm(stores.deadlines, this.clock.now(), () => this.onWake(), this.name);
   }
 
-  /** One transaction; a rollback also drops the copies of rows the stores keep (SqlCounter.keep). */
+  /**
+   * One transaction (src/storage/transaction.ts); a rollback also drops the copies of rows the
+   * stores keep (SqlCounter.keep). An object with deferred writes runs its own scope through it.
+   */
   protected atomically<T>(work: () => T): T {
-    try {
-      return this.ctx.storage.transactionSync(work);
-    } catch (error) {
-      this.stores()?.sql.forgetCopies();
-      throw error;
-    }
+    const stores = this.stores();
+    if (!stores) return this.ctx.storage.transactionSync(work);
+    return atomically({ storage: this.ctx.storage, sql: stores.sql }, work);
   }
 
   /**

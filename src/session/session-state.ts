@@ -16,6 +16,7 @@ import { lazySchema } from "../protocol/lazy-schema";
 import type { SessionSnapshot } from "../protocol/session";
 import type { DeferredWrites } from "../storage/deferred-writes";
 import { SqlCounter } from "../storage/sql-counter";
+import { atomically } from "../storage/transaction";
 import { ProgressBudget } from "./budgets/progress-budget";
 import { SqlCardApprovals } from "./card-approvals";
 import { externalAgentView, recordExternalAgent } from "./external-session";
@@ -196,24 +197,16 @@ export class SessionState {
 
   /** One SQLite transaction whose events are broadcast only once it commits. */
   atomically<T>(work: () => T): T {
-    // Rows a step kept for later are written before it, outside it; those it adds, inside it, so
-    // a rollback takes them too.
-    for (const store of this.deferred) store.flush();
-    try {
-      return this.events.holdingBroadcasts(() =>
-        this.storage.transactionSync(() => {
-          const result = work();
-          this.events.flush();
-          for (const store of this.deferred) store.flush();
-          return result;
-        }),
-      );
-    } catch (error) {
-      for (const store of this.deferred) store.discard();
-      // The rollback may have undone an alarm change and rows this instance keeps copies of.
-      this.forgetCopies();
-      throw error;
-    }
+    return atomically(
+      {
+        storage: this.storage,
+        sql: this.sql,
+        deferred: this.deferred,
+        log: this.events,
+        around: (run) => this.events.holdingBroadcasts(run),
+      },
+      work,
+    );
   }
 
   snapshot(
