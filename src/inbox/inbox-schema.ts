@@ -141,6 +141,10 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     `DROP INDEX email_outbox_due`,
     `CREATE INDEX email_outbox_due ON email_outbox (status, next_at)`,
   ],
+  [
+    // A reply in chat finds its card's message by the platform's id of it (inbox-chat-messages.ts).
+    `CREATE INDEX chat_deliveries_by_message ON chat_deliveries (link_id, message_id)`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */
