@@ -11,13 +11,8 @@ import {
 } from "../../../src/channels/link-throttle";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { Person } from "../inbox/inbox-fixtures";
-import {
-  callsTo,
-  channelObject,
-  sendUpdate,
-  type TelegramUser,
-  textFrom,
-} from "./telegram/telegram-fixtures";
+import { channelObject } from "./chat-fixtures";
+import { callsTo, sendUpdate, type TelegramUser, textFrom } from "./telegram/telegram-fixtures";
 
 const WRONG = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
 const OWN_LIMIT = "Too many wrong link codes from this account. Try again in 15 minutes.";

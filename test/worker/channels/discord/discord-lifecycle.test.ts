@@ -7,7 +7,7 @@ import { runInDurableObject } from "../../../helpers/run-in-object";
 import { textReply } from "../../../helpers/session-harness";
 import { stubOf } from "../../../helpers/session-object-probe";
 import { ask, deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { channelObject, openApproval } from "../telegram/telegram-fixtures";
+import { channelObject, openApproval } from "../chat-fixtures";
 import {
   answerOf,
   buttonsOf,

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { MAX_MESSAGE_CHARS } from "../../../../src/protocol/limits";
 import type { CreatedSession } from "../../../helpers/session-harness";
 import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../chat-fixtures";
 import { userMessages } from "../reply-fixtures";
-import { openApproval } from "../telegram/telegram-fixtures";
 import {
   answerOf,
   buttonsOf,

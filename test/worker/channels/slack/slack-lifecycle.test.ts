@@ -6,7 +6,7 @@ import { runInDurableObject } from "../../../helpers/run-in-object";
 import { stubOf } from "../../../helpers/session-object-probe";
 import { dmOf } from "../../../helpers/slack-api";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { channelObject, openApproval } from "../telegram/telegram-fixtures";
+import { channelObject, openApproval } from "../chat-fixtures";
 import {
   agentAsks,
   buttonsOf,

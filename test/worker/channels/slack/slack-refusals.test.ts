@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { dmOf, slackSignature } from "../../../helpers/slack-api";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { openApproval } from "../telegram/telegram-fixtures";
+import { openApproval } from "../chat-fixtures";
 import {
   agentAsks,
   buttonsOf,

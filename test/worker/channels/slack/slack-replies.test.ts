@@ -4,8 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { dmOf } from "../../../helpers/slack-api";
 import { Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../chat-fixtures";
 import { userMessages } from "../reply-fixtures";
-import { openApproval } from "../telegram/telegram-fixtures";
 import {
   callsTo,
   cardsTo,

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { dmOf } from "../../../helpers/slack-api";
 import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
-import { openApproval } from "../telegram/telegram-fixtures";
+import { openApproval } from "../chat-fixtures";
 import {
   buttonsOf,
   callsTo,

@@ -1,11 +1,11 @@
 // Telegram as the channel tests see it: updates signed with the webhook's secret token header, as
 // Telegram sends them, and what the Bot API stand-in was asked.
 import { runDurableObjectAlarm } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { ORIGIN, textReply, toolReply } from "../../../helpers/session-harness";
+import { ORIGIN } from "../../../helpers/session-harness";
 import { TELEGRAM_BINDINGS, TELEGRAM_CONTROL_HOST, type TelegramCall } from "../../../helpers/telegram-api";
-import { deliverOutbox, inboxObject, type Person } from "../../inbox/inbox-fixtures";
+import { inboxObject, type Person } from "../../inbox/inbox-fixtures";
 
 let updateId = Math.floor(Math.random() * 1_000_000);
 
@@ -40,6 +40,23 @@ export function textFrom(user: TelegramUser, text: string, chat?: { id: number; 
       chat: chat ?? { id: user.id, type: "private", first_name: user.first_name },
       text,
       entities: command,
+    },
+  };
+}
+
+/** A text message of `user` that replies to message `repliedTo`, in their private chat unless `chat` says otherwise. */
+export function replyFrom(
+  user: TelegramUser,
+  repliedTo: number | string,
+  text: string,
+  chat?: { id: number; type: string },
+) {
+  const update = textFrom(user, text, chat);
+  const where = update.message.chat;
+  return {
+    message: {
+      ...update.message,
+      reply_to_message: { message_id: Number(repliedTo), date: 1, chat: where, text: "card" },
     },
   };
 }
@@ -92,25 +109,6 @@ export async function link(person: Person, user: TelegramUser): Promise<void> {
   expect((await sendUpdate(textFrom(user, `/start ${code}`))).status).toBe(200);
 }
 
-/** Opens an approval of `notes_write` in a new session of `person`, reported to their inbox. */
-export async function openApproval(person: Person, id: string) {
-  const session = await person.createSession({
-    script: [
-      toolReply([{ id, name: "notes_write", input: { key: "plan", text: "ship it" } }]),
-      textReply("Saved."),
-    ],
-  });
-  const device = await person.connect(session);
-  await device.request({ type: "send_message", text: "write the plan down" });
-  await device.until(() => {
-    const last = device.events.at(-1);
-    return last?.type === "session_status" && last.data.status === "awaiting_input";
-  }, "awaiting_input");
-  device.close();
-  await deliverOutbox(session);
-  return session;
-}
-
 /** Runs the inbox's alarm until `chatId` has `count` calls of `method`. */
 export async function sentTo(person: Person, chatId: number, method: string, count: number) {
   await expect
@@ -131,11 +129,6 @@ export function buttonsOf(call: TelegramCall): Record<string, string> {
   return Object.fromEntries(
     buttons.filter((b) => b.callback_data).map((b) => [b.text, b.callback_data as string]),
   );
-}
-
-/** The channel object (every platform's webhooks go to it). */
-export function channelObject() {
-  return env.CHANNELS.get(env.CHANNELS.idFromName("channels"));
 }
 
 /** The card message sent to `chatId` last (the one with buttons). */

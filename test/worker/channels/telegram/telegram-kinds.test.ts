@@ -7,29 +7,19 @@ import { runInDurableObject } from "../../../helpers/run-in-object";
 import { textReply, toolReply } from "../../../helpers/session-harness";
 import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
 import { lastMessage, modelRequests, stubOf, toolResultsOf } from "../../interactions/interaction-fixtures";
+import { channelObject } from "../chat-fixtures";
 import {
   buttonsOf,
   callsTo,
-  channelObject,
   lastCard,
   link,
   pressFrom,
+  replyFrom,
   sendUpdate,
   sentTo,
   type TelegramUser,
   textFrom,
 } from "./telegram-fixtures";
-
-/** A reply from `user` to their message `messageId`, as Telegram sends one. */
-function replyFrom(user: TelegramUser, messageId: string, text: string) {
-  const update = textFrom(user, text);
-  return {
-    message: {
-      ...update.message,
-      reply_to_message: { message_id: Number(messageId), date: 1, chat: update.message.chat },
-    },
-  };
-}
 
 /** The forced reply Parley last sent `chatId`: its text and message id. */
 async function forcedReply(chatId: number) {

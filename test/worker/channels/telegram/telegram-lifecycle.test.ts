@@ -8,17 +8,8 @@ import { runInDurableObject } from "../../../helpers/run-in-object";
 import { ORIGIN, textReply } from "../../../helpers/session-harness";
 import { stubOf } from "../../../helpers/session-object-probe";
 import { ask, deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import {
-  buttonsOf,
-  callsTo,
-  channelObject,
-  lastCard,
-  link,
-  openApproval,
-  pressFrom,
-  sendUpdate,
-  sentTo,
-} from "./telegram-fixtures";
+import { channelObject, openApproval } from "../chat-fixtures";
+import { buttonsOf, callsTo, lastCard, link, pressFrom, sendUpdate, sentTo } from "./telegram-fixtures";
 
 const QUESTION = "Which database should the service use?";
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { InboxObject } from "../../../../src/inbox/inbox-object";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { callsTo, failNext, link, openApproval, sentTo, type TelegramUser } from "./telegram-fixtures";
+import { openApproval } from "../chat-fixtures";
+import { callsTo, failNext, link, sentTo, type TelegramUser } from "./telegram-fixtures";
 
 async function cardsTo(user: TelegramUser): Promise<number> {
   return (await callsTo(user.id, "sendMessage")).filter((call) => call.body.reply_markup).length;

@@ -4,31 +4,19 @@
 import { describe, expect, it } from "vitest";
 import { MAX_MESSAGE_CHARS } from "../../../../src/protocol/limits";
 import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../chat-fixtures";
 import { userMessages } from "../reply-fixtures";
 import {
   buttonsOf,
   callsTo,
   lastCard,
   link,
-  openApproval,
   pressFrom,
+  replyFrom,
   sendUpdate,
   sentTo,
-  type TelegramUser,
   textFrom,
 } from "./telegram-fixtures";
-
-/** A text message of `user` that replies to message `repliedTo`, in their private chat unless `chat` says otherwise. */
-function replyFrom(user: TelegramUser, repliedTo: number, text: string, chat?: { id: number; type: string }) {
-  const update = textFrom(user, text, chat);
-  const where = update.message.chat;
-  return {
-    message: {
-      ...update.message,
-      reply_to_message: { message_id: repliedTo, date: 1, chat: where, text: "card" },
-    },
-  };
-}
 
 /** The Bot API's id of the card message sent to `chatId` last. */
 async function cardMessageId(chatId: number): Promise<number> {

@@ -7,16 +7,8 @@ import { CHAT_ROW_RETENTION_MS } from "../../../../src/inbox/inbox-chat-retentio
 import type { InboxObject } from "../../../../src/inbox/inbox-object";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import {
-  buttonsOf,
-  callsTo,
-  lastCard,
-  link,
-  openApproval,
-  pressFrom,
-  sendUpdate,
-  sentTo,
-} from "./telegram-fixtures";
+import { openApproval } from "../chat-fixtures";
+import { buttonsOf, callsTo, lastCard, link, pressFrom, sendUpdate, sentTo } from "./telegram-fixtures";
 
 /** Every chat delivery row of `person`'s inbox for `sessionId`, as stored. */
 function rowsOf(person: Person, sessionId: string) {

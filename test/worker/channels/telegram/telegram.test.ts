@@ -5,12 +5,12 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { openApproval } from "../chat-fixtures";
 import {
   buttonsOf,
   callsTo,
   failNext,
   link,
-  openApproval,
   pressFrom,
   sendUpdate,
   sentTo,

@@ -1,0 +1,29 @@
+// What every platform's channel tests share: a card waiting in a person's inbox, and the one
+// channel object behind every platform's webhooks.
+import { env } from "cloudflare:workers";
+import { textReply, toolReply } from "../../helpers/session-harness";
+import { deliverOutbox, type Person } from "../inbox/inbox-fixtures";
+
+/** Opens an approval of `notes_write` in a new session of `person`, reported to their inbox. */
+export async function openApproval(person: Person, id: string) {
+  const session = await person.createSession({
+    script: [
+      toolReply([{ id, name: "notes_write", input: { key: "plan", text: "ship it" } }]),
+      textReply("Saved."),
+    ],
+  });
+  const device = await person.connect(session);
+  await device.request({ type: "send_message", text: "write the plan down" });
+  await device.until(() => {
+    const last = device.events.at(-1);
+    return last?.type === "session_status" && last.data.status === "awaiting_input";
+  }, "awaiting_input");
+  device.close();
+  await deliverOutbox(session);
+  return session;
+}
+
+/** The channel object (every platform's webhooks go to it). */
+export function channelObject() {
+  return env.CHANNELS.get(env.CHANNELS.idFromName("channels"));
+}
