@@ -5,51 +5,42 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../scripts/wrangler-dev.mjs";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,
-  type ClaudeRun,
   externalSession,
   hasClaude,
   mintAgentKey,
   Phone,
   runClaude,
-  type Sandbox,
   sandbox,
 } from "./claude-code-harness";
 import { hookSettings } from "./claude-code-hook-settings";
-import {
-  type ModelServer,
-  reportLastResult,
-  type ScriptStep,
-  startModelServer,
-  touch,
-} from "./claude-model-server";
+import { reportLastResult, type ScriptStep, startModelServer, touch, touchId } from "./claude-model-server";
 import { baseUrl } from "./harness";
 
-let model: ModelServer | undefined;
-let box: Sandbox | undefined;
-let phone: Phone | undefined;
-let run: ClaudeRun | undefined;
-afterEach(async () => {
-  run?.child.kill("SIGKILL");
-  phone?.close();
-  await model?.close();
-  await box?.remove();
-  model = box = phone = run = undefined;
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function start(script: ScriptStep[], event = "PermissionRequest") {
   const key = randomUUID();
   const session = await externalSession(baseUrl(), key);
-  phone = new Phone(baseUrl(), session);
-  model = await startModelServer(script);
-  box = await sandbox(model);
+  const phone = new Phone(baseUrl(), session);
+  const model = await startModelServer(script);
+  const box = await sandbox(model);
   const agentKey = await mintAgentKey(baseUrl(), "hook e2e");
   const settings = await hookSettings(box, ["--server", baseUrl(), "--agent-key", agentKey], event);
-  run = runClaude(box, "Make the file.", ["--settings", settings, "--session-id", key]);
+  const run = runClaude(box, "Make the file.", ["--settings", settings, "--session-id", key]);
+  cleanups.push(async () => {
+    run.child.kill("SIGKILL");
+    phone.close();
+    await model.close();
+    await box.remove();
+  });
   return { session, phone, model, box, run };
 }
 
@@ -66,51 +57,57 @@ async function eventTypes(session: {
 describe.skipIf(!hasChromium || !hasClaude)(
   "Claude Code with parley hook as its PermissionRequest hook",
   () => {
-    beforeAll(() => buildBridges());
+    // One run takes the approval and then the denial, one tool call each.
+    let t: Awaited<ReturnType<typeof start>>;
+    beforeAll(async () => {
+      buildBridges();
+      t = await start([touch("hooked.txt"), touch("nope.txt"), reportLastResult]);
+    });
 
     it("runs the command once the phone approves, and the devices see the prompt and the finished tool", {
-      timeout: 60_000,
+      timeout: 150_000,
     }, async () => {
-      const t = await start([touch("hooked.txt"), reportLastResult]);
-      const card = await t.phone.nextPrompt();
+      // The first card waits for Claude Code to start, which a busy machine slows down.
+      const card = await t.phone.nextPrompt(120_000);
       expect(JSON.stringify(card.data)).toContain("touch hooked.txt");
       await t.phone.respond(card.interactionId, { decision: "approve" });
-      const { code, stdout } = await t.run.done;
-      expect(code, stdout).toBe(0);
+      await expect.poll(() => t.model.toolResultFor(touchId("hooked.txt"))).toBeDefined();
       expect(existsSync(join(t.box.cwd, "hooked.txt"))).toBe(true);
-      const events = JSON.stringify(await eventTypes(t.session));
-      expect(events).toContain("Make the file.");
-      expect(events).toContain("toolu_touch_hookedtxt");
+      // The finished tool reaches the devices from the PostToolUse hook, just after the result.
+      await expect
+        .poll(async () => JSON.stringify(await eventTypes(t.session)))
+        .toContain("toolu_touch_hookedtxt");
+      expect(JSON.stringify(await eventTypes(t.session))).toContain("Make the file.");
     });
 
     it("does not run a denied command, and the model reads the reason", { timeout: 60_000 }, async () => {
-      const t = await start([touch("nope.txt"), reportLastResult]);
       const card = await t.phone.nextPrompt();
+      expect(JSON.stringify(card.data)).toContain("touch nope.txt");
       await t.phone.respond(card.interactionId, { decision: "deny", reason: "Ask me tomorrow" });
       const { code, stdout } = await t.run.done;
       expect(code, stdout).toBe(0);
       expect(existsSync(join(t.box.cwd, "nope.txt"))).toBe(false);
-      expect(t.model.toolResults().at(-1)).toContain("Ask me tomorrow");
+      expect(t.model.toolResultFor(touchId("nope.txt"))).toContain("Ask me tomorrow");
     });
 
-    it("runs the edited command through a PreToolUse hook", { timeout: 60_000 }, async () => {
-      const t = await start([touch("first.txt"), reportLastResult], "PreToolUse");
-      const card = await t.phone.nextPrompt();
-      await t.phone.respond(card.interactionId, {
+    it("runs the edited command through a PreToolUse hook", { timeout: 150_000 }, async () => {
+      const edit = await start([touch("first.txt"), reportLastResult], "PreToolUse");
+      const card = await edit.phone.nextPrompt(120_000);
+      await edit.phone.respond(card.interactionId, {
         decision: "approve",
         updatedInput: { command: "touch second.txt", description: "Create second.txt" },
       });
-      const { code, stdout } = await t.run.done;
+      const { code, stdout } = await edit.run.done;
       expect(code, stdout).toBe(0);
-      expect(existsSync(join(t.box.cwd, "second.txt"))).toBe(true);
-      expect(existsSync(join(t.box.cwd, "first.txt"))).toBe(false);
+      expect(existsSync(join(edit.box.cwd, "second.txt"))).toBe(true);
+      expect(existsSync(join(edit.box.cwd, "first.txt"))).toBe(false);
     });
 
     it("hands the request back to Claude Code when Parley cannot be reached, never allowing it", {
-      timeout: 60_000,
+      timeout: 120_000,
     }, async () => {
-      model = await startModelServer([touch("unreached.txt"), reportLastResult]);
-      box = await sandbox(model);
+      const model = await startModelServer([touch("unreached.txt"), reportLastResult]);
+      const box = await sandbox(model);
       const closed = `http://127.0.0.1:${await freePort()}`;
       // A key the closed address never checks: the hook starts only with a credential that cannot answer.
       const agentKey = await mintAgentKey(baseUrl(), "hook unreachable e2e");
@@ -122,7 +119,12 @@ describe.skipIf(!hasChromium || !hasClaude)(
         "--unreachable-seconds",
         "1",
       ]);
-      run = runClaude(box, "Make the file.", ["--settings", settings]);
+      const run = runClaude(box, "Make the file.", ["--settings", settings]);
+      cleanups.push(async () => {
+        run.child.kill("SIGKILL");
+        await model.close();
+        await box.remove();
+      });
       const { code, result, stdout } = await run.done;
       expect(code, stdout).toBe(0);
       expect(existsSync(join(box.cwd, "unreached.txt"))).toBe(false);
