@@ -1,7 +1,7 @@
 // ChannelObject: the one Durable Object behind the chat webhooks. It keeps who each chat account
-// is (link codes, linked accounts, what ended links still owe) and the Chat SDK's state in its
-// SQLite, and turns a verified button press into the card's command, and a reply to a card's
-// message into a message, sent to the card's session as the linked person.
+// is (link codes, linked accounts, what ended links still owe) and each platform's Chat SDK state
+// in its SQLite, verifies a platform's request, and hands a press, a modal or a reply to the
+// person's inbox, which answers the card's session as the linked account in one call.
 import type { ChannelRpc } from "../objects/contracts/channel";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
@@ -34,7 +34,6 @@ function view({ person: _person, threadId: _threadId, ...account }: ChatAccount)
 export class ChannelObject extends ParleyObject implements ChannelRpc {
   protected readonly name = "ChannelObject";
   private readonly directory: ChannelDirectory;
-  private readonly state: SqlStateAdapter;
   private readonly prompts: TextPrompts;
   private readonly seeAllCodes: SeeAllCodes;
   private readonly linking: AccountLinking;
@@ -49,7 +48,6 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     super(ctx, env);
     const now = this.clock.now;
     this.directory = new ChannelDirectory(ctx.storage.sql, now);
-    this.state = new SqlStateAdapter(ctx.storage.sql);
     this.prompts = new TextPrompts(ctx.storage.sql, now);
     this.seeAllCodes = new SeeAllCodes(ctx.storage.sql, now);
     const throttle = new LinkThrottle(ctx.storage.sql, now);
@@ -147,7 +145,8 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     if (!config) return new Response("Not found", { status: 404 });
     if (!this.telegram) {
       const { TelegramBot } = await import("./telegram/telegram-bot");
-      this.telegram = new TelegramBot(config, this.state, this.hooks(), this.prompts);
+      const state = new SqlStateAdapter(this.ctx.storage.sql, "telegram", this.clock.now);
+      this.telegram = new TelegramBot(config, state, this.hooks(), this.prompts);
     }
     return this.telegram.handle(request);
   }
@@ -161,7 +160,8 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
         import("./slack/slack-adapter"),
       ]);
       const hooks = withModals(this.env, this.hooks(), SLACK_MODAL_INPUTS);
-      this.slack = new SlackBot(config, this.state, hooks, (work) => this.ctx.waitUntil(work));
+      const state = new SqlStateAdapter(this.ctx.storage.sql, "slack", this.clock.now);
+      this.slack = new SlackBot(config, state, hooks, (work) => this.ctx.waitUntil(work));
     }
     return this.slack.handle(request);
   }

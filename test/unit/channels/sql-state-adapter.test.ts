@@ -12,7 +12,7 @@ async function withAdapter(
   const stub = env.CHANNELS.get(env.CHANNELS.idFromName(`state-${crypto.randomUUID()}`));
   await runInDurableObject(stub, async (_, state) => {
     const clock = { now: 1_000_000 };
-    await test(new SqlStateAdapter(state.storage.sql, () => clock.now), clock);
+    await test(new SqlStateAdapter(state.storage.sql, "telegram", () => clock.now), clock);
   });
 }
 
@@ -85,4 +85,62 @@ describe("SqlStateAdapter", () => {
       await state.unsubscribe("t");
       expect(await state.isSubscribed("t")).toBe(false);
     }));
+
+  it("keeps each platform's state apart: one platform's key, list, lock and subscription are not another's", async () => {
+    const stub = env.CHANNELS.get(env.CHANNELS.idFromName(`state-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (_, state) => {
+      const telegram = new SqlStateAdapter(state.storage.sql, "telegram");
+      const slack = new SqlStateAdapter(state.storage.sql, "slack");
+      await telegram.set("k", "telegram's");
+      expect(await slack.get("k")).toBeNull();
+      expect(await slack.setIfNotExists("k", "slack's")).toBe(true);
+      expect(await telegram.get("k")).toBe("telegram's");
+      await telegram.appendToList("l", 1);
+      expect(await slack.getList("l")).toEqual([]);
+      expect(await telegram.acquireLock("t", 1_000)).not.toBeNull();
+      expect(await slack.acquireLock("t", 1_000)).not.toBeNull();
+      await telegram.subscribe("t");
+      expect(await slack.isSubscribed("t")).toBe(false);
+      await slack.delete("k");
+      expect(await telegram.get("k")).toBe("telegram's");
+    });
+  });
+
+  it("moves the state every platform shared to each platform's own on upgrade, and drops what names none", async () => {
+    const stub = env.CHANNELS.get(env.CHANNELS.idFromName(`state-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, async (_, state) => {
+      const sql = state.storage.sql;
+      // The tables as they were when every platform shared them, with what the SDK wrote there.
+      sql.exec(`CREATE TABLE chat_kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER)`);
+      sql.exec(`CREATE TABLE chat_lists (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, value TEXT NOT NULL, expires_at INTEGER)`);
+      sql.exec(
+        `CREATE TABLE chat_locks (thread_id TEXT PRIMARY KEY, token TEXT NOT NULL, expires_at INTEGER NOT NULL)`,
+      );
+      sql.exec(`CREATE TABLE chat_queue (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, thread_id TEXT NOT NULL, entry TEXT NOT NULL, expires_at INTEGER NOT NULL)`);
+      sql.exec(`CREATE TABLE chat_subscriptions (thread_id TEXT PRIMARY KEY)`);
+      sql.exec(`INSERT INTO chat_kv (key, value) VALUES ('dedupe:telegram:7', 'true'), ('thread-state:slack:D1:', '{"a":1}'),
+        ('__cb:orphan', '1')`);
+      sql.exec(`INSERT INTO chat_lists (key, value) VALUES ('channel-state:slack:D1', '2')`);
+      sql.exec(`INSERT INTO chat_subscriptions (thread_id) VALUES ('telegram:42')`);
+
+      const telegram = new SqlStateAdapter(sql, "telegram");
+      const slack = new SqlStateAdapter(sql, "slack");
+      expect(await telegram.get("dedupe:telegram:7")).toBe(true);
+      expect(await slack.get("dedupe:telegram:7")).toBeNull();
+      expect(await slack.get("thread-state:slack:D1:")).toEqual({ a: 1 });
+      expect(await slack.getList("channel-state:slack:D1")).toEqual([2]);
+      expect(await telegram.isSubscribed("telegram:42")).toBe(true);
+      expect(await slack.isSubscribed("telegram:42")).toBe(false);
+      // A cache entry that names no platform is no platform's.
+      expect(await telegram.get("__cb:orphan")).toBeNull();
+      expect(await slack.get("__cb:orphan")).toBeNull();
+      const shared = sql
+        .exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name IN
+          ('chat_kv', 'chat_lists', 'chat_locks', 'chat_queue', 'chat_subscriptions')`)
+        .toArray();
+      expect(shared).toEqual([]);
+    });
+  });
 });

@@ -136,7 +136,7 @@ describe("links in chat messages and a forged Host", { timeout: 60_000 }, () => 
     const userId = 930_001;
     const { hooks, origins } = recordingHooks(accountOf("telegram", String(userId)));
     await inOwnObject("origin-telegram", async (sql) => {
-      const state = holdable(new SqlStateAdapter(sql));
+      const state = holdable(new SqlStateAdapter(sql, "telegram"));
       const bot = new TelegramBot(
         { ...config, publicOrigin: null },
         state.state,
@@ -165,7 +165,7 @@ describe("links in chat messages and a forged Host", { timeout: 60_000 }, () => 
     await inOwnObject("origin-telegram-configured", async (sql) => {
       const bot = new TelegramBot(
         { ...config, publicOrigin: CONFIGURED },
-        new SqlStateAdapter(sql),
+        new SqlStateAdapter(sql, "telegram"),
         hooks,
         new TextPrompts(sql, Date.now),
       );
@@ -181,8 +181,11 @@ describe("links in chat messages and a forged Host", { timeout: 60_000 }, () => 
     const { hooks, origins } = recordingHooks(accountOf("slack", user.id));
     const background: Promise<unknown>[] = [];
     await inOwnObject("origin-slack", async (sql) => {
-      const bot = new SlackBot({ ...config, publicOrigin: null }, new SqlStateAdapter(sql), hooks, (work) =>
-        background.push(work),
+      const bot = new SlackBot(
+        { ...config, publicOrigin: null },
+        new SqlStateAdapter(sql, "slack"),
+        hooks,
+        (work) => background.push(work),
       );
       expect((await bot.handle(slackRequest(GENUINE, slackPress(user, "5.sa")))).status).toBe(200);
       // Both at once: the forged call starts while the genuine one waits on its own verification.
@@ -204,7 +207,7 @@ describe("links in chat messages and a forged Host", { timeout: 60_000 }, () => 
     await inOwnObject("origin-slack-configured", async (sql) => {
       const bot = new SlackBot(
         { ...config, publicOrigin: CONFIGURED },
-        new SqlStateAdapter(sql),
+        new SqlStateAdapter(sql, "slack"),
         hooks,
         (work) => background.push(work),
       );
