@@ -55,7 +55,7 @@ describe("what loads before a first event", () => {
   it("leaves the model SDK, the agent loop and the agent files out of the router", async () => {
     const files = await loadedWith("src/router/app.ts");
     expect(
-      matching(files, /@anthropic-ai|js-yaml|jose|webcrypto-web-push|src\/agent\/|src\/agents\//),
+      matching(files, /@anthropic-ai|js-yaml|jose|webcrypto-web-push|src\/agent\/|src\/agent-definitions\//),
     ).toEqual([]);
   });
 

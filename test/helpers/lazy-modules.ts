@@ -12,7 +12,6 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/machines/machine-object.ts": () => import("../../src/machines/machine-object"),
   "src/channels/telegram/telegram-bot.ts": () => import("../../src/channels/telegram/telegram-bot"),
   "src/channels/telegram/telegram-adapter.ts": () => import("../../src/channels/telegram/telegram-adapter"),
-  "src/channels/reply-to-session.ts": () => import("../../src/channels/reply-to-session"),
   "src/channels/slack/slack-bot.ts": () => import("../../src/channels/slack/slack-bot"),
   "src/channels/slack/slack-adapter.ts": () => import("../../src/channels/slack/slack-adapter"),
   "src/channels/discord/discord-bot.ts": () => import("../../src/channels/discord/discord-bot"),
