@@ -110,12 +110,18 @@ export class Notifier {
   }
 
   private enqueue(notice: CardNotice, pushed: CardNotice = notice): void {
+    let rows = 0;
     if (this.deps.config.push) {
-      for (const deviceId of this.pushTargets(notice)) this.deps.deliveries.enqueue("push", deviceId, pushed);
+      for (const deviceId of this.pushTargets(notice)) {
+        this.deps.deliveries.enqueue("push", deviceId, pushed);
+        rows += 1;
+      }
     }
     if (this.deps.config.webhook) {
       this.deps.deliveries.enqueue("webhook", new URL(this.deps.config.webhook.url).origin, notice);
+      rows += 1;
     }
+    if (rows === 0) return;
     // Armed in the step's own transaction: the alarm is the rows' retry if the attempt never runs.
     this.deps.rearm();
     this.sendSoon();
