@@ -15,14 +15,17 @@ import type { SessionObject as Session } from "./session/session-object";
 
 let app: typeof App | null = null;
 
+/** The router's module, loaded by the first request or email (one import, so one chunk). */
+const router = () => import("./router/app");
+
 export default {
   async fetch(request, env, ctx) {
-    app ??= (await import("./router/app")).app;
+    app ??= (await router()).app;
     return app.fetch(request, env, ctx);
   },
   // Email Routing: a reply to a card's email answers it (src/email/email-reply.ts).
   async email(message, env) {
-    await (await import("./email/email-reply")).receiveReply(message, env);
+    await (await router()).receiveReply(message, env);
   },
 } satisfies ExportedHandler<Env>;
 

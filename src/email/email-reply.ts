@@ -2,10 +2,10 @@
 // card's reply address (`local+<token>@domain`), from the address the email went to (envelope and
 // From alike), with "approve" or "deny" as the reply's first line that is not quoted; any other
 // message is refused with the reason, and nothing changes.
-import PostalMime from "postal-mime";
 import { logSecurityEvent } from "../log/security-log";
 import type { PushDecision } from "../tokens/push-answer-token";
 import { answerByEmail } from "./email-answer";
+import { readReply } from "./reply-text";
 import { tokenOfReplyAddress } from "./reply-token";
 
 /** A reply is a line of text; anything far larger is no reply to a card. */
@@ -15,7 +15,7 @@ const MAX_REPLY_BYTES = 256 * 1024;
  * The decision a reply's text states: its first line that is neither blank nor quoted (`>`), which
  * must be "approve" or "deny" and nothing else (any case); null otherwise.
  */
-export function replyDecision(text: string | undefined): PushDecision | null {
+export function replyDecision(text: string | null | undefined): PushDecision | null {
   const first = (text ?? "")
     .split(/\r?\n/)
     .map((line) => line.trim())
@@ -34,9 +34,9 @@ export async function receiveReply(message: ForwardableEmailMessage, env: Env): 
   if (!token) return refuse("This address takes only replies to a card's email, at its own reply address");
   if (message.rawSize > MAX_REPLY_BYTES)
     return refuse("A reply to a card is one line: this message is too large");
-  const parsed = await PostalMime.parse(message.raw);
+  const parsed = readReply(new Uint8Array(await new Response(message.raw).arrayBuffer()));
   const sender = message.from.trim().toLowerCase();
-  if (parsed.from?.address?.trim().toLowerCase() !== sender) {
+  if (parsed.from !== sender) {
     return refuse(
       "The message's From is not its sender: a reply answers only from the address the card went to",
     );

@@ -43,6 +43,9 @@ import { signInRoutes } from "./sign-in-route";
 
 export const app = new Hono<AppEnv>();
 
+/** The Worker's Email Routing handler, loaded with the router (src/index.ts): it answers as its routes do. */
+export { receiveReply } from "../email/email-reply";
+
 // INVARIANT: a flag that only suppresses a repeated log line; a new isolate logs it again.
 let warnedOpen = false;
 
