@@ -52,14 +52,15 @@ function closingWords(body: Record<string, unknown>): ScriptedTurn {
 }
 
 /**
- * A model for a run of several prompts, each deciding one thing: a prompt naming `make <file>.txt`
- * gets a Bash call that touches it (once), and anything after that call the closing words. It reads
- * the conversation rather than counting turns, so a turn the editor cancels shifts nothing.
+ * A model for a run of several prompts, each deciding one thing: the latest file a user turn names
+ * (`make <file>.txt`) gets a Bash call that touches it, once; anything after that call the closing
+ * words. It reads the conversation rather than counting turns, so a turn the editor cancels shifts
+ * nothing.
  */
 export function touchEachNamedFile(body: Record<string, unknown>): ScriptedTurn {
-  const messages = Array.isArray(body.messages) ? (body.messages as Array<{ content: unknown }>) : [];
-  const asked = [...JSON.stringify(messages.at(-1)?.content ?? "").matchAll(/[Mm]ake ([\w-]+\.txt)/g)];
-  const file = asked.at(-1)?.[1];
+  const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : [];
+  const said = JSON.stringify(messages.filter((message) => message.role === "user").map((m) => m.content));
+  const file = [...said.matchAll(/[Mm]ake ([\w-]+\.txt)/g)].at(-1)?.[1];
   if (!file || JSON.stringify(messages).includes(`"id":"${touchId(file)}"`)) return closingWords(body);
   return touch(file);
 }
