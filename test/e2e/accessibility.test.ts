@@ -114,29 +114,34 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     await auditAll(pages, "a new demo session");
   });
 
-  it("finds nothing with each kind of card open in turn — plan, question, approvals, form, page to visit — nor once all are answered", async () => {
-    const session = await scriptedSession(
-      [
-        call("toolu_plan", "ExitPlanMode", { plan: PLAN }),
-        askReply("toolu_ask"),
-        {
-          content: ["a", "b"].map(
-            (key) => call(`toolu_${key}`, "notes_write", { key, text: key }).content[0]!,
-          ),
-        },
-        call("toolu_form", "RequestUserInput", FORM),
-        call("toolu_url", "mcp__everything__trigger-url-elicitation", {
-          url: URL_TO_VISIT,
-          message: "Connect your example.com account",
-        }),
-        say("All done: **every** card answered."),
-      ],
-      { permissionMode: "plan", mcpServers: ["everything"] },
-    );
-    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
-    const [laptop, phone] = pages as [Page, Page];
-    await auditAll(pages, "an empty session");
-    await typeMessage(laptop, "Plan, ask, write, book and connect");
+  // One session whose cards open one after another; each test audits one of them open, then answers
+  // it from one device, which opens the next.
+  describe("with each kind of card open in turn — plan, question, approvals, form, page to visit — and once all are answered", () => {
+    let laptop: Page;
+    let phone: Page;
+    let pages: Page[];
+    beforeAll(async () => {
+      const session = await scriptedSession(
+        [
+          call("toolu_plan", "ExitPlanMode", { plan: PLAN }),
+          askReply("toolu_ask"),
+          {
+            content: ["a", "b"].map(
+              (key) => call(`toolu_${key}`, "notes_write", { key, text: key }).content[0]!,
+            ),
+          },
+          call("toolu_form", "RequestUserInput", FORM),
+          call("toolu_url", "mcp__everything__trigger-url-elicitation", {
+            url: URL_TO_VISIT,
+            message: "Connect your example.com account",
+          }),
+          say("All done: **every** card answered."),
+        ],
+        { permissionMode: "plan", mcpServers: ["everything"] },
+      );
+      pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+      [laptop, phone] = pages as [Page, Page];
+    });
 
     /** Waits on both devices for `button` in `card`, then audits them with the card open. */
     const auditOpen = async (card: string, button: string | RegExp, label: string) => {
@@ -144,33 +149,53 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
         await page.locator(card).getByRole("button", { name: button, exact: true }).waitFor();
       await auditAll(pages, label);
     };
-    await auditOpen(".plan-card", "Keep planning", "an open plan card");
-    await phone.getByRole("button", { name: /Approve · review each action/ }).click();
-
-    await auditOpen(".question-card", "Submit answers", "an open question card");
-    await phone.getByLabel("Fast").click();
-
-    await auditOpen(".batch-bar", "Approve all", "two open approval cards and the batch bar");
-    await laptop.locator(".batch-bar").getByRole("button", { name: "Approve all" }).click();
-
-    await auditOpen(".form-card", "Accept", "an open form card");
-    // Accepting without the required fields shows the page's own error under each of them.
-    await laptop.locator(".form-card").getByRole("button", { name: "Accept" }).click();
-    await laptop.locator(".form-card .field-error:not(:empty)").first().waitFor();
-    await auditAll([laptop], "a form card showing its field errors");
-    await phone.locator(".form-card").getByRole("button", { name: "Decline" }).click();
-
-    // With each action reviewed, the MCP call asks for approval before it opens its page to visit.
     const mcpCall = '.tool-card[data-tool-call-id="toolu_url"]';
-    await auditOpen(`${mcpCall} .approval-card`, "Approve", "an open approval card for an MCP tool");
-    await laptop.locator(mcpCall).getByRole("button", { name: "Approve", exact: true }).click();
-    await auditOpen(".url-card", "I've finished", "an open page-to-visit card");
-    await phone.locator(".url-card").getByRole("button", { name: "I've finished" }).click();
 
-    for (const page of pages) await page.getByText("every card answered").waitFor();
-    await auditAll(pages, "a session with every card answered");
-    // Seventeen audits in one session: room to spare on a busy two-core machine.
-  }, 60_000);
+    it("finds nothing on an empty session", async () => {
+      await auditAll(pages, "an empty session");
+      await typeMessage(laptop, "Plan, ask, write, book and connect");
+    });
+
+    it("finds nothing on an open plan card", async () => {
+      await auditOpen(".plan-card", "Keep planning", "an open plan card");
+      await phone.getByRole("button", { name: /Approve · review each action/ }).click();
+    });
+
+    it("finds nothing on an open question card", async () => {
+      await auditOpen(".question-card", "Submit answers", "an open question card");
+      await phone.getByLabel("Fast").click();
+    });
+
+    it("finds nothing on two open approval cards and the batch bar", async () => {
+      await auditOpen(".batch-bar", "Approve all", "two open approval cards and the batch bar");
+      await laptop.locator(".batch-bar").getByRole("button", { name: "Approve all" }).click();
+    });
+
+    it("finds nothing on an open form card, nor on one showing its field errors", async () => {
+      await auditOpen(".form-card", "Accept", "an open form card");
+      // Accepting without the required fields shows the page's own error under each of them.
+      await laptop.locator(".form-card").getByRole("button", { name: "Accept" }).click();
+      await laptop.locator(".form-card .field-error:not(:empty)").first().waitFor();
+      await auditAll([laptop], "a form card showing its field errors");
+      await phone.locator(".form-card").getByRole("button", { name: "Decline" }).click();
+    });
+
+    it("finds nothing on an open approval card for an MCP tool", async () => {
+      // With each action reviewed, the MCP call asks for approval before it opens its page to visit.
+      await auditOpen(`${mcpCall} .approval-card`, "Approve", "an open approval card for an MCP tool");
+      await laptop.locator(mcpCall).getByRole("button", { name: "Approve", exact: true }).click();
+    });
+
+    it("finds nothing on an open page-to-visit card", async () => {
+      await auditOpen(".url-card", "I've finished", "an open page-to-visit card");
+      await phone.locator(".url-card").getByRole("button", { name: "I've finished" }).click();
+    });
+
+    it("finds nothing once every card is answered", async () => {
+      for (const page of pages) await page.getByText("every card answered").waitFor();
+      await auditAll(pages, "a session with every card answered");
+    });
+  });
 
   it("finds nothing on an external agent's approval card with More… open, nor on the agent's notice", async () => {
     const session = await externalSession(baseUrl(), `audit-more-${crypto.randomUUID()}`);
