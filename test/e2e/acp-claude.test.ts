@@ -1,14 +1,16 @@
 // `parley acp` in front of the real claude-agent-acp (Claude Code through the Agent SDK, offline
 // against a local Messages API), with a test editor built from the ACP SDK's client side: each
-// permission is asked in the editor and in Parley at once, and the first answer wins.
+// permission is asked in the editor and in Parley at once, and the first answer wins. One agent
+// takes the decisions in turn, one prompt each; ending it (or reaching no Parley) takes its own.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,
+  type ExternalSession,
   externalSession,
   hasClaude,
   mintAgentKey,
@@ -16,14 +18,14 @@ import {
   type Sandbox,
   sandbox,
 } from "./claude-code-harness";
-import { type ModelServer, reportLastResult, startModelServer, touch } from "./claude-model-server";
+import { type ModelServer, startModelServer, touchEachNamedFile, touchId } from "./claude-model-server";
 
 const baseUrl = () => inject("baseUrl");
 // One agent key for the file's runs: a bridge starts only with a credential that cannot answer.
 let key: Promise<string> | undefined;
 const agentKey = () => (key ??= mintAgentKey(baseUrl(), "acp e2e"));
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
+afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -35,8 +37,12 @@ interface Run {
   sessionId: string;
 }
 
-async function startRun(file: string, server = baseUrl()): Promise<Run> {
-  const model = await startModelServer([touch(file), reportLastResult]);
+/**
+ * One `parley acp` in front of claude-agent-acp, one ACP session: each prompt names the file its
+ * Bash call makes (touchEachNamedFile), so one agent takes several decisions in turn.
+ */
+async function startRun(server = baseUrl()): Promise<Run> {
+  const model = await startModelServer(touchEachNamedFile);
   const box = await sandbox(model);
   const proxy = spawnParleyAcp(box, [
     "--server",
@@ -97,15 +103,23 @@ async function cardState(sessionId: string, token: string, interactionId: string
 }
 
 describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and claude-agent-acp", () => {
-  beforeAll(() => buildBridges());
+  // One agent for the decisions an editor and a Parley device take on the same session in turn,
+  // ending with the editor leaving; another whose agent dies mid-wait; one with Parley away.
+  let run: Run;
+  let phone: Phone;
+  let session: ExternalSession;
+  beforeAll(async () => {
+    buildBridges();
+    run = await startRun();
+  }, 120_000);
 
   it("runs the command approved from a Parley device and cancels the editor's pending request", {
-    timeout: 120_000,
+    timeout: 150_000,
   }, async () => {
-    const run = await startRun("from-phone.txt");
-    const turn = run.editor.prompt("Make the file.");
-    const asked = await run.editor.nextPermission();
-    const { phone, session } = await phoneFor(run);
+    const turn = run.editor.prompt("Make from-phone.txt.");
+    // The first request waits for Claude Code to start, which a busy machine slows down.
+    const asked = await run.editor.nextPermission(120_000);
+    ({ phone, session } = await phoneFor(run));
     const card = await phone.nextPrompt();
     const request = card.data.request as { toolName: string; acp?: { kind?: string; allowAlways: boolean } };
     expect(request.acp?.kind).toBe("execute");
@@ -121,17 +135,16 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and cl
         headers: { authorization: `Bearer ${session.token}` },
       })
     ).json()) as { agent?: { name?: string; title?: string | null } };
-    expect(snapshot.agent).toMatchObject({ name: "Claude Agent", title: "Make the file." });
+    expect(snapshot.agent).toMatchObject({ name: "Claude Agent", title: "Make from-phone.txt." });
   });
 
   it("withdraws the Parley card on every device when the editor answers first", {
     timeout: 120_000,
   }, async () => {
-    const run = await startRun("from-editor.txt");
-    const turn = run.editor.prompt("Make the file.");
+    const turn = run.editor.prompt("Make from-editor.txt.");
     const asked = await run.editor.nextPermission();
-    const { phone, session } = await phoneFor(run);
     const card = await phone.nextPrompt();
+    expect(JSON.stringify(card.data)).toContain("touch from-editor.txt");
     asked.choose("allow_once");
     expect((await turn).stopReason).toBe("end_turn");
     expect(existsSync(join(run.box.cwd, "from-editor.txt"))).toBe(true);
@@ -144,24 +157,24 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and cl
   });
 
   it("stops the command denied from a Parley device", { timeout: 120_000 }, async () => {
-    const run = await startRun("denied.txt");
-    const turn = run.editor.prompt("Make the file.");
+    const turn = run.editor.prompt("Make denied.txt.");
     const asked = await run.editor.nextPermission();
-    const { phone } = await phoneFor(run);
     const card = await phone.nextPrompt();
+    expect(JSON.stringify(card.data)).toContain("touch denied.txt");
     await phone.respond(card.interactionId, { decision: "deny" });
     await asked.cancelled;
     await turn;
     expect(existsSync(join(run.box.cwd, "denied.txt"))).toBe(false);
-    expect(run.model.toolResults().join("\n")).not.toContain("completed with no output");
+    const result = run.model.toolResultFor(touchId("denied.txt"));
+    expect(result).toBeDefined();
+    expect(result).not.toContain("completed with no output");
   });
 
   it("withdraws the session's cards when the editor cancels the turn", { timeout: 120_000 }, async () => {
-    const run = await startRun("cancelled.txt");
-    const turn = run.editor.prompt("Make the file.");
+    const turn = run.editor.prompt("Make cancelled.txt.");
     await run.editor.nextPermission();
-    const { phone, session } = await phoneFor(run);
     const card = await phone.nextPrompt();
+    expect(JSON.stringify(card.data)).toContain("touch cancelled.txt");
     await run.editor.cancel();
     await expect
       .poll(() => cardState(session.sessionId, session.token, card.interactionId))
@@ -172,28 +185,13 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and cl
     expect(run.proxy.stderr()).not.toContain("the editor still asks");
   });
 
-  it("withdraws the cards when the agent exits mid-wait", { timeout: 120_000 }, async () => {
-    const run = await startRun("orphan.txt");
-    void run.editor.prompt("Make the file.").catch(() => undefined);
-    await run.editor.nextPermission();
-    const { phone, session } = await phoneFor(run);
-    const card = await phone.nextPrompt();
-    const agentPid = childrenOf(run.proxy.child.pid);
-    expect(agentPid).toHaveLength(1);
-    // Claude Code (the agent's own child) goes too, so nothing writes into the sandbox afterwards.
-    for (const pid of [...agentPid, ...childrenOf(agentPid[0])]) process.kill(pid, "SIGKILL");
-    expect(await run.proxy.exit).not.toBe(0);
-    expect(await cardState(session.sessionId, session.token, card.interactionId)).toBe("resolved:withdrawn");
-  });
-
   it("withdraws the cards and stops the agent when the editor disconnects", {
     timeout: 120_000,
   }, async () => {
-    const run = await startRun("left.txt");
-    void run.editor.prompt("Make the file.").catch(() => undefined);
+    void run.editor.prompt("Make left.txt.").catch(() => undefined);
     await run.editor.nextPermission();
-    const { phone, session } = await phoneFor(run);
     const card = await phone.nextPrompt();
+    expect(JSON.stringify(card.data)).toContain("touch left.txt");
     const agentPid = childrenOf(run.proxy.child.pid);
     run.proxy.child.stdin?.end();
     expect(await run.proxy.exit).toBe(0);
@@ -202,15 +200,29 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp between an editor and cl
     expect(existsSync(join(run.box.cwd, "left.txt"))).toBe(false);
   });
 
-  it("still asks in the editor when Parley cannot be reached", { timeout: 120_000 }, async () => {
-    const run = await startRun("offline.txt", "http://127.0.0.1:9");
-    const turn = run.editor.prompt("Make the file.");
-    const asked = await run.editor.nextPermission();
+  it("withdraws the cards when the agent exits mid-wait", { timeout: 150_000 }, async () => {
+    const dying = await startRun();
+    void dying.editor.prompt("Make orphan.txt.").catch(() => undefined);
+    await dying.editor.nextPermission(120_000);
+    const { phone, session } = await phoneFor(dying);
+    const card = await phone.nextPrompt();
+    const agentPid = childrenOf(dying.proxy.child.pid);
+    expect(agentPid).toHaveLength(1);
+    // Claude Code (the agent's own child) goes too, so nothing writes into the sandbox afterwards.
+    for (const pid of [...agentPid, ...childrenOf(agentPid[0])]) process.kill(pid, "SIGKILL");
+    expect(await dying.proxy.exit).not.toBe(0);
+    expect(await cardState(session.sessionId, session.token, card.interactionId)).toBe("resolved:withdrawn");
+  });
+
+  it("still asks in the editor when Parley cannot be reached", { timeout: 150_000 }, async () => {
+    const offline = await startRun("http://127.0.0.1:9");
+    const turn = offline.editor.prompt("Make offline.txt.");
+    const asked = await offline.editor.nextPermission(120_000);
     await expect
-      .poll(() => run.proxy.stderr())
+      .poll(() => offline.proxy.stderr())
       .toMatch(/Parley could not be reached: [^\n]*; the editor still asks/);
     asked.choose("allow_once");
     expect((await turn).stopReason).toBe("end_turn");
-    expect(existsSync(join(run.box.cwd, "offline.txt"))).toBe(true);
+    expect(existsSync(join(offline.box.cwd, "offline.txt"))).toBe(true);
   });
 });

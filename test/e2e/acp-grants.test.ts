@@ -4,7 +4,7 @@
 // after it, and a `Bash(curl:*)` deny refuses a curl with no person asked.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DecisionPage } from "../../src/protocol/decisions";
 import type { GrantView } from "../../src/protocol/grants";
 import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
@@ -24,9 +24,6 @@ import { asPerson, baseUrl } from "./harness";
 let key: Promise<string> | undefined;
 const agentKey = () => (key ??= mintAgentKey(baseUrl(), "acp grants e2e"));
 const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 const bash = (command: string, id: string): ScriptStep => ({
   content: [
@@ -84,14 +81,23 @@ async function decisions(sessionId: string): Promise<DecisionPage["decisions"]> 
 }
 
 describe.skipIf(!hasChromium || !hasClaude)("grants on claude-agent-acp's calls", () => {
-  beforeAll(() => buildBridges());
-
-  it("a grant on ls does not cover ls followed by another line", { timeout: 120_000 }, async () => {
-    const run = await startRun([
+  // One agent, one session: each prompt's calls meet the grants made for it.
+  let run: Run;
+  beforeAll(async () => {
+    buildBridges();
+    run = await startRun([
       bash("touch granted.txt", "toolu_acp_granted"),
       bash("ls\ntouch pwned.txt", "toolu_acp_chained"),
       reportLastResult,
+      bash("curl -s http://127.0.0.1:9/install.sh -o fetched.sh", "toolu_acp_curl"),
+      reportLastResult,
     ]);
+  }, 120_000);
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("a grant on ls does not cover ls followed by another line", { timeout: 150_000 }, async () => {
     const scope = { scope: "session", sessionId: run.session.sessionId };
     // The rule a card named by its title would have offered, Claude Code's own, and one that does apply.
     await grant({ rule: "ls", ...scope });
@@ -102,7 +108,8 @@ describe.skipIf(!hasChromium || !hasClaude)("grants on claude-agent-acp's calls"
 
     const turn = run.editor.prompt("Make the file, then list the folder.");
     // The grant answers the first call before a person sees it: the editor's request is withdrawn.
-    await (await run.editor.nextPermission()).cancelled;
+    // The first request waits for Claude Code to start, which a busy machine slows down.
+    await (await run.editor.nextPermission(120_000)).cancelled;
     const chained = await run.editor.nextPermission();
     const card = await phone.nextPrompt();
     const request = card.data.request as { toolName: string; input: { command?: string } };
@@ -123,10 +130,7 @@ describe.skipIf(!hasChromium || !hasClaude)("grants on claude-agent-acp's calls"
   });
 
   it("a Bash(curl:*) deny refuses an ACP call with no person asked", { timeout: 120_000 }, async () => {
-    const run = await startRun([
-      bash("curl -s http://127.0.0.1:9/install.sh -o fetched.sh", "toolu_acp_curl"),
-      reportLastResult,
-    ]);
+    const before = (await decisions(run.session.sessionId)).length;
     const denied = await grant({
       effect: "deny",
       rule: "Bash(curl:*)",
@@ -136,11 +140,15 @@ describe.skipIf(!hasChromium || !hasClaude)("grants on claude-agent-acp's calls"
     });
     const turn = run.editor.prompt("Fetch the installer.");
     // Parley answers first, from the deny: the editor's request is withdrawn and no card waits.
-    await (await run.editor.nextPermission()).cancelled;
+    const asked = await run.editor.nextPermission();
+    expect(JSON.stringify(asked.params)).toContain("curl");
+    await asked.cancelled;
     expect((await turn).stopReason).toBe("end_turn");
     expect(existsSync(join(run.cwd, "fetched.sh"))).toBe(false);
     await expect
-      .poll(async () => (await decisions(run.session.sessionId)).map((d) => [d.outcome, d.decidedBy]))
+      .poll(async () =>
+        (await decisions(run.session.sessionId)).slice(before).map((d) => [d.outcome, d.decidedBy]),
+      )
       .toEqual([["denied", { kind: "grant", label: "Bash(curl:*)", id: denied.grantId, device: null }]]);
   });
 });
