@@ -4,8 +4,9 @@
 // stalls (deltas whose slowest device waited over 10 ms, in a row) and the collector's pauses in it;
 // then every pause by kind, with a mark-compact's phases. Not part of `npm run bench`.
 //   node bench/gc-pauses.mjs [--side parley|bare] [--ballast 30000] [--streams 6] [--devices 10]
-//     [--deltas 2000] [--pace 2.5] [--ref COMMIT]
-// The isolate's live heap (after a full collection) is read once, after the first two streams.
+//     [--deltas 2000] [--pace 2.5] [--ref COMMIT] [--snapshot FILE]
+// The isolate's live heap (after a full collection) is read once, after the first two streams;
+// `--snapshot` also writes that heap snapshot (open it in Chrome's DevTools, Memory tab).
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     deltas: { type: "string", default: "2000" },
     pace: { type: "string", default: "2.5" },
     ref: { type: "string" },
+    snapshot: { type: "string" },
   },
 });
 if (values.side !== "parley" && values.side !== "bare") throw new Error("--side is parley or bare");
@@ -80,7 +82,7 @@ let liveHeap = null;
 for (let i = 0; i < Number(values.streams); i++) {
   // Two streams in (the warm-up and the first), what stays alive after a full collection: the live
   // graph every later mark-compact has to mark.
-  if (i === 1) liveHeap = await readLiveHeap(server.inspectorPort);
+  if (i === 1) liveHeap = await readLiveHeap(server.inspectorPort, values.snapshot);
   const startNs = Number(process.hrtime.bigint());
   const run = await side.run(shape);
   const endNs = Number(process.hrtime.bigint());
@@ -158,8 +160,13 @@ for (const kind of ["scavenge", "mark-compact", "other"]) {
 process.exit(0);
 
 /** The Worker's isolate's heap after a full collection, through workerd's inspector. */
-async function readLiveHeap(port) {
+async function readLiveHeap(port, snapshotFile) {
   const { call, ws } = await inspector(port);
+  const chunks = [];
+  ws.addEventListener("message", (message) => {
+    const data = JSON.parse(message.data);
+    if (data.method === "HeapProfiler.addHeapSnapshotChunk") chunks.push(data.params.chunk);
+  });
   const answer = async (method) => {
     const reply = await Promise.race([
       call(method),
@@ -174,5 +181,6 @@ async function readLiveHeap(port) {
   await answer("HeapProfiler.takeHeapSnapshot");
   const usage = await answer("Runtime.getHeapUsage");
   ws.close();
+  if (snapshotFile) await writeFile(snapshotFile, chunks.join(""));
   return usage;
 }
