@@ -30,7 +30,7 @@ export interface SocketShell {
   gate(access: Access): ErrorBody | null;
   logIds(access: Pick<Access, "linkId">): { sessionId: string; linkId: string | null };
   snapshot(): SessionSnapshot;
-  /** Runs a socket's command; the socket's own allowance was taken already. */
+  /** Sends a socket's command through the session's door; the socket's frame allowance was taken already. */
   run(
     command: SessionCommand,
     from: { deviceId: string; device: DeviceKind },

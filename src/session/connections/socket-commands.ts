@@ -1,5 +1,6 @@
-// One WebSocket frame in, one ack out: rate limit, parse, check who sent it, then replay or run the
-// command. Never throws, so a bad frame or a failing command cannot close the socket.
+// One WebSocket frame in, one ack out: the socket's frame allowance, parse, read who sent it, then
+// replay, or send the command through the session's one door (session-door.ts). Never throws, so a
+// bad frame or a failing command cannot close the socket.
 import { logSecurityEvent } from "../../log/security-log";
 import { closeSocket, readAttachment, sendAck } from "../../objects/socket-access";
 import type { Access } from "../../protocol/access";
@@ -20,6 +21,7 @@ export interface SocketCommandHost {
   mayReplay(ws: WebSocket): boolean;
   /** The session and link a socket belongs to, for the security log. */
   logIds(ws: WebSocket): { sessionId: string; linkId: string | null };
+  /** Sends a command through the session's door, as this socket's credential and device. */
   run(
     command: SessionCommand,
     from: { deviceId: string; device: DeviceKind },
