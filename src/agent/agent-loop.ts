@@ -270,7 +270,7 @@ export class AgentLoop {
     live?.controller.abort("cancelled" satisfies AbortReason);
     if (live) live.assembler = null;
     if (partial.length > 0) deps.transcript.append("assistant", partial);
-    cancelPending(deps, deviceId, frameId, decider);
+    cancelPending(deps, { deviceId, frameId, decider });
     return live !== null;
   }
 

@@ -167,16 +167,17 @@ export const POLICY_DECIDER: Decider = { kind: "policy", label: "deadline policy
 /** The decider of cards the session closed itself (a turn that failed, an agent stopped with them). */
 export const SYSTEM_DECIDER: Decider = { kind: "system", label: null, id: null, device: null };
 
-/**
- * Cancels the pending interactions of one frame (`frameId`), or of every frame when it is null, so
- * no card can be answered afterwards; `decider` is who cancelled them.
- */
-export function cancelPending(
-  deps: AgentDeps,
-  deviceId: string | null,
-  frameId: string | null = null,
-  decider: Decider = SYSTEM_DECIDER,
-): void {
+/** Who cancels which cards: the device and decider (the session itself when none), one frame's or all. */
+export interface CancelPending {
+  deviceId: string | null;
+  /** The frame whose cards are cancelled; every frame's when null or absent. */
+  frameId?: string | null;
+  decider?: Decider;
+}
+
+/** Cancels the pending interactions `cancel` names, so no card can be answered afterwards. */
+export function cancelPending(deps: AgentDeps, cancel: CancelPending): void {
+  const { deviceId, frameId = null, decider = SYSTEM_DECIDER } = cancel;
   const now = deps.clock.now();
   for (const record of deps.interactions.pending()) {
     if (frameId !== null && record.frameId !== frameId) continue;

@@ -15,7 +15,7 @@ export function failRunningTurn(deps: AgentDeps, error: unknown): void {
     // The stack is cleaned up too: the next message goes to the main agent, not a broken child.
     const explain = (use: ToolUseBlockParam) => `${use.name} did not run: the turn failed (${message}).`;
     // Every frame's cards close too: none may stay answerable for a stack that is gone.
-    cancelPending(deps, null);
+    cancelPending(deps, { deviceId: null });
     closeOpenToolUses(deps, explain);
     unwindStack(deps, "failed", explain);
     failTurn(deps, turn, "internal", message);
