@@ -54,7 +54,11 @@ export async function answerAsAccount(
     const command = modalCommandFor(message.card, ask.maxInputs, ask.texts);
     if (!command) return NOT_OFFERED;
     // The session names the field it refused ("age: must be a number"); the form can be sent again.
-    return answerCard(ports, account, message, command, (message) => `Not sent: ${message}`);
+    // Taken, the modal just closes: words back would be shown in it as a refusal.
+    return answerCard(ports, account, message, command, {
+      refused: (message) => `Not sent: ${message}`,
+      accepted: () => null,
+    });
   }
   const pressed = messages.press(ask.ref, account.linkId, ask.code, ask.text);
   if (pressed.type === "unknown") return NOT_YOUR_CARD;
@@ -65,7 +69,10 @@ export async function answerAsAccount(
     await messages.showAgain(pressed.message, await ports.senderFor(pressed.message.row.platform));
     return null;
   }
-  return answerCard(ports, account, pressed.message, pressed.command, (message) => message);
+  return answerCard(ports, account, pressed.message, pressed.command, {
+    refused: (message) => message,
+    accepted: acceptedWords,
+  });
 }
 
 /** Sends a card's command; once it resolved the card, edits the message to the receipt before answering. */
@@ -74,13 +81,16 @@ async function answerCard(
   account: ChatAnswerer,
   message: ChatMessageOfCard,
   command: SessionCommand,
-  refused: (message: string) => string,
+  words: {
+    refused(message: string): string;
+    accepted(commandType: string, result: unknown): string | null;
+  },
 ): Promise<string | null> {
   const outcome = await ports.toSession(message.card.sessionId, actorOf(account), {
     type: "command",
     command,
   });
-  if (!outcome.ok) return refusalWords(outcome.error) ?? refused(outcome.error.message);
+  if (!outcome.ok) return refusalWords(outcome.error) ?? words.refused(outcome.error.message);
   const resolution = InteractionResolution.safeParse(outcome.result);
   if (command.type !== "extend_deadline" && resolution.success) {
     const now = ports.now();
@@ -89,7 +99,7 @@ async function answerCard(
     if (row) await ports.chat.sending.deliverNow(row, now, ports.senderFor, message.row);
     return null;
   }
-  return acceptedWords(command.type, outcome.result);
+  return words.accepted(command.type, outcome.result);
 }
 
 /** The account as its session sees it: a device of its person ("Ana · Telegram"). */
