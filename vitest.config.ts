@@ -158,6 +158,7 @@ export default defineConfig({
             "test/worker/budget/**",
             "test/worker/one-person/**",
             "test/worker/people/**",
+            "test/worker/schema-count.test.ts",
             ...CORE_UNIT_TESTS,
           ],
           globalSetup: ["test/mcp-servers/global-setup.ts"],
@@ -173,6 +174,12 @@ export default defineConfig({
           include: [...CORE_UNIT_TESTS, "test/build/**/*.test.ts"],
           ...shared,
         },
+      },
+      // Counting the schemas a fresh import builds evaluates the Worker's modules again, which
+      // would hand the files after it in a shared runner modules of their own: a runtime of its own.
+      {
+        plugins: [cloudflareTest({ ...WORKER, miniflare: { bindings } })],
+        test: { name: "schema-count", include: ["test/worker/schema-count.test.ts"], ...workersShared },
       },
       // Notifications are configured for the whole runtime, so they get a runtime of their own:
       // the other tests keep an alarm that only their deadlines move.
