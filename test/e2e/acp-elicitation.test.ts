@@ -3,9 +3,15 @@
 // headless, and between an editor and the agent, whether or not the editor shows elicitations.
 // Each run takes several: the person's messages (or the editor's prompts) are its next turns.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PROMPT_EVENT_TYPES } from "../../src/protocol/index";
 import { cardState, elicitAgentCommand, removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
-import { buildBridges, externalSession, mintAgentKey, Phone, sandbox } from "./claude-code-harness";
+import {
+  buildBridges,
+  cardsOpened,
+  externalSession,
+  mintAgentKey,
+  Phone,
+  sandbox,
+} from "./claude-code-harness";
 import { startModelServer } from "./claude-model-server";
 
 const baseUrl = () => inject("baseUrl");
@@ -65,15 +71,6 @@ async function nextCard(phone: Phone, run: { stderr: () => string; stdout: () =>
 /** The ACP session `parley acp` reports on stderr once it asks in Parley. */
 async function headlessSession(run: { stderrMatch: (pattern: RegExp) => Promise<RegExpExecArray> }) {
   return (await run.stderrMatch(/ACP session (\S+) asks in Parley/))[1] ?? "";
-}
-
-/** How many cards the session has opened, from its event log. */
-async function cardsOpened(session: Session): Promise<number> {
-  const events = (await (await asOwner(session, "/events?after=0")).json()) as {
-    events: Array<{ type: string }>;
-  };
-  return events.events.filter((event) => (PROMPT_EVENT_TYPES as readonly string[]).includes(event.type))
-    .length;
 }
 
 describe("an ACP agent's elicitation, headless", () => {
@@ -156,12 +153,12 @@ describe("an ACP agent's elicitation, headless", () => {
     timeout: 90_000,
   }, async () => {
     // The run's three cards so far: two forms and a page.
-    expect(await cardsOpened(session)).toBe(3);
+    expect(await cardsOpened(baseUrl(), session)).toBe(3);
     await ask("Ask with a pattern");
     await expect
       .poll(() => run.stdout(), { timeout: 30_000 })
       .toMatch(/Refused: Invalid params: a form Parley cannot show: [^\n]*"pattern" not supported/);
-    expect(await cardsOpened(session)).toBe(3);
+    expect(await cardsOpened(baseUrl(), session)).toBe(3);
   });
 
   it("exits 0 once the person stops the session", { timeout: 60_000 }, async () => {

@@ -7,10 +7,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROMPT_EVENT_TYPES } from "../../src/protocol/index";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,
+  cardsOpened,
   externalSession,
   hasClaude,
   mintAgentKey,
@@ -64,15 +64,6 @@ async function start(script: ScriptStep[]) {
     await box.remove();
   });
   return { session, phone, model, box, abortController, done };
-}
-
-/** How many cards the session has opened, from its event log. */
-async function cardsOpened(session: { sessionId: string; token: string }): Promise<number> {
-  const response = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/events?after=0`, {
-    headers: { authorization: `Bearer ${session.token}` },
-  });
-  const { events } = (await response.json()) as { events: Array<{ type: string }> };
-  return events.filter((event) => (PROMPT_EVENT_TYPES as readonly string[]).includes(event.type)).length;
 }
 
 describe.skipIf(!hasChromium || !hasClaude)("the Agent SDK with parleyCanUseTool", () => {
@@ -155,7 +146,7 @@ describe.skipIf(!hasChromium || !hasClaude)("the Agent SDK with parleyCanUseTool
     await g.done;
     expect(g.model.toolResults()).toHaveLength(2);
     // The query is over and its session opened one card: the grant answered the second call.
-    expect(await cardsOpened(g.session)).toBe(1);
+    expect(await cardsOpened(baseUrl(), g.session)).toBe(1);
     // A plain allow went back: the SDK was not asked to save the rule in Claude Code's settings.
     expect(existsSync(join(g.box.cwd, ".claude", "settings.local.json"))).toBe(false);
   });

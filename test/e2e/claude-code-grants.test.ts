@@ -14,6 +14,7 @@ import { hasChromium } from "./browser-env";
 import {
   buildBridges,
   type ClaudeRun,
+  cardsOpened,
   externalSession,
   hasClaude,
   mcpConfig,
@@ -87,7 +88,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
   beforeAll(() => buildBridges());
 
   it("runs the granted tests in a new session with no card, and still asks for the build", {
-    timeout: 120_000,
+    timeout: 240_000,
   }, async () => {
     // The first session: the person allows the tests from the card, for this agent, for an hour.
     const firstKey = randomUUID();
@@ -98,7 +99,8 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
       bash("npm run test -- --watch=false", "toolu_test_1"),
       reportLastResult,
     ]);
-    const card = await firstPhone.nextPrompt();
+    // Each card waits for a Claude Code to start, which a busy machine slows down.
+    const card = await firstPhone.nextPrompt(90_000);
     expect(JSON.stringify(card.data)).toContain("npm run test -- --watch=false");
     await firstPhone.respond(card.interactionId, {
       decision: "approve",
@@ -135,7 +137,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
       bash("npm run build", "toolu_build_2"),
       reportLastResult,
     ]);
-    const asked = await secondPhone.nextPrompt();
+    const asked = await secondPhone.nextPrompt(90_000);
     expect(JSON.stringify(asked.data)).toContain("npm run build");
     expect(existsSync(join(two.box.cwd, "tested.txt"))).toBe(true);
     expect(existsSync(join(two.box.cwd, "built.txt"))).toBe(false);
@@ -158,7 +160,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
       ]);
   });
   it("offers Claude Code's own suggestion through parley hook, and choosing it makes a grant, not a settings rule", {
-    timeout: 120_000,
+    timeout: 150_000,
   }, async () => {
     const key = randomUUID();
     const session = await externalSession(baseUrl(), key);
@@ -173,7 +175,7 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
       ],
       "hook",
     );
-    const card = await phone.nextPrompt();
+    const card = await phone.nextPrompt(90_000);
     const offered = suggestedRules(card);
     // Claude Code's PermissionRequest hook input carries permission_suggestions (2.1.330 suggests
     // `Bash(npm run *)` here); the card offers them in Claude Code's own rule syntax.
@@ -189,7 +191,8 @@ describe.skipIf(!hasChromium || !hasClaude)("a grant made from a card, with Clau
     expect(done.code, done.stdout).toBe(0);
     // Both calls ran; the second asked nobody: the grant answered it before a card opened.
     expect(model.toolResults()).toHaveLength(2);
-    await expect(phone.nextPrompt(1_000)).rejects.toThrow(/no card/);
+    // Claude Code has exited, so every card it could have asked for is in the session's log: one.
+    expect(await cardsOpened(baseUrl(), session)).toBe(1);
     const listed = (await (await fetch(`${baseUrl()}/api/grants`, { headers: asPerson() })).json()) as {
       grants: GrantView[];
     };

@@ -165,6 +165,18 @@ export async function mintAgentKey(
   return ((await response.json()) as { key: string }).key;
 }
 
+/** How many cards a session has opened, from its event log: every kind of card, answered or not. */
+export async function cardsOpened(
+  baseUrl: string,
+  session: { sessionId: string; token: string },
+): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/sessions/${session.sessionId}/events?after=0`, {
+    headers: { authorization: `Bearer ${session.token}` },
+  });
+  const { events } = (await response.json()) as { events: Array<{ type: string }> };
+  return events.filter((event) => (PROMPT_EVENT_TYPES as readonly string[]).includes(event.type)).length;
+}
+
 export interface PromptSeen {
   interactionId: string;
   type: string;
