@@ -1,7 +1,7 @@
 // Environment → validated configuration, read once per Worker or Durable Object instance.
 import type { Model } from "@anthropic-ai/sdk/resources/messages";
 import * as z from "zod";
-import { type ChannelConfigs, channelVars, readChannels } from "./channels/channel-config";
+import { type ChannelConfigs, channelVars, readChannels } from "./config/channel-config";
 import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
 import { ApprovalPolicies } from "./protocol/approval-policy";
@@ -9,7 +9,7 @@ import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy
 import { describeZodError } from "./protocol/errors";
 import { DEFAULT_MAX_AGENT_DEPTH, SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
 
-export type { DiscordConfig, SlackConfig, TelegramConfig } from "./channels/channel-config";
+export type { DiscordConfig, SlackConfig, TelegramConfig } from "./config/channel-config";
 
 const flag = () =>
   z
@@ -112,6 +112,15 @@ const envSchema = () =>
       .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "must be a host name such as myteam.cloudflareaccess.com")
       .optional(),
     ACCESS_AUD: z.string().min(1).optional(),
+    /** Where the Access team's keys are published, for `wrangler dev` only: a loopback http URL. */
+    ACCESS_CERTS_URL: z
+      .url()
+      .refine(
+        loopbackHttpUrl,
+        "must be an http URL on 127.0.0.1, localhost or [::1] with no user name (local development only; " +
+          "a deployed Worker reads the keys from https://<ACCESS_TEAM_DOMAIN>/cdn-cgi/access/certs)",
+      )
+      .optional(),
     INBOX_DISABLED: flag(),
     /** The address Parley's email comes from (the `EMAIL` send_email binding's sender): codes and escalations. */
     EMAIL_FROM: z.email("must be an email address").optional(),
@@ -166,7 +175,8 @@ export interface Config {
   /** MCP servers sessions may use (`MCP_SERVERS`); header values already resolved from secrets. */
   mcpServers: McpServerConfig[];
   /** Cloudflare Access in front of the deployment: every request carries its signed assertion. */
-  access: { teamDomain: string; audience: string } | null;
+  /** `certsUrl`: the team's published keys, `https://<teamDomain>/cdn-cgi/access/certs` unless overridden on loopback. */
+  access: { teamDomain: string; audience: string; certsUrl: string } | null;
   /** How long a person's decision record keeps each decision, also after its session is gone. */
   decisionRetentionMs: number;
   /** Sessions do not report to their creator's inbox (tests whose alarm only their own deadlines move). */
@@ -207,6 +217,9 @@ export function readConfig(env: ConfigVars): Config {
   if (Boolean(e.ACCESS_TEAM_DOMAIN) !== Boolean(e.ACCESS_AUD)) {
     throw new Error("Invalid configuration: set both ACCESS_TEAM_DOMAIN and ACCESS_AUD, or neither");
   }
+  if (e.ACCESS_CERTS_URL && !e.ACCESS_TEAM_DOMAIN) {
+    throw new Error("Invalid configuration: ACCESS_CERTS_URL needs ACCESS_TEAM_DOMAIN and ACCESS_AUD");
+  }
   return {
     gatewayToken: e.GATEWAY_TOKEN ?? null,
     sessionSecret: e.SESSION_SECRET,
@@ -242,7 +255,11 @@ export function readConfig(env: ConfigVars): Config {
     mcpServers: readMcpServers({ MCP_SERVERS: env.MCP_SERVERS }),
     access:
       e.ACCESS_TEAM_DOMAIN && e.ACCESS_AUD
-        ? { teamDomain: e.ACCESS_TEAM_DOMAIN, audience: e.ACCESS_AUD }
+        ? {
+            teamDomain: e.ACCESS_TEAM_DOMAIN,
+            audience: e.ACCESS_AUD,
+            certsUrl: e.ACCESS_CERTS_URL ?? `https://${e.ACCESS_TEAM_DOMAIN}/cdn-cgi/access/certs`,
+          }
         : null,
     inboxDisabled: e.INBOX_DISABLED,
     deadlinePolicies: readDeadlinePolicies(e.DEADLINE_POLICIES),
@@ -297,6 +314,20 @@ function webhookUrlAllowed(value: string): boolean {
   const url = new URL(value);
   if (url.protocol === "https:") return true;
   return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+// Keys from anywhere else would let whoever serves them sign in as anyone. On loopback only the
+// developer's own machine serves them, and a deployed Worker cannot reach loopback at all.
+function loopbackHttpUrl(value: string): boolean {
+  // zod's url check lets a scheme-relative value through, which `URL` refuses to parse.
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    url.protocol === "http:" &&
+    url.username === "" &&
+    url.password === "" &&
+    ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+  );
 }
 
 // Bindings (Durable Object namespaces, Fetchers) are not configuration; only strings are read.

@@ -8,17 +8,19 @@ export const ACCESS_ASSERTION_HEADER = "cf-access-jwt-assertion";
 export interface AccessSettings {
   teamDomain: string;
   audience: string;
+  /** The team's published keys: Access's own address, or a loopback one under `wrangler dev`. */
+  certsUrl: string;
 }
 
-// INVARIANT: one key set per team domain, fetched on first use and refreshed by jose when a token
+// INVARIANT: one key set per address, fetched on first use and refreshed by jose when a token
 // names a key it has not seen; a new isolate fetches it again.
 const keySets = new Map<string, JWTVerifyGetKey>();
 
-function keySetOf(jose: typeof import("./access-assertion-jose"), teamDomain: string): JWTVerifyGetKey {
-  let keys = keySets.get(teamDomain);
+function keySetOf(jose: typeof import("./access-assertion-jose"), certsUrl: string): JWTVerifyGetKey {
+  let keys = keySets.get(certsUrl);
   if (!keys) {
-    keys = jose.createRemoteJWKSet(new URL(`https://${teamDomain}/cdn-cgi/access/certs`));
-    keySets.set(teamDomain, keys);
+    keys = jose.createRemoteJWKSet(new URL(certsUrl));
+    keySets.set(certsUrl, keys);
   }
   return keys;
 }
@@ -33,7 +35,7 @@ export async function verifyAccessAssertion(
 ): Promise<{ ok: true; person: string } | { ok: false; reason: string }> {
   try {
     const jose = await import("./access-assertion-jose");
-    const { payload } = await jose.jwtVerify(token, keySetOf(jose, settings.teamDomain), {
+    const { payload } = await jose.jwtVerify(token, keySetOf(jose, settings.certsUrl), {
       algorithms: ["RS256"],
       audience: settings.audience,
       issuer: `https://${settings.teamDomain}`,
