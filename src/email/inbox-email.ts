@@ -3,8 +3,6 @@
 // for the routes, so the Inbox object only forwards.
 import type { Config } from "../config";
 import { loadShellReader } from "../grants/shell-reader";
-import type { EscalationContact } from "../inbox/inbox-escalation";
-import { InboxEscalation } from "../inbox/inbox-escalation";
 import type { SqlDeliveryStore } from "../notify/delivery-store";
 import { SqlSubscriptionStore } from "../notify/subscription-store";
 import type { EmailAction, EmailOutcome } from "../protocol/email";
@@ -15,6 +13,7 @@ import { writeCardLink } from "./card-link";
 import { CODE_TTL_MS, EmailAddresses } from "./email-addresses";
 import { type AnswerRefusal, EmailAnswers } from "./email-answers";
 import { EmailOutbox, type EmailPort } from "./email-outbox";
+import { type EscalationContact, InboxEscalation } from "./inbox-escalation";
 import { replyAddress } from "./reply-token";
 
 export interface InboxEmailDeps {

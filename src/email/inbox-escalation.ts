@@ -1,13 +1,9 @@
-// What the inbox does with a rung of a card's escalation ladder (`card_escalated`): to "me", a push
-// to each of the person's subscribed devices and an email to each address they verified; to
-// "approvers", an email to each approver with an address whose scope covers the card, its link and
-// reply answering as that approver.
+// What a person's inbox does with a rung of a card's escalation ladder (`card_escalated`), built by
+// its email part (inbox-email.ts): to "me", a push to each of the person's subscribed devices and an
+// email to each address they verified; to "approvers", an email to each approver with an address
+// whose scope covers the card, its link and reply answering as that approver.
 // Every one is a stored row first, sent by the inbox's one alarm.
 
-import type { EmailAddresses } from "../email/email-addresses";
-import type { EmailAnswers } from "../email/email-answers";
-import type { CardLinkClaims, EmailOutbox } from "../email/email-outbox";
-import { escalationEmail } from "../email/escalation-email";
 import { loadedParser } from "../grants/shell-reader";
 import { reminderNotice } from "../notify/card-notice";
 import type { SqlDeliveryStore } from "../notify/delivery-store";
@@ -16,6 +12,10 @@ import { inScope } from "../people/approver-scope";
 import type { ApproverContact } from "../people/people-terms";
 import type { InboxCard, InboxEvent } from "../protocol/inbox";
 import { sessionKinds } from "../session/session-kinds";
+import type { EmailAddresses } from "./email-addresses";
+import type { EmailAnswers } from "./email-answers";
+import type { CardLinkClaims, EmailOutbox } from "./email-outbox";
+import { escalationEmail } from "./escalation-email";
 
 /** Someone the person invited to answer for them, as the escalation reaches them. */
 export type EscalationContact = ApproverContact;
