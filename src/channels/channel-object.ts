@@ -2,7 +2,7 @@
 // is (link codes, linked accounts, what ended links still owe) and each platform's Chat SDK state
 // in its SQLite, verifies a platform's request, and hands a press, a modal or a reply to the
 // person's inbox, which answers the card's session as the linked account in one call.
-import type { ChannelRpc } from "../objects/contracts/channel";
+import type { ChannelRpc, SeeAllOpening } from "../objects/contracts/channel";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
@@ -14,7 +14,7 @@ import type { DiscordBot } from "./discord/discord-bot";
 import { LinkRevocations, type SeeAllPage } from "./link-revocations";
 import { LinkThrottle } from "./link-throttle";
 import { withModals } from "./modal-hooks";
-import { SeeAllCodes, type SeeAllOpening } from "./see-all-codes";
+import { SeeAllCodes } from "./see-all-codes";
 import type { SlackBot } from "./slack/slack-bot";
 import { SqlStateAdapter } from "./sql-state-adapter";
 import type { TelegramBot } from "./telegram/telegram-bot";

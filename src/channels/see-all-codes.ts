@@ -3,6 +3,7 @@
 // account that pressed it. Only a hash of each code is kept (in the channel object's SQLite), so
 // its table opens nothing; the pages codes opened are kept until they expire, to be revoked with
 // their link.
+import type { SeeAllGrant, SeeAllOpening } from "../objects/contracts/channel";
 import type { ChatPlatform } from "../protocol/channels";
 import type { SeeAllPage } from "./link-revocations";
 
@@ -19,23 +20,6 @@ const SCHEMA = [
     page_link_id TEXT PRIMARY KEY, link_id TEXT NOT NULL, person TEXT NOT NULL, session_id TEXT NOT NULL,
     expires_at INTEGER NOT NULL)`,
 ];
-
-/** What a See all link opens: one card of one person, as the chat account that pressed for it. */
-export interface SeeAllGrant {
-  person: string;
-  platform: ChatPlatform;
-  accountId: string;
-  name: string;
-  sessionId: string;
-  interactionId: string;
-  /** The account's link the code was minted under: the code and its page last as long as it. */
-  linkId: string;
-}
-
-/** A redeemed code: what it opens, and the share link of the page it opens (recorded here). */
-export interface SeeAllOpening extends SeeAllGrant {
-  page: { linkId: string; expiresAt: number };
-}
 
 async function hashOf(code: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code));

@@ -2,9 +2,10 @@
 // That is the session's creator, who answers as they would from a notification, or an approver
 // they invited, who answers as that approver — checked with the inviter's inbox at the moment of
 // answering, so a removed approver, or a card outside their scope, answers nothing.
+
+import type { InboxActor } from "../objects/contracts/session-inbox";
 import type { ErrorBody } from "../protocol/errors";
 import type { InboxCard } from "../protocol/inbox";
-import type { InboxActor } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 

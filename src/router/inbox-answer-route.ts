@@ -4,11 +4,11 @@
 // first-answer-wins (409 with the winner).
 import type { Context, Hono } from "hono";
 import * as z from "zod";
+import type { InboxActor } from "../objects/contracts/session-inbox";
 import type { SessionCommand } from "../protocol/commands";
 import { describeZodError } from "../protocol/errors";
 import { lazySchema } from "../protocol/lazy-schema";
 import { InteractionId, SessionId } from "../protocol/session";
-import type { InboxActor } from "../session/inbox-actions";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

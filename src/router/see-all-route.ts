@@ -4,7 +4,8 @@
 // recorded as that account) and revoked with the account's link.
 import type { Hono } from "hono";
 import { channelStub } from "../channels/channel-object";
-import { chatAnswerer, type InboxActor } from "../session/inbox-actions";
+import type { InboxActor } from "../objects/contracts/session-inbox";
+import { chatAnswerer } from "../session/inbox-actions";
 import { sessionStub } from "../session/session-rpc";
 import { signShareToken } from "../tokens/share-token";
 import type { AppEnv } from "./app-env";

@@ -5,10 +5,11 @@
 // this session alone decides what that actor may do here.
 
 import { answerableFromNotification } from "../notify/push-actions";
+import type { InboxAction, InboxActor, PushAnswer } from "../objects/contracts/session-inbox";
 import { Refusal } from "../objects/refusal";
 import { SpentTickets } from "../objects/spent-tickets";
 import { approverAnswerRefusal } from "../people/approver-answer";
-import type { Access, LinkRole, ShareLinkView } from "../protocol/access";
+import type { Access } from "../protocol/access";
 import type { ChatPlatform } from "../protocol/channels";
 import type { SessionCommand } from "../protocol/commands";
 import type { Decider, DeviceKind } from "../protocol/decider";
@@ -17,47 +18,8 @@ import type { CommandOutcome } from "./command-handler";
 import { addLink, type LinkAdminHost, revokeLink } from "./link-admin";
 import { refuse, UNKNOWN_SESSION } from "./session-refusal";
 
-/**
- * Who acts from the inbox: the person in person, the person from a notification's action (`push`,
- * with an answer token), a chat account they linked, or an inbox link they minted.
- */
-export type InboxActor =
-  | { kind: "person"; person: string }
-  | { kind: "push"; person: string }
-  | { kind: "chat"; person: string; platform: ChatPlatform; accountId: string; name: string }
-  | {
-      kind: "inbox_link";
-      person: string;
-      linkId: string;
-      role: Extract<LinkRole, "answer" | "view">;
-      label: string | null;
-    }
-  /**
-   * Someone `person` invited to answer their cards: a person of their own (`personId`), who answers
-   * one card at a time and counts as a second person (src/people, docs/guide-people.md).
-   */
-  | { kind: "approver"; person: string; approverId: string; personId: string; name: string };
-
-/**
- * What the inbox asks: a card command, a notification's answer (its token checked by the Worker,
- * spent here once), a share link to open the session, revoking what a link opened.
- */
-export type InboxAction =
-  | { type: "command"; command: SessionCommand }
-  | { type: "push_answer"; answer: PushAnswer }
-  | { type: "open"; link: Pick<ShareLinkView, "linkId" | "role" | "label" | "expiresAt"> }
-  | { type: "revoke_opened"; linkId: string };
-
 /** The device id receipts show for an answer given from the inbox. */
 export const INBOX_DEVICE = "inbox";
-
-/** A notification's answer: its token's card, decision and id (spent once here), until the deadline. */
-export interface PushAnswer {
-  interactionId: string;
-  decision: "approve" | "deny";
-  nonce: string;
-  expiresAt: number;
-}
 
 /** The device id receipts show for an answer given from a notification's action. */
 export const PUSH_DEVICE = "push";

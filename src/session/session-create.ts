@@ -1,6 +1,7 @@
 // Creating a session in an empty object: a keyed external session asked for again is found, any
 // other second create is refused, and deadline policies must name kinds this session knows.
 
+import type { SessionInit } from "../objects/contracts/session";
 import type { Outcome } from "../objects/outcome";
 import { unknownPolicyKinds } from "../protocol/deadline-policy";
 import { externalAgentOf, recordExternalAgent } from "./external-session";
@@ -8,7 +9,6 @@ import type { InboxReport } from "./inbox-report/inbox-report";
 import { sessionKinds } from "./session-kinds";
 import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";
-import type { SessionInit } from "./session-types";
 
 /** The one table an erased keyed session leaves behind, so its id is never created again. */
 const ERASED_TABLE = "erased_keyed_session";

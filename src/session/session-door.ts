@@ -1,6 +1,8 @@
 // The one door every command enters a session by, whichever transport carried it (an HTTP route, a
 // socket frame, the person's inbox or a chat account): the guard, the budget, the grants and the
 // command, in that order and in this one place; each transport maps the one outcome to its reply.
+
+import type { InboxActor } from "../objects/contracts/session-inbox";
 import { Refusal } from "../objects/refusal";
 import { socketTag } from "../objects/socket-access";
 import type { Access } from "../protocol/access";
@@ -10,7 +12,7 @@ import type { ErrorBody } from "../protocol/errors";
 import { spendCommandBudgets } from "./budgets/command-budgets";
 import type { HttpCommandBudget } from "./budgets/http-command-budget";
 import type { CommandOutcome } from "./command-handler";
-import { guardInboxActor, type InboxActor, inboxAllowance, inboxEntrance } from "./inbox-actions";
+import { guardInboxActor, inboxAllowance, inboxEntrance } from "./inbox-actions";
 import { type AdmittedCommand, runSessionCommand } from "./session-command";
 import { guardCommand, logIdsOf } from "./session-gate";
 import { answer } from "./session-refusal";

@@ -1,12 +1,11 @@
 // `GET /api/sessions/:id/export`: the session as one JSON document the owner can keep — the
 // transcript exactly as the model saw it and the whole event log.
+import type { SessionExport } from "../objects/contracts/session";
 import type { SessionSnapshot } from "../protocol/session";
 import type { SessionState } from "./session-state";
 
-/** The export document (its events as stored, each a frame a device was sent). */
-export type SessionExport = ReturnType<typeof exportSession>;
-
-export function exportSession(state: SessionState, snapshot: SessionSnapshot) {
+/** The session as its export document, read in one go. */
+export function exportSession(state: SessionState, snapshot: SessionSnapshot): SessionExport {
   const events: unknown[] = [];
   for (const row of state.sql.iterate<{ frame: string }>(`SELECT frame FROM events ORDER BY seq`)) {
     events.push(JSON.parse(row.frame));

@@ -2,7 +2,8 @@
 // agent core, and lets the stores persist and broadcast. All state lives in SQLite.
 import type { Notifier } from "../notify/notifier";
 import { INSIDE } from "../object-shell";
-import type { SessionRpc } from "../objects/contracts/session";
+import type { SessionInit, SessionRpc, SessionStats } from "../objects/contracts/session";
+import type { InboxAction, InboxActor } from "../objects/contracts/session-inbox";
 import { EventStreams } from "../objects/event-streams";
 import type { Outcome } from "../objects/outcome";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
@@ -20,7 +21,7 @@ import { acceptConnection, answerFrame, type SocketShell } from "./connections/s
 import { eraseSession } from "./erase-session";
 import { readAgentMessages } from "./external-messages";
 import { ensureAgentLink, readExternal } from "./external-reads";
-import { type InboxAction, type InboxActionHost, type InboxActor, runInboxAction } from "./inbox-actions";
+import { type InboxActionHost, runInboxAction } from "./inbox-actions";
 import type { InboxReport } from "./inbox-report/inbox-report";
 import { InteractionWaiters } from "./interaction-waiters";
 import { addLink, revokeLink, rotateOwnerToken } from "./link-admin";
@@ -34,7 +35,6 @@ import { sessionNotifier } from "./session-notifier";
 import { answer, UNKNOWN_SESSION } from "./session-refusal";
 import { buildSessionRuntime, type SessionRuntime } from "./session-runtime";
 import type { SessionState } from "./session-state";
-import type { SessionInit, SessionStats } from "./session-types";
 import { wireSessionState } from "./session-wiring";
 
 export class SessionObject extends ParleyObject implements SessionRpc {

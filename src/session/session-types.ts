@@ -1,6 +1,8 @@
-// Shapes that cross from the Worker into the session's Durable Object (RPC arguments, query strings).
+// The schema of what the Worker hands a new session's Durable Object; the shape itself is the
+// object's contract (src/objects/contracts/session.ts), and the compiler holds the schema to it.
 import * as z from "zod";
 import { ScriptedReply } from "../model/scripted-reply";
+import type { SessionInit as SessionInitShape } from "../objects/contracts/session";
 import { DeadlinePolicies } from "../protocol/deadline-policy";
 import { PermissionMode } from "../protocol/session";
 
@@ -31,19 +33,4 @@ export const SessionInit = z.object({
     .optional(),
   /** The session's own deadline policies, over the deployment's. */
   deadlinePolicies: DeadlinePolicies.optional(),
-});
-export type SessionInit = z.infer<typeof SessionInit>;
-
-export interface SessionStats {
-  rowsWritten: number;
-  rowsRead: number;
-  /** SQL statements this instance ran (reading these stats runs a few of its own). */
-  statements: number;
-  storageBytes: number;
-  events: number;
-  eventsByType: Record<string, number>;
-  messages: number;
-  /** Open WebSockets and SSE streams right now. */
-  sockets: number;
-  streams: number;
-}
+}) satisfies z.ZodType<SessionInitShape>;

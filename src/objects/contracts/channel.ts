@@ -1,7 +1,23 @@
 // What the Worker and the inboxes may call on the one ChannelObject (src/channels/channel-object.ts),
 // behind every chat platform's webhooks: linking accounts and the See all pages. Types only.
-import type { SeeAllOpening } from "../../channels/see-all-codes";
 import type { ChannelAccountView, ChatPlatform } from "../../protocol/channels";
+
+/** What a See all link opens: one card of one person, as the chat account that pressed for it. */
+export interface SeeAllGrant {
+  person: string;
+  platform: ChatPlatform;
+  accountId: string;
+  name: string;
+  sessionId: string;
+  interactionId: string;
+  /** The account's link the code was minted under: the code and its page last as long as it. */
+  linkId: string;
+}
+
+/** A redeemed code: what it opens, and the share link of the page it opens (recorded here). */
+export interface SeeAllOpening extends SeeAllGrant {
+  page: { linkId: string; expiresAt: number };
+}
 
 export interface ChannelRpc extends Rpc.DurableObjectBranded {
   /** A one-time code `person` sends the bot to link an account; null when they hold too many. */

@@ -1,18 +1,82 @@
 // What the Worker (and the inbox, and the channel object) may call on a session's Durable Object
-// (src/session/session-object.ts), split by concern. SessionObject implements it and its generated
+// (src/session/session-object.ts), split by concern, and the shapes that cross it; what the inbox
+// hands it has a room of its own (session-inbox.ts). SessionObject implements it and its generated
 // stub is assignable to it without a cast, so the compiler checks both ends. Each method answers a
 // typed Outcome, read with `unwrap` (src/objects/outcome.ts). Types only.
+import type { MessageParam } from "../../model/model-client";
+import type { ScriptedReply } from "../../model/scripted-reply";
 import type { Access, ShareLinkView } from "../../protocol/access";
 import type { AgentMessagesPage } from "../../protocol/agent-messages";
 import type { SessionCommand } from "../../protocol/commands";
+import type { DeadlinePolicies } from "../../protocol/deadline-policy";
 import type { ExternalInteraction } from "../../protocol/external";
 import type { EventsPage } from "../../protocol/http";
 import type { DeliveryView, PushSubscriptionBody } from "../../protocol/notify";
-import type { SessionSnapshot } from "../../protocol/session";
-import type { InboxAction, InboxActor } from "../../session/inbox-actions";
-import type { SessionExport } from "../../session/session-export";
-import type { SessionInit, SessionStats } from "../../session/session-types";
+import type { PermissionMode, SessionSnapshot } from "../../protocol/session";
 import type { Outcome } from "../outcome";
+import type { InboxAction, InboxActor } from "./session-inbox";
+
+/**
+ * What the Worker hands a new session, once, right after it picks its id (src/session/session-types.ts
+ * holds its schema, checked against this).
+ */
+export interface SessionInit {
+  sessionId: string;
+  permissionMode: PermissionMode;
+  systemPrompt: string | null;
+  script: ScriptedReply[] | null;
+  interactionTimeoutMs: number | null;
+  /** The link that opens this session (with its token), for notifications sent from the object. */
+  shareUrl?: string | null;
+  /** The configured MCP servers this session uses, by name (checked by the Worker). */
+  mcpServers?: string[];
+  /** Who created the session (`personOf`), kept in its meta. */
+  creator?: string;
+  /** Set for a session whose agent runs elsewhere: no model loop runs in it. */
+  agent?: SessionAgentInit;
+  /** The session's own deadline policies, over the deployment's. */
+  deadlinePolicies?: DeadlinePolicies;
+}
+
+/** The agent of a session whose agent runs elsewhere, as its creation names it. */
+export interface SessionAgentInit {
+  name: string;
+  title: string | null;
+  key: string | null;
+  /** The agent key that created the session, if one did: "this agent" grants are bound to it. */
+  agentKeyId: string | null;
+  /** Where it runs, when known: its working folder and the machine whose daemon started it. */
+  folder: string | null;
+  machine: string | null;
+}
+
+/** What one instance of the session ran and holds (`GET /api/sessions/:id/stats`). */
+export interface SessionStats {
+  rowsWritten: number;
+  rowsRead: number;
+  /** SQL statements this instance ran (reading these stats runs a few of its own). */
+  statements: number;
+  storageBytes: number;
+  events: number;
+  eventsByType: Record<string, number>;
+  messages: number;
+  /** Open WebSockets and SSE streams right now. */
+  sockets: number;
+  streams: number;
+}
+
+/**
+ * `GET /api/sessions/:id/export` (src/session/session-export.ts): the transcript exactly as the
+ * model saw it and the whole event log, its events as stored, each a frame a device was sent.
+ */
+export interface SessionExport {
+  format: "parley.session-export.v1";
+  exportedAt: number;
+  snapshot: SessionSnapshot;
+  shareLinks: ShareLinkView[];
+  transcript: MessageParam[];
+  events: unknown[];
+}
 
 /** The session's life and what it holds: made once, read, exported, erased. */
 export interface SessionLifeRpc {

@@ -2,7 +2,7 @@
 // whatever it does), so an answer cycle is held to a statement budget: the stores keep what they
 // read and bring it up to date with their own writes instead of reading it again.
 import { describe, expect, it } from "vitest";
-import type { SessionStats } from "../../../src/session/session-types";
+import type { SessionStats } from "../../../src/objects/contracts/session";
 import { textReply } from "../../helpers/session-harness";
 import { ask, deliverOutbox, Person } from "./inbox-fixtures";
 

@@ -2,9 +2,9 @@
 // same error whichever transport carries it — an HTTP route, the object's HTTP door, a socket frame
 // and the inbox's door (which the inbox's routes and chat accounts use) — and none of them changes anything.
 import { describe, expect, it } from "vitest";
+import type { InboxActor } from "../../../src/objects/contracts/session-inbox";
 import type { MintedLink } from "../../../src/protocol/access";
 import type { ErrorBody } from "../../../src/protocol/errors";
-import type { InboxActor } from "../../../src/session/inbox-actions";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { stubOf } from "../../helpers/session-object-probe";
