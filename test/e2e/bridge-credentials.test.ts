@@ -40,11 +40,14 @@ describe("a bridge started without a credential it may hold", () => {
   beforeAll(() => buildBridges(), 120_000);
 
   it("exits 2 with no credential, saying what to pass", async () => {
-    const runs = await Promise.all(BRIDGES.map((bridge) => parley(bridge(["--server", baseUrl()]))));
-    runs.forEach((run, i) => {
-      expect(run.status, BRIDGES[i]([]).join(" ")).toBe(2);
+    const runs = BRIDGES.map(async (bridge) => ({
+      bridge,
+      run: await parley(bridge(["--server", baseUrl()])),
+    }));
+    for (const { bridge, run } of await Promise.all(runs)) {
+      expect(run.status, bridge([]).join(" ")).toBe(2);
       expect(run.printed).toMatch(/refusing to start: no credential; .*--agent-key/);
-    });
+    }
   });
 
   it("exits 2 with a link it cannot classify, the gateway token, or a session's owner link, printing none of them", async () => {
