@@ -128,6 +128,9 @@ export async function buildWorker({ root, outdir }) {
     // No `__name(fn, "…")` call per function and class: it costs CPU, and nothing reads the names.
     keepNames: false,
     sourcemap: "linked",
+    // The bundled packages' license notices go to a .LEGAL.txt beside each module (kept in the build,
+    // not uploaded: no module rule takes them) rather than into code every isolate parses.
+    legalComments: "external",
     // The runtime's own modules; with nodejs_compat it provides node:* itself.
     external: ["cloudflare:*", "node:*"],
     // wrangler.toml's [alias] (node built-ins the Chat SDK and Slack's client import at the top).

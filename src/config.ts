@@ -117,8 +117,7 @@ const envSchema = () =>
       .url()
       .refine(
         loopbackHttpUrl,
-        "must be an http URL on 127.0.0.1, localhost or [::1] with no user name (local development only; " +
-          "a deployed Worker reads the keys from https://<ACCESS_TEAM_DOMAIN>/cdn-cgi/access/certs)",
+        "must be an http URL on 127.0.0.1, localhost or [::1] with no user name (for wrangler dev only)",
       )
       .optional(),
     INBOX_DISABLED: flag(),
@@ -311,8 +310,10 @@ function readApprovalPolicies(raw: string | undefined): ApprovalPolicies {
 
 // A webhook carries answer links with session tokens: plain http is allowed only to this machine.
 function webhookUrlAllowed(value: string): boolean {
-  const url = new URL(value);
-  if (url.protocol === "https:") return true;
+  return new URL(value).protocol === "https:" || onLoopback(new URL(value));
+}
+
+function onLoopback(url: URL): boolean {
   return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
 }
 
@@ -322,12 +323,7 @@ function loopbackHttpUrl(value: string): boolean {
   // zod's url check lets a scheme-relative value through, which `URL` refuses to parse.
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return (
-    url.protocol === "http:" &&
-    url.username === "" &&
-    url.password === "" &&
-    ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
-  );
+  return onLoopback(url) && url.username === "" && url.password === "";
 }
 
 // Bindings (Durable Object namespaces, Fetchers) are not configuration; only strings are read.
