@@ -65,7 +65,7 @@ const KNOWN: Record<string, string> = {
   "src/tokens/push-answer-token.ts": "`approve` and `deny` are the decisions a push answer token binds",
   "src/protocol/push-answer.ts": "`approve` and `deny` are a push answer's two decisions",
   "src/router/push-answer-route.ts": "maps a push answer's `approve` onto the outcome it records",
-  "src/session/inbox-actions.ts": "`approve` and `deny` are a push answer's two decisions",
+  "src/objects/contracts/session-inbox.ts": "`approve` and `deny` are a push answer's two decisions",
   "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
   // The bridges are agents outside Parley: on the wire they say which kind of card they open.
   "client/external-agent.ts": "an external agent names the kind of card it opens",
