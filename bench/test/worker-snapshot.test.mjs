@@ -44,7 +44,7 @@ test("refuses a config without a top-level main", () => {
 
 test("makes module aliases absolute, from the directory of the config it copies", () => {
   const out = benchConfig(TOML, "dist/index.js", false, "/tmp/run/source");
-  assert.match(out, /^"crypto" = "\/tmp\/run\/source\/src\/channels\/lazy-node-builtins\.ts"$/m);
+  assert.match(out, /^"crypto" = "\/tmp\/run\/source\/src\/channels\/stand-ins\/lazy-node-builtins\.ts"$/m);
 });
 
 test("serves a split Worker's own build unbundled, saying so once", () => {
