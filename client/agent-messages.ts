@@ -2,15 +2,11 @@
 // the last message it yielded, so a dropped connection or a Parley restart neither loses nor
 // repeats one. It ends once the person stops the session.
 import type { AgentMessage, AgentMessagesPage } from "../src/protocol/agent-messages";
+import { pause, READ_GRACE_MS, READ_WAIT_SECONDS } from "./long-poll";
 import { ApiError } from "./session-api";
 import { backoffDelay } from "./session-socket";
 
 export type { AgentMessage, AgentMessagesPage };
-
-/** Longest the server holds one read (it allows at most 60 s). */
-const READ_WAIT_SECONDS = 50;
-/** A read the server should have answered by now is given up and made again. */
-const READ_GRACE_MS = 15_000;
 
 export interface MessageStreamOptions {
   /** Start after this message (one an earlier run yielded); without it, the messages not yet delivered. */
@@ -28,19 +24,6 @@ export type ReadMessages = (
   query: { after: string | undefined; waitSeconds: number },
   signal: AbortSignal,
 ) => Promise<AgentMessagesPage>;
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /**
  * Yields each message the person sends, in order, waiting as long as it takes for the next one.

@@ -2,13 +2,9 @@
 // held by the server until the card resolves or the wait runs out. Every read asks for the card by
 // its id, so a dropped connection or a Parley restart mid-wait loses nothing: the next read finds it.
 import type { ExternalInteraction } from "../src/protocol/external";
+import { pause, READ_GRACE_MS, READ_WAIT_SECONDS } from "./long-poll";
 import { ApiError } from "./session-api";
 import { backoffDelay } from "./session-socket";
-
-/** Longest the server holds one read (it allows at most 60 s). */
-const READ_WAIT_SECONDS = 50;
-/** A read the server should have answered by now (a half-open connection) is given up and made again. */
-const READ_GRACE_MS = 15_000;
 
 /** How the wait reads the card: `GET …/interactions/<id>?wait=` with the agent's credential. */
 export type ReadCard = (waitSeconds: number, signal: AbortSignal) => Promise<ExternalInteraction>;
@@ -23,19 +19,6 @@ export interface CardPollOptions {
   refused: (why: string) => Error;
   unreachable: (why: string) => Error;
   now?: () => number;
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** Whether a failed read is worth making again: the network, a 5xx, a 429 or a read given up. */
