@@ -6,7 +6,7 @@ import { callDisplay } from "../src/display/call-display";
 import { callTextLines, TEXT_FOLD_CHARS, type TextLine } from "../src/display/call-text";
 import { isPlainToolName } from "../src/grants/call-identity";
 import { approvalOf } from "../src/interactions/kinds/approval-view";
-import { approvalsText, stillWaitingFor } from "../src/protocol/approval-words";
+import { approvalsText, stillWaitingFor } from "../src/protocol/cards/approval-words";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 import { GrantSteps } from "./grant-steps";
 import type { TerminalLine } from "./terminal-paint";

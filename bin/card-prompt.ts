@@ -2,7 +2,7 @@
 // and the command it sends. Each kind's prompt lives in its own file; card-prompts.ts lists them.
 
 import type { CommandInput } from "../client/client";
-import type { ApprovalCount } from "../src/protocol/approval-count";
+import type { ApprovalCount } from "../src/protocol/cards/approval-count";
 import type { TerminalLine } from "./terminal-paint";
 
 export interface Card {

@@ -4,7 +4,7 @@
 import { describeRule, parseRule } from "../src/grants/grant-rule";
 import { narrowestRule } from "../src/grants/narrowest-rule";
 import { approvalOf, approvalReachesBeyondCard } from "../src/interactions/kinds/approval-view";
-import { mayDecideBeyondCard } from "../src/protocol/owner-decisions";
+import { mayDecideBeyondCard } from "../src/protocol/access/owner-decisions";
 import type { Card, Reply } from "./card-prompt";
 
 type Scope = "session" | "agent" | "all";

@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { ApiError, fetchSnapshot, parseShareLink, SessionClient } from "../client/client";
-import { inert } from "../src/protocol/inert-text";
+import { inert } from "../src/protocol/text/inert-text";
 import { readAttachArgs } from "./attach-args";
 import { firstLine, linkFromFile } from "./attach-link";
 import { runClaudeCode } from "./claude-code-runner";

@@ -4,8 +4,8 @@
 // revoked. Exit codes: 2 for bad flags or config, 1 once the key is revoked, 0 on SIGINT/SIGTERM.
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { AGENT_KEY_PREFIX } from "../src/protocol/agent-key-words";
-import { MachineStop } from "../src/protocol/machines";
+import { AGENT_KEY_PREFIX } from "../src/protocol/machines/agent-key-words";
+import { MachineStop } from "../src/protocol/machines/machines";
 import { fail } from "./bridge-options";
 import { helloOf, readDaemonConfig } from "./daemon/daemon-config";
 import { DaemonRuns } from "./daemon/daemon-runs";

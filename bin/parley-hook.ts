@@ -10,7 +10,7 @@ import { agentLine } from "../client/agent-line";
 import { type ExternalAgent, type ProgressEvent, UnreachableError } from "../client/client";
 import { askClaude } from "../src/bridge/claude-ask";
 import type { PermissionDecision } from "../src/bridge/claude-decision";
-import { AgentCwd } from "../src/protocol/external";
+import { AgentCwd } from "../src/protocol/external/external";
 import { BadLinkError, type BridgeSettings, connectAgent, fail, readBridgeArgs } from "./bridge-options";
 import { claudeConfigDir, findPlan } from "./claude-plan";
 

@@ -8,7 +8,7 @@ import {
   planReachesBeyondCard,
   planResponse,
 } from "../src/interactions/kinds/plan-view";
-import { mayDecideBeyondCard } from "../src/protocol/owner-decisions";
+import { mayDecideBeyondCard } from "../src/protocol/access/owner-decisions";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
 export const planPrompt: TerminalPrompt = (card: Card) => new PlanPrompt(card);

@@ -1,7 +1,7 @@
 // A question answered in a terminal: numbered options with "Other" and multi-select, one
 // question after another, sent as the question kind's answers.
 import { type AskedQuestion as Question, readQuestions } from "../src/interactions/kinds/question-view";
-import type { AnswerValue } from "../src/protocol/commands";
+import type { AnswerValue } from "../src/protocol/wire/commands";
 import type { Card, CardPrompt, Reply, TerminalPrompt } from "./card-prompt";
 
 export const questionPrompt: TerminalPrompt = (card: Card) => {

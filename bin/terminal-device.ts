@@ -4,10 +4,10 @@
 import type { Interface as ReadLine } from "node:readline";
 import type { InteractionResolution, SessionClient, SessionEvent } from "../client/client";
 import type { TextLineKind } from "../src/display/call-text";
-import { approvalsText } from "../src/protocol/approval-words";
-import { inert } from "../src/protocol/inert-text";
-import { namesSomeone } from "../src/protocol/people";
-import { isPromptEvent } from "../src/protocol/prompt-event";
+import { namesSomeone } from "../src/protocol/access/people";
+import { approvalsText } from "../src/protocol/cards/approval-words";
+import { inert } from "../src/protocol/text/inert-text";
+import { isPromptEvent } from "../src/protocol/wire/prompt-event";
 import { receiptText } from "../web/src/interaction-view";
 import { type Card, type CardPrompt, promptFor, type Reply } from "./card-prompts";
 import { lineParts, paint } from "./terminal-paint";

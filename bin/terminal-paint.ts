@@ -25,7 +25,7 @@ export function wantsColor(
 }
 
 /**
- * The line as written: `text` must already be inert (src/protocol/inert-text.ts), so the only escape
+ * The line as written: `text` must already be inert (src/protocol/text/inert-text.ts), so the only escape
  * codes in the result are the tone's own.
  */
 export function paint(text: string, tone: TextLineKind | null, color: boolean): string {

@@ -1,7 +1,7 @@
 // The person's messages as an external agent reads them: one long-poll after another, each after
 // the last message it yielded, so a dropped connection or a Parley restart neither loses nor
 // repeats one. It ends once the person stops the session.
-import type { AgentMessage, AgentMessagesPage } from "../src/protocol/agent-messages";
+import type { AgentMessage, AgentMessagesPage } from "../src/protocol/external/agent-messages";
 import { pause, READ_GRACE_MS, READ_WAIT_SECONDS } from "./long-poll";
 import { ApiError } from "./session-api";
 import { backoffDelay } from "./session-socket";

@@ -5,7 +5,7 @@
 // offered on the card as a Parley grant; an edited call returns as `updatedInput`.
 import type { CanUseTool, PermissionResult } from "@anthropic-ai/claude-agent-sdk";
 import { askClaude } from "../src/bridge/claude-ask";
-import { AgentCwd } from "../src/protocol/external";
+import { AgentCwd } from "../src/protocol/external/external";
 import { agentLine } from "./agent-line";
 import { refuseAnsweringCredential } from "./credential-kind";
 import { ExternalAgent } from "./external-agent";

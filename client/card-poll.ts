@@ -1,7 +1,7 @@
 // A bridge's one wait for a card's resolution: one long-poll read of the card after another, each
 // held by the server until the card resolves or the wait runs out. Every read asks for the card by
 // its id, so a dropped connection or a Parley restart mid-wait loses nothing: the next read finds it.
-import type { ExternalInteraction } from "../src/protocol/external";
+import type { ExternalInteraction } from "../src/protocol/external/external";
 import { pause, READ_GRACE_MS, READ_WAIT_SECONDS } from "./long-poll";
 import { ApiError } from "./session-api";
 import { backoffDelay } from "./session-socket";

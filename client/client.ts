@@ -7,10 +7,10 @@ export { type CardLine, type CardWaitOptions, type KeyedCard, waitForCard } from
 // that wants to validate what it receives imports the schemas from the protocol itself.
 export type * from "../src/protocol/index";
 export * from "../src/protocol/limits";
-export * from "../src/protocol/outcome-words";
-export * from "../src/protocol/platform-names";
-export * from "../src/protocol/prompt-event";
-export * from "../src/protocol/text-merge";
+export * from "../src/protocol/reach/platform-names";
+export * from "../src/protocol/session/outcome-words";
+export * from "../src/protocol/text/text-merge";
+export * from "../src/protocol/wire/prompt-event";
 export { type AgentReach, agentLine } from "./agent-line";
 export { followMessages, type MessageStreamOptions, type ReadMessages } from "./agent-messages";
 export {

@@ -1,7 +1,7 @@
 // What a credential handed to a bridge can do, told by its shape alone (no network call), and the
 // one refusal every bridge (`parley mcp`, `parley hook`, `parley acp`, `parley/agent-sdk`) makes at
 // start-up: nothing the agent's process can read may hold a credential that answers cards.
-import { AGENT_KEY_PREFIX, AGENT_KEY_SHAPE } from "../src/protocol/agent-key-words";
+import { AGENT_KEY_PREFIX, AGENT_KEY_SHAPE } from "../src/protocol/machines/agent-key-words";
 import { parseShareLink } from "./session-link";
 
 export type CredentialKind =

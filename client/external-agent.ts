@@ -8,7 +8,7 @@ import type {
   ExternalInteraction,
   OpenedInteraction,
   ProgressEvent,
-} from "../src/protocol/external";
+} from "../src/protocol/external/external";
 import {
   type AgentMessage,
   followMessages,

@@ -1,7 +1,8 @@
 // HTTP calls of a person's grants and decision record: list, make and revoke grants, page through
 // decisions, and export them. The credential is the gateway token, or none (Access, or local).
-import type { DecisionPage } from "../src/protocol/decisions";
-import type { CreateGrantBody, GrantView } from "../src/protocol/grants";
+
+import type { CreateGrantBody, GrantView } from "../src/protocol/grants/grants";
+import type { DecisionPage } from "../src/protocol/inbox/decisions";
 import type { InboxTarget } from "./inbox-api";
 import { ApiError, call } from "./session-api";
 

@@ -4,10 +4,10 @@ import * as z from "zod";
 import { type ChannelConfigs, channelVars, readChannels } from "./config/channel-config";
 import { BUILTIN_KIND_NAMES } from "./interactions/kinds/names";
 import { type McpServerConfig, readMcpServers } from "./mcp/mcp-config";
-import { ApprovalPolicies } from "./protocol/approval-policy";
-import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/deadline-policy";
-import { describeZodError } from "./protocol/errors";
+import { DeadlinePolicies, unknownPolicyKinds } from "./protocol/cards/deadline-policy";
+import { ApprovalPolicies } from "./protocol/grants/approval-policy";
 import { DEFAULT_MAX_AGENT_DEPTH, SOCKET_COMMAND_BURST, SOCKET_COMMANDS_PER_SECOND } from "./protocol/limits";
+import { describeZodError } from "./protocol/wire/errors";
 
 export type { DiscordConfig, SlackConfig, TelegramConfig } from "./config/channel-config";
 

@@ -3,7 +3,7 @@
 // its client would (Parley: merge live and stored copies by offset) and times each stamped delta
 // from the model's emission to its own receipt. Any lost, doubled or reordered text fails the run.
 import WebSocket from "ws";
-import { EMPTY_TEXT, mergeText } from "../../src/protocol/text-merge.ts";
+import { EMPTY_TEXT, mergeText } from "../../src/protocol/text/text-merge.ts";
 import { now, withTimeout } from "./clock.mjs";
 import { closeAll, Device } from "./device.mjs";
 import { mapLimit, requestJson } from "./http.mjs";

@@ -13,8 +13,8 @@ import {
   ElicitRequestURLParams,
   ElicitResult,
   UrlElicitResult,
-} from "../../src/protocol/elicitation";
-import { describeZodError } from "../../src/protocol/errors";
+} from "../../src/protocol/forms/elicitation";
+import { describeZodError } from "../../src/protocol/wire/errors";
 
 /** What `parley acp` advertises: it shows both modes on every device of the person. */
 export const ELICITATION_CAPABILITIES: ElicitationCapabilities = { form: {}, url: {} };

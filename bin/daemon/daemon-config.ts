@@ -3,14 +3,14 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod";
-import { describeZodError } from "../../src/protocol/errors";
 import {
   MAX_MACHINE_AGENTS,
   MAX_MACHINE_FOLDERS,
   MachineAgentName,
   MachineFolder,
   type MachineHello,
-} from "../../src/protocol/machines";
+} from "../../src/protocol/machines/machines";
+import { describeZodError } from "../../src/protocol/wire/errors";
 
 const AgentEntry = z.strictObject({
   /** The program and its own fixed arguments, run without a shell. */

@@ -1,7 +1,7 @@
 // Whether this machine may run what it is asked to: the daemon's own decision, made again for every
 // start whatever Parley already checked. The person only asks; the config is the authority.
 import { resolve } from "node:path";
-import { MachineStart } from "../../src/protocol/machines";
+import { MachineStart } from "../../src/protocol/machines/machines";
 import type { DaemonConfig } from "./daemon-config";
 
 /** What to run for an allowed start: the bridge command line, and where. */

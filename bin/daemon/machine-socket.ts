@@ -1,7 +1,7 @@
 // The daemon's one connection to its person's Parley: a WebSocket it opens outwards (no port on
 // the machine is ever open), reconnecting with backoff, saying hello after every connect. A close
 // that says the key was revoked, or a key Parley no longer accepts, ends it for good.
-import { type MachineHello, MachineRegistered } from "../../src/protocol/machines";
+import { type MachineHello, MachineRegistered } from "../../src/protocol/machines/machines";
 
 const REVOKED_CLOSE = 4001;
 const BACKOFF_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];

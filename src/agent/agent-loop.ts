@@ -2,8 +2,8 @@
 // progress back before the next await, so any instance can continue a turn another one started.
 
 import type { ToolUseBlockParam } from "../model/model-client";
-import { answererName, type Decider } from "../protocol/decider";
-import type { DeltaFrame } from "../protocol/frames";
+import { answererName, type Decider } from "../protocol/cards/decider";
+import type { DeltaFrame } from "../protocol/wire/frames";
 import type { AgentDeps } from "./agent-deps";
 import { abandonFrame, endedByPersonResult, unwindStack } from "./agent-stack";
 import { recordReply } from "./call-reply";

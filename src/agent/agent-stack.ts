@@ -3,7 +3,7 @@
 // in SQLite and the loop, on any instance, continues from whichever frame is on top.
 import type { AgentDefinition } from "../agent-definitions/agent-definition";
 import type { ToolUseBlockParam } from "../model/model-client";
-import { type AgentOutcome, MAIN_FRAME_ID } from "../protocol/agents";
+import { type AgentOutcome, MAIN_FRAME_ID } from "../protocol/session/agents";
 import type { AgentDeps } from "./agent-deps";
 import { markOf } from "./frame-mark";
 import type { FrameRecord } from "./ports";

@@ -5,10 +5,10 @@
 import { isHighRisk } from "../assessment/assessment-words";
 import { BATCHED_KIND_NAMES } from "../interactions/kinds/names";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
-import type { DecideBatchCommand } from "../protocol/commands";
-import type { Decider } from "../protocol/decider";
-import type { ErrorBody } from "../protocol/errors";
-import type { InteractionResolution } from "../protocol/session";
+import type { Decider } from "../protocol/cards/decider";
+import type { InteractionResolution } from "../protocol/session/session";
+import type { DecideBatchCommand } from "../protocol/wire/commands";
+import type { ErrorBody } from "../protocol/wire/errors";
 import type { AgentDeps } from "./agent-deps";
 import type { InteractionRecord } from "./ports";
 import { answerInteraction } from "./resolve-interaction";

@@ -1,6 +1,6 @@
 // A new card's deadline: its policy's (deny, cancel, or keep waiting up to a maximum) when the host
 // has policies, else its timeout; the terms travel in the prompt event so every device shows them.
-import type { CardDeadlineTerms } from "../protocol/deadline-policy";
+import type { CardDeadlineTerms } from "../protocol/cards/deadline-policy";
 import type { AgentDeps } from "./agent-deps";
 
 export function cardDeadline(

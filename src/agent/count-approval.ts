@@ -3,10 +3,10 @@
 // last one resolves it as usual. A denial is never counted: it decides at once. People, not
 // credentials, are counted: a person's page, inbox, links and chat accounts are one approver.
 
-import type { ApprovalCount, ApprovalCounted } from "../protocol/approval-policy";
-import { approvalsText, stillWaitingFor } from "../protocol/approval-words";
-import { approverKey, type Decider } from "../protocol/decider";
-import type { ErrorBody } from "../protocol/errors";
+import { approvalsText, stillWaitingFor } from "../protocol/cards/approval-words";
+import { approverKey, type Decider } from "../protocol/cards/decider";
+import type { ApprovalCount, ApprovalCounted } from "../protocol/grants/approval-policy";
+import type { ErrorBody } from "../protocol/wire/errors";
 import type { AgentDeps } from "./agent-deps";
 import { markOf } from "./frame-mark";
 import type { InteractionRecord } from "./ports";

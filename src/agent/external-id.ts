@@ -1,6 +1,6 @@
 // How an external agent's cards and events are told apart from the loop's own: their id prefix,
 // the mark they carry, and the resolvedBy of a withdrawal.
-import { type FrameMark, MAIN_FRAME_ID } from "../protocol/agents";
+import { type FrameMark, MAIN_FRAME_ID } from "../protocol/session/agents";
 
 /** `newId` prefix of interactions an agent opened; the loop's own are tool_use ids or derived from them. */
 export const EXTERNAL_ID_PREFIX = "ext";

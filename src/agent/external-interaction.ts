@@ -5,10 +5,14 @@
 import { assessCall } from "../assessment/assess-call";
 import { grantOfferFor } from "../grants/grant-offer";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
-import { MAIN_FRAME_ID } from "../protocol/agents";
-import { type ErrorBody, unknownInteraction } from "../protocol/errors";
-import type { ExternalInteraction, OpenedInteraction, OpenInteractionBody } from "../protocol/external";
+import type {
+  ExternalInteraction,
+  OpenedInteraction,
+  OpenInteractionBody,
+} from "../protocol/external/external";
 import { MAX_CARD_REQUEST_BYTES, MAX_PENDING_EXTERNAL_CARDS } from "../protocol/limits";
+import { MAIN_FRAME_ID } from "../protocol/session/agents";
+import { type ErrorBody, unknownInteraction } from "../protocol/wire/errors";
 import type { AgentDeps } from "./agent-deps";
 import { cardDeadline } from "./card-deadline";
 import {

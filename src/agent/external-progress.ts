@@ -1,6 +1,6 @@
 // An external agent's progress (its prompt, text, tool calls, status) as the same events the loop
 // writes, marked with the agent's name, so every device, the terminal and SSE show it unchanged.
-import type { ProgressEvent } from "../protocol/external";
+import type { ProgressEvent } from "../protocol/external/external";
 import type { AgentDeps } from "./agent-deps";
 import { externalMark } from "./external-id";
 

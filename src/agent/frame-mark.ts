@@ -1,6 +1,6 @@
 // Which agent an event belongs to (FrameMark): the loop stamps every event a frame produces with
 // its frame's id, agent and depth, so devices label it without folding the stack.
-import { type FrameMark, MAIN_FRAME_ID, MAIN_FRAME_MARK } from "../protocol/agents";
+import { type FrameMark, MAIN_FRAME_ID, MAIN_FRAME_MARK } from "../protocol/session/agents";
 import type { FrameStore } from "./ports";
 
 /** The mark of the frame `frameId` (the main agent's for MAIN_FRAME_ID or a frame not stored). */

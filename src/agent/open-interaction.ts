@@ -1,7 +1,7 @@
 // Pausing: a pending interaction is a row with a deadline plus a prompt event. Nothing waits in
 // memory; the answer, the alarm or a cancel resumes the loop from storage.
 import type { ToolUseBlockParam } from "../model/model-client";
-import type { ApprovalCount } from "../protocol/approval-count";
+import type { ApprovalCount } from "../protocol/cards/approval-count";
 import type { AgentDeps } from "./agent-deps";
 import { cardDeadline } from "./card-deadline";
 import { topMark } from "./frame-mark";

@@ -1,6 +1,6 @@
 // The stored events of one streamed model call: text and tool-call pieces as the assembler
 // coalesces them, each marked with the agent that is speaking.
-import type { FrameMark } from "../protocol/agents";
+import type { FrameMark } from "../protocol/session/agents";
 import type { EventSink } from "./ports";
 import type { StreamOutput } from "./stream-assembler";
 

@@ -1,6 +1,6 @@
 // The permission policy as a pure function: what happens to a tool call before it runs (docs/architecture.md#interactions-and-permission-modes).
 // Interactive tools (AskUserQuestion) never reach it: they always ask.
-import type { PermissionMode } from "../protocol/session";
+import type { PermissionMode } from "../protocol/session/session";
 import type { ToolRisk } from "../tools/define-tool";
 
 export type PermissionDecision =

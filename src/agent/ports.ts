@@ -3,12 +3,17 @@
 
 import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, MessageParam } from "../model/model-client";
-import type { AgentFrameView, AgentOutcome } from "../protocol/agents";
-import type { CardDeadlineTerms } from "../protocol/deadline-policy";
-import type { Decider } from "../protocol/decider";
-import type { EventData, EventType, SessionEvent } from "../protocol/events";
-import type { DeltaFrame } from "../protocol/frames";
-import type { InteractionOutcome, InteractionView, PermissionMode, SessionStatus } from "../protocol/session";
+import type { CardDeadlineTerms } from "../protocol/cards/deadline-policy";
+import type { Decider } from "../protocol/cards/decider";
+import type { AgentFrameView, AgentOutcome } from "../protocol/session/agents";
+import type {
+  InteractionOutcome,
+  InteractionView,
+  PermissionMode,
+  SessionStatus,
+} from "../protocol/session/session";
+import type { EventData, EventType, SessionEvent } from "../protocol/wire/events";
+import type { DeltaFrame } from "../protocol/wire/frames";
 import type { ToolImage } from "../tools/define-tool";
 
 /** Appends a fact to the event log and broadcasts it (validate → persist → broadcast). */

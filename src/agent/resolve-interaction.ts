@@ -1,9 +1,10 @@
 // Resolving a pending interaction: a person's answer, the deadline, or a cancel. The first
 // resolution wins by compare-and-set; the result row and the receipt event are written together.
-import type { ApprovalCounted } from "../protocol/approval-policy";
-import { answererName, type Decider } from "../protocol/decider";
-import { type ErrorBody, unknownInteraction } from "../protocol/errors";
-import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session";
+
+import { answererName, type Decider } from "../protocol/cards/decider";
+import type { ApprovalCounted } from "../protocol/grants/approval-policy";
+import type { BatchMark, InteractionOutcome, InteractionResolution } from "../protocol/session/session";
+import { type ErrorBody, unknownInteraction } from "../protocol/wire/errors";
 import type { AgentDeps } from "./agent-deps";
 import { countApproval } from "./count-approval";
 import { refuseEditedInput } from "./edited-input";

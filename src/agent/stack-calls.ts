@@ -2,7 +2,7 @@
 // calls push a frame (one at a time, at once, even while sibling cards wait for a person) and
 // `complete` pops (once the rest of its batch is settled).
 import type { ToolUseBlockParam } from "../model/model-client";
-import { describeZodError } from "../protocol/errors";
+import { describeZodError } from "../protocol/wire/errors";
 import type { AgentDeps } from "./agent-deps";
 import { popFrame, pushFrame } from "./agent-stack";
 import {

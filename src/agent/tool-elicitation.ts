@@ -2,7 +2,7 @@
 // recorded form result, or stores the form and ends the run; the tool runs again once it resolves.
 import { elicitationKind, elicitationWord, elicitResultOf } from "../interactions/elicitation-kinds";
 import type { ToolUseBlockParam } from "../model/model-client";
-import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/forms/elicitation";
 import { ToolPause } from "../tools/define-tool";
 import type { AgentDeps } from "./agent-deps";
 import { storePending } from "./open-interaction";

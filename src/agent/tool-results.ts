@@ -2,7 +2,7 @@
 // and the barrier check that pairs every tool_use of an assistant message with one result.
 import type { ToolResult } from "../interactions/define-interaction";
 import type { ContentBlockParam, ToolResultBlockParam, ToolUseBlockParam } from "../model/model-client";
-import type { FrameMark } from "../protocol/agents";
+import type { FrameMark } from "../protocol/session/agents";
 import type { ToolImage } from "../tools/define-tool";
 import type { AgentDeps } from "./agent-deps";
 import { topMark } from "./frame-mark";

@@ -1,7 +1,7 @@
 // The one wait of every bridge: open the card by its key, wait for its resolution with long-poll reads
 // of the card (a local bridge's over HTTP, the Worker's endpoint on the object), and withdraw it on
 // every device when the agent gives up, also when it gives up mid-open.
-import type { ExternalInteraction } from "../protocol/external";
+import type { ExternalInteraction } from "../protocol/external/external";
 
 /** A card as a bridge opens it: a kind, its request, and the key that finds it again. */
 export interface KeyedCard {

@@ -1,7 +1,7 @@
 // A resolved card as Claude Code's permission decision, shared by every bridge: answers, edits and
 // reasons travel back in it. An approval is always a plain allow: "always allow" is a Parley grant
 // the person made on the card, so nothing asks Claude Code to save a rule in its settings files.
-import type { ExternalInteraction } from "../protocol/external";
+import type { ExternalInteraction } from "../protocol/external/external";
 import { record } from "./json-record";
 
 /** What Claude Code accepts from a permission prompt (the SDK's PermissionResult, without updatedPermissions). */

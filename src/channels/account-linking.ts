@@ -2,7 +2,7 @@
 // within the throttle, a new link ends the account's link before it (in whatever inbox it was),
 // and an ended link's inbox removal and See all pages are owed as rows until each is done.
 import { logSecurityEvent } from "../log/security-log";
-import type { ChatPlatform } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/reach/channels";
 import type { ChannelDirectory, ChatAccount } from "./channel-directory";
 import type { LinkRevocations, RevocationTargets } from "./link-revocations";
 import { type LinkThrottle, throttledWords } from "./link-throttle";

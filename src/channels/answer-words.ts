@@ -1,8 +1,9 @@
 // What a linked chat account is told of its answer once its card's session took it or refused it:
 // the count an approval joined, more time given, the winner's receipt, a session gone.
-import { ApprovalCounted } from "../protocol/approval-policy";
-import { approvalsText, stillWaitingFor } from "../protocol/approval-words";
-import type { ErrorBody } from "../protocol/errors";
+
+import { approvalsText, stillWaitingFor } from "../protocol/cards/approval-words";
+import { ApprovalCounted } from "../protocol/grants/approval-policy";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { chatReceipt } from "./card-receipt";
 
 /** What to tell the account the session took its answer with `result`; null: the receipt says it. */

@@ -4,8 +4,8 @@
 // (src/interactions/kinds/chat-views.ts).
 import type { ChatChoice, ModalField } from "../interactions/kinds/chat-view";
 import { CHAT_VIEWS } from "../interactions/kinds/chat-views";
-import type { SessionCommand } from "../protocol/commands";
-import type { InboxCard } from "../protocol/inbox";
+import type { InboxCard } from "../protocol/inbox/inbox";
+import type { SessionCommand } from "../protocol/wire/commands";
 
 export type { ChatChoice };
 

@@ -1,10 +1,10 @@
-// A card as a Chat SDK card: the kind's own words made inert (src/protocol/inert-text.ts), the choices
+// A card as a Chat SDK card: the kind's own words made inert (src/protocol/text/inert-text.ts), the choices
 // as buttons whose data is `<ref>.<code>` (ids only, never the card's content), and a link to the
 // inbox. A card too long for a message is shown head and tail and answered only in Parley.
 import { Actions, Button, Card, type CardElement, CardText, LinkButton } from "chat";
-import { approvalsText } from "../protocol/approval-words";
-import { headAndTail } from "../protocol/head-and-tail";
-import { inert } from "../protocol/inert-text";
+import { approvalsText } from "../protocol/cards/approval-words";
+import { headAndTail } from "../protocol/text/head-and-tail";
+import { inert } from "../protocol/text/inert-text";
 import { sessionKinds } from "../session/session-kinds";
 import { choicesOf, detailOf, linkOf } from "./card-choices";
 import { changeLineOf } from "./change-line";

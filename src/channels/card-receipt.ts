@@ -1,9 +1,9 @@
 // The receipt a card's chat message is edited to once the card resolved anywhere, read from the
 // resolution the session reported ("Approved by Ana · Telegram", "Timed out — denied").
 import { chatReceipt as receiptOf } from "../interactions/kinds/chat-receipt";
-import type { OutboxEntry } from "../protocol/inbox";
-import { namesSomeone } from "../protocol/people";
-import type { InteractionResolution } from "../protocol/session";
+import { namesSomeone } from "../protocol/access/people";
+import type { OutboxEntry } from "../protocol/inbox/inbox";
+import type { InteractionResolution } from "../protocol/session/session";
 
 type Resolved = Pick<Extract<OutboxEntry, { type: "card_resolved" }>, "outcome" | "answeredBy" | "decision">;
 

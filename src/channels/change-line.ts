@@ -3,9 +3,9 @@
 import { callDisplay } from "../display/call-display";
 import { changeSummary } from "../display/call-text";
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
-import { headAndTail } from "../protocol/head-and-tail";
-import type { InboxCard } from "../protocol/inbox";
-import { inert } from "../protocol/inert-text";
+import type { InboxCard } from "../protocol/inbox/inbox";
+import { headAndTail } from "../protocol/text/head-and-tail";
+import { inert } from "../protocol/text/inert-text";
 
 /** Longest change line; a path past it keeps both ends. */
 const MAX_CHANGE_CHARS = 300;

@@ -2,7 +2,7 @@
 // accounts that sent one in a direct message. An account id is keyed with its platform, so the
 // same digits on two platforms are two accounts; an account has one link at a time.
 import type { ChatAnswerer } from "../objects/contracts/inbox-chat";
-import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
+import type { ChannelAccountView, ChatPlatform } from "../protocol/reach/channels";
 
 /** How long a link code may be sent to the bot. */
 export const LINK_CODE_TTL_MS = 10 * 60_000;

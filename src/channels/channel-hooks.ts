@@ -1,7 +1,7 @@
 // What a platform's bot may ask of the channel object: who an account is, link it, and answer a
 // card's choice — with the text some choices need (a reason, an "Other" answer, plan feedback),
 // which each platform asks for in its own way (a forced reply on Telegram, a modal elsewhere).
-import type { ChatPlatform } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/reach/channels";
 import type { LinkOutcome } from "./account-linking";
 import type { ChannelDirectory, ChatAccount } from "./channel-directory";
 import type { ChatReply } from "./reply-to-session";

@@ -4,7 +4,7 @@
 // person's inbox, which answers the card's session as the linked account in one call.
 import type { ChannelRpc, SeeAllOpening } from "../objects/contracts/channel";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
-import type { ChannelAccountView, ChatPlatform } from "../protocol/channels";
+import type { ChannelAccountView, ChatPlatform } from "../protocol/reach/channels";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { AccountLinking } from "./account-linking";

@@ -1,6 +1,6 @@
 // What the inbox needs of a chat platform to deliver cards: post one card to a direct message and
 // later edit it to its receipt. Implemented per platform over the Chat SDK's adapters.
-import type { InboxCard } from "../protocol/inbox";
+import type { InboxCard } from "../protocol/inbox/inbox";
 
 export interface ChatCardMessage {
   card: InboxCard;

@@ -1,7 +1,7 @@
 // Wrong link codes sent to the bots, counted per account and over every account in a sliding
 // window (rows in the channel object's SQLite): past either limit, every code is refused until the
 // window frees a place, right or wrong, so guessing learns nothing while it is throttled.
-import type { ChatPlatform } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/reach/channels";
 
 /** How long a wrong code counts. */
 export const LINK_FAILURE_WINDOW_MS = 15 * 60_000;

@@ -1,8 +1,9 @@
 // A linked account's reply, in its direct messages, to one of its cards' messages (the card or its
 // receipt): the text becomes a message for that card's session, sent as the account (a device of its
 // person, with the rights the person's inbox has there and no more) under the API's own limits.
-import { SendMessageCommand, type SessionCommand } from "../protocol/commands";
+
 import { MAX_MESSAGE_CHARS } from "../protocol/limits";
+import { SendMessageCommand, type SessionCommand } from "../protocol/wire/commands";
 
 export const NOT_A_CARD =
   "Not sent: that message is not one of your Parley cards. Reply to a card's message to send its session a message.";

@@ -4,7 +4,7 @@
 // its table opens nothing; the pages codes opened are kept until they expire, to be revoked with
 // their link.
 import type { SeeAllGrant, SeeAllOpening } from "../objects/contracts/channel";
-import type { ChatPlatform } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/reach/channels";
 import type { SeeAllPage } from "./link-revocations";
 
 /** How long a See all link may be opened after its press. */

@@ -2,7 +2,7 @@
 // the channel object's own SQLite, so nothing of it lives in memory or in an outside store; each
 // platform's bot has its own, so one platform's state is never another's (and can be cleared alone).
 import type { Lock, QueueEntry, StateAdapter } from "chat";
-import type { ChatPlatform } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/reach/channels";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS chat_state_kv (

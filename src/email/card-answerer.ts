@@ -4,8 +4,8 @@
 // answering, so a removed approver, or a card outside their scope, answers nothing.
 
 import type { InboxActor } from "../objects/contracts/session-inbox";
-import type { ErrorBody } from "../protocol/errors";
-import type { InboxCard } from "../protocol/inbox";
+import type { InboxCard } from "../protocol/inbox/inbox";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 

@@ -2,7 +2,7 @@
 // verified when that code comes back. The code is kept only as a hash, for ten minutes, for five
 // tries, and used once; at most three codes per address an hour, and a few addresses per person.
 import * as z from "zod";
-import type { EmailAddressView } from "../protocol/email";
+import type { EmailAddressView } from "../protocol/reach/email";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** How long a code answers. */

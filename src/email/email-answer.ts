@@ -2,8 +2,8 @@
 // card's person, the person the email went to answers (the creator, or an approver as themselves),
 // and a refusal by the session gives the token back, so a refused answer changes nothing.
 import { answerableFromNotification } from "../notify/push-actions";
-import type { SessionCommand } from "../protocol/commands";
-import type { ErrorBody } from "../protocol/errors";
+import type { SessionCommand } from "../protocol/wire/commands";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { PushDecision } from "../tokens/push-answer-token";

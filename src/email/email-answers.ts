@@ -2,7 +2,7 @@
 // and its Reply-To) standing for one card, the person it answers as and the address it went to.
 // Claimed once before the session answers and given back if the session refuses; void at the
 // card's deadline, and dropped a day after it.
-import type { EmailAnswerClaim } from "../protocol/email";
+import type { EmailAnswerClaim } from "../protocol/reach/email";
 import type { SqlCounter } from "../storage/sql-counter";
 import { newReplyToken } from "./reply-token";
 

@@ -5,8 +5,8 @@
 import * as z from "zod";
 import { type AnyDeliveryRow, DeliveryRows } from "../notify/delivery-rows";
 import { type DeadlineSource, isDue } from "../objects/deadline-source";
-import type { EmailDeliveryView } from "../protocol/email";
-import type { DeliveryView } from "../protocol/notify";
+import type { EmailDeliveryView } from "../protocol/reach/email";
+import type { DeliveryView } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** Emails one alarm sends at most; it comes straight back for the rest. */

@@ -3,7 +3,7 @@
 import { assessmentLine, assessmentOf } from "../assessment/assessment-words";
 import type { KindSummary } from "../interactions/define-interaction";
 import { wholeCallText } from "../notify/push-actions";
-import type { InboxCard } from "../protocol/inbox";
+import type { InboxCard } from "../protocol/inbox/inbox";
 import type { OutgoingEmail } from "./email-outbox";
 
 const MAX_SUBJECT_CHARS = 120;

@@ -10,7 +10,7 @@ import type { SqlDeliveryStore } from "../notify/delivery-store";
 import type { SqlSubscriptionStore } from "../notify/subscription-store";
 import { inScope } from "../people/approver-scope";
 import type { ApproverContact } from "../people/people-terms";
-import type { InboxCard, InboxEvent } from "../protocol/inbox";
+import type { InboxCard, InboxEvent } from "../protocol/inbox/inbox";
 import { sessionKinds } from "../session/session-kinds";
 import type { EmailAddresses } from "./email-addresses";
 import type { EmailAnswers } from "./email-answers";

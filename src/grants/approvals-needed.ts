@@ -5,7 +5,7 @@ import { isPlainToolName } from "./call-identity";
 import { parseRule } from "./grant-rule";
 import { ruleMatches, type ToolCall } from "./rule-match";
 
-/** One policy as the deployment's configuration checked it (src/protocol/approval-policy.ts). */
+/** One policy as the deployment's configuration checked it (src/protocol/grants/approval-policy.ts). */
 interface RuleNeedingApprovals {
   rule: string;
   approvals: number;

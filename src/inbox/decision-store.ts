@@ -1,7 +1,7 @@
 // The person's decision record in their Inbox object's SQLite: one row per card resolution (a
 // session's outbox row, applied once), cursor-paged, exported, and pruned after the retention.
 import * as z from "zod";
-import { Decider } from "../protocol/decider";
+import { Decider } from "../protocol/cards/decider";
 import {
   DECISION_CSV_COLUMNS,
   DecisionData,
@@ -9,8 +9,8 @@ import {
   type DecisionQuery,
   type DecisionRecord,
   StoredDecider,
-} from "../protocol/decisions";
-import type { InteractionOutcome } from "../protocol/session";
+} from "../protocol/inbox/decisions";
+import type { InteractionOutcome } from "../protocol/session/session";
 import type { SqlCounter } from "../storage/sql-counter";
 
 type DecisionRow = {

@@ -13,7 +13,7 @@ import {
   type GrantView,
   MAX_GRANTS,
   type NewGrant,
-} from "../protocol/grants";
+} from "../protocol/grants/grants";
 import type { SqlCounter } from "../storage/sql-counter";
 
 type GrantRow = {

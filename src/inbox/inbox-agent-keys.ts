@@ -6,7 +6,7 @@ import {
   type AgentKeyLink,
   type AgentKeyView,
   MAX_AGENT_KEYS,
-} from "../protocol/agent-keys";
+} from "../protocol/machines/agent-keys";
 import type { SqlCounter } from "../storage/sql-counter";
 
 type Row = {

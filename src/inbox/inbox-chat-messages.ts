@@ -4,8 +4,8 @@
 import { pressOf, textWanted } from "../channels/card-choices";
 import type { ChatSender } from "../channels/chat-sender";
 import type { ChatMessageSession } from "../objects/contracts/inbox-chat";
-import type { SessionCommand } from "../protocol/commands";
-import type { InboxCard } from "../protocol/inbox";
+import type { InboxCard } from "../protocol/inbox/inbox";
+import type { SessionCommand } from "../protocol/wire/commands";
 import type { SqlCounter } from "../storage/sql-counter";
 import { ERASED_PAYLOAD } from "./inbox-chat-retention";
 import { type ChatDeliveryRow, openUrlOf } from "./inbox-chat-sending";

@@ -1,8 +1,9 @@
 // A rung of a card's escalation ladder in chat: each of the person's linked accounts is sent a short
 // plain-text "Still waiting: <summary>" through a delivery row of its own (change `reminder`), sent
 // on the inbox's alarm with the same lease and retries as the card's message, so it survives restarts.
-import type { ChatPlatform } from "../protocol/channels";
-import type { InboxCard } from "../protocol/inbox";
+
+import type { InboxCard } from "../protocol/inbox/inbox";
+import type { ChatPlatform } from "../protocol/reach/channels";
 import { sessionKinds } from "../session/session-kinds";
 import type { SqlCounter } from "../storage/sql-counter";
 

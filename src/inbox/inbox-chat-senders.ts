@@ -3,7 +3,7 @@
 // which links still last.
 import type { ChatSender } from "../channels/chat-sender";
 import { configFor } from "../config";
-import type { ChatPlatform } from "../protocol/channels";
+import type { ChatPlatform } from "../protocol/reach/channels";
 
 // INVARIANT: one sender per env object and platform, rebuilt by a new instance from the same config.
 const senders = new WeakMap<object, Map<ChatPlatform, ChatSender>>();

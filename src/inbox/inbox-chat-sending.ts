@@ -4,9 +4,9 @@
 import type { ChatSender } from "../channels/chat-sender";
 import { failureOf } from "../channels/chat-sender";
 import type { DeliveryRows, DeliveryRow as SharedRow } from "../notify/delivery-rows";
-import type { ChatPlatform } from "../protocol/channels";
-import type { InboxCard } from "../protocol/inbox";
-import { PLATFORM_NAMES } from "../protocol/platform-names";
+import type { InboxCard } from "../protocol/inbox/inbox";
+import type { ChatPlatform } from "../protocol/reach/channels";
+import { PLATFORM_NAMES } from "../protocol/reach/platform-names";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { ChatReminderPayload } from "./inbox-chat-reminders";
 

@@ -4,8 +4,8 @@
 // card's receipt once the card resolves anywhere. An account has one link here at a time.
 import { chatReceipt } from "../channels/card-receipt";
 import { DeliveryRows } from "../notify/delivery-rows";
-import type { ChatPlatform } from "../protocol/channels";
-import type { InboxCard, InboxChatLink, InboxChatLinksFrame, InboxEvent } from "../protocol/inbox";
+import type { InboxCard, InboxChatLink, InboxChatLinksFrame, InboxEvent } from "../protocol/inbox/inbox";
+import type { ChatPlatform } from "../protocol/reach/channels";
 import type { InboxChatAccount } from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
 import { ChatMessages } from "./inbox-chat-messages";

@@ -3,12 +3,12 @@
 // streams count together, as a session's do (src/session/connections/connection-caps.ts).
 
 import type { EventStreams } from "../objects/event-streams";
-import type { ErrorBody } from "../protocol/errors";
 import {
   MAX_CONNECTIONS_PER_LINK,
   MAX_INBOX_CONNECTIONS_PER_PERSON,
   MAX_INBOX_LINK_CONNECTIONS,
 } from "../protocol/limits";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { PERSON_TAG } from "./inbox-stream-request";
 
 /** Why one more connection tagged `tag` (PERSON_TAG, or an inbox link's id) is refused, or null. */

@@ -1,6 +1,6 @@
 // The inbox links a person minted, as their Inbox object keeps them: recorded before the Worker
 // signs one, listed, revoked, and checked on every use (the token itself proves role and expiry).
-import { type InboxLinkView, MAX_INBOX_LINKS } from "../protocol/inbox-links";
+import { type InboxLinkView, MAX_INBOX_LINKS } from "../protocol/inbox/inbox-links";
 import type { SqlCounter } from "../storage/sql-counter";
 
 type Row = {

@@ -4,7 +4,7 @@
 import { loadShellReader } from "../grants/shell-reader";
 import { SOCKET_CLOSE } from "../objects/socket-access";
 import { type AnsweringView, answeringView } from "../people/answering-view";
-import type { InboxView } from "../protocol/inbox";
+import type { InboxView } from "../protocol/inbox/inbox";
 import type { SqlCounter } from "../storage/sql-counter";
 import { APPROVERS_TAG, approverTag } from "./approver-tag";
 import { PeopleStore } from "./people-store";

@@ -16,9 +16,9 @@ import {
   type StoredSubscription,
   type SubscriberLink,
 } from "../notify/subscription-store";
-import type { ErrorBody } from "../protocol/errors";
-import type { InboxEvent } from "../protocol/inbox";
-import type { CardNotice, PushSubscriptionBody } from "../protocol/notify";
+import type { InboxEvent } from "../protocol/inbox/inbox";
+import type { CardNotice, PushSubscriptionBody } from "../protocol/reach/notify";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { sessionKinds } from "../session/session-kinds";
 import type { SqlCounter } from "../storage/sql-counter";
 import { pushAnswerTokenFor } from "../tokens/push-answer-token";

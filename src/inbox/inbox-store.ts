@@ -1,14 +1,14 @@
 // The inbox's projection over its SQLite: applying a session's outbox rows exactly once (by the
 // session's seq), its own numbered event per applied change, and the view `GET /api/inbox` shows.
-import { ApprovalCount } from "../protocol/approval-count";
-import { CardDeadlineTerms } from "../protocol/deadline-policy";
+import { ApprovalCount } from "../protocol/cards/approval-count";
+import { CardDeadlineTerms } from "../protocol/cards/deadline-policy";
 import type {
   InboxEvent,
   InboxSessionSummary,
   InboxView,
   OutboxEntry,
   ReceivedOutboxBatch,
-} from "../protocol/inbox";
+} from "../protocol/inbox/inbox";
 import type { Kept, KeptPerKey, SqlCounter } from "../storage/sql-counter";
 import type { DecisionStore } from "./decision-store";
 

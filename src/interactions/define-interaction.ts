@@ -1,7 +1,7 @@
 // The shape of an interaction kind (a way to pause for a person): one file per kind under kinds/.
 import type * as z from "zod";
-import type { DecideBatchCommand } from "../protocol/commands";
-import type { InteractionOutcome, PermissionMode } from "../protocol/session";
+import type { InteractionOutcome, PermissionMode } from "../protocol/session/session";
+import type { DecideBatchCommand } from "../protocol/wire/commands";
 
 /** A tool result as the model will see it. */
 export interface ToolResult {

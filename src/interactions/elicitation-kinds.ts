@@ -1,7 +1,7 @@
 // Which interaction kind shows an MCP elicitation (a `form`, or a `url` to visit), and what a tool or
 // server gets back once it is resolved — the same for `ctx.elicit` and for forms a server pushes.
-import { type ElicitRequestParams, ElicitResult, UrlElicitResult } from "../protocol/elicitation";
-import type { InteractionOutcome, InteractionStatus } from "../protocol/session";
+import { type ElicitRequestParams, ElicitResult, UrlElicitResult } from "../protocol/forms/elicitation";
+import type { InteractionOutcome, InteractionStatus } from "../protocol/session/session";
 
 /** The kind that shows `params`: MCP treats a request without `mode` as a form. */
 export function elicitationKind(params: ElicitRequestParams): "form" | "url" {

@@ -2,11 +2,11 @@
 // only place the loop and the Durable Object validate requests, read responses and word results.
 import type { ToolSpec } from "../model/model-client";
 import { lazyToolSpec } from "../model/tool-spec";
-import type { SessionCommand } from "../protocol/commands";
-import { describeZodError } from "../protocol/errors";
-import { OUTCOME_WORDS } from "../protocol/outcome-words";
-import { isSeedCommand, type PromptEventType, promptEventOf, seedAnswer } from "../protocol/seed-names";
-import type { InteractionOutcome, PermissionMode } from "../protocol/session";
+import { OUTCOME_WORDS } from "../protocol/session/outcome-words";
+import type { InteractionOutcome, PermissionMode } from "../protocol/session/session";
+import type { SessionCommand } from "../protocol/wire/commands";
+import { describeZodError } from "../protocol/wire/errors";
+import { isSeedCommand, type PromptEventType, promptEventOf, seedAnswer } from "../protocol/wire/seed-names";
 import type {
   BatchWords,
   InteractionKind,

@@ -16,7 +16,7 @@ import {
   type MachineStart,
   type MachineView,
   type StartMachineSessionBody,
-} from "../protocol/machines";
+} from "../protocol/machines/machines";
 import { MachineStore } from "./machine-store";
 
 /** How long a start waits for the daemon to say it started the agent or refused. */

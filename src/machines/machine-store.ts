@@ -1,7 +1,7 @@
 // The person's machines and the starts asked of them, in the Machines object's SQLite: a row per
 // machine (keyed by its agent key id) with what its daemon last advertised, and a row per start.
 import * as z from "zod";
-import { MachineHello, type MachineView } from "../protocol/machines";
+import { MachineHello, type MachineView } from "../protocol/machines/machines";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS machines (

@@ -4,8 +4,8 @@ import {
   ElicitRequestFormParams,
   type ElicitRequestParams,
   ElicitRequestURLParams,
-} from "../protocol/elicitation";
-import { describeZodError } from "../protocol/errors";
+} from "../protocol/forms/elicitation";
+import { describeZodError } from "../protocol/wire/errors";
 
 export type ReadElicitRequest = { ok: true; params: ElicitRequestParams } | { ok: false; message: string };
 

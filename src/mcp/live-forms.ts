@@ -2,7 +2,7 @@
 // card is stored and shown on every device like any form, but the answer can only travel back over
 // that open call, so it lives as long as this instance does.
 import type { ElicitResult as McpElicitResult } from "@modelcontextprotocol/client";
-import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/forms/elicitation";
 import { readElicitRequest } from "./elicit-request";
 
 export interface LiveForm {

@@ -4,7 +4,7 @@
 // retried with `inputResponses` and the state exactly as the server sent it. A call refused with
 // "URL elicitation required" (-32042) is a round too: its pages are visited, then the call is re-sent.
 import * as z from "zod";
-import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/forms/elicitation";
 import { lazySchema } from "../protocol/lazy-schema";
 import type { ToolOutput } from "../tools/define-tool";
 import { readElicitRequest } from "./elicit-request";

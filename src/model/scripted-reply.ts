@@ -2,7 +2,7 @@
 // Scripts also arrive over HTTP (`POST /api/sessions { script }`), so the schema is strict and bounded.
 import * as z from "zod";
 import { lazySchema } from "../protocol/lazy-schema";
-import { ToolCallId } from "../protocol/session";
+import { ToolCallId } from "../protocol/session/session";
 import { ModelErrorCode, type StopReason } from "./model-client";
 
 /** Longest text block a scripted reply may carry, in characters. */

@@ -5,13 +5,13 @@
 
 import type { KindSummary } from "../interactions/define-interaction";
 import { describeDuration } from "../interactions/describe-duration";
-import type { InteractionPromptData } from "../protocol/events";
-import { headAndTail } from "../protocol/head-and-tail";
-import { inert } from "../protocol/inert-text";
-import type { CardNotice } from "../protocol/notify";
-import { OUTCOME_WORDS } from "../protocol/outcome-words";
-import { namesSomeone } from "../protocol/people";
-import type { InteractionOutcome } from "../protocol/session";
+import { namesSomeone } from "../protocol/access/people";
+import type { CardNotice } from "../protocol/reach/notify";
+import { OUTCOME_WORDS } from "../protocol/session/outcome-words";
+import type { InteractionOutcome } from "../protocol/session/session";
+import { headAndTail } from "../protocol/text/head-and-tail";
+import { inert } from "../protocol/text/inert-text";
+import type { InteractionPromptData } from "../protocol/wire/events";
 
 const MAX_BODY_CHARS = 240;
 const MAX_TITLE_CHARS = 120;

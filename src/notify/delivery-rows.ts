@@ -2,7 +2,7 @@
 // messages (src/inbox/inbox-chat.ts) and emails (src/email/email-outbox.ts): a row is its own
 // deadline, leased while it is sent, settled with the one retry schedule, and listed in the same
 // log. A channel adds columns, never this code.
-import type { DeliveryView } from "../protocol/notify";
+import type { DeliveryView } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** When a failed attempt worth retrying is tried again: the n-th retry waits the n-th delay; then it fails. */

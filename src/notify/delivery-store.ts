@@ -1,7 +1,7 @@
 // Push and webhook delivery rows: one per (card change, push device or webhook). A row is its own
 // deadline: the alarm sends every row whose `next_at` has come, and a retry is a later `next_at`
 // (the rows' shared shape and schedule: src/notify/delivery-rows.ts).
-import { CardNotice, type DeliveryView } from "../protocol/notify";
+import { CardNotice, type DeliveryView } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 import { type DeliveryRow, DeliveryRows, type DeliveryStatus } from "./delivery-rows";
 

@@ -4,9 +4,9 @@
 import type { Config } from "../config";
 import type { KindSummary } from "../interactions/define-interaction";
 import { logSecurityEvent } from "../log/security-log";
-import { type InteractionPromptData, PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/events";
-import type { CardNotice } from "../protocol/notify";
-import { isPromptEvent } from "../protocol/prompt-event";
+import type { CardNotice } from "../protocol/reach/notify";
+import { type InteractionPromptData, PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/wire/events";
+import { isPromptEvent } from "../protocol/wire/prompt-event";
 import { cardUrl, type NoticeContext, openedNotice, reminderNotice, resolvedNotice } from "./card-notice";
 import { retryAt } from "./delivery-rows";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";

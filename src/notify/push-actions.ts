@@ -2,8 +2,8 @@
 // approval that one answer decides, that Parley assessed as not `high`, and whose whole call fits
 // the notification's text. Everything else — and any card Parley has not assessed — opens the card.
 import { PERMISSION_GATE_KIND } from "../interactions/kinds/names";
-import { inert } from "../protocol/inert-text";
-import type { CardNotice } from "../protocol/notify";
+import type { CardNotice } from "../protocol/reach/notify";
+import { inert } from "../protocol/text/inert-text";
 
 /**
  * The longest call a notification shows whole. Platforms fold a notification's body after a few

@@ -1,6 +1,6 @@
 // Web Push: the notice encrypted for one subscription (RFC 8291, aes128gcm) and signed with the
 // deployment's VAPID key (RFC 8292) by @block65/webcrypto-web-push, then POSTed to its push service.
-import type { CardNotice, PushSubscriptionJson } from "../protocol/notify";
+import type { CardNotice, PushSubscriptionJson } from "../protocol/reach/notify";
 import { attempt, resultOf, type SendResult } from "./send-result";
 
 export interface VapidConfig {

@@ -1,6 +1,6 @@
 // Web Push subscriptions of a session's devices, one per device id, as the browser reported them,
 // each with the session link (and share link) the device subscribed through, which owns it.
-import { type PushSubscriptionJson, PushSubscriptionJson as Schema } from "../protocol/notify";
+import { type PushSubscriptionJson, PushSubscriptionJson as Schema } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
 /** Whose token a subscription was made with: its pushes link with `url`, never the owner's. */

@@ -1,6 +1,6 @@
 // Signed webhooks: a JSON POST per card change with `X-Parley-Signature: v1=<hex>`, the
 // HMAC-SHA256 of `<timestamp>.<body>`, so a receiver can check both origin and freshness.
-import type { CardNotice } from "../protocol/notify";
+import type { CardNotice } from "../protocol/reach/notify";
 import { attempt, resultOf, type SendResult } from "./send-result";
 
 const encoder = new TextEncoder();

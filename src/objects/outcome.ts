@@ -1,6 +1,6 @@
 // What a Durable Object's RPC method answers: its typed result, or the refusal the Worker turns into
 // an error response. `unwrap` is the one way a caller reads a result, so no caller casts one.
-import type { ErrorBody } from "../protocol/errors";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { Refusal } from "./refusal";
 
 export type Outcome<T = unknown> = { ok: true; result: T } | { ok: false; error: ErrorBody };

@@ -4,7 +4,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Config, configFor } from "../config";
 import { INSIDE, type ObjectInsides } from "../object-shell";
-import { PING, PONG } from "../protocol/frames";
+import { PING, PONG } from "../protocol/wire/frames";
 import { SqlCounter } from "../storage/sql-counter";
 import { atomically } from "../storage/transaction";
 import { DeadlineLoop, runAlarm } from "./deadline-loop";

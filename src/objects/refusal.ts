@@ -1,7 +1,7 @@
 // The one refusal: whatever says no (a route, an object's RPC method, a budget) throws a Refusal
 // with the error body the person reads. The router maps it to its HTTP status in `app.onError`; an
 // object's entry point turns it into a refused Outcome, which sockets send as an error frame.
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../protocol/errors";
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../protocol/wire/errors";
 
 export class Refusal extends Error {
   constructor(

@@ -2,10 +2,10 @@
 // token), the object tags the socket with it (so revoking a link finds its sockets) and keeps it
 // in the socket's attachment for every later command.
 import * as z from "zod";
-import { Access, OwnerVersion, Role, SignedInAs } from "../protocol/access";
-import { describeZodError, type ErrorBody } from "../protocol/errors";
-import type { AckFrame } from "../protocol/frames";
-import { DeviceId } from "../protocol/session";
+import { Access, OwnerVersion, Role, SignedInAs } from "../protocol/access/access";
+import { DeviceId } from "../protocol/session/session";
+import { describeZodError, type ErrorBody } from "../protocol/wire/errors";
+import type { AckFrame } from "../protocol/wire/frames";
 
 /** Set by the Worker on the upgrade request it forwards; a client's own value is overwritten. */
 export const ACCESS_HEADER = "x-parley-access";

@@ -3,8 +3,8 @@
 // to: a credential with MAX_LIVE_TICKETS_PER_CREDENTIAL live ones is refused more until some
 // expire, while every other credential keeps its own room.
 import * as z from "zod";
-import type { ErrorBody } from "../protocol/errors";
 import { MAX_LIVE_TICKETS_PER_CREDENTIAL } from "../protocol/limits";
+import type { ErrorBody } from "../protocol/wire/errors";
 import type { MetaStore } from "./meta-store";
 
 /** Set by the Worker on a connection it admitted by ticket: `{ id, expiresAt }`. */

@@ -1,6 +1,6 @@
 // What an invited approver sees of the inviter's inbox: only the open cards within their scope,
 // and only the sessions those cards are in (title and agent), never the rest of the inbox.
-import type { InboxCard, InboxView } from "../protocol/inbox";
+import type { InboxCard, InboxView } from "../protocol/inbox/inbox";
 import { inScope } from "./approver-scope";
 import type { ApproverView } from "./people-terms";
 

@@ -1,7 +1,7 @@
 // Role checks in the Worker, before the session's object wakes: owner-only routes, and commands a
 // share link's role may not send.
 import type { Context } from "hono";
-import { mayRun } from "../protocol/access";
+import { mayRun } from "../protocol/access/access";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 

@@ -4,7 +4,7 @@
 // daemon`'s machine socket (`GET /api/machines/connect`).
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
-import { AGENT_KEY_PREFIX } from "../protocol/agent-key-words";
+import { AGENT_KEY_PREFIX } from "../protocol/machines/agent-key-words";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { readAgentKey } from "../tokens/agent-key";
 import type { AppEnv } from "./app-env";

@@ -1,8 +1,8 @@
 // `/api/agent-keys`: the person mints, lists and revokes the keys their agents' bridges hold.
 // Only the person in person may; revoking a key also revokes every agent link it was given.
 import { Hono } from "hono";
-import { AgentKeyId, MintAgentKeyBody, type MintedAgentKey } from "../protocol/agent-keys";
-import { describeZodError } from "../protocol/errors";
+import { AgentKeyId, MintAgentKeyBody, type MintedAgentKey } from "../protocol/machines/agent-keys";
+import { describeZodError } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { signAgentKey } from "../tokens/agent-key";

@@ -1,6 +1,6 @@
 // Hono's typing for this app: the Worker bindings and the values middleware sets.
 import type { Config } from "../config";
-import type { Access } from "../protocol/access";
+import type { Access } from "../protocol/access/access";
 import type { InboxLinkClaims } from "./inbox-link-token";
 
 /** The agent key a request presented, already checked live (src/router/agent-key-guard.ts). */

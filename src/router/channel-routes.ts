@@ -2,8 +2,8 @@
 // `/api/channels/links`), and each platform's webhook, which answers 404 while the platform is off.
 import { Hono } from "hono";
 import { channelStub } from "../channels/channel-object";
-import { ChatPlatform, LinkCodeBody, type LinkCodeResponse } from "../protocol/channels";
-import { PLATFORM_NAMES } from "../protocol/platform-names";
+import { ChatPlatform, LinkCodeBody, type LinkCodeResponse } from "../protocol/reach/channels";
+import { PLATFORM_NAMES } from "../protocol/reach/platform-names";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 import { personOf, requireInPerson } from "./person";

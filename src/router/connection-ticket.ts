@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { sign, verify } from "hono/jwt";
 import * as z from "zod";
-import { Access } from "../protocol/access";
-import type { ConnectionTicketResponse } from "../protocol/http";
+import { Access } from "../protocol/access/access";
 import { lazySchema } from "../protocol/lazy-schema";
+import type { ConnectionTicketResponse } from "../protocol/wire/http";
 import { isCanonicalJwt } from "../tokens/base64url";
 import { newSessionId } from "../tokens/session-token";
 import type { AppEnv, Ticket } from "./app-env";

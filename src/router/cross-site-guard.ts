@@ -4,7 +4,7 @@
 // `text/plain` POST needs no preflight). Clients that send no Origin (the CLI, bridges, curl) pass.
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
-import { ChatPlatform } from "../protocol/channels";
+import { ChatPlatform } from "../protocol/reach/channels";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";
 

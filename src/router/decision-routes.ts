@@ -3,9 +3,9 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { decisionsCsv } from "../inbox/decision-store";
-import { DecisionQuery } from "../protocol/decisions";
-import { describeZodError } from "../protocol/errors";
+import { DecisionQuery } from "../protocol/inbox/decisions";
 import { lazySchema } from "../protocol/lazy-schema";
+import { describeZodError } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

@@ -9,7 +9,7 @@ import * as z from "zod";
 import { cardAnswerer } from "../email/card-answerer";
 import { answerByEmail } from "../email/email-answer";
 import { logSecurityEvent } from "../log/security-log";
-import { AddEmailBody, type EmailOutcome, RemoveEmailBody, VerifyEmailBody } from "../protocol/email";
+import { AddEmailBody, type EmailOutcome, RemoveEmailBody, VerifyEmailBody } from "../protocol/reach/email";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionKinds } from "../session/session-kinds";
 import { checkPushAnswerToken, PushDecision } from "../tokens/push-answer-token";

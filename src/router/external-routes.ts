@@ -4,16 +4,21 @@
 // `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.
 import { Hono } from "hono";
 import { checked, unwrap } from "../objects/outcome";
-import type { Access } from "../protocol/access";
+import type { Access } from "../protocol/access/access";
 import {
   AgentMessagesQuery,
   MessageDelivered,
   MessageDeliveredBody,
   MessageId,
-} from "../protocol/agent-messages";
-import { describeZodError } from "../protocol/errors";
-import { OpenedInteraction, OpenInteractionBody, PostProgressBody, WaitQuery } from "../protocol/external";
-import { InteractionId } from "../protocol/session";
+} from "../protocol/external/agent-messages";
+import {
+  OpenedInteraction,
+  OpenInteractionBody,
+  PostProgressBody,
+  WaitQuery,
+} from "../protocol/external/external";
+import { InteractionId } from "../protocol/session/session";
+import { describeZodError } from "../protocol/wire/errors";
 import { sessionStub } from "../session/session-rpc";
 import { requireCommand } from "./access-guard";
 import type { AppEnv } from "./app-env";

@@ -4,9 +4,9 @@
 // expired never comes back with its old id, tokens or links.
 import type { Context } from "hono";
 import { unwrap } from "../objects/outcome";
-import type { MintedLink } from "../protocol/access";
-import type { AgentKeySessionResponse, CreateExternalSessionResponse } from "../protocol/external";
-import type { CreateSessionBody } from "../protocol/http";
+import type { MintedLink } from "../protocol/access/access";
+import type { AgentKeySessionResponse, CreateExternalSessionResponse } from "../protocol/external/external";
+import type { CreateSessionBody } from "../protocol/wire/http";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { hmacKey, newSessionId, signSessionToken } from "../tokens/session-token";

@@ -2,7 +2,7 @@
 // link may only make grants for one session of theirs, a `view` link nothing. Agent credentials
 // are refused before they get here.
 import { Hono } from "hono";
-import { CreateGrantBody, type DeviceKind, type NewGrant } from "../protocol/grants";
+import { CreateGrantBody, type DeviceKind, type NewGrant } from "../protocol/grants/grants";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";

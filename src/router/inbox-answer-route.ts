@@ -5,10 +5,10 @@
 import type { Context, Hono } from "hono";
 import * as z from "zod";
 import type { InboxActor } from "../objects/contracts/session-inbox";
-import type { SessionCommand } from "../protocol/commands";
-import { describeZodError } from "../protocol/errors";
 import { lazySchema } from "../protocol/lazy-schema";
-import { InteractionId, SessionId } from "../protocol/session";
+import { InteractionId, SessionId } from "../protocol/session/session";
+import type { SessionCommand } from "../protocol/wire/commands";
+import { describeZodError } from "../protocol/wire/errors";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

@@ -1,9 +1,9 @@
 // `…/api/inbox/links`: the person mints, lists and revokes links to their inbox. Only the person
 // in person may; an inbox link can never mint another or revoke one.
 import type { Hono } from "hono";
-import { LinkId } from "../protocol/access";
-import { describeZodError } from "../protocol/errors";
-import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox-links";
+import { LinkId } from "../protocol/access/access";
+import { type MintedInboxLink, MintInboxLinkBody } from "../protocol/inbox/inbox-links";
+import { describeZodError } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";

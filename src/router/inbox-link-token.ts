@@ -2,8 +2,8 @@
 // expiry, checked in the Worker; revocation is kept by the person's Inbox object.
 import { sign, verify } from "hono/jwt";
 import * as z from "zod";
-import { LinkId } from "../protocol/access";
-import { InboxLinkRole } from "../protocol/inbox-links";
+import { LinkId } from "../protocol/access/access";
+import { InboxLinkRole } from "../protocol/inbox/inbox-links";
 import { lazySchema } from "../protocol/lazy-schema";
 import { isCanonicalJwt } from "../tokens/base64url";
 

@@ -2,9 +2,9 @@
 // answer inbox link), which the session checks against its creator and the actor's role, as the
 // session's own `POST …/messages` would with a share link.
 import type { Hono } from "hono";
-import { SendMessageCommand } from "../protocol/commands";
 import { lazySchema } from "../protocol/lazy-schema";
-import { SessionId } from "../protocol/session";
+import { SessionId } from "../protocol/session/session";
+import { SendMessageCommand } from "../protocol/wire/commands";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

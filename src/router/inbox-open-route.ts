@@ -2,8 +2,8 @@
 // their own sessions, minted once per holder and reused after, so the page shows the conversation.
 // The session is asked as the actor, never as its owner token, so a rotation does not break it.
 import type { Hono } from "hono";
-import type { OpenedInboxSession } from "../protocol/inbox-links";
-import { SessionId } from "../protocol/session";
+import type { OpenedInboxSession } from "../protocol/inbox/inbox-links";
+import { SessionId } from "../protocol/session/session";
 import { linkAnswerer } from "../session/inbox-actions";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";

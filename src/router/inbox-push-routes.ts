@@ -1,9 +1,9 @@
 // `…/api/inbox/push-subscriptions`: "Notify this device" for the whole inbox. One subscription
 // covers every session of the person; the inbox pushes each card that opens once per device.
 import type { Hono } from "hono";
-import { describeZodError } from "../protocol/errors";
-import { PushSubscriptionBody } from "../protocol/notify";
-import { DeviceId } from "../protocol/session";
+import { PushSubscriptionBody } from "../protocol/reach/notify";
+import { DeviceId } from "../protocol/session/session";
+import { describeZodError } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

@@ -3,10 +3,10 @@
 // they came through) for 30 s; the Inbox object spends its id on connect, so it admits one stream.
 import { sign, verify } from "hono/jwt";
 import * as z from "zod";
-import { LinkId } from "../protocol/access";
-import type { ConnectionTicketResponse } from "../protocol/http";
-import { InboxLinkRole } from "../protocol/inbox-links";
+import { LinkId } from "../protocol/access/access";
+import { InboxLinkRole } from "../protocol/inbox/inbox-links";
 import { lazySchema } from "../protocol/lazy-schema";
+import type { ConnectionTicketResponse } from "../protocol/wire/http";
 import { isCanonicalJwt } from "../tokens/base64url";
 import { newSessionId } from "../tokens/session-token";
 import { TICKET_TTL_MS } from "./connection-ticket";

@@ -2,7 +2,7 @@
 // (`DELETE …/links/:linkId`, which closes the link's live sockets).
 import { Hono } from "hono";
 import { unwrap } from "../objects/outcome";
-import { LinkId, type MintedLink, MintLinkBody } from "../protocol/access";
+import { LinkId, type MintedLink, MintLinkBody } from "../protocol/access/access";
 import { sessionStub } from "../session/session-rpc";
 import { newSessionId } from "../tokens/session-token";
 import { signShareToken } from "../tokens/share-token";

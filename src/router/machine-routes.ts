@@ -4,8 +4,8 @@
 import { type Context, Hono } from "hono";
 import { logSecurityEvent } from "../log/security-log";
 import { unwrap } from "../objects/outcome";
-import type { ErrorBody } from "../protocol/errors";
-import { MACHINE_HEADER, MachineId, StartMachineSessionBody } from "../protocol/machines";
+import { MACHINE_HEADER, MachineId, StartMachineSessionBody } from "../protocol/machines/machines";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../session/session-rpc";
 import { newSessionId, signSessionToken } from "../tokens/session-token";

@@ -8,7 +8,7 @@ import { askClaude } from "../bridge/claude-ask";
 import type { PermissionDecision } from "../bridge/claude-decision";
 import type { Outcome } from "../objects/outcome";
 import { Refusal } from "../objects/refusal";
-import type { ExternalInteraction, OpenedInteraction } from "../protocol/external";
+import type { ExternalInteraction, OpenedInteraction } from "../protocol/external/external";
 
 /** The session as the endpoint reaches it: each call may go to a fresh stub. */
 export interface RemoteSession {

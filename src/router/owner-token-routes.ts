@@ -2,7 +2,7 @@
 // the presented version and closes its sockets and streams; the Worker signs the next version.
 import { Hono } from "hono";
 import { unwrap } from "../objects/outcome";
-import type { OwnerTokenResponse } from "../protocol/http";
+import type { OwnerTokenResponse } from "../protocol/wire/http";
 import { sessionStub } from "../session/session-rpc";
 import { signSessionToken } from "../tokens/session-token";
 import { requireOwner } from "./access-guard";

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
-import { OPERATOR } from "../protocol/people";
+import { OPERATOR } from "../protocol/access/people";
 import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./access-assertion";
 import type { AppEnv } from "./app-env";
 import { bearer, timingSafeEqual } from "./bearer";

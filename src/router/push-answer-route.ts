@@ -4,7 +4,7 @@
 // person's from device `push`.
 import { Hono } from "hono";
 import { logSecurityEvent } from "../log/security-log";
-import { PushAnswerBody, type PushAnswerResponse } from "../protocol/push-answer";
+import { PushAnswerBody, type PushAnswerResponse } from "../protocol/reach/push-answer";
 import { sessionStub } from "../session/session-rpc";
 import { checkPushAnswerToken } from "../tokens/push-answer-token";
 import type { AppEnv } from "./app-env";

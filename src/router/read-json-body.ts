@@ -1,8 +1,8 @@
 // Reads and validates a JSON request body with a size cap, mapping every failure to an HttpError.
 import type { Context } from "hono";
 import type * as z from "zod";
-import { describeZodError } from "../protocol/errors";
 import { MAX_INPUT_BYTES } from "../protocol/limits";
+import { describeZodError } from "../protocol/wire/errors";
 import { HttpError } from "./http-error";
 
 export async function readJsonBody<T extends z.ZodType>(

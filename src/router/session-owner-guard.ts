@@ -4,7 +4,7 @@
 // signed in as presents one is named with it, so the session counts approvals by person.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { Access } from "../protocol/access";
+import type { Access } from "../protocol/access/access";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

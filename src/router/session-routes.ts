@@ -5,6 +5,9 @@ import * as z from "zod";
 import { unwrap } from "../objects/outcome";
 import { ACCESS_HEADER, WebSocketQuery } from "../objects/socket-access";
 import { TICKET_HEADER, ticketHeader } from "../objects/spent-tickets";
+import { lazySchema } from "../protocol/lazy-schema";
+import { PushSubscriptionBody } from "../protocol/reach/notify";
+import { DeviceId } from "../protocol/session/session";
 import {
   ApproveCommand,
   DecideBatchCommand,
@@ -16,13 +19,10 @@ import {
   type SessionCommand,
   SetDeadlinePoliciesCommand,
   SubmitAnswersCommand,
-} from "../protocol/commands";
-import { describeZodError, ErrorBody } from "../protocol/errors";
-import { EventsQuery, PatchSessionBody } from "../protocol/http";
-import { lazySchema } from "../protocol/lazy-schema";
-import { PushSubscriptionBody } from "../protocol/notify";
-import { APPROVE, DENY, SEED_COMMANDS, SUBMIT_ANSWERS } from "../protocol/seed-names";
-import { DeviceId } from "../protocol/session";
+} from "../protocol/wire/commands";
+import { describeZodError, ErrorBody } from "../protocol/wire/errors";
+import { EventsQuery, PatchSessionBody } from "../protocol/wire/http";
+import { APPROVE, DENY, SEED_COMMANDS, SUBMIT_ANSWERS } from "../protocol/wire/seed-names";
 import { sessionStub } from "../session/session-rpc";
 import { requireCommand, requireOwner } from "./access-guard";
 import type { AppEnv } from "./app-env";

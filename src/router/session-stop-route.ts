@@ -2,8 +2,8 @@
 // stopped (no more messages), its open cards are withdrawn on every device, and the machine that
 // started its agent, if any, is told to end the process.
 import { Hono } from "hono";
-import { OWNER } from "../protocol/access";
-import { SessionId } from "../protocol/session";
+import { OWNER } from "../protocol/access/access";
+import { SessionId } from "../protocol/session/session";
 import { sessionStub } from "../session/session-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

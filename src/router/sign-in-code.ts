@@ -2,8 +2,8 @@
 // and an expiry at most 15 minutes ahead, minted by `npm run dev` (scripts/dev-sign-in.mjs).
 import { verify } from "hono/jwt";
 import * as z from "zod";
+import { SIGN_IN_AUDIENCE, SIGN_IN_MAX_TTL_MS } from "../protocol/access/sign-in";
 import { lazySchema } from "../protocol/lazy-schema";
-import { SIGN_IN_AUDIENCE, SIGN_IN_MAX_TTL_MS } from "../protocol/sign-in";
 import { isCanonicalJwt } from "../tokens/base64url";
 
 const Claims = lazySchema(() =>

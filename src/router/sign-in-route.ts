@@ -3,8 +3,8 @@
 // inbox object, so the address works once, even if it stays in a terminal's scrollback.
 import { Hono } from "hono";
 import { logSecurityEvent } from "../log/security-log";
-import { OPERATOR } from "../protocol/people";
-import { SignInBody, type SignInResponse } from "../protocol/sign-in";
+import { OPERATOR } from "../protocol/access/people";
+import { SignInBody, type SignInResponse } from "../protocol/access/sign-in";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import type { AppEnv } from "./app-env";
 import { HttpError } from "./http-error";

@@ -2,8 +2,8 @@
 // client chose: the session's owner is its creator (a person); a share link is its label and id.
 // Each counts as a person: whom Access signed in to present it, else the session's creator, who
 // alone mints its links (the owner token, their inbox, chat accounts and See all presses).
-import type { Access } from "../protocol/access";
-import type { Decider, DeviceKind } from "../protocol/decider";
+import type { Access } from "../protocol/access/access";
+import type { Decider, DeviceKind } from "../protocol/cards/decider";
 import type { SessionState } from "./session-state";
 
 /** The decider a credential answers as, from the kind of device its command entered through. */

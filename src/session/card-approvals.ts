@@ -5,10 +5,10 @@ import type { CardApprovals, CardApprover } from "../agent/ports";
 import type { Config } from "../config";
 import { approvalsNeeded } from "../grants/approvals-needed";
 import type { MetaStore } from "../objects/meta-store";
-import type { ApprovalCount } from "../protocol/approval-count";
-import type { ApprovalPolicies } from "../protocol/approval-policy";
-import { ONE_PERSON_ONLY } from "../protocol/approval-words";
-import { approverKey, Decider } from "../protocol/decider";
+import type { ApprovalCount } from "../protocol/cards/approval-count";
+import { ONE_PERSON_ONLY } from "../protocol/cards/approval-words";
+import { approverKey, Decider } from "../protocol/cards/decider";
+import type { ApprovalPolicies } from "../protocol/grants/approval-policy";
 import { lazySchema } from "../protocol/lazy-schema";
 import type { SqlCounter } from "../storage/sql-counter";
 

@@ -7,9 +7,9 @@ import { topMark } from "../agent/frame-mark";
 import { retryNow } from "../agent/model-retry";
 import { answerInteraction, chatAnswersACard, replyInChat } from "../agent/resolve-interaction";
 import type { Outcome } from "../objects/outcome";
-import type { SessionCommand } from "../protocol/commands";
-import { answererName, type Decider } from "../protocol/decider";
+import { answererName, type Decider } from "../protocol/cards/decider";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
+import type { SessionCommand } from "../protocol/wire/commands";
 import type { SentMessageLog } from "./stores/sent-message-log";
 
 /** What a command answers; its result is whatever that command returns. */

@@ -4,7 +4,7 @@
 import type { AgentDeps } from "../agent/agent-deps";
 import { markOf } from "../agent/frame-mark";
 import { alreadyResolved, timeOutDue } from "../agent/resolve-interaction";
-import { unknownInteraction } from "../protocol/errors";
+import { unknownInteraction } from "../protocol/wire/errors";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionState } from "./session-state";
 import { nextReminderAt } from "./stores/card-deadlines";

@@ -4,10 +4,14 @@
 import * as z from "zod";
 import type { AgentDeps } from "../agent/agent-deps";
 import type { Outcome } from "../objects/outcome";
-import type { AgentMessage, AgentMessagesPage, MarkDeliveredCommand } from "../protocol/agent-messages";
-import { MAX_MESSAGES_PAGE } from "../protocol/agent-messages";
-import type { SessionCommand } from "../protocol/commands";
+import type {
+  AgentMessage,
+  AgentMessagesPage,
+  MarkDeliveredCommand,
+} from "../protocol/external/agent-messages";
+import { MAX_MESSAGES_PAGE } from "../protocol/external/agent-messages";
 import { MAX_QUEUED_MESSAGES } from "../protocol/limits";
+import type { SessionCommand } from "../protocol/wire/commands";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { CommandOutcome } from "./command-handler";
 import type { InteractionWaiters } from "./interaction-waiters";

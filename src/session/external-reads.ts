@@ -3,9 +3,9 @@
 
 import { readExternalInteraction } from "../agent/external-interaction";
 import type { Outcome } from "../objects/outcome";
-import type { ShareLinkView } from "../protocol/access";
-import { unknownInteraction } from "../protocol/errors";
-import type { ExternalInteraction } from "../protocol/external";
+import type { ShareLinkView } from "../protocol/access/access";
+import type { ExternalInteraction } from "../protocol/external/external";
+import { unknownInteraction } from "../protocol/wire/errors";
 import { SqlExternalKeys } from "./external-session";
 import type { InteractionWaiters } from "./interaction-waiters";
 import type { SessionState } from "./session-state";

@@ -11,11 +11,11 @@ import {
 } from "../agent/external-interaction";
 import { type ProgressRun, type ProgressRunStore, postProgress } from "../agent/external-progress";
 import type { MetaStore } from "../objects/meta-store";
-import type { Access } from "../protocol/access";
-import type { SessionCommand } from "../protocol/commands";
-import type { ExternalCommand } from "../protocol/external";
+import type { Access } from "../protocol/access/access";
+import type { ExternalCommand } from "../protocol/external/external";
 import { lazySchema } from "../protocol/lazy-schema";
-import type { ExternalAgentView } from "../protocol/session";
+import type { ExternalAgentView } from "../protocol/session/session";
+import type { SessionCommand } from "../protocol/wire/commands";
 import type { SqlCounter } from "../storage/sql-counter";
 import type { CommandOutcome } from "./command-handler";
 

@@ -9,11 +9,11 @@ import type { InboxAction, InboxActor, PushAnswer } from "../objects/contracts/s
 import { Refusal } from "../objects/refusal";
 import { SpentTickets } from "../objects/spent-tickets";
 import { approverAnswerRefusal } from "../people/approver-answer";
-import type { Access } from "../protocol/access";
-import type { ChatPlatform } from "../protocol/channels";
-import type { SessionCommand } from "../protocol/commands";
-import type { Decider, DeviceKind } from "../protocol/decider";
-import { PLATFORM_NAMES } from "../protocol/platform-names";
+import type { Access } from "../protocol/access/access";
+import type { Decider, DeviceKind } from "../protocol/cards/decider";
+import type { ChatPlatform } from "../protocol/reach/channels";
+import { PLATFORM_NAMES } from "../protocol/reach/platform-names";
+import type { SessionCommand } from "../protocol/wire/commands";
 import type { CommandOutcome } from "./command-handler";
 import { addLink, type LinkAdminHost, revokeLink } from "./link-admin";
 import { refuse, UNKNOWN_SESSION } from "./session-refusal";

@@ -3,7 +3,7 @@
 import { logSecurityEvent } from "../log/security-log";
 import type { Outcome } from "../objects/outcome";
 import { SOCKET_CLOSE, socketTag } from "../objects/socket-access";
-import { OWNER, type ShareLinkView } from "../protocol/access";
+import { OWNER, type ShareLinkView } from "../protocol/access/access";
 import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";
 

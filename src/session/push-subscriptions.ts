@@ -7,9 +7,9 @@ import {
   type SqlSubscriptionStore,
 } from "../notify/subscription-store";
 import type { Outcome } from "../objects/outcome";
-import type { Access } from "../protocol/access";
-import type { ErrorBody } from "../protocol/errors";
-import type { PushSubscriptionBody } from "../protocol/notify";
+import type { Access } from "../protocol/access/access";
+import type { PushSubscriptionBody } from "../protocol/reach/notify";
+import type { ErrorBody } from "../protocol/wire/errors";
 import type { ShareLinks } from "./stores/share-links";
 
 export interface PushSubscriptionDeps {

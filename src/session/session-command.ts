@@ -2,9 +2,9 @@
 // or command, as a change of the session's deadlines, or handed to the loop's handler.
 
 import type { GrantDecision } from "../agent/external-interaction";
-import type { Access } from "../protocol/access";
-import type { SessionCommand } from "../protocol/commands";
-import { answererName, type Decider, type DeviceKind } from "../protocol/decider";
+import type { Access } from "../protocol/access/access";
+import { answererName, type Decider, type DeviceKind } from "../protocol/cards/decider";
+import type { SessionCommand } from "../protocol/wire/commands";
 import { deciderOf } from "./answerer";
 import { recordRetryNow } from "./budgets/retry-now-interval";
 import { type CommandOutcome, executeCommand } from "./command-handler";

@@ -3,7 +3,7 @@
 
 import type { SessionInit } from "../objects/contracts/session";
 import type { Outcome } from "../objects/outcome";
-import { unknownPolicyKinds } from "../protocol/deadline-policy";
+import { unknownPolicyKinds } from "../protocol/cards/deadline-policy";
 import { externalAgentOf, recordExternalAgent } from "./external-session";
 import type { InboxReport } from "./inbox-report/inbox-report";
 import { sessionKinds } from "./session-kinds";

@@ -5,10 +5,10 @@
 import type { InboxActor } from "../objects/contracts/session-inbox";
 import { Refusal } from "../objects/refusal";
 import { socketTag } from "../objects/socket-access";
-import type { Access } from "../protocol/access";
-import type { SessionCommand } from "../protocol/commands";
-import type { DeviceKind } from "../protocol/decider";
-import type { ErrorBody } from "../protocol/errors";
+import type { Access } from "../protocol/access/access";
+import type { DeviceKind } from "../protocol/cards/decider";
+import type { SessionCommand } from "../protocol/wire/commands";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { spendCommandBudgets } from "./budgets/command-budgets";
 import type { HttpCommandBudget } from "./budgets/http-command-budget";
 import type { CommandOutcome } from "./command-handler";

@@ -1,7 +1,7 @@
 // `GET /api/sessions/:id/export`: the session as one JSON document the owner can keep — the
 // transcript exactly as the model saw it and the whole event log.
 import type { SessionExport } from "../objects/contracts/session";
-import type { SessionSnapshot } from "../protocol/session";
+import type { SessionSnapshot } from "../protocol/session/session";
 import type { SessionState } from "./session-state";
 
 /** The session as its export document, read in one go. */

@@ -3,9 +3,9 @@
 // credential arrived (an RPC, a socket frame, a stream), and the ids security logs carry.
 import type { AgentDeps } from "../agent/agent-deps";
 import { logSecurityEvent } from "../log/security-log";
-import { type Access, mayDecideBeyondCard, mayRun, OWNER } from "../protocol/access";
-import type { SessionCommand } from "../protocol/commands";
-import type { ErrorBody } from "../protocol/errors";
+import { type Access, mayDecideBeyondCard, mayRun, OWNER } from "../protocol/access/access";
+import type { SessionCommand } from "../protocol/wire/commands";
+import type { ErrorBody } from "../protocol/wire/errors";
 import { refuse } from "./session-refusal";
 import type { SessionState } from "./session-state";
 

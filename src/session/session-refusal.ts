@@ -4,7 +4,7 @@
 
 import type { Outcome } from "../objects/outcome";
 import { Refusal } from "../objects/refusal";
-import type { ErrorBody } from "../protocol/errors";
+import type { ErrorBody } from "../protocol/wire/errors";
 
 export { refuse } from "../objects/refusal";
 

@@ -3,8 +3,8 @@
 import * as z from "zod";
 import { ScriptedReply } from "../model/scripted-reply";
 import type { SessionInit as SessionInitShape } from "../objects/contracts/session";
-import { DeadlinePolicies } from "../protocol/deadline-policy";
-import { PermissionMode } from "../protocol/session";
+import { DeadlinePolicies } from "../protocol/cards/deadline-policy";
+import { PermissionMode } from "../protocol/session/session";
 
 export const SessionInit = z.object({
   sessionId: z.string(),

@@ -1,6 +1,6 @@
 // The owner's own deadline policies for a session, over the deployment's: cards opened from then on
 // follow them; cards already open keep the policy they opened with.
-import { type DeadlinePolicies, unknownPolicyKinds } from "../protocol/deadline-policy";
+import { type DeadlinePolicies, unknownPolicyKinds } from "../protocol/cards/deadline-policy";
 import type { CommandOutcome } from "./command-handler";
 import type { SessionState } from "./session-state";
 

@@ -1,7 +1,7 @@
 // Agent keys: `pak_<person>.<key id>.<secret>`, the secret an HMAC of the person and key id, so the
 // Worker refuses a forged key without waking anything. The person's Inbox object keeps only a hash
 // of the secret, with the key's label, expiry and revocation.
-import { AGENT_KEY_SHAPE } from "../protocol/agent-key-words";
+import { AGENT_KEY_SHAPE } from "../protocol/machines/agent-key-words";
 import { hmacKey } from "./session-token";
 
 const encoder = new TextEncoder();

@@ -4,8 +4,8 @@
 import { sign } from "hono/jwt";
 import * as z from "zod";
 import { lazySchema } from "../protocol/lazy-schema";
-import type { CardNotice } from "../protocol/notify";
-import { InteractionId, SessionId } from "../protocol/session";
+import type { CardNotice } from "../protocol/reach/notify";
+import { InteractionId, SessionId } from "../protocol/session/session";
 import { hmacKey } from "./session-token";
 import { signedClaims } from "./signed-claims";
 

@@ -3,7 +3,7 @@
 // bare HMAC of the session id (session-token.ts), a format a JWT can never take.
 import { sign } from "hono/jwt";
 import * as z from "zod";
-import { type Access, LinkId, LinkRole } from "../protocol/access";
+import { type Access, LinkId, LinkRole } from "../protocol/access/access";
 import { lazySchema } from "../protocol/lazy-schema";
 import { hmacKey, verifySessionToken } from "./session-token";
 import { signedClaims } from "./signed-claims";

@@ -1,6 +1,6 @@
 // The shape of a tool: one file per tool under builtin/, each a `defineTool({...})` call.
 import type * as z from "zod";
-import type { ElicitRequestParams, ElicitResult } from "../protocol/elicitation";
+import type { ElicitRequestParams, ElicitResult } from "../protocol/forms/elicitation";
 import type { ToolState } from "./tool-state";
 
 /** How dangerous a tool is; the permission policy decides from this (docs/architecture.md#interactions-and-permission-modes). */

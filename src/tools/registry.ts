@@ -2,8 +2,8 @@
 // run and turned into a tool_result. Every failure becomes an is_error result, never a throw.
 import type { ToolSpec } from "../model/model-client";
 import { lazyToolSpec } from "../model/tool-spec";
-import { describeZodError } from "../protocol/errors";
 import { MAX_TOOL_OUTPUT_CHARS } from "../protocol/limits";
+import { describeZodError } from "../protocol/wire/errors";
 import {
   type ToolContext,
   type ToolDefinition,

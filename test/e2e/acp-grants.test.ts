@@ -5,8 +5,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DecisionPage } from "../../src/protocol/decisions";
-import type { GrantView } from "../../src/protocol/grants";
+import type { GrantView } from "../../src/protocol/grants/grants";
+import type { DecisionPage } from "../../src/protocol/inbox/decisions";
 import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import {

@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { DecisionPage } from "../../src/protocol/decisions";
-import type { GrantView } from "../../src/protocol/grants";
+import type { GrantView } from "../../src/protocol/grants/grants";
+import type { DecisionPage } from "../../src/protocol/inbox/decisions";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,

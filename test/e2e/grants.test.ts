@@ -3,7 +3,7 @@
 // and the decisions under History, with nothing axe objects to on a laptop or a phone.
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GrantView } from "../../src/protocol/grants";
+import type { GrantView } from "../../src/protocol/grants/grants";
 import { expectNoViolations } from "./axe-audit";
 import { hasChromium } from "./browser-env";
 import {

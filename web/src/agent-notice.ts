@@ -1,8 +1,8 @@
 // The words a session page shows in place of the demo-model notice when an agent that runs elsewhere
 // opened the session: which agent it is, what it said it works on and, when known, the folder and
 // machine it runs in, so no one mistakes it for Parley's own or for another run of the same agent.
-import { headAndTail } from "../../src/protocol/head-and-tail";
-import { inert } from "../../src/protocol/inert-text";
+import { headAndTail } from "../../src/protocol/text/head-and-tail";
+import { inert } from "../../src/protocol/text/inert-text";
 import type { SessionView } from "./session-view";
 
 /** Longest folder the notice shows: both ends are kept, where a path says the most. */

@@ -1,6 +1,7 @@
 // The end of a receipt: where and by whom a card was answered, when not on this device.
+
+import { namesSomeone } from "../../src/protocol/access/people";
 import type { InteractionResolution } from "../../src/protocol/index";
-import { namesSomeone } from "../../src/protocol/people";
 
 /**
  * The device id a notification's Approve or Deny answers as (the server's PUSH_DEVICE,

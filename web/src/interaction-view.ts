@@ -2,8 +2,8 @@
 // queue, kept apart from the DOM so they are unit-tested. What one kind shows lives in its own view
 // module (src/interactions/kinds/*-view.ts).
 import type { InteractionResolution } from "../../src/protocol/index";
-import { MAIN_FRAME_ID } from "../../src/protocol/main-frame";
-import { OUTCOME_WORDS } from "../../src/protocol/outcome-words";
+import { MAIN_FRAME_ID } from "../../src/protocol/session/main-frame";
+import { OUTCOME_WORDS } from "../../src/protocol/session/outcome-words";
 import { answeredWhere } from "./answered-where";
 import { type InteractionState, openInteraction, type SessionView, type ToolItem } from "./session-state";
 

@@ -1,11 +1,12 @@
 // The browser's view of one session as a pure reducer: hello snapshots and numbered events in, a
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
-import { applyStackEvent } from "../../src/protocol/agent-stack-fold";
-import type { ApprovalCount } from "../../src/protocol/approval-count";
+
+import { namesSomeone } from "../../src/protocol/access/people";
+import type { ApprovalCount } from "../../src/protocol/cards/approval-count";
 import type { DeltaFrame, HelloFrame, InteractionResolution, SessionEvent } from "../../src/protocol/index";
-import { namesSomeone } from "../../src/protocol/people";
-import { isPromptEvent } from "../../src/protocol/prompt-event";
-import { mergeText } from "../../src/protocol/text-merge";
+import { applyStackEvent } from "../../src/protocol/session/agent-stack-fold";
+import { mergeText } from "../../src/protocol/text/text-merge";
+import { isPromptEvent } from "../../src/protocol/wire/prompt-event";
 import { agentNotice } from "./agent-notices";
 import {
   type AssistantItem,

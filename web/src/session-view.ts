@@ -7,7 +7,7 @@ import type {
   PermissionMode,
   SessionStatus,
 } from "../../src/protocol/index";
-import type { TextPiece } from "../../src/protocol/text-merge";
+import type { TextPiece } from "../../src/protocol/text/text-merge";
 
 /** A prompt the agent is (or was) waiting on, of any kind; `id` is what answers address. */
 export type InteractionState = InteractionPromptData & {

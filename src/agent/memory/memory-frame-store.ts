@@ -1,5 +1,5 @@
 // The agent stack in memory, behaving like the SQLite store (same contract).
-import type { AgentOutcome } from "../../protocol/agents";
+import type { AgentOutcome } from "../../protocol/session/agents";
 import type { FrameRecord, FrameStore } from "../ports";
 
 export class MemoryFrameStore implements FrameStore {

@@ -1,6 +1,6 @@
 // Interactions in memory, behaving like the SQLite store: resolution is a compare-and-set.
-import { answererName, type Decider } from "../../protocol/decider";
-import type { InteractionOutcome } from "../../protocol/session";
+import { answererName, type Decider } from "../../protocol/cards/decider";
+import type { InteractionOutcome } from "../../protocol/session/session";
 import type { InteractionRecord, InteractionStore } from "../ports";
 
 export class MemoryInteractionStore implements InteractionStore {

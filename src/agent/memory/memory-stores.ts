@@ -1,7 +1,7 @@
 // The loop's small stores in memory (events, inbox, tool results, rules, deadlines), and
 // `createMemoryStores`, which wires every port so `AgentLoop` runs without a Durable Object.
-import type { EventData, EventType, SessionEvent } from "../../protocol/events";
-import type { DeltaFrame } from "../../protocol/frames";
+import type { EventData, EventType, SessionEvent } from "../../protocol/wire/events";
+import type { DeltaFrame } from "../../protocol/wire/frames";
 import type {
   DeadlineScheduler,
   EventSink,

@@ -1,6 +1,6 @@
 // The transcripts in memory, one list per frame, behaving like the SQLite store (same contract).
 import type { ContentBlockParam, MessageParam } from "../../model/model-client";
-import { MAIN_FRAME_ID } from "../../protocol/agents";
+import { MAIN_FRAME_ID } from "../../protocol/session/agents";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../ports";
 
 export class MemoryTranscriptStore implements TranscriptStore {

@@ -1,5 +1,5 @@
 // Session status, mode and the current turn in memory, behaving like the SQLite store.
-import type { PermissionMode, SessionStatus } from "../../protocol/session";
+import type { PermissionMode, SessionStatus } from "../../protocol/session/session";
 import type { EventSink, TurnRecord, TurnStore } from "../ports";
 
 export class MemoryTurnStore implements TurnStore {

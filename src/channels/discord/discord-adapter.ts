@@ -1,7 +1,7 @@
 // The inbox's sender for Discord: a card posted to the linked account's direct message channel as a
 // message with buttons, and later edited to its receipt, which keeps only the Message button.
 import type { DiscordConfig } from "../../config";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { FILL_IN, modalFieldsOf } from "../card-choices";
 import { cardMessage } from "../card-message";
 import type { ChatCardMessage, ChatSender } from "../chat-sender";

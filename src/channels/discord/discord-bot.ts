@@ -4,7 +4,7 @@
 // to the card's session, and refuses everything else.
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../../config";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { readChoiceValue, SEE_ALL } from "../card-message";
 import type { ChatAccount } from "../channel-directory";
 import type { ChannelHooks, TextWanted } from "../channel-hooks";

@@ -2,7 +2,7 @@
 // form of strings and numbers, src/interactions/kinds/form-view.ts): the modal Discord shows and the
 // texts read back from its submission.
 import type { ModalField } from "../../interactions/kinds/chat-view";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { FILL_IN } from "../card-choices";
 import { short } from "../fit-text";
 /** Text inputs a Discord modal holds. */

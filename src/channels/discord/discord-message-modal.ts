@@ -1,8 +1,9 @@
 // Discord's way to send a card's session a message, since its direct messages reach Parley only
 // through the Gateway: a Message button on the card and on its receipt, the modal it opens (one
 // paragraph), and the card message that modal names when it comes back.
-import { inert } from "../../protocol/inert-text";
+
 import { MAX_MESSAGE_CHARS } from "../../protocol/limits";
+import { inert } from "../../protocol/text/inert-text";
 import { short } from "../fit-text";
 import type { DiscordButton, DiscordMessage } from "./discord-message";
 

@@ -3,7 +3,7 @@
 // formats, links and mentions nothing; each button a component whose custom_id is the button's
 // `<ref>.<code>` (ids only), links as link buttons.
 import type { ButtonElement, CardChild, CardElement } from "chat";
-import { headAndTail } from "../../protocol/head-and-tail";
+import { headAndTail } from "../../protocol/text/head-and-tail";
 import { SEE_ALL } from "../card-message";
 import { short } from "../fit-text";
 
@@ -33,7 +33,7 @@ export interface DiscordMessage {
 /**
  * Backticks kept apart by a zero-width space, so no run of them closes the code (Discord has no
  * escape inside one). The only invisible character in a card is this one, and it was put there by
- * Parley: the agent's own were spelled out before (src/protocol/inert-text.ts).
+ * Parley: the agent's own were spelled out before (src/protocol/text/inert-text.ts).
  */
 function unfenced(text: string): string {
   return text.replace(/`(?=`)/g, "`\u200b");

@@ -6,7 +6,7 @@ import { createSlackAdapter, type SlackAdapter } from "@chat-adapter/slack";
 import { verifySlackSignature } from "@chat-adapter/slack/webhook";
 import { ConsoleLogger } from "chat";
 import type { SlackConfig } from "../../config";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { FILL_IN, modalFieldsOf } from "../card-choices";
 import { cardMessage } from "../card-message";
 import type { ChatCardMessage, ChatSender } from "../chat-sender";

@@ -22,7 +22,7 @@ import {
 } from "chat";
 import type { SlackConfig } from "../../config";
 import { field } from "../../interactions/kinds/chat-view";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { FILL_IN } from "../card-choices";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "../card-message";
 import type { ChatAccount } from "../channel-directory";

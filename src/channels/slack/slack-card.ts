@@ -35,7 +35,7 @@ export function escapeMrkdwn(text: string): string {
 /**
  * Backticks kept apart by a zero-width space, so no run of them closes the code block (Slack has no
  * escape inside one). The only invisible character in a card is this one, and it was put there by
- * Parley: the agent's own were spelled out before (src/protocol/inert-text.ts).
+ * Parley: the agent's own were spelled out before (src/protocol/text/inert-text.ts).
  */
 export function unfenced(text: string): string {
   return text.replace(/`(?=`)/g, "`\u200b");

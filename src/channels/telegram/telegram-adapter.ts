@@ -5,7 +5,7 @@
 import { createTelegramAdapter, type TelegramAdapter } from "@chat-adapter/telegram";
 import { ConsoleLogger } from "chat";
 import type { TelegramConfig } from "../../config";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { cardMessage } from "../card-message";
 import type { TextWanted } from "../channel-hooks";
 import type { ChatSender } from "../chat-sender";

@@ -15,7 +15,7 @@ import {
   type Thread,
 } from "chat";
 import type { TelegramConfig } from "../../config";
-import { inert } from "../../protocol/inert-text";
+import { inert } from "../../protocol/text/inert-text";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "../card-message";
 import type { ChannelHooks } from "../channel-hooks";
 import { LinkOrigin, sameSecret } from "../link-origin";

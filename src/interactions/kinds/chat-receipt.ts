@@ -1,10 +1,10 @@
 // What a chat message of a card says once the card resolved: the outcome in the kind's own words,
 // who decided and where ("Approved by Ana · Telegram"), or what the deadline did ("Timed out — denied").
-import { OUTCOME_WORDS } from "../../protocol/outcome-words";
-import type { InteractionOutcome } from "../../protocol/session";
+import { OUTCOME_WORDS } from "../../protocol/session/outcome-words";
+import type { InteractionOutcome } from "../../protocol/session/session";
 import { CHAT_VIEWS } from "./chat-views";
 
-/** Who decided, as the decision record says it (src/protocol/decider.ts), reduced to what a receipt tells. */
+/** Who decided, as the decision record says it (src/protocol/cards/decider.ts), reduced to what a receipt tells. */
 export interface ReceiptDecider {
   kind: string;
 }

@@ -1,7 +1,7 @@
 // The form kind's view, zod-free so the page's card and the terminal's prompt share it: the fields
 // of an MCP form as they are laid out, the values read back from inputs, and the summary once resolved.
 
-import { optionsOf } from "../../protocol/form-content";
+import { optionsOf } from "../../protocol/forms/form-content";
 import type {
   ElicitationSchema,
   ElicitRequestFormParams,

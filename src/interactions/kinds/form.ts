@@ -1,11 +1,11 @@
 // The `form` kind: MCP elicitation in form mode. The model opens one with RequestUserInput, or a tool
 // does mid-run with `ctx.elicit`; a person accepts with values, declines, or lets it lapse.
 import * as z from "zod";
-import { ElicitRequestFormParams, type ElicitResult } from "../../protocol/elicitation";
-import { describeZodError } from "../../protocol/errors";
-import { checkContent, describeFields } from "../../protocol/form-content";
-import { MAX_FORM_FIELDS, STRING_FORMATS } from "../../protocol/form-fields";
+import { ElicitRequestFormParams, type ElicitResult } from "../../protocol/forms/elicitation";
+import { checkContent, describeFields } from "../../protocol/forms/form-content";
+import { MAX_FORM_FIELDS, STRING_FORMATS } from "../../protocol/forms/form-fields";
 import { lazySchema } from "../../protocol/lazy-schema";
+import { describeZodError } from "../../protocol/wire/errors";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { elicitationReceipt } from "../elicitation-kinds";

@@ -2,10 +2,10 @@
 // person chooses as in Claude Code — approve with edits accepted, approve and review each action,
 // or keep planning with feedback. An approval switches the session's permission mode.
 import * as z from "zod";
-import { describeZodError } from "../../protocol/errors";
 import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
-import type { PermissionMode } from "../../protocol/session";
+import type { PermissionMode } from "../../protocol/session/session";
+import { describeZodError } from "../../protocol/wire/errors";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { PLAN_CHOICES, type PlanChoice, planReachesBeyondCard } from "./plan-view";

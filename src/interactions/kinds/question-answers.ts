@@ -1,9 +1,9 @@
 // Reading a person's answers to AskUserQuestion: both key forms, multi-select arrays or joined
 // strings, and the "Other" free text; the result is the SDK's `answers` record plus a structured copy.
 import * as z from "zod";
-import { describeZodError } from "../../protocol/errors";
 import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_NOTE_CHARS, MAX_TEXT_FIELD_CHARS } from "../../protocol/limits";
+import { describeZodError } from "../../protocol/wire/errors";
 import type { ParsedResponse } from "../define-interaction";
 import type { Question, QuestionRequest } from "./question-request";
 

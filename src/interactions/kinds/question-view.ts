@@ -2,7 +2,7 @@
 // read defensively, and the answers; in a chat message one question at a time, with its options (and
 // their descriptions) as buttons — single-select answers at a press, multi-select toggles then Done —
 // and Other as text. Several questions are answered in turn and sent once, as one answer.
-import type { AnswerValue } from "../../protocol/commands";
+import type { AnswerValue } from "../../protocol/wire/commands";
 import { type ChatChoice, type ChatPress, type ChatView, field, shortLabel } from "./chat-view";
 import type { Question as KindQuestion } from "./question";
 

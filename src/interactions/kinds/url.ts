@@ -1,7 +1,7 @@
 // The `url` kind: MCP elicitation in URL mode. A server (or a tool, through `ctx.elicit`) sends the
 // person to its own page — a sign-in, a payment — and the card asks them to say when they are done.
-import { ElicitRequestURLParams, UrlElicitResult } from "../../protocol/elicitation";
-import { describeZodError } from "../../protocol/errors";
+import { ElicitRequestURLParams, UrlElicitResult } from "../../protocol/forms/elicitation";
+import { describeZodError } from "../../protocol/wire/errors";
 import { defineInteraction } from "../define-interaction";
 import { describeDuration } from "../describe-duration";
 import { elicitationReceipt } from "../elicitation-kinds";

@@ -1,6 +1,6 @@
 // What the Worker and the inboxes may call on the one ChannelObject (src/channels/channel-object.ts),
 // behind every chat platform's webhooks: linking accounts and the See all pages. Types only.
-import type { ChannelAccountView, ChatPlatform } from "../../protocol/channels";
+import type { ChannelAccountView, ChatPlatform } from "../../protocol/reach/channels";
 
 /** What a See all link opens: one card of one person, as the chat account that pressed for it. */
 export interface SeeAllGrant {

@@ -1,7 +1,8 @@
 // What the channel object asks of a person's inbox about their chat accounts: which cards went to
 // which account's messages, and an account's answer to one, taken to its session in one call. Types only.
-import type { ChatPlatform } from "../../protocol/channels";
-import type { InboxCard } from "../../protocol/inbox";
+
+import type { InboxCard } from "../../protocol/inbox/inbox";
+import type { ChatPlatform } from "../../protocol/reach/channels";
 
 /** A chat account linked to a person, as the channel object hands it to their inbox. */
 export interface InboxChatAccount {

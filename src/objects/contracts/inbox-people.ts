@@ -9,9 +9,9 @@ import type {
   PeopleView,
   RedeemRefusal,
 } from "../../people/people-terms";
-import type { DecisionPage, DecisionQuery, DecisionRecord } from "../../protocol/decisions";
-import type { EmailAction, EmailOutcome } from "../../protocol/email";
-import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../../protocol/grants";
+import type { GrantQuery, GrantVerdict, GrantView, NewGrant } from "../../protocol/grants/grants";
+import type { DecisionPage, DecisionQuery, DecisionRecord } from "../../protocol/inbox/decisions";
+import type { EmailAction, EmailOutcome } from "../../protocol/reach/email";
 
 export interface InboxPeopleRpc {
   /** Records an invite to answer this person's cards; null when they keep too many people. */

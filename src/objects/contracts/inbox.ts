@@ -1,11 +1,12 @@
 // What the Worker, the sessions and the channel object may call on a person's InboxObject
 // (src/inbox/inbox-object.ts), split by concern; the chat and people parts have rooms of their
 // own (inbox-chat.ts, inbox-people.ts). Types only, so the session builds on it, not on the inbox.
-import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../../protocol/agent-keys";
-import type { ErrorBody } from "../../protocol/errors";
-import type { InboxView, OutboxBatch } from "../../protocol/inbox";
-import type { InboxLinkView } from "../../protocol/inbox-links";
-import type { DeliveryView, PushSubscriptionBody } from "../../protocol/notify";
+
+import type { InboxView, OutboxBatch } from "../../protocol/inbox/inbox";
+import type { InboxLinkView } from "../../protocol/inbox/inbox-links";
+import type { AgentKeyCheck, AgentKeyLink, AgentKeyView } from "../../protocol/machines/agent-keys";
+import type { DeliveryView, PushSubscriptionBody } from "../../protocol/reach/notify";
+import type { ErrorBody } from "../../protocol/wire/errors";
 import type { InboxChatRpc } from "./inbox-chat";
 import type { InboxGrantsRpc, InboxPeopleRpc } from "./inbox-people";
 

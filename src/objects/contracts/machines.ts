@@ -5,7 +5,7 @@ import type {
   MachineStart,
   MachineView,
   StartMachineSessionBody,
-} from "../../protocol/machines";
+} from "../../protocol/machines/machines";
 import type { Outcome } from "../outcome";
 
 export interface MachinesRpc extends Rpc.DurableObjectBranded {

@@ -1,8 +1,8 @@
 // What a person's inbox hands a session in `fromInbox` (src/session/inbox-actions.ts does it): who
 // acts, named by the Worker or the inbox, and what they ask. Types only.
-import type { LinkRole, ShareLinkView } from "../../protocol/access";
-import type { ChatPlatform } from "../../protocol/channels";
-import type { SessionCommand } from "../../protocol/commands";
+import type { LinkRole, ShareLinkView } from "../../protocol/access/access";
+import type { ChatPlatform } from "../../protocol/reach/channels";
+import type { SessionCommand } from "../../protocol/wire/commands";
 
 /**
  * Who acts from the inbox: the person in person, the person from a notification's action (`push`,

@@ -5,14 +5,14 @@
 // typed Outcome, read with `unwrap` (src/objects/outcome.ts). Types only.
 import type { MessageParam } from "../../model/model-client";
 import type { ScriptedReply } from "../../model/scripted-reply";
-import type { Access, ShareLinkView } from "../../protocol/access";
-import type { AgentMessagesPage } from "../../protocol/agent-messages";
-import type { SessionCommand } from "../../protocol/commands";
-import type { DeadlinePolicies } from "../../protocol/deadline-policy";
-import type { ExternalInteraction } from "../../protocol/external";
-import type { EventsPage } from "../../protocol/http";
-import type { DeliveryView, PushSubscriptionBody } from "../../protocol/notify";
-import type { PermissionMode, SessionSnapshot } from "../../protocol/session";
+import type { Access, ShareLinkView } from "../../protocol/access/access";
+import type { DeadlinePolicies } from "../../protocol/cards/deadline-policy";
+import type { AgentMessagesPage } from "../../protocol/external/agent-messages";
+import type { ExternalInteraction } from "../../protocol/external/external";
+import type { DeliveryView, PushSubscriptionBody } from "../../protocol/reach/notify";
+import type { PermissionMode, SessionSnapshot } from "../../protocol/session/session";
+import type { SessionCommand } from "../../protocol/wire/commands";
+import type { EventsPage } from "../../protocol/wire/http";
 import type { Outcome } from "../outcome";
 import type { InboxAction, InboxActor } from "./session-inbox";
 

@@ -1,7 +1,7 @@
 // The budgets a command spends once its sender passed the guard, the same through every door:
 // progress events per credential, the day's model tokens, and the interval between retries now.
-import type { Access } from "../../protocol/access";
-import type { SessionCommand } from "../../protocol/commands";
+import type { Access } from "../../protocol/access/access";
+import type { SessionCommand } from "../../protocol/wire/commands";
 import { externalAgentOf } from "../external-session";
 import { logIdsOf } from "../session-gate";
 import type { SessionRuntime } from "../session-runtime";

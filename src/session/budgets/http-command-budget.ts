@@ -5,7 +5,7 @@ import type { Config } from "../../config";
 import { logSecurityEvent } from "../../log/security-log";
 import { Refusal } from "../../objects/refusal";
 import { socketTag } from "../../objects/socket-access";
-import type { Access } from "../../protocol/access";
+import type { Access } from "../../protocol/access/access";
 import { CommandBuckets } from "./socket-budget";
 
 export class HttpCommandBudget {

@@ -3,7 +3,7 @@
 import { logSecurityEvent } from "../../log/security-log";
 import { Refusal } from "../../objects/refusal";
 import { socketTag } from "../../objects/socket-access";
-import type { Access } from "../../protocol/access";
+import type { Access } from "../../protocol/access/access";
 import { PROGRESS_EVENT_BURST, PROGRESS_EVENTS_PER_SECOND } from "../../protocol/limits";
 import { CommandBuckets } from "./socket-budget";
 

@@ -8,9 +8,9 @@ import { logSecurityEvent, type SecurityFields } from "../../log/security-log";
 import type { ModelClient, ModelRequest, ModelStreamEvent } from "../../model/model-client";
 import type { MetaStore } from "../../objects/meta-store";
 import { Refusal } from "../../objects/refusal";
-import type { Access } from "../../protocol/access";
-import type { SessionCommand } from "../../protocol/commands";
+import type { Access } from "../../protocol/access/access";
 import { lazySchema } from "../../protocol/lazy-schema";
+import type { SessionCommand } from "../../protocol/wire/commands";
 
 const DAY_MS = 86_400_000;
 const USAGE_KEY = "model_tokens";

@@ -3,9 +3,9 @@
 
 import type { EventStreams } from "../../objects/event-streams";
 import { socketTag } from "../../objects/socket-access";
-import type { Access } from "../../protocol/access";
-import type { ErrorBody } from "../../protocol/errors";
+import type { Access } from "../../protocol/access/access";
 import { MAX_CONNECTIONS_PER_LINK, MAX_SOCKETS_PER_SESSION } from "../../protocol/limits";
+import type { ErrorBody } from "../../protocol/wire/errors";
 
 /** Why one more connection for `access` is refused, or null when there is room. */
 export function connectionRefusal(

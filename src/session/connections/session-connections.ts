@@ -10,9 +10,9 @@ import {
   type SocketAttachment,
   socketTag,
 } from "../../objects/socket-access";
-import type { Access } from "../../protocol/access";
-import type { ErrorBody } from "../../protocol/errors";
-import type { HelloFrame } from "../../protocol/frames";
+import type { Access } from "../../protocol/access/access";
+import type { ErrorBody } from "../../protocol/wire/errors";
+import type { HelloFrame } from "../../protocol/wire/frames";
 import { connectionRefusal } from "./connection-caps";
 
 /** What the session object lends a connection being opened. */

@@ -3,10 +3,10 @@
 // bad frame or a failing command cannot close the socket.
 import { logSecurityEvent } from "../../log/security-log";
 import { closeSocket, readAttachment, sendAck } from "../../objects/socket-access";
-import type { Access } from "../../protocol/access";
-import type { SessionCommand } from "../../protocol/commands";
-import type { DeviceKind } from "../../protocol/decider";
-import type { ErrorBody } from "../../protocol/errors";
+import type { Access } from "../../protocol/access/access";
+import type { DeviceKind } from "../../protocol/cards/decider";
+import type { SessionCommand } from "../../protocol/wire/commands";
+import type { ErrorBody } from "../../protocol/wire/errors";
 import type { SocketBudget } from "../budgets/socket-budget";
 import type { CommandOutcome } from "../command-handler";
 import { parseCommandFrame } from "./socket-frames";

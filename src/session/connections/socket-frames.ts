@@ -1,7 +1,8 @@
 // Reading one WebSocket frame into a command, with a precise error for every way it can be wrong.
-import { ClientCommand, COMMAND_TYPES } from "../../protocol/commands";
-import { describeZodError, type ErrorBody } from "../../protocol/errors";
+
 import { MAX_INPUT_BYTES } from "../../protocol/limits";
+import { ClientCommand, COMMAND_TYPES } from "../../protocol/wire/commands";
+import { describeZodError, type ErrorBody } from "../../protocol/wire/errors";
 
 export type ParsedFrame =
   | { ok: true; command: ClientCommand }

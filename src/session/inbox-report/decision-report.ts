@@ -3,8 +3,8 @@
 import type { CardApprover, InteractionRecord } from "../../agent/ports";
 import { SYSTEM_DECIDER } from "../../agent/resolve-interaction";
 import { inputDigest } from "../../grants/input-digest";
-import type { DecisionData } from "../../protocol/decisions";
-import type { InteractionResolution } from "../../protocol/session";
+import type { DecisionData } from "../../protocol/inbox/decisions";
+import type { InteractionResolution } from "../../protocol/session/session";
 
 export function decisionOf(
   agent: string,

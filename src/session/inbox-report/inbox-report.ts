@@ -4,9 +4,9 @@
 import * as z from "zod";
 import { retryUntilDelivered } from "../../notify/delivery-rows";
 import type { DeadlineSource } from "../../objects/deadline-source";
-import type { EventData, SessionEvent } from "../../protocol/events";
-import type { InboxCardData, OutboxEntry } from "../../protocol/inbox";
-import { isPromptEvent } from "../../protocol/prompt-event";
+import type { InboxCardData, OutboxEntry } from "../../protocol/inbox/inbox";
+import type { EventData, SessionEvent } from "../../protocol/wire/events";
+import { isPromptEvent } from "../../protocol/wire/prompt-event";
 import type { SessionState } from "../session-state";
 import { decisionOf } from "./decision-report";
 import type { InboxRpc } from "./inbox-rpc";

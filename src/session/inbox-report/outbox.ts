@@ -3,7 +3,7 @@
 // A row travels as the JSON text stored for it: the inbox parses it once, where it receives it.
 import * as z from "zod";
 import type { MetaStore } from "../../objects/meta-store";
-import type { OutboxEntry, OutboxRow } from "../../protocol/inbox";
+import type { OutboxEntry, OutboxRow } from "../../protocol/inbox/inbox";
 import { atEndOfStep, type DeferredWrites } from "../../storage/deferred-writes";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 

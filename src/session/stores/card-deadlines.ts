@@ -7,7 +7,7 @@ import {
   type DeadlinePolicies,
   DeadlinePolicy,
   resolveDeadlinePolicy,
-} from "../../protocol/deadline-policy";
+} from "../../protocol/cards/deadline-policy";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 import { SqlCardEscalations } from "./card-escalations";
 

@@ -2,7 +2,7 @@
 // ladder, the rungs that ran (and when), and when the next one is due. The ladder itself is the
 // card's stored deadline policy.
 import * as z from "zod";
-import type { EscalationRung } from "../../protocol/deadline-policy";
+import type { EscalationRung } from "../../protocol/cards/deadline-policy";
 import { lazySchema } from "../../protocol/lazy-schema";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 

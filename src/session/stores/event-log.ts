@@ -4,10 +4,10 @@
 // more than its rows), and only then sent: nothing a device sees can be missing from storage, and
 // a seq is spent only once its row is stored.
 import type { EventSink } from "../../agent/ports";
-import type { EventData, EventType, SessionEvent } from "../../protocol/events";
-import type { DeltaFrame } from "../../protocol/frames";
-import type { EventsPage } from "../../protocol/http";
 import { MAX_EVENTS_PAGE, MAX_REPLAY_BYTES, MAX_REPLAY_FRAME_BYTES } from "../../protocol/limits";
+import type { EventData, EventType, SessionEvent } from "../../protocol/wire/events";
+import type { DeltaFrame } from "../../protocol/wire/frames";
+import type { EventsPage } from "../../protocol/wire/http";
 import { atEndOfStep } from "../../storage/deferred-writes";
 import { InsertFailed, type Kept, type SqlCounter } from "../../storage/sql-counter";
 

@@ -2,8 +2,8 @@
 // compare-and-set on `status = 'active'`, so a frame is popped once however often it is asked.
 import * as z from "zod";
 import type { FrameRecord, FrameStore } from "../../agent/ports";
-import { AgentOutcome } from "../../protocol/agents";
 import { lazySchema } from "../../protocol/lazy-schema";
+import { AgentOutcome } from "../../protocol/session/agents";
 import type { Kept, SqlCounter } from "../../storage/sql-counter";
 
 type Row = {

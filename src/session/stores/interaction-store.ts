@@ -1,8 +1,8 @@
 // Pending and resolved interactions. Resolution is a compare-and-set on `status = 'pending'`, so
 // the first answer wins and a repeated alarm delivery changes nothing.
 import type { InteractionRecord, InteractionStore } from "../../agent/ports";
-import { answererName, Decider } from "../../protocol/decider";
-import { type InteractionOutcome, InteractionStatus } from "../../protocol/session";
+import { answererName, Decider } from "../../protocol/cards/decider";
+import { type InteractionOutcome, InteractionStatus } from "../../protocol/session/session";
 import type { Kept, KeptPerKey, SqlCounter } from "../../storage/sql-counter";
 
 type Row = {

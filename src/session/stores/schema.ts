@@ -105,7 +105,7 @@ const MIGRATIONS: string[][] = [
     `CREATE UNIQUE INDEX outbox_one_summary ON outbox (type) WHERE type = 'session_updated'`,
   ],
   [
-    // Who decided a card, structured (src/protocol/decider.ts), as JSON beside answered_by.
+    // Who decided a card, structured (src/protocol/cards/decider.ts), as JSON beside answered_by.
     `ALTER TABLE interactions ADD COLUMN decider TEXT`,
   ],
   [

@@ -9,10 +9,10 @@ import {
   MAX_LINK_LABEL_CHARS,
   OwnerVersion,
   ShareLinkView,
-} from "../../protocol/access";
-import type { ErrorBody } from "../../protocol/errors";
+} from "../../protocol/access/access";
 import { lazySchema } from "../../protocol/lazy-schema";
 import { MAX_SHARE_LINKS } from "../../protocol/limits";
+import type { ErrorBody } from "../../protocol/wire/errors";
 
 // Stored exactly as the owner sees them in the list.
 const StoredLinks = lazySchema(() => z.array(ShareLinkView));

@@ -3,8 +3,8 @@
 import * as z from "zod";
 import type { FrameStore, StoredMessage, TranscriptStore } from "../../agent/ports";
 import type { ContentBlockParam, MessageParam } from "../../model/model-client";
-import { MAIN_FRAME_ID } from "../../protocol/agents";
 import { lazySchema } from "../../protocol/lazy-schema";
+import { MAIN_FRAME_ID } from "../../protocol/session/agents";
 import type { KeptPerKey, SqlCounter } from "../../storage/sql-counter";
 
 // Blocks are written only by the loop from Anthropic types; reading checks the envelope shape.

@@ -4,7 +4,7 @@ import * as z from "zod";
 import type { EventSink, TurnRecord, TurnStore } from "../../agent/ports";
 import type { MetaStore } from "../../objects/meta-store";
 import { lazySchema } from "../../protocol/lazy-schema";
-import { PermissionMode, SessionStatus } from "../../protocol/session";
+import { PermissionMode, SessionStatus } from "../../protocol/session/session";
 
 /** Built once: the meta store keeps a number read with the same schema. */
 const ModelCalls = lazySchema(() => z.number().int());

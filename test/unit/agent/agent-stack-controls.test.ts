@@ -1,7 +1,7 @@
 // Cancel and "end this agent" on the in-memory stores: unwinding every frame, or popping only the top.
 import { describe, expect, it } from "vitest";
 import type { ToolResultBlockParam } from "../../../src/model/model-client";
-import { MAIN_FRAME_ID } from "../../../src/protocol/agents";
+import { MAIN_FRAME_ID } from "../../../src/protocol/session/agents";
 import { expectValidTranscript } from "../../helpers/valid-transcript";
 import { type LoopHarness, loopHarness, text, tools } from "./loop-harness";
 

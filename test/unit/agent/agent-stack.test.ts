@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { answerInteraction } from "../../../src/agent/resolve-interaction";
 import type { MessageParam, ToolResultBlockParam } from "../../../src/model/model-client";
 import type { ScriptedReply } from "../../../src/model/scripted-reply";
-import { MAIN_FRAME_ID } from "../../../src/protocol/agents";
+import { MAIN_FRAME_ID } from "../../../src/protocol/session/agents";
 import { expectValidTranscript } from "../../helpers/valid-transcript";
 import { type LoopHarness, loopHarness, text, tools } from "./loop-harness";
 

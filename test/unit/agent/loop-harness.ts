@@ -8,7 +8,7 @@ import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../src/interactions/registry";
 import { ScriptedModelClient } from "../../../src/model/scripted-client";
 import type { ScriptedReply } from "../../../src/model/scripted-reply";
-import type { SessionEvent } from "../../../src/protocol/events";
+import type { SessionEvent } from "../../../src/protocol/wire/events";
 import { BUILTIN_TOOLS } from "../../../src/tools/builtin";
 import { createToolRegistry } from "../../../src/tools/registry";
 import { MemoryToolStateStore } from "../../../src/tools/tool-state";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_RESTARTS, nextStep, readLoopState } from "../../../src/agent/next-step";
 import type { TurnRecord } from "../../../src/agent/ports";
-import { MAIN_FRAME_ID } from "../../../src/protocol/main-frame";
+import { MAIN_FRAME_ID } from "../../../src/protocol/session/main-frame";
 import { loopHarness } from "./loop-harness";
 
 function harness() {

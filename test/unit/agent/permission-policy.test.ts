@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decide, type PermissionDecision } from "../../../src/agent/permission-policy";
-import type { PermissionMode } from "../../../src/protocol/session";
+import type { PermissionMode } from "../../../src/protocol/session/session";
 import type { ToolRisk } from "../../../src/tools/define-tool";
 
 const RISKS: ToolRisk[] = ["read", "edit", "network", "execute"];

@@ -4,7 +4,7 @@ import type { InteractionRecord } from "../../../src/agent/ports";
 import { formId, toolElicitation } from "../../../src/agent/tool-elicitation";
 import { BUILTIN_INTERACTIONS } from "../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../src/interactions/registry";
-import type { ElicitRequestFormParams } from "../../../src/protocol/elicitation";
+import type { ElicitRequestFormParams } from "../../../src/protocol/forms/elicitation";
 import { ToolPause } from "../../../src/tools/define-tool";
 
 const USE = { type: "tool_use" as const, id: "toolu_1", name: "calendar_add_event", input: {} };

@@ -2,7 +2,7 @@ import type { Interface as ReadLine } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { TerminalDevice } from "../../../bin/terminal-device";
 import type { SessionClient } from "../../../client/client";
-import { ONE_PERSON_ONLY } from "../../../src/protocol/approval-words";
+import { ONE_PERSON_ONLY } from "../../../src/protocol/cards/approval-words";
 
 /** A terminal device over a client and a readline that only record what they are given. */
 function terminal() {

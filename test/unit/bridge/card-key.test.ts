@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cardKey, externalKey } from "../../../src/bridge/card-key";
-import { ExternalKey } from "../../../src/protocol/external";
+import { ExternalKey } from "../../../src/protocol/external/external";
 
 describe("a bridge's keys", () => {
   it("keeps an agent's id as it is when it already is a key", () => {

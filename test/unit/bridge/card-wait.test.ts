@@ -2,7 +2,7 @@
 // key, returns the resolved card, and withdraws what the agent gave up on, also mid-open.
 import { describe, expect, it } from "vitest";
 import { type CardLine, type KeyedCard, waitForCard } from "../../../src/bridge/card-wait";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 
 const card: KeyedCard = { kind: "approval", request: { toolName: "Bash", input: {} }, key: "toolu_1" };
 

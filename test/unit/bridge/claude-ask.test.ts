@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PermissionPromptInput } from "../../../src/bridge/approve-tool";
 import type { CardLine, KeyedCard } from "../../../src/bridge/card-wait";
 import { askClaude } from "../../../src/bridge/claude-ask";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 
 const suggestions = [
   {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { cardFor, PLAN_NOT_FOUND, rulesOf } from "../../../src/bridge/claude-card";
 import { decisionFor } from "../../../src/bridge/claude-decision";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 
 function resolved(kind: string, outcome: string, response: unknown): ExternalInteraction {
   return {

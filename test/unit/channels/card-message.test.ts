@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { cardMessage } from "../../../src/channels/card-message";
 import type { InboxCard } from "../../../src/protocol";
-import { ONE_PERSON_ONLY } from "../../../src/protocol/approval-words";
+import { ONE_PERSON_ONLY } from "../../../src/protocol/cards/approval-words";
 
 const url: InboxCard = {
   sessionId: "0".repeat(32),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decisionsCsv } from "../../../src/inbox/decision-store";
-import { DECISION_CSV_COLUMNS, type DecisionRecord } from "../../../src/protocol/decisions";
+import { DECISION_CSV_COLUMNS, type DecisionRecord } from "../../../src/protocol/inbox/decisions";
 
 const record = (overrides: Partial<DecisionRecord>): DecisionRecord => ({
   decisionId: 1,

@@ -17,11 +17,11 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
  * those files name the word, not the kind.
  */
 const KNOWN: Record<string, string> = {
-  "src/protocol/seed-names.ts": "the one module of the seed kinds' older events, commands and routes",
-  "src/protocol/session.ts": "`plan` is a permission mode there, not the kind",
+  "src/protocol/wire/seed-names.ts": "the one module of the seed kinds' older events, commands and routes",
+  "src/protocol/session/session.ts": "`plan` is a permission mode there, not the kind",
   "src/agent/permission-policy.ts": "`plan` is the permission mode, and `deny` the policy's own verdict",
   "web/src/ui/status-bar.ts": "`plan` is the permission mode the status bar switches to",
-  "src/protocol/elicitation.ts": "`form` and `url` are MCP's elicitation modes",
+  "src/protocol/forms/elicitation.ts": "`form` and `url` are MCP's elicitation modes",
   "src/interactions/elicitation-kinds.ts": "maps MCP's elicitation modes onto the kinds of the same names",
   "src/mcp/elicit-request.ts": "`url` is MCP's elicitation mode",
   "src/mcp/live-forms.ts": "`url` is MCP's elicitation mode",
@@ -38,12 +38,12 @@ const KNOWN: Record<string, string> = {
   "web/src/ui/people-section.ts": "`form` is the HTML element",
   "src/grants/tool-inputs.ts": "`url` is a web tool's input field",
   "bin/acp/acp-progress.ts": "`plan` is an ACP agent's own plan update, not a card",
-  "src/protocol/deadline-policy.ts":
+  "src/protocol/cards/deadline-policy.ts":
     "its `deny` is what a deadline does (the seeds' default), not the command",
   "src/grants/grant-decision.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
   "src/grants/approvals-needed.ts":
     "reads a rule that asks for more approvals as a `deny` (Claude Code's word) reads it, not the command",
-  "src/protocol/grants.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
+  "src/protocol/grants/grants.ts": "its `deny` is a grant's effect (Claude Code's word), not the command",
   "src/agent/ports.ts": "a grant's effect, `allow` or `deny`, decides approvals",
   "src/agent/external-interaction.ts": "its `deny` is a grant's effect, which decides even a two-person card",
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
@@ -63,7 +63,7 @@ const KNOWN: Record<string, string> = {
   "src/people/approver-scope.ts":
     "reads a rule-scoped invite as a `deny` rule (Claude Code's word) reads a call",
   "src/tokens/push-answer-token.ts": "`approve` and `deny` are the decisions a push answer token binds",
-  "src/protocol/push-answer.ts": "`approve` and `deny` are a push answer's two decisions",
+  "src/protocol/reach/push-answer.ts": "`approve` and `deny` are a push answer's two decisions",
   "src/router/push-answer-route.ts": "maps a push answer's `approve` onto the outcome it records",
   "src/objects/contracts/session-inbox.ts": "`approve` and `deny` are a push answer's two decisions",
   "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",

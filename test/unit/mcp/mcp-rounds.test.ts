@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { McpCallOutcome } from "../../../src/mcp/mcp-connection";
 import { callWithRounds, type McpCallState } from "../../../src/mcp/mcp-rounds";
-import type { ElicitResult } from "../../../src/protocol/elicitation";
+import type { ElicitResult } from "../../../src/protocol/forms/elicitation";
 
 function rounds(outcomes: McpCallOutcome[]) {
   const sent: unknown[] = [];

@@ -3,7 +3,7 @@
 // answer token only for such a push, subscribed in person, with the actions on and a known person.
 import { describe, expect, it } from "vitest";
 import { withNotificationAnswer } from "../../../src/notify/push-actions";
-import type { CardNotice } from "../../../src/protocol/notify";
+import type { CardNotice } from "../../../src/protocol/reach/notify";
 import { checkPushAnswerToken, pushAnswerTokenFor } from "../../../src/tokens/push-answer-token";
 
 const SECRET = "a-secret-of-this-test-only-0123456789";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { unwrap } from "../../../src/objects/outcome";
 import { Refusal, refuse } from "../../../src/objects/refusal";
-import { ERROR_STATUS, type ErrorBody } from "../../../src/protocol/errors";
+import { ERROR_STATUS, type ErrorBody } from "../../../src/protocol/wire/errors";
 import { HttpError } from "../../../src/router/http-error";
 import { answer } from "../../../src/session/session-refusal";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ClientCommand, COMMAND_TYPES } from "../../../src/protocol/commands";
+import { ClientCommand, COMMAND_TYPES } from "../../../src/protocol/wire/commands";
 
 describe("the command types", () => {
   it("name every command the client command schema accepts, in its order, and no other", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DEADLINE_POLICY, resolveDeadlinePolicy } from "../../../src/protocol/deadline-policy";
+import { DEFAULT_DEADLINE_POLICY, resolveDeadlinePolicy } from "../../../src/protocol/cards/deadline-policy";
 
 describe("a card's deadline policy", () => {
   it("is the default, then the kind's, then the tool's, with the session's over the deployment's at each level", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answererName, approverKey, type Decider } from "../../../src/protocol/decider";
-import { StoredDecider } from "../../../src/protocol/decisions";
+import { answererName, approverKey, type Decider } from "../../../src/protocol/cards/decider";
+import { StoredDecider } from "../../../src/protocol/inbox/decisions";
 
 const decider = (kind: Decider["kind"], id: string | null, label: string | null = id): Decider => ({
   kind,

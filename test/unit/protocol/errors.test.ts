@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { describeZodError } from "../../../src/protocol/errors";
+import { describeZodError } from "../../../src/protocol/wire/errors";
 
 const Order = z.strictObject({
   items: z.array(z.object({ name: z.string().min(1, "name is empty"), qty: z.number().int() })),

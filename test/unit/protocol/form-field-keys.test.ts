@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ElicitRequestFormParams } from "../../../src/protocol/elicitation";
+import { ElicitRequestFormParams } from "../../../src/protocol/forms/elicitation";
 
 const formWith = (key: string) => ({
   message: "Details",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headAndTail } from "../../../src/protocol/head-and-tail";
+import { headAndTail } from "../../../src/protocol/text/head-and-tail";
 
 describe("text shortened to its head and tail", () => {
   it("leaves text that fits alone", () => {

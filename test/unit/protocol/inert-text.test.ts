@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { inert } from "../../../src/protocol/inert-text";
+import { inert } from "../../../src/protocol/text/inert-text";
 
 describe("text made inert for every device", () => {
   it("spells out ESC, BEL and the other C0 controls, keeping newline and tab", () => {

@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EMPTY_TEXT, type MergedText, mergeText, type TextPiece } from "../../../src/protocol/text-merge";
+import {
+  EMPTY_TEXT,
+  type MergedText,
+  mergeText,
+  type TextPiece,
+} from "../../../src/protocol/text/text-merge";
 
 /** A delta never splits a character: the API streams whole UTF-8 characters. */
 function isCharBoundary(text: string, position: number): boolean {

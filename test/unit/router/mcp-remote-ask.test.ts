@@ -2,7 +2,7 @@
 // back-off, and when the object stays away the call ends with an error that says what happened.
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/objects/outcome";
-import type { ExternalInteraction, OpenedInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction, OpenedInteraction } from "../../../src/protocol/external/external";
 import { askRemotely, type RemoteSession } from "../../../src/router/mcp-remote-ask";
 
 const touch = { tool_name: "Bash", input: { command: "touch x" }, tool_use_id: "toolu_1" };

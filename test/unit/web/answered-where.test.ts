@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "../../../src/protocol/people";
+import { OPERATOR } from "../../../src/protocol/access/people";
 import { answeredWhere } from "../../../web/src/answered-where";
 
 describe("where a receipt says a card was answered", () => {

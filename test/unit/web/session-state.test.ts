@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATOR } from "../../../src/protocol/people";
+import { OPERATOR } from "../../../src/protocol/access/people";
 import { initialView, reduceView, type SessionView, type ToolItem } from "../../../web/src/session-state";
 import { ev, hello, questionPrompt } from "./events";
 

@@ -1,7 +1,7 @@
 // Share-link helpers for the access tests: minting through the real route, and reading errors.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { MintedLink } from "../../../src/protocol/access";
+import type { MintedLink } from "../../../src/protocol/access/access";
 import { app } from "../../../src/router/app";
 import { api, type CreatedSession, ORIGIN } from "../../helpers/session-harness";
 

@@ -4,8 +4,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ReplayBudget } from "../../../src/objects/replay-budget";
-import type { ConnectionTicketResponse } from "../../../src/protocol/http";
 import { MAX_CONNECTIONS_PER_LINK, MAX_LIVE_TICKETS_PER_CREDENTIAL } from "../../../src/protocol/limits";
+import type { ConnectionTicketResponse } from "../../../src/protocol/wire/http";
 import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect, createSession, Device, ORIGIN, textReply } from "../../helpers/session-harness";

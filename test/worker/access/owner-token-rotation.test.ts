@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OwnerTokenResponse } from "../../../src/protocol/http";
+import type { OwnerTokenResponse } from "../../../src/protocol/wire/http";
 import { api, connect, createSession, ORIGIN } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";
 import { expectError, mintLink } from "./access-fixtures";

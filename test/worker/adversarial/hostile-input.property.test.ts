@@ -4,7 +4,7 @@
 // error code, sockets stay open, storage stays byte-identical, and the real answer still works.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ErrorCode } from "../../../src/protocol/errors";
+import { ErrorCode } from "../../../src/protocol/wire/errors";
 import { api, type CreatedSession, connect, type Device } from "../../helpers/session-harness";
 import { pausedSession, storageFingerprint } from "../session-api/channel-fixtures";
 import { hostileSegment, hostileText, hostileToken, PENDING_ID } from "./hostile-input";

@@ -1,8 +1,8 @@
 // Generators of malformed and hostile input for the property suites: wrong types, huge numbers,
 // deep nesting, `__proto__` keys, lone surrogates, oversized strings, and real ids with bad payloads.
 import fc from "fast-check";
-import { COMMAND_TYPES } from "../../../src/protocol/commands";
 import { MAX_INPUT_BYTES } from "../../../src/protocol/limits";
+import { COMMAND_TYPES } from "../../../src/protocol/wire/commands";
 
 /** The paused session's real pending tool call (see `pausedSession`). */
 export const PENDING_ID = "toolu_pending";

@@ -3,8 +3,12 @@
 // hostile), which path parameters and query values to spoil, and which routes act on the
 // credential alone (covered by hostile credentials, and by their own tests for what they do).
 import type * as z from "zod";
-import { MintLinkBody } from "../../../src/protocol/access";
-import { MintAgentKeyBody } from "../../../src/protocol/agent-keys";
+import { MintLinkBody } from "../../../src/protocol/access/access";
+import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external/external";
+import { CreateGrantBody } from "../../../src/protocol/grants/grants";
+import { MintInboxLinkBody } from "../../../src/protocol/inbox/inbox-links";
+import { MintAgentKeyBody } from "../../../src/protocol/machines/agent-keys";
+import { PushSubscriptionBody } from "../../../src/protocol/reach/notify";
 import {
   ApproveCommand,
   ClientCommand,
@@ -16,12 +20,8 @@ import {
   SendMessageCommand,
   SetDeadlinePoliciesCommand,
   SubmitAnswersCommand,
-} from "../../../src/protocol/commands";
-import { OpenInteractionBody, PostProgressBody } from "../../../src/protocol/external";
-import { CreateGrantBody } from "../../../src/protocol/grants";
-import { CreateSessionBody, PatchSessionBody } from "../../../src/protocol/http";
-import { MintInboxLinkBody } from "../../../src/protocol/inbox-links";
-import { PushSubscriptionBody } from "../../../src/protocol/notify";
+} from "../../../src/protocol/wire/commands";
+import { CreateSessionBody, PatchSessionBody } from "../../../src/protocol/wire/http";
 import { app } from "../../../src/router/app";
 import { PENDING_ID } from "./hostile-input";
 

@@ -9,7 +9,7 @@ import { discordSender } from "../../../src/channels/discord/discord-adapter";
 import { slackSender } from "../../../src/channels/slack/slack-adapter";
 import { telegramSender } from "../../../src/channels/telegram/telegram-adapter";
 import { configFor } from "../../../src/config";
-import type { InboxCard } from "../../../src/protocol/inbox";
+import type { InboxCard } from "../../../src/protocol/inbox/inbox";
 import { callsTo as discordCallsTo } from "./discord/discord-fixtures";
 import { callsTo as slackCallsTo } from "./slack/slack-fixtures";
 import { callsTo as telegramCallsTo } from "./telegram/telegram-fixtures";

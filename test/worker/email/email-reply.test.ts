@@ -2,7 +2,7 @@
 // email went to, at the card's own reply address, once, while the card is open. Every other message
 // is refused by the Worker's Email Routing handler with the reason, and the card does not change.
 import { describe, expect, it } from "vitest";
-import type { DecisionPage } from "../../../src/protocol/decisions";
+import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
 import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
 import {
   cardState,

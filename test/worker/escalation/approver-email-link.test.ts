@@ -2,7 +2,7 @@
 // themselves: a second person for a rule of APPROVAL_POLICIES that needs two, never the person who
 // invited them, once, and nothing more once they are removed.
 import { describe, expect, it } from "vitest";
-import type { DecisionPage } from "../../../src/protocol/decisions";
+import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
 import {
   cardLink,
   cardState,

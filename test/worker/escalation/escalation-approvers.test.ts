@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { writeCardLink } from "../../../src/email/card-link";
 import { CardLinkClaims } from "../../../src/email/email-outbox";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
-import type { DecisionPage } from "../../../src/protocol/decisions";
+import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { escalatedCard, verifiedAddress } from "../email/card-email-fixtures";

@@ -3,8 +3,8 @@
 // when the card resolves, the decision record names the rungs that ran, and the deadline still denies.
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { DecisionPage } from "../../../src/protocol/decisions";
-import type { EventData } from "../../../src/protocol/events";
+import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
+import type { EventData } from "../../../src/protocol/wire/events";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 import { api } from "../../helpers/session-harness";
 import { expectError, mintLink } from "../access/access-fixtures";
 import { createExternal, type ExternalSession, openCard, readCard } from "./external-fixtures";

@@ -1,7 +1,7 @@
 // The person's messages to an agent that runs elsewhere: who may send them, what is refused and
 // stores nothing, the bridge's long-poll read and resume, and the delivery every device sees.
 import { describe, expect, it } from "vitest";
-import type { AgentMessagesPage } from "../../../src/protocol/agent-messages";
+import type { AgentMessagesPage } from "../../../src/protocol/external/agent-messages";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, asOperator, connect } from "../../helpers/session-harness";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { COMMAND_TYPES } from "../../../src/protocol/commands";
-import { AGENT_COMMANDS } from "../../../src/protocol/external";
+import { AGENT_COMMANDS } from "../../../src/protocol/external/external";
+import { COMMAND_TYPES } from "../../../src/protocol/wire/commands";
 import { api, connect, createSession } from "../../helpers/session-harness";
 import { expectError, mintLink } from "../access/access-fixtures";
 import { storageFingerprint } from "../session-api/channel-fixtures";

@@ -1,7 +1,7 @@
 // Where an external agent runs, as its session's snapshot (and so its page) says it: the folder its
 // bridge reported at creation, else the first a card reported, and never a folder that is not one.
 import { describe, expect, it } from "vitest";
-import type { SessionSnapshot } from "../../../src/protocol/session";
+import type { SessionSnapshot } from "../../../src/protocol/session/session";
 import { api, asOperator, connect } from "../../helpers/session-harness";
 import { createExternal, openApproval } from "./external-fixtures";
 

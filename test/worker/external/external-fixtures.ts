@@ -2,7 +2,7 @@
 // opening cards as its agent, and letting a card's deadline pass on the one alarm.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { expect } from "vitest";
-import type { CreateExternalSessionResponse } from "../../../src/protocol/external";
+import type { CreateExternalSessionResponse } from "../../../src/protocol/external/external";
 import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { api, asOperator } from "../../helpers/session-harness";

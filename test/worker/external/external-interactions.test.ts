@@ -1,6 +1,6 @@
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { api, connect } from "../../helpers/session-harness";

@@ -4,8 +4,8 @@
 import { evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Assessment } from "../../../src/assessment/assessment";
-import type { CreateExternalSessionResponse } from "../../../src/protocol/external";
-import type { SessionSnapshot } from "../../../src/protocol/session";
+import type { CreateExternalSessionResponse } from "../../../src/protocol/external/external";
+import type { SessionSnapshot } from "../../../src/protocol/session/session";
 import { toolReply } from "../../helpers/session-harness";
 import { stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, Person } from "./inbox-fixtures";

@@ -5,9 +5,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InboxView } from "../../../src/protocol";
-import type { MintedLink } from "../../../src/protocol/access";
-import type { DecisionPage } from "../../../src/protocol/decisions";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { MintedLink } from "../../../src/protocol/access/access";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
+import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
 import { type CreatedSession, textReply, toolReply } from "../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, Person } from "./inbox-fixtures";

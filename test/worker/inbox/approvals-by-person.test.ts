@@ -6,8 +6,8 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
-import type { MintedLink } from "../../../src/protocol/access";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { MintedLink } from "../../../src/protocol/access/access";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 import type { SessionObject } from "../../../src/session/session-object";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { type CreatedSession, Device, ORIGIN } from "../../helpers/session-harness";

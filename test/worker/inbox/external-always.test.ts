@@ -3,7 +3,7 @@
 // session grant of the tool, listed with the person's grants, that answers the next call of that
 // tool in the session at once — and in no other session.
 import { describe, expect, it } from "vitest";
-import type { GrantView } from "../../../src/protocol/grants";
+import type { GrantView } from "../../../src/protocol/grants/grants";
 import type { CreatedSession } from "../../helpers/session-harness";
 import { Person } from "./inbox-fixtures";
 

@@ -3,9 +3,9 @@
 // relative path rule resolves against the working folder the bridge reports, not the tool's input.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { MintedAgentKey } from "../../../src/protocol/agent-keys";
-import type { AgentKeySessionResponse } from "../../../src/protocol/external";
-import type { GrantView } from "../../../src/protocol/grants";
+import type { AgentKeySessionResponse } from "../../../src/protocol/external/external";
+import type { GrantView } from "../../../src/protocol/grants/grants";
+import type { MintedAgentKey } from "../../../src/protocol/machines/agent-keys";
 import { ORIGIN } from "../../helpers/session-harness";
 import { deliverOutbox, Person } from "./inbox-fixtures";
 

@@ -2,7 +2,7 @@
 // calls open through the real API, the inbox decides with the shell parser it loads on first use.
 // Here APPROVAL_POLICIES asks two people for `Bash(git push:*)` (vitest.config.ts, inbox project).
 import { describe, expect, it } from "vitest";
-import type { ExternalInteraction } from "../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../src/protocol/external/external";
 import type { CreatedSession } from "../../helpers/session-harness";
 import { Person } from "./inbox-fixtures";
 

@@ -1,8 +1,8 @@
 // Grants apply to Parley's own loop too: a call the permission policy would ask about is decided
 // by the person's grants first — run with no card, or refused — and recorded like any decision.
 import { describe, expect, it } from "vitest";
-import type { DecisionPage } from "../../../src/protocol/decisions";
-import { isPromptEvent } from "../../../src/protocol/prompt-event";
+import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
+import { isPromptEvent } from "../../../src/protocol/wire/prompt-event";
 import { textReply, toolReply } from "../../helpers/session-harness";
 import { deliverOutbox, Person } from "./inbox-fixtures";
 

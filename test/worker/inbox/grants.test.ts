@@ -3,7 +3,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
-import type { GrantView } from "../../../src/protocol/grants";
+import type { GrantView } from "../../../src/protocol/grants/grants";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN } from "../../helpers/session-harness";
 import { type ExternalSession, passDeadlines } from "../external/external-fixtures";

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { InboxChat } from "../../../src/inbox/inbox-chat";
 import { migrateInbox } from "../../../src/inbox/inbox-schema";
-import type { InboxEvent } from "../../../src/protocol/inbox";
+import type { InboxEvent } from "../../../src/protocol/inbox/inbox";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 

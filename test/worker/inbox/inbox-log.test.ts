@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { InboxStore, MAX_KEPT_EVENTS } from "../../../src/inbox/inbox-store";
-import type { ReceivedOutboxBatch } from "../../../src/protocol/inbox";
+import type { ReceivedOutboxBatch } from "../../../src/protocol/inbox/inbox";
 import { SqlCounter } from "../../../src/storage/sql-counter";
 import { runInDurableObject } from "../../helpers/run-in-object";
 

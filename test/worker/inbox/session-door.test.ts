@@ -3,8 +3,8 @@
 // and the inbox's door (which the inbox's routes and chat accounts use) — and none of them changes anything.
 import { describe, expect, it } from "vitest";
 import type { InboxActor } from "../../../src/objects/contracts/session-inbox";
-import type { MintedLink } from "../../../src/protocol/access";
-import type { ErrorBody } from "../../../src/protocol/errors";
+import type { MintedLink } from "../../../src/protocol/access/access";
+import type { ErrorBody } from "../../../src/protocol/wire/errors";
 import type { SessionObject } from "../../../src/session/session-object";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { stubOf } from "../../helpers/session-object-probe";

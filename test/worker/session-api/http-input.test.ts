@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_INPUT_BYTES } from "../../../src/protocol";
-import { AgentMessagesPage } from "../../../src/protocol/agent-messages";
+import { AgentMessagesPage } from "../../../src/protocol/external/agent-messages";
 import { api, type CreatedSession, ORIGIN } from "../../helpers/session-harness";
 import { pausedSession, storageFingerprint } from "./channel-fixtures";
 

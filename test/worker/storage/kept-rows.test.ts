@@ -3,8 +3,8 @@
 // hand out must still be what storage holds, and a caller's change must not reach the next reader.
 import { describe, expect, it } from "vitest";
 import { MetaStore } from "../../../src/objects/meta-store";
-import { DEFAULT_DEADLINE_POLICY } from "../../../src/protocol/deadline-policy";
-import { OutboxBatch } from "../../../src/protocol/inbox";
+import { DEFAULT_DEADLINE_POLICY } from "../../../src/protocol/cards/deadline-policy";
+import { OutboxBatch } from "../../../src/protocol/inbox/inbox";
 import { SqlOutbox } from "../../../src/session/inbox-report/outbox";
 import { SqlCardDeadlines } from "../../../src/session/stores/card-deadlines";
 import {

@@ -12,8 +12,8 @@ import {
   claimText,
   grantOffered,
 } from "../../../src/interactions/kinds/approval-view";
-import type { ApprovalCount } from "../../../src/protocol/approval-count";
-import { approvalsText } from "../../../src/protocol/approval-words";
+import type { ApprovalCount } from "../../../src/protocol/cards/approval-count";
+import { approvalsText } from "../../../src/protocol/cards/approval-words";
 import { prettyArguments } from "../interaction-view";
 import type { InteractionState, ToolItem } from "../session-state";
 import { acpDetailsOf, acpDetailsView } from "./acp-details";

@@ -1,10 +1,10 @@
 // What an approval card shows for a call (src/display/call-display.ts drew the model): diffs, a file
 // written whole with its line count, notebook cells, an MCP call's arguments as a titled table with
 // long values folded, or null where the card keeps the call's JSON. Source text has its bidi and
-// invisible characters spelled out (src/protocol/inert-text.ts), as every device shows agent text.
+// invisible characters spelled out (src/protocol/text/inert-text.ts), as every device shows agent text.
 import type { ArgumentRow } from "../../../src/display/call-arguments";
 import type { CallDisplay, CellEdit } from "../../../src/display/call-display";
-import { inert } from "../../../src/protocol/inert-text";
+import { inert } from "../../../src/protocol/text/inert-text";
 import { fileDiffView } from "./diff-view";
 import { h } from "./dom";
 

@@ -4,7 +4,7 @@
 import { chatPlatforms, listChatLinks, mintLinkCode, unlinkChat } from "../../../client/channels-api";
 import type { InboxTarget } from "../../../client/inbox-api";
 import type { ChatPlatform, InboxChatLink } from "../../../src/protocol/index";
-import { LINK_COMMANDS, PLATFORM_NAMES } from "../../../src/protocol/platform-names";
+import { LINK_COMMANDS, PLATFORM_NAMES } from "../../../src/protocol/reach/platform-names";
 import { h, setText } from "./dom";
 
 /** How often the page looks for the account a shown code linked. */

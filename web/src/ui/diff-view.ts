@@ -3,7 +3,7 @@
 // its bidi and invisible characters spelled out, so a line cannot read as other code than it is.
 import type { FileDiff } from "../../../src/display/call-display";
 import type { DiffHunk, DiffLine } from "../../../src/display/file-diff";
-import { inert } from "../../../src/protocol/inert-text";
+import { inert } from "../../../src/protocol/text/inert-text";
 import { h } from "./dom";
 
 const MINUS = "\u2212";

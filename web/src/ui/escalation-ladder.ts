@@ -1,6 +1,6 @@
 // A card's escalation ladder on the inbox page: each rung (when, how, whom), the ones that ran
 // marked, so the person sees who has been told and who is next. Hidden on a card without one.
-import type { CardDeadlineTerms } from "../../../src/protocol/deadline-policy";
+import type { CardDeadlineTerms } from "../../../src/protocol/cards/deadline-policy";
 import { h } from "./dom";
 
 const CHANNEL_WORDS = { push: "a notification", chat: "chat", email: "email" } as const;

@@ -10,7 +10,7 @@ import {
   formSummary,
   toLocalDateTime,
 } from "../../../src/interactions/kinds/form-view";
-import { checkContent } from "../../../src/protocol/form-content";
+import { checkContent } from "../../../src/protocol/forms/form-content";
 import type { ElicitationSchema, ElicitValue, InteractionResolution } from "../../../src/protocol/index";
 import type { InteractionState } from "../session-state";
 import { AnswerableCard } from "./answerable-card";

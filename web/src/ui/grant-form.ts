@@ -4,7 +4,7 @@
 import { describeRule, parseRule } from "../../../src/grants/grant-rule";
 import { narrowestRule, prefilledRule } from "../../../src/grants/narrowest-rule";
 import { approvalReachesBeyondCard } from "../../../src/interactions/kinds/approval-view";
-import type { CardGrant } from "../../../src/protocol/grants";
+import type { CardGrant } from "../../../src/protocol/grants/grants";
 import { h } from "./dom";
 import { mayChoose, roleOfPage } from "./owner-choices";
 

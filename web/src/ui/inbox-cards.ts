@@ -1,6 +1,6 @@
 // Waiting cards on the inbox, grouped by session, drawn by the same tool and interaction cards as
 // the session page; a card that resolves stays in place with its receipt until the page reloads.
-import type { ApprovalCount } from "../../../src/protocol/approval-count";
+import type { ApprovalCount } from "../../../src/protocol/cards/approval-count";
 import type { InboxCard, InboxView, InteractionResolution } from "../../../src/protocol/index";
 import type { InteractionState, ToolItem } from "../session-state";
 import { h, setText } from "./dom";

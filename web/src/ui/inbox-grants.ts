@@ -2,7 +2,7 @@
 // expiry, uses and last use, revoked in one tap; those ended in the last week stay, greyed.
 import { listGrants, revokeGrant } from "../../../client/grants-api";
 import type { InboxTarget } from "../../../client/inbox-api";
-import type { GrantView } from "../../../src/protocol/grants";
+import type { GrantView } from "../../../src/protocol/grants/grants";
 import { h, setText } from "./dom";
 
 function when(at: number): string {

@@ -2,8 +2,8 @@
 // tool, each record opening its session while it exists; exported as CSV or JSON.
 import { exportDecisions, fetchDecisions } from "../../../client/grants-api";
 import type { InboxTarget } from "../../../client/inbox-api";
-import type { Decider } from "../../../src/protocol/decider";
-import type { DecisionRecord } from "../../../src/protocol/decisions";
+import type { Decider } from "../../../src/protocol/cards/decider";
+import type { DecisionRecord } from "../../../src/protocol/inbox/decisions";
 import { h } from "./dom";
 import { inboxNote, sayNote } from "./inbox-note";
 

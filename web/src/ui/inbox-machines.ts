@@ -3,7 +3,7 @@
 // the sessions started here. The daemon decides; a refusal shows its reason.
 import type { InboxTarget } from "../../../client/inbox-api";
 import { listMachines, startOnMachine, stopSession } from "../../../client/machines-api";
-import type { MachineView } from "../../../src/protocol/machines";
+import type { MachineView } from "../../../src/protocol/machines/machines";
 import { h } from "./dom";
 import { inboxNote, sayNote } from "./inbox-note";
 

@@ -2,7 +2,7 @@
 // receipt line, and the "sending / failed" line under the buttons.
 
 import type { CommandOutcome } from "../../../client/session-client";
-import { approvalsText, stillWaitingFor } from "../../../src/protocol/approval-words";
+import { approvalsText, stillWaitingFor } from "../../../src/protocol/cards/approval-words";
 import type { InteractionResolution } from "../../../src/protocol/index";
 import { receiptText } from "../interaction-view";
 import type { InteractionState } from "../session-state";

@@ -1,7 +1,7 @@
 // Answers that change the session beyond one card ("Always allow", a plan's `accept_edits`; each
 // kind's view says which) the server takes from the owner only; the page offers them to the owner only.
-import type { Role } from "../../../src/protocol/access";
-import { mayDecideBeyondCard } from "../../../src/protocol/owner-decisions";
+import type { Role } from "../../../src/protocol/access/access";
+import { mayDecideBeyondCard } from "../../../src/protocol/access/owner-decisions";
 
 const ROLES: readonly string[] = ["owner", "answer", "view", "agent"] satisfies Role[];
 

@@ -2,7 +2,7 @@
 // (`#/sign-in?code=…`). The code is taken out of the address bar at once, traded once for the
 // gateway token (POST /api/sign-in), and the token kept as an operator's page keeps it.
 import { ApiError, call } from "../../../client/session-api";
-import type { SignInResponse } from "../../../src/protocol/sign-in";
+import type { SignInResponse } from "../../../src/protocol/access/sign-in";
 import { h } from "./dom";
 import { storedGatewayToken, storeGatewayToken } from "./landing";
 

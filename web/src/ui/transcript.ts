@@ -1,6 +1,6 @@
 // The transcript: a keyed list of item views, created once per item and updated in place, so
 // streaming text never rebuilds the page and half-filled cards keep their state.
-import { namesSomeone } from "../../../src/protocol/people";
+import { namesSomeone } from "../../../src/protocol/access/people";
 import type { SessionView, TranscriptItem, UserItem } from "../session-state";
 import { h, setText } from "./dom";
 import type { CardContext, InteractionCard } from "./interaction-card";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AcpProgress, progressToolId } from "../../../../bin/acp/acp-progress";
-import { ProgressEvent } from "../../../../src/protocol/external";
+import { ProgressEvent } from "../../../../src/protocol/external/external";
 
 describe("ACP session updates as Parley progress", () => {
   it("starts a turn with the prompt and ends it idle, with the agent's streamed text as one event", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_INTERACTIONS } from "../../../../src/interactions/kinds";
 import { createInteractionRegistry } from "../../../../src/interactions/registry";
-import { mayDecideBeyondCard } from "../../../../src/protocol/owner-decisions";
+import { mayDecideBeyondCard } from "../../../../src/protocol/access/owner-decisions";
 
 const registry = createInteractionRegistry(BUILTIN_INTERACTIONS);
 

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { defineInteraction } from "../../../../src/interactions/define-interaction";
 import { describeDuration } from "../../../../src/interactions/describe-duration";
-import { describeZodError } from "../../../../src/protocol/errors";
+import { describeZodError } from "../../../../src/protocol/wire/errors";
 
 export const RatingRequest = z.object({
   subject: z.string().trim().min(1).max(200).describe("What the user should rate, e.g. 'this summary'."),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ElicitResult } from "../../../../src/protocol/elicitation";
+import type { ElicitResult } from "../../../../src/protocol/forms/elicitation";
 import { calendarAddEvent } from "../../../../src/tools/builtin/calendar-add-event";
 import { firstOverlap, readCalendar } from "../../../../src/tools/builtin/calendar-events";
 import { ToolPause } from "../../../../src/tools/define-tool";

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { discordSender } from "../../../../src/channels/discord/discord-adapter";
 import { configFor } from "../../../../src/config";
-import type { InboxCard } from "../../../../src/protocol/inbox";
+import type { InboxCard } from "../../../../src/protocol/inbox/inbox";
 import { buttonsOf, callsTo, RECEIPT_COMPONENTS } from "./discord-fixtures";
 
 const CHANNEL = "760000000000000001";

@@ -3,7 +3,7 @@
 // alarm (so an inbox evicted meanwhile still sends it), and nothing once the card is answered.
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { EscalationRung } from "../../../../src/protocol/deadline-policy";
+import type { EscalationRung } from "../../../../src/protocol/cards/deadline-policy";
 import { textReply } from "../../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../../helpers/session-object-probe";
 import { ask, deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";

@@ -5,7 +5,7 @@
 // call and edits the message to its receipt.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { MintedLink } from "../../../../src/protocol/access";
+import type { MintedLink } from "../../../../src/protocol/access/access";
 import type { CreatedSession } from "../../../helpers/session-harness";
 import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
 import { buttonsOf, callsTo, link, pressFrom, sendUpdate, sentTo } from "./telegram-fixtures";

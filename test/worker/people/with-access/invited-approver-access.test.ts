@@ -3,7 +3,7 @@
 // a second person; any other identity is refused, and removal shuts their socket and their answers.
 import { describe, expect, it } from "vitest";
 import type { PeopleView } from "../../../../src/people/people-terms";
-import type { ExternalInteraction } from "../../../../src/protocol/external";
+import type { ExternalInteraction } from "../../../../src/protocol/external/external";
 import type { CreatedSession } from "../../../helpers/session-harness";
 import { deliverOutbox, Person } from "../../inbox/inbox-fixtures";
 import { ApproverSocket, call, inviteAndRedeem, inviteTokenOf } from "../people-fixtures";

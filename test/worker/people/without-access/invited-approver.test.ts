@@ -6,9 +6,9 @@
 import { exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ApproverView, PeopleView } from "../../../../src/people/people-terms";
-import { ONE_PERSON_ONLY } from "../../../../src/protocol/approval-words";
-import type { DecisionPage } from "../../../../src/protocol/decisions";
-import type { ExternalInteraction } from "../../../../src/protocol/external";
+import { ONE_PERSON_ONLY } from "../../../../src/protocol/cards/approval-words";
+import type { ExternalInteraction } from "../../../../src/protocol/external/external";
+import type { DecisionPage } from "../../../../src/protocol/inbox/decisions";
 import { ONE_PERSON_GATEWAY_TOKEN } from "../../../helpers/one-person-bindings";
 import { type CreatedSession, ORIGIN } from "../../../helpers/session-harness";
 import { deliverOutbox } from "../../inbox/inbox-fixtures";
