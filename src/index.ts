@@ -104,6 +104,7 @@ const CHANNEL_RPC = [
   "redeemSeeAll",
   "seeAllPageIsLive",
   "liveLinks",
+  "unlinkApprover",
 ] as const satisfies readonly (keyof ChannelRpc)[];
 
 const MACHINES_RPC = [

@@ -15,6 +15,13 @@ export type LinkOutcome =
 
 export const CODE_REFUSED = "That code is unknown, used or expired. Make a new one in your Parley inbox.";
 
+/** What a newly linked account is told; `where` the cards arrive ("here"). An approver's is never the person's. */
+export function linkedWords(account: ChatAccount, where = "here"): string {
+  if (account.approverId)
+    return `Linked to Parley as an approver of ${account.person}. Cards their escalation sends you will arrive ${where}, with buttons.`;
+  return `Linked to Parley as ${account.person}. Cards that wait for you will arrive ${where}, with buttons.`;
+}
+
 /** Where a new link goes, besides the revocations: the person's inbox starts sending to it. */
 export interface LinkTargets extends RevocationTargets {
   addChatLink(account: ChatAccount, origin: string): Promise<void>;
@@ -62,13 +69,26 @@ export class AccountLinking {
     return { type: "linked", account: linked.account };
   }
 
-  /** Unlinks one of `person`'s accounts: its inbox stops sending to it and its See all pages close. */
-  async unlink(person: string, linkId: string): Promise<ChatAccount | null> {
-    const account = this.parts.directory.unlink(person, linkId);
+  /** Unlinks one of `person`'s accounts (or their approver's): its inbox stops sending to it and its See all pages close. */
+  async unlink(
+    person: string,
+    linkId: string,
+    approverId: string | null = null,
+  ): Promise<ChatAccount | null> {
+    const account = this.parts.directory.unlink(person, linkId, approverId);
     if (!account) return null;
     this.owe(account);
     await this.deliverDue(this.parts.now());
     return account;
+  }
+
+  /** A removed approver's accounts are unlinked, every one. */
+  async unlinkApprover(approverId: string): Promise<void> {
+    const { directory } = this.parts;
+    for (const account of directory.accountsOfApprover(approverId)) {
+      if (directory.unlink(account.person, account.linkId, approverId)) this.owe(account);
+    }
+    await this.deliverDue(this.parts.now());
   }
 
   /** Tries what is owed and due; what fails waits on the alarm. Never throws. */

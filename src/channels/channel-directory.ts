@@ -1,6 +1,8 @@
 // Who a chat account belongs to: one-time link codes a person mints from their inbox, and the
 // accounts that sent one in a direct message. An account id is keyed with its platform, so the
-// same digits on two platforms are two accounts; an account has one link at a time.
+// same digits on two platforms are two accounts; an account has one link at a time. A code an
+// invited approver minted links the account as that approver (`approver_id`), in the inviter's
+// inbox but never as the inviter.
 import type { ChatAnswerer } from "../objects/contracts/inbox-chat";
 import type { ChannelAccountView, ChatPlatform } from "../protocol/reach/channels";
 
@@ -20,17 +22,24 @@ const SCHEMA = [
     thread_id TEXT NOT NULL, link_id TEXT NOT NULL UNIQUE, linked_at INTEGER NOT NULL,
     PRIMARY KEY (platform, account_id))`,
 ];
+/** Columns added since: a table made before gains them (null: the person's own). */
+const ADDED = [
+  ["link_codes", "approver_id"],
+  ["chat_accounts", "approver_id"],
+] as const;
 
 export interface ChatAccount extends ChannelAccountView {
   person: string;
   /** The direct-message thread the account linked from: where its cards are sent. */
   threadId: string;
+  /** The approver of `person` the account answers as; null when it is the person's own. */
+  approverId?: string | null;
 }
 
 /** The account as its person's inbox takes an answer from it. */
 export function answerer(account: ChatAccount): ChatAnswerer {
-  const { person, linkId, platform, accountId, name } = account;
-  return { person, linkId, platform, accountId, name };
+  const { person, linkId, platform, accountId, name, approverId } = account;
+  return { person, linkId, platform, accountId, name, approverId };
 }
 
 type AccountRow = {
@@ -41,6 +50,7 @@ type AccountRow = {
   thread_id: string;
   link_id: string;
   linked_at: number;
+  approver_id: string | null;
 };
 
 export class ChannelDirectory {
@@ -49,10 +59,19 @@ export class ChannelDirectory {
     private readonly now: () => number,
   ) {
     for (const statement of SCHEMA) sql.exec(statement);
+    for (const [table, column] of ADDED) {
+      const columns = sql.exec<{ name: string }>(`PRAGMA table_info(${table})`).toArray();
+      if (!columns.some((one) => one.name === column))
+        sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+    }
   }
 
-  /** A fresh code for `person`; null when they already hold too many unexpired ones. */
-  mintCode(person: string, platform: ChatPlatform): { code: string; expiresAt: number } | null {
+  /** A fresh code for `person` (or their approver `approverId`); null when too many are unexpired. */
+  mintCode(
+    person: string,
+    platform: ChatPlatform,
+    approverId: string | null = null,
+  ): { code: string; expiresAt: number } | null {
     const now = this.now();
     this.sql.exec(`DELETE FROM link_codes WHERE expires_at <= ?`, now);
     const open = this.sql
@@ -63,11 +82,12 @@ export class ChannelDirectory {
     const code = Array.from(bytes, (byte) => CODE_ALPHABET[byte % CODE_ALPHABET.length]).join("");
     const expiresAt = now + LINK_CODE_TTL_MS;
     this.sql.exec(
-      `INSERT INTO link_codes (code, person, platform, expires_at) VALUES (?, ?, ?, ?)`,
+      `INSERT INTO link_codes (code, person, platform, expires_at, approver_id) VALUES (?, ?, ?, ?, ?)`,
       code,
       person,
       platform,
       expiresAt,
+      approverId,
     );
     return { code, expiresAt };
   }
@@ -85,8 +105,8 @@ export class ChannelDirectory {
   ): { account: ChatAccount; replaced: ChatAccount | null } | null {
     const now = this.now();
     const row = this.sql
-      .exec<{ person: string; platform: string; expires_at: number }>(
-        `SELECT person, platform, expires_at FROM link_codes WHERE code = ?`,
+      .exec<{ person: string; platform: string; expires_at: number; approver_id: string | null }>(
+        `SELECT person, platform, expires_at, approver_id FROM link_codes WHERE code = ?`,
         code.trim().toUpperCase(),
       )
       .toArray()[0];
@@ -94,10 +114,11 @@ export class ChannelDirectory {
     this.sql.exec(`DELETE FROM link_codes WHERE code = ?`, code.trim().toUpperCase());
     const replaced = this.account(platform, account.accountId);
     this.sql.exec(
-      `INSERT INTO chat_accounts (platform, account_id, person, name, thread_id, link_id, linked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO chat_accounts (platform, account_id, person, name, thread_id, link_id, linked_at, approver_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (platform, account_id) DO UPDATE SET person = excluded.person, name = excluded.name,
-         thread_id = excluded.thread_id, link_id = excluded.link_id, linked_at = excluded.linked_at`,
+         thread_id = excluded.thread_id, link_id = excluded.link_id, linked_at = excluded.linked_at,
+         approver_id = excluded.approver_id`,
       platform,
       account.accountId,
       row.person,
@@ -105,6 +126,7 @@ export class ChannelDirectory {
       account.threadId,
       crypto.randomUUID(),
       now,
+      row.approver_id,
     );
     const linked = this.account(platform, account.accountId);
     if (!linked) throw new Error("The account's link was not stored");
@@ -130,17 +152,35 @@ export class ChannelDirectory {
     return row ? toAccount(row) : null;
   }
 
-  accountsOf(person: string): ChatAccount[] {
+  /** `person`'s own accounts, or with `approverId` that approver's (never the one for the other). */
+  accountsOf(person: string, approverId: string | null = null): ChatAccount[] {
     return this.sql
-      .exec<AccountRow>(`SELECT * FROM chat_accounts WHERE person = ? ORDER BY linked_at, link_id`, person)
+      .exec<AccountRow>(
+        `SELECT * FROM chat_accounts WHERE person = ? AND approver_id IS ? ORDER BY linked_at, link_id`,
+        person,
+        approverId,
+      )
       .toArray()
       .map(toAccount);
   }
 
-  /** Unlinks one of `person`'s accounts; null when they have no link of that id. */
-  unlink(person: string, linkId: string): ChatAccount | null {
+  /** Every account linked as approver `approverId`, whoever invited them. */
+  accountsOfApprover(approverId: string): ChatAccount[] {
+    return this.sql
+      .exec<AccountRow>(`SELECT * FROM chat_accounts WHERE approver_id = ?`, approverId)
+      .toArray()
+      .map(toAccount);
+  }
+
+  /** Unlinks one of `person`'s accounts (or their approver's); null when there is no such link. */
+  unlink(person: string, linkId: string, approverId: string | null = null): ChatAccount | null {
     const row = this.sql
-      .exec<AccountRow>(`SELECT * FROM chat_accounts WHERE link_id = ? AND person = ?`, linkId, person)
+      .exec<AccountRow>(
+        `SELECT * FROM chat_accounts WHERE link_id = ? AND person = ? AND approver_id IS ?`,
+        linkId,
+        person,
+        approverId,
+      )
       .toArray()[0];
     if (!row) return null;
     this.sql.exec(`DELETE FROM chat_accounts WHERE link_id = ?`, linkId);
@@ -157,5 +197,6 @@ function toAccount(row: AccountRow): ChatAccount {
     linkedAt: row.linked_at,
     person: row.person,
     threadId: row.thread_id,
+    approverId: row.approver_id ?? null,
   };
 }

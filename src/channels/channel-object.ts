@@ -27,7 +27,12 @@ export function channelStub(env: Env): ChannelRpc {
   return env.CHANNELS.get(env.CHANNELS.idFromName(CHANNEL_OBJECT_NAME));
 }
 
-function view({ person: _person, threadId: _threadId, ...account }: ChatAccount): ChannelAccountView {
+function view({
+  person: _person,
+  threadId: _threadId,
+  approverId: _approverId,
+  ...account
+}: ChatAccount): ChannelAccountView {
   return account;
 }
 
@@ -82,17 +87,21 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
     return this.parts;
   }
 
-  async mintLinkCode(person: string, platform: ChatPlatform) {
-    return this.directory.mintCode(person, platform);
+  async mintLinkCode(person: string, platform: ChatPlatform, approverId: string | null = null) {
+    return this.directory.mintCode(person, platform, approverId);
   }
 
-  async listLinks(person: string): Promise<ChannelAccountView[]> {
-    return this.directory.accountsOf(person).map(view);
+  async listLinks(person: string, approverId: string | null = null): Promise<ChannelAccountView[]> {
+    return this.directory.accountsOf(person, approverId).map(view);
   }
 
-  async unlink(person: string, linkId: string): Promise<ChannelAccountView | null> {
-    const account = await this.linking.unlink(person, linkId);
+  async unlink(person: string, linkId: string, approverId: string | null = null) {
+    const account = await this.linking.unlink(person, linkId, approverId);
     return account && view(account);
+  }
+
+  async unlinkApprover(approverId: string): Promise<void> {
+    await this.linking.unlinkApprover(approverId);
   }
 
   async redeemSeeAll(code: string): Promise<SeeAllOpening | null> {
@@ -192,6 +201,7 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
           name: account.name,
           threadId: account.threadId,
           origin,
+          approverId: account.approverId,
         });
       },
       removeChatLink: (person: string, linkId: string) => inboxStub(this.env, person).removeChatLink(linkId),
@@ -208,6 +218,8 @@ export class ChannelObject extends ParleyObject implements ChannelRpc {
   }
 
   private async seeAll(account: ChatAccount, ref: number, origin: string) {
+    // A See all page answers as its person: an approver answers long cards on their own page.
+    if (account.approverId) return { refusal: "See this card whole on your answering page in Parley." };
     const card = await inboxStub(this.env, account.person).chatCard(ref, account.linkId);
     if (!card) return { refusal: "This button is not for a card of yours." };
     const code = await this.seeAllCodes.mint({

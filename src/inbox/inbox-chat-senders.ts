@@ -37,3 +37,9 @@ export async function liveChatLinks(env: Env, linkIds: string[]): Promise<string
   const { channelStub } = await import("../channels/channel-object");
   return channelStub(env).liveLinks(linkIds);
 }
+
+/** A removed approver's accounts are unlinked in the channel object too (their presses already answer nothing). */
+export async function unlinkApproverAccounts(env: Env, approverId: string): Promise<void> {
+  const { channelStub } = await import("../channels/channel-object");
+  await channelStub(env).unlinkApprover(approverId);
+}

@@ -1,24 +1,27 @@
 // Cards sent to the person's linked chat accounts: one delivery row per card and account (unique,
 // so never posted twice), sent on the inbox's alarm as a push is (the same row shape, lease and
 // retry schedule: src/notify/delivery-rows.ts), and a second row per message that edits it to the
-// card's receipt once the card resolves anywhere. An account has one link here at a time.
+// card's receipt once the card resolves anywhere. An account has one link here at a time. An
+// approver's account gets a card only from a rung to approvers (inbox-chat-approvers.ts).
 import { chatReceipt } from "../channels/card-receipt";
 import { DeliveryRows } from "../notify/delivery-rows";
 import type { InboxCard, InboxChatLink, InboxChatLinksFrame, InboxEvent } from "../protocol/inbox/inbox";
 import type { ChatPlatform } from "../protocol/reach/channels";
 import type { InboxChatAccount } from "../session/inbox-report/inbox-rpc";
 import type { Kept, SqlCounter } from "../storage/sql-counter";
+import { approverAccountsReached, approverCard, type ChatAccountRow } from "./inbox-chat-approvers";
 import { ChatMessages } from "./inbox-chat-messages";
 import { dropReminders, enqueueReminders } from "./inbox-chat-reminders";
 import { ChatRetention } from "./inbox-chat-retention";
 import { type ChatDeliveryRow, ChatSending, type ChatSendingPorts } from "./inbox-chat-sending";
+import { PeopleStore } from "./people-store";
 
 /** Declared with the inbox's RPC surface, which the channel object calls with it. */
 export type { InboxChatAccount };
 
 type DeliveryRow = ChatDeliveryRow;
 
-type AccountRow = { link_id: string; platform: ChatPlatform; thread_id: string };
+type AccountRow = ChatAccountRow;
 
 export class InboxChat {
   private readonly rows: DeliveryRows<DeliveryRow>;
@@ -30,6 +33,8 @@ export class InboxChat {
   // whether a card was ever posted to chat; without one, a resolved card has no message to edit.
   private readonly accounts: Kept<AccountRow[]>;
   private readonly anyMessage: Kept<boolean>;
+  /** Who each approver's account answers as, and whether they still may. */
+  readonly people: PeopleStore;
 
   constructor(
     private readonly sql: SqlCounter,
@@ -42,8 +47,11 @@ export class InboxChat {
     this.sending = new ChatSending(sql, this.rows, (linkId) => this.removeAccount(linkId));
     this.retention = new ChatRetention(sql);
     this.messages = new ChatMessages(sql);
+    this.people = new PeopleStore(sql, now);
     this.accounts = sql.keptUntilWritten(["chat_links"], () =>
-      sql.all<AccountRow>(`SELECT link_id, platform, thread_id FROM chat_links ORDER BY link_id`),
+      sql.all<AccountRow>(
+        `SELECT link_id, platform, thread_id, approver_id FROM chat_links ORDER BY link_id`,
+      ),
     );
     this.anyMessage = sql.keptUntilWritten(
       ["chat_deliveries"],
@@ -51,8 +59,13 @@ export class InboxChat {
     );
   }
 
-  /** Links an account here; any other link of the same account here ends (an account has one link). */
+  /**
+   * Links an account here; any other link of the same account here ends (an account has one link).
+   * An approver's account is linked only while the approver may answer.
+   */
   addAccount(account: InboxChatAccount): void {
+    const approverId = account.approverId ?? null;
+    if (approverId !== null && !this.people.live(approverId)) return;
     const others = this.sql.all<{ link_id: string }>(
       `SELECT link_id FROM chat_links WHERE platform = ? AND account_id = ? AND link_id != ?`,
       account.platform,
@@ -62,22 +75,42 @@ export class InboxChat {
     for (const other of others) this.removeAccount(other.link_id);
     this.sql.run(
       ["chat_links"],
-      `INSERT INTO chat_links (link_id, platform, account_id, name, thread_id, origin) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (link_id) DO NOTHING`,
+      `INSERT INTO chat_links (link_id, platform, account_id, name, thread_id, origin, approver_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (link_id) DO NOTHING`,
       account.linkId,
       account.platform,
       account.accountId,
       account.name,
       account.threadId,
       account.origin,
+      approverId,
     );
+  }
+
+  /** The approver that link `linkId` answers as; null for the person's own (or no such link). */
+  approverOf(linkId: string): string | null {
+    return this.accounts().find((account) => account.link_id === linkId)?.approver_id ?? null;
+  }
+
+  /** A removed approver's accounts get nothing more from here; their link ids. */
+  removeApprover(approverId: string): string[] {
+    const linkIds = this.accounts()
+      .filter((account) => account.approver_id === approverId)
+      .map((account) => account.link_id);
+    for (const linkId of linkIds) this.removeAccount(linkId);
+    return linkIds;
+  }
+
+  /** The person's own accounts: every card they are sent, every reminder to "me". */
+  private own(): AccountRow[] {
+    return this.accounts().filter((account) => account.approver_id === null);
   }
 
   /** The accounts cards go to, as the person's own inbox stream lists them. */
   links(): InboxChatLink[] {
     return this.sql
       .all<{ link_id: string; platform: ChatPlatform; account_id: string; name: string }>(
-        `SELECT link_id, platform, account_id, name FROM chat_links ORDER BY link_id`,
+        `SELECT link_id, platform, account_id, name FROM chat_links WHERE approver_id IS NULL ORDER BY link_id`,
       )
       .map((row) => ({
         linkId: row.link_id,
@@ -122,7 +155,7 @@ export class InboxChat {
       const change = event.change;
       if (change.type === "card_opened") {
         const card: InboxCard = { ...change.card, sessionId: event.sessionId };
-        for (const account of this.accounts()) {
+        for (const account of this.own()) {
           enqueued =
             this.enqueue(account.link_id, account.platform, account.thread_id, card, "opened", card) ||
             enqueued;
@@ -135,13 +168,26 @@ export class InboxChat {
           this.onResolved(event.sessionId, change.interactionId, (kind) => chatReceipt(kind, change)) ||
           enqueued;
       } else if (change.type === "card_escalated") {
-        if (change.rung.to !== "me" || !change.rung.notify.includes("chat")) continue;
+        if (!change.rung.notify.includes("chat")) continue;
         const card: InboxCard = { ...change.card, sessionId: event.sessionId };
         enqueued =
-          enqueueReminders(this.sql, this.now(), this.accounts(), card, change.rung.rung) || enqueued;
+          (change.rung.to === "me"
+            ? enqueueReminders(this.sql, this.now(), this.own(), card, change.rung.rung)
+            : this.toApprovers(card)) || enqueued;
       } else if (change.type === "session_removed") {
         enqueued = this.forgetSession(event.sessionId) || enqueued;
       }
+    }
+    return enqueued;
+  }
+
+  /** The card's message, with what an approver may press, to each approver's account the rung reaches. */
+  private toApprovers(card: InboxCard): boolean {
+    let enqueued = false;
+    const shown = approverCard(card);
+    for (const account of approverAccountsReached(this.sql, this.people, this.accounts(), card)) {
+      enqueued =
+        this.enqueue(account.link_id, account.platform, account.thread_id, card, "opened", shown) || enqueued;
     }
     return enqueued;
   }
@@ -170,7 +216,7 @@ export class InboxChat {
         ["chat_deliveries"],
         `UPDATE chat_deliveries SET payload = ?, status = 'pending', attempts = 0, next_at = ?, updated_at = ?
            WHERE id = ?`,
-        JSON.stringify(card),
+        JSON.stringify(this.approverOf(row.link_id) === null ? card : approverCard(card)),
         at,
         at,
         row.id,

@@ -24,7 +24,7 @@ import type { GrantStore } from "./grant-store";
 import type { InboxAgentKeys } from "./inbox-agent-keys";
 import type { InboxChat, InboxChatAccount } from "./inbox-chat";
 import { answerAsAccount } from "./inbox-chat-answers";
-import { chatSenderFor } from "./inbox-chat-senders";
+import { chatSenderFor, unlinkApproverAccounts } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import type { InboxLinks } from "./inbox-links";
 import { buildInboxParts } from "./inbox-parts";
@@ -355,7 +355,18 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   }
 
   async removePerson(id: string) {
-    return this.invited.remove(id);
+    const removed = this.invited.remove(id);
+    if (removed && "approverId" in removed) await this.dropApproverChat(removed.approverId);
+    return removed;
+  }
+
+  /** A removed approver's chat accounts get nothing more, here at once and in the channel object. */
+  private async dropApproverChat(approverId: string): Promise<void> {
+    this.atomically(() => this.chat.removeApprover(approverId));
+    this.deadlines.rearm();
+    await unlinkApproverAccounts(this.env, approverId).catch((error) =>
+      console.error("InboxObject: the channel object kept a removed approver's links", error),
+    );
   }
 
   /** The cards approver `approverId` answers for this inbox's person `inviter`; null once removed. */

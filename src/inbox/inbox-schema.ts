@@ -145,6 +145,11 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     // A reply in chat finds its card's message by the platform's id of it (inbox-chat-messages.ts).
     `CREATE INDEX chat_deliveries_by_message ON chat_deliveries (link_id, message_id)`,
   ],
+  [
+    // A chat account an invited approver linked from their answering page answers as that approver
+    // (people.approver_id) and gets only the rungs that reach them (src/inbox/inbox-chat.ts).
+    `ALTER TABLE chat_links ADD COLUMN approver_id TEXT`,
+  ],
 ];
 
 /** Brings the inbox's database up to the last migration; safe on every constructor call. */

@@ -37,7 +37,7 @@ interface Admitted {
  * The approver asking for `inviter`'s cards, checked live with the inviter's inbox: behind Access
  * their signed-in identity, else the approver credential they present (never the gateway token).
  */
-async function admit(c: Context<AppEnv>, inviter: string): Promise<Admitted> {
+export async function admit(c: Context<AppEnv>, inviter: string): Promise<Admitted> {
   const config = c.get("config");
   const inbox = inboxStub(c.env, inviter);
   let approverId: string | null = null;
@@ -60,7 +60,7 @@ async function admit(c: Context<AppEnv>, inviter: string): Promise<Admitted> {
   return { actor: { kind: "approver", person: inviter, approverId, personId, name }, view };
 }
 
-const inviterOf = (c: Context<AppEnv>): string => {
+export const inviterOf = (c: Context<AppEnv>): string => {
   const inviter = c.req.param("inviter") ?? "";
   if (inviter.length === 0 || inviter.length > 320) throw new HttpError("not_found", "No such person");
   return inviter;

@@ -8,6 +8,7 @@ import { InviteBody } from "../people/people-terms";
 import { lazySchema } from "../protocol/lazy-schema";
 import { inboxStub } from "../session/inbox-report/inbox-rpc";
 import { newSessionId } from "../tokens/session-token";
+import { answeringChatRoutes } from "./answering-chat-routes";
 import { answeringRoutes } from "./answering-routes";
 import type { AppEnv } from "./app-env";
 import { checkInvite, signApprover, signInvite } from "./approver-credential";
@@ -29,6 +30,7 @@ const REDEEM_REFUSED = {
 } as const;
 
 peopleRoutes.route("/answering", answeringRoutes);
+peopleRoutes.route("/answering", answeringChatRoutes);
 
 peopleRoutes.post("/invites", async (c) => {
   const person = personOf(c);

@@ -5,6 +5,7 @@
 import { verifyKey } from "discord-interactions";
 import type { DiscordConfig } from "../../config";
 import { inert } from "../../protocol/text/inert-text";
+import { linkedWords } from "../account-linking";
 import { readChoiceValue, SEE_ALL } from "../card-message";
 import type { ChatAccount } from "../channel-directory";
 import type { ChannelHooks, TextWanted } from "../channel-hooks";
@@ -121,10 +122,7 @@ export class DiscordBot {
       origin,
     );
     if (linked.type === "refused") return reply(linked.words);
-    return reply(
-      `Linked to Parley as ${linked.account.person}. Cards that wait for you will arrive here, with buttons.`,
-      false,
-    );
+    return reply(linkedWords(linked.account), false);
   }
 
   private async choose(interaction: Interaction, origin: string): Promise<Response> {

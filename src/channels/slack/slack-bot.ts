@@ -23,6 +23,7 @@ import {
 import type { SlackConfig } from "../../config";
 import { field } from "../../interactions/kinds/chat-view";
 import { inert } from "../../protocol/text/inert-text";
+import { linkedWords } from "../account-linking";
 import { FILL_IN } from "../card-choices";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "../card-message";
 import type { ChatAccount } from "../channel-directory";
@@ -250,7 +251,7 @@ export class SlackBot {
 }
 
 function linkedText(account: ChatAccount): string {
-  return `Linked to Parley as ${account.person}. Cards that wait for you will arrive in this app's direct messages, with buttons.`;
+  return linkedWords(account, "in this app's direct messages");
 }
 
 /** A request's text field, read defensively; null when it is not a non-empty string. */

@@ -16,6 +16,7 @@ import {
 } from "chat";
 import type { TelegramConfig } from "../../config";
 import { inert } from "../../protocol/text/inert-text";
+import { linkedWords } from "../account-linking";
 import { CHOICE_ACTION, readChoiceValue, SEE_ALL } from "../card-message";
 import type { ChannelHooks } from "../channel-hooks";
 import { LinkOrigin, sameSecret } from "../link-origin";
@@ -93,10 +94,7 @@ export class TelegramBot {
       this.origin.value,
     );
     if (linked.type === "refused") return void (await event.channel.post(linked.words));
-    const { account } = linked;
-    await event.channel.post(
-      `Linked to Parley as ${account.person}. Cards that wait for you will arrive here, with buttons.`,
-    );
+    await event.channel.post(linkedWords(linked.account));
   }
 
   private async choose(event: ActionEvent, hooks: ChannelHooks): Promise<void> {

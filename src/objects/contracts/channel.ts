@@ -20,14 +20,24 @@ export interface SeeAllOpening extends SeeAllGrant {
 }
 
 export interface ChannelRpc extends Rpc.DurableObjectBranded {
-  /** A one-time code `person` sends the bot to link an account; null when they hold too many. */
-  mintLinkCode(person: string, platform: ChatPlatform): Promise<{ code: string; expiresAt: number } | null>;
-  listLinks(person: string): Promise<ChannelAccountView[]>;
   /**
-   * Unlinks one of `person`'s accounts: its clicks stop answering at once, its inbox stops sending
+   * A one-time code `person` sends the bot to link an account; null when they hold too many. With
+   * `approverId`, the code is that approver's of `person`: the account answers as the approver.
+   */
+  mintLinkCode(
+    person: string,
+    platform: ChatPlatform,
+    approverId?: string | null,
+  ): Promise<{ code: string; expiresAt: number } | null>;
+  /** `person`'s own accounts, or with `approverId` only that approver's. */
+  listLinks(person: string, approverId?: string | null): Promise<ChannelAccountView[]>;
+  /**
+   * Unlinks one of `person`'s accounts (or their approver's): its clicks stop answering at once, its inbox stops sending
    * to it and its See all pages are revoked (retried on the alarm until done); null when no such link.
    */
-  unlink(person: string, linkId: string): Promise<ChannelAccountView | null>;
+  unlink(person: string, linkId: string, approverId?: string | null): Promise<ChannelAccountView | null>;
+  /** Unlinks every account of a removed approver. */
+  unlinkApprover(approverId: string): Promise<void>;
   /**
    * Spends a See all code: the card it opens and the share link of its page, the first time within
    * its life while its account's link lasts; null ever after.

@@ -13,6 +13,8 @@ export interface InboxChatAccount {
   threadId: string;
   /** The deployment's origin the account linked through, for links back to the inbox. */
   origin: string;
+  /** The person's approver the account answers as (linked from their answering page); absent: the person's own. */
+  approverId?: string | null;
 }
 
 /** The linked account an answer comes from, as the channel object verified it. */
@@ -22,6 +24,8 @@ export interface ChatAnswerer {
   platform: ChatPlatform;
   accountId: string;
   name: string;
+  /** The approver it answers as, with that approver's rights only; absent or null: the person. */
+  approverId?: string | null;
 }
 
 /**

@@ -166,6 +166,10 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
     kind: "body",
     acts: () => false,
   },
+  // An approver's own chat accounts: this runtime has no approver, so nothing is linked or listed.
+  "POST /api/people/answering/:inviter/chat/link-codes": { kind: "body", acts: () => false },
+  "GET /api/people/answering/:inviter/chat/links": { kind: "params" },
+  "DELETE /api/people/answering/:inviter/chat/links/:linkId": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {

@@ -13,7 +13,11 @@ const SESSION = `ses_${"m".repeat(24)}`;
 /** Takes the inbox back to the version before the index, as an inbox made then stands. */
 function beforeTheIndex(sql: SqlStorage): void {
   sql.exec(`DROP INDEX chat_deliveries_by_message`);
-  sql.exec(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, String(MIGRATIONS.length - 1));
+  const index = MIGRATIONS.findIndex((statements) =>
+    statements.some((statement) => statement.includes("chat_deliveries_by_message")),
+  );
+  sql.exec(`ALTER TABLE chat_links DROP COLUMN approver_id`);
+  sql.exec(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, String(index));
 }
 
 /** A session, a linked account and `count` card messages sent to it, the n-th with platform id `42:<n>`. */
