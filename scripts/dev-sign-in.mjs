@@ -1,6 +1,6 @@
 // The one-time sign-in code `npm run dev` prints in the page's address: an HS256 JWT signed with
 // the checkout's SESSION_SECRET, audience `parley:sign-in`, a random id and a short expiry. The
-// Worker trades it once for the gateway token (src/router/sign-in-route.ts). Web Crypto only, so
+// Worker trades it once for the gateway token (src/router/access/sign-in-route.ts). Web Crypto only, so
 // the Worker's tests mint codes the same way.
 
 /** How long a printed address signs in: long enough to open it, short enough to be worth little after. */

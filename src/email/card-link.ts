@@ -1,6 +1,6 @@
 // The link in a card's email: a signed answer token for that one card (the one a notification's
 // Approve and Deny carry), spent once by the card's session, until the card's deadline. Opening the
-// link (a GET, as mail scanners do) only shows the card; an answer is a POST (src/router/email-routes.ts).
+// link (a GET, as mail scanners do) only shows the card; an answer is a POST (src/router/reach/email-routes.ts).
 import { signPushAnswerToken } from "../tokens/push-answer-token";
 import type { CardLinkClaims } from "./email-outbox";
 

@@ -128,7 +128,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   }
 
   /**
-   * The person's email addresses and the emails sent to them (src/router/email-routes.ts); not
+   * The person's email addresses and the emails sent to them (src/router/reach/email-routes.ts); not
    * `email`, which names a Durable Object's Email Routing handler.
    */
   async emailAddresses(action: EmailAction): Promise<EmailOutcome> {

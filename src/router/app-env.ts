@@ -1,9 +1,9 @@
 // Hono's typing for this app: the Worker bindings and the values middleware sets.
 import type { Config } from "../config";
 import type { Access } from "../protocol/access/access";
-import type { InboxLinkClaims } from "./inbox-link-token";
+import type { InboxLinkClaims } from "./credentials/inbox-link-token";
 
-/** The agent key a request presented, already checked live (src/router/agent-key-guard.ts). */
+/** The agent key a request presented, already checked live (src/router/guards/agent-key-guard.ts). */
 export interface AgentKeyUse {
   person: string;
   keyId: string;

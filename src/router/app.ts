@@ -13,33 +13,33 @@ import { CreateSessionBody, type CreateSessionResponse } from "../protocol/wire/
 import { sessionStub } from "../session/session-rpc";
 import { newSessionId, signSessionToken } from "../tokens/session-token";
 import { checkAccessToken } from "../tokens/share-token";
-import { AGENT_KEY_ONLY, guardAgentKeys } from "./agent-key-guard";
-import { agentKeyRoutes } from "./agent-key-routes";
+import { agentKeyRoutes } from "./access/agent-key-routes";
+import { linkRoutes } from "./access/link-routes";
+import { ownerTokenRoutes } from "./access/owner-token-routes";
+import { signInRoutes } from "./access/sign-in-route";
 import type { AppEnv } from "./app-env";
-import { bearer, timingSafeEqual } from "./bearer";
-import { channelRoutes, channelWebhookRoutes } from "./channel-routes";
-import { requestConfig } from "./config-guard";
-import { checkTicket, ticketRoutes } from "./connection-ticket";
-import { refuseCrossSite } from "./cross-site-guard";
-import { decisionRoutes } from "./decision-routes";
-import { emailCardRoutes, emailRoutes } from "./email-routes";
-import { externalRoutes } from "./external-routes";
-import { createExternalSession } from "./external-sessions";
-import { grantRoutes } from "./grant-routes";
+import { bearer, timingSafeEqual } from "./credentials/bearer";
+import { AGENT_KEY_ONLY, guardAgentKeys } from "./guards/agent-key-guard";
+import { requestConfig } from "./guards/config-guard";
+import { refuseCrossSite } from "./guards/cross-site-guard";
+import { limitSessionCreation } from "./guards/session-creation-limit";
+import { requireOwnSession } from "./guards/session-owner-guard";
 import { HttpError } from "./http-error";
-import { inboxRoutes } from "./inbox-routes";
-import { linkRoutes } from "./link-routes";
-import { machineRoutes } from "./machine-routes";
-import { ownerTokenRoutes } from "./owner-token-routes";
-import { peopleRoutes } from "./people-routes";
+import { decisionRoutes } from "./inbox/decision-routes";
+import { grantRoutes } from "./inbox/grant-routes";
+import { inboxRoutes } from "./inbox/inbox-routes";
+import { machineRoutes } from "./machines/machine-routes";
+import { sessionStopRoute } from "./machines/session-stop-route";
+import { peopleRoutes } from "./people/people-routes";
 import { identifyPerson, personOf } from "./person";
-import { pushAnswerRoutes } from "./push-answer-route";
+import { channelRoutes, channelWebhookRoutes } from "./reach/channel-routes";
+import { emailCardRoutes, emailRoutes } from "./reach/email-routes";
+import { pushAnswerRoutes } from "./reach/push-answer-route";
 import { readJsonBody } from "./read-json-body";
-import { limitSessionCreation } from "./session-creation-limit";
-import { requireOwnSession } from "./session-owner-guard";
-import { sessionRoutes } from "./session-routes";
-import { sessionStopRoute } from "./session-stop-route";
-import { signInRoutes } from "./sign-in-route";
+import { externalRoutes } from "./sessions/external-routes";
+import { createExternalSession } from "./sessions/external-sessions";
+import { sessionRoutes } from "./sessions/session-routes";
+import { checkTicket, ticketRoutes } from "./tickets/connection-ticket";
 
 export const app = new Hono<AppEnv>();
 
@@ -81,14 +81,14 @@ app.use("/api/*", guardAgentKeys);
 // (PLATFORM_WEBHOOKS there), as they carry no Origin and Slack posts a form.
 app.route("/api/channels", channelWebhookRoutes);
 
-// A sign-in code is its own credential (src/router/sign-in-route.ts), traded before identity.
+// A sign-in code is its own credential (src/router/access/sign-in-route.ts), traded before identity.
 app.route("/api/sign-in", signInRoutes);
 
-// A notification's answer token is its own credential (src/router/push-answer-route.ts): the
+// A notification's answer token is its own credential (src/router/reach/push-answer-route.ts): the
 // service worker that sends it holds no other.
 app.route("/api/push", pushAnswerRoutes);
 
-// A card's email link is its own credential, like a notification's (src/router/email-routes.ts).
+// A card's email link is its own credential, like a notification's (src/router/reach/email-routes.ts).
 app.route("/api/email/cards", emailCardRoutes);
 
 app.use("/api/*", identifyPerson);

@@ -5,12 +5,12 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { logSecurityEvent } from "../log/security-log";
 import { OPERATOR } from "../protocol/access/people";
-import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./access-assertion";
 import type { AppEnv } from "./app-env";
-import { bearer, timingSafeEqual } from "./bearer";
+import { ACCESS_ASSERTION_HEADER, verifyAccessAssertion } from "./credentials/access-assertion";
+import { bearer, timingSafeEqual } from "./credentials/bearer";
+import { checkInboxLinkToken, type InboxLinkClaims } from "./credentials/inbox-link-token";
 import { HttpError } from "./http-error";
-import { checkInboxLinkToken, type InboxLinkClaims } from "./inbox-link-token";
-import { checkInboxTicket } from "./inbox-ticket";
+import { checkInboxTicket } from "./tickets/inbox-ticket";
 
 export { OPERATOR };
 
@@ -22,7 +22,7 @@ export { OPERATOR };
  * included, can reach loopback, so where it comes from never makes a caller the person.
  */
 export const identifyPerson = createMiddleware<AppEnv>(async (c, next) => {
-  // An agent key named its person already (src/router/agent-key-guard.ts).
+  // An agent key named its person already (src/router/guards/agent-key-guard.ts).
   if (c.get("agentKey")) return next();
   const config = c.get("config");
   c.set("inboxLink", null);
@@ -61,7 +61,7 @@ async function inboxLinkOf(c: Context<AppEnv>): Promise<InboxLinkClaims | null> 
   const own = (root: string) => path === root || path.startsWith(`${root}/`);
   if (!(own("/api/inbox") || own("/api/grants")) || path.startsWith("/api/inbox/links")) return null;
   const inUrl = path === "/api/inbox/stream" || path === "/api/inbox/ws";
-  // A browser's stream states its inbox link with a single-use ticket (src/router/inbox-ticket.ts).
+  // A browser's stream states its inbox link with a single-use ticket (src/router/tickets/inbox-ticket.ts).
   const ticket = inUrl && !c.req.header("authorization") ? c.req.query("ticket") : undefined;
   if (ticket) return (await checkInboxTicket(c.get("config").sessionSecret, ticket, Date.now())).link;
   const token = bearer(c.req.header("authorization")) ?? (inUrl ? c.req.query("token") : undefined);

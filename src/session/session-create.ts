@@ -40,7 +40,7 @@ export interface CreateHost {
 }
 
 export function createSession(host: CreateHost, init: SessionInit): Outcome<{ created: boolean }> {
-  // The Worker answers this by choosing a new incarnation (src/router/external-sessions.ts).
+  // The Worker answers this by choosing a new incarnation (src/router/sessions/external-sessions.ts).
   if (host.erased()) refuse("unknown_session", "This keyed session was erased; its id is never used again");
   if (host.exists()) {
     // A keyed external session's id is derived from its creator and key: asking again finds it.

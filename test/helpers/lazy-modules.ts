@@ -5,7 +5,7 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/router/app.ts": () => import("../../src/router/app"),
   "src/session/session-object.ts": () => import("../../src/session/session-object"),
   "src/inbox/inbox-object.ts": () => import("../../src/inbox/inbox-object"),
-  "src/router/mcp-endpoint.ts": () => import("../../src/router/mcp-endpoint"),
+  "src/router/sessions/mcp-endpoint.ts": () => import("../../src/router/sessions/mcp-endpoint"),
   "src/model/anthropic-client.ts": () => import("../../src/model/anthropic-client"),
   "src/tools/html-to-text.ts": () => import("../../src/tools/html-to-text"),
   "src/channels/channel-object.ts": () => import("../../src/channels/channel-object"),
@@ -17,7 +17,8 @@ export const LAZY_MODULES: Record<string, () => Promise<object>> = {
   "src/channels/discord/discord-bot.ts": () => import("../../src/channels/discord/discord-bot"),
   "src/channels/discord/discord-adapter.ts": () => import("../../src/channels/discord/discord-adapter"),
   "src/channels/discord/discord-form.ts": () => import("../../src/channels/discord/discord-form"),
-  "src/router/access-assertion-jose.ts": () => import("../../src/router/access-assertion-jose"),
+  "src/router/credentials/access-assertion-jose.ts": () =>
+    import("../../src/router/credentials/access-assertion-jose"),
   "@block65/webcrypto-web-push": () => import("@block65/webcrypto-web-push"),
   "src/mcp/mcp-sdk.ts": () => import("../../src/mcp/mcp-sdk"),
   unbash: () => import("unbash"),

@@ -44,7 +44,7 @@ export interface InboxLinksRpc {
   revokeLink(linkId: string): Promise<InboxLinkView | null>;
   /** Ends the streams and sockets opened with `tag`. */
   closeStreams(tag: string, code: number, reason: string): Promise<void>;
-  /** Spends a sign-in code of `npm run dev` (src/router/sign-in-route.ts); false when spent before. */
+  /** Spends a sign-in code of `npm run dev` (src/router/access/sign-in-route.ts); false when spent before. */
   spendSignInCode(id: string, expiresAt: number): Promise<boolean>;
 }
 

@@ -28,7 +28,7 @@ export const OwnerVersion = lazySchema(() => z.number().int().min(1).max(1_000_0
 
 /**
  * The person Cloudflare Access signed in who presented a credential: set by the Worker behind
- * Access only (src/router/session-owner-guard.ts), so two approvals through links are two people
+ * Access only (src/router/guards/session-owner-guard.ts), so two approvals through links are two people
  * only when two identities gave them.
  */
 export const SignedInAs = lazySchema(() => z.string().min(1).max(320));

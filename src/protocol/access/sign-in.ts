@@ -1,5 +1,5 @@
 // The one-time sign-in of a local Parley: `npm run dev` prints the page's address with a code; the
-// page trades the code, once, for the gateway token it keeps (src/router/sign-in-route.ts).
+// page trades the code, once, for the gateway token it keeps (src/router/access/sign-in-route.ts).
 import * as z from "zod";
 import { lazySchema } from "../lazy-schema";
 

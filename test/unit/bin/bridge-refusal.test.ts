@@ -3,7 +3,7 @@
 import process from "node:process";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readBridgeArgs } from "../../../bin/bridge-options";
-import { signInboxLinkToken } from "../../../src/router/inbox-link-token";
+import { signInboxLinkToken } from "../../../src/router/credentials/inbox-link-token";
 import { signAgentKey } from "../../../src/tokens/agent-key";
 import { signSessionToken } from "../../../src/tokens/session-token";
 import { signShareToken } from "../../../src/tokens/share-token";

@@ -8,7 +8,7 @@ import {
   credentialKind,
 } from "../../../client/credential-kind";
 import { ExternalAgent } from "../../../client/external-agent";
-import { signInboxLinkToken } from "../../../src/router/inbox-link-token";
+import { signInboxLinkToken } from "../../../src/router/credentials/inbox-link-token";
 import { signAgentKey } from "../../../src/tokens/agent-key";
 import { signSessionToken } from "../../../src/tokens/session-token";
 import { signShareToken } from "../../../src/tokens/share-token";

@@ -55,7 +55,8 @@ const KNOWN: Record<string, string> = {
   // approve or deny decides (src/notify/push-actions.ts), never the command's other choices.
   "src/notify/push-sender.ts": "`approve` and `deny` are a notification's two actions",
   "src/email/card-link.ts": "`approve` and `deny` are the decisions a mailed card link's token may carry",
-  "src/router/email-routes.ts": "`approve` and `deny` are the two decisions a mailed card link answers with",
+  "src/router/reach/email-routes.ts":
+    "`approve` and `deny` are the two decisions a mailed card link answers with",
   "src/email/email-reply.ts": "`approve` and `deny` are the two words a reply to a card's email answers with",
   "src/email/escalation-email.ts": "writes an approval's whole call into its mail, as a notification does",
   "src/people/approver-answer.ts":
@@ -64,9 +65,9 @@ const KNOWN: Record<string, string> = {
     "reads a rule-scoped invite as a `deny` rule (Claude Code's word) reads a call",
   "src/tokens/push-answer-token.ts": "`approve` and `deny` are the decisions a push answer token binds",
   "src/protocol/reach/push-answer.ts": "`approve` and `deny` are a push answer's two decisions",
-  "src/router/push-answer-route.ts": "maps a push answer's `approve` onto the outcome it records",
+  "src/router/reach/push-answer-route.ts": "maps a push answer's `approve` onto the outcome it records",
   "src/objects/contracts/session-inbox.ts": "`approve` and `deny` are a push answer's two decisions",
-  "src/router/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
+  "src/router/sessions/mcp-remote-ask.ts": "answers Claude Code's permission-prompt tool with its own `deny`",
   // The bridges are agents outside Parley: on the wire they say which kind of card they open.
   "client/external-agent.ts": "an external agent names the kind of card it opens",
   "src/bridge/claude-card.ts": "maps Claude Code's permission requests onto the kinds of card",

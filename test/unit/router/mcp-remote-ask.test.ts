@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { Outcome } from "../../../src/objects/outcome";
 import type { ExternalInteraction, OpenedInteraction } from "../../../src/protocol/external/external";
-import { askRemotely, type RemoteSession } from "../../../src/router/mcp-remote-ask";
+import { askRemotely, type RemoteSession } from "../../../src/router/sessions/mcp-remote-ask";
 
 const touch = { tool_name: "Bash", input: { command: "touch x" }, tool_use_id: "toolu_1" };
 const opened: Outcome<OpenedInteraction> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { creationKey } from "../../../src/router/session-creation-limit";
+import { creationKey } from "../../../src/router/guards/session-creation-limit";
 
 describe("the key session creations are counted under", () => {
   it("is the /64 for IPv6, so every address of one network counts as one client", () => {

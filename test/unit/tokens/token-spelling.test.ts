@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkInboxLinkToken, signInboxLinkToken } from "../../../src/router/inbox-link-token";
+import { checkInboxLinkToken, signInboxLinkToken } from "../../../src/router/credentials/inbox-link-token";
 import { fromBase64Url, toBase64Url } from "../../../src/tokens/base64url";
 import { signSessionToken, verifySessionToken } from "../../../src/tokens/session-token";
 import { checkAccessToken, signShareToken } from "../../../src/tokens/share-token";

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ConnectionTicketResponse } from "../../../src/protocol/wire/http";
-import { checkTicket } from "../../../src/router/connection-ticket";
+import { checkTicket } from "../../../src/router/tickets/connection-ticket";
 import { api, createSession, Device, ORIGIN } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";
 import { expectError, mintLink } from "./access-fixtures";

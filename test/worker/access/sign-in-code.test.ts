@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signInCode } from "../../../scripts/dev-sign-in.mjs";
 import { app } from "../../../src/router/app";
-import { signInboxTicket } from "../../../src/router/inbox-ticket";
+import { signInboxTicket } from "../../../src/router/tickets/inbox-ticket";
 import { signSessionToken } from "../../../src/tokens/session-token";
 import { ORIGIN } from "../../helpers/session-harness";
 import { expectError } from "./access-fixtures";

@@ -4,7 +4,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { MintedInboxLink } from "../../../src/protocol";
-import { signInboxLinkToken } from "../../../src/router/inbox-link-token";
+import { signInboxLinkToken } from "../../../src/router/credentials/inbox-link-token";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN, textReply } from "../../helpers/session-harness";
 import { SseReader } from "../../helpers/sse-reader";

@@ -1,0 +1,43 @@
+// `/api/people/answering/:inviter/chat`: an invited approver links chat accounts of their own, as the
+// person links theirs (a one-time code sent to the bot in a direct message), from their answering
+// page. Each such account answers as the approver, in the inviter's inbox, and is listed and
+// unlinked only by that approver — never among the inviter's own accounts.
+import { Hono } from "hono";
+import { channelStub } from "../../channels/channel-object";
+import { LinkCodeBody, type LinkCodeResponse } from "../../protocol/reach/channels";
+import { PLATFORM_NAMES } from "../../protocol/reach/platform-names";
+import type { AppEnv } from "../app-env";
+import { HttpError } from "../http-error";
+import { readJsonBody } from "../read-json-body";
+import { admit, inviterOf } from "./answering-routes";
+
+export const answeringChatRoutes = new Hono<AppEnv>();
+
+answeringChatRoutes.post("/:inviter/chat/link-codes", async (c) => {
+  const { actor } = await admit(c, inviterOf(c));
+  const { platform } = await readJsonBody(c, LinkCodeBody);
+  const config = c.get("config").channels[platform];
+  if (!config)
+    throw new HttpError("not_found", `${PLATFORM_NAMES[platform]} is not configured on this server`);
+  const minted = await channelStub(c.env).mintLinkCode(actor.person, platform, actor.approverId);
+  if (!minted) throw new HttpError("rate_limited", "Too many unused link codes; use one or wait 10 minutes");
+  const body: LinkCodeResponse = {
+    ...minted,
+    ...("botUserName" in config && config.botUserName
+      ? { deepLink: `https://t.me/${config.botUserName}?start=${minted.code}` }
+      : {}),
+  };
+  return c.json(body, 201);
+});
+
+answeringChatRoutes.get("/:inviter/chat/links", async (c) => {
+  const { actor } = await admit(c, inviterOf(c));
+  return c.json({ links: await channelStub(c.env).listLinks(actor.person, actor.approverId) });
+});
+
+answeringChatRoutes.delete("/:inviter/chat/links/:linkId", async (c) => {
+  const { actor } = await admit(c, inviterOf(c));
+  const link = await channelStub(c.env).unlink(actor.person, c.req.param("linkId"), actor.approverId);
+  if (!link) throw new HttpError("not_found", "No such linked account");
+  return c.json({ link });
+});
