@@ -45,6 +45,19 @@ const TWIN_CHUNKS = {
 const CHUNK_IMPORT = /^\.\/([A-Za-z]+)-[\w-]{8}\.mjs$/;
 const CHUNK_NAME = /\.\/([A-Za-z]+)-[\w-]{8}\.mjs/g;
 
+/**
+ * Packages that import a second copy of a package the Worker already bundles (an older version
+ * nested in their own node_modules): the import resolves to the one copy when its file is the same,
+ * byte for byte, and requires nothing of its own (checked at every build, so an upgrade cannot mix them).
+ */
+const SAME_COPIES = [{ importer: "/node_modules/p-queue/", name: "eventemitter3" }];
+
+/**
+ * package.json files a package's code reads, cut to the fields it reads: the whole file is bundled
+ * for a `require` (Slack's Web API client names itself and its version in its User-Agent).
+ */
+const PACKAGE_FIELDS = [{ file: "/node_modules/@slack/web-api/package.json", fields: ["name", "version"] }];
+
 /** @param {string} path */
 async function chunkText(path) {
   return (await readFile(path, "utf8")).replace(/\/\/# sourceMappingURL=.*/, "");
@@ -90,6 +103,29 @@ const sharedModules = (root) => ({
       build.onResolve({ filter }, (args) =>
         args.importer.includes(importer) ? { path: join(root, to) } : undefined,
       );
+    }
+    for (const { importer, name } of SAME_COPIES) {
+      build.onResolve({ filter: new RegExp(`^${name}$`) }, async (args) => {
+        if (!args.importer.includes(importer) || args.pluginData === SAME_COPIES) return undefined;
+        const options = { kind: args.kind, pluginData: SAME_COPIES };
+        const [nested, hoisted] = await Promise.all([
+          build.resolve(args.path, { ...options, resolveDir: args.resolveDir }),
+          build.resolve(args.path, { ...options, resolveDir: root }),
+        ]);
+        const [ours, theirs] = await Promise.all([readFile(nested.path), readFile(hoisted.path)]);
+        const same = ours.equals(theirs) && !/\brequire\(|\bimport\b/.test(ours.toString("utf8"));
+        return { path: same ? hoisted.path : nested.path };
+      });
+    }
+    for (const { file, fields } of PACKAGE_FIELDS) {
+      const filter = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`);
+      build.onLoad({ filter }, async (args) => {
+        const manifest = JSON.parse(await readFile(args.path, "utf8"));
+        return {
+          contents: JSON.stringify(Object.fromEntries(fields.map((key) => [key, manifest[key]]))),
+          loader: "json",
+        };
+      });
     }
     build.onResolve({ filter: CHUNK_IMPORT }, async (args) => {
       if (!args.importer.includes(TWIN_CHUNKS.from)) return undefined;

@@ -129,4 +129,33 @@ describe("what the split Worker build carries", () => {
       jose.filter((path) => /\/(jwe|jwt\/sign|jws\/[a-z]+\/sign|key\/generate_key_pair)/.test(path)),
     ).toEqual([]);
   });
+
+  it("sends Slack's Web API calls through the fetch stand-in for axios, with none of axios", () => {
+    expect(inputs().filter((path) => path.includes("node_modules/axios/"))).toEqual([]);
+    expect(inputs()).toContain("src/channels/stand-ins/axios-fetch.ts");
+    expect(inputs()).toContain("node_modules/@slack/web-api/dist/WebClient.js");
+  });
+
+  it("has one copy of eventemitter3, not a second nested under p-queue", () => {
+    expect(inputs().filter((path) => path.includes("eventemitter3/"))).toEqual([
+      "node_modules/eventemitter3/index.js",
+    ]);
+  });
+
+  it("carries of Slack's Web API package.json only the name and version its User-Agent reads", async () => {
+    const manifest = JSON.parse(
+      await readFile(join(ROOT, "node_modules/@slack/web-api/package.json"), "utf8"),
+    );
+    const code = (
+      await Promise.all(
+        (
+          await readdir(outdir)
+        )
+          .filter((name) => name.endsWith(".js"))
+          .map((name) => readFile(join(outdir, name), "utf8")),
+      )
+    ).join("\n");
+    expect(code).toContain(`name:"@slack/web-api",version:"${manifest.version}"`);
+    expect(code).not.toContain(manifest.description);
+  });
 });
