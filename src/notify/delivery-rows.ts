@@ -1,7 +1,8 @@
 // The one shape of every delivery table — pushes and webhooks (src/notify/delivery-store.ts), chat
-// messages (src/inbox/inbox-chat.ts) and emails (src/email/email-outbox.ts): a row is its own
-// deadline, leased while it is sent, settled with the one retry schedule, and listed in the same
-// log. A channel adds columns, never this code.
+// messages (src/inbox/inbox-chat.ts), emails (src/email/email-outbox.ts) and a session's reports to
+// its inbox (src/session/inbox-report/outbox.ts): a row is its own deadline, leased while it is
+// sent, settled with the one retry schedule, and listed in the same log. A channel adds columns,
+// never this code.
 import type { DeliveryView } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
@@ -124,6 +125,47 @@ export class DeliveryRows<Row extends AnyDeliveryRow> {
       error: failure?.message ?? null,
       retryAt: next,
     });
+  }
+
+  /**
+   * Leases the oldest pending rows in id order, for a channel whose rows go together and in order
+   * (a session's reports to its inbox): one batch, whatever each row's `next_at`, since a later row
+   * must never arrive before an earlier one. The rows come back with that attempt counted.
+   */
+  leaseOldest(now: number, leaseUntil: number, limit: number): Row[] {
+    const rows = this.sql.all<Row>(
+      `SELECT ${this.table.columns} FROM ${this.table.name} WHERE status = 'pending' ORDER BY id LIMIT ?`,
+      limit,
+    );
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    if (!first || !last) return [];
+    this.sql.run(
+      [this.table.name],
+      `UPDATE ${this.table.name} SET attempts = attempts + 1, next_at = ?, updated_at = ?
+       WHERE status = 'pending' AND id BETWEEN ? AND ?`,
+      leaseUntil,
+      now,
+      first.id,
+      last.id,
+    );
+    return rows.map((row) => ({ ...row, attempts: row.attempts + 1 }));
+  }
+
+  /** Settles the pending rows from `first` through `last` together, as `settle` settles one. */
+  settleRange(first: number, last: number, outcome: Parameters<DeliveryRows<Row>["settle"]>[1]): void {
+    this.sql.run(
+      [this.table.name],
+      `UPDATE ${this.table.name} SET status = ?, last_status = ?, last_error = ?, next_at = ?, updated_at = ?
+       WHERE status = 'pending' AND id BETWEEN ? AND ?`,
+      outcome.status,
+      outcome.httpStatus,
+      outcome.error,
+      outcome.retryAt,
+      this.now(),
+      first,
+      last,
+    );
   }
 
   /** Gives back a leased attempt that did not happen, to be tried at `at`. */

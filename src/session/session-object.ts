@@ -208,9 +208,13 @@ export class SessionObject extends ParleyObject implements SessionRpc {
     return this.exists() ? this.state.creator() : null;
   }
 
-  /** The push and webhook delivery log, newest first (owner only, checked by the Worker). */
+  /** The one delivery log (pushes, webhooks, reports to the inbox), newest first (owner only, checked by the Worker). */
   async deliveries(access: Access = OWNER) {
-    return this.guard(access, () => ({ ok: true, result: { deliveries: this.state.deliveries.list() } }));
+    return this.guard(access, () => {
+      const deliveries = [...this.state.deliveries.list(), ...(this.inboxReportRef?.deliveries() ?? [])];
+      deliveries.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+      return { ok: true, result: { deliveries } };
+    });
   }
 
   async stats(access: Access = OWNER) {

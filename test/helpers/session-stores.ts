@@ -36,7 +36,7 @@ export function withStores(
       results: new SqlToolResultStore(sql, () => 1_000),
       queue: new SqlMessageQueue(sql, () => 1_000),
       meta,
-      outbox: new SqlOutbox(sql, meta),
+      outbox: new SqlOutbox(sql, () => 1_000),
     });
   });
 }

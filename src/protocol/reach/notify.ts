@@ -99,18 +99,24 @@ export const CardNotice = lazySchema(() =>
 );
 export type CardNotice = z.infer<typeof CardNotice>;
 
-/** One row of an object's delivery log: a push, a webhook call, a chat message or an email. */
+/**
+ * One row of an object's delivery log: a push, a webhook call, a chat message, an email, or a
+ * session's report to its person's inbox.
+ */
 export const DeliveryView = lazySchema(() =>
   z.object({
     id: z.number().int(),
-    channel: z.union([z.enum(["push", "webhook", "email"]), ChatPlatform]),
+    channel: z.union([z.enum(["push", "webhook", "email", "inbox"]), ChatPlatform]),
     /**
      * The device id for a push, the URL's origin for a webhook, the chat link's id for a chat
-     * message, the address for an email.
+     * message, the address for an email, the person for a report to their inbox.
      */
     target: z.string(),
-    /** The card's change, or why an email was sent. */
-    change: z.union([CardChange, z.enum(["verification", "escalation"])]),
+    /**
+     * The card's change, or why an email was sent; for a report, also a card's changed terms
+     * (`changed`) or the session's summary (`summary`).
+     */
+    change: z.union([CardChange, z.enum(["verification", "escalation", "changed", "summary"])]),
     /** The card the row is about; null for an email about no card (a verification code). */
     interactionId: InteractionId.nullable(),
     status: z.enum(["pending", "delivered", "failed", "gone"]),

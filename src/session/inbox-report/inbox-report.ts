@@ -1,10 +1,12 @@
 // What a session tells its creator's inbox (docs/architecture.md#the-inbox): card and status changes become outbox
 // rows in the event's own transaction; the alarm delivers them (it is a deadline source) as the
-// JSON stored for them, retrying on the one delivery schedule, so the session never waits on it.
+// JSON stored for them, leased while sent and retried on the one delivery schedule, so the session
+// never waits on it.
 import * as z from "zod";
 import { retryUntilDelivered } from "../../notify/delivery-rows";
 import type { DeadlineSource } from "../../objects/deadline-source";
 import type { InboxCardData, OutboxEntry } from "../../protocol/inbox/inbox";
+import type { DeliveryView } from "../../protocol/reach/notify";
 import type { EventData, SessionEvent } from "../../protocol/wire/events";
 import { isPromptEvent } from "../../protocol/wire/prompt-event";
 import type { SessionState } from "../session-state";
@@ -28,6 +30,8 @@ export const DELIVERY_DELAY_MS = 100;
 export const SUMMARY_HOLD_MS = 30_000;
 /** Rows per delivery; the alarm comes straight back for the rest. */
 const BATCH_ROWS = 100;
+/** How long a batch taken for sending is held before another alarm (or a new instance) may send it again. */
+const LEASE_MS = 60_000;
 const TITLE_CHARS = 80;
 
 /** The agent an external session was created for (its meta row); other sessions run Parley's own. */
@@ -47,8 +51,8 @@ const SUMMARY_EVENTS = new Set<SessionEvent["type"]>([
 
 export class InboxReport implements DeadlineSource {
   readonly name = "inbox report";
-  // INVARIANT: true while this instance's delivery is in flight, so an alarm that fires again
-  // meanwhile does not send the same rows twice at once; a new instance starts with none in flight.
+  // INVARIANT: true while this instance's delivery is in flight, so its re-arms do not read the
+  // outbox for a batch whose end re-arms anyway; the batch's lease is what keeps it from going twice.
   private sending = false;
 
   constructor(
@@ -104,13 +108,14 @@ export class InboxReport implements DeadlineSource {
 
   /** When the alarm should next deliver, or null when nothing waits. */
   next(): number | null {
-    // While a delivery is in flight its end re-arms; an earlier wake would only find it busy.
+    // While a delivery is in flight its end re-arms; an earlier wake would only find it leased.
     if (!this.inbox || this.sending || !this.state.exists()) return null;
     const { oldest, oldestCard } = this.outbox.waiting();
     if (oldest === null) return null;
     const wait =
       oldestCard === null && this.state.deadlines.streaming() ? SUMMARY_HOLD_MS : DELIVERY_DELAY_MS;
-    return Math.max(oldest + wait, this.outbox.retry()?.at ?? 0);
+    // Rows already tried go first, so nothing goes before their lease ends or their retry comes.
+    return Math.max(oldest + wait, this.outbox.blockedUntil() ?? 0);
   }
 
   /** Delivers what is due; on failure schedules a retry. Never throws. */
@@ -119,24 +124,32 @@ export class InboxReport implements DeadlineSource {
     if (due === null || due > now) return;
     const creator = this.creator();
     const inbox = creator && this.inbox ? this.inbox(creator) : null;
-    const rows = this.outbox.oldest(BATCH_ROWS);
+    if (!inbox) return;
+    const { rows, attempts } = this.outbox.lease(now, now + LEASE_MS, BATCH_ROWS);
+    const first = rows[0];
     const last = rows[rows.length - 1];
-    if (!inbox || !last) return;
+    if (!first || !last) return;
     this.sending = true;
     try {
       const sessionId = this.state.meta.string("session_id") ?? "";
       const { appliedThrough } = await inbox.apply({ sessionId, rows });
-      this.outbox.acknowledge(Math.min(appliedThrough, last.seq));
+      const through = Math.min(appliedThrough, last.seq);
+      this.outbox.acknowledge(through, first.seq);
+      if (through < last.seq) this.outbox.retryLater(through + 1, last.seq, now, "not applied yet");
     } catch (error) {
       // The one schedule of every delivery, its last delay repeating: the rows must arrive in the end.
-      const attempts = (this.outbox.retry()?.attempts ?? 0) + 1;
       const at = retryUntilDelivered(attempts, now);
-      this.outbox.setRetry({ attempts, at });
+      this.outbox.retryLater(first.seq, last.seq, at, error instanceof Error ? error.message : String(error));
       console.warn(`InboxReport: delivery failed (attempt ${attempts}), retrying in ${at - now} ms`, error);
     } finally {
       this.sending = false;
       this.state.deadlines.rearm();
     }
+  }
+
+  /** The reports in the session's delivery log, newest first. */
+  deliveries(): DeliveryView[] {
+    return this.outbox.deliveries();
   }
 
   private entryFor(event: SessionEvent): OutboxEntry | null {

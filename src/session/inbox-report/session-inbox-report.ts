@@ -6,7 +6,7 @@ import { inboxStub } from "./inbox-rpc";
 import { SqlOutbox } from "./outbox";
 
 export function sessionInboxReport(state: SessionState, config: Config, env: Env): InboxReport {
-  const outbox = new SqlOutbox(state.sql, state.meta);
+  const outbox = new SqlOutbox(state.sql, () => state.clock.now());
   state.deferWrites(outbox);
   return new InboxReport(state, outbox, config.inboxDisabled ? null : (creator) => inboxStub(env, creator));
 }

@@ -129,6 +129,30 @@ const MIGRATIONS: string[][] = [
     // the next one is due (null once none is left).
     `CREATE TABLE card_escalations (interaction_id TEXT PRIMARY KEY, climbed TEXT NOT NULL, next_at INTEGER)`,
   ],
+  [
+    // The outbox's rows take the one delivery shape (src/notify/delivery-rows.ts): leased while
+    // sent, kept once the inbox has them (their entry dropped) for the session's delivery log, and
+    // each its own retry, where the queue's one retry in `meta` was. Rows waiting keep it.
+    `ALTER TABLE outbox RENAME COLUMN seq TO id`,
+    `ALTER TABLE outbox RENAME COLUMN at TO created_at`,
+    `ALTER TABLE outbox ADD COLUMN interaction_id TEXT`,
+    `ALTER TABLE outbox ADD COLUMN status TEXT NOT NULL DEFAULT 'pending'`,
+    `ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE outbox ADD COLUMN next_at INTEGER`,
+    `ALTER TABLE outbox ADD COLUMN last_status INTEGER`,
+    `ALTER TABLE outbox ADD COLUMN last_error TEXT`,
+    `ALTER TABLE outbox ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0`,
+    `UPDATE outbox SET updated_at = created_at,
+       interaction_id = CASE WHEN json_valid(entry)
+         THEN COALESCE(json_extract(entry, '$.card.interactionId'), json_extract(entry, '$.interactionId')) END,
+       attempts = COALESCE((SELECT json_extract(value, '$.attempts') FROM meta WHERE key = 'outbox_retry'), 0),
+       next_at = MAX(created_at, COALESCE((SELECT json_extract(value, '$.at') FROM meta WHERE key = 'outbox_retry'), 0))`,
+    `DELETE FROM meta WHERE key = 'outbox_retry'`,
+    // One summary not yet tried waits at most; one already tried stays in its place until it arrives.
+    `DROP INDEX outbox_one_summary`,
+    `CREATE UNIQUE INDEX outbox_one_summary ON outbox (type)
+       WHERE type = 'session_updated' AND status = 'pending' AND attempts = 0`,
+  ],
 ];
 
 /** The schema version a database has once every migration ran. */

@@ -64,7 +64,9 @@ describe("the decision record", () => {
     // Both objects restart before and after the delivery; the rows are delivered once in effect.
     const rows = await runInDurableObject(stubOf(session), (_, state) =>
       state.storage.sql
-        .exec<{ seq: number; entry: string }>(`SELECT seq, entry FROM outbox ORDER BY seq`)
+        .exec<{ seq: number; entry: string }>(
+          `SELECT id AS seq, entry FROM outbox WHERE status = 'pending' ORDER BY id`,
+        )
         .toArray(),
     );
     await evictDurableObject(stubOf(session));

@@ -132,10 +132,12 @@ export function ask(id: string, question = "Which database should the service us
   ]);
 }
 
-/** Rows waiting in a session's outbox. */
+/** Rows waiting in a session's outbox (those the inbox has are kept for the delivery log). */
 export async function outboxSize(session: { sessionId: string }): Promise<number> {
   return runInDurableObject<SessionObject, number>(stubOf(session), (_, state) => {
-    const row = state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox`).toArray()[0];
+    const row = state.storage.sql
+      .exec<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'`)
+      .toArray()[0];
     return row?.n ?? 0;
   });
 }

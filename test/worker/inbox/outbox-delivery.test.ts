@@ -4,14 +4,15 @@
 import { evictDurableObject, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
-import type { OutboxRow } from "../../../src/protocol";
+import { RETRY_DELAYS_MS } from "../../../src/notify/delivery-rows";
+import type { DeliveryView, OutboxRow } from "../../../src/protocol";
 import { InboxReport } from "../../../src/session/inbox-report/inbox-report";
 import { SqlOutbox } from "../../../src/session/inbox-report/outbox";
 import type { SessionObject } from "../../../src/session/session-object";
 import type { SessionState } from "../../../src/session/session-state";
 import { inside, runInDurableObject } from "../../helpers/run-in-object";
 import { textReply } from "../../helpers/session-harness";
-import { stubOf } from "../../helpers/session-object-probe";
+import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { ask, deliverOutbox, inboxObject, outboxSize, Person } from "./inbox-fixtures";
 
 function stateOf(instance: SessionObject): SessionState {
@@ -33,6 +34,15 @@ async function restoreAlarm(session: { sessionId: string }, at: number | null): 
   await runInDurableObject<SessionObject, void>(stubOf(session), async (_, state) => {
     await state.storage.setAlarm(at);
   });
+}
+
+/** The session's one delivery log, as its owner reads it. */
+async function deliveriesOf(person: Person, session: { sessionId: string; token: string }) {
+  const response = await person.api("GET", `/api/sessions/${session.sessionId}/deliveries`, {
+    token: session.token,
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { deliveries: DeliveryView[] }).deliveries;
 }
 
 async function inboxEventCount(email: string): Promise<number> {
@@ -126,7 +136,7 @@ describe("a session's outbox", () => {
     device.close();
     // The rows as they were sent; the session deletes them once the inbox confirmed them.
     const rows = await runInDurableObject<SessionObject, OutboxRow[]>(stubOf(session), (instance) =>
-      new SqlOutbox(stateOf(instance).sql, stateOf(instance).meta).oldest(100),
+      new SqlOutbox(stateOf(instance).sql, Date.now).oldest(100),
     );
     await deliverOutbox(session);
     const before = await alice.inbox();
@@ -195,7 +205,7 @@ describe("a session's outbox", () => {
     // The session's side of the network: its inbox refuses (the peer, not the code under test, fails).
     const retry = await runInDurableObject<SessionObject, unknown>(stubOf(session), async (instance) => {
       const state = stateOf(instance);
-      const down = new InboxReport(state, new SqlOutbox(state.sql, state.meta), () => ({
+      const down = new InboxReport(state, new SqlOutbox(state.sql, () => state.clock.now()), () => ({
         apply: () => Promise.reject(new Error("inbox unreachable")),
         forget: () => Promise.reject(new Error("inbox unreachable")),
       }));
@@ -203,15 +213,22 @@ describe("a session's outbox", () => {
       const now = down.next();
       if (now === null) throw new Error("the outbox holds nothing due");
       await down.fire(now);
-      return {
-        retry: state.meta.get("outbox_retry", (await import("zod")).z.unknown()),
-        now,
-        next: down.next(),
-      };
+      return { now, next: down.next() };
     });
-    expect(retry).toMatchObject({ retry: { attempts: 1 } });
     const { next, now } = retry as { next: number; now: number };
-    expect(next).toBeGreaterThan(now);
+    // The schedule's first retry, each waiting row's own, in the session's delivery log.
+    expect(next).toBe(now + RETRY_DELAYS_MS[0]);
+    const reports = (await deliveriesOf(alice, session)).filter((row) => row.channel === "inbox");
+    expect(reports.length).toBeGreaterThan(0);
+    for (const row of reports) {
+      expect(row).toMatchObject({
+        target: alice.email,
+        status: "pending",
+        attempts: 1,
+        nextAt: next,
+        lastError: "inbox unreachable",
+      });
+    }
     expect(await outboxSize(session)).toBeGreaterThan(0);
 
     // Meanwhile the session answers and finishes its turn as if nothing were wrong.
@@ -224,9 +241,7 @@ describe("a session's outbox", () => {
     device.close();
 
     // The retry time comes; the inbox is back and gets everything, opened then answered.
-    await runInDurableObject<SessionObject, void>(stubOf(session), (_, state) => {
-      state.storage.sql.exec(`UPDATE meta SET value = json_set(value, '$.at', 0) WHERE key = 'outbox_retry'`);
-    });
+    await advanceClock(session, { at: next });
     await runDurableObjectAlarm(stubOf(session));
     await deliverOutbox(session);
     const view = await alice.inbox();

@@ -152,8 +152,8 @@ describe("a store's own writes bring what it keeps up to date", () => {
     }));
 
   it("the outbox: rows a step adds wait in memory and are written in one statement", () =>
-    withStores(async ({ sql, outbox, meta }) => {
-      const fresh = () => new SqlOutbox(sql, meta).waiting();
+    withStores(async ({ sql, outbox }) => {
+      const fresh = () => new SqlOutbox(sql, () => 1_000).waiting();
       expect(outbox.waiting()).toEqual({ oldest: null, oldestCard: null });
       const statements = sql.statements;
       outbox.add(summaryRow(10), 10);

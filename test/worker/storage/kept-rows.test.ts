@@ -146,7 +146,7 @@ describe("the outbox's summary", () => {
 
 describe("the outbox's rows on their way", () => {
   it("go out as the JSON text stored for them, which the inbox's edge parses once and refuses when it is no entry", () =>
-    withStores(({ sql, meta, outbox }) => {
+    withStores(({ sql, outbox }) => {
       outbox.add(RESOLVED, 11);
       outbox.add(summaryRow(12), 12);
       const rows = outbox.oldest(10);
@@ -158,18 +158,18 @@ describe("the outbox's rows on their way", () => {
       expect(OutboxBatch.parse(batch).rows.map((row) => row.entry)).toEqual([RESOLVED, summaryRow(12)]);
 
       // A new instance (the object was evicted) sends the same text.
-      expect(new SqlOutbox(sql, meta).oldest(10)).toEqual(rows);
+      expect(new SqlOutbox(sql, () => 1_000).oldest(10)).toEqual(rows);
 
       // A row whose stored text was changed behind the session is refused where the inbox receives it.
       sql.run(
         ["outbox"],
-        `UPDATE outbox SET entry = json_set(entry, '$.outcome', 'shrugged') WHERE seq = ?`,
+        `UPDATE outbox SET entry = json_set(entry, '$.outcome', 'shrugged') WHERE id = ?`,
         rows[0]!.seq,
       );
       const changed = OutboxBatch.safeParse({ ...batch, rows: outbox.oldest(10) });
       expect(changed.success).toBe(false);
       expect(changed.error?.issues[0]?.path).toEqual(["rows", 0, "entry", "outcome"]);
-      sql.run(["outbox"], `UPDATE outbox SET entry = '{not json' WHERE seq = ?`, rows[0]!.seq);
+      sql.run(["outbox"], `UPDATE outbox SET entry = '{not json' WHERE id = ?`, rows[0]!.seq);
       const broken = OutboxBatch.safeParse({ ...batch, rows: outbox.oldest(10) });
       expect(broken.error?.issues.map((issue) => issue.message)).toEqual(["entry is not JSON"]);
       outbox.acknowledge(rows[1]!.seq);

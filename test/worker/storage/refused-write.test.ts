@@ -3,7 +3,6 @@
 // an `internal` error that every device sees; the session then goes on from what storage holds.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MetaStore } from "../../../src/objects/meta-store";
 import { SqlOutbox } from "../../../src/session/inbox-report/outbox";
 import type { SessionObject } from "../../../src/session/session-object";
 import { EventLog } from "../../../src/session/stores/event-log";
@@ -83,7 +82,7 @@ describe("an outbox row storage refuses", () => {
       const sql = new SqlCounter(state.storage.sql);
       const reported: unknown[] = [];
       sql.onDeferredWriteFailure = (error) => reported.push(error);
-      const outbox = new SqlOutbox(sql, new MetaStore(sql));
+      const outbox = new SqlOutbox(sql, () => 1_000);
       const removed = { type: "session_removed" } as const;
       outbox.add(removed, 1_000);
       await Promise.resolve();
