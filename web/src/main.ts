@@ -9,10 +9,10 @@ import { safeSessionStorage, takeSessionRoute } from "./route-token";
 import { safeLocalStorage } from "./safe-storage";
 import { mountSession } from "./ui/app";
 import { h } from "./ui/dom";
+import { takeInboxRoute } from "./ui/inbox/inbox-route";
+import { signIn, signInRefused, takeSignInCode } from "./ui/inbox/sign-in";
 import { mountInbox } from "./ui/inbox-page";
-import { takeInboxRoute } from "./ui/inbox-route";
-import { mountJoin, takeInvite } from "./ui/join-page";
-import { signIn, signInRefused, takeSignInCode } from "./ui/sign-in";
+import { mountJoin, takeInvite } from "./ui/people/join-page";
 
 async function start(root: HTMLElement): Promise<void> {
   const place = {

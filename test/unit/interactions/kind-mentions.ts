@@ -19,25 +19,25 @@ const REGISTRIES = new Set([
   "src/interactions/kinds/names.ts",
   "src/interactions/kinds/chat-view.ts",
   "src/interactions/kinds/chat-views.ts",
-  "web/src/ui/interaction-renderers.ts",
+  "web/src/ui/transcript/interaction-renderers.ts",
   "bin/card-prompts.ts",
   "bin/card-prompt.ts",
 ]);
 
 /**
  * Files a kind owns beyond the three that carry its name (`src/interactions/kinds/<kind>*.ts`, the
- * page's `web/src/ui/<kind>-card.ts`, the terminal's `bin/<kind>-prompt.ts`).
+ * page's `web/src/ui/kinds/<kind>-card.ts`, the terminal's `bin/<kind>-prompt.ts`).
  */
 const EXTRA_OWNED: Record<string, KindName> = {
   // An ACP agent's approval: its details on the card and the answers ACP can carry back.
   "src/interactions/kinds/acp-details.ts": "approval",
-  "web/src/ui/acp-details.ts": "approval",
+  "web/src/ui/approval/acp-details.ts": "approval",
   // An approval's "allow … for", which approves and makes a grant, on the page and in the terminal.
-  "web/src/ui/grant-form.ts": "approval",
+  "web/src/ui/approval/grant-form.ts": "approval",
   "bin/grant-steps.ts": "approval",
   // An approval's edited arguments, and an MCP tool's origin, on the page.
-  "web/src/ui/input-editor.ts": "approval",
-  "web/src/ui/mcp-origin.ts": "approval",
+  "web/src/ui/approval/input-editor.ts": "approval",
+  "web/src/ui/approval/mcp-origin.ts": "approval",
 };
 
 /**
@@ -61,7 +61,7 @@ export function ownerOf(file: string): KindName | null {
   const dir = path.posix.dirname(file);
   for (const kind of KIND_NAMES) {
     if (dir === "src/interactions/kinds" && (base === kind || base.startsWith(`${kind}-`))) return kind;
-    if (dir === "web/src/ui" && base === `${kind}-card`) return kind;
+    if (dir === "web/src/ui/kinds" && base === `${kind}-card`) return kind;
     if (dir === "bin" && base === `${kind}-prompt`) return kind;
   }
   return null;

@@ -20,7 +20,7 @@ const KNOWN: Record<string, string> = {
   "src/protocol/wire/seed-names.ts": "the one module of the seed kinds' older events, commands and routes",
   "src/protocol/session/session.ts": "`plan` is a permission mode there, not the kind",
   "src/agent/permission-policy.ts": "`plan` is the permission mode, and `deny` the policy's own verdict",
-  "web/src/ui/status-bar.ts": "`plan` is the permission mode the status bar switches to",
+  "web/src/ui/session/status-bar.ts": "`plan` is the permission mode the status bar switches to",
   "src/protocol/forms/elicitation.ts": "`form` and `url` are MCP's elicitation modes",
   "src/interactions/elicitation-kinds.ts": "maps MCP's elicitation modes onto the kinds of the same names",
   "src/mcp/elicit-request.ts": "`url` is MCP's elicitation mode",
@@ -29,13 +29,13 @@ const KNOWN: Record<string, string> = {
   "src/grants/narrowest-rule.ts": "`url` is a web tool's input field a rule narrows to its domain",
   "src/grants/rule-match.ts":
     "`url` is a web tool's input field, and `deny` a grant's effect (Claude Code's word)",
-  "web/src/ui/composer.ts": "`form` is the HTML element",
-  "web/src/ui/connect-agent.ts": "`form` is the HTML element",
-  "web/src/ui/inbox-history.ts": "`form` is the HTML element",
+  "web/src/ui/session/composer.ts": "`form` is the HTML element",
+  "web/src/ui/account/connect-agent.ts": "`form` is the HTML element",
+  "web/src/ui/account/inbox-history.ts": "`form` is the HTML element",
   "web/src/ui/inbox-page.ts": "`form` is the HTML element",
-  "web/src/ui/landing.ts": "`form` is the HTML element",
-  "web/src/ui/inbox-machines.ts": "`form` is the HTML element",
-  "web/src/ui/people-section.ts": "`form` is the HTML element",
+  "web/src/ui/inbox/landing.ts": "`form` is the HTML element",
+  "web/src/ui/account/inbox-machines.ts": "`form` is the HTML element",
+  "web/src/ui/people/people-section.ts": "`form` is the HTML element",
   "src/grants/tool-inputs.ts": "`url` is a web tool's input field",
   "bin/acp/acp-progress.ts": "`plan` is an ACP agent's own plan update, not a card",
   "src/protocol/cards/deadline-policy.ts":
@@ -48,7 +48,7 @@ const KNOWN: Record<string, string> = {
   "src/agent/external-interaction.ts": "its `deny` is a grant's effect, which decides even a two-person card",
   "src/agent/resolve-interaction.ts": "resolves an approval as a grant decided it, approved or denied",
   "src/agent/tool-phase.ts": "its `deny` is the permission policy's verdict, not the command",
-  "web/src/ui/batch-bar.ts": "`approve` and `deny` are the batch command's own two decisions",
+  "web/src/ui/session/batch-bar.ts": "`approve` and `deny` are the batch command's own two decisions",
   "src/agent/batch-decision.ts":
     "`approve` is the batch command's own decision, which never takes a high-risk call",
   // A notification's Approve and Deny are its own two actions, which answer only a card one plain
@@ -118,7 +118,10 @@ describe("the kind-name search", () => {
     'export const PLAN_OPTIONS = [];\nexport function planOf(request: unknown) { return "plan"; }\n',
   );
   write("src/interactions/kinds/names.ts", 'export const BUILTIN_KIND_NAMES = ["plan"];\n');
-  write("web/src/ui/plan-card.ts", 'import { planOf } from "../../../src/interactions/kinds/plan-view";\n');
+  write(
+    "web/src/ui/kinds/plan-card.ts",
+    'import { planOf } from "../../../src/interactions/kinds/plan-view";\n',
+  );
   write("bin/quoted.ts", 'const kind = "approval";\n');
   write("src/agent/uses-identifier.ts", "export const choices = PLAN_OPTIONS.length;\n");
   write("src/session/imports-kind.ts", 'import type { X } from "../interactions/kinds/question-answers";\n');
@@ -136,13 +139,13 @@ describe("the kind-name search", () => {
   });
 
   it("leaves a kind's own files, the registries and comments alone", () => {
-    expect(ownerOf("web/src/ui/plan-card.ts")).toBe("plan");
+    expect(ownerOf("web/src/ui/kinds/plan-card.ts")).toBe("plan");
     expect(ownerOf("bin/plan-prompt.ts")).toBe("plan");
     expect(ownerOf("src/interactions/kinds/question-answers.ts")).toBe("question");
     expect(ownerOf("src/interactions/kinds/names.ts")).toBeNull();
     expect(ownerOf("bin/card-prompts.ts")).toBeNull();
     const found = kindMentions(tree);
-    for (const file of ["web/src/ui/plan-card.ts", "src/config.ts", "web/src/commented.ts"])
+    for (const file of ["web/src/ui/kinds/plan-card.ts", "src/config.ts", "web/src/commented.ts"])
       expect(found).not.toHaveProperty([file]);
   });
 });

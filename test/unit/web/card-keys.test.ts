@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CARD_SETTLE_MS, tooSoonForCard } from "../../../web/src/ui/card-keys";
+import { CARD_SETTLE_MS, tooSoonForCard } from "../../../web/src/ui/cards/card-keys";
 
 describe("keys that could answer a new card", () => {
   it("ignores Enter, Space and digits in the card's first second", () => {

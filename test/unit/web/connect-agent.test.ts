@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentSnippets, cliPackageUrl } from "../../../web/src/ui/connect-agent";
+import { agentSnippets, cliPackageUrl } from "../../../web/src/ui/account/connect-agent";
 
 const KEY = "pak_cGVyc29u.0123456789abcdef0123456789abcdef.k";
 

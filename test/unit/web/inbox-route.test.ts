@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkRoleOf, takeInboxRoute } from "../../../web/src/ui/inbox-route";
+import { linkRoleOf, takeInboxRoute } from "../../../web/src/ui/inbox/inbox-route";
 
 function memoryStorage(): Storage {
   const map = new Map<string, string>();

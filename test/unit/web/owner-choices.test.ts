@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { approvalReachesBeyondCard } from "../../../src/interactions/kinds/approval-view";
 import { planReachesBeyondCard } from "../../../src/interactions/kinds/plan-view";
-import { mayChoose } from "../../../web/src/ui/owner-choices";
+import { mayChoose } from "../../../web/src/ui/cards/owner-choices";
 
 const alwaysAllow = approvalReachesBeyondCard({ decision: "approve", remember: true });
 const acceptEdits = planReachesBeyondCard({ choice: "accept_edits" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signIn, takeSignInCode } from "../../../web/src/ui/sign-in";
+import { signIn, takeSignInCode } from "../../../web/src/ui/inbox/sign-in";
 
 const place = (hash: string, replaced: string[]) => ({
   hash,

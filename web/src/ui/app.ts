@@ -6,16 +6,16 @@ import type { SessionRoute } from "../../../client/session-link";
 import type { InteractionResolution, PermissionMode } from "../../../src/protocol/index";
 import { type PendingPrompt, pendingInteractions } from "../interaction-view";
 import { initialView, reduceView, type SessionView, type ViewAction } from "../session-state";
-import { AgentBreadcrumb } from "./agent-breadcrumb";
-import { BatchBar } from "./batch-bar";
-import { Composer } from "./composer";
-import { ConnectionBadge } from "./connection-badge";
+import type { CardContext } from "./cards/interaction-card";
 import { h } from "./dom";
-import type { CardContext } from "./interaction-card";
-import { notifyControl } from "./notify-control";
-import { SharePanel } from "./share-link";
-import { StatusBar } from "./status-bar";
-import { Transcript } from "./transcript";
+import { AgentBreadcrumb } from "./session/agent-breadcrumb";
+import { BatchBar } from "./session/batch-bar";
+import { Composer } from "./session/composer";
+import { ConnectionBadge } from "./session/connection-badge";
+import { notifyControl } from "./session/notify-control";
+import { SharePanel } from "./session/share-link";
+import { StatusBar } from "./session/status-bar";
+import { Transcript } from "./transcript/transcript";
 
 /** A 409's winning resolution, when the error carried one with the fields a receipt needs. */
 function asResolution(value: unknown): InteractionResolution | null {

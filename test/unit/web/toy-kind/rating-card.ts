@@ -2,7 +2,7 @@
 // and the receipt, all from AnswerableCard. It answers with the generic `respond`.
 
 import type { InteractionState } from "../../../../web/src/session-state";
-import { AnswerableCard } from "../../../../web/src/ui/answerable-card";
+import { AnswerableCard } from "../../../../web/src/ui/cards/answerable-card";
 import { h } from "../../../../web/src/ui/dom";
 import type { RatingRequest } from "../../interactions/toy-kind/rating";
 
