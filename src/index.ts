@@ -67,6 +67,7 @@ const INBOX_RPC = [
   "closeStreams",
   "subscribePush",
   "unsubscribePush",
+  "approverDevices",
   "stats",
   "deliveries",
   "addChatLink",

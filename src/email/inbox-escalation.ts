@@ -1,13 +1,14 @@
 // What a person's inbox does with a rung of a card's escalation ladder (`card_escalated`), built by
 // its email part (inbox-email.ts): to "me", a push to each of the person's subscribed devices and an
-// email to each address they verified; to "approvers", an email to each approver with an address
-// whose scope covers the card, its link and reply answering as that approver.
+// email to each address they verified; to "approvers", a push to each device an approver whose
+// scope covers the card subscribed from their answering page, and an email to each such approver
+// with an address, its link and reply answering as that approver.
 // Every one is a stored row first, sent by the inbox's one alarm.
 
 import { loadedParser } from "../grants/shell-reader";
 import { reminderNotice } from "../notify/card-notice";
 import type { SqlDeliveryStore } from "../notify/delivery-store";
-import type { SqlSubscriptionStore } from "../notify/subscription-store";
+import { APPROVER_HOLDER, type SqlSubscriptionStore } from "../notify/subscription-store";
 import { inScope } from "../people/approver-scope";
 import type { ApproverContact } from "../people/people-terms";
 import type { InboxCard, InboxEvent } from "../protocol/inbox/inbox";
@@ -47,15 +48,23 @@ export class InboxEscalation {
       if (change.type !== "card_escalated") continue;
       const card: InboxCard = { ...change.card, sessionId: event.sessionId };
       const { notify, to } = change.rung;
-      if (to === "me" && notify.includes("push")) pushed = this.push(card, event.seq) || pushed;
+      if (notify.includes("push")) pushed = this.push(card, event.seq, to) || pushed;
       if (notify.includes("email")) pushed = this.email(card, to) || pushed;
     }
     return pushed;
   }
 
-  private push(card: InboxCard, seq: number): boolean {
+  /** The "Still waiting" push: to the person's own devices, or to those of each approver it reaches. */
+  private push(card: InboxCard, seq: number, to: "me" | "approvers"): boolean {
     if (!this.deps.pushes) return false;
-    const devices = this.deps.subscriptions.deviceIds();
+    const { subscriptions } = this.deps;
+    const devices =
+      to === "me"
+        ? subscriptions.deviceIds()
+        : this.deps
+            .approvers()
+            .filter((approver) => this.reaches(approver, card))
+            .flatMap((approver) => subscriptions.heldBy(APPROVER_HOLDER + approver.personId));
     const notice = reminderNotice(card, sessionKinds.summary(card.kind, card.toolName, card.request), {
       sessionId: card.sessionId,
       seq,

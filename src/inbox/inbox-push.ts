@@ -2,7 +2,9 @@
 // card that opens in any of the person's sessions is pushed once to each of them. Deliveries are
 // rows sent at once after the delivery that stored them, retried on the inbox's one alarm and
 // settled by the same Notifier as a session's. An approval one answer decides carries Approve and
-// Deny with a single-use answer token.
+// Deny with a single-use answer token. An invited approver's devices are kept here too, held by
+// them: they get only a rung of a card's ladder addressed to approvers (src/email/inbox-escalation.ts),
+// no badge and no answer token, and go the moment the approver is removed.
 import type { Config } from "../config";
 import { openedNotice } from "../notify/card-notice";
 import { SqlDeliveryStore } from "../notify/delivery-store";
@@ -10,12 +12,14 @@ import { Notifier } from "../notify/notifier";
 import { withNotificationAnswer } from "../notify/push-actions";
 import type { PushExtras } from "../notify/push-sender";
 import {
+  APPROVER_HOLDER,
   MAX_PUSH_DEVICES,
   MAX_PUSH_DEVICES_PER_LINK,
   SqlSubscriptionStore,
   type StoredSubscription,
   type SubscriberLink,
 } from "../notify/subscription-store";
+import type { ApproverDeviceChange } from "../objects/contracts/inbox";
 import type { InboxEvent } from "../protocol/inbox/inbox";
 import type { CardNotice, PushSubscriptionBody } from "../protocol/reach/notify";
 import type { ErrorBody } from "../protocol/wire/errors";
@@ -52,7 +56,8 @@ export class InboxPush {
       session: () => ({ sessionId: "inbox", pageUrl: "" }),
       webhookPageUrl: async () => null,
       summary: (kind, toolName, request) => sessionKinds.summary(kind, toolName, request),
-      linkIsLive: deps.linkIsLive,
+      // An approver's devices are removed with them (InboxObject.removePerson), not checked here.
+      linkIsLive: (linkId) => linkId.startsWith(APPROVER_HOLDER) || deps.linkIsLive(linkId),
       now: deps.now,
       isConnected: () => false,
       rearm: deps.rearm,
@@ -68,6 +73,8 @@ export class InboxPush {
     notice: CardNotice,
     device: StoredSubscription & { deviceId: string },
   ): Promise<PushExtras> {
+    // An approver's device is told of a card in their scope, never how many the person has waiting.
+    if (device.linkId?.startsWith(APPROVER_HOLDER)) return {};
     const extras: PushExtras = { badge: this.deps.waiting() };
     const person =
       this.deps.sql.one<{ person: string | null }>(
@@ -121,6 +128,30 @@ export class InboxPush {
     const holder = this.subscriptions.holder(deviceId);
     if (holder === undefined || (linkId !== null && holder !== linkId)) return false;
     return this.subscriptions.delete(deviceId);
+  }
+
+  /**
+   * Approver `personId`'s own devices, oldest first, after `change`: a device subscribed (theirs
+   * alone, kept apart from the person's device ids) whose notifications open `url`, their answering
+   * page, or one removed; the refusal when a new one would pass MAX_PUSH_DEVICES_PER_LINK.
+   */
+  approverDevices(personId: string, change?: ApproverDeviceChange): string[] | ErrorBody {
+    const holder = APPROVER_HOLDER + personId;
+    const { subscriptions } = this;
+    if (change && "remove" in change) subscriptions.delete(`${holder}:${change.remove}`);
+    else if (change) {
+      const key = `${holder}:${change.add.deviceId}`;
+      if (
+        subscriptions.holder(key) === undefined &&
+        subscriptions.countByLink(holder) >= MAX_PUSH_DEVICES_PER_LINK
+      ) {
+        const message = `An approver may subscribe at most ${MAX_PUSH_DEVICES_PER_LINK} devices`;
+        return { code: "invalid_input", message };
+      }
+      // Without Approve and Deny: a rung's notification opens the approver's page.
+      subscriptions.put(key, change.add.subscription, { url: change.url, linkId: holder }, false);
+    }
+    return subscriptions.heldBy(holder).map((key) => key.slice(holder.length + 1));
   }
 
   /** A revoked inbox link's devices stop getting pushes. */

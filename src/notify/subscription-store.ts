@@ -1,5 +1,7 @@
 // Web Push subscriptions of a session's devices, one per device id, as the browser reported them,
-// each with the session link (and share link) the device subscribed through, which owns it.
+// each with the session link (and share link) the device subscribed through, which owns it. An
+// inbox also keeps its invited approvers' devices, held by `approver:<personId>` (APPROVER_HOLDER):
+// those get only what is addressed to that approver, never the person's own pushes.
 import { type PushSubscriptionJson, PushSubscriptionJson as Schema } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
@@ -22,10 +24,14 @@ export const MAX_PUSH_DEVICES = 20;
 /** Devices one share link may subscribe, so that no single link can take every place (the owner's too). */
 export const MAX_PUSH_DEVICES_PER_LINK = 5;
 
+/** The holder of an invited approver's devices in the inviter's inbox (src/inbox/inbox-push.ts). */
+export const APPROVER_HOLDER = "approver:";
+
 export class SqlSubscriptionStore {
   /**
-   * The subscribed devices, oldest first. Asked for every card that opens or closes (whom to push
-   * to), and far less often changed; kept until `push_subscriptions` changes. A copy is handed out.
+   * The subscribed devices, oldest first, but an approver's. Asked for every card that opens or
+   * closes (whom to push to), and far less often changed; kept until `push_subscriptions` changes.
+   * A copy is handed out.
    */
   private readonly keptDeviceIds: () => readonly string[];
 
@@ -35,7 +41,9 @@ export class SqlSubscriptionStore {
   ) {
     this.keptDeviceIds = sql.keptUntilWritten(["push_subscriptions"], () =>
       sql
-        .all<{ device_id: string }>(`SELECT device_id FROM push_subscriptions ORDER BY at`)
+        .all<{ device_id: string }>(
+          `SELECT device_id FROM push_subscriptions WHERE link_id IS NULL OR link_id NOT LIKE '${APPROVER_HOLDER}%' ORDER BY at`,
+        )
         .map((row) => row.device_id),
     );
   }
@@ -84,6 +92,16 @@ export class SqlSubscriptionStore {
 
   deviceIds(): string[] {
     return [...this.keptDeviceIds()];
+  }
+
+  /** The devices `linkId` holds (a share or inbox link, an approver), oldest first. */
+  heldBy(linkId: string): string[] {
+    return this.sql
+      .all<{ device_id: string }>(
+        `SELECT device_id FROM push_subscriptions WHERE link_id = ? ORDER BY at`,
+        linkId,
+      )
+      .map((row) => row.device_id);
   }
 
   /** How many devices subscribed through share link `linkId`. */

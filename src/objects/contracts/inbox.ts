@@ -48,6 +48,9 @@ export interface InboxLinksRpc {
   spendSignInCode(id: string, expiresAt: number): Promise<boolean>;
 }
 
+/** A device an approver subscribes (its notifications open `url`), or the id of one they remove. */
+export type ApproverDeviceChange = { add: PushSubscriptionBody; url: string } | { remove: string };
+
 /** The person's devices' push subscriptions and what was sent to them. */
 export interface InboxPushRpc {
   /** Stores a device's push subscription for every card of this person; the refusal, or null. */
@@ -58,6 +61,11 @@ export interface InboxPushRpc {
   ): Promise<ErrorBody | null>;
   /** False when the device had no subscription (or one another link made). */
   unsubscribePush(deviceId: string, linkId: string | null): Promise<boolean>;
+  /**
+   * Approver `personId`'s own devices (pushed only the rungs that reach them) after `change`, by the
+   * ids they subscribed them with; the refusal when they keep the most devices allowed.
+   */
+  approverDevices(personId: string, change?: ApproverDeviceChange): Promise<string[] | ErrorBody>;
   deliveries(): Promise<DeliveryView[]>;
 }
 

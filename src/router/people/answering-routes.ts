@@ -6,17 +6,20 @@ import * as z from "zod";
 import { approverTag } from "../../inbox/approver-tag";
 import { INBOX_PERSON_HEADER, INBOX_TAG_HEADER } from "../../inbox/inbox-stream-request";
 import { logSecurityEvent } from "../../log/security-log";
+import type { ApproverDeviceChange } from "../../objects/contracts/inbox";
 import type { InboxActor } from "../../objects/contracts/session-inbox";
 import { ticketHeader } from "../../objects/spent-tickets";
 import type { AnsweringView } from "../../people/answering-view";
 import { approverAnswerRefusal } from "../../people/approver-answer";
 import { lazySchema } from "../../protocol/lazy-schema";
-import { InteractionId, SessionId } from "../../protocol/session/session";
+import { PushSubscriptionBody } from "../../protocol/reach/notify";
+import { DeviceId, InteractionId, SessionId } from "../../protocol/session/session";
 import type { SessionCommand } from "../../protocol/wire/commands";
 import { inboxStub } from "../../session/inbox-report/inbox-rpc";
 import { sessionStub } from "../../session/session-rpc";
 import type { AppEnv } from "../app-env";
 import { bearer } from "../credentials/bearer";
+import { refuseUnknownPushService } from "../guards/push-endpoint-guard";
 import { HttpError } from "../http-error";
 import { readJsonBody } from "../read-json-body";
 import { checkApprover, checkApproverTicket, signApproverTicket } from "../tickets/approver-credential";
@@ -121,4 +124,45 @@ answeringRoutes.post("/:inviter/cards/:sessionId/:interactionId/respond", async 
   });
   if (!outcome.ok) throw HttpError.from(outcome.error);
   return c.json({ ok: true, result: outcome.result ?? null });
+});
+
+// "Notify this device" on the approver's page: their own devices, held by them in the inviter's
+// inbox, get a rung of a card's ladder addressed to approvers when it reaches them, nothing else.
+const devices = "/:inviter/push-subscriptions";
+
+/** The approver's devices after `change`, read once they are admitted (src/inbox/inbox-push.ts). */
+async function approverDevices(
+  c: Context<AppEnv>,
+  change?: (url: string) => ApproverDeviceChange | Promise<ApproverDeviceChange>,
+) {
+  const inviter = inviterOf(c);
+  const { actor } = await admit(c, inviter);
+  // A push opens the approver's own page (their credential stays in their browser), never the inbox.
+  const url = `${new URL(c.req.url).origin}/#/inbox?answering=${encodeURIComponent(inviter)}`;
+  const deviceIds = await inboxStub(c.env, inviter).approverDevices(actor.personId, await change?.(url));
+  if ("code" in deviceIds) throw HttpError.from(deviceIds);
+  return { deviceIds };
+}
+
+answeringRoutes.get(devices, async (c) => c.json(await approverDevices(c)));
+
+answeringRoutes.post(devices, async (c) => {
+  const listed = await approverDevices(c, async (url) => {
+    if (!c.get("config").push) {
+      throw new HttpError("invalid_input", "This server has no VAPID keys, so it cannot send Web Push");
+    }
+    const add = await readJsonBody(c, PushSubscriptionBody);
+    refuseUnknownPushService(c, add.subscription.endpoint, { sessionId: null, linkId: null });
+    return { add, url };
+  });
+  return c.json(listed, 201);
+});
+
+answeringRoutes.delete(`${devices}/:deviceId`, async (c) => {
+  const listed = await approverDevices(c, () => {
+    const remove = DeviceId.safeParse(c.req.param("deviceId"));
+    if (!remove.success) throw new HttpError("invalid_input", "deviceId: invalid device id");
+    return { remove: remove.data };
+  });
+  return c.json(listed);
 });

@@ -170,6 +170,12 @@ export const ROUTE_CASES: Record<string, RouteCase> = {
   "POST /api/people/answering/:inviter/chat/link-codes": { kind: "body", acts: () => false },
   "GET /api/people/answering/:inviter/chat/links": { kind: "params" },
   "DELETE /api/people/answering/:inviter/chat/links/:linkId": { kind: "params" },
+  "GET /api/people/answering/:inviter/push-subscriptions": { kind: "params" },
+  "POST /api/people/answering/:inviter/push-subscriptions": {
+    kind: "body",
+    acts: valid(PushSubscriptionBody),
+  },
+  "DELETE /api/people/answering/:inviter/push-subscriptions/:deviceId": { kind: "params" },
 };
 
 function isEmptyObject(value: unknown): boolean {
