@@ -9,6 +9,7 @@ import { forgetApprover, type KeptApprover, keptApprovers } from "../../approver
 import { answerFor, answeringTicket } from "../../people-api";
 import { h, setText } from "../dom";
 import { InboxCards } from "../inbox/inbox-cards";
+import { approverNotifyControl } from "./approver-notify";
 
 /** The approver's view as the inbox's cards draw it: only the sessions their cards are in. */
 function asInboxView(view: AnsweringView): InboxView {
@@ -54,6 +55,7 @@ class AnsweringFor {
       "section",
       { class: "inbox-answering", "data-role": "answer", "aria-label": `Answering for ${kept.inviter}` },
       h("p", { class: "inbox-subtitle", text: `You answer ${kept.inviter}'s cards as ${kept.name}` }),
+      approverNotifyControl(kept),
       this.status,
       this.alert,
       this.cards.el,
