@@ -4,7 +4,7 @@
 // unlinked only by that approver — never among the inviter's own accounts.
 import { Hono } from "hono";
 import { channelStub } from "../../channels/channel-object";
-import { LinkCodeBody, type LinkCodeResponse } from "../../protocol/reach/channels";
+import { ChatPlatform, LinkCodeBody, type LinkCodeResponse } from "../../protocol/reach/channels";
 import { PLATFORM_NAMES } from "../../protocol/reach/platform-names";
 import type { AppEnv } from "../app-env";
 import { HttpError } from "../http-error";
@@ -30,9 +30,14 @@ answeringChatRoutes.post("/:inviter/chat/link-codes", async (c) => {
   return c.json(body, 201);
 });
 
+// With the platforms that are on, which `GET /api/channels` tells only the person's own credentials.
 answeringChatRoutes.get("/:inviter/chat/links", async (c) => {
   const { actor } = await admit(c, inviterOf(c));
-  return c.json({ links: await channelStub(c.env).listLinks(actor.person, actor.approverId) });
+  const on = c.get("config").channels;
+  return c.json({
+    links: await channelStub(c.env).listLinks(actor.person, actor.approverId),
+    platforms: ChatPlatform.options.filter((platform) => on[platform] !== null),
+  });
 });
 
 answeringChatRoutes.delete("/:inviter/chat/links/:linkId", async (c) => {

@@ -1,16 +1,51 @@
 // "Chat apps" on the inbox page: Link Telegram shows a one-time code (and Telegram's deep link) to
 // send the bot; linked accounts are listed as the person's devices, each with Unlink, and the list
-// follows the inbox stream, so an account linked from anywhere shows the moment it links.
+// follows the inbox stream, so an account linked from anywhere shows the moment it links. An invited
+// approver's page offers the same for accounts of their own (chatLinksPanel with the approver's calls).
 import { chatPlatforms, listChatLinks, mintLinkCode, unlinkChat } from "../../../../client/channels-api";
 import type { InboxTarget } from "../../../../client/inbox-api";
-import type { ChatPlatform, InboxChatLink } from "../../../../src/protocol/index";
+import type {
+  ChannelAccountView,
+  ChatPlatform,
+  InboxChatLink,
+  LinkCodeResponse,
+} from "../../../../src/protocol/index";
 import { LINK_COMMANDS, PLATFORM_NAMES } from "../../../../src/protocol/reach/platform-names";
 import { h, setText } from "../dom";
 
 /** How often the page looks for the account a shown code linked. */
 const LINK_POLL_MS = 2_000;
 
+/** Whose accounts a panel links, lists and unlinks: the person's own, or an approver's. */
+export interface ChatLinkCalls {
+  platforms(): Promise<ChatPlatform[]>;
+  mint(platform: ChatPlatform): Promise<LinkCodeResponse>;
+  list(): Promise<ChannelAccountView[]>;
+  unlink(linkId: string): Promise<unknown>;
+}
+
 export function chatLinksSection(target: InboxTarget): {
+  el: HTMLElement;
+  show(links: InboxChatLink[]): void;
+} {
+  return chatLinksPanel(
+    {
+      platforms: () => chatPlatforms(target),
+      mint: (platform) => mintLinkCode(target, platform),
+      list: () => listChatLinks(target),
+      unlink: (linkId) => unlinkChat(target, linkId),
+    },
+    {
+      headingId: "chat-links-heading",
+      intro: "Link a chat account to get every card there, with buttons, in a direct message.",
+    },
+  );
+}
+
+export function chatLinksPanel(
+  calls: ChatLinkCalls,
+  words: { headingId: string; intro: string },
+): {
   el: HTMLElement;
   show(links: InboxChatLink[]): void;
 } {
@@ -19,9 +54,9 @@ export function chatLinksSection(target: InboxTarget): {
   const note = h("p", { class: "chat-links-note", role: "status" });
   const el = h(
     "section",
-    { class: "chat-links", "aria-labelledby": "chat-links-heading", hidden: true },
-    h("h2", { id: "chat-links-heading", text: "Chat apps" }),
-    h("p", { text: "Link a chat account to get every card there, with buttons, in a direct message." }),
+    { class: "chat-links", "aria-labelledby": words.headingId, hidden: true },
+    h("h2", { id: words.headingId, text: "Chat apps" }),
+    h("p", { text: words.intro }),
     list,
     offer,
     note,
@@ -41,7 +76,7 @@ export function chatLinksSection(target: InboxTarget): {
             "aria-label": `Unlink ${PLATFORM_NAMES[link.platform]} account ${link.name}`,
             on: {
               click: async () => {
-                await unlinkChat(target, link.linkId).catch((error: Error) => setText(note, error.message));
+                await calls.unlink(link.linkId).catch((error: Error) => setText(note, error.message));
                 await refresh();
               },
             },
@@ -50,10 +85,10 @@ export function chatLinksSection(target: InboxTarget): {
       ),
     );
   };
-  const refresh = async () => render(await listChatLinks(target));
+  const refresh = async () => render(await calls.list());
   const showCode = async (platform: ChatPlatform) => {
     try {
-      const minted = await mintLinkCode(target, platform);
+      const minted = await calls.mint(platform);
       const name = PLATFORM_NAMES[platform];
       const minutes = Math.round((minted.expiresAt - Date.now()) / 60_000);
       const panel = h(
@@ -98,7 +133,8 @@ export function chatLinksSection(target: InboxTarget): {
       setText(note, `Could not make a link code: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  void chatPlatforms(target)
+  void calls
+    .platforms()
     .then(async (platforms) => {
       if (platforms.length === 0) return;
       offer.replaceChildren(

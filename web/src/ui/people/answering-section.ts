@@ -5,8 +5,10 @@ import { ApiError } from "../../../../client/session-api";
 import type { CommandOutcome } from "../../../../client/session-client";
 import type { AnsweringView } from "../../../../src/people/answering-view";
 import type { InboxView, InteractionResolution } from "../../../../src/protocol/index";
+import { approverChatCalls } from "../../approver-chat-api";
 import { forgetApprover, type KeptApprover, keptApprovers } from "../../approver-credentials";
 import { answerFor, answeringTicket } from "../../people-api";
+import { chatLinksPanel } from "../account/chat-links";
 import { h, setText } from "../dom";
 import { InboxCards } from "../inbox/inbox-cards";
 import { approverNotifyControl } from "./approver-notify";
@@ -59,6 +61,11 @@ class AnsweringFor {
       this.status,
       this.alert,
       this.cards.el,
+      // Their own chat accounts, for the cards a rung of a card's ladder sends approvers.
+      chatLinksPanel(approverChatCalls(kept.credential, kept.inviter), {
+        headingId: `answering-chat-${index}`,
+        intro: `Link a chat account of yours: the cards ${kept.inviter}'s escalation sends you arrive there, with buttons, in a direct message.`,
+      }).el,
     );
   }
 
