@@ -136,6 +136,12 @@ describe("what the split Worker build carries", () => {
     expect(inputs()).toContain("node_modules/@slack/web-api/dist/WebClient.js");
   });
 
+  it("traces the Anthropic SDK's calls through the no-op stand-in for OpenTelemetry's API, with none of the API", () => {
+    expect(inputs().filter((path) => path.includes("@opentelemetry/"))).toEqual([]);
+    expect(inputs()).toContain("src/channels/stand-ins/opentelemetry-noop.ts");
+    expect(inputs()).toContain("node_modules/@anthropic-ai/sdk/internal/tracing.mjs");
+  });
+
   it("has one copy of eventemitter3, not a second nested under p-queue", () => {
     expect(inputs().filter((path) => path.includes("eventemitter3/"))).toEqual([
       "node_modules/eventemitter3/index.js",
