@@ -7,7 +7,39 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** True when there is a browser to drive; the suite skips (loudly) otherwise. */
 export const hasChromium = existsSync(CHROMIUM_PATH);
 
+/**
+ * The features playwright-core turns off (its chromiumSwitches.ts), copied: chromium honours only
+ * the last `--disable-features`, so a list of the suite's own must carry these too.
+ * test/build/chromium-args.test.ts fails when an upgrade of playwright-core changes its list.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * Every window chromium opens (one a context in headless mode) preloads its address bar's popups
+ * in renderers of their own: two more renderers a context, which took a fifth of the browser
+ * suite's CPU. No test has an address bar to type in.
+ */
+const SUITE_DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
+
 export const CHROMIUM_ARGS = [
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...SUITE_DISABLED_FEATURES].join(",")}`,
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
