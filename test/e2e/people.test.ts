@@ -2,7 +2,8 @@
 // `Bash(git push:*)` needs two people): the operator invites Bo from the inbox's People, Bo's
 // browser redeems the URL on Accept and keeps a credential of its own, Bo's inbox shows the
 // operator's card and Bo approves it — one approval of two; the operator's approval is the second,
-// and the call is approved. Removing Bo closes Bo's socket and refuses Bo's next answer.
+// and the call is approved. Bo's page offers its own "Notify this device". Removing Bo closes Bo's
+// socket and refuses Bo's next answer.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DevServer, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
@@ -101,6 +102,11 @@ describe.skipIf(!hasChromium)("an invited approver in a second browser", () => {
     await answering.getByText("You answer operator's cards as Bo").waitFor({ timeout: 10_000 });
     const credential = await bo.evaluate(() => localStorage.getItem("parley.answering"));
     expect(credential).not.toContain(server.gatewayToken);
+    // Bo's own "Notify this device" for the operator's cards: off until Bo turns it on (or saying
+    // why this server cannot push), read with Bo's credential, never the operator's.
+    const notify = answering.locator('.notify:not([data-state="loading"])');
+    await notify.waitFor({ timeout: 10_000 });
+    expect(["off", "unavailable"]).toContain(await notify.getAttribute("data-state"));
     // The operator's list shows Bo once it is read again (as after a reload).
     await operator.reload();
     await people.locator("[data-person^='approver:']").getByText("Bo answers").waitFor({ timeout: 10_000 });
