@@ -2,8 +2,10 @@
 // sessions feed through their outboxes. Never the source of truth: answers go to the sessions.
 import type { InboxEmail } from "../email/inbox-email";
 import { loadShellReader } from "../grants/shell-reader";
+import { sendAtOnce } from "../notify/delivery-rows";
 import { APPROVER_HOLDER } from "../notify/subscription-store";
 import type { ApproverDeviceChange, ChatAnswerer, ChatAsk, InboxRpc } from "../objects/contracts/inbox";
+import { isDue } from "../objects/deadline-source";
 import type { EventStreams } from "../objects/event-streams";
 import { type ObjectStores, ParleyObject } from "../objects/parley-object";
 import { ReplayBudget } from "../objects/replay-budget";
@@ -25,7 +27,7 @@ import type { GrantStore } from "./grant-store";
 import type { InboxAgentKeys } from "./inbox-agent-keys";
 import type { InboxChat, InboxChatAccount } from "./inbox-chat";
 import { answerAsAccount } from "./inbox-chat-answers";
-import { chatSenderFor, unlinkApproverAccounts } from "./inbox-chat-senders";
+import { chatSenderFor, liveChatLinks, unlinkApproverAccounts } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import type { InboxLinks } from "./inbox-links";
 import { buildInboxParts } from "./inbox-parts";
@@ -60,6 +62,18 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
+  // Chat messages a step stored are sent once it is done, as pushes are; the alarm keeps the retries.
+  private readonly sendChatSoon = sendAtOnce(
+    async () => {
+      const now = this.clock.now();
+      if (!isDue(this.chat.nextDue(), now)) return;
+      await this.chat.deliverDue(now, {
+        senderFor: (platform) => chatSenderFor(this.env, platform),
+        liveLinks: (linkIds) => liveChatLinks(this.env, linkIds),
+      });
+    },
+    () => this.deadlines.rearm(),
+  );
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -108,7 +122,10 @@ export class InboxObject extends ParleyObject implements InboxRpc {
       return { ...applied, pushes: this.chat.onApplied(applied.events) || pushed || escalated };
     });
     for (const frame of frames) this.broadcast(frame);
-    if (pushes) this.deadlines.rearm();
+    if (pushes) {
+      this.deadlines.rearm();
+      this.sendChatSoon();
+    }
     await this.invited.refresh();
     return { appliedThrough };
   }
@@ -121,6 +138,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
     });
     if (frame) this.broadcast(frame);
     this.deadlines.rearm();
+    this.sendChatSoon();
     await this.invited.refresh();
   }
 

@@ -198,3 +198,26 @@ export class DeliveryRows<Row extends AnyDeliveryRow> {
       }));
   }
 }
+
+/**
+ * A trigger that attempts the rows the current step stored once that step is done (its transaction
+ * committed), without waiting for the alarm: `send` leases what is due, so the alarm, armed in the
+ * same step, only retries what this attempt did not settle; `after` re-arms it. Never throws.
+ */
+export function sendAtOnce(send: () => Promise<unknown>, after: () => void): () => void {
+  // INVARIANT: true while an attempt is queued. Losing it (an eviction) loses nothing: the rows
+  // are stored and due, and the alarm, armed with them, sends them.
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    // A task later, not a microtask: the step's writes and its transaction end first, and a row a
+    // rollback dropped is never read.
+    setTimeout(() => {
+      queued = false;
+      send()
+        .then(after)
+        .catch((error: unknown) => console.error("A delivery sent at once failed", error));
+    }, 0);
+  };
+}
