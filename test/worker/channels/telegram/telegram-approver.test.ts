@@ -4,6 +4,7 @@
 // own — never as Ana — counts as a second person, and answers nothing once Ana removed him.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { NO_LONGER_APPROVER } from "../../../../src/inbox/inbox-chat-answers";
 import type { InboxObject } from "../../../../src/inbox/inbox-object";
 import type { DecisionPage } from "../../../../src/protocol/inbox/decisions";
 import { runInDurableObject } from "../../../helpers/run-in-object";
@@ -233,6 +234,12 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
     await climb(ana, session);
     await sentTo(ana, boUser.id, "sendMessage", 2);
     const card = await lastCard(boUser.id);
+    const people = (await (await ana.api("GET", "/api/people")).json()) as {
+      approvers: { approverId: string }[];
+    };
+    const listed = (await (await bo.api("GET", `/api/people/answering/${ana.email}/chat/links`)).json()) as {
+      links: { linkId: string }[];
+    };
 
     expect((await ana.api("DELETE", `/api/people/${bo.email}`)).status).toBe(200);
     expect((await sendUpdate(pressFrom(boUser, 1, buttonsOf(card).Approve!))).status).toBe(200);
@@ -245,6 +252,25 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
     expect(await lastWords(boUser.id)).toMatch(/not linked/i);
     expect(await linksOf(ana, boUser)).toEqual({ inbox: [], channel: [] });
     expect((await bo.api("GET", `/api/people/answering/${ana.email}/chat/links`)).status).toBe(403);
+
+    // A press the channel object passed on before the link went answers nothing in the inbox either.
+    const [, ref, code] = /(\d+)\.([a-z0-9]+)$/.exec(buttonsOf(card).Approve!) ?? [];
+    const raced = await inboxObject(ana.email).answerAsAccount(
+      {
+        person: ana.email,
+        linkId: listed.links[0]!.linkId,
+        platform: "telegram",
+        accountId: String(boUser.id),
+        name: "Bo",
+        approverId: people.approvers[0]!.approverId,
+      },
+      { type: "press", ref: Number(ref), code: code!, text: null },
+    );
+    expect(raced).toBe(NO_LONGER_APPROVER);
+    const after = await ana.api("GET", `/api/sessions/${session.sessionId}/interactions/${interactionId}`, {
+      token: session.agentToken,
+    });
+    expect(await after.json()).toMatchObject({ status: "pending" });
   });
 
   it("never links an approver's code into the person's identity", async () => {
