@@ -37,6 +37,7 @@ export function chatLinksSection(target: InboxTarget): {
     },
     {
       headingId: "chat-links-heading",
+      heading: "Chat apps",
       intro: "Link a chat account to get every card there, with buttons, in a direct message.",
     },
   );
@@ -44,7 +45,7 @@ export function chatLinksSection(target: InboxTarget): {
 
 export function chatLinksPanel(
   calls: ChatLinkCalls,
-  words: { headingId: string; intro: string },
+  words: { headingId: string; heading: string; intro: string },
 ): {
   el: HTMLElement;
   show(links: InboxChatLink[]): void;
@@ -55,7 +56,7 @@ export function chatLinksPanel(
   const el = h(
     "section",
     { class: "chat-links", "aria-labelledby": words.headingId, hidden: true },
-    h("h2", { id: words.headingId, text: "Chat apps" }),
+    h("h2", { id: words.headingId, text: words.heading }),
     h("p", { text: words.intro }),
     list,
     offer,

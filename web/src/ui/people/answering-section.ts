@@ -64,6 +64,7 @@ class AnsweringFor {
       // Their own chat accounts, for the cards a rung of a card's ladder sends approvers.
       chatLinksPanel(approverChatCalls(kept.credential, kept.inviter), {
         headingId: `answering-chat-${index}`,
+        heading: `Chat apps for ${kept.inviter}'s cards`,
         intro: `Link a chat account of yours: the cards ${kept.inviter}'s escalation sends you arrive there, with buttons, in a direct message.`,
       }).el,
     );
