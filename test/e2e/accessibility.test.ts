@@ -2,7 +2,7 @@
 // session, a session with each kind of card open in turn and then answered, an external agent's
 // approval card with More… open, and a subagent's turn.
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, it, type TestContext } from "vitest";
 import { createSession } from "../../client/session-api";
 import { buildShareUrl } from "../../client/session-link";
 import { expectNoViolations } from "./axe-audit";
@@ -80,6 +80,18 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
   }
 
   /**
+   * As openBoth, for one test alone: its pages close when it finishes, so they do not go on
+   * rendering every later test's updates (the inbox's, each session's) while the file runs.
+   */
+  async function openBothFor({ onTestFinished }: TestContext, url: string, ready: string): Promise<Page[]> {
+    const pages = await openBoth(url, ready);
+    onTestFinished(async () => {
+      await Promise.all(pages.map((page) => page.context().close()));
+    });
+    return pages;
+  }
+
+  /**
    * Audits every device at once (each page has a renderer of its own) and reports every failing one
    * together, in the order of `DEVICES`.
    */
@@ -94,19 +106,20 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     if (failures.length > 0) throw new Error(failures.join("\n\n"));
   }
 
-  it("finds nothing on the inbox, with a card waiting in it and the session list", async () => {
+  it("finds nothing on the inbox, with a card waiting in it and the session list", async (context) => {
     const session = await scriptedSession([askReply("toolu_inbox_audit"), say("Noted.")]);
     await postMessage(session, "Plan the audit");
-    const pages = await openBoth(
+    const pages = await openBothFor(
+      context,
       baseUrl(),
       `.inbox-group[data-session-id="${session.sessionId}"] .question-card`,
     );
     await auditAll(pages, "the inbox");
   });
 
-  it("finds nothing in a new demo session, with its notice and the share panel open", async () => {
+  it("finds nothing in a new demo session, with its notice and the share panel open", async (context) => {
     const created = await createSession(baseUrl(), {}, { gatewayToken: gatewayToken() });
-    const pages = await openBoth(buildShareUrl(baseUrl(), created), ".demo-notice");
+    const pages = await openBothFor(context, buildShareUrl(baseUrl(), created), ".demo-notice");
     for (const page of pages) {
       await page.getByText("Open on another device").click();
       await page.getByRole("button", { name: "Create link" }).waitFor();
@@ -197,7 +210,7 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     });
   });
 
-  it("finds nothing on an external agent's approval card with More… open, nor on the agent's notice", async () => {
+  it("finds nothing on an external agent's approval card with More… open, nor on the agent's notice", async (context) => {
     const session = await externalSession(baseUrl(), `audit-more-${crypto.randomUUID()}`);
     const opened = await fetch(`${baseUrl()}/api/sessions/${session.sessionId}/interactions`, {
       method: "POST",
@@ -209,7 +222,7 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
       }),
     });
     if (opened.status !== 201) throw new Error(`open the card: ${opened.status}`);
-    const pages = await openBoth(session.shareUrl, ".approval-card");
+    const pages = await openBothFor(context, session.shareUrl, ".approval-card");
     for (const page of pages) {
       await page.locator(".agent-notice").waitFor();
       await page.locator(".approval-card summary", { hasText: "More…" }).click();
@@ -219,7 +232,7 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     await auditAll(pages, "an approval card with More… and its grant form open");
   });
 
-  it("finds nothing while the person talks to a subagent", async () => {
+  it("finds nothing while the person talks to a subagent", async (context) => {
     const session = await scriptedSession([
       {
         content: [
@@ -238,7 +251,7 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
       },
       say("Which Python version matters to you?"),
     ]);
-    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+    const pages = await openBothFor(context, session.shareUrl, ".connection[data-state=connected]");
     await typeMessage(pages[0] as Page, "Research async APIs");
     for (const page of pages) {
       await page.getByText("Which Python version matters to you?").waitFor();
@@ -247,11 +260,11 @@ describe.skipIf(!hasChromium)("an accessibility audit on a laptop and a phone", 
     await auditAll(pages, "a conversation with a subagent");
   });
 
-  it("finds nothing when a turn fails, with the error and Retry shown", async () => {
+  it("finds nothing when a turn fails, with the error and Retry shown", async (context) => {
     const session = await scriptedSession([
       { content: [], error: { code: "invalid_request", message: "the model fell over" } },
     ]);
-    const pages = await openBoth(session.shareUrl, ".connection[data-state=connected]");
+    const pages = await openBothFor(context, session.shareUrl, ".connection[data-state=connected]");
     await typeMessage(pages[0] as Page, "please work");
     for (const page of pages) await page.getByRole("button", { name: "Retry" }).waitFor();
     await auditAll(pages, "a failed turn");
