@@ -144,6 +144,13 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
     expect(Object.keys(buttonsOf(card))).toEqual(["Approve", "Deny", "Deny with reason"]);
     expect(Object.keys(buttonsOf(await lastCard(anaUser.id)))).toContain("Allow…");
 
+    // A grant or more time, pressed anyway with data of his own making, is not offered to him.
+    const approve = buttonsOf(card).Approve!;
+    for (const forged of [approve.replace('.a"', '.al"'), approve.replace('.a"', '.x"')]) {
+      await sendUpdate(pressFrom(boUser, 1, forged));
+      expect(await lastWords(boUser.id)).toBe("This card does not offer that choice.");
+    }
+
     expect((await sendUpdate(pressFrom(boUser, 1, buttonsOf(card).Approve!))).status).toBe(200);
     await deliverOutbox(session);
     const page = await decisions(ana, session);
@@ -254,7 +261,8 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
     expect((await bo.api("GET", `/api/people/answering/${ana.email}/chat/links`)).status).toBe(403);
 
     // A press the channel object passed on before the link went answers nothing in the inbox either.
-    const [, ref, code] = /(\d+)\.([a-z0-9]+)$/.exec(buttonsOf(card).Approve!) ?? [];
+    const [, ref, code] = /"(\d+)\.([a-z0-9]+)"/.exec(buttonsOf(card).Approve!) ?? [];
+    expect(code).toBe("a");
     const raced = await inboxObject(ana.email).answerAsAccount(
       {
         person: ana.email,
