@@ -1,4 +1,4 @@
-// HTTP calls of a person's inbox (docs/architecture.md#the-inbox): its view, answering a card or giving it more time,
+// HTTP calls of a person's inbox (docs/inbox.md#the-inbox): its view, answering a card or giving it more time,
 // opening a session, tickets for its stream, inbox links, push, and the person's agent keys. The credential is the gateway
 // token, an inbox link's token, or none (Access signs the browser's requests, or a local deployment).
 import type {

@@ -6,7 +6,7 @@ declare namespace Cloudflare {
   interface Env extends ConfigVars {
     /** Typed by the RPC surface the Worker may call, not the class: see src/objects/contracts/. */
     SESSIONS: DurableObjectNamespace<import("./objects/contracts/session").SessionRpc>;
-    /** One Inbox object per person (docs/architecture.md#the-inbox). */
+    /** One Inbox object per person (docs/inbox.md#the-inbox). */
     INBOXES: DurableObjectNamespace<import("./objects/contracts/inbox").InboxRpc>;
     /** The chat channels' one object: linked accounts and webhooks (src/channels/channel-object.ts). */
     CHANNELS: DurableObjectNamespace<import("./objects/contracts/channel").ChannelRpc>;

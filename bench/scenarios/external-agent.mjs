@@ -1,4 +1,4 @@
-// Scenario 7, the external agent (docs/architecture.md#external-agents): an agent that runs elsewhere opens a card over HTTP
+// Scenario 7, the external agent (docs/external-agents.md#external-agents): an agent that runs elsewhere opens a card over HTTP
 // and it reaches every device; a person answers on one device and the agent's long-poll, or the
 // bridges' typed-client wait, returns. The typed client is the built one (dist/, `npm install`).
 // Baselines: an HTTP request that makes the bare object broadcast to as many devices, and a socket

@@ -1,4 +1,4 @@
-// Interactions an agent that runs elsewhere opens, reads and withdraws (docs/architecture.md#external-agents). They are the
+// Interactions an agent that runs elsewhere opens, reads and withdraws (docs/external-agents.md#external-agents). They are the
 // same rows, prompt events and deadlines as the loop's own cards; only who opens them differs, and
 // no tool result is written for them, since no transcript waits on them.
 

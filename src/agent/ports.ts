@@ -189,7 +189,7 @@ export interface OpenedDeadline {
 }
 
 /**
- * Deadline policies (docs/architecture.md#the-inbox): the host chooses each card's policy as it opens, stores it with
+ * Deadline policies (docs/inbox.md#the-inbox): the host chooses each card's policy as it opens, stores it with
  * the card, and says what its deadline does. Without one, every card times out after its timeout.
  */
 export interface CardDeadlinePolicies {

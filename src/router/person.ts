@@ -1,4 +1,4 @@
-// Who a request acts for (docs/architecture.md#the-inbox): the Cloudflare Access identity when Access
+// Who a request acts for (docs/inbox.md#the-inbox): the Cloudflare Access identity when Access
 // guards the deployment, else the holder of GATEWAY_TOKEN (one operator). On the inbox's own routes
 // an inbox link stands in for the person who minted it. A request with none of those is no one.
 import type { Context } from "hono";

@@ -1,4 +1,4 @@
-// An external session's own storage and commands (docs/architecture.md#external-agents): the agent it was created for, the
+// An external session's own storage and commands (docs/external-agents.md#external-agents): the agent it was created for, the
 // agent's keys for its cards and the link that opened each, its progress run, and the three
 // commands only an agent sends.
 import * as z from "zod";

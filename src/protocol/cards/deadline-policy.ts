@@ -1,4 +1,4 @@
-// Deadline policies (docs/architecture.md#the-inbox): what a card's deadline does, chosen per kind and per tool — a
+// Deadline policies (docs/inbox.md#the-inbox): what a card's deadline does, chosen per kind and per tool — a
 // deployment default in config, overridden per session — and stored with each card as it opens.
 import * as z from "zod";
 import { lazySchema } from "../lazy-schema";

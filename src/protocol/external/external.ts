@@ -1,4 +1,4 @@
-// The external-agent API (docs/architecture.md#external-agents): sessions whose agent runs elsewhere, the interactions such an
+// The external-agent API (docs/external-agents.md#external-agents): sessions whose agent runs elsewhere, the interactions such an
 // agent opens, waits on and withdraws, and the progress it reports. HTTP bodies and socket commands.
 //
 // Beyond the written contract: `open_interaction` also takes an optional `timeoutMs` (the card's

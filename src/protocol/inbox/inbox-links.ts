@@ -1,4 +1,4 @@
-// Inbox links (docs/architecture.md#the-inbox): a person hands their inbox to a device that cannot sign in (a phone
+// Inbox links (docs/inbox.md#the-inbox): a person hands their inbox to a device that cannot sign in (a phone
 // without Cloudflare Access) — `answer` to answer cards, `view` to read — with an optional expiry.
 import * as z from "zod";
 import { LINK_TERMS, LinkId } from "../access/access";

@@ -1,4 +1,4 @@
-// A person's inbox (docs/architecture.md#the-inbox): what sessions report to it through their outbox, and what the
+// A person's inbox (docs/inbox.md#the-inbox): what sessions report to it through their outbox, and what the
 // inbox shows — its sessions, every open card across them, and its own event log for streams.
 import * as z from "zod";
 import { ApprovalCount } from "../cards/approval-count";

@@ -123,7 +123,7 @@ export const InteractionResolution = lazySchema(() =>
 );
 export type InteractionResolution = z.infer<typeof InteractionResolution>;
 
-/** The agent of an external session (docs/architecture.md#external-agents), as its snapshot (and so every `hello`) names it. */
+/** The agent of an external session (docs/external-agents.md#external-agents), as its snapshot (and so every `hello`) names it. */
 export const ExternalAgentView = lazySchema(() =>
   z.object({
     kind: z.literal("external"),

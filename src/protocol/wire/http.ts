@@ -22,7 +22,7 @@ export const CreateSessionBody = lazySchema(() =>
     interactionTimeoutMs: z.number().int().min(100).max(86_400_000).optional(),
     /** Names of configured MCP servers whose tools this session offers (absent: the default ones). */
     mcpServers: z.array(z.string().min(1).max(64)).max(32).optional(),
-    /** A session for an agent that runs elsewhere (docs/architecture.md#external-agents): no model loop runs in it. */
+    /** A session for an agent that runs elsewhere (docs/external-agents.md#external-agents): no model loop runs in it. */
     agent: ExternalAgentSpec.optional(),
     /** What this session's card deadlines do, over the deployment's DEADLINE_POLICIES. */
     deadlinePolicies: DeadlinePolicies.optional(),

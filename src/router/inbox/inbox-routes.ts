@@ -1,4 +1,4 @@
-// Routes of the person's inbox (docs/architecture.md#the-inbox): the view, and its event stream over SSE or a
+// Routes of the person's inbox (docs/inbox.md#the-inbox): the view, and its event stream over SSE or a
 // WebSocket. Who asks was settled by src/router/person.ts; each person reaches only their own.
 import { type Context, Hono } from "hono";
 import * as z from "zod";

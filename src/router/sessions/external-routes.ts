@@ -1,4 +1,4 @@
-// The external API (docs/architecture.md#external-agents) under /api/sessions/:id: an agent opens, reads (with a long-poll
+// The external API (docs/external-agents.md#external-agents) under /api/sessions/:id: an agent opens, reads (with a long-poll
 // wait) and withdraws cards, posts progress, and reads (with the same wait) and acknowledges the
 // person's messages. Each write is the socket command of the same name.
 // `/mcp` serves the same as Claude Code's permission-prompt tool, for agents with no local bridge.

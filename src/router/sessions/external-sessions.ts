@@ -1,4 +1,4 @@
-// Creating a session for an agent that runs elsewhere (docs/architecture.md#external-agents): its id is derived from the
+// Creating a session for an agent that runs elsewhere (docs/external-agents.md#external-agents): its id is derived from the
 // creator, the agent's key and the salt of the key's current incarnation (kept by the creator's
 // Inbox object), so a bridge that restarts finds the same session, and one that was deleted or
 // expired never comes back with its old id, tokens or links.

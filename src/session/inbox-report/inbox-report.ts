@@ -1,4 +1,4 @@
-// What a session tells its creator's inbox (docs/architecture.md#the-inbox): card and status changes become outbox
+// What a session tells its creator's inbox (docs/inbox.md#the-inbox): card and status changes become outbox
 // rows in the event's own transaction; the alarm delivers them (it is a deadline source) as the
 // JSON stored for them, leased while sent and retried on the one delivery schedule, so the session
 // never waits on it.

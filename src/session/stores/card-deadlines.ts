@@ -1,4 +1,4 @@
-// Card deadline policies over SQLite (docs/architecture.md#the-inbox): the policy each card opened with, its maximum,
+// Card deadline policies over SQLite (docs/inbox.md#the-inbox): the policy each card opened with, its maximum,
 // and its next reminder. The card's deadline itself stays on its interaction row.
 import type { CardDeadlinePolicies, OpenedDeadline } from "../../agent/ports";
 import {

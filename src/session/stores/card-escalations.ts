@@ -1,4 +1,4 @@
-// Card escalation ladders over SQLite (docs/architecture.md#the-inbox): for each card opened with a
+// Card escalation ladders over SQLite (docs/inbox.md#the-inbox): for each card opened with a
 // ladder, the rungs that ran (and when), and when the next one is due. The ladder itself is the
 // card's stored deadline policy.
 import * as z from "zod";
