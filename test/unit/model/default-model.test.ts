@@ -2,6 +2,7 @@
 // the guides in docs/), is one the pinned Anthropic SDK sends as it is: the SDK warns, on every
 // request, about a deprecated model.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import guideAcp from "../../../docs/guide-acp.md?raw";
 import guideAgents from "../../../docs/guide-agents.md?raw";
 import guideApi from "../../../docs/guide-api.md?raw";
 import guideBridges from "../../../docs/guide-bridges.md?raw";
@@ -15,7 +16,7 @@ import { createMessagesApiFetch } from "../../helpers/messages-api-fetch";
 import { call, request } from "./assemble-events";
 
 /** The manual: the README and every guide it links to. */
-const manual = [readmeText, guideApi, guideAgents, guideBridges, guidePeople, guideChat].join("\n");
+const manual = [readmeText, guideApi, guideAgents, guideBridges, guideAcp, guidePeople, guideChat].join("\n");
 
 /** What the SDK printed while sending one request for `model`. */
 async function warningsFor(model: string): Promise<string[]> {
