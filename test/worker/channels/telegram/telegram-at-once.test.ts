@@ -35,7 +35,7 @@ async function cardsPosted(chatId: number) {
 describe("a chat message's first attempt", { timeout: 60_000 }, () => {
   it("posts a card to a linked account once the inbox stored it, without the inbox's alarm", async () => {
     const ana = new Person("ana.at-once@example.com");
-    const user = { id: 5901, first_name: "Ana" };
+    const user = { id: 5991, first_name: "Ana" };
     await link(ana, user);
     const now = await moveInboxClock(ana, { by: HOUR });
     await openApproval(ana, "toolu_tg_at_once");
@@ -47,7 +47,7 @@ describe("a chat message's first attempt", { timeout: 60_000 }, () => {
 
   it("leaves a failed post to the alarm, which sends it at the schedule's first retry", async () => {
     const bo = new Person("bo.at-once-retry@example.com");
-    const user = { id: 5902, first_name: "Bo" };
+    const user = { id: 5992, first_name: "Bo" };
     await link(bo, user);
     await failNext("sendMessage", user.id, [500]);
     const now = await moveInboxClock(bo, { by: HOUR });
