@@ -110,8 +110,8 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
   it("is linked as the approver, gets the card only from a rung to approvers, and answers as the approver", async () => {
     const ana = new Person("ana.tg.approver@example.com");
     const bo = new Person("bo.tg.approver@example.com");
-    const anaUser = { id: 7301, first_name: "Ana" };
-    const boUser = { id: 7302, first_name: "Bo" };
+    const anaUser = { id: 7601, first_name: "Ana" };
+    const boUser = { id: 7602, first_name: "Bo" };
     await link(ana, anaUser);
     await invite(ana, bo, "Bo", { scope: "all" });
     await linkAsApprover(ana, bo, boUser);
@@ -172,8 +172,8 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
   it("counts as a second person: alone it leaves a two-person call at 1 of 2, after the person's approval it runs it", async () => {
     const ana = new Person("ana.tg.approver.two@example.com");
     const bo = new Person("bo.tg.approver.two@example.com");
-    const anaUser = { id: 7311, first_name: "Ana" };
-    const boUser = { id: 7312, first_name: "Bo" };
+    const anaUser = { id: 7611, first_name: "Ana" };
+    const boUser = { id: 7612, first_name: "Bo" };
     await link(ana, anaUser);
     await invite(ana, bo, "Bo", { scope: "all" });
     await linkAsApprover(ana, bo, boUser);
@@ -212,8 +212,8 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
     const ana = new Person("ana.tg.approver.scope@example.com");
     const bo = new Person("bo.tg.approver.scope@example.com");
     const cy = new Person("cy.tg.approver.scope@example.com");
-    const boUser = { id: 7321, first_name: "Bo" };
-    const cyUser = { id: 7322, first_name: "Cy" };
+    const boUser = { id: 7621, first_name: "Bo" };
+    const cyUser = { id: 7622, first_name: "Cy" };
     await invite(ana, bo, "Bo", { scope: "all" });
     await invite(ana, cy, "Cy", { scope: "rule", rule: "Bash(git push:*)" });
     await linkAsApprover(ana, bo, boUser);
@@ -234,7 +234,7 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
   it("answers nothing once the approver is removed, and drops their link", async () => {
     const ana = new Person("ana.tg.approver.removed@example.com");
     const bo = new Person("bo.tg.approver.removed@example.com");
-    const boUser = { id: 7331, first_name: "Bo" };
+    const boUser = { id: 7631, first_name: "Bo" };
     await invite(ana, bo, "Bo", { scope: "all" });
     await linkAsApprover(ana, bo, boUser);
     const { session, interactionId } = await cardWithApproverRung(ana, "make release");
@@ -284,7 +284,7 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
   it("never links an approver's code into the person's identity", async () => {
     const ana = new Person("ana.tg.approver.identity@example.com");
     const bo = new Person("bo.tg.approver.identity@example.com");
-    const boUser = { id: 7341, first_name: "Bo" };
+    const boUser = { id: 7641, first_name: "Bo" };
     await invite(ana, bo, "Bo", { scope: "all" });
     await linkAsApprover(ana, bo, boUser);
 
