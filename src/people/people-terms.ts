@@ -1,4 +1,4 @@
-// Invited approvers (docs/guide-people.md#invited-approvers): what a person states when they invite
+// Invited approvers (docs/guide-approvers.md#invited-approvers): what a person states when they invite
 // someone to answer their cards, and how invites and approvers are listed. Zod at the edge, types inferred.
 import * as z from "zod";
 import { parseRule } from "../grants/grant-rule";

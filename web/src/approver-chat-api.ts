@@ -1,4 +1,4 @@
-// HTTP calls of an invited approver's own chat accounts (docs/guide-people.md#invited-approvers):
+// HTTP calls of an invited approver's own chat accounts (docs/guide-approvers.md#invited-approvers):
 // link codes, the linked accounts and unlinking, on their answering side for one inviter, with the
 // approver's credential (or Access identity) — never the person's.
 import { call } from "../../client/session-api";

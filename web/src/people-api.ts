@@ -1,4 +1,4 @@
-// HTTP calls of invited approvers (docs/guide-people.md#invited-approvers): the person's invites,
+// HTTP calls of invited approvers (docs/guide-approvers.md#invited-approvers): the person's invites,
 // list and removal; redeeming an invite; and an approver's view of, and answers to, an inviter's cards.
 import { call } from "../../client/session-api";
 import type { AnsweringView } from "../../src/people/answering-view";

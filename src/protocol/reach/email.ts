@@ -1,4 +1,4 @@
-// A person's email addresses (docs/guide-people.md#escalation-and-email): the bodies of
+// A person's email addresses (docs/guide-approvers.md#escalation-and-email): the bodies of
 // `/api/people/me/emails`, and what the person's inbox answers about them.
 import * as z from "zod";
 import { lazySchema } from "../lazy-schema";

@@ -1,4 +1,4 @@
-// Email (docs/guide-people.md#escalation-and-email): `/api/people/me/emails`, where a person adds
+// Email (docs/guide-approvers.md#escalation-and-email): `/api/people/me/emails`, where a person adds
 // an address (a code is sent there), verifies it with that code, lists and removes addresses; and
 // `/api/email/cards/<token>`, the link in a card's email. A GET of the link only shows the card,
 // since mail scanners open links; Approve or Deny is a POST, and the token answers once, as the

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import guideAcp from "../../../docs/guide-acp.md?raw";
 import guideAgents from "../../../docs/guide-agents.md?raw";
 import guideApi from "../../../docs/guide-api.md?raw";
+import guideApprovers from "../../../docs/guide-approvers.md?raw";
 import guideBridges from "../../../docs/guide-bridges.md?raw";
 import guideChat from "../../../docs/guide-chat.md?raw";
 import guidePeople from "../../../docs/guide-people.md?raw";
@@ -16,7 +17,7 @@ import { createMessagesApiFetch } from "../../helpers/messages-api-fetch";
 import { call, request } from "./assemble-events";
 
 /** The manual: the README and every guide it links to. */
-const manual = [readmeText, guideApi, guideAgents, guideBridges, guideAcp, guidePeople, guideChat].join("\n");
+const manual = [readmeText, guideApi, guideAgents, guideBridges, guideAcp, guidePeople, guideApprovers, guideChat].join("\n");
 
 /** What the SDK printed while sending one request for `model`. */
 async function warningsFor(model: string): Promise<string[]> {
