@@ -8,6 +8,7 @@ import guideApi from "../../../docs/guide-api.md?raw";
 import guideApprovers from "../../../docs/guide-approvers.md?raw";
 import guideBridges from "../../../docs/guide-bridges.md?raw";
 import guideChat from "../../../docs/guide-chat.md?raw";
+import guideChatApprovers from "../../../docs/guide-chat-approvers.md?raw";
 import guidePeople from "../../../docs/guide-people.md?raw";
 import readmeText from "../../../README.md?raw";
 import { DEFAULT_MODEL } from "../../../src/config";
@@ -17,7 +18,17 @@ import { createMessagesApiFetch } from "../../helpers/messages-api-fetch";
 import { call, request } from "./assemble-events";
 
 /** The manual: the README and every guide it links to. */
-const manual = [readmeText, guideApi, guideAgents, guideBridges, guideAcp, guidePeople, guideApprovers, guideChat].join("\n");
+const manual = [
+  readmeText,
+  guideApi,
+  guideAgents,
+  guideBridges,
+  guideAcp,
+  guidePeople,
+  guideApprovers,
+  guideChat,
+  guideChatApprovers,
+].join("\n");
 
 /** What the SDK printed while sending one request for `model`. */
 async function warningsFor(model: string): Promise<string[]> {
