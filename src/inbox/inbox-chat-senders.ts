@@ -4,6 +4,7 @@
 import type { ChatSender } from "../channels/chat-sender";
 import { configFor } from "../config";
 import type { ChatPlatform } from "../protocol/reach/channels";
+import type { ChatSendingPorts } from "./inbox-chat-sending";
 
 // INVARIANT: one sender per env object and platform, rebuilt by a new instance from the same config.
 const senders = new WeakMap<object, Map<ChatPlatform, ChatSender>>();
@@ -31,6 +32,12 @@ async function loadSender(env: Env, platform: ChatPlatform): Promise<ChatSender 
       return discord && (await import("../channels/discord/discord-adapter")).discordSender(discord);
   }
 }
+
+/** What sending chat rows needs of the Worker, for the alarm and for sending at once alike. */
+export const chatSendingPorts = (env: Env): ChatSendingPorts => ({
+  senderFor: (platform) => chatSenderFor(env, platform),
+  liveLinks: (linkIds) => liveChatLinks(env, linkIds),
+});
 
 /** Which of `linkIds` are an account's link now, as the channel object (who each account is) says. */
 export async function liveChatLinks(env: Env, linkIds: string[]): Promise<string[]> {

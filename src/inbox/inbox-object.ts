@@ -27,7 +27,7 @@ import type { GrantStore } from "./grant-store";
 import type { InboxAgentKeys } from "./inbox-agent-keys";
 import type { InboxChat, InboxChatAccount } from "./inbox-chat";
 import { answerAsAccount } from "./inbox-chat-answers";
-import { chatSenderFor, liveChatLinks, unlinkApproverAccounts } from "./inbox-chat-senders";
+import { chatSenderFor, chatSendingPorts, unlinkApproverAccounts } from "./inbox-chat-senders";
 import { inboxConnectionRefusal } from "./inbox-connection-caps";
 import type { InboxLinks } from "./inbox-links";
 import { buildInboxParts } from "./inbox-parts";
@@ -67,10 +67,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
     async () => {
       const now = this.clock.now();
       if (!isDue(this.chat.nextDue(), now)) return;
-      await this.chat.deliverDue(now, {
-        senderFor: (platform) => chatSenderFor(this.env, platform),
-        liveLinks: (linkIds) => liveChatLinks(this.env, linkIds),
-      });
+      await this.chat.deliverDue(now, chatSendingPorts(this.env));
     },
     () => this.deadlines.rearm(),
   );
@@ -322,17 +319,13 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   /** Revokes a link and ends its streams and sockets at once; null when there is no such link. */
   async revokeLink(linkId: string): Promise<InboxLinkView | null> {
     const link = this.links.revoke(linkId);
-    if (link) this.push.forgetLink(linkId);
-    if (link) this.closeConnections(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
+    if (!link) return null;
+    this.push.forgetLink(linkId);
+    this.closeConnections(linkId, SOCKET_CLOSE.revoked, "This inbox link was revoked");
     return link;
   }
 
-  async addAgentKey(key: {
-    keyId: string;
-    label: string;
-    hash: string;
-    expiresAt: number | null;
-  }): Promise<AgentKeyView | null> {
+  async addAgentKey(key: Parameters<InboxAgentKeys["add"]>[0]): Promise<AgentKeyView | null> {
     return this.agentKeys.add(key);
   }
 

@@ -11,7 +11,7 @@ import { DecisionStore } from "./decision-store";
 import { GrantStore } from "./grant-store";
 import { InboxAgentKeys } from "./inbox-agent-keys";
 import { InboxChat } from "./inbox-chat";
-import { chatSenderFor, liveChatLinks } from "./inbox-chat-senders";
+import { chatSendingPorts } from "./inbox-chat-senders";
 import { inboxDeadlineSources } from "./inbox-deadline-sources";
 import { InboxLinks } from "./inbox-links";
 import { InboxPeople } from "./inbox-people";
@@ -62,10 +62,7 @@ export function buildInboxParts(
       push,
       chat,
       links,
-      chatPorts: {
-        senderFor: (platform) => chatSenderFor(env, platform),
-        liveLinks: (linkIds) => liveChatLinks(env, linkIds),
-      },
+      chatPorts: chatSendingPorts(env),
       closeExpired,
     }),
     emails.outbox,

@@ -1,6 +1,5 @@
 // The browser's view of one session as a pure reducer: hello snapshots and numbered events in, a
 // transcript view model out. No DOM and no clock reads, so it is unit-tested like any function.
-
 import { namesSomeone } from "../../src/protocol/access/people";
 import type { ApprovalCount } from "../../src/protocol/cards/approval-count";
 import type { DeltaFrame, HelloFrame, InteractionResolution, SessionEvent } from "../../src/protocol/index";
@@ -278,9 +277,9 @@ function applyEvent(draft: ViewDraft, event: SessionEvent): void {
 }
 
 function applyDelta(draft: ViewDraft, frame: DeltaFrame): void {
-  if (frame.toolCallId) {
+  if (frame.toolCallId)
     mergeArgs(draft, draft.tool(frame.toolCallId, "", draft.speaker(frame)), frame.offset, frame.text);
-  } else mergeBlockText(draft, frame);
+  else mergeBlockText(draft, frame);
 }
 
 /** Where a piece of streamed text goes, and who speaks it (a live frame or a stored event). */
