@@ -121,7 +121,8 @@ function actorOf(chat: InboxChat, account: ChatAnswerer): InboxActor | null {
     const approver = chat.people.live(approverId);
     if (!approver) return null;
     const name = `${approver.name} · ${PLATFORM_NAMES[account.platform]}`;
-    return { kind: "approver", person: account.person, approverId, personId: approver.personId, name };
+    const { personId } = approver;
+    return { kind: "approver", person: account.person, approverId, personId, name, device: "chat" };
   }
   return {
     kind: "chat",

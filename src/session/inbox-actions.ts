@@ -61,7 +61,7 @@ export function inboxActorDevice(actor: InboxActor): string {
 export function inboxActorDecider(actor: InboxActor): Decider {
   if (actor.kind === "approver") {
     const { name, personId } = actor;
-    return { kind: "person", label: name, id: personId, device: "page", personId };
+    return { kind: "person", label: name, id: personId, device: actor.device ?? "page", personId };
   }
   // Every other inbox actor is its person's: the person, their linked account, a link they minted.
   const personId = actor.person;

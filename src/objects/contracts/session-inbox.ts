@@ -23,7 +23,15 @@ export type InboxActor =
    * Someone `person` invited to answer their cards: a person of their own (`personId`), who answers
    * one card at a time and counts as a second person (src/people, docs/guide-people.md).
    */
-  | { kind: "approver"; person: string; approverId: string; personId: string; name: string };
+  | {
+      kind: "approver";
+      person: string;
+      approverId: string;
+      personId: string;
+      name: string;
+      /** A chat account the approver linked; otherwise their page or an email's link or reply. */
+      device?: "chat";
+    };
 
 /**
  * What the inbox asks: a card command, a notification's answer (its token checked by the Worker,

@@ -158,7 +158,7 @@ describe("an approver's own Telegram account", { timeout: 60_000 }, () => {
       expect.objectContaining({
         interactionId,
         outcome: "approved",
-        decidedBy: expect.objectContaining({ personId: bo.email, label: "Bo · Telegram" }),
+        decidedBy: expect.objectContaining({ personId: bo.email, label: "Bo · Telegram", device: "chat" }),
       }),
     ]);
     // Both messages take the receipt and lose their buttons.
