@@ -231,7 +231,9 @@ describe.skipIf(!hasChromium)("the inbox on a phone", () => {
     }
     await screenshot(phone, "approval-card-phone");
 
-    // "More…" opens from the keyboard too, and holds everything beyond the decision.
+    // "More…" opens from the keyboard too, and holds everything beyond the decision. A key in a
+    // card's first second is swallowed (card-keys.ts), so the card's keys must count first.
+    await piped.and(phone.locator("[data-keys-ready]")).waitFor();
     await piped.locator("summary", { hasText: "More…" }).focus();
     await phone.keyboard.press("Enter");
     expect(await visibleButtons(piped)).toEqual([
