@@ -4,30 +4,17 @@
 // unlinked only by that approver — never among the inviter's own accounts.
 import { Hono } from "hono";
 import { channelStub } from "../../channels/channel-object";
-import { ChatPlatform, LinkCodeBody, type LinkCodeResponse } from "../../protocol/reach/channels";
-import { PLATFORM_NAMES } from "../../protocol/reach/platform-names";
+import { ChatPlatform } from "../../protocol/reach/channels";
 import type { AppEnv } from "../app-env";
 import { HttpError } from "../http-error";
-import { readJsonBody } from "../read-json-body";
+import { mintLinkCode } from "../reach/channel-routes";
 import { admit, inviterOf } from "./answering-routes";
 
 export const answeringChatRoutes = new Hono<AppEnv>();
 
 answeringChatRoutes.post("/:inviter/chat/link-codes", async (c) => {
   const { actor } = await admit(c, inviterOf(c));
-  const { platform } = await readJsonBody(c, LinkCodeBody);
-  const config = c.get("config").channels[platform];
-  if (!config)
-    throw new HttpError("not_found", `${PLATFORM_NAMES[platform]} is not configured on this server`);
-  const minted = await channelStub(c.env).mintLinkCode(actor.person, platform, actor.approverId);
-  if (!minted) throw new HttpError("rate_limited", "Too many unused link codes; use one or wait 10 minutes");
-  const body: LinkCodeResponse = {
-    ...minted,
-    ...("botUserName" in config && config.botUserName
-      ? { deepLink: `https://t.me/${config.botUserName}?start=${minted.code}` }
-      : {}),
-  };
-  return c.json(body, 201);
+  return mintLinkCode(c, actor.person, actor.approverId);
 });
 
 // With the platforms that are on, which `GET /api/channels` tells only the person's own credentials.

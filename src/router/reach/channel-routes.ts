@@ -1,5 +1,6 @@
 // Chat channels over HTTP: the person's link codes and linked accounts (`/api/channels/link-codes`,
 // `/api/channels/links`), and each platform's webhook, which answers 404 while the platform is off.
+import type { Context } from "hono";
 import { Hono } from "hono";
 import { channelStub } from "../../channels/channel-object";
 import { ChatPlatform, LinkCodeBody, type LinkCodeResponse } from "../../protocol/reach/channels";
@@ -12,20 +13,16 @@ import { seeAllRoute } from "./see-all-route";
 
 export const channelRoutes = new Hono<AppEnv>();
 
-// Which platforms are on, so the inbox page offers only those.
-channelRoutes.get("/", (c) => {
-  const on = c.get("config").channels;
-  return c.json({ platforms: ChatPlatform.options.filter((platform) => on[platform] !== null) });
-});
-
-channelRoutes.post("/link-codes", async (c) => {
-  requireInPerson(c, "link chat accounts");
-  const person = personOf(c);
+/**
+ * Mints a one-time link code for `person`'s account on the platform the body names (an approver's
+ * when `approverId` is given), with Telegram's deep link where the bot has a name.
+ */
+export async function mintLinkCode(c: Context<AppEnv>, person: string, approverId?: string) {
   const { platform } = await readJsonBody(c, LinkCodeBody);
   const config = c.get("config").channels[platform];
   if (!config)
     throw new HttpError("not_found", `${PLATFORM_NAMES[platform]} is not configured on this server`);
-  const minted = await channelStub(c.env).mintLinkCode(person, platform);
+  const minted = await channelStub(c.env).mintLinkCode(person, platform, approverId);
   if (!minted) throw new HttpError("rate_limited", "Too many unused link codes; use one or wait 10 minutes");
   const body: LinkCodeResponse = {
     ...minted,
@@ -34,6 +31,17 @@ channelRoutes.post("/link-codes", async (c) => {
       : {}),
   };
   return c.json(body, 201);
+}
+
+// Which platforms are on, so the inbox page offers only those.
+channelRoutes.get("/", (c) => {
+  const on = c.get("config").channels;
+  return c.json({ platforms: ChatPlatform.options.filter((platform) => on[platform] !== null) });
+});
+
+channelRoutes.post("/link-codes", async (c) => {
+  requireInPerson(c, "link chat accounts");
+  return mintLinkCode(c, personOf(c));
 });
 
 channelRoutes.get("/links", async (c) => {
