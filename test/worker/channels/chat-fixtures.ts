@@ -1,6 +1,8 @@
 // What every platform's channel tests share: a card waiting in a person's inbox, and the one
 // channel object behind every platform's webhooks.
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { DeliveryView } from "../../../src/protocol";
 import { textReply, toolReply } from "../../helpers/session-harness";
 import { deliverOutbox, type Person } from "../inbox/inbox-fixtures";
 
@@ -26,4 +28,23 @@ export async function openApproval(person: Person, id: string) {
 /** The channel object (every platform's webhooks go to it). */
 export function channelObject() {
   return env.CHANNELS.get(env.CHANNELS.idFromName("channels"));
+}
+
+/** `person`'s chat delivery on `channel`, as their delivery log shows it. */
+export async function chatDelivery(person: Person, channel: string): Promise<DeliveryView | undefined> {
+  const response = await person.api("GET", "/api/inbox/deliveries");
+  const { deliveries } = (await response.json()) as { deliveries: DeliveryView[] };
+  return deliveries.find((row) => row.channel === channel);
+}
+
+/**
+ * Waits until `person`'s chat delivery on `channel` has a failed first attempt settled for a retry.
+ * A row whose first attempt is still in flight is also pending at one attempt (until its lease ends),
+ * so the attempt's recorded error is what tells the two apart.
+ */
+export async function firstAttemptFailed(person: Person, channel: string): Promise<DeliveryView | undefined> {
+  await expect
+    .poll(() => chatDelivery(person, channel))
+    .toMatchObject({ status: "pending", attempts: 1, lastError: expect.any(String) });
+  return chatDelivery(person, channel);
 }

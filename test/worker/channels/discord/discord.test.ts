@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { ORIGIN } from "../../../helpers/session-harness";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { openApproval } from "../chat-fixtures";
+import { chatDelivery, firstAttemptFailed, openApproval } from "../chat-fixtures";
 import {
   answerOf,
   buttonsOf,
@@ -178,8 +178,7 @@ describe("discord", { timeout: 60_000 }, () => {
     await failNext(dmOf(user), [500]);
     await openApproval(cy, "toolu_dc_retry");
     await runDurableObjectAlarm(inboxObject(cy.email));
-    const row = await discordRow(cy);
-    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    const row = await firstAttemptFailed(cy, "discord");
     expect(row?.nextAt).toBeGreaterThan(Date.now());
     await dueNow(cy);
     await runDurableObjectAlarm(inboxObject(cy.email));
@@ -194,7 +193,7 @@ describe("discord", { timeout: 60_000 }, () => {
     await failNext(dmOf(user), [502], true);
     await openApproval(dee, "toolu_dc_lost");
     await runDurableObjectAlarm(inboxObject(dee.email));
-    expect(await discordRow(dee)).toMatchObject({ status: "pending", attempts: 1 });
+    await firstAttemptFailed(dee, "discord");
     await dueNow(dee);
     await runDurableObjectAlarm(inboxObject(dee.email));
     expect(await discordRow(dee)).toMatchObject({ status: "delivered", attempts: 2 });
@@ -227,11 +226,8 @@ describe("discord", { timeout: 60_000 }, () => {
   });
 });
 
-async function discordRow(person: Person) {
-  const log = (await (await person.api("GET", "/api/inbox/deliveries")).json()) as {
-    deliveries: { channel: string; status: string; attempts: number; nextAt: number | null }[];
-  };
-  return log.deliveries.find((d) => d.channel === "discord");
+function discordRow(person: Person) {
+  return chatDelivery(person, "discord");
 }
 
 /** The retry's time comes: the row is moved to it, no waiting. */

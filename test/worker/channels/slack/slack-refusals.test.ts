@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { dmOf, slackSignature } from "../../../helpers/slack-api";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { openApproval } from "../chat-fixtures";
+import { chatDelivery, firstAttemptFailed, openApproval } from "../chat-fixtures";
 import {
   agentAsks,
   buttonsOf,
@@ -92,21 +92,14 @@ describe("slack refusals and receipts", { timeout: 60_000 }, () => {
     await failNext("chat.postMessage", dmOf(user.id), [500]);
     await openApproval(fay, "toolu_slack_retry");
     await runDurableObjectAlarm(inboxObject(fay.email));
-    type Log = { deliveries: { channel: string; status: string; attempts: number; nextAt: number | null }[] };
-    const log = (await (await fay.api("GET", "/api/inbox/deliveries")).json()) as Log;
-    const row = log.deliveries.find((d) => d.channel === "slack");
-    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    const row = await firstAttemptFailed(fay, "slack");
     expect(row?.nextAt).toBeGreaterThan(Date.now());
     // The retry's time comes (the row is moved to it, no waiting), and the alarm sends it.
     await runInDurableObject(inboxObject(fay.email), (_, state) => {
       state.storage.sql.exec(`UPDATE chat_deliveries SET next_at = 0 WHERE status = 'pending'`);
     });
     await runDurableObjectAlarm(inboxObject(fay.email));
-    const again = (await (await fay.api("GET", "/api/inbox/deliveries")).json()) as Log;
-    expect(again.deliveries.find((d) => d.channel === "slack")).toMatchObject({
-      status: "delivered",
-      attempts: 2,
-    });
+    expect(await chatDelivery(fay, "slack")).toMatchObject({ status: "delivered", attempts: 2 });
     const posts = await callsTo(dmOf(user.id), "chat.postMessage");
     expect(posts.map((call) => call.status)).toEqual([500, 200]);
     expect(await cardsTo(dmOf(user.id))).toHaveLength(1);

@@ -4,10 +4,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { InboxObject } from "../../../../src/inbox/inbox-object";
-import type { DeliveryView } from "../../../../src/protocol";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { openApproval } from "../chat-fixtures";
+import { chatDelivery, firstAttemptFailed, openApproval } from "../chat-fixtures";
 import { callsTo, failNext, link } from "./telegram-fixtures";
 
 const HOUR = 3_600_000;
@@ -21,10 +20,8 @@ async function moveInboxClock(person: Person, to: { by: number } | { at: number 
   });
 }
 
-async function chatRow(person: Person): Promise<DeliveryView | undefined> {
-  const response = await person.api("GET", "/api/inbox/deliveries");
-  const { deliveries } = (await response.json()) as { deliveries: DeliveryView[] };
-  return deliveries.find((row) => row.channel === "telegram");
+function chatRow(person: Person) {
+  return chatDelivery(person, "telegram");
 }
 
 async function cardsPosted(chatId: number) {
@@ -52,8 +49,7 @@ describe("a chat message's first attempt", { timeout: 60_000 }, () => {
     await failNext("sendMessage", user.id, [500]);
     const now = await moveInboxClock(bo, { by: HOUR });
     await openApproval(bo, "toolu_tg_at_once_retry");
-    await expect.poll(() => chatRow(bo)).toMatchObject({ status: "pending", attempts: 1 });
-    const row = await chatRow(bo);
+    const row = await firstAttemptFailed(bo, "telegram");
     expect(row?.nextAt).toBeGreaterThanOrEqual(now + 5_000);
     expect(row?.nextAt).toBeLessThan(now + 30_000);
     expect(await cardsPosted(user.id)).toEqual([expect.objectContaining({ status: 500 })]);

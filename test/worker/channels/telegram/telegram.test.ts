@@ -5,7 +5,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { runInDurableObject } from "../../../helpers/run-in-object";
 import { deliverOutbox, inboxObject, Person } from "../../inbox/inbox-fixtures";
-import { openApproval } from "../chat-fixtures";
+import { chatDelivery, firstAttemptFailed, openApproval } from "../chat-fixtures";
 import {
   buttonsOf,
   callsTo,
@@ -109,22 +109,14 @@ describe("telegram", { timeout: 60_000 }, () => {
     await failNext("sendMessage", user.id, [500]);
     await openApproval(cy, "toolu_tg_retry");
     await runDurableObjectAlarm(inboxObject(cy.email));
-    const log = (await (await cy.api("GET", "/api/inbox/deliveries")).json()) as {
-      deliveries: { channel: string; status: string; attempts: number; nextAt: number | null }[];
-    };
-    const row = log.deliveries.find((d) => d.channel === "telegram");
-    expect(row).toMatchObject({ status: "pending", attempts: 1 });
+    const row = await firstAttemptFailed(cy, "telegram");
     expect(row?.nextAt).toBeGreaterThan(Date.now());
     // The retry's time comes (the row is moved to it, no waiting), and the alarm sends it.
     await runInDurableObject(inboxObject(cy.email), (_, state) => {
       state.storage.sql.exec(`UPDATE chat_deliveries SET next_at = 0 WHERE status = 'pending'`);
     });
     await runDurableObjectAlarm(inboxObject(cy.email));
-    const again = (await (await cy.api("GET", "/api/inbox/deliveries")).json()) as typeof log;
-    expect(again.deliveries.find((d) => d.channel === "telegram")).toMatchObject({
-      status: "delivered",
-      attempts: 2,
-    });
+    expect(await chatDelivery(cy, "telegram")).toMatchObject({ status: "delivered", attempts: 2 });
     const cards = (await callsTo(user.id, "sendMessage")).filter(
       (call) => call.body.reply_markup && call.status === 200,
     );
