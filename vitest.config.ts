@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 import { ACCESS_BINDINGS } from "./test/helpers/access-bindings.ts";
 import { accessJwks } from "./test/helpers/access-jwks.ts";
 import { discordApi, discordBindings } from "./test/helpers/discord-api.ts";
+import { EMAIL_BINDING, emailBindingWorker } from "./test/helpers/email-recorder.ts";
 import { MODEL_API_BINDINGS } from "./test/helpers/model-api-bindings.ts";
 import { NOTIFY_BINDINGS } from "./test/helpers/notify-bindings.ts";
 import { ONE_PERSON_GATEWAY_TOKEN } from "./test/helpers/one-person-bindings.ts";
@@ -247,7 +248,7 @@ export default defineConfig({
                 VAPID_SUBJECT: NOTIFY_BINDINGS.VAPID_SUBJECT,
                 PUSH_SERVICE_DOMAINS: NOTIFY_BINDINGS.PUSH_SERVICE_DOMAINS,
                 INBOX_DISABLED: "false",
-                // Email through the simulated send_email binding (wrangler.toml): nothing leaves.
+                // Email through a recorded send_email binding (email-recorder.ts): nothing leaves.
                 EMAIL_FROM: "parley@parley.test",
                 // Pushes, a production MCP server and one deploy host need a second person.
                 APPROVAL_POLICIES: JSON.stringify([
@@ -260,6 +261,8 @@ export default defineConfig({
                 /^(push-.*\.parley\.test|outbound\.control)$/.test(new URL(request.url).hostname)
                   ? outboundRecorder(request)
                   : accessJwks(request),
+              ...EMAIL_BINDING,
+              workers: [emailBindingWorker(outboundRecorder)],
             },
           }),
         ],

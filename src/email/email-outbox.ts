@@ -1,6 +1,7 @@
 // Emails an Inbox object sends, as delivery rows of the one shape (src/notify/delivery-rows.ts): a
-// row is stored first, then the one alarm sends it through the `EMAIL` binding (a deadline source),
-// leased while it is sent and retried on the one schedule. A card's link is signed as it is sent
+// row is stored first, then sent through the `EMAIL` binding as soon as the step that stored it is
+// done (the inbox's `sendAtOnce` trigger calls `fire`), leased while it is sent; the one alarm (this
+// is a deadline source) only retries, on the one schedule. A card's link is signed as it is sent
 // (signing is asynchronous; storing is not); once settled the text and the card are dropped.
 import * as z from "zod";
 import { type AnyDeliveryRow, DeliveryRows } from "../notify/delivery-rows";
@@ -9,9 +10,9 @@ import type { EmailDeliveryView } from "../protocol/reach/email";
 import type { DeliveryView } from "../protocol/reach/notify";
 import type { SqlCounter } from "../storage/sql-counter";
 
-/** Emails one alarm sends at most; it comes straight back for the rest. */
+/** Emails one attempt sends at most; the alarm comes straight back for the rest. */
 const BATCH = 20;
-/** How long an email taken for sending is held before another alarm may take it again. */
+/** How long an email taken for sending is held before another attempt may take it again. */
 const LEASE_MS = 60_000;
 
 /** Why an email is sent. */
@@ -71,7 +72,7 @@ export class EmailOutbox implements DeadlineSource {
     });
   }
 
-  /** Stores an email for the alarm to send now; `link`, the card its link opens. */
+  /** Stores an email, due now, sent once the step is done; `link`, the card its link opens. */
   enqueue(email: OutgoingEmail, purpose: EmailPurpose, link: CardLinkClaims | null = null): void {
     const now = this.now();
     this.sql.run(
@@ -98,7 +99,7 @@ export class EmailOutbox implements DeadlineSource {
   /** Sends what is due; a failure is retried on the one schedule, never thrown. */
   async fire(now: number): Promise<undefined> {
     if (!isDue(this.rows.earliestDue(), now)) return;
-    // Leased before sending: an alarm that fires again meanwhile does not send them twice.
+    // Leased before sending: the alarm, or a step's attempt, coming meanwhile does not send them twice.
     const due = this.rows.lease(now, now + LEASE_MS, BATCH);
     const port = this.port();
     await Promise.all(

@@ -1,6 +1,6 @@
-// The email part of a person's Inbox object: their verified addresses, the emails it sends on its
-// one alarm (codes, escalations), and what a rung of a card's ladder sends. One RPC door (`run`)
-// for the routes, so the Inbox object only forwards.
+// The email part of a person's Inbox object: their verified addresses, the emails it sends (codes,
+// escalations: at once after the step that stored them, retried on its one alarm), and what a rung
+// of a card's ladder sends. One RPC door (`run`) for the routes, so the Inbox object only forwards.
 import type { Config } from "../config";
 import { loadShellReader } from "../grants/shell-reader";
 import type { SqlDeliveryStore } from "../notify/delivery-store";

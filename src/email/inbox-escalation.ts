@@ -3,7 +3,8 @@
 // email to each address they verified; to "approvers", a push to each device an approver whose
 // scope covers the card subscribed from their answering page, and an email to each such approver
 // with an address, its link and reply answering as that approver.
-// Every one is a stored row first, sent by the inbox's one alarm.
+// Every one is a stored row first; the inbox sends its emails once the step is done, and its alarm
+// sends these pushes and retries what failed.
 
 import { loadedParser } from "../grants/shell-reader";
 import { reminderNotice } from "../notify/card-notice";

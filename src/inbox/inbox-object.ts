@@ -54,7 +54,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   // Not readonly: a test may swap in a smaller budget to spend it quickly.
   private replayBudget = new ReplayBudget(() => this.clock.now());
   private readonly push: InboxPush;
-  /** Verified addresses and the emails the alarm sends (src/email/inbox-email.ts). */
+  /** Verified addresses and the emails it sends (src/email/inbox-email.ts). */
   private readonly emails: InboxEmail;
   private readonly chat: InboxChat;
   /** The counted SQL, and the one alarm at the earliest of the inbox's deadline sources (inbox-deadline-sources.ts). */
@@ -62,12 +62,12 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
-  // Chat messages a step stored are sent once it is done, as pushes are; the alarm keeps the retries.
-  private readonly sendChatSoon = sendAtOnce(
+  // Chat messages and emails a step stored are sent once it is done; the alarm keeps the retries.
+  private readonly sendSoon = sendAtOnce(
     async () => {
       const now = this.clock.now();
-      if (!isDue(this.chat.nextDue(), now)) return;
-      await this.chat.deliverDue(now, chatSendingPorts(this.env));
+      const chat = isDue(this.chat.nextDue(), now) && this.chat.deliverDue(now, chatSendingPorts(this.env));
+      await Promise.all([chat, this.emails.outbox.fire(now)]);
     },
     () => this.deadlines.rearm(),
   );
@@ -121,7 +121,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
     for (const frame of frames) this.broadcast(frame);
     if (pushes) {
       this.deadlines.rearm();
-      this.sendChatSoon();
+      this.sendSoon();
     }
     await this.invited.refresh();
     return { appliedThrough };
@@ -135,7 +135,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
     });
     if (frame) this.broadcast(frame);
     this.deadlines.rearm();
-    this.sendChatSoon();
+    this.sendSoon();
     await this.invited.refresh();
   }
 
@@ -150,6 +150,7 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   async emailAddresses(action: EmailAction): Promise<EmailOutcome> {
     const outcome = await this.emails.run(action);
     this.deadlines.rearm();
+    this.sendSoon();
     return outcome;
   }
 

@@ -1,16 +1,18 @@
 // Card emails in the Workers runtime: a person's verified address, a card whose ladder emails at its
-// first rung, the email the inbox stored for an address (with the card its link and reply answer),
-// its link as sent, and a reply handed to the Worker's own Email Routing handler as raw MIME.
+// first rung, the card email an address was sent (its link, its Reply-To and who they answer as, as
+// the binding was handed them), and a reply handed to the Worker's own Email Routing handler as raw MIME.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import { writeCardLink } from "../../../src/email/card-link";
-import { CardLinkClaims } from "../../../src/email/email-outbox";
+import { CARD_LINK_PATH } from "../../../src/email/card-link";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
 import worker from "../../../src/index";
+import { checkPushAnswerToken } from "../../../src/tokens/push-answer-token";
+import type { SentEmail } from "../../helpers/email-recorder";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, inboxObject, type Person } from "../inbox/inbox-fixtures";
+import { emailsTo, nextEmailTo } from "./sent-emails";
 
 export type OutboxRow = {
   address: string;
@@ -21,7 +23,7 @@ export type OutboxRow = {
 };
 export type External = { sessionId: string; agentToken: string; token: string };
 
-/** The emails `person`'s inbox stored, oldest first. */
+/** The emails `person`'s inbox stored, oldest first (a sent one keeps neither text nor link). */
 export async function outbox(person: Person): Promise<OutboxRow[]> {
   return runInDurableObject<InboxObject, OutboxRow[]>(inboxObject(person.email), (_, state) =>
     state.storage.sql
@@ -32,8 +34,9 @@ export async function outbox(person: Person): Promise<OutboxRow[]> {
 
 /** Adds `address` for `person` and verifies it with the code the inbox emailed there. */
 export async function verifiedAddress(person: Person, address: string): Promise<void> {
+  const before = (await emailsTo(address)).length;
   await person.api("POST", "/api/people/me/emails", { body: { address } });
-  const code = /Your code: (\d{6})/.exec((await outbox(person)).at(-1)?.text ?? "")?.[1];
+  const code = /Your code: (\d{6})/.exec((await nextEmailTo(address, before)).text)?.[1];
   const verified = await person.api("POST", "/api/people/me/emails/verify", { body: { address, code } });
   expect(verified.status).toBe(200);
 }
@@ -66,16 +69,33 @@ export async function escalatedCard(
   return { session, interactionId };
 }
 
-/** The card the last email `owner`'s inbox stored for `address` answers (who as, its reply token). */
-export async function emailedCard(owner: Person, address: string): Promise<CardLinkClaims> {
-  const email = (await outbox(owner)).filter((row) => row.address === address).at(-1);
-  return CardLinkClaims.parse(JSON.parse(email?.link ?? "null"));
+/** A card's email as the binding was handed it, with the card its link answers (signed, checked here). */
+export interface EmailedCard {
+  email: SentEmail;
+  /** The link in its text. */
+  link: string;
+  /** Where a reply to it goes. */
+  replyTo: string;
+  sessionId: string;
+  interactionId: string;
+  /** Who its link and a reply answer as. */
+  person: string;
+  /** The email's one answer, spent by its link or a reply. */
+  replyToken: string;
 }
 
-/** The link of an email for `claims`, as the inbox signs it when it sends the email. */
-export async function cardLink(claims: CardLinkClaims): Promise<string> {
-  const text = await writeCardLink(env.SESSION_SECRET ?? "", "", claims);
-  return /Open the card: (\S+)/.exec(text)?.[1] ?? "";
+/** The last card email sent to `address` (waiting for the first, which is sent after its step). */
+export async function emailedCard(address: string): Promise<EmailedCard> {
+  const cards = async () =>
+    (await emailsTo(address)).filter((email) => email.text.includes("Open the card: "));
+  await expect.poll(async () => (await cards()).length).toBeGreaterThan(0);
+  const email = (await cards()).at(-1) as SentEmail;
+  const link = /Open the card: (\S+)/.exec(email.text)?.[1] ?? "";
+  const token = link.slice(link.indexOf(CARD_LINK_PATH) + CARD_LINK_PATH.length);
+  const checked = await checkPushAnswerToken(env.SESSION_SECRET ?? "", token, 0);
+  if (!checked.ok) throw new Error(`the link in the email to ${address} is not signed by the deployment`);
+  const { sessionId, interactionId, person, nonce } = checked.claims;
+  return { email, link, replyTo: email.replyTo ?? "", sessionId, interactionId, person, replyToken: nonce };
 }
 
 /** Approve or Deny through an email's link, as its page's form posts it. */
@@ -95,11 +115,6 @@ export async function cardState(person: Person, session: External, interactionId
     { token: session.token },
   );
   return (await response.json()) as { status: string; resolution?: { outcome?: string } };
-}
-
-/** The address a reply to the card's email goes to (the Reply-To the inbox sets). */
-export function replyTo(claims: CardLinkClaims): string {
-  return `parley+${claims.replyToken}@parley.test`;
 }
 
 /** A plain-text reply as a mail client writes it: `text`, then the quoted email. */

@@ -10,21 +10,22 @@ import {
   emailedCard,
   escalatedCard,
   replyMime,
-  replyTo,
   verifiedAddress,
 } from "./card-email-fixtures";
 
-const ADDRESS = "owner@mail.example";
-
-/** A card of a new person, emailed to their verified address: its person, card and reply address. */
+/**
+ * A card of a new person, emailed to their verified address (one of its own): its person, card,
+ * the address, the email as sent and a reply to it.
+ */
 async function emailedOwner(name: string) {
   const person = new Person(`${name}@example.com`);
-  await verifiedAddress(person, ADDRESS);
+  const address = `${name}@mail.example`;
+  await verifiedAddress(person, address);
   const { session, interactionId } = await escalatedCard(person, "me", "make deploy");
-  const claims = await emailedCard(person, ADDRESS);
-  const reply = (text: string, from = ADDRESS, headerFrom = from) =>
-    deliverEmail(from, replyTo(claims), replyMime({ from, to: replyTo(claims), text, headerFrom }));
-  return { person, session, interactionId, claims, reply };
+  const card = await emailedCard(address);
+  const reply = (text: string, from = address, headerFrom = from) =>
+    deliverEmail(from, card.replyTo, replyMime({ from, to: card.replyTo, text, headerFrom }));
+  return { person, session, interactionId, address, card, reply };
 }
 
 describe("a reply to a card's email", () => {
@@ -48,14 +49,14 @@ describe("a reply to a card's email", () => {
   });
 
   it("refuses a reply from any other sender, or whose From is not its sender, and the card stays open", async () => {
-    const { person, session, interactionId, reply } = await emailedOwner("ana.reply.sender");
+    const { person, session, interactionId, address, reply } = await emailedOwner("ana.reply.sender");
     const wrongSender = "Only the address this email went to, while it is verified, answers it";
     expect(await reply("approve", "mallory@mail.example")).toBe(wrongSender);
     // A From header naming the address is not the sender.
-    expect(await reply("approve", "mallory@mail.example", ADDRESS)).toMatch(
+    expect(await reply("approve", "mallory@mail.example", address)).toMatch(
       /^The message's From is not its sender/,
     );
-    expect(await reply("approve", ADDRESS, "mallory@mail.example")).toMatch(
+    expect(await reply("approve", address, "mallory@mail.example")).toMatch(
       /^The message's From is not its sender/,
     );
     expect((await cardState(person, session, interactionId)).status).toBe("pending");
@@ -65,10 +66,11 @@ describe("a reply to a card's email", () => {
   });
 
   it("refuses a reply without the card's token, with an unknown one or a forged one", async () => {
-    const { person, session, interactionId, claims } = await emailedOwner("ana.reply.token");
-    const token = claims.replyToken ?? "";
+    const { person, session, interactionId, address, card } = await emailedOwner("ana.reply.token");
+    const token = card.replyToken;
     expect(token).toMatch(/^[a-z2-7]{42}$/);
-    const send = (to: string) => deliverEmail(ADDRESS, to, replyMime({ from: ADDRESS, to, text: "approve" }));
+    expect(card.replyTo).toBe(`parley+${token}@parley.test`);
+    const send = (to: string) => deliverEmail(address, to, replyMime({ from: address, to, text: "approve" }));
     expect(await send("parley@parley.test")).toMatch(/^This address takes only replies to a card's email/);
     expect(await send("parley+approve@parley.test")).toMatch(/^This address takes only replies/);
     // The card's session, with another 80 random bits.
@@ -111,8 +113,8 @@ describe("a reply to a card's email", () => {
   });
 
   it("refuses a reply from an address its person removed after the email went out", async () => {
-    const { person, session, interactionId, reply } = await emailedOwner("ana.reply.removed");
-    const removed = await person.api("DELETE", "/api/people/me/emails", { body: { address: ADDRESS } });
+    const { person, session, interactionId, address, reply } = await emailedOwner("ana.reply.removed");
+    const removed = await person.api("DELETE", "/api/people/me/emails", { body: { address } });
     expect(removed.status).toBe(200);
     expect(await reply("approve")).toBe(
       "Only the address this email went to, while it is verified, answers it",

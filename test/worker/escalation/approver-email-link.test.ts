@@ -4,14 +4,12 @@
 import { describe, expect, it } from "vitest";
 import type { DecisionPage } from "../../../src/protocol/inbox/decisions";
 import {
-  cardLink,
   cardState,
   deliverEmail,
   emailedCard,
   escalatedCard,
   postLink,
   replyMime,
-  replyTo,
   verifiedAddress,
 } from "../email/card-email-fixtures";
 import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
@@ -29,21 +27,21 @@ async function pushEmailedToApprover(tag: string) {
     email: bo.email,
   });
   const { session, interactionId } = await escalatedCard(ana, "approvers", "git push origin main");
-  const claims = await emailedCard(ana, bo.email);
-  expect(claims.person).toBe(bo.email);
+  const card = await emailedCard(bo.email);
+  expect(card.person).toBe(bo.email);
   const inInbox = () =>
     ana.api("POST", `/api/inbox/cards/${session.sessionId}/${interactionId}/respond`, {
       body: { response: { decision: "approve" } },
     });
-  return { ana, bo, session, interactionId, claims, inInbox };
+  return { ana, bo, session, interactionId, card, inInbox };
 }
 
 describe("an approver's escalation email", () => {
   it("meets a two-person rule with the person in their inbox and the approver through the email's link", async () => {
-    const { ana, bo, session, interactionId, claims, inInbox } = await pushEmailedToApprover("link.two");
+    const { ana, bo, session, interactionId, card, inInbox } = await pushEmailedToApprover("link.two");
     expect((await inInbox()).status).toBe(200);
     expect((await cardState(ana, session, interactionId)).status).toBe("pending");
-    const posted = await postLink(await cardLink(claims), "approve");
+    const posted = await postLink(card.link, "approve");
     expect(posted.status, await posted.clone().text()).toBe(200);
     expect(await cardState(ana, session, interactionId)).toMatchObject({
       status: "resolved",
@@ -57,9 +55,9 @@ describe("an approver's escalation email", () => {
   });
 
   it("meets it with the approver's reply to the email, from the approver's address", async () => {
-    const { ana, bo, session, interactionId, claims, inInbox } = await pushEmailedToApprover("reply.two");
+    const { ana, bo, session, interactionId, card, inInbox } = await pushEmailedToApprover("reply.two");
     expect((await inInbox()).status).toBe(200);
-    const to = replyTo(claims);
+    const to = card.replyTo;
     // Ana replying from Bo's email's address is not Bo: her address is not the one it went to.
     const asAna = deliverEmail(ana.email, to, replyMime({ from: ana.email, to, text: "approve" }));
     expect(await asAna).toBe("Only the address this email went to, while it is verified, answers it");
@@ -68,10 +66,10 @@ describe("an approver's escalation email", () => {
   });
 
   it("counts the same approver once, whichever door they use twice", async () => {
-    const { ana, bo, session, interactionId, claims } = await pushEmailedToApprover("link.twice");
-    expect((await postLink(await cardLink(claims), "approve")).status).toBe(200);
+    const { ana, bo, session, interactionId, card } = await pushEmailedToApprover("link.twice");
+    expect((await postLink(card.link, "approve")).status).toBe(200);
     // The same email's link again, and Bo from his own answering page: still one approval.
-    expect((await postLink(await cardLink(claims), "approve")).status).toBe(403);
+    expect((await postLink(card.link, "approve")).status).toBe(403);
     const again = await call(
       "POST",
       `/api/people/answering/${encodeURIComponent(ana.email)}/cards/${session.sessionId}/${interactionId}/respond`,
@@ -83,12 +81,12 @@ describe("an approver's escalation email", () => {
   });
 
   it("answers nothing once the approver is removed, by link or by reply", async () => {
-    const { ana, bo, session, interactionId, claims } = await pushEmailedToApprover("link.removed");
+    const { ana, bo, session, interactionId, card } = await pushEmailedToApprover("link.removed");
     expect((await ana.api("DELETE", `/api/people/${encodeURIComponent(bo.email)}`)).status).toBe(200);
-    const posted = await postLink(await cardLink(claims), "approve");
+    const posted = await postLink(card.link, "approve");
     expect(posted.status).toBe(403);
     expect(await posted.text()).toContain("no longer an approver");
-    const to = replyTo(claims);
+    const to = card.replyTo;
     expect(await deliverEmail(bo.email, to, replyMime({ from: bo.email, to, text: "approve" }))).toBe(
       "Only the address this email went to, while it is verified, answers it",
     );

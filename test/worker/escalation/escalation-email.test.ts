@@ -1,33 +1,14 @@
 // A rung that emails: the person's verified address gets the card's summary, Parley's assessment and
 // a signed link; opening the link (as mail scanners do) answers nothing, and its Approve answers once.
 import { runDurableObjectAlarm } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { writeCardLink } from "../../../src/email/card-link";
-import { CardLinkClaims } from "../../../src/email/email-outbox";
-import type { InboxObject } from "../../../src/inbox/inbox-object";
-import { runInDurableObject } from "../../helpers/run-in-object";
 import { ORIGIN } from "../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
-import { deliverOutbox, inboxObject, Person } from "../inbox/inbox-fixtures";
+import { emailedCard, outbox, verifiedAddress } from "../email/card-email-fixtures";
+import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
 
-type Row = { address: string; subject: string; text: string | null; link: string | null; status: string };
 type External = { sessionId: string; agentToken: string; token: string };
-
-async function outbox(person: Person): Promise<Row[]> {
-  return runInDurableObject<InboxObject, Row[]>(inboxObject(person.email), (_, state) =>
-    state.storage.sql
-      .exec<Row>(`SELECT address, subject, text, link, status FROM email_outbox ORDER BY id`)
-      .toArray(),
-  );
-}
-
-async function verifiedAddress(person: Person, address: string): Promise<void> {
-  await person.api("POST", "/api/people/me/emails", { body: { address } });
-  const code = /Your code: (\d{6})/.exec((await outbox(person)).at(-1)?.text ?? "")?.[1];
-  const verified = await person.api("POST", "/api/people/me/emails/verify", { body: { address, code } });
-  expect(verified.status).toBe(200);
-}
 
 async function cardStatus(person: Person, session: External, interactionId: string): Promise<string> {
   const response = await person.api(
@@ -43,7 +24,8 @@ async function cardStatus(person: Person, session: External, interactionId: stri
 describe("an escalation by email", () => {
   it("emails the verified address a link that shows the card on GET, answers once on POST, and nothing after", async () => {
     const ana = new Person("ana.escalation.email@example.com");
-    await verifiedAddress(ana, "ana@mail.example");
+    const address = "ana.escalation@mail.example";
+    await verifiedAddress(ana, address);
     const created = await ana.api("POST", "/api/sessions", {
       body: {
         agent: { kind: "external", name: "Claude Code" },
@@ -64,27 +46,18 @@ describe("an escalation by email", () => {
     await runDurableObjectAlarm(stubOf(session));
     await deliverOutbox(session);
 
-    const email = (await outbox(ana)).at(-1);
-    expect(email).toMatchObject({ address: "ana@mail.example", status: "pending" });
-    expect(email?.subject).toMatch(/^Still waiting: /);
-    expect(email?.text).toContain("rm -rf build");
-    expect(email?.text).toContain("Parley's assessment:");
-    const claims = CardLinkClaims.parse(JSON.parse(email?.link ?? "null"));
-    expect(claims).toMatchObject({
-      sessionId: session.sessionId,
-      interactionId,
-      person: ana.email,
-      origin: ORIGIN,
-    });
-
-    // The alarm sends it through the binding; its text and card are not kept once sent.
-    await runDurableObjectAlarm(inboxObject(ana.email));
-    expect((await outbox(ana)).at(-1)).toMatchObject({ status: "delivered", text: null, link: null });
-
-    // The link as the email holds it (signed as it was sent, with the deployment's secret).
-    const text = await writeCardLink(env.SESSION_SECRET ?? "", "", claims);
-    const url = /Open the card: (\S+)/.exec(text)?.[1] ?? "";
+    // Sent through the binding once the inbox stored it, with the link signed as it was sent.
+    const card = await emailedCard(address);
+    expect(card.email.subject).toMatch(/^Still waiting: /);
+    expect(card.email.text).toContain("rm -rf build");
+    expect(card.email.text).toContain("Parley's assessment:");
+    expect(card).toMatchObject({ sessionId: session.sessionId, interactionId, person: ana.email });
+    const url = card.link;
     expect(url.startsWith(`${ORIGIN}/api/email/cards/`)).toBe(true);
+    // Its text and card are not kept once it is sent.
+    await expect
+      .poll(async () => (await outbox(ana)).at(-1))
+      .toMatchObject({ address, status: "delivered", text: null, link: null });
 
     // A scanner opens it, even with a decision in the query: the card stays open.
     for (const opening of [url, `${url}?decision=approve`]) {

@@ -1,0 +1,31 @@
+// What the inbox runtime's `EMAIL` binding was handed (test/helpers/email-recorder.ts), read back
+// from the recorded network edge: each address a test emails is its own.
+import { expect } from "vitest";
+import { EMAIL_HOST, type SentEmail } from "../../helpers/email-recorder";
+import { CONTROL_HOST } from "../../helpers/notify-bindings";
+
+/** Every email the binding was handed for `address`, oldest first, refused ones too. */
+export async function emailsTo(address: string): Promise<SentEmail[]> {
+  const response = await fetch(`http://${CONTROL_HOST}/requests?host=${EMAIL_HOST}`);
+  const rows = (await response.json()) as Array<{ body: string }>;
+  return rows
+    .map((row) => Uint8Array.from(atob(row.body), (c) => c.charCodeAt(0)))
+    .map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as SentEmail)
+    .filter((email) => email.to === address);
+}
+
+/** The email sent to `address` once `before` had gone there: waits for it, as it is sent after its step. */
+export async function nextEmailTo(address: string, before: number): Promise<SentEmail> {
+  await expect.poll(async () => (await emailsTo(address)).length).toBeGreaterThan(before);
+  return (await emailsTo(address))[before] as SentEmail;
+}
+
+/** Makes the binding refuse the next sends to `address`, one per status (500: the service failed). */
+export async function failNextEmails(address: string, statuses: number[]): Promise<void> {
+  const query = new URLSearchParams({ host: EMAIL_HOST, contains: JSON.stringify(address) });
+  const response = await fetch(`http://${CONTROL_HOST}/script?${query}`, {
+    method: "POST",
+    body: JSON.stringify(statuses),
+  });
+  expect(response.status).toBe(204);
+}
