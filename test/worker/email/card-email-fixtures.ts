@@ -12,7 +12,7 @@ import type { SentEmail } from "../../helpers/email-recorder";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { deliverOutbox, inboxObject, type Person } from "../inbox/inbox-fixtures";
-import { emailsTo, nextEmailTo } from "./sent-emails";
+import { emailsTo, nextEmailTo, SENT_WITHIN } from "./sent-emails";
 
 export type OutboxRow = {
   address: string;
@@ -88,7 +88,7 @@ export interface EmailedCard {
 export async function emailedCard(address: string): Promise<EmailedCard> {
   const cards = async () =>
     (await emailsTo(address)).filter((email) => email.text.includes("Open the card: "));
-  await expect.poll(async () => (await cards()).length).toBeGreaterThan(0);
+  await expect.poll(async () => (await cards()).length, SENT_WITHIN).toBeGreaterThan(0);
   const email = (await cards()).at(-1) as SentEmail;
   const link = /Open the card: (\S+)/.exec(email.text)?.[1] ?? "";
   const token = link.slice(link.indexOf(CARD_LINK_PATH) + CARD_LINK_PATH.length);

@@ -9,7 +9,7 @@ import type { DeliveryView } from "../../../src/protocol";
 import { runInDurableObject } from "../../helpers/run-in-object";
 import { inboxObject, Person } from "../inbox/inbox-fixtures";
 import { emailedCard, escalatedCard, verifiedAddress } from "./card-email-fixtures";
-import { emailsTo, failNextEmails } from "./sent-emails";
+import { emailsTo, failNextEmails, SENT_WITHIN } from "./sent-emails";
 
 const HOUR = 3_600_000;
 
@@ -40,9 +40,11 @@ describe("an email's first attempt", () => {
     const address = "ana.at-once@mail.example";
     const now = await moveInboxClock(ana, { by: HOUR });
     await requestCode(ana, address);
-    await expect.poll(async () => (await emailsTo(address)).length).toBe(1);
+    await expect.poll(async () => (await emailsTo(address)).length, SENT_WITHIN).toBe(1);
     expect((await emailsTo(address))[0]?.text).toMatch(/^Your code: \d{6}$/m);
-    await expect.poll(() => emailRow(ana, address)).toMatchObject({ status: "delivered", attempts: 1 });
+    await expect
+      .poll(() => emailRow(ana, address), SENT_WITHIN)
+      .toMatchObject({ status: "delivered", attempts: 1 });
     // Stored at the inbox's time, an hour past the platform's: its alarm could not have fired.
     expect((await emailRow(ana, address))?.createdAt).toBeGreaterThanOrEqual(now);
   });
@@ -55,7 +57,7 @@ describe("an email's first attempt", () => {
     const { session, interactionId } = await escalatedCard(bo, "me", "make at-once");
     expect(await emailedCard(address)).toMatchObject({ sessionId: session.sessionId, interactionId });
     await expect
-      .poll(() => emailRow(bo, address))
+      .poll(() => emailRow(bo, address), SENT_WITHIN)
       .toMatchObject({
         change: "escalation",
         status: "delivered",
@@ -72,7 +74,7 @@ describe("an email's first attempt", () => {
     await requestCode(cy, address);
     // A row whose attempt is in flight is pending at one attempt too: its error tells them apart.
     await expect
-      .poll(() => emailRow(cy, address))
+      .poll(() => emailRow(cy, address), SENT_WITHIN)
       .toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringContaining("(500)") });
     const row = await emailRow(cy, address);
     expect(row?.nextAt).toBeGreaterThanOrEqual(now + 5_000);

@@ -4,6 +4,9 @@ import { expect } from "vitest";
 import { EMAIL_HOST, type SentEmail } from "../../helpers/email-recorder";
 import { CONTROL_HOST } from "../../helpers/notify-bindings";
 
+/** How long a test waits for an email sent after its step: a busy machine stretches the hop to the edge. */
+export const SENT_WITHIN = { timeout: 5_000 };
+
 /** Every email the binding was handed for `address`, oldest first, refused ones too. */
 export async function emailsTo(address: string): Promise<SentEmail[]> {
   const response = await fetch(`http://${CONTROL_HOST}/requests?host=${EMAIL_HOST}`);
@@ -16,7 +19,7 @@ export async function emailsTo(address: string): Promise<SentEmail[]> {
 
 /** The email sent to `address` once `before` had gone there: waits for it, as it is sent after its step. */
 export async function nextEmailTo(address: string, before: number): Promise<SentEmail> {
-  await expect.poll(async () => (await emailsTo(address)).length).toBeGreaterThan(before);
+  await expect.poll(async () => (await emailsTo(address)).length, SENT_WITHIN).toBeGreaterThan(before);
   return (await emailsTo(address))[before] as SentEmail;
 }
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ORIGIN } from "../../helpers/session-harness";
 import { advanceClock, stubOf } from "../../helpers/session-object-probe";
 import { emailedCard, outbox, verifiedAddress } from "../email/card-email-fixtures";
+import { SENT_WITHIN } from "../email/sent-emails";
 import { deliverOutbox, Person } from "../inbox/inbox-fixtures";
 
 type External = { sessionId: string; agentToken: string; token: string };
@@ -56,7 +57,7 @@ describe("an escalation by email", () => {
     expect(url.startsWith(`${ORIGIN}/api/email/cards/`)).toBe(true);
     // Its text and card are not kept once it is sent.
     await expect
-      .poll(async () => (await outbox(ana)).at(-1))
+      .poll(async () => (await outbox(ana)).at(-1), SENT_WITHIN)
       .toMatchObject({ address, status: "delivered", text: null, link: null });
 
     // A scanner opens it, even with a decision in the query: the card stays open.
