@@ -33,6 +33,30 @@ export function fail(message: string, code: number): never {
 }
 
 /**
+ * `--token -x…` as `--token=-x…`: a credential is base64url and may begin with a dash, which
+ * parseArgs would take for an option. Only a bridge option's own name is never a value.
+ */
+function valuesJoined(args: string[]): string[] {
+  const isOption = (arg: string) => Object.hasOwn(BRIDGE_OPTIONS, arg.replace(/^--/, "").split("=")[0] ?? "");
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? "";
+    const next = args[index + 1];
+    if (
+      arg.startsWith("--") &&
+      !arg.includes("=") &&
+      isOption(arg) &&
+      next?.startsWith("-") &&
+      !(next.startsWith("--") && isOption(next))
+    ) {
+      joined.push(`${arg}=${next}`);
+      index++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/**
  * Reads the bridge's flags (and PARLEY_SERVER / PARLEY_AGENT_KEY / PARLEY_LINK, and PARLEY_TOKEN,
  * which only an agent key may fill); bad ones, none at all, and any credential that can answer, exit 2.
  */
@@ -45,7 +69,7 @@ export function readBridgeArgs(
     typeof parseArgs<{ args: string[]; options: typeof BRIDGE_OPTIONS; allowPositionals: true }>
   >;
   try {
-    parsed = parseArgs({ args, options: BRIDGE_OPTIONS, allowPositionals: true });
+    parsed = parseArgs({ args: valuesJoined(args), options: BRIDGE_OPTIONS, allowPositionals: true });
   } catch (error) {
     fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`, 2);
   }

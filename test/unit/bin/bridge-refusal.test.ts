@@ -117,3 +117,22 @@ describe("a bridge started with an agent key or an agent link", () => {
     expect(start(["--link", agentLink]).settings?.link).toBe(agentLink);
   });
 });
+
+describe("a bridge given a credential that begins with a dash", () => {
+  it("reads it as the flag's value, and still refuses an owner token for what it is", async () => {
+    // About one owner token in 64 begins with "-" (base64url): find one.
+    let owner = "";
+    for (let n = 0; !owner.startsWith("-"); n++)
+      owner = await signSessionToken(SECRET, n.toString(16).padStart(32, "0"));
+    const started = start(["--server", SERVER, "--token", owner]);
+    expect(started.code).toBe(2);
+    expect(started.stderr).toMatch(/^parley: refusing to start: .*owner token/);
+    expect(started.stderr).not.toContain(owner);
+  });
+
+  it("still takes a bridge option's own name as an option, not as the value before it", () => {
+    const started = start(["--title", "--server", SERVER]);
+    expect(started.code).toBe(2);
+    expect(started.stderr).toContain("'--title' argument is ambiguous");
+  });
+});
