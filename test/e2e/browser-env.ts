@@ -8,6 +8,17 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM_PATH);
 
 /**
+ * Chromium's headless shell (Debian's chromium-headless-shell): the same engine and DevTools
+ * protocol without the browser's own UI, which costs a quarter less CPU across the suite. It shows
+ * no notifications (a page that tries crashes), so the files that watch one use the full browser.
+ */
+export const HEADLESS_SHELL_PATH =
+  process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
+
+/** True when the headless shell is there; without it every file uses the full browser. */
+export const hasHeadlessShell = existsSync(HEADLESS_SHELL_PATH);
+
+/**
  * The features playwright-core turns off (its chromiumSwitches.ts), copied: chromium honours only
  * the last `--disable-features`, so a list of the suite's own must carry these too.
  * test/build/chromium-args.test.ts fails when an upgrade of playwright-core changes its list.

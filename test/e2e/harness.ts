@@ -12,7 +12,7 @@ import {
 import { inject } from "vitest";
 import { createSession } from "../../client/session-api";
 import { buildShareUrl } from "../../client/session-link";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./browser-env";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, HEADLESS_SHELL_PATH, hasHeadlessShell } from "./browser-env";
 
 export const baseUrl = (): string => inject("baseUrl");
 /** The suite's server's GATEWAY_TOKEN: what makes a request the person (the operator). */
@@ -69,38 +69,42 @@ export async function postMessage(session: TestSession, text: string): Promise<v
   if (!response.ok) throw new Error(`POST messages: ${response.status} ${await response.text()}`);
 }
 
-// One chromium per test worker: the browser suite runs its files without isolation, so this
-// module (and the browser) outlive a file. Launched on first use; playwright ends it when the
-// worker's process exits. A browser that crashed is replaced for the next file.
-let sharedChromium: Promise<Browser> | undefined;
+// One chromium per test worker and kind (the headless shell, or the full browser for a file that
+// watches notifications): the browser suite runs its files without isolation, so this module (and
+// the browsers) outlive a file. Launched on first use; playwright ends them when the worker's
+// process exits. A browser that crashed is replaced for the next file.
+const sharedChromium = new Map<string, Promise<Browser>>();
 
-function chromiumOfThisWorker(): Promise<Browser> {
-  const current = sharedChromium;
+function chromiumOfThisWorker(executablePath: string): Promise<Browser> {
+  const current = sharedChromium.get(executablePath);
   if (current) {
     return current.then((browser) => {
       if (browser.isConnected()) return browser;
-      sharedChromium = undefined;
-      return chromiumOfThisWorker();
+      sharedChromium.delete(executablePath);
+      return chromiumOfThisWorker(executablePath);
     });
   }
-  const launched = chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
-  sharedChromium = launched;
+  const launched = chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+  sharedChromium.set(executablePath, launched);
   // A launch that failed is tried again by the next file rather than kept.
   launched.catch(() => {
-    if (sharedChromium === launched) sharedChromium = undefined;
+    if (sharedChromium.get(executablePath) === launched) sharedChromium.delete(executablePath);
   });
   return launched;
 }
 
 /**
- * The person's browser for one test file: Debian's chromium, every context of which is signed in
- * as `npm run dev`'s address signs one in (the gateway token kept where the page keeps it);
- * `{ signedIn: false }` for a browser that never was. Each file's browser is a view of its
- * worker's one chromium: its contexts are its own (own storage, own device id), and its `close()`
- * closes them and leaves the chromium to the next file.
+ * The person's browser for one test file: Debian's chromium (its headless shell; the full browser
+ * with `{ notifications: true }`), every context of which is signed in as `npm run dev`'s address
+ * signs one in (the gateway token kept where the page keeps it); `{ signedIn: false }` for a
+ * browser that never was. Each file's browser is a view of its worker's one chromium: its contexts
+ * are its own (own storage, own device id), and its `close()` closes them and leaves the chromium
+ * to the next file.
  */
-export async function launchBrowser({ signedIn = true } = {}): Promise<Browser> {
-  const browser = await chromiumOfThisWorker();
+export async function launchBrowser({ signedIn = true, notifications = false } = {}): Promise<Browser> {
+  const browser = await chromiumOfThisWorker(
+    notifications || !hasHeadlessShell ? CHROMIUM_PATH : HEADLESS_SHELL_PATH,
+  );
   const contexts = new Set<BrowserContext>();
   const newContext = async (options?: BrowserContextOptions): Promise<BrowserContext> => {
     const context = await browser.newContext(options);

@@ -114,7 +114,7 @@ describe.skipIf(!hasChromium)("a phone deciding from a notification (chromium)",
   let browser: Browser;
   let service: PushService;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ notifications: true });
     service = await startPushService();
   });
   afterAll(async () => {

@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)("Parley as an app on the home screen (chromium)", 
   let browser: Browser;
   let service: PushService;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ notifications: true });
     service = await startPushService();
   });
   afterAll(async () => {

@@ -45,7 +45,7 @@ function track(page: Page): Page {
 describe.skipIf(!hasChromium)("reaching people away from the tab (chromium)", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ notifications: true });
   });
   afterAll(async () => {
     await browser?.close();
