@@ -4,23 +4,12 @@
 // platform's time) cannot be what sends.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { InboxObject } from "../../../src/inbox/inbox-object";
 import type { DeliveryView } from "../../../src/protocol";
-import { runInDurableObject } from "../../helpers/run-in-object";
-import { inboxObject, Person } from "../inbox/inbox-fixtures";
+import { inboxObject, moveInboxClock, Person } from "../inbox/inbox-fixtures";
 import { emailedCard, escalatedCard, verifiedAddress } from "./card-email-fixtures";
 import { emailsTo, failNextEmails, SENT_WITHIN } from "./sent-emails";
 
 const HOUR = 3_600_000;
-
-/** Moves `person`'s inbox clock `by` ahead (or to `at`); answers its time. */
-async function moveInboxClock(person: Person, to: { by: number } | { at: number }): Promise<number> {
-  return runInDurableObject<InboxObject, number>(inboxObject(person.email), (instance) => {
-    if ("at" in to) instance.clock.advanceTo(to.at);
-    else instance.clock.advance(to.by);
-    return instance.clock.now();
-  });
-}
 
 /** The inbox's delivery log row for the newest email to `address`. */
 async function emailRow(person: Person, address: string): Promise<DeliveryView | undefined> {

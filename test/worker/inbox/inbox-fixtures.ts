@@ -4,6 +4,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import type { InboxObject } from "../../../src/inbox/inbox-object";
 import type { InboxView } from "../../../src/protocol";
 import { DELIVERY_DELAY_MS } from "../../../src/session/inbox-report/inbox-report";
 import type { SessionObject } from "../../../src/session/session-object";
@@ -159,4 +160,16 @@ export async function deliverOutbox(session: { sessionId: string }): Promise<voi
 /** The Inbox object of `email`. */
 export function inboxObject(email: string) {
   return env.INBOXES.get(env.INBOXES.idFromName(email));
+}
+
+/**
+ * Moves `person`'s inbox clock `by` ahead (or to `at`); answers its time. An inbox whose clock runs
+ * ahead of the platform's shows that its alarm (set by the platform's time) is not what sent a row.
+ */
+export async function moveInboxClock(person: Person, to: { by: number } | { at: number }): Promise<number> {
+  return runInDurableObject<InboxObject, number>(inboxObject(person.email), (instance) => {
+    if ("at" in to) instance.clock.advanceTo(to.at);
+    else instance.clock.advance(to.by);
+    return instance.clock.now();
+  });
 }

@@ -3,22 +3,11 @@
 // so its alarm (set by the platform's time) cannot be what sends.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { InboxObject } from "../../../../src/inbox/inbox-object";
-import { runInDurableObject } from "../../../helpers/run-in-object";
-import { inboxObject, Person } from "../../inbox/inbox-fixtures";
+import { inboxObject, moveInboxClock, Person } from "../../inbox/inbox-fixtures";
 import { chatDelivery, firstAttemptFailed, openApproval } from "../chat-fixtures";
 import { callsTo, failNext, link } from "./telegram-fixtures";
 
 const HOUR = 3_600_000;
-
-/** Moves the inbox's clock `by` ahead (or to `at`); answers its time. */
-async function moveInboxClock(person: Person, to: { by: number } | { at: number }): Promise<number> {
-  return runInDurableObject<InboxObject, number>(inboxObject(person.email), (instance) => {
-    if ("at" in to) instance.clock.advanceTo(to.at);
-    else instance.clock.advance(to.by);
-    return instance.clock.now();
-  });
-}
 
 function chatRow(person: Person) {
   return chatDelivery(person, "telegram");
