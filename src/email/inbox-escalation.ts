@@ -3,8 +3,8 @@
 // email to each address they verified; to "approvers", a push to each device an approver whose
 // scope covers the card subscribed from their answering page, and an email to each such approver
 // with an address, its link and reply answering as that approver.
-// Every one is a stored row first; the inbox sends its emails once the step is done, and its alarm
-// sends these pushes and retries what failed.
+// Every one is a stored row first, sent once the inbox's step that stored it is done by the trigger
+// that sends every delivery of the inbox; its alarm retries what failed.
 
 import { loadedParser } from "../grants/shell-reader";
 import { reminderNotice } from "../notify/card-notice";
@@ -41,7 +41,7 @@ export interface InboxEscalationDeps {
 export class InboxEscalation {
   constructor(private readonly deps: InboxEscalationDeps) {}
 
-  /** Stores the pushes and emails the applied rungs ask for; true when any was (the alarm re-arms). */
+  /** Stores the pushes and emails the applied rungs ask for; true when any was, for the step to send them. */
   onApplied(events: readonly InboxEvent[]): boolean {
     let pushed = false;
     for (const event of events) {

@@ -62,12 +62,12 @@ export class InboxObject extends ParleyObject implements InboxRpc {
   // INVARIANT: open SSE responses of this instance only; a client whose stream ends reconnects
   // with Last-Event-ID and gets the rest from storage.
   private readonly streams: EventStreams;
-  // Chat messages and emails a step stored are sent once it is done; the alarm keeps the retries.
+  // The one trigger: pushes, chat messages and emails a step stored go once it is done; the alarm retries.
   private readonly sendSoon = sendAtOnce(
     async () => {
       const now = this.clock.now();
       const chat = isDue(this.chat.nextDue(), now) && this.chat.deliverDue(now, chatSendingPorts(this.env));
-      await Promise.all([chat, this.emails.outbox.fire(now)]);
+      await Promise.all([this.push.deliverDue(now), chat, this.emails.outbox.fire(now)]);
     },
     () => this.deadlines.rearm(),
   );

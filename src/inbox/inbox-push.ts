@@ -1,6 +1,6 @@
 // "Notify this device" for a whole inbox: devices subscribe once with the person's inbox, and each
 // card that opens in any of the person's sessions is pushed once to each of them. Deliveries are
-// rows sent at once after the delivery that stored them, retried on the inbox's one alarm and
+// rows sent by the inbox's one trigger once the step that stored them is done, retried on its alarm and
 // settled by the same Notifier as a session's. An approval one answer decides carries Approve and
 // Deny with a single-use answer token. An invited approver's devices are kept here too, held by
 // them: they get only a rung of a card's ladder addressed to approvers (src/email/inbox-escalation.ts),
@@ -20,6 +20,7 @@ import {
   type SubscriberLink,
 } from "../notify/subscription-store";
 import type { ApproverDeviceChange } from "../objects/contracts/inbox";
+import { isDue } from "../objects/deadline-source";
 import type { InboxEvent } from "../protocol/inbox/inbox";
 import type { CardNotice, PushSubscriptionBody } from "../protocol/reach/notify";
 import type { ErrorBody } from "../protocol/wire/errors";
@@ -161,7 +162,7 @@ export class InboxPush {
 
   /**
    * Enqueues one push per subscribed device for each card that opened (never for a card whose
-   * terms changed: a device was told once), sent once the delivery is stored; true when any was.
+   * terms changed: a device was told once); true when any was, for the inbox's step to send them.
    */
   onApplied(events: readonly InboxEvent[]): boolean {
     if (!this.deps.config.push) return false;
@@ -181,13 +182,15 @@ export class InboxPush {
       for (const deviceId of devices) this.deliveries.enqueue("push", deviceId, notice);
       enqueued = true;
     }
-    if (enqueued) this.notifier.sendSoon();
     return enqueued;
   }
 
-  /** Sends every push that is due (the alarm); never throws. */
-  deliverDue(now: number): Promise<number> {
-    return this.notifier.deliverDue(now);
+  /**
+   * Sends every push that is due (the alarm, and the inbox's trigger after each step); with none
+   * due it reads nothing more. Never throws.
+   */
+  async deliverDue(now: number): Promise<number> {
+    return isDue(this.nextDue(), now) ? this.notifier.deliverDue(now) : 0;
   }
 
   nextDue(): number | null {

@@ -8,7 +8,7 @@ import type { CardNotice } from "../protocol/reach/notify";
 import { type InteractionPromptData, PROMPT_EVENT_TYPES, type SessionEvent } from "../protocol/wire/events";
 import { isPromptEvent } from "../protocol/wire/prompt-event";
 import { cardUrl, type NoticeContext, openedNotice, reminderNotice, resolvedNotice } from "./card-notice";
-import { retryAt } from "./delivery-rows";
+import { retryAt, sendAtOnce } from "./delivery-rows";
 import type { DueDelivery, SqlDeliveryStore } from "./delivery-store";
 import { withNotificationAnswer } from "./push-actions";
 import { type PushExtras, sendPush } from "./push-sender";
@@ -51,29 +51,13 @@ export interface NotifierDeps {
 }
 
 export class Notifier {
-  // INVARIANT: true while an attempt at the rows just stored is queued. Losing it (an eviction)
-  // loses nothing: the rows are stored and due, and the alarm, armed with them, sends them.
-  private sendQueued = false;
-
   constructor(private readonly deps: NotifierDeps) {}
 
-  /**
-   * Sends the rows stored by the current step once it is done (its transaction committed), without
-   * waiting for the alarm: the lease keeps the alarm from sending them too, and is what the alarm
-   * retries when this attempt does not settle. Never throws.
-   */
-  sendSoon(): void {
-    if (this.sendQueued) return;
-    this.sendQueued = true;
-    // A task later, not a microtask: the step's writes and its transaction end first, and a row a
-    // rollback dropped is never read.
-    setTimeout(() => {
-      this.sendQueued = false;
-      this.deliverDue(this.deps.now())
-        .then(() => this.deps.rearm())
-        .catch((error: unknown) => console.error("Notifier.sendSoon failed", error));
-    }, 0);
-  }
+  /** Sends the rows the current step stored once it is done, as sendAtOnce says; never throws. */
+  readonly sendSoon = sendAtOnce(
+    () => this.deliverDue(this.deps.now()),
+    () => this.deps.rearm(),
+  );
 
   /** Called after each event is stored: enqueues deliveries for card changes. Never throws. */
   onEvent(event: SessionEvent): void {
