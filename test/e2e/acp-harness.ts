@@ -112,6 +112,9 @@ export function openCodeCommand(box: Sandbox, modelBaseUrl: string): AcpAgent {
       OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
       OPENCODE_DISABLE_CLAUDE_CODE: "1",
       OPENCODE_DISABLE_SHARE: "1",
+      // No file index or watcher: a third of OpenCode's CPU, and no test looks through the sandbox.
+      OPENCODE_DISABLE_FFF: "1",
+      OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER: "1",
       npm_config_registry: "http://127.0.0.1:9/",
       HTTPS_PROXY: "http://127.0.0.1:9",
       HTTP_PROXY: "http://127.0.0.1:9",
