@@ -1,6 +1,7 @@
 // A rung of a card's escalation ladder in chat: each of the person's linked accounts is sent a short
 // plain-text "Still waiting: <summary>" through a delivery row of its own (change `reminder`), sent
-// on the inbox's alarm with the same lease and retries as the card's message, so it survives restarts.
+// once the step that stored it is done, with the same lease and retries (the inbox's alarm) as the
+// card's message, so it survives restarts.
 
 import type { InboxCard } from "../protocol/inbox/inbox";
 import type { ChatPlatform } from "../protocol/reach/channels";
