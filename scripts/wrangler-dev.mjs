@@ -155,6 +155,10 @@ export async function startWranglerDev(options = {}) {
     try {
       const response = await fetch(baseUrl, { signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
+      // The page is served as assets, so the Worker itself loads on the first API request: made
+      // here, so no caller's first request (a test's own time limit) pays for it, seconds on a busy
+      // machine.
+      await (await fetch(`${baseUrl}/api/notify`, { signal: AbortSignal.timeout(60_000) })).arrayBuffer();
       return { label, baseUrl, gatewayToken, stop, inspectorPort };
     } catch {
       await sleep(250);

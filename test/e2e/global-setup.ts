@@ -81,9 +81,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     },
     verbose: process.env.E2E_VERBOSE === "1",
   });
-  // The page is served as assets, so the Worker itself loads on the first API request: made here,
-  // so no test's own time limit pays for that (seconds on a busy machine).
-  await (await fetch(`${server.baseUrl}/api/notify`)).arrayBuffer();
+  // startWranglerDev answers once the Worker itself has loaded, so no test's time limit pays for it.
   project.provide("baseUrl", server.baseUrl);
   project.provide("gatewayToken", server.gatewayToken);
   project.provide("mcpServers", mcpServers);
