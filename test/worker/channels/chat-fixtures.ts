@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { DeliveryView } from "../../../src/protocol";
 import { textReply, toolReply } from "../../helpers/session-harness";
-import { deliverOutbox, type Person } from "../inbox/inbox-fixtures";
+import { deliverOutbox, inboxDeliveries, type Person } from "../inbox/inbox-fixtures";
 
 /** Opens an approval of `notes_write` in a new session of `person`, reported to their inbox. */
 export async function openApproval(person: Person, id: string) {
@@ -32,9 +32,7 @@ export function channelObject() {
 
 /** `person`'s chat delivery on `channel`, as their delivery log shows it. */
 export async function chatDelivery(person: Person, channel: string): Promise<DeliveryView | undefined> {
-  const response = await person.api("GET", "/api/inbox/deliveries");
-  const { deliveries } = (await response.json()) as { deliveries: DeliveryView[] };
-  return deliveries.find((row) => row.channel === channel);
+  return (await inboxDeliveries(person)).find((row) => row.channel === channel);
 }
 
 /**

@@ -5,7 +5,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DeliveryView } from "../../../src/protocol";
-import { inboxObject, moveInboxClock, Person } from "../inbox/inbox-fixtures";
+import { inboxDeliveries, inboxObject, moveInboxClock, Person } from "../inbox/inbox-fixtures";
 import { emailedCard, escalatedCard, verifiedAddress } from "./card-email-fixtures";
 import { emailsTo, failNextEmails, SENT_WITHIN } from "./sent-emails";
 
@@ -13,9 +13,7 @@ const HOUR = 3_600_000;
 
 /** The inbox's delivery log row for the newest email to `address`. */
 async function emailRow(person: Person, address: string): Promise<DeliveryView | undefined> {
-  const response = await person.api("GET", "/api/inbox/deliveries");
-  const { deliveries } = (await response.json()) as { deliveries: DeliveryView[] };
-  return deliveries.find((row) => row.channel === "email" && row.target === address);
+  return (await inboxDeliveries(person)).find((row) => row.channel === "email" && row.target === address);
 }
 
 async function requestCode(person: Person, address: string): Promise<void> {

@@ -2,18 +2,15 @@
 // from the recorded network edge: each address a test emails is its own.
 import { expect } from "vitest";
 import { EMAIL_HOST, type SentEmail } from "../../helpers/email-recorder";
-import { CONTROL_HOST } from "../../helpers/notify-bindings";
+import { scriptAnswers, sentTo } from "../notify/notify-fixtures";
 
 /** How long a test waits for an email sent after its step: a busy machine stretches the hop to the edge. */
 export const SENT_WITHIN = { timeout: 5_000 };
 
 /** Every email the binding was handed for `address`, oldest first, refused ones too. */
 export async function emailsTo(address: string): Promise<SentEmail[]> {
-  const response = await fetch(`http://${CONTROL_HOST}/requests?host=${EMAIL_HOST}`);
-  const rows = (await response.json()) as Array<{ body: string }>;
-  return rows
-    .map((row) => Uint8Array.from(atob(row.body), (c) => c.charCodeAt(0)))
-    .map((bytes) => JSON.parse(new TextDecoder().decode(bytes)) as SentEmail)
+  return (await sentTo(EMAIL_HOST))
+    .map((request) => JSON.parse(new TextDecoder().decode(request.body)) as SentEmail)
     .filter((email) => email.to === address);
 }
 
@@ -25,10 +22,5 @@ export async function nextEmailTo(address: string, before: number): Promise<Sent
 
 /** Makes the binding refuse the next sends to `address`, one per status (500: the service failed). */
 export async function failNextEmails(address: string, statuses: number[]): Promise<void> {
-  const query = new URLSearchParams({ host: EMAIL_HOST, contains: JSON.stringify(address) });
-  const response = await fetch(`http://${CONTROL_HOST}/script?${query}`, {
-    method: "POST",
-    body: JSON.stringify(statuses),
-  });
-  expect(response.status).toBe(204);
+  await scriptAnswers(EMAIL_HOST, statuses, JSON.stringify(address));
 }

@@ -5,7 +5,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
 import type { InboxObject } from "../../../src/inbox/inbox-object";
-import type { InboxView } from "../../../src/protocol";
+import type { DeliveryView, InboxView } from "../../../src/protocol";
 import { DELIVERY_DELAY_MS } from "../../../src/session/inbox-report/inbox-report";
 import type { SessionObject } from "../../../src/session/session-object";
 import { ACCESS_BINDINGS, JWKS_CONTROL_HOST } from "../../helpers/access-bindings";
@@ -172,4 +172,10 @@ export async function moveInboxClock(person: Person, to: { by: number } | { at: 
     else instance.clock.advance(to.by);
     return instance.clock.now();
   });
+}
+
+/** `person`'s inbox delivery log (pushes, chat messages, emails), newest first. */
+export async function inboxDeliveries(person: Person): Promise<DeliveryView[]> {
+  const response = await person.api("GET", "/api/inbox/deliveries");
+  return ((await response.json()) as { deliveries: DeliveryView[] }).deliveries;
 }
