@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type DevServer, freePort, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
@@ -31,14 +31,23 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
   beforeAll(() => buildBridges());
 
   it("answers the agent with the approval given after the restart", { timeout: 180_000 }, async () => {
+    // A run that outlives the time limit says which step it was in and what the bridge printed.
+    const steps: string[] = [];
+    let bridgeOutput = () => "";
+    const started = Date.now();
+    const step = async <T>(name: string, work: Promise<T>): Promise<T> => {
+      steps.push(`${name} (from ${Date.now() - started} ms)`);
+      return work;
+    };
+    onTestFailed(() => console.error(`steps:\n${steps.join("\n")}\nparley acp:\n${bridgeOutput()}`));
     const state = await mkdtemp(join(tmpdir(), "parley-acp-restart-"));
     cleanups.push(() => rm(state, { recursive: true, force: true }));
     const port = await freePort();
-    server = await startWranglerDev({ label: "acp-restart-1", persistTo: state, port });
+    server = await step("first start", startWranglerDev({ label: "acp-restart-1", persistTo: state, port }));
     const baseUrl = server.baseUrl;
     const model = await startModelServer([touch("after-restart.txt"), reportLastResult]);
     const box = await sandbox(model);
-    const agentKey = await mintAgentKey(baseUrl, "acp restart", server.gatewayToken);
+    const agentKey = await step("agent key", mintAgentKey(baseUrl, "acp restart", server.gatewayToken));
     const proxy = spawnParleyAcp(box, [
       "--server",
       baseUrl,
@@ -47,6 +56,7 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
       "--unreachable-seconds",
       "120",
     ]);
+    bridgeOutput = () => proxy.stderr();
     cleanups.push(async () => {
       await proxy.stop();
       await model.close();
@@ -54,19 +64,22 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
     });
     const editor = new TestEditor(proxy.child);
     cleanups.push(() => editor.close());
-    const sessionId = await editor.open(box.cwd);
+    const sessionId = await step("editor opens", editor.open(box.cwd));
     const turn = editor.prompt("Make the file.");
-    const asked = await editor.nextPermission();
-    const session = await externalSession(baseUrl, sessionId, "Claude Agent", server.gatewayToken);
+    const asked = await step("permission asked", editor.nextPermission());
+    const session = await step(
+      "session found",
+      externalSession(baseUrl, sessionId, "Claude Agent", server.gatewayToken),
+    );
     const phone = new Phone(baseUrl, session);
     cleanups.push(() => phone.close());
-    const card = await phone.nextPrompt();
+    const card = await step("card on the phone", phone.nextPrompt());
 
-    await server.stop();
-    server = await startWranglerDev({ label: "acp-restart-2", persistTo: state, port });
-    await phone.respond(card.interactionId, { decision: "approve" });
-    await asked.cancelled;
-    expect((await turn).stopReason, proxy.stderr()).toBe("end_turn");
+    await step("stop", server.stop());
+    server = await step("second start", startWranglerDev({ label: "acp-restart-2", persistTo: state, port }));
+    await step("answer", phone.respond(card.interactionId, { decision: "approve" }));
+    await step("editor's request cancelled", asked.cancelled);
+    expect((await step("turn ends", turn)).stopReason, proxy.stderr()).toBe("end_turn");
     expect(existsSync(join(box.cwd, "after-restart.txt"))).toBe(true);
     expect(model.toolResults().at(-1)).toContain("completed with no output");
   });
