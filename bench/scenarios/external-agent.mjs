@@ -179,7 +179,7 @@ export async function runExternalAgent({ parley, bare, options, log }) {
       }),
       figure({
         scenario,
-        label: "an answer on a device → the waiting bridge (typed client over its socket) returns it",
+        label: "an answer on a device → the waiting bridge (typed client's long-poll) returns it",
         unit: "ms",
         parley: toBridge.parley,
         bare: toBridge.bare,
@@ -209,37 +209,33 @@ async function bareLongPoll(bare, name, device) {
 
 /**
  * A card the bridge waits on with the typed client (`ExternalAgent.waitForResolution`, the wait of
- * `parley mcp`, `parley hook` and `parley/agent-sdk`), answered once its socket said hello.
+ * `parley mcp`, `parley hook` and `parley/agent-sdk`): its long-poll read of the card, answered once
+ * that read has had time to reach the session, as the raw long-poll above is.
  * @param {import("../lib/targets.mjs").ParleyTarget} parley
  * @param {ExternalSession} session
  * @param {Device} answerer
  */
 async function answerToBridge(parley, session, answerer) {
   const { ExternalAgent } = await import("../../dist/client.js");
-  let helloed = () => {};
-  const hello = new Promise((resolve) => {
-    helloed = () => resolve(undefined);
-  });
   const agent = await ExternalAgent.connect({
     link: `${parley.baseUrl}/#/s/${session.sessionId}?token=${session.agentToken}`,
     name: "Bench agent",
-    createSocket: (/** @type {string} */ url) => {
-      const socket = new WebSocket(url);
-      socket.addEventListener("message", (event) => {
-        if (String(event.data).startsWith('{"type":"hello"')) helloed();
-      });
-      return /** @type {any} */ (socket);
-    },
   });
   const { interactionId } = await openCard(parley, session);
   const waiting = agent.waitForResolution(interactionId, AbortSignal.timeout(TIMEOUT_MS));
-  await withTimeout(hello, TIMEOUT_MS, "the bridge's hello");
+  // Read as soon as it settles, so a wait that fails while the answer is being sent is reported as
+  // this figure's failure rather than as an unhandled rejection.
+  const settled = waiting.then(
+    (card) => ({ card, receivedAt: now() }),
+    (error) => ({ error }),
+  );
   await sleep(POLL_SETTLE_MS);
   const sentAt = now();
   const ack = await answerer.request({ type: "approve", toolCallId: interactionId });
   if (!ack.ok) throw new Error(`approve was refused: ${JSON.stringify(ack.error)}`);
-  const state = await waiting;
-  const receivedAt = now();
-  if (state.status !== "resolved") throw new Error(`the bridge returned the card ${state.status}`);
-  return receivedAt - sentAt;
+  const result = await settled;
+  if ("error" in result) throw new Error(`the bridge's wait failed: ${String(result.error)}`);
+  if (result.card.status !== "resolved")
+    throw new Error(`the bridge returned the card ${result.card.status}`);
+  return result.receivedAt - sentAt;
 }
