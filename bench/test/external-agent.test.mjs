@@ -1,7 +1,7 @@
 // The external-agent figures: for a card, the slowest device decides, and a device that never saw
 // the card stops the run instead of giving a number; the scenario itself runs against real servers.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,12 +20,17 @@ test("a card that reached fewer devices than were watching stops the run", () =>
 // The scenario against real servers (a snapshot of the working tree under `wrangler dev`, the bare
 // baseline beside it, and the built dist/client.js): every figure is measured, none throws. It is
 // what found the bridge's wait still watching for a socket the typed client no longer opens.
+const RUN = fileURLToPath(new URL("../run.mjs", import.meta.url));
+
 test("the external-agent scenario measures its three figures against real servers", async () => {
   const dir = await mkdtemp(join(tmpdir(), "parley-bench-agent-"));
   try {
     const out = join(dir, "agent.md");
-    const { code, output } = await runBench(["--scenarios", "agent", "--repeats", "1", "--out", out]);
-    assert.equal(code, 0, output);
+    // The test's file has its own process, so waiting on the run blocks nothing else.
+    const run = spawnSync(process.execPath, [RUN, "--scenarios", "agent", "--repeats", "1", "--out", out], {
+      encoding: "utf8",
+    });
+    assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
     const rows = (await readFile(out, "utf8")).split("\n").filter((line) => line.includes("External agent"));
     assert.deepEqual(
       rows.map((row) => row.split("|")[2].trim()),
@@ -40,24 +45,3 @@ test("the external-agent scenario measures its three figures against real server
     await rm(dir, { recursive: true, force: true });
   }
 });
-
-/**
- * `node bench/run.mjs …args`, its output kept.
- * @param {string[]} args
- * @returns {Promise<{ code: number | null, output: string }>}
- */
-function runBench(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [fileURLToPath(new URL("../run.mjs", import.meta.url)), ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      output += chunk;
-    });
-    child.once("close", (code) => resolve({ code, output }));
-  });
-}
