@@ -5,7 +5,13 @@
 // suite runs only after a green worker suite, as before. To run one suite or file alone:
 // `npx vitest run [file]`, `npx vitest run --config vitest.e2e.config.ts [file]`,
 // `node --test 'bench/test/*.test.mjs'`.
+//
+// With PARLEY_BROWSER_SUITE_AFTER set to a file's path, the browser suite starts once that file
+// exists: `.ci/run` installs the browser and the terminal while the worker suite runs (which needs
+// neither) and writes the file when they are in.
 import { spawn } from "node:child_process";
+import { existsSync, watch } from "node:fs";
+import { basename, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -34,9 +40,32 @@ function node(args, { keep = false } = {}) {
   });
 }
 
+/**
+ * Resolves once the file at `path` exists: a watch on its folder, so no polling.
+ * @param {string} path @returns {Promise<void>}
+ */
+function fileExists(path) {
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(path), (_event, name) => {
+      if (name === basename(path) && existsSync(path)) done();
+    });
+    const done = () => {
+      watcher.close();
+      resolve();
+    };
+    // The file may have been written before the watch began.
+    if (existsSync(path)) done();
+  });
+}
+
 // Node expands the glob itself, as it does for `node --test 'bench/test/*.test.mjs'` in a shell.
 const harness = node(["--test", "bench/test/*.test.mjs"], { keep: true });
 const workers = await node([VITEST, "run"]);
+const gate = process.env.PARLEY_BROWSER_SUITE_AFTER;
+if (workers.code === 0 && gate && !existsSync(gate)) {
+  console.log(`\nThe browser suite waits for ${gate} (the browser and terminal being installed).`);
+  await fileExists(gate);
+}
 const browser = workers.code === 0 ? await node([VITEST, "run", "--config", "vitest.e2e.config.ts"]) : null;
 const bench = await harness;
 process.stdout.write(`\n--- the benchmark harness's tests (node --test), run beside the worker suite\n`);
