@@ -7,8 +7,8 @@
 // `node --test 'bench/test/*.test.mjs'`.
 //
 // With PARLEY_BROWSER_SUITE_AFTER set to a file's path, the browser suite starts once that file
-// exists: `.ci/run` installs the browser and the terminal while the worker suite runs (which needs
-// neither) and writes the file when they are in.
+// exists: while the worker suite runs (which needs neither), `.ci/run` installs the browser and the
+// terminal and runs the deploy dry run (which builds where the browser suite builds), then writes it.
 import { spawn } from "node:child_process";
 import { existsSync, watch } from "node:fs";
 import { basename, dirname } from "node:path";
@@ -63,7 +63,9 @@ const harness = node(["--test", "bench/test/*.test.mjs"], { keep: true });
 const workers = await node([VITEST, "run"]);
 const gate = process.env.PARLEY_BROWSER_SUITE_AFTER;
 if (workers.code === 0 && gate && !existsSync(gate)) {
-  console.log(`\nThe browser suite waits for ${gate} (the browser and terminal being installed).`);
+  console.log(
+    `\nThe browser suite waits for ${gate} (the browser and the terminal being installed, then the deploy dry run).`,
+  );
   await fileExists(gate);
 }
 const browser = workers.code === 0 ? await node([VITEST, "run", "--config", "vitest.e2e.config.ts"]) : null;
