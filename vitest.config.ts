@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { ACCESS_BINDINGS } from "./test/helpers/access-bindings.ts";
@@ -12,6 +13,7 @@ import { ONE_PERSON_GATEWAY_TOKEN } from "./test/helpers/one-person-bindings.ts"
 import { outboundRecorder } from "./test/helpers/outbound-recorder.ts";
 import { SLACK_BINDINGS, slackApi } from "./test/helpers/slack-api.ts";
 import { TELEGRAM_BINDINGS, telegramApi } from "./test/helpers/telegram-api.ts";
+import { testWranglerConfig } from "./test/helpers/test-wrangler-config.ts";
 import { freePorts } from "./test/mcp-servers/free-ports";
 import { type TestServerPorts, testMcpServers } from "./test/mcp-servers/test-servers";
 
@@ -44,8 +46,12 @@ const bindings = {
 };
 
 // The tests load the Worker from its sources; wrangler.toml's `main` is the split build that deploys
-// (scripts/build-worker.mjs), which the browser tests and the benchmark run.
-const WORKER = { main: "./src/index.ts", wrangler: { configPath: "./wrangler.toml" } };
+// (scripts/build-worker.mjs), which the browser tests and the benchmark run. Its settings are read
+// from a copy in a folder of its own, so a developer's `.dev.vars` never reaches the tests.
+const WORKER = {
+  main: "./src/index.ts",
+  wrangler: { configPath: testWranglerConfig(fileURLToPath(new URL(".", import.meta.url))) },
+};
 
 // A Discord application whose key pair is made for this run: Discord's public key for the Worker,
 // the private key for the tests that sign interactions with it.
