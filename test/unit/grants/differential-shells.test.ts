@@ -194,3 +194,33 @@ describe.skipIf(!hasZsh)("a deny of rm, against what real shells run", () => {
     expect(covers("Bash(rm:*)", line, "deny")).toBe(false);
   });
 });
+
+describe.skipIf(!hasZsh)("the sandbox the differential tests read", () => {
+  const sandbox = shellSandbox(["npm"]);
+  afterAll(() => rmSync(sandbox.root, { recursive: true, force: true }));
+
+  it("records each call of a pipeline's stubs, run at once, as a call of its own", () => {
+    // Many runs: a record split by another's would show as one call of both, or of neither.
+    for (const shell of SHELLS) {
+      for (let round = 0; round < 40; round++) {
+        const calls = sandbox
+          .run(shell, "npm run test | npm test x")
+          .calls.map((call) => JSON.stringify(call));
+        expect({ shell, round, calls: calls.sort() }).toEqual({
+          shell,
+          round,
+          calls: ['["npm","run","test"]', '["npm","test","x"]'],
+        });
+      }
+    }
+  });
+
+  it("records a program the shell cannot find, with its arguments", () => {
+    for (const shell of SHELLS) {
+      expect({ shell, notFound: sandbox.run(shell, "nosuch a 'b c'").notFound }).toEqual({
+        shell,
+        notFound: ["nosuch a b c"],
+      });
+    }
+  });
+});

@@ -59,7 +59,11 @@ export function shellSandbox(stubs: readonly string[], real: readonly string[] =
   const zdot = join(root, "zdot");
   for (const folder of [bin, work, zdot]) mkdirSync(folder);
   const log = join(root, "calls");
-  const stub = `#!/bin/sh\n{ printf '%s${UNIT}' "\${0##*/}" "$@"; printf '${RECORD}'; } >> "$PARLEY_CALLS"\n`;
+  // Each record is one write: the stubs of a pipeline run at once, and a record written in parts
+  // (its words, then its end) could be split by another's ("a | b" read as one call of both).
+  const record = (first: string) =>
+    `r=${first}; for a in "$@"; do r="$r$a${UNIT}"; done; printf '%s' "$r${RECORD}" >> "$PARLEY_CALLS"`;
+  const stub = `#!/bin/sh\n${record(`"\${0##*/}${UNIT}"`)}\n`;
   for (const name of stubs) {
     writeFileSync(join(bin, name), stub);
     chmodSync(join(bin, name), 0o755);
@@ -69,7 +73,7 @@ export function shellSandbox(stubs: readonly string[], real: readonly string[] =
     if (path) symlinkSync(path, join(bin, name));
   }
   // Programs that are not found are recorded too: the run may call nothing the rule does not name.
-  const notFound = `{ printf '?%s${UNIT}' "$@"; printf '${RECORD}'; } >> "$PARLEY_CALLS"; return 127`;
+  const notFound = `${record("'?'")}; return 127`;
   writeFileSync(join(root, "bash-env"), `command_not_found_handle() { ${notFound}; }\n`);
   writeFileSync(
     join(zdot, ".zshenv"),
