@@ -50,7 +50,7 @@ const bindings = {
 // from a copy in a folder of its own, so a developer's `.dev.vars` never reaches the tests.
 const WORKER = {
   main: "./src/index.ts",
-  wrangler: { configPath: testWranglerConfig(fileURLToPath(new URL(".", import.meta.url))) },
+  wrangler: { configPath: await testWranglerConfig(fileURLToPath(new URL(".", import.meta.url))) },
 };
 
 // A Discord application whose key pair is made for this run: Discord's public key for the Worker,

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stateGatewayToken, stateSessionSecret } from "./dev-secret.mjs";
+import { configWithoutBuild } from "./wrangler-config.mjs";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Wrangler's CLI script, run with this Node (22, which wrangler requires). */
@@ -177,21 +178,14 @@ export async function startWranglerDev(options = {}) {
  * @returns {Promise<{ path: string, remove: () => Promise<void> }>}
  */
 export async function writePrebuiltConfig() {
-  // Wrangler's own reader, loaded only here: the servers started later need none of it.
-  const { experimental_readRawConfig } = await import("wrangler");
-  const { rawConfig } = experimental_readRawConfig({ config: join(REPO_ROOT, "wrangler.toml") });
-  const { build: _build, ...config } = rawConfig;
-  const assets = config.assets
-    ? { ...config.assets, directory: join(REPO_ROOT, String(config.assets.directory)) }
-    : undefined;
+  const config = await configWithoutBuild(REPO_ROOT);
   const dir = await mkdtemp(join(tmpdir(), "parley-prebuilt-"));
   // The servers run a copy of the built Worker: a build made meanwhile (the `npm run dev` test's)
   // empties build/worker first, which a server starting or reloading at that moment would not find.
-  const built = dirname(join(REPO_ROOT, String(config.main)));
-  await cp(built, join(dir, "worker"), { recursive: true });
+  await cp(dirname(String(config.main)), join(dir, "worker"), { recursive: true });
   const main = join(dir, "worker", basename(String(config.main)));
   const path = join(dir, "wrangler.json");
-  await writeFile(path, JSON.stringify({ ...config, main, assets }));
+  await writeFile(path, JSON.stringify({ ...config, main }));
   return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 

@@ -40,17 +40,17 @@ const bindingsOf = (config: string) =>
   Object.keys(unstable_getMiniflareWorkerOptions(config).workerOptions.bindings ?? {}).sort();
 
 describe("the Workers tests' wrangler config", () => {
-  it("keeps wrangler.toml's bindings and leaves out the .dev.vars beside it, which wrangler.toml itself would bring", () => {
+  it("keeps wrangler.toml's bindings and leaves out the .dev.vars beside it, which wrangler.toml itself would bring", async () => {
     expect(bindingsOf(join(root, "wrangler.toml"))).toEqual([
       "FROM_CONFIG",
       "GATEWAY_TOKEN",
       "VAPID_PUBLIC_KEY",
     ]);
-    expect(bindingsOf(testWranglerConfig(root))).toEqual(["FROM_CONFIG"]);
+    expect(bindingsOf(await testWranglerConfig(root))).toEqual(["FROM_CONFIG"]);
   });
 
-  it("names the entry, the assets and the local aliases by absolute path, keeps other aliases, and has no build step", () => {
-    const written = JSON.parse(readFileSync(testWranglerConfig(root), "utf8"));
+  it("names the entry, the assets and the local aliases by absolute path, keeps other aliases, and has no build step", async () => {
+    const written = JSON.parse(readFileSync(await testWranglerConfig(root), "utf8"));
     expect(written.main).toBe(join(root, "src", "index.ts"));
     expect(written.assets.directory).toBe(join(root, "public"));
     expect(written.alias).toEqual({ axios: join(root, "src", "stand-in.ts"), "node:os": "node:os" });

@@ -4,36 +4,18 @@
 // wrangler.toml, they would reach every test runtime (every request a person's, pushes on), and
 // `npm test` after `npm run dev` in one checkout would fail hundreds of tests.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
-import { experimental_readRawConfig } from "wrangler";
+import { join } from "node:path";
+import { configWithoutBuild } from "../../scripts/wrangler-config.mjs";
 
 /**
  * Writes `root`'s wrangler.toml, without its build step, to `node_modules/.cache/parley-tests/`
- * (the same file each time this config is read); returns its path.
+ * (the same file each time this config is read); answers its path.
  */
-export function testWranglerConfig(root: string): string {
-  const { rawConfig } = experimental_readRawConfig({ config: join(root, "wrangler.toml") });
-  const { build: _build, ...config } = rawConfig;
-  const fromRoot = (path: string): string => (isAbsolute(path) ? path : join(root, path));
-  const alias = config.alias
-    ? Object.fromEntries(
-        Object.entries(config.alias as Record<string, string>).map(([name, to]) => [
-          name,
-          to.startsWith(".") ? fromRoot(to) : to,
-        ]),
-      )
-    : undefined;
-  const written = {
-    ...config,
-    ...(config.main ? { main: fromRoot(config.main) } : {}),
-    ...(config.assets?.directory
-      ? { assets: { ...config.assets, directory: fromRoot(config.assets.directory) } }
-      : {}),
-    ...(alias ? { alias } : {}),
-  };
+export async function testWranglerConfig(root: string): Promise<string> {
+  const config = await configWithoutBuild(root);
   const dir = join(root, "node_modules", ".cache", "parley-tests");
   mkdirSync(dir, { recursive: true });
   const path = join(dir, "wrangler.json");
-  writeFileSync(path, JSON.stringify(written));
+  writeFileSync(path, JSON.stringify(config));
   return path;
 }
