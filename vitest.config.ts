@@ -67,6 +67,10 @@ const shared = {
   // The first test on each runner also pays for loading the Worker; on a busy 2-core machine that
   // alone can take several seconds.
   testTimeout: 20_000,
+  // Vitest's own second for an `expect.poll` is too short on a busy machine: a bridge's read made
+  // again after a dropped connection (card-wait-poll.test.ts) once took longer and failed a run.
+  // A poll that passes returns at once, so a longer limit costs a passing test nothing.
+  expect: { poll: { timeout: 10_000 } },
   deps: {
     optimizer: {
       ssr: {
