@@ -6,7 +6,7 @@
 //   node scripts/build-worker.mjs [--outdir DIR] [--root DIR]
 // --root builds another checkout (the benchmark's snapshot of a commit) with its own config.
 import { readdir, readFile, rm } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
@@ -29,6 +29,24 @@ const SCOPED_ALIASES = [
     importer: "/node_modules/@modelcontextprotocol/client/",
     from: "jose",
     to: "src/mcp/mcp-signing-unused.ts",
+  },
+];
+
+/**
+ * Modules of a package replaced wherever that package imports them, matched by the file an import
+ * resolves to (the package reaches each by several relative paths). The Anthropic SDK's reader of
+ * `process.env` and its runtime detection touch `globalThis.process`, which loads the runtime's
+ * node:process into the isolate (src/model/stand-ins/anthropic-env.ts says what that costs).
+ * A build that uses none of a stand-in fails: an upgrade that moves the file cannot undo it unseen.
+ */
+const STAND_INS = [
+  {
+    file: "/node_modules/@anthropic-ai/sdk/internal/utils/env.mjs",
+    to: "src/model/stand-ins/anthropic-env.ts",
+  },
+  {
+    file: "/node_modules/@anthropic-ai/sdk/internal/detect-platform.mjs",
+    to: "src/model/stand-ins/anthropic-platform.ts",
   },
 ];
 
@@ -104,6 +122,14 @@ const sharedModules = (root) => ({
         args.importer.includes(importer) ? { path: join(root, to) } : undefined,
       );
     }
+    const standInNames = STAND_INS.map(({ file }) => basename(file).replace(/[.]/g, "\\."));
+    build.onResolve({ filter: new RegExp(`(^|/)(${standInNames.join("|")})$`) }, async (args) => {
+      if (args.pluginData === STAND_INS) return undefined;
+      const { kind, resolveDir, importer } = args;
+      const resolved = await build.resolve(args.path, { kind, resolveDir, importer, pluginData: STAND_INS });
+      const standIn = STAND_INS.find(({ file }) => resolved.path.endsWith(file));
+      return standIn ? { path: join(root, standIn.to) } : undefined;
+    });
     for (const { importer, name } of SAME_COPIES) {
       build.onResolve({ filter: new RegExp(`^${name}$`) }, async (args) => {
         if (!args.importer.includes(importer) || args.pluginData === SAME_COPIES) return undefined;
@@ -187,6 +213,10 @@ export async function buildWorker({ root, outdir }) {
     metafile: true,
     logLevel: "warning",
   });
+  const unused = STAND_INS.filter(({ to }) => !(to in result.metafile.inputs));
+  if (unused.length > 0) {
+    throw new Error(`the build used no ${unused.map(({ file, to }) => `${to} (for ${file})`).join(", ")}`);
+  }
   return result.metafile;
 }
 

@@ -142,6 +142,24 @@ describe("what the split Worker build carries", () => {
     expect(inputs()).toContain("node_modules/@anthropic-ai/sdk/internal/tracing.mjs");
   });
 
+  it("gives the Anthropic SDK Parley's settings alone: its env reader and runtime detection, which reach for process, are stand-ins", async () => {
+    expect(inputs()).toContain("src/model/stand-ins/anthropic-env.ts");
+    expect(inputs()).toContain("src/model/stand-ins/anthropic-platform.ts");
+    expect(inputs()).toContain("node_modules/@anthropic-ai/sdk/client.mjs");
+    expect(
+      inputs().filter((path) =>
+        /@anthropic-ai\/sdk\/internal\/(utils\/env|detect-platform)\.mjs$/.test(path),
+      ),
+    ).toEqual([]);
+    // Touching globalThis.process loads the runtime's node:process into the isolate for its life.
+    const code = await Promise.all(
+      (await readdir(outdir))
+        .filter((name) => name.endsWith(".js"))
+        .map((name) => readFile(join(outdir, name), "utf8")),
+    );
+    expect(code.filter((text) => text.includes("globalThis.process"))).toEqual([]);
+  });
+
   it("has one copy of eventemitter3, not a second nested under p-queue", () => {
     expect(inputs().filter((path) => path.includes("eventemitter3/"))).toEqual([
       "node_modules/eventemitter3/index.js",
