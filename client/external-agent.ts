@@ -108,11 +108,25 @@ export async function withRetry<T>(
   }
 }
 
+/** A success whose body could not be read: the connection closed mid-answer (a restart). Retried. */
+export class UnreadAnswerError extends Error {}
+
 async function call<T>(fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<T> {
   const response = await fetchImpl(url, init);
-  const body = (await response.json().catch(() => null)) as {
-    error?: { code?: string; message?: string };
-  } | null;
+  const text = await response.text().catch(() => null);
+  let body: { error?: { code?: string; message?: string } } | null = null;
+  let read = false;
+  try {
+    body = text === null ? null : JSON.parse(text);
+    read = text !== null;
+  } catch {
+    read = false;
+  }
+  // Every success of these routes answers JSON: one cut short (Parley restarting mid-answer) is not
+  // an answer of `null`, which a caller would read as a card, but a call to make again.
+  if (response.ok && !read) {
+    throw new UnreadAnswerError(`Parley's answer to ${new URL(url).pathname} was cut short`);
+  }
   if (!response.ok) {
     throw new ApiError(
       response.status,
