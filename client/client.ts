@@ -42,7 +42,7 @@ export {
 } from "./inbox-api";
 export { InboxClient, type InboxClientOptions } from "./inbox-client";
 export { applyInboxEvent, waitingCount } from "./inbox-state";
-export { ApiError, createSession, fetchSnapshot } from "./session-api";
+export { ApiError, createSession, fetchSnapshot, UnreadAnswerError } from "./session-api";
 export {
   CommandError,
   type CommandInput,

@@ -17,7 +17,7 @@ import {
 } from "./agent-messages";
 import { pollCard } from "./card-poll";
 import { refuseAnsweringCredential } from "./credential-kind";
-import { ApiError } from "./session-api";
+import { ApiError, call } from "./session-api";
 import { buildShareUrl, parseShareLink } from "./session-link";
 import { backoffDelay } from "./session-socket";
 
@@ -108,35 +108,6 @@ export async function withRetry<T>(
   }
 }
 
-/** A success whose body could not be read: the connection closed mid-answer (a restart). Retried. */
-export class UnreadAnswerError extends Error {}
-
-async function call<T>(fetchImpl: typeof fetch, url: string, init: RequestInit): Promise<T> {
-  const response = await fetchImpl(url, init);
-  const text = await response.text().catch(() => null);
-  let body: { error?: { code?: string; message?: string } } | null = null;
-  let read = false;
-  try {
-    body = text === null ? null : JSON.parse(text);
-    read = text !== null;
-  } catch {
-    read = false;
-  }
-  // Every success of these routes answers JSON: one cut short (Parley restarting mid-answer) is not
-  // an answer of `null`, which a caller would read as a card, but a call to make again.
-  if (response.ok && !read) {
-    throw new UnreadAnswerError(`Parley's answer to ${new URL(url).pathname} was cut short`);
-  }
-  if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      body?.error?.code ?? "http_error",
-      body?.error?.message ?? `HTTP ${response.status}`,
-    );
-  }
-  return body as T;
-}
-
 /** One external agent's handle on its Parley session. */
 export class ExternalAgent {
   private constructor(
@@ -170,7 +141,7 @@ export class ExternalAgent {
       if (!route) throw new BadLinkError(`not a Parley link: ${options.link}`);
       const url = new URL(`/api/sessions/${encodeURIComponent(route.sessionId)}`, route.baseUrl);
       await withRetry(
-        () => call(fetchImpl, url.toString(), { headers: { authorization: `Bearer ${route.token}` } }),
+        () => call(url.toString(), { headers: { authorization: `Bearer ${route.token}` } }, fetchImpl),
         deadline,
       ).catch((error: unknown) => {
         if (error instanceof ApiError && error.status < 500)
@@ -194,13 +165,13 @@ export class ExternalAgent {
     const created = await withRetry(
       () =>
         call<CreateExternalSessionResponse | AgentKeySessionResponse>(
-          fetchImpl,
           new URL("/api/sessions", baseUrl).toString(),
           {
             method: "POST",
             headers,
             body: JSON.stringify({ agent }),
           },
+          fetchImpl,
         ),
       deadline,
     ).catch((error: unknown) => {
@@ -232,15 +203,19 @@ export class ExternalAgent {
   ): Promise<OpenedInteraction> {
     return withRetry(
       () =>
-        call(this.fetchImpl, this.url("/interactions"), {
-          method: "POST",
-          headers: this.headers(),
-          body: JSON.stringify(input),
-          // Each attempt gives up on a connection that hangs; the caller's abort ends them all.
-          signal: signal
-            ? AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)])
-            : AbortSignal.timeout(READ_TIMEOUT_MS),
-        }),
+        call(
+          this.url("/interactions"),
+          {
+            method: "POST",
+            headers: this.headers(),
+            body: JSON.stringify(input),
+            // Each attempt gives up on a connection that hangs; the caller's abort ends them all.
+            signal: signal
+              ? AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)])
+              : AbortSignal.timeout(READ_TIMEOUT_MS),
+          },
+          this.fetchImpl,
+        ),
       deadline,
       signal,
     );
@@ -253,18 +228,26 @@ export class ExternalAgent {
     signal?: AbortSignal,
   ): Promise<ExternalInteraction> {
     const query = waitSeconds ? `?wait=${waitSeconds}` : "";
-    return call(this.fetchImpl, this.url(`/interactions/${encodeURIComponent(interactionId)}${query}`), {
-      headers: this.headers(),
-      ...(signal ? { signal } : {}),
-    });
+    return call(
+      this.url(`/interactions/${encodeURIComponent(interactionId)}${query}`),
+      {
+        headers: this.headers(),
+        ...(signal ? { signal } : {}),
+      },
+      this.fetchImpl,
+    );
   }
 
   /** The agent gave up on a card: it is cancelled on every device. */
   async withdraw(interactionId: string): Promise<void> {
-    await call(this.fetchImpl, this.url(`/interactions/${encodeURIComponent(interactionId)}`), {
-      method: "DELETE",
-      headers: this.headers(),
-    }).catch((error: unknown) => {
+    await call(
+      this.url(`/interactions/${encodeURIComponent(interactionId)}`),
+      {
+        method: "DELETE",
+        headers: this.headers(),
+      },
+      this.fetchImpl,
+    ).catch((error: unknown) => {
       // A card that resolved in the meantime stays as it is.
       if (!(error instanceof ApiError && error.status === 409)) throw error;
     });
@@ -274,11 +257,15 @@ export class ExternalAgent {
   async postProgress(events: ProgressEvent[], deadline = Date.now() + 5_000): Promise<void> {
     await withRetry(
       () =>
-        call(this.fetchImpl, this.url("/progress"), {
-          method: "POST",
-          headers: this.headers(),
-          body: JSON.stringify({ events }),
-        }),
+        call(
+          this.url("/progress"),
+          {
+            method: "POST",
+            headers: this.headers(),
+            body: JSON.stringify({ events }),
+          },
+          this.fetchImpl,
+        ),
       deadline,
     );
   }
@@ -292,7 +279,7 @@ export class ExternalAgent {
   messages(options: MessageStreamOptions = {}): AsyncGenerator<AgentMessage, void, undefined> {
     const read: ReadMessages = ({ after, waitSeconds }, signal) => {
       const query = new URLSearchParams({ wait: String(waitSeconds), ...(after ? { after } : {}) });
-      return call(this.fetchImpl, this.url(`/messages?${query}`), { headers: this.headers(), signal });
+      return call(this.url(`/messages?${query}`), { headers: this.headers(), signal }, this.fetchImpl);
     };
     return followMessages(read, options, (why) => new UnreachableError(why));
   }
@@ -301,11 +288,15 @@ export class ExternalAgent {
   async delivered(messageId: string, bridge: string, deadline = Date.now() + 10_000): Promise<void> {
     await withRetry(
       () =>
-        call(this.fetchImpl, this.url(`/messages/${encodeURIComponent(messageId)}/delivered`), {
-          method: "POST",
-          headers: this.headers(),
-          body: JSON.stringify({ bridge }),
-        }),
+        call(
+          this.url(`/messages/${encodeURIComponent(messageId)}/delivered`),
+          {
+            method: "POST",
+            headers: this.headers(),
+            body: JSON.stringify({ bridge }),
+          },
+          this.fetchImpl,
+        ),
       deadline,
     );
   }

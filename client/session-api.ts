@@ -30,12 +30,28 @@ interface RequestOptions {
   gatewayToken?: string;
 }
 
-/** One API request: the parsed body, or an ApiError naming the refusal. */
+/** A success whose body could not be read: the connection closed mid-answer (a restart). */
+export class UnreadAnswerError extends Error {
+  override readonly name = "UnreadAnswerError";
+}
+
+const UNREAD = Symbol("unread");
+
+/**
+ * One API request: the parsed body, an ApiError naming the refusal, or an UnreadAnswerError. Every
+ * success of the API answers JSON, so one cut short (Parley restarting mid-answer) is a failed
+ * call, never an answer of `null` a caller would read as a card; the bridges' retries make it again.
+ */
 export async function call<T>(url: string, init: RequestInit, fetchImpl: typeof fetch = fetch): Promise<T> {
   const response = await fetchImpl(url, init);
-  const body = (await response.json().catch(() => null)) as { error?: ErrorBody } | null;
+  let body: unknown = UNREAD;
+  try {
+    body = await response.json();
+  } catch {
+    // Left UNREAD: the body broke off or is not JSON.
+  }
   if (!response.ok) {
-    const error = body?.error;
+    const error = body === UNREAD ? undefined : (body as { error?: ErrorBody } | null)?.error;
     throw new ApiError(
       response.status,
       error?.code ?? "http_error",
@@ -43,6 +59,8 @@ export async function call<T>(url: string, init: RequestInit, fetchImpl: typeof 
       error?.resolution,
     );
   }
+  if (body === UNREAD)
+    throw new UnreadAnswerError(`Parley's answer to ${new URL(url).pathname} was cut short`);
   return body as T;
 }
 

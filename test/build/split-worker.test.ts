@@ -27,6 +27,12 @@ const output = (name: string) => {
   return found[1];
 };
 
+/** The text of every module the build wrote (what the upload carries, source maps aside). */
+async function writtenModules(): Promise<string[]> {
+  const names = (await readdir(outdir)).filter((name) => name.endsWith(".js"));
+  return Promise.all(names.map((name) => readFile(join(outdir, name), "utf8")));
+}
+
 /** Every module `name` imports statically, directly or through others (what compiles with it). */
 function staticallyWith(name: string): string[] {
   const seen = new Set<string>();
@@ -152,11 +158,7 @@ describe("what the split Worker build carries", () => {
       ),
     ).toEqual([]);
     // Touching globalThis.process loads the runtime's node:process into the isolate for its life.
-    const code = await Promise.all(
-      (await readdir(outdir))
-        .filter((name) => name.endsWith(".js"))
-        .map((name) => readFile(join(outdir, name), "utf8")),
-    );
+    const code = await writtenModules();
     expect(code.filter((text) => text.includes("globalThis.process"))).toEqual([]);
   });
 
@@ -170,15 +172,7 @@ describe("what the split Worker build carries", () => {
     const manifest = JSON.parse(
       await readFile(join(ROOT, "node_modules/@slack/web-api/package.json"), "utf8"),
     );
-    const code = (
-      await Promise.all(
-        (
-          await readdir(outdir)
-        )
-          .filter((name) => name.endsWith(".js"))
-          .map((name) => readFile(join(outdir, name), "utf8")),
-      )
-    ).join("\n");
+    const code = (await writtenModules()).join("\n");
     expect(code).toContain(`name:"@slack/web-api",version:"${manifest.version}"`);
     expect(code).not.toContain(manifest.description);
   });
