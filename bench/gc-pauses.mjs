@@ -4,18 +4,22 @@
 // stalls (deltas whose slowest device waited over 10 ms, in a row) and the collector's pauses in it;
 // then every pause by kind, with a mark-compact's phases. Not part of `npm run bench`.
 //   node bench/gc-pauses.mjs [--side parley|bare] [--ballast 30000] [--streams 6] [--devices 10]
-//     [--deltas 2000] [--pace 2.5] [--ref COMMIT] [--snapshot FILE]
+//     [--deltas 2000] [--pace 2.5] [--ref COMMIT] [--snapshot FILE] [--split]
+// `--split` runs Parley as two Workers, the session object alone in one (bench/lib/split-parley.mjs),
+// and reads the session's isolate; the pauses are still every isolate's.
 // The isolate's live heap (after a full collection) is read once, after the first two streams;
 // `--snapshot` also writes that heap snapshot (open it in Chrome's DevTools, Memory tab).
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { stateGatewayToken, stateSessionSecret } from "../scripts/dev-secret.mjs";
 import { startWranglerDev } from "../scripts/wrangler-dev.mjs";
 import { bareGlass, parleyGlass } from "./lib/glass-sides.mjs";
-import { inspector } from "./lib/inspector.mjs";
+import { inspector, inspectorAt } from "./lib/inspector.mjs";
 import { startMockModelThread } from "./lib/mock-model.mjs";
 import { readGcPauses, tracedWorkerd, traceWritten } from "./lib/perfetto-gc.mjs";
+import { runtimeInspectorTarget, SESSION_WORKER, snapshotSplitParley } from "./lib/split-parley.mjs";
 import { percentile } from "./lib/stats.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
 import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
@@ -30,9 +34,12 @@ const { values } = parseArgs({
     pace: { type: "string", default: "2.5" },
     ref: { type: "string" },
     snapshot: { type: "string" },
+    split: { type: "boolean", default: false },
   },
 });
 if (values.side !== "parley" && values.side !== "bare") throw new Error("--side is parley or bare");
+if (values.split && (values.side !== "parley" || values.ref))
+  throw new Error("--split is Parley's working tree");
 const ballast = Number(values.ballast);
 if (ballast > 0 && values.side !== "bare") throw new Error("--ballast goes into the bare baseline only");
 const shape = { n: Number(values.deltas), pace: Number(values.pace) };
@@ -43,8 +50,20 @@ const work = await mkdtemp(join(tmpdir(), "parley-gc-"));
 process.env.MINIFLARE_WORKERD_PATH = await tracedWorkerd(work);
 
 const model = await startMockModelThread();
+const vars = {
+  ALLOW_SCRIPTED_SESSIONS: "true",
+  ALLOW_OPEN_GATEWAY: "true",
+  ANTHROPIC_API_KEY: "bench",
+  ANTHROPIC_BASE_URL: model.baseUrl,
+  SOCKET_COMMANDS_PER_SECOND: "1000000",
+  SOCKET_COMMAND_BURST: "1000000",
+};
+const state = join(work, "state");
 let config;
-if (values.side === "parley") config = await snapshotParley(work, work, values.ref);
+if (values.split) {
+  const secrets = { SESSION_SECRET: stateSessionSecret(state), GATEWAY_TOKEN: stateGatewayToken(state) };
+  config = await snapshotSplitParley(work, { ...vars, ...secrets });
+} else if (values.side === "parley") config = await snapshotParley(work, work, values.ref);
 else {
   config = await snapshotBaseline(work);
   if (ballast > 0) {
@@ -60,16 +79,9 @@ else {
 const server = await startWranglerDev({
   label: values.side,
   config,
-  persistTo: join(work, "state"),
+  persistTo: state,
   logDir: work,
-  vars: {
-    ALLOW_SCRIPTED_SESSIONS: "true",
-    ALLOW_OPEN_GATEWAY: "true",
-    ANTHROPIC_API_KEY: "bench",
-    ANTHROPIC_BASE_URL: model.baseUrl,
-    SOCKET_COMMANDS_PER_SECOND: "1000000",
-    SOCKET_COMMAND_BURST: "1000000",
-  },
+  vars,
 });
 const devices = Number(values.devices);
 const side =
@@ -82,7 +94,10 @@ let liveHeap = null;
 for (let i = 0; i < Number(values.streams); i++) {
   // Two streams in (the warm-up and the first), what stays alive after a full collection: the live
   // graph every later mark-compact has to mark.
-  if (i === 1) liveHeap = await readLiveHeap(server.inspectorPort, values.snapshot);
+  if (i === 1) {
+    const url = values.split ? await runtimeInspectorTarget(SESSION_WORKER) : null;
+    liveHeap = await readLiveHeap(url ? inspectorAt(url) : inspector(server.inspectorPort), values.snapshot);
+  }
   const startNs = Number(process.hrtime.bigint());
   const run = await side.run(shape);
   const endNs = Number(process.hrtime.bigint());
@@ -159,9 +174,9 @@ for (const kind of ["scavenge", "mark-compact", "other"]) {
 }
 process.exit(0);
 
-/** The Worker's isolate's heap after a full collection, through workerd's inspector. */
-async function readLiveHeap(port, snapshotFile) {
-  const { call, ws } = await inspector(port);
+/** An isolate's heap after a full collection, through workerd's inspector. */
+async function readLiveHeap(connecting, snapshotFile) {
+  const { call, ws } = await connecting;
   const chunks = [];
   ws.addEventListener("message", (message) => {
     const data = JSON.parse(message.data);

@@ -69,8 +69,9 @@ function killGroup(child, signal) {
 /**
  * @typedef {object} WranglerDevOptions
  * @property {string} [label]            names the server in messages and its log file
- * @property {string} [config]           wrangler config path (default: PARLEY_WRANGLER_CONFIG, else the
- *                                       project's wrangler.toml)
+ * @property {string | string[]} [config] wrangler config path (default: PARLEY_WRANGLER_CONFIG, else the
+ *                                       project's wrangler.toml); several run several Workers, the
+ *                                       first serving HTTP, and `vars` reach only that first
  * @property {string} [persistTo]        state directory, kept; a temporary one (removed on stop) when absent
  * @property {number} [port]             serve on this port (a restart on the same state keeps its address)
  * @property {Record<string, string>} [vars]   `--var KEY:VALUE` pairs
@@ -100,7 +101,8 @@ export async function startWranglerDev(options = {}) {
   args.push("--inspector-port", String(inspectorPort), "--persist-to", options.persistTo ?? String(tempDir));
   args.push("--show-interactive-dev-session=false");
   const config = options.config ?? process.env.PARLEY_WRANGLER_CONFIG;
-  if (config) args.push("--config", config);
+  // Several configs run several Workers; the first serves HTTP.
+  if (config) for (const path of [config].flat()) args.push("--config", path);
   // A signing key and a person's credential of the server's own (kept with its state, so a restart
   // accepts its old tokens and its person); neither is a constant anywhere. Without the token no
   // request would be a person, loopback or not.

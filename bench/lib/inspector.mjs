@@ -9,7 +9,16 @@ export async function inspector(inspectorPort) {
   const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
   const target = targets.find((t) => !String(t.title ?? t.id).includes("core:")) ?? targets[0];
   console.error("inspector targets:", targets.map((t) => t.title ?? t.id).join(", "), "→", target.title);
-  const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { origin: "http://localhost" } });
+  return inspectorAt(target.webSocketDebuggerUrl);
+}
+
+/**
+ * The DevTools protocol of one isolate, by its address.
+ * @param {string} url
+ * @returns {Promise<{ call: (method: string, params?: object) => Promise<any>, ws: WebSocket }>}
+ */
+export async function inspectorAt(url) {
+  const ws = new WebSocket(url, { headers: { origin: "http://localhost" } });
   await new Promise((resolve, reject) => {
     ws.onopen = resolve;
     ws.onerror = reject;
