@@ -73,7 +73,8 @@ function killGroup(child, signal) {
  *                                       project's wrangler.toml); several run several Workers, the
  *                                       first serving HTTP, and `vars` reach only that first
  * @property {string} [persistTo]        state directory, kept; a temporary one (removed on stop) when absent
- * @property {number} [port]             serve on this port (a restart on the same state keeps its address)
+ * @property {number} [port]             serve on this port (fails if another process holds it; without
+ *                                       one, a port taken meanwhile is replaced by another)
  * @property {Record<string, string>} [vars]   `--var KEY:VALUE` pairs
  * @property {string} [logDir]           keep wrangler's output in `<logDir>/<label>.log`
  * @property {boolean} [verbose]         also print wrangler's output as it comes
@@ -87,12 +88,36 @@ function killGroup(child, signal) {
  * @property {number} inspectorPort    workerd's DevTools inspector (heap figures, profiles)
  */
 
+/** What wrangler prints when its port (or its inspector's) is another process's. */
+const ADDRESS_IN_USE = /Address already in use/;
+
+/** wrangler dev could not bind a port that was free when it was chosen. */
+class PortTakenError extends Error {}
+
 /**
  * Starts `wrangler dev` and resolves once it answers HTTP.
  * @param {WranglerDevOptions} [options]
  * @returns {Promise<DevServer>}
  */
 export async function startWranglerDev(options = {}) {
+  // A port `freePort` found free can be bound by another process before wrangler binds it (the
+  // suites start many servers at once, each runtime with ports of its own): a server whose port
+  // the caller did not fix starts again on others.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || options.port !== undefined || attempt === 3) throw error;
+    }
+  }
+}
+
+/**
+ * One start of `wrangler dev` (see `startWranglerDev`).
+ * @param {WranglerDevOptions} options
+ * @returns {Promise<DevServer>}
+ */
+async function startOnce(options) {
   const label = options.label ?? "parley";
   const port = options.port ?? (await freePort());
   const inspectorPort = await freePort();
@@ -124,17 +149,21 @@ export async function startWranglerDev(options = {}) {
   running.add(child);
   const log = options.logDir ? createWriteStream(join(options.logDir, `${label}.log`), { flags: "a" }) : null;
   log?.write(`\n--- ${new Date().toISOString()} node ${args.join(" ")}\n`);
+  const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
+  // Set once wrangler says it serves `baseUrl`: until then an answer there may be another
+  // process's, one that took the port first (a runtime's own local service answers 403).
+  let serving = false;
   /** @param {Buffer} chunk */
   const collect = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
+    serving ||= output.includes(`Ready on ${baseUrl}`);
     log?.write(chunk);
     if (options.verbose) process.stderr.write(chunk);
   };
   child.stdout?.on("data", collect);
   child.stderr?.on("data", collect);
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  const baseUrl = `http://127.0.0.1:${port}`;
 
   const stop = async () => {
     killGroup(child, "SIGTERM");
@@ -153,7 +182,12 @@ export async function startWranglerDev(options = {}) {
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new Error(`wrangler dev (${label}) exited early:\n${lastLines(output)}`);
+      const message = `wrangler dev (${label}) exited early:\n${lastLines(output)}`;
+      throw ADDRESS_IN_USE.test(output) ? new PortTakenError(message) : new Error(message);
+    }
+    if (!serving) {
+      await sleep(100);
+      continue;
     }
     try {
       const response = await fetch(baseUrl, { signal: AbortSignal.timeout(2_000) });

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { type DevServer, freePort, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { type DevServer, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { removeSandbox, spawnParleyAcp, TestEditor } from "./acp-harness";
 import { hasChromium } from "./browser-env";
 import {
@@ -42,8 +42,9 @@ describe.skipIf(!hasChromium || !hasClaude)("parley acp waiting on Parley across
     onTestFailed(() => console.error(`steps:\n${steps.join("\n")}\nparley acp:\n${bridgeOutput()}`));
     const state = await mkdtemp(join(tmpdir(), "parley-acp-restart-"));
     cleanups.push(() => rm(state, { recursive: true, force: true }));
-    const port = await freePort();
-    server = await step("first start", startWranglerDev({ label: "acp-restart-1", persistTo: state, port }));
+    server = await step("first start", startWranglerDev({ label: "acp-restart-1", persistTo: state }));
+    // The restart serves the same address, the one the bridges were given.
+    const port = Number(new URL(server.baseUrl).port);
     const baseUrl = server.baseUrl;
     const model = await startModelServer([touch("after-restart.txt"), reportLastResult]);
     const box = await sandbox(model);

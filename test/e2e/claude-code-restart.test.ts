@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type DevServer, freePort, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
+import { type DevServer, startWranglerDev } from "../../scripts/wrangler-dev.mjs";
 import { hasChromium } from "./browser-env";
 import {
   buildBridges,
@@ -77,8 +77,9 @@ describe.skipIf(!hasChromium || !hasClaude)("Claude Code waiting on Parley acros
     retry: 1,
   }, async () => {
     state = await mkdtemp(join(tmpdir(), "parley-claude-restart-"));
-    const port = await freePort();
-    server = await startWranglerDev({ label: "claude-restart-1", persistTo: state, port });
+    server = await startWranglerDev({ label: "claude-restart-1", persistTo: state });
+    // The restart serves the same address, the one the bridges were given.
+    const port = Number(new URL(server.baseUrl).port);
     const baseUrl = server.baseUrl;
     // The bridges' credential: an agent key of this server's person, which cannot answer.
     const agentKey = await mintAgentKey(baseUrl, "restart e2e", server.gatewayToken);
