@@ -59,13 +59,19 @@ if (secret) {
   );
 }
 
-/** Resolves once the Worker answers HTTP (wrangler builds it first); never, if wrangler exits. */
+/**
+ * Resolves once Parley's Worker answers at `url` (wrangler builds it first); never, if wrangler
+ * exits. Any answer would not do: another process holding the port answers too, until wrangler
+ * fails to bind it and exits with its "Address already in use".
+ */
 async function untilAnswering(url) {
   for (;;) {
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      await response.arrayBuffer();
-      return;
+      // The first API request loads the Worker: seconds on a busy machine.
+      const response = await fetch(`${url}/api/notify`, { signal: AbortSignal.timeout(60_000) });
+      const body = await response.text();
+      if (response.ok && "vapidPublicKey" in JSON.parse(body)) return;
+      await new Promise((wake) => setTimeout(wake, 250));
     } catch {
       await new Promise((wake) => setTimeout(wake, 250));
     }
