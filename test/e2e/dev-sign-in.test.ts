@@ -45,34 +45,48 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
+/** Runs `npm run dev` on these ports, with its own `.dev.vars` and state in `dir`. */
+function startDev(port: number, inspector: number): ChildProcess {
+  dev = spawn(
+    process.execPath,
+    [
+      "scripts/dev.mjs",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspector),
+      "--persist-to",
+      join(dir, "state"),
+      "--show-interactive-dev-session=false",
+      // The tree the suite's setup built (wrangler.toml without its [build] step, which
+      // `.ci/run`'s deploy dry run runs): a second build here would only repeat that one.
+      ...(process.env.PARLEY_WRANGLER_CONFIG ? ["--config", process.env.PARLEY_WRANGLER_CONFIG] : []),
+    ],
+    // Its own .dev.vars, so the developer's is never read or written.
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...wranglerEnv(), PARLEY_DEV_VARS: join(dir, ".dev.vars") },
+    },
+  );
+  return dev;
+}
+
 describe.skipIf(!hasChromium)("npm run dev from a clean clone", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "parley-dev-"));
-    const [port, inspector] = [await freePort(), await freePort()];
-    dev = spawn(
-      process.execPath,
-      [
-        "scripts/dev.mjs",
-        "--port",
-        String(port),
-        "--inspector-port",
-        String(inspector),
-        "--persist-to",
-        join(dir, "state"),
-        "--show-interactive-dev-session=false",
-        // The tree the suite's setup built (wrangler.toml without its [build] step, which
-        // `.ci/run`'s deploy dry run runs): a second build here would only repeat that one.
-        ...(process.env.PARLEY_WRANGLER_CONFIG ? ["--config", process.env.PARLEY_WRANGLER_CONFIG] : []),
-      ],
-      // Its own .dev.vars, so the developer's is never read or written.
-      {
-        cwd: ROOT,
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...wranglerEnv(), PARLEY_DEV_VARS: join(dir, ".dev.vars") },
-      },
-    );
-    address = await printedAddress(dev);
+    // A port found free can be bound by another server of the suite before wrangler binds it:
+    // then `npm run dev` exits with "Address already in use", and starts again on others.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        address = await printedAddress(startDev(await freePort(), await freePort()));
+        break;
+      } catch (error) {
+        if (attempt === 3 || !/Address already in use/.test(String(error))) throw error;
+        output = "";
+      }
+    }
     base = (ADDRESS.exec(address) as RegExpExecArray)[1] as string;
     browser = await launchBrowser({ signedIn: false });
   }, 120_000);
