@@ -32,6 +32,8 @@ describe("starting wrangler dev", () => {
   }, async () => {
     const port = await stranger();
     const starting = startWranglerDev({ label: "port-held", config: BARE, port });
+    // Were it taken for started, afterEach stops it.
+    starting.then((started) => (server = started)).catch(() => undefined);
     await expect(starting).rejects.toThrow(/Address already in use/);
   });
 
