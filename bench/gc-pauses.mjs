@@ -95,8 +95,10 @@ for (let i = 0; i < Number(values.streams); i++) {
   // Two streams in (the warm-up and the first), what stays alive after a full collection: the live
   // graph every later mark-compact has to mark.
   if (i === 1) {
-    const url = values.split ? await runtimeInspectorTarget(SESSION_WORKER) : null;
-    liveHeap = await readLiveHeap(url ? inspectorAt(url) : inspector(server.inspectorPort), values.snapshot);
+    const isolate = values.split
+      ? inspectorAt(await runtimeInspectorTarget(SESSION_WORKER))
+      : inspector(server.inspectorPort);
+    liveHeap = await readLiveHeap(isolate, values.snapshot);
   }
   const startNs = Number(process.hrtime.bigint());
   const run = await side.run(shape);

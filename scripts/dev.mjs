@@ -71,9 +71,9 @@ async function untilAnswering(url) {
       const response = await fetch(`${url}/api/notify`, { signal: AbortSignal.timeout(60_000) });
       const body = await response.text();
       if (response.ok && "vapidPublicKey" in JSON.parse(body)) return;
-      await new Promise((wake) => setTimeout(wake, 250));
     } catch {
-      await new Promise((wake) => setTimeout(wake, 250));
+      // Not answering yet, or not JSON: asked again below.
     }
+    await new Promise((wake) => setTimeout(wake, 250));
   }
 }

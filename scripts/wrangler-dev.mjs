@@ -89,7 +89,7 @@ function killGroup(child, signal) {
  */
 
 /** What wrangler prints when its port (or its inspector's) is another process's. */
-const ADDRESS_IN_USE = /Address already in use/;
+export const ADDRESS_IN_USE = /Address already in use/;
 
 /** wrangler dev could not bind a port that was free when it was chosen. */
 class PortTakenError extends Error {}

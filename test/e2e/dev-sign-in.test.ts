@@ -1,7 +1,7 @@
 // `npm run dev` from a clean clone: it writes the person's credential to its own `.dev.vars`,
 // prints the page's address with a one-time sign-in, and the page works from that address in
 // Chromium; a request with no credential gets 401, and a bridge with none exits 2.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,8 +9,9 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDevVar } from "../../scripts/dev-secret.mjs";
-import { freePort, wranglerEnv } from "../../scripts/wrangler-dev.mjs";
+import { ADDRESS_IN_USE, freePort } from "../../scripts/wrangler-dev.mjs";
 import { hasChromium } from "./browser-env";
+import { spawnDev } from "./dev-process";
 import { launchBrowser } from "./harness";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -45,34 +46,6 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
-/** Runs `npm run dev` on these ports, with its own `.dev.vars` and state in `dir`. */
-function startDev(port: number, inspector: number): ChildProcess {
-  dev = spawn(
-    process.execPath,
-    [
-      "scripts/dev.mjs",
-      "--port",
-      String(port),
-      "--inspector-port",
-      String(inspector),
-      "--persist-to",
-      join(dir, "state"),
-      "--show-interactive-dev-session=false",
-      // The tree the suite's setup built (wrangler.toml without its [build] step, which
-      // `.ci/run`'s deploy dry run runs): a second build here would only repeat that one.
-      ...(process.env.PARLEY_WRANGLER_CONFIG ? ["--config", process.env.PARLEY_WRANGLER_CONFIG] : []),
-    ],
-    // Its own .dev.vars, so the developer's is never read or written.
-    {
-      cwd: ROOT,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...wranglerEnv(), PARLEY_DEV_VARS: join(dir, ".dev.vars") },
-    },
-  );
-  return dev;
-}
-
 describe.skipIf(!hasChromium)("npm run dev from a clean clone", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "parley-dev-"));
@@ -80,10 +53,11 @@ describe.skipIf(!hasChromium)("npm run dev from a clean clone", () => {
     // then `npm run dev` exits with "Address already in use", and starts again on others.
     for (let attempt = 1; ; attempt++) {
       try {
-        address = await printedAddress(startDev(await freePort(), await freePort()));
+        dev = spawnDev(dir, await freePort(), await freePort());
+        address = await printedAddress(dev);
         break;
       } catch (error) {
-        if (attempt === 3 || !/Address already in use/.test(String(error))) throw error;
+        if (attempt === 3 || !ADDRESS_IN_USE.test(String(error))) throw error;
         output = "";
       }
     }
