@@ -8,14 +8,12 @@
 //   node bench/profile-wake.mjs --approval   (approvals of an edit tool instead of answers)
 //   node bench/profile-wake.mjs --glass 10 [--no-profile]   (one model stream to N devices)
 //   node bench/profile-wake.mjs --glass 10 --heap   (what that stream allocates, garbage included)
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { newSessionSecret } from "../scripts/dev-secret.mjs";
-import { freePort, WRANGLER, wranglerEnv } from "../scripts/wrangler-dev.mjs";
+import { startWranglerDev } from "../scripts/wrangler-dev.mjs";
 import { withTimeout } from "./lib/clock.mjs";
 import { printProfile } from "./lib/cpu-profile-report.mjs";
 import { Device } from "./lib/device.mjs";
@@ -57,45 +55,30 @@ if (values.read) {
 
 const work = await mkdtemp(join(tmpdir(), "parley-profile-"));
 const config = values.bare ? await snapshotBaseline(work) : await snapshotParley(work, work, values.ref);
-const port = await freePort();
-const inspectorPort = await freePort();
 const model = values.glass ? await startMockModelThread() : null;
-const vars = values.bare
-  ? {}
-  : {
-      ...(values["no-inbox"] ? { INBOX_DISABLED: "true" } : {}),
-      ...(model ? { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: model.baseUrl } : {}),
-      SESSION_SECRET: newSessionSecret(),
-      ALLOW_SCRIPTED_SESSIONS: "true",
-      ALLOW_OPEN_GATEWAY: "true",
-      SOCKET_COMMANDS_PER_SECOND: "1000000",
-      SOCKET_COMMAND_BURST: "1000000",
-    };
-const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--config", config];
-args.push("--inspector-port", String(inspectorPort), "--persist-to", `${work}/state`);
-args.push("--show-interactive-dev-session=false");
-for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-const child = spawn(process.execPath, args, { detached: true, stdio: "ignore", env: wranglerEnv() });
-const stop = () => {
-  try {
-    process.kill(-(child.pid ?? 0), "SIGKILL");
-  } catch {}
-};
+// startWranglerDev waits for wrangler's own "Ready" line, so the answers never go to another
+// process that took a free port first, and starts again on another port if one did.
+const server = await startWranglerDev({
+  label: "profile",
+  config,
+  persistTo: `${work}/state`,
+  vars: values.bare
+    ? {}
+    : {
+        ...(values["no-inbox"] ? { INBOX_DISABLED: "true" } : {}),
+        ...(model ? { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: model.baseUrl } : {}),
+        ALLOW_SCRIPTED_SESSIONS: "true",
+        ALLOW_OPEN_GATEWAY: "true",
+        SOCKET_COMMANDS_PER_SECOND: "1000000",
+        SOCKET_COMMAND_BURST: "1000000",
+      },
+});
+const { baseUrl, inspectorPort } = server;
 process.on("exit", () => {
-  stop();
+  stopGroup(server.processGroup);
   // The profile is kept when --out names a place for it.
   rmSync(work, { recursive: true, force: true });
 });
-const baseUrl = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    await (await fetch(baseUrl)).arrayBuffer();
-    break;
-  } catch {
-    if (i > 400) throw new Error("wrangler dev did not start");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 if (values.bare) {
   // The floor: S bare objects, each sent one command and echoing it back, like many-sessions' baseline.
   const bare = new BareTarget(baseUrl);
@@ -135,7 +118,7 @@ if (values.bare) {
   );
   process.exit(0);
 }
-const parley = new ParleyTarget(baseUrl);
+const parley = new ParleyTarget(baseUrl, server.gatewayToken);
 if (values.glass) {
   // One real-SDK model stream to N devices (400 deltas 2.5 ms apart), profiled: the fan-out path.
   const session = await parley.createSession({});
@@ -266,6 +249,13 @@ async function round() {
   return ms;
 }
 
+/** Ends the server's group at once, whatever the process is exiting from (an `exit` hook cannot wait). */
+function stopGroup(group) {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {}
+}
+
 /** CPU seconds (user + system) of every process in the server's group, from /proc. */
 async function groupCpu() {
   const { readdir, readFile } = await import("node:fs/promises");
@@ -276,7 +266,7 @@ async function groupCpu() {
       const stat = await readFile(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       // fields[2] is the process group; [11], [12] are utime and stime in clock ticks.
-      if (Number(fields[2]) === child.pid) ticks += Number(fields[11]) + Number(fields[12]);
+      if (Number(fields[2]) === server.processGroup) ticks += Number(fields[11]) + Number(fields[12]);
     } catch {}
   }
   return ticks / 100;
@@ -346,7 +336,6 @@ if (values["no-profile"]) {
   const perAnswer = cpu.map((seconds) => (seconds * 1000) / sessions);
   console.log(`server CPU per answer cycle (ms): ${perAnswer.map((v) => v.toFixed(2)).join(", ")}`);
   console.log(`wall per round (ms): ${wall.map((v) => v.toFixed(0)).join(", ")}`);
-  stop();
   process.exit(0);
 }
 await call("Profiler.enable");
@@ -358,7 +347,6 @@ const { result } = await call("Profiler.stop");
 console.error("rounds (ms):", times.map((t) => t.toFixed(0)).join(", "));
 await report(result.profile, rounds);
 ws.close();
-stop();
 process.exit(0);
 
 /** Writes the profile and prints its heaviest functions. */

@@ -86,6 +86,7 @@ function killGroup(child, signal) {
  * @property {string} gatewayToken       the person's credential (GATEWAY_TOKEN) the server was given
  * @property {() => Promise<void>} stop  SIGTERM to the group, SIGKILL after 5 s
  * @property {number} inspectorPort    workerd's DevTools inspector (heap figures, profiles)
+ * @property {number} processGroup     wrangler's process group, workerd in it (its CPU, read from /proc)
  */
 
 /** What wrangler prints when its port (or its inspector's) is another process's. */
@@ -196,7 +197,7 @@ async function startOnce(options) {
       // here, so no caller's first request (a test's own time limit) pays for it, seconds on a busy
       // machine.
       await (await fetch(`${baseUrl}/api/notify`, { signal: AbortSignal.timeout(60_000) })).arrayBuffer();
-      return { label, baseUrl, gatewayToken, stop, inspectorPort };
+      return { label, baseUrl, gatewayToken, stop, inspectorPort, processGroup: child.pid ?? 0 };
     } catch {
       await sleep(250);
     }
