@@ -155,10 +155,14 @@ async function startOnce(options) {
   // Set once wrangler says it serves `baseUrl`: until then an answer there may be another
   // process's, one that took the port first (a runtime's own local service answers 403).
   let serving = false;
+  let addressInUse = false;
   /** @param {Buffer} chunk */
   const collect = (chunk) => {
     output = (output + chunk.toString()).slice(-20_000);
     serving ||= output.includes(`Ready on ${baseUrl}`);
+    // Noted as it comes: what wrangler prints after it (a bundler's stack dump as it is torn down)
+    // can be longer than the output kept.
+    addressInUse ||= ADDRESS_IN_USE.test(output);
     log?.write(chunk);
     if (options.verbose) process.stderr.write(chunk);
   };
@@ -181,10 +185,17 @@ async function startOnce(options) {
   const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
   const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
+    // A wrangler that could not bind will not serve: it is stopped at once, without waiting for
+    // its exit, which tearing down its bundler can delay.
+    if (addressInUse) {
+      await stop();
+      throw new PortTakenError(
+        `wrangler dev (${label}) could not serve: port ${port} or its inspector's is another process's (Address already in use)`,
+      );
+    }
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      const message = `wrangler dev (${label}) exited early:\n${lastLines(output)}`;
-      throw ADDRESS_IN_USE.test(output) ? new PortTakenError(message) : new Error(message);
+      throw new Error(`wrangler dev (${label}) exited early:\n${lastLines(output)}`);
     }
     if (!serving) {
       await sleep(100);
