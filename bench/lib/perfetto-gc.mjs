@@ -244,13 +244,16 @@ export function traceSlices(trace) {
  * @property {"mark-compact" | "scavenge" | "other"} kind
  * @property {number} startNs   CLOCK_MONOTONIC
  * @property {number} ms        how long the JavaScript thread stood still
- * @property {Record<string, number>} phases  ms in V8's marking, the C++ heap's weak processing and
- *   its sweep finished in the pause (the runtime's own objects), and what is left
+ * @property {Record<string, number>} phases  ms in V8's marking and clearing, the C++ heap's weak
+ *   processing and its sweep finished in the pause (the runtime's own objects), and what is left
  */
 
 /** The phases a pause is split into, by the slice that measures each. */
 const PHASES = {
   mark: "V8.GC_MC_MARK",
+  // Clearing what marking left unreached that V8 keeps tables of: weak references, the string
+  // table, the tables of functions' code entries.
+  clear: "V8.GC_MC_CLEAR",
   "c++ weak": "CppGC.AtomicWeak",
   "c++ sweep": "CppGC.SweepFinish",
   scavenge: "V8.GC_SCAVENGER",

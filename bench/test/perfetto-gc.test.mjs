@@ -127,12 +127,15 @@ test("a mark-compact's pause is split into its phases, on the sequence's increme
       [2, "V8.GC_MARK_COMPACTOR"],
       [3, "V8.GC_MC_MARK"],
       [4, "CppGC.SweepFinish"],
+      [5, "V8.GC_MC_CLEAR"],
     ]),
     event(0, BEGIN, 1),
     event(0, BEGIN, 2),
     event(0.1 * MS, BEGIN, 3),
     event(5 * MS, END, 3),
-    event(4.9 * MS, END, 2),
+    event(0, BEGIN, 5),
+    event(2 * MS, END, 5),
+    event(2.9 * MS, END, 2),
     event(0, BEGIN, 4),
     event(20 * MS, END, 4),
     event(1 * MS, END, 1),
@@ -141,7 +144,7 @@ test("a mark-compact's pause is split into its phases, on the sequence's increme
   assert.equal(more.length, 0);
   assert.equal(pause?.kind, "mark-compact");
   assert.equal(pause?.ms, 31);
-  assert.deepEqual(pause?.phases, { mark: 5, "c++ sweep": 20, rest: 6 });
+  assert.deepEqual(pause?.phases, { mark: 5, clear: 2, "c++ sweep": 20, rest: 4 });
   // Converted to CLOCK_MONOTONIC, the clock a harness reads with process.hrtime.
   assert.equal(pause?.startNs, START - BOOT_AHEAD_OF_MONOTONIC);
 });
