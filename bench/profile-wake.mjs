@@ -74,11 +74,9 @@ const server = await startWranglerDev({
       },
 });
 const { baseUrl, inspectorPort } = server;
-process.on("exit", () => {
-  stopGroup(server.processGroup);
-  // The profile is kept when --out names a place for it.
-  rmSync(work, { recursive: true, force: true });
-});
+// startWranglerDev's own exit hook ends the server's group; the profile is kept when --out names
+// a place for it.
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
 if (values.bare) {
   // The floor: S bare objects, each sent one command and echoing it back, like many-sessions' baseline.
   const bare = new BareTarget(baseUrl);
@@ -247,13 +245,6 @@ async function round() {
     }),
   );
   return ms;
-}
-
-/** Ends the server's group at once, whatever the process is exiting from (an `exit` hook cannot wait). */
-function stopGroup(group) {
-  try {
-    process.kill(-group, "SIGKILL");
-  } catch {}
 }
 
 /** CPU seconds (user + system) of every process in the server's group, from /proc. */

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { promisify } from "node:util";
 import { byModule, byNodeType, snapshotGraph } from "../lib/heap-snapshot.mjs";
 
@@ -24,47 +24,40 @@ async function twoScriptSnapshot(dir) {
   return snapshotGraph(JSON.parse(await readFile(file, "utf8")));
 }
 
-test("a script only compiled counts its source and function records, and as never run", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "heap-snapshot-"));
-  try {
-    const graph = await twoScriptSnapshot(dir);
-    const rows = byModule(graph);
-    const idle = rows.find((row) => row.module === "compiled-only.js");
-    const ran = rows.find((row) => row.module === "ran.js");
-    assert.ok(idle && ran, `both scripts are rows: ${rows.map((row) => row.module).join(", ")}`);
-    assert.equal(idle.ran, false);
-    assert.equal(idle.closures, 0);
-    // Its top level and its two declared functions; the arrow inside one was never compiled.
-    assert.equal(idle.functions, 3);
-    assert.equal(idle.sourceChars, IDLE_SOURCE.replace("\\n", "\n").length);
-    assert.ok(idle.bytecode > 0, "the top level is compiled when the script is");
-    assert.ok(idle.records > 0);
+// One snapshot for both tests: writing it is most of their time.
+const dir = await mkdtemp(join(tmpdir(), "heap-snapshot-"));
+after(() => rm(dir, { recursive: true, force: true }));
+const graph = await twoScriptSnapshot(dir);
 
-    assert.equal(ran.ran, true);
-    assert.equal(ran.closures, 1, "madeHere, kept on globalThis");
-    assert.equal(ran.sourceChars, RUN_SOURCE.length);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test("a script only compiled counts its source and function records, and as never run", () => {
+  const rows = byModule(graph);
+  const idle = rows.find((row) => row.module === "compiled-only.js");
+  const ran = rows.find((row) => row.module === "ran.js");
+  assert.ok(idle && ran, `both scripts are rows: ${rows.map((row) => row.module).join(", ")}`);
+  assert.equal(idle.ran, false);
+  assert.equal(idle.closures, 0);
+  // Its top level and its two declared functions; the arrow inside one was never compiled.
+  assert.equal(idle.functions, 3);
+  assert.equal(idle.sourceChars, IDLE_SOURCE.replace("\\n", "\n").length);
+  assert.ok(idle.bytecode > 0, "the top level is compiled when the script is");
+  assert.ok(idle.records > 0);
+
+  assert.equal(ran.ran, true);
+  assert.equal(ran.closures, 1, "madeHere, kept on globalThis");
+  assert.equal(ran.sourceChars, RUN_SOURCE.length);
 });
 
-test("the node types add up to every node of the snapshot", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "heap-snapshot-"));
-  try {
-    const graph = await twoScriptSnapshot(dir);
-    const types = byNodeType(graph);
-    assert.equal(
-      types.reduce((sum, row) => sum + row.nodes, 0),
-      graph.count,
-    );
-    let bytes = 0;
-    for (let i = 0; i < graph.count; i++) bytes += graph.size(i);
-    assert.equal(
-      types.reduce((sum, row) => sum + row.bytes, 0),
-      bytes,
-    );
-    assert.ok(types.some((row) => row.type === "closure" && row.nodes > 0));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+test("the node types add up to every node of the snapshot", () => {
+  const types = byNodeType(graph);
+  assert.equal(
+    types.reduce((sum, row) => sum + row.nodes, 0),
+    graph.count,
+  );
+  let bytes = 0;
+  for (let i = 0; i < graph.count; i++) bytes += graph.size(i);
+  assert.equal(
+    types.reduce((sum, row) => sum + row.bytes, 0),
+    bytes,
+  );
+  assert.ok(types.some((row) => row.type === "closure" && row.nodes > 0));
 });
