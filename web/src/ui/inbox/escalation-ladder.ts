@@ -17,10 +17,18 @@ export class EscalationLadder {
     hidden: true,
   });
 
-  /** Draws the ladder in `terms` (the card's deadline policy as the inbox holds it). */
+  private drawn = "";
+
+  /**
+   * Draws the ladder in `terms` (the card's deadline policy as the inbox holds it). Every card's
+   * ladder is updated on every inbox event, so one that shows these terms already is left alone.
+   */
   update(terms: CardDeadlineTerms | undefined): void {
     const rungs = terms?.escalate ?? [];
     const reached = terms?.escalated ?? 0;
+    const drawing = JSON.stringify([rungs, reached]);
+    if (drawing === this.drawn) return;
+    this.drawn = drawing;
     this.el.hidden = rungs.length === 0;
     this.el.replaceChildren(
       ...rungs.map((rung, i) => {

@@ -114,7 +114,9 @@ export class InboxCards {
     }
     for (const [sessionId, group] of this.groups) {
       setText(group.heading, sessionTitle(sessions.get(sessionId)));
-      group.el.dataset.agent = sessions.get(sessionId)?.agent ?? "";
+      // Written only when it changed: every group is visited on every event, and a write restyles.
+      const agent = sessions.get(sessionId)?.agent ?? "";
+      if (group.el.dataset.agent !== agent) group.el.dataset.agent = agent;
     }
     this.empty.hidden = this.shown.size > 0;
   }

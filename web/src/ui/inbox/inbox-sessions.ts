@@ -23,6 +23,17 @@ export function sessionTitle(session: Pick<InboxSession, "title"> | undefined): 
   return session?.title || "Untitled session";
 }
 
+/** One session's row and the parts of it an update rewrites. */
+interface Row {
+  el: HTMLElement;
+  title: HTMLElement;
+  status: HTMLElement;
+  agent: HTMLElement;
+  seen: HTMLElement;
+  waiting: HTMLElement;
+  button: HTMLButtonElement;
+}
+
 export class InboxSessions {
   private readonly list = h("ul", { class: "inbox-session-list" });
   private readonly empty = h("p", { class: "hint", text: "No sessions yet." });
@@ -33,34 +44,62 @@ export class InboxSessions {
     this.empty,
     this.list,
   );
+  private readonly rows = new Map<string, Row>();
 
   constructor(private readonly open: (sessionId: string, button: HTMLButtonElement) => void) {}
 
+  /**
+   * Shows `sessions` in their order. Each session keeps its row: every event of every session
+   * updates the list, and a person may have hundreds, so only the words that changed are written and
+   * only rows out of place move; an Open button the person is on keeps the focus.
+   */
   update(sessions: readonly InboxSession[], now: number): void {
     this.empty.hidden = sessions.length > 0;
-    this.list.replaceChildren(...sessions.map((session) => this.row(session, now)));
+    const listed = new Set(sessions.map((session) => session.sessionId));
+    for (const [sessionId, row] of this.rows) {
+      if (listed.has(sessionId)) continue;
+      row.el.remove();
+      this.rows.delete(sessionId);
+    }
+    let place: ChildNode | null = this.list.firstChild;
+    for (const session of sessions) {
+      const row = this.rowOf(session.sessionId);
+      fill(row, session, now);
+      if (row.el === place) place = place.nextSibling;
+      else this.list.insertBefore(row.el, place);
+    }
   }
 
-  private row(session: InboxSession, now: number): HTMLElement {
-    const title = sessionTitle(session);
-    const button = h("button", {
-      type: "button",
-      class: "inbox-open",
-      text: "Open",
-      "aria-label": `Open ${title}`,
-    });
-    button.addEventListener("click", () => this.open(session.sessionId, button));
-    const waiting = h("span", { class: "inbox-session-waiting", hidden: session.openCards === 0 });
-    setText(waiting, session.openCards === 1 ? "1 card waiting" : `${session.openCards} cards waiting`);
-    return h(
-      "li",
-      { class: "inbox-session", "data-session-id": session.sessionId, "data-status": session.status },
-      h("span", { class: "inbox-session-title", text: title }),
-      h("span", { class: "inbox-session-status", text: STATUS_WORDS[session.status] }),
-      h("span", { class: "inbox-session-agent", text: session.agent }),
-      h("span", { class: "inbox-session-seen", text: ago(now - session.lastActivity) }),
-      waiting,
+  private rowOf(sessionId: string): Row {
+    const known = this.rows.get(sessionId);
+    if (known) return known;
+    const button = h("button", { type: "button", class: "inbox-open", text: "Open" });
+    button.addEventListener("click", () => this.open(sessionId, button));
+    const row: Row = {
+      title: h("span", { class: "inbox-session-title" }),
+      status: h("span", { class: "inbox-session-status" }),
+      agent: h("span", { class: "inbox-session-agent" }),
+      seen: h("span", { class: "inbox-session-seen" }),
+      waiting: h("span", { class: "inbox-session-waiting" }),
       button,
-    );
+      el: h("li", { class: "inbox-session", "data-session-id": sessionId }),
+    };
+    row.el.append(row.title, row.status, row.agent, row.seen, row.waiting, row.button);
+    this.rows.set(sessionId, row);
+    return row;
   }
+}
+
+/** Writes what `session` says into its row, leaving alone what already says it. */
+function fill(row: Row, session: InboxSession, now: number): void {
+  const title = sessionTitle(session);
+  if (row.el.dataset.status !== session.status) row.el.dataset.status = session.status;
+  setText(row.title, title);
+  setText(row.status, STATUS_WORDS[session.status]);
+  setText(row.agent, session.agent);
+  setText(row.seen, ago(now - session.lastActivity));
+  if (row.waiting.hidden !== (session.openCards === 0)) row.waiting.hidden = session.openCards === 0;
+  setText(row.waiting, session.openCards === 1 ? "1 card waiting" : `${session.openCards} cards waiting`);
+  const label = `Open ${title}`;
+  if (row.button.getAttribute("aria-label") !== label) row.button.setAttribute("aria-label", label);
 }
