@@ -18,12 +18,12 @@ const ROOT = new URL("../", import.meta.url).pathname;
  */
 export async function buildCliPackage({ root = ROOT, outdir = `${ROOT}web/public/` } = {}) {
   const { version } = JSON.parse(await readFile(`${root}package.json`, "utf8"));
-  const cli = await bundle(`${root}bin/parley-cli.ts`, { platform: "node" });
+  const cli = await bundle(`${root}bin/parley-cli.ts`, { platform: "node", split: true });
   // The Agent SDK is the program's own (it runs Claude Code); everything else is inlined.
-  const agentSdk = await bundle(`${root}client/agent-sdk.ts`, {
+  const [agentSdk] = await bundle(`${root}client/agent-sdk.ts`, {
     external: ["@anthropic-ai/claude-agent-sdk"],
   });
-  const client = await bundle(`${root}client/client.ts`);
+  const [client] = await bundle(`${root}client/client.ts`);
   const manifest = {
     name: "parley",
     version,
@@ -39,9 +39,9 @@ export async function buildCliPackage({ root = ROOT, outdir = `${ROOT}web/public
   const tarball = packTarball([
     { path: "package.json", contents: `${JSON.stringify(manifest, null, 2)}\n` },
     { path: "bin/parley.mjs", contents: await readFile(`${root}bin/parley.mjs`), mode: 0o755 },
-    { path: "dist/parley-cli.js", contents: cli },
-    { path: "dist/agent-sdk.js", contents: agentSdk },
-    { path: "dist/client.js", contents: client },
+    ...cli,
+    { path: "dist/agent-sdk.js", contents: agentSdk.contents },
+    { path: "dist/client.js", contents: client.contents },
   ]);
   const dir = `${outdir}cli/`;
   await rm(dir, { recursive: true, force: true });
@@ -52,12 +52,24 @@ export async function buildCliPackage({ root = ROOT, outdir = `${ROOT}web/public
 }
 
 /**
- * One self-contained, minified ES module of `entry`.
- * @param {string} entry
- * @param {{ platform?: "node" | "neutral"; external?: string[] }} [options]
- * @returns {Promise<Uint8Array>}
+ * How the command is split: `dist/parley-cli.js` and, in `dist/parley-cli/`, a chunk for each
+ * command and the code they share. Named by their contents, so the same sources give the same files.
  */
-async function bundle(entry, { platform = "neutral", external = [] } = {}) {
+export const CLI_SPLIT = {
+  splitting: true,
+  entryNames: "[name]",
+  chunkNames: "parley-cli/[name]-[hash]",
+};
+
+/**
+ * `entry` as minified ES modules for the package's `dist/`: one self-contained file, or with `split`
+ * the command's entry and its chunks (CLI_SPLIT), each with its path in the package.
+ * @param {string} entry
+ * @param {{ platform?: "node" | "neutral"; external?: string[]; split?: boolean }} [options]
+ * @returns {Promise<{ path: string; contents: Uint8Array }[]>}
+ */
+async function bundle(entry, { platform = "neutral", external = [], split = false } = {}) {
+  const outdir = "/dist";
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -71,10 +83,14 @@ async function bundle(entry, { platform = "neutral", external = [] } = {}) {
     legalComments: "none",
     logLevel: "warning",
     write: false,
+    outdir,
+    ...(split ? CLI_SPLIT : {}),
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error(`esbuild wrote no bundle of ${entry}`);
-  return output.contents;
+  if (result.outputFiles.length === 0) throw new Error(`esbuild wrote no bundle of ${entry}`);
+  // The entry first, then its chunks by name, so the tarball lists them the same way every time.
+  return result.outputFiles
+    .map((file) => ({ path: `dist${file.path.slice(outdir.length)}`, contents: file.contents }))
+    .sort((a, b) => a.path.split("/").length - b.path.split("/").length || a.path.localeCompare(b.path));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -2,7 +2,9 @@
 // `parley/agent-sdk` (dist/agent-sdk.js), and the terminal device and Claude Code bridges behind
 // `npx parley` (dist/parley-cli.js). Run by `npm install` (prepare).
 
+import { rm } from "node:fs/promises";
 import { build } from "esbuild";
+import { CLI_SPLIT } from "./build-cli.mjs";
 
 const root = new URL("../", import.meta.url).pathname;
 const common = {
@@ -26,9 +28,13 @@ await build({
   outfile: `${root}dist/agent-sdk.js`,
   external: ["@anthropic-ai/claude-agent-sdk"],
 });
+// The command is split by command (bin/parley-cli.ts loads each on use): dist/parley-cli.js and its
+// chunks in dist/parley-cli/, whose names change with their contents, so the last build's go first.
+await rm(`${root}dist/parley-cli`, { recursive: true, force: true });
 await build({
   ...common,
+  ...CLI_SPLIT,
   entryPoints: [`${root}bin/parley-cli.ts`],
   platform: "node",
-  outfile: `${root}dist/parley-cli.js`,
+  outdir: `${root}dist`,
 });

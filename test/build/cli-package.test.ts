@@ -21,16 +21,30 @@ afterAll(() => rm(outdir, { recursive: true, force: true }));
 
 const tarFile = (name: string) => execFileSync("tar", ["xzOf", built.tarball, name], { encoding: "utf8" });
 
+/** Every file the tarball holds, in its order. */
+const listed = () => execFileSync("tar", ["tzf", built.tarball], { encoding: "utf8" }).trim().split("\n");
+
+/** The command's own files: its entry and, in dist/parley-cli/, a chunk per command and shared code. */
+const commandFiles = () => listed().filter((name) => /^package\/dist\/parley-cli[./]/.test(name));
+
 describe("the packed parley command", () => {
   it("holds the entry, the bundles and a manifest, each under package/, and nothing else", () => {
-    const listed = execFileSync("tar", ["tzf", built.tarball], { encoding: "utf8" }).trim().split("\n");
-    expect(listed).toEqual([
+    const chunks = commandFiles().filter((name) => name.startsWith("package/dist/parley-cli/"));
+    expect(listed()).toEqual([
       "package/package.json",
       "package/bin/parley.mjs",
       "package/dist/parley-cli.js",
+      ...chunks,
       "package/dist/agent-sdk.js",
       "package/dist/client.js",
     ]);
+    // Each command is a chunk of its own, loaded only when that command runs.
+    for (const command of ["parley-attach", "parley-mcp", "parley-hook", "parley-acp", "parley-daemon"])
+      expect(
+        chunks.some((name) => name.startsWith(`package/dist/parley-cli/${command}-`)),
+        command,
+      ).toBe(true);
+    for (const name of chunks) expect(name).toMatch(/^package\/dist\/parley-cli\/[\w-]+\.js$/);
   });
 
   it("carries the project's version and a bin, and names no dependency npm would have to fetch", async () => {
@@ -47,18 +61,31 @@ describe("the packed parley command", () => {
     expect(tarFile("package/bin/parley.mjs")).toBe(await readFile(join(ROOT, "bin", "parley.mjs"), "utf8"));
   });
 
-  it("inlines every package the command imports, leaving Node's own modules alone", () => {
-    const cli = tarFile("package/dist/parley-cli.js");
-    const imported = [...cli.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\)/g)].map(
-      (m) => m[1] ?? m[2],
-    );
-    expect(imported.length).toBeGreaterThan(0);
-    // A CommonJS package bundled into ES modules would fail at its first require() of a package.
-    expect(cli).not.toContain("Dynamic require of");
-    for (const specifier of imported)
-      expect(specifier).toMatch(
-        /^node:|^(fs|os|path|url|util|events|stream|net|tls|http|https|crypto|child_process|readline|process|buffer|zlib|assert|async_hooks|worker_threads|string_decoder|querystring|dns|perf_hooks|diagnostics_channel|module|tty|timers)(\/.*)?$/,
+  it("inlines every package the command imports, leaving Node's own modules and its own chunks", () => {
+    const files = commandFiles();
+    for (const file of files) {
+      const code = tarFile(file);
+      const imported = [...code.matchAll(/\bfrom\s*"([^"]+)"|\bimport\s*\(\s*"([^"]+)"\)/g)].map(
+        (m) => m[1] ?? m[2] ?? "",
       );
+      // A CommonJS package bundled into ES modules would fail at its first require() of a package.
+      expect(code, file).not.toContain("Dynamic require of");
+      for (const specifier of imported) {
+        if (specifier.startsWith(".")) {
+          // A chunk of the command, which the package holds beside it.
+          const target = join(file.slice(0, file.lastIndexOf("/")), specifier);
+          expect(files, `${file} imports ${specifier}`).toContain(target);
+          continue;
+        }
+        expect(specifier, file).toMatch(
+          /^node:|^(fs|os|path|url|util|events|stream|net|tls|http|https|crypto|child_process|readline|process|buffer|zlib|assert|async_hooks|worker_threads|string_decoder|querystring|dns|perf_hooks|diagnostics_channel|module|tty|timers)(\/.*)?$/,
+        );
+      }
+    }
+    // The entry reaches every command's chunk.
+    expect(tarFile("package/dist/parley-cli.js")).toMatch(
+      /import\("\.\/parley-cli\/parley-hook-[\w-]+\.js"\)/,
+    );
   });
 
   it("is the same bytes from a second build, beside the version it reports and nothing else", async () => {
