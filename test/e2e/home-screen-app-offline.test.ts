@@ -29,7 +29,7 @@ function appShown(page: Page) {
 describe.skipIf(!hasChromium)("Parley started offline from the home screen (chromium, phone)", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ serviceWorker: true });
   });
   afterAll(async () => {
     await browser?.close();

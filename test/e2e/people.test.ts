@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)("an invited approver in a second browser", () => {
         APPROVAL_POLICIES: JSON.stringify([{ rule: "Bash(git push:*)", approvals: 2 }]),
       },
     });
-    browser = await launchBrowser({ signedIn: false });
+    browser = await launchBrowser({ signedIn: false, serviceWorker: true });
   }, 90_000);
   afterAll(async () => {
     for (const context of contexts) await context.close();
