@@ -111,7 +111,11 @@ export async function launchBrowser({
   signedIn = true,
   notifications = false,
   serviceWorker = notifications,
-}: { signedIn?: boolean; notifications?: boolean; serviceWorker?: boolean } = {}): Promise<Browser> {
+}: {
+  signedIn?: boolean;
+  notifications?: boolean;
+  serviceWorker?: boolean;
+} = {}): Promise<Browser> {
   const browser = await chromiumOfThisWorker(
     notifications || !hasHeadlessShell ? CHROMIUM_PATH : HEADLESS_SHELL_PATH,
   );
