@@ -2,6 +2,7 @@
 // allowed, for the whole browser suite.
 
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import process from "node:process";
 import { promisify } from "node:util";
 import type { TestProject } from "vitest/node";
@@ -45,7 +46,12 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   // One build for every server and bridge of the run: each `wrangler dev` started from here on (the
   // restart tests start their own) serves it without building again, and the bridges the agent
   // tests spawn run dist/ as built from the current sources.
-  await buildOnce();
+  // In CI the deploy dry run has just built the page and the Worker from the same sources, and
+  // `npm ci` dist/ (.ci/run writes PARLEY_BUILT's file once the dry run succeeded).
+  const built = process.env.PARLEY_BUILT;
+  if (built && existsSync(built))
+    console.log("browser suite: the page, the Worker and dist/ as the dry run built them");
+  else await buildOnce();
   const prebuilt = await writePrebuiltConfig();
   process.env.PARLEY_WRANGLER_CONFIG = prebuilt.path;
   // The test MCP servers run for the whole suite; sessions pick them by name.
