@@ -1,10 +1,11 @@
 // The `parley` command the gateway serves (scripts/build-cli.mjs) is a package npm unpacks as it is:
 // its own version, a bin, no dependency to fetch, every file under package/, and the same bytes
 // from the same sources.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import process from "node:process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCliPackage } from "../../scripts/build-cli.mjs";
 
@@ -87,6 +88,39 @@ describe("the packed parley command", () => {
       /import\("\.\/parley-cli\/parley-hook-[\w-]+\.js"\)/,
     );
   });
+
+  it("runs each subcommand from its own chunk once unpacked, with the same refusals as the checkout's", () => {
+    const unpacked = join(outdir, "unpacked");
+    execFileSync("mkdir", ["-p", unpacked]);
+    execFileSync("tar", ["xzf", built.tarball, "-C", unpacked]);
+    const run = (...args: string[]) => {
+      const ran = spawnSync(process.execPath, [join(unpacked, "package/bin/parley.mjs"), ...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 30_000,
+      });
+      return { code: ran.status, out: ran.stdout, err: ran.stderr };
+    };
+    expect(run("--version")).toMatchObject({ code: 0, out: `${built.version}\n` });
+    // Each of these loads its subcommand's chunk and refuses what it was given, with usage.
+    expect(run("channels", "nope")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("unknown platform nope"),
+    });
+    expect(run("channels", "telegram")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--set-webhook"),
+    });
+    expect(run("channels", "discord")).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--register-commands is required"),
+    });
+    for (const bridge of ["hook", "mcp"])
+      expect(run(bridge), bridge).toMatchObject({ code: 2, err: expect.stringContaining("no credential") });
+    expect(run("daemon")).toMatchObject({ code: 2, err: expect.stringContaining("Usage: parley daemon") });
+    expect(run("vapid-keys")).toMatchObject({ code: 0, out: expect.stringMatching(/^VAPID_PUBLIC_KEY=/) });
+    expect(run("nope")).toMatchObject({ code: 2, err: expect.stringContaining("unknown command: nope") });
+  }, 60_000);
 
   it("is the same bytes from a second build, beside the version it reports and nothing else", async () => {
     const first = await readFile(built.tarball);
