@@ -90,17 +90,20 @@ export class Countdown {
       // The visible words stay the button's name (WCAG 2.5.3); the limit is extra, in its title.
       this.more.title = `Up to ${new Date(interaction.deadlinePolicy?.maxExpiresAt ?? 0).toLocaleString()}`;
     }
-    this.tick();
-    if (this.interaction) run(this);
+    // A deadline already past is told once, with no timer left running for it.
+    if (this.tick()) run(this);
   }
 
   stop(): void {
     halt(this);
   }
 
-  /** Shows the time left now; the shared timer calls it four times a second. */
-  tick(): void {
-    if (!this.interaction) return;
+  /**
+   * Shows the time left now (the shared timer calls it four times a second); false once there is
+   * none, the countdown stopped and `onExpire` told.
+   */
+  tick(): boolean {
+    if (!this.interaction) return false;
     const ms = remainingMs(this.interaction, this.skewMs, Date.now());
     const urgency = urgencyOf(ms);
     setAttribute(this.timerEl, "data-urgency", urgency);
@@ -111,9 +114,10 @@ export class Countdown {
       "aria-label",
       urgency === "expired" ? "Time is up" : `${formatRemaining(ms)} left to answer`,
     );
-    if (urgency !== "expired") return;
+    if (urgency !== "expired") return true;
     this.more.hidden = true;
     this.stop();
     this.onExpire();
+    return false;
   }
 }
