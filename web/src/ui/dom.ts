@@ -48,3 +48,11 @@ export function replaceChildren(parent: Element, ...children: Child[]): void {
 export function setText(node: Node, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
+
+/**
+ * Sets an attribute only when its value differs: an attribute written, even with the value it had,
+ * restyles the page, and what redraws often (countdowns, a long inbox) writes mostly the same.
+ */
+export function setAttr(el: Element, name: string, value: string): void {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}

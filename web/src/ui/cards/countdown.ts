@@ -4,7 +4,7 @@
 // "more time" when the card's deadline policy allows an extension and the card offers it.
 import { formatRemaining, moreTimeLabel, remainingMs, urgencyOf } from "../../interaction-view";
 import type { InteractionState } from "../../session-state";
-import { h, setText } from "../dom";
+import { h, setAttr, setText } from "../dom";
 
 /**
  * Every running countdown of the page, ticked together by one timer. An inbox can hold hundreds of
@@ -27,11 +27,6 @@ function halt(countdown: Countdown): void {
   if (running.size > 0 || ticker === undefined) return;
   clearInterval(ticker);
   ticker = undefined;
-}
-
-/** Sets `name` on `el` only when it differs: an attribute written, even unchanged, restyles. */
-function setAttribute(el: HTMLElement, name: string, value: string): void {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 export class Countdown {
@@ -106,10 +101,10 @@ export class Countdown {
     if (!this.interaction) return false;
     const ms = remainingMs(this.interaction, this.skewMs, Date.now());
     const urgency = urgencyOf(ms);
-    setAttribute(this.timerEl, "data-urgency", urgency);
+    setAttr(this.timerEl, "data-urgency", urgency);
     // The server's alarm decides the outcome; until its event arrives the card only says time is up.
     setText(this.label, urgency === "expired" ? "time is up" : `${formatRemaining(ms)} left`);
-    setAttribute(
+    setAttr(
       this.timerEl,
       "aria-label",
       urgency === "expired" ? "Time is up" : `${formatRemaining(ms)} left to answer`,

@@ -4,7 +4,7 @@ import type { ApprovalCount } from "../../../../src/protocol/cards/approval-coun
 import type { InboxCard, InboxView, InteractionResolution } from "../../../../src/protocol/index";
 import type { InteractionState, ToolItem } from "../../session-state";
 import type { CardContext } from "../cards/interaction-card";
-import { h, setText } from "../dom";
+import { h, setAttr, setText } from "../dom";
 import { ToolCard } from "../transcript/tool-card";
 import { EscalationLadder } from "./escalation-ladder";
 import { sessionTitle } from "./inbox-sessions";
@@ -114,9 +114,8 @@ export class InboxCards {
     }
     for (const [sessionId, group] of this.groups) {
       setText(group.heading, sessionTitle(sessions.get(sessionId)));
-      // Written only when it changed: every group is visited on every event, and a write restyles.
-      const agent = sessions.get(sessionId)?.agent ?? "";
-      if (group.el.dataset.agent !== agent) group.el.dataset.agent = agent;
+      // Every group is visited on every event: only a change is written.
+      setAttr(group.el, "data-agent", sessions.get(sessionId)?.agent ?? "");
     }
     this.empty.hidden = this.shown.size > 0;
   }

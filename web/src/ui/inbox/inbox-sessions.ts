@@ -1,7 +1,7 @@
 // The person's sessions as their inbox lists them: title, status, agent and last activity, each
 // with a button that opens its whole conversation.
 import type { InboxSession, SessionStatus } from "../../../../src/protocol/index";
-import { h, setText } from "../dom";
+import { h, setAttr, setText } from "../dom";
 
 const STATUS_WORDS: Record<SessionStatus, string> = {
   idle: "Idle",
@@ -93,13 +93,12 @@ export class InboxSessions {
 /** Writes what `session` says into its row, leaving alone what already says it. */
 function fill(row: Row, session: InboxSession, now: number): void {
   const title = sessionTitle(session);
-  if (row.el.dataset.status !== session.status) row.el.dataset.status = session.status;
+  setAttr(row.el, "data-status", session.status);
   setText(row.title, title);
   setText(row.status, STATUS_WORDS[session.status]);
   setText(row.agent, session.agent);
   setText(row.seen, ago(now - session.lastActivity));
   if (row.waiting.hidden !== (session.openCards === 0)) row.waiting.hidden = session.openCards === 0;
   setText(row.waiting, session.openCards === 1 ? "1 card waiting" : `${session.openCards} cards waiting`);
-  const label = `Open ${title}`;
-  if (row.button.getAttribute("aria-label") !== label) row.button.setAttribute("aria-label", label);
+  setAttr(row.button, "aria-label", `Open ${title}`);
 }
