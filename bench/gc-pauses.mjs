@@ -4,11 +4,13 @@
 // stalls (deltas whose slowest device waited over 10 ms, in a row) and the collector's pauses in it;
 // then every pause by kind, with a mark-compact's phases. Not part of `npm run bench`.
 //   node bench/gc-pauses.mjs [--side parley|bare] [--ballast 30000] [--streams 6] [--devices 10]
-//     [--deltas 2000] [--pace 2.5] [--ref COMMIT] [--snapshot FILE] [--split]
+//     [--deltas 2000] [--pace 2.5] [--ref COMMIT] [--snapshot FILE] [--split] [--compat-flag NAME]
 // `--split` runs Parley as two Workers, the session object alone in one (bench/lib/split-parley.mjs),
 // and reads the session's isolate; the pauses are still every isolate's.
 // The isolate's live heap (after a full collection) is read once, after the first two streams;
 // `--snapshot` also writes that heap snapshot (open it in Chrome's DevTools, Memory tab).
+// `--compat-flag` (repeatable) runs the Worker with more compatibility flags than wrangler.toml names,
+// for what the runtime would do otherwise (`new_module_registry`: only the modules that run are read).
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +24,7 @@ import { readGcPauses, tracedWorkerd, traceWritten } from "./lib/perfetto-gc.mjs
 import { runtimeInspectorTarget, SESSION_WORKER, snapshotSplitParley } from "./lib/split-parley.mjs";
 import { percentile } from "./lib/stats.mjs";
 import { BareTarget, ParleyTarget } from "./lib/targets.mjs";
-import { snapshotBaseline, snapshotParley } from "./lib/worker-snapshot.mjs";
+import { snapshotBaseline, snapshotParley, withCompatFlags } from "./lib/worker-snapshot.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     ref: { type: "string" },
     snapshot: { type: "string" },
     split: { type: "boolean", default: false },
+    "compat-flag": { type: "string", multiple: true, default: [] },
   },
 });
 if (values.side !== "parley" && values.side !== "bare") throw new Error("--side is parley or bare");
@@ -75,6 +78,10 @@ else {
       `${await readFile(source, "utf8")}\nglobalThis.ballast = Array.from({ length: ${ballast} }, (_, i) => ({ i, f: () => i, s: "x" + i, o: { a: [i, i + 1] } }));\n`,
     );
   }
+}
+if (values["compat-flag"].length > 0) {
+  if (typeof config !== "string") throw new Error("--compat-flag runs one Worker, not --split");
+  await writeFile(config, withCompatFlags(await readFile(config, "utf8"), values["compat-flag"]));
 }
 const server = await startWranglerDev({
   label: values.side,

@@ -15,6 +15,24 @@ const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SERVER_PATHS = ["src", "agents", "client", "scripts", "wrangler.toml", "package.json"];
 
 /**
+ * A Worker config with more compatibility flags than it names, put first in its list (or in a list
+ * of their own after its compatibility date), for what the runtime would do with them.
+ * @param {string} toml
+ * @param {string[]} flags
+ */
+export function withCompatFlags(toml, flags) {
+  if (flags.length === 0) return toml;
+  const named = flags.map((flag) => JSON.stringify(flag)).join(", ");
+  if (/^compatibility_flags\s*=\s*\[/m.test(toml)) {
+    return toml.replace(/^compatibility_flags\s*=\s*\[\s*(\]?)/m, (_list, empty) =>
+      empty ? `compatibility_flags = [${named}]` : `compatibility_flags = [${named}, `,
+    );
+  }
+  if (!/^compatibility_date\s*=/m.test(toml)) throw new Error("the config names no compatibility_date");
+  return toml.replace(/^compatibility_date\s*=.*$/m, `$&\ncompatibility_flags = [${named}]`);
+}
+
+/**
  * Rewrites Parley's wrangler.toml for the snapshot: no web build and no static assets (the benchmark
  * only talks to /api, which runs the Worker first anyway), `main` pointing at `entry` (bundled by
  * wrangler unless `noBundle`, whatever the original said), and module aliases made absolute (the

@@ -1,7 +1,7 @@
 // The benchmark's copy of wrangler.toml: same Worker and bindings, no web build, bundle as entry.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { benchConfig } from "../lib/worker-snapshot.mjs";
+import { benchConfig, withCompatFlags } from "../lib/worker-snapshot.mjs";
 
 const TOML = `name = "parley"
 main = "src/index.ts"
@@ -53,4 +53,21 @@ test("serves a split Worker's own build unbundled, saying so once", () => {
   assert.match(out, /^main = "\/tmp\/run\/parley\/split\/index\.js"\nno_bundle = true$/m);
   assert.equal(out.match(/no_bundle/g)?.length, 1);
   assert.doesNotMatch(benchConfig(split, "/repo/src/index.ts", false), /no_bundle/);
+});
+
+test("adds compatibility flags before the ones a config names, or after its date when it names none", () => {
+  const named = withCompatFlags(
+    'compatibility_date = "2026-10-01"\ncompatibility_flags = ["nodejs_compat"]\n',
+    ["new_module_registry"],
+  );
+  assert.match(named, /^compatibility_flags = \["new_module_registry", "nodejs_compat"\]$/m);
+  const none = withCompatFlags(TOML, ["new_module_registry", "nodejs_compat"]);
+  assert.match(
+    none,
+    /^compatibility_date = "2026-10-01"\ncompatibility_flags = \["new_module_registry", "nodejs_compat"\]$/m,
+  );
+  const empty = withCompatFlags('compatibility_date = "2026-10-01"\ncompatibility_flags = []\n', ["a"]);
+  assert.match(empty, /^compatibility_flags = \["a"\]$/m);
+  assert.equal(withCompatFlags(TOML, []), TOML);
+  assert.throws(() => withCompatFlags('name = "x"\n', ["a"]), /no compatibility_date/);
 });
